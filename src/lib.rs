@@ -1,0 +1,3 @@
+//! idem: a deterministic simulation of retries, idempotency keys and the charges they cause.
+
+pub mod window;

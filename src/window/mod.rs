@@ -1,0 +1,1 @@
+//! The retry-window arithmetic (SPEC §4); being written.
