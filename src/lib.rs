@@ -1,3 +1,8 @@
 //! idem: a deterministic simulation of retries, idempotency keys and the charges they cause.
 
+pub mod cli;
+pub mod report;
+pub mod scenario;
+pub mod sim;
+pub mod text;
 pub mod window;

@@ -1,1 +1,36 @@
-//! The retry-window arithmetic (SPEC §4); being written.
+//! The retry-window calculator: given a stack of retrying layers and the
+//! human ways of sending an intent again, how long must idempotency keys be
+//! kept so that every duplicate still finds its original?
+//!
+//! - [`Stack`] is the input, [`Stack::report`] computes a [`Report`];
+//! - [`Count`] and [`Span`] never overflow, however large the stack;
+//! - [`human_span`] and friends write spans as "2.1 h" or "6 days";
+//! - [`attempts_matrix`] is the data behind the attempts-matrix screen;
+//! - [`WindowArgs`] and [`run`] implement the `idem window` command.
+//!
+//! Nothing here depends on a terminal library.
+
+mod cli;
+mod config;
+mod error;
+mod format;
+mod json;
+mod magnitude;
+mod matrix;
+mod parse;
+mod report;
+mod stack;
+mod text;
+
+pub use cli::{WindowArgs, report_from_args, run, stack_from_args};
+pub use config::{line_column, load_stack, parse_stack};
+pub use error::WindowError;
+pub use format::{group_digits, human_span, scientific, seconds_text};
+pub use json::to_json;
+pub use magnitude::{Count, Span};
+pub use matrix::{
+    AMBER_FROM, AttemptsMatrix, Level, MATRIX_ATTEMPTS, MATRIX_LAYERS, MatrixCell, RED_FROM,
+    attempts_matrix, attempts_matrix_for,
+};
+pub use report::{PathKind, PathReport, Report, compute};
+pub use stack::{AUTOMATIC_PATH, DEFAULT_SAFETY, DEFAULT_WINDOW, HumanPath, Layer, Stack};

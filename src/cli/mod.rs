@@ -1,0 +1,24 @@
+//! The command-line commands other than the interactive replay.
+
+pub mod json;
+pub mod run;
+
+use crate::scenario::{self, Scenario, ScenarioError};
+
+/// Loads the scenario named on the command line, or the built-in default.
+pub fn load_scenario(arg: Option<&str>) -> Result<Scenario, ScenarioError> {
+    match arg {
+        Some(a) => scenario::resolve(a),
+        None => scenario::library::default_scenario(),
+    }
+}
+
+/// Prints a scenario's warnings to standard error.
+pub fn print_warnings(s: &Scenario, file: &str) {
+    for w in &s.warnings {
+        let mut out = String::new();
+        if scenario::diagnostic::write_diagnostic(&mut out, file, w).is_ok() {
+            eprintln!("{out}");
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! `idem run`: replays a scenario without the terminal UI, as text or JSON.
+
+use super::json::RunJson;
+use crate::report::{headline, verdict_meaning};
+use crate::scenario::Scenario;
+use crate::sim::{Design, Trace};
+use anyhow::{Context, Result};
+use std::fmt::Write;
+
+/// Which designs to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DesignChoice {
+    One(Design),
+    All,
+}
+
+/// Reads `--design`: an id, a number key 1–5, or `all`.
+pub fn parse_design_choice(text: &str) -> Result<DesignChoice, String> {
+    if text == "all" {
+        return Ok(DesignChoice::All);
+    }
+    if let Ok(n) = text.parse::<u8>()
+        && let Some(d) = Design::from_hotkey(n)
+    {
+        return Ok(DesignChoice::One(d));
+    }
+    crate::scenario::values::DesignId::parse(text)
+        .map(DesignChoice::One)
+        .map_err(|e| format!("{e}, or all"))
+}
+
+/// Simulates and renders; the returned text is what the command prints.
+pub fn run(scenario: &Scenario, choice: &DesignChoice, json: bool) -> Result<String> {
+    let designs: Vec<Design> = match choice {
+        DesignChoice::One(d) => vec![*d],
+        DesignChoice::All => Design::ALL.to_vec(),
+    };
+    let traces = designs
+        .iter()
+        .map(|d| scenario.simulate(*d).with_context(|| format!("simulating {}", scenario.name)))
+        .collect::<Result<Vec<Trace>>>()?;
+    if json {
+        let values: Vec<RunJson> = traces.iter().map(|t| RunJson::new(scenario, t)).collect();
+        let text = match choice {
+            DesignChoice::One(_) => serde_json::to_string_pretty(&values[0])?,
+            DesignChoice::All => serde_json::to_string_pretty(&values)?,
+        };
+        return Ok(text + "\n");
+    }
+    Ok(match choice {
+        DesignChoice::One(_) => timeline_text(scenario, &traces[0]),
+        DesignChoice::All => comparison_text(scenario, &traces),
+    })
+}
+
+/// The whole timeline and the outcome, for one design.
+pub fn timeline_text(scenario: &Scenario, trace: &Trace) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} — {}", scenario.name, scenario.title);
+    let _ = writeln!(out, "design: {} ({})\n", trace.design.id(), trace.design.name());
+    let width = trace
+        .ticks
+        .iter()
+        .map(|t| trace.format_time(t.at).chars().count())
+        .max()
+        .unwrap_or(12);
+    let indent = " ".repeat(width + 2);
+    for tick in &trace.ticks {
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:<9}  {}",
+            trace.format_time(tick.at),
+            tick.actor.name(),
+            tick.label
+        );
+        for line in wrap(&tick.narration, 96usize.saturating_sub(width).max(40)) {
+            let _ = writeln!(out, "{indent}{line}");
+        }
+    }
+    out.push('\n');
+    out.push_str(&outcome_text(trace));
+    for w in &trace.warnings {
+        let _ = writeln!(out, "note: {w}");
+    }
+    out
+}
+
+fn outcome_text(trace: &Trace) -> String {
+    let o = &trace.outcome;
+    let mut out = String::new();
+    let (_, head) = headline(o);
+    let _ = writeln!(out, "Outcome: {head}");
+    let _ = writeln!(out, "Verdict: {} ({})", o.verdict.id(), verdict_meaning(o.verdict));
+    for i in &o.intents {
+        let _ = writeln!(
+            out,
+            "  order {} (key {}): {} charge{}, {}; the checkout believes {}",
+            i.id,
+            i.key,
+            i.charges,
+            if i.charges == 1 { "" } else { "s" },
+            i.charged_cents,
+            i.client_view.label()
+        );
+    }
+    let c = &o.counters;
+    let _ = writeln!(
+        out,
+        "Counters: attempts sent {} · requests received {} · dedupe hits {} · 409s {} · 422s {} · keys stored {} · keys evicted {}",
+        c.attempts_sent,
+        c.requests_received,
+        c.dedupe_hits,
+        c.conflicts_409,
+        c.mismatches_422,
+        c.keys_stored,
+        c.keys_evicted
+    );
+    out
+}
+
+/// Every design's outcome, one row each.
+pub fn comparison_text(scenario: &Scenario, traces: &[Trace]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{} — {}\n", scenario.name, scenario.title);
+    let _ = writeln!(
+        out,
+        "{:<3} {:<18} {:<27} {:>7} {:>10}  {:<19}  {:<8}  outcome",
+        "key", "design", "", "charges", "charged", "verdict", "client"
+    );
+    for t in traces {
+        let o = &t.outcome;
+        let client: Vec<&str> = o.intents.iter().map(|i| i.client_view.label()).collect();
+        let _ = writeln!(
+            out,
+            "{:<3} {:<18} {:<27} {:>7} {:>10}  {:<19}  {:<8}  {}",
+            t.design.hotkey(),
+            t.design.id(),
+            t.design.name(),
+            o.charges,
+            o.charged_cents.to_string(),
+            o.verdict.id(),
+            client.join("/"),
+            headline(o).1
+        );
+    }
+    out
+}
+
+/// Splits text into lines of at most `width` characters, at spaces.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    for paragraph in text.split('\n') {
+        let mut line = String::new();
+        for word in paragraph.split(' ').filter(|w| !w.is_empty()) {
+            if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+                lines.push(std::mem::take(&mut line));
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        lines.push(line);
+    }
+    lines
+}

@@ -1,0 +1,414 @@
+//! Checks a parsed scenario file for problems beyond its syntax, collecting every one of them,
+//! and turns it into the engine's configuration.
+
+use super::diagnostic::{Diagnostic, Severity};
+use super::schema;
+use super::values::did_you_mean;
+use super::{Expectation, NarrationMode, NarrationRule, NarrationTarget, Scenario};
+use crate::sim::config::{
+    Backoff, Fault, FaultAction, HumanPath, IntentConfig, Jitter, KeyStrategy,
+    LayerConfig, SimConfig,
+};
+use crate::sim::time::{ClockStyle, DAY_MS, Instant};
+use crate::sim::{Belief, Design, Verdict};
+use crate::text::{sanitize_block, sanitize_line};
+use std::ops::Range;
+use toml::Spanned;
+
+/// The most ticks a scenario may produce under any design.
+pub const MAX_TICKS: usize = 100_000;
+/// A generous estimate of ticks per attempt (send, receive, write, answer, timeout, …).
+const TICKS_PER_ATTEMPT: u64 = 8;
+
+struct Checker<'a> {
+    source: &'a str,
+    found: Vec<Diagnostic>,
+}
+
+impl Checker<'_> {
+    fn error(&mut self, span: Range<usize>, message: String) {
+        self.push(Severity::Error, span, message);
+    }
+    fn warn(&mut self, span: Range<usize>, message: String) {
+        self.push(Severity::Warning, span, message);
+    }
+    fn push(&mut self, severity: Severity, span: Range<usize>, message: String) {
+        self.found.push(if span.is_empty() && span.start == 0 {
+            Diagnostic::whole(severity, message)
+        } else {
+            Diagnostic::at(severity, self.source, span, message)
+        });
+    }
+}
+
+/// Converts a parsed file; `Err` holds every error (and warning) found.
+pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario, Vec<Diagnostic>> {
+    let mut c = Checker {
+        source,
+        found: Vec::new(),
+    };
+    let title = sanitize_line(&file.title);
+    if title.trim().is_empty() {
+        c.error(title_span(source), "the title is empty; give the scenario a name a room can read".into());
+    }
+
+    let layers = layers(&mut c, &file.checkout.layer);
+    let intents = intents(&mut c, &file.intent);
+    let orders: Vec<String> = intents.iter().map(|i| i.order.clone()).collect();
+    let faults = faults(&mut c, &file.fault, &orders);
+    let human_paths = human_paths(&mut c, &file.human, &orders);
+
+    let processing_ms = file.processor.processing.as_ref().map_or(200, |d| d.get_ref().0);
+    let retention_ms = match &file.processor.retention {
+        Some(r) if r.get_ref().0 == 0 => {
+            c.error(r.span(), "the retention window must be longer than zero".into());
+            0
+        }
+        Some(r) => r.get_ref().0,
+        None => DAY_MS,
+    };
+    let weekdays = file.intent.iter().any(|i| i.get_ref().at.get_ref().weekday.is_some());
+    let config = SimConfig {
+        title: title.clone(),
+        seed: file.seed,
+        merchant: file
+            .merchant
+            .as_deref()
+            .map(sanitize_line)
+            .unwrap_or_else(|| "INKWELL STATIONERY".to_string()),
+        intents,
+        layers,
+        key_strategy: file
+            .checkout
+            .key_strategy
+            .map_or(KeyStrategy::PerIntent, |k| k.0),
+        stamp_body: file.checkout.stamp_body,
+        latency_ms: file.network.latency.map_or(50, |d| d.0),
+        processing_ms,
+        retention_ms,
+        faults,
+        human_paths,
+        clock: if weekdays {
+            ClockStyle::Weekday
+        } else {
+            ClockStyle::TimeOfDay
+        },
+        max_ticks: MAX_TICKS,
+    };
+    check_size(&mut c, &file.checkout.layer, &config);
+    check_fault_attempts(&mut c, &file.fault, &config);
+
+    let narration = narration(&mut c, &file.narration);
+    let expectations = expectations(&mut c, &file.expect);
+    if c.found.iter().any(Diagnostic::is_error) {
+        return Err(c.found);
+    }
+    Ok(Scenario {
+        name: name.to_string(),
+        title,
+        description: sanitize_block(file.description.trim()),
+        design: file.design.map_or(Design::WithCharge, |d| d.0),
+        config,
+        narration,
+        expectations,
+        warnings: c.found,
+    })
+}
+
+fn title_span(source: &str) -> Range<usize> {
+    source.find("title").map_or(0..0, |i| i..i + 5)
+}
+
+fn layers(c: &mut Checker<'_>, spec: &Spanned<Vec<Spanned<schema::Layer>>>) -> Vec<LayerConfig> {
+    if spec.get_ref().is_empty() {
+        return vec![LayerConfig {
+            name: "checkout".to_string(),
+            attempts: 3,
+            timeout_ms: Some(30_000),
+            backoff: Backoff {
+                initial_ms: 1000,
+                multiplier: 1.0,
+                cap_ms: None,
+                jitter: Jitter::None,
+            },
+        }];
+    }
+    let count = spec.get_ref().len();
+    spec.get_ref()
+        .iter()
+        .enumerate()
+        .map(|(i, layer)| {
+            let l = layer.get_ref();
+            let attempts = match *l.attempts.get_ref() {
+                n if n < 1 => {
+                    c.error(l.attempts.span(), format!("attempts must be at least 1, not {n}: a layer makes its first attempt and then retries"));
+                    1
+                }
+                n if n > 10_000 => {
+                    c.error(l.attempts.span(), format!("{n} attempts is more than the 10,000 a layer may make"));
+                    1
+                }
+                n => n as u32,
+            };
+            if let Some(t) = &l.timeout
+                && t.get_ref().0 == 0
+            {
+                c.error(t.span(), "a timeout must be longer than zero".into());
+            }
+            let multiplier = match &l.multiplier {
+                Some(m) if !(1.0..=100.0).contains(m.get_ref()) => {
+                    c.error(m.span(), format!("the backoff multiplier must be between 1 and 100, not {}", m.get_ref()));
+                    1.0
+                }
+                Some(m) => *m.get_ref(),
+                None => 1.0,
+            };
+            let default_name = if count == 1 {
+                "checkout".to_string()
+            } else {
+                format!("layer {}", i + 1)
+            };
+            LayerConfig {
+                name: l.name.as_deref().map(sanitize_line).filter(|n| !n.trim().is_empty()).unwrap_or(default_name),
+                attempts,
+                timeout_ms: match (&l.timeout, i) {
+                    (Some(t), _) => Some(t.get_ref().0.max(1)),
+                    (None, 0) => Some(30_000),
+                    (None, _) => None,
+                },
+                backoff: Backoff {
+                    initial_ms: l.backoff.map_or(1000, |d| d.0),
+                    multiplier,
+                    cap_ms: l.cap.map(|d| d.0),
+                    jitter: l.jitter.map_or(Jitter::None, |j| j.0),
+                },
+            }
+        })
+        .collect()
+}
+
+fn intents(c: &mut Checker<'_>, specs: &[Spanned<schema::Intent>]) -> Vec<IntentConfig> {
+    if specs.is_empty() {
+        c.error(0..0, "the scenario has no [[intent]]: add at least one purchase (order, amount, at)".into());
+        return Vec::new();
+    }
+    let weekdays = specs.iter().any(|i| i.get_ref().at.get_ref().weekday.is_some());
+    let mut out: Vec<IntentConfig> = Vec::new();
+    let mut previous: Option<Instant> = None;
+    for spec in specs {
+        let i = spec.get_ref();
+        let order = sanitize_line(i.order.trim());
+        if order.is_empty() {
+            c.error(spec.span(), "an intent needs an order id".into());
+        }
+        if out.iter().any(|o| o.order == order) {
+            c.error(spec.span(), format!("order `{order}` appears twice; each [[intent]] needs its own order id"));
+        }
+        let at = i.at.get_ref();
+        if weekdays && at.weekday.is_none() {
+            c.error(i.at.span(), "this time has no weekday while another intent's has one; give every time a weekday (\"Fri 18:00:00\") or none".into());
+        }
+        let when = Instant(at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day);
+        if previous.is_some_and(|p| when < p) {
+            c.error(i.at.span(), "intents must be listed in time order: this one is earlier than the one before it".into());
+        }
+        previous = Some(when);
+        let key = i.key.as_deref().map(|k| sanitize_line(k.trim())).filter(|k| !k.is_empty());
+        out.push(IntentConfig {
+            key: key.unwrap_or_else(|| format!("{order}-key")),
+            order,
+            amount: i.amount.0,
+            items: i.items.iter().map(|s| sanitize_line(s)).collect(),
+            at: when,
+        });
+    }
+    out
+}
+
+fn intent_index(c: &mut Checker<'_>, spec: Option<&Spanned<String>>, orders: &[String]) -> Option<usize> {
+    let Some(name) = spec else {
+        return Some(0);
+    };
+    let wanted = name.get_ref().trim();
+    if let Some(i) = orders.iter().position(|o| o == wanted) {
+        return Some(i);
+    }
+    let hint = did_you_mean(wanted, orders.iter().map(String::as_str))
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default();
+    c.error(
+        name.span(),
+        format!("no intent has order `{}`{hint}; the orders are: {}", sanitize_line(wanted), orders.join(", ")),
+    );
+    None
+}
+
+fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[String]) -> Vec<Fault> {
+    let mut out = Vec::new();
+    for spec in specs {
+        let f = spec.get_ref();
+        let intent = intent_index(c, f.intent.as_ref(), orders);
+        let attempt = *f.attempt.get_ref();
+        if attempt < 1 {
+            c.error(f.attempt.span(), format!("attempts are counted from 1, so attempt {attempt} never happens"));
+        }
+        let mut actions = Vec::new();
+        if let Some(w) = f.lose {
+            actions.push(FaultAction::Lose { direction: w.0 });
+        }
+        if let Some(w) = f.delay {
+            match f.by {
+                Some(by) => actions.push(FaultAction::Delay { direction: w.0, by_ms: by.0 }),
+                None => c.error(spec.span(), "`delay` needs `by`, how much later the message arrives (by = \"40s\")".into()),
+            }
+        } else if f.by.is_some() {
+            c.error(spec.span(), "`by` only goes with `delay`".into());
+        }
+        if let Some(w) = f.duplicate {
+            actions.push(FaultAction::Duplicate { direction: w.0, gap_ms: f.gap.map_or(10, |g| g.0) });
+        } else if f.gap.is_some() {
+            c.error(spec.span(), "`gap` only goes with `duplicate`".into());
+        }
+        if let Some(point) = f.crash_after {
+            actions.push(FaultAction::Crash { after: point.0, restart_after_ms: f.restart_after.map_or(2000, |d| d.0) });
+        } else if f.restart_after.is_some() {
+            c.error(spec.span(), "`restart_after` only goes with `crash_after`".into());
+        }
+        if let Some(p) = f.processing {
+            actions.push(FaultAction::Slow { processing_ms: p.0 });
+        }
+        if f.decline {
+            actions.push(FaultAction::Decline);
+        }
+        match actions.len() {
+            0 => c.error(spec.span(), "this [[fault]] does nothing; expected one of lose, delay (with by), duplicate, crash_after, processing or decline".into()),
+            1 => {}
+            _ => c.error(spec.span(), "one [[fault]] does one thing; split these into separate [[fault]] blocks".into()),
+        }
+        if let (Some(intent), Some(action), true) = (intent, actions.first(), attempt >= 1) {
+            out.push(Fault { intent, attempt: attempt.min(u32::MAX as i64) as u32, action: *action });
+        }
+    }
+    out
+}
+
+fn human_paths(c: &mut Checker<'_>, specs: &[Spanned<schema::Human>], orders: &[String]) -> Vec<HumanPath> {
+    let mut out = Vec::new();
+    for spec in specs {
+        let h = spec.get_ref();
+        if h.after.get_ref().0 == 0 {
+            c.error(h.after.span(), "a human path takes time: `after` must be longer than zero".into());
+        }
+        let intent = match &h.intent {
+            Some(_) => intent_index(c, h.intent.as_ref(), orders),
+            None => None,
+        };
+        let name = sanitize_line(h.name.trim());
+        out.push(HumanPath {
+            name: if name.is_empty() { "operator rerun".to_string() } else { name },
+            after_ms: h.after.get_ref().0,
+            intent,
+        });
+    }
+    out
+}
+
+/// Refuses a retry configuration that would explode into more ticks than can be shown.
+fn check_size(c: &mut Checker<'_>, layers: &Spanned<Vec<Spanned<schema::Layer>>>, cfg: &SimConfig) {
+    let runs = 1 + cfg.human_paths.len() as u64;
+    let attempts = cfg.attempts_per_run();
+    let estimate = attempts
+        .saturating_mul(runs)
+        .saturating_mul(cfg.intents.len().max(1) as u64)
+        .saturating_mul(TICKS_PER_ATTEMPT);
+    if estimate > MAX_TICKS as u64 {
+        c.error(
+            layers.span(),
+            format!(
+                "this retry configuration could simulate about {estimate} ticks, more than the {MAX_TICKS} allowed: the retry layers multiply ({}), over {} intent(s) and {runs} run(s) each; lower the attempts of some layer",
+                crate::sim::describe_layers(cfg),
+                cfg.intents.len()
+            ),
+        );
+    }
+}
+
+/// A fault planned on an attempt no run can reach is a warning: the scenario still works.
+fn check_fault_attempts(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], cfg: &SimConfig) {
+    let most = cfg.attempts_per_run().saturating_mul(1 + cfg.human_paths.len() as u64);
+    for spec in specs {
+        let f = spec.get_ref();
+        let attempt = *f.attempt.get_ref();
+        if attempt >= 1 && attempt as u64 > most {
+            c.warn(
+                f.attempt.span(),
+                format!("attempt {attempt} never happens: the checkout makes at most {most} attempts for an intent, so this fault has no effect"),
+            );
+        }
+    }
+}
+
+fn narration(c: &mut Checker<'_>, specs: &[Spanned<schema::Narration>]) -> Vec<NarrationRule> {
+    let mut out = Vec::new();
+    for spec in specs {
+        let n = spec.get_ref();
+        let target = match (&n.label, n.at) {
+            (Some(label), None) => NarrationTarget::Label(sanitize_line(label)),
+            (None, Some(at)) => NarrationTarget::At(Instant(at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day)),
+            _ => {
+                c.error(spec.span(), "a [[narration]] names its tick by `label` or by `at`, exactly one of them".into());
+                continue;
+            }
+        };
+        let mode = match n.mode.as_ref().map(|m| m.get_ref().as_str()) {
+            None | Some("replace") => NarrationMode::Replace,
+            Some("append") => NarrationMode::Append,
+            Some(other) => {
+                let span = n.mode.as_ref().map_or(spec.span(), |m| m.span());
+                let hint = did_you_mean(other, ["replace", "append"]).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+                c.error(span, format!("unknown narration mode `{}`{hint}; expected replace or append", sanitize_line(other)));
+                continue;
+            }
+        };
+        out.push(NarrationRule { target, text: sanitize_block(n.text.trim()), mode });
+    }
+    out
+}
+
+fn expectations(c: &mut Checker<'_>, specs: &[Spanned<schema::Expect>]) -> Vec<Expectation> {
+    let mut out = Vec::new();
+    for spec in specs {
+        let e = spec.get_ref();
+        let verdict = e.verdict.as_ref().and_then(|v| {
+            let found = Verdict::ALL.into_iter().find(|x| x.id() == v.get_ref());
+            if found.is_none() {
+                let names = Verdict::ALL.map(Verdict::id);
+                let hint = did_you_mean(v.get_ref(), names).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+                c.error(v.span(), format!("unknown verdict `{}`{hint}; expected one of: {}", sanitize_line(v.get_ref()), names.join(", ")));
+            }
+            found
+        });
+        let client = e.client.as_ref().and_then(|v| {
+            let options = [("paid", Belief::Paid), ("failed", Belief::Failed), ("unknown", Belief::Unknown)];
+            let found = options.iter().find(|(n, _)| *n == v.get_ref()).map(|(_, b)| *b);
+            if found.is_none() {
+                let hint = did_you_mean(v.get_ref(), options.map(|o| o.0)).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+                c.error(v.span(), format!("unknown client belief `{}`{hint}; expected paid, failed or unknown", sanitize_line(v.get_ref())));
+            }
+            found
+        });
+        let charges = match e.charges {
+            Some(n) if n < 0 => {
+                c.error(spec.span(), "expected charges cannot be negative".into());
+                None
+            }
+            Some(n) => Some(n as usize),
+            None => None,
+        };
+        if charges.is_none() && e.verdict.is_none() && e.client.is_none() {
+            c.error(spec.span(), "this [[expect]] checks nothing; give charges, verdict or client".into());
+        }
+        out.push(Expectation { design: e.design.0, charges, verdict, client, line: Diagnostic::at(Severity::Error, c.source, spec.span(), String::new()).line });
+    }
+    out
+}

@@ -1,0 +1,140 @@
+//! Problems found in a scenario file, with their position, shown the way compilers do.
+
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One problem at one place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// 1-based; 0 when the problem has no position (the file as a whole).
+    pub line: usize,
+    pub column: usize,
+    /// Width of the caret underline.
+    pub width: usize,
+    pub message: String,
+    /// The offending line, already stripped of control characters.
+    pub snippet: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic at a byte range of `source`.
+    pub fn at(severity: Severity, source: &str, span: std::ops::Range<usize>, message: String) -> Diagnostic {
+        let start = floor_char_boundary(source, span.start.min(source.len()));
+        let before = &source[..start];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = source[line_start..start].chars().count() + 1;
+        let line_text = source[line_start..].split('\n').next().unwrap_or("");
+        let end = floor_char_boundary(source, span.end.min(source.len()).max(start));
+        let width = source[start..end]
+            .split('\n')
+            .next()
+            .map_or(1, |s| s.chars().count().max(1));
+        Diagnostic {
+            severity,
+            line,
+            column,
+            width,
+            message,
+            snippet: Some(crate::text::sanitize_line(line_text.trim_end_matches('\r'))),
+        }
+    }
+
+    /// A diagnostic about the whole file.
+    pub fn whole(severity: Severity, message: String) -> Diagnostic {
+        Diagnostic {
+            severity,
+            line: 0,
+            column: 0,
+            width: 0,
+            message,
+            snippet: None,
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Every problem found in one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub file: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ScenarioError {
+    pub fn whole(file: &str, message: String) -> ScenarioError {
+        ScenarioError {
+            file: file.to_string(),
+            diagnostics: vec![Diagnostic::whole(Severity::Error, message)],
+        }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.diagnostics.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write_diagnostic(f, &self.file, d)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// `file:3:12: error: message`, then the line with a caret under the bad part.
+pub fn write_diagnostic(f: &mut impl fmt::Write, file: &str, d: &Diagnostic) -> fmt::Result {
+    let level = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    if d.line == 0 {
+        return write!(f, "{file}: {level}: {}", d.message);
+    }
+    write!(f, "{file}:{}:{}: {level}: {}", d.line, d.column, d.message)?;
+    if let Some(snippet) = &d.snippet {
+        let gutter = d.line.to_string().len();
+        let pad = " ".repeat(gutter);
+        write!(
+            f,
+            "\n{pad} |\n{} | {snippet}\n{pad} | {}{}",
+            d.line,
+            " ".repeat(d.column.saturating_sub(1)),
+            "^".repeat(d.width.min(80))
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_and_caret() {
+        let src = "title = \"x\"\nseed = \"nope\"\n";
+        let d = Diagnostic::at(Severity::Error, src, 19..25, "bad seed".into());
+        assert_eq!((d.line, d.column, d.width), (2, 8, 6));
+        let mut out = String::new();
+        write_diagnostic(&mut out, "a.toml", &d).unwrap();
+        assert_eq!(out, "a.toml:2:8: error: bad seed\n  |\n2 | seed = \"nope\"\n  |        ^^^^^^");
+    }
+}

@@ -1,0 +1,47 @@
+//! The canonical scenarios, compiled into the binary so an installed `idem` needs no files.
+
+use super::{Scenario, ScenarioError};
+
+/// One built-in scenario.
+#[derive(Clone, Copy, Debug)]
+pub struct Builtin {
+    pub name: &'static str,
+    pub source: &'static str,
+}
+
+impl Builtin {
+    pub fn load(&self) -> Result<Scenario, ScenarioError> {
+        super::parse(&format!("{} (built-in)", self.name), self.name, self.source)
+    }
+}
+
+macro_rules! builtin {
+    ($name:literal) => {
+        Builtin {
+            name: $name,
+            source: include_str!(concat!("../../scenarios/", $name, ".toml")),
+        }
+    };
+}
+
+/// The canonical scenarios of the specification, the default first.
+pub const BUILTIN: &[Builtin] = &[
+    builtin!("order-5531"),
+    builtin!("reply-lost"),
+    builtin!("request-lost"),
+    builtin!("slow-processor"),
+    builtin!("crash-after-key"),
+    builtin!("key-reuse"),
+    builtin!("second-purchase"),
+    builtin!("per-attempt-key"),
+    builtin!("monday-rerun"),
+];
+
+/// The scenario `idem` replays when given none.
+pub fn default_scenario() -> Result<Scenario, ScenarioError> {
+    BUILTIN[0].load()
+}
+
+pub fn find(name: &str) -> Option<&'static Builtin> {
+    BUILTIN.iter().find(|b| b.name == name)
+}

@@ -1,0 +1,288 @@
+//! The scenario file format: reading a TOML file safely, reporting every problem with its
+//! position, and turning it into the engine's configuration.
+
+mod convert;
+pub mod diagnostic;
+pub mod library;
+mod schema;
+pub mod values;
+
+pub use convert::MAX_TICKS;
+pub use diagnostic::{Diagnostic, ScenarioError, Severity};
+
+use crate::sim::{Belief, Design, Instant, SimConfig, SimError, Trace, Verdict};
+use std::path::Path;
+
+/// The largest scenario file read: far more than any real scenario needs.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+/// The deepest nesting of arrays and inline tables accepted.
+const MAX_NESTING: usize = 32;
+
+/// A scenario ready to simulate, with what the trainer wrote around it.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// The file stem or built-in name (`order-5531`).
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    /// The design the replay opens with.
+    pub design: Design,
+    pub config: SimConfig,
+    pub narration: Vec<NarrationRule>,
+    pub expectations: Vec<Expectation>,
+    /// Problems that do not stop the scenario from running.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The trainer's own words for a tick.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NarrationRule {
+    pub target: NarrationTarget,
+    pub text: String,
+    pub mode: NarrationMode,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum NarrationTarget {
+    /// Every tick with exactly this label.
+    Label(String),
+    /// The first tick at this time.
+    At(Instant),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NarrationMode {
+    Replace,
+    Append,
+}
+
+/// What a design must produce on this scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expectation {
+    pub design: Design,
+    pub charges: Option<usize>,
+    pub verdict: Option<Verdict>,
+    pub client: Option<Belief>,
+    /// Where the `[[expect]]` block starts, for reports.
+    pub line: usize,
+}
+
+impl Scenario {
+    /// Simulates the scenario under one design, with the trainer's narration applied.
+    pub fn simulate(&self, design: Design) -> Result<Trace, SimError> {
+        let mut trace = crate::sim::simulate(&self.config, design)?;
+        for rule in &self.narration {
+            let targets: Vec<usize> = match &rule.target {
+                NarrationTarget::Label(label) => trace
+                    .ticks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| &t.label == label)
+                    .map(|(i, _)| i)
+                    .collect(),
+                NarrationTarget::At(at) => trace.ticks.iter().position(|t| t.at == *at).into_iter().collect(),
+            };
+            for i in targets {
+                let tick = &mut trace.ticks[i];
+                match rule.mode {
+                    NarrationMode::Replace => tick.narration = rule.text.clone(),
+                    NarrationMode::Append => {
+                        tick.narration.push(' ');
+                        tick.narration.push_str(&rule.text);
+                    }
+                }
+            }
+        }
+        Ok(trace)
+    }
+}
+
+/// Reads a scenario from TOML text; `file` names it in messages.
+pub fn parse(file: &str, name: &str, source: &str) -> Result<Scenario, ScenarioError> {
+    if let Some(offset) = too_deep(source) {
+        return Err(ScenarioError {
+            file: file.to_string(),
+            diagnostics: vec![Diagnostic::at(
+                Severity::Error,
+                source,
+                offset..offset + 1,
+                format!("arrays and tables nest deeper than {MAX_NESTING} levels here; a scenario never needs that"),
+            )],
+        });
+    }
+    let parsed: schema::File = toml::from_str(source).map_err(|e| ScenarioError {
+        file: file.to_string(),
+        diagnostics: vec![toml_diagnostic(source, &e)],
+    })?;
+    convert::convert(name, source, parsed).map_err(|diagnostics| ScenarioError {
+        file: file.to_string(),
+        diagnostics,
+    })
+}
+
+/// Reads a scenario file, refusing what is not a small UTF-8 text file.
+pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+    let file = crate::text::sanitize_line(&path.display().to_string());
+    let meta = std::fs::metadata(path).map_err(|e| ScenarioError::whole(&file, io_message(&e)))?;
+    if meta.is_dir() {
+        return Err(ScenarioError::whole(&file, "is a directory; expected a scenario file (.toml)".into()));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(ScenarioError::whole(
+            &file,
+            format!("is {} bytes; a scenario file may be at most {MAX_FILE_BYTES} bytes", meta.len()),
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| ScenarioError::whole(&file, io_message(&e)))?;
+    let source = match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            let good = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            // Point at the first bad byte, counted in the lossy text up to it.
+            let prefix = String::from_utf8_lossy(&e.as_bytes()[..good]).len();
+            return Err(ScenarioError {
+                file: file.clone(),
+                diagnostics: vec![Diagnostic::at(
+                    Severity::Error,
+                    &text,
+                    prefix..prefix + 1,
+                    "the file is not valid UTF-8 here; save it as UTF-8 text".into(),
+                )],
+            });
+        }
+    };
+    let name = path
+        .file_stem()
+        .map(|s| crate::text::sanitize_line(&s.to_string_lossy()))
+        .unwrap_or_else(|| "scenario".to_string());
+    parse(&file, &name, &source)
+}
+
+fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => format!("cannot be read: {e}"),
+    }
+}
+
+/// Turns a TOML or schema error into a diagnostic, with a suggestion for a misspelt key.
+fn toml_diagnostic(source: &str, e: &toml::de::Error) -> Diagnostic {
+    let mut message = crate::text::sanitize_line(e.message().trim());
+    if let Some(rest) = message.strip_prefix("unknown field `")
+        && let Some((field, expected)) = rest.split_once('`')
+    {
+        let options: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+        if let Some(s) = values::did_you_mean(field, options.iter().copied()) {
+            message = format!("{message} (did you mean `{s}`?)");
+        }
+    }
+    match e.span() {
+        Some(span) => Diagnostic::at(Severity::Error, source, span, message),
+        None => Diagnostic::whole(Severity::Error, message),
+    }
+}
+
+/// The offset where nesting first passes the limit, if it does; strings and comments are
+/// skipped so brackets inside them do not count.
+fn too_deep(source: &str) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    let mut line_start = true;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' | b'\'' => {
+                let quote = bytes[i];
+                let triple = bytes.get(i..i + 3) == Some(&[quote, quote, quote][..]);
+                i += if triple { 3 } else { 1 };
+                while i < bytes.len() {
+                    if quote == b'"' && bytes[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if triple && bytes.get(i..i + 3) == Some(&[quote, quote, quote][..]) {
+                        i += 3;
+                        break;
+                    }
+                    if !triple && (bytes[i] == quote || bytes[i] == b'\n') {
+                        i += 1;
+                        break;
+                    }
+                    i += 1;
+                }
+                line_start = false;
+                continue;
+            }
+            // `[table]` and `[[array]]` headers at the start of a line are not nesting.
+            b'[' if line_start && depth == 0 => {
+                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'#' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'\n' => {
+                line_start = true;
+                i += 1;
+                continue;
+            }
+            b' ' | b'\t' | b'\r' => {
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        line_start = false;
+        i += 1;
+    }
+    None
+}
+
+/// Finds a scenario by path, or by the name of a built-in one (`reply-lost`).
+pub fn resolve(arg: &str) -> Result<Scenario, ScenarioError> {
+    let path = Path::new(arg);
+    if path.exists() {
+        return load(path);
+    }
+    let stem = arg.strip_suffix(".toml").unwrap_or(arg);
+    let stem = stem.rsplit('/').next().unwrap_or(stem);
+    if let Some(builtin) = library::find(stem)
+        && !arg.contains('/')
+    {
+        return builtin.load();
+    }
+    let shown = crate::text::sanitize_line(arg);
+    let hint = values::did_you_mean(stem, library::BUILTIN.iter().map(|b| b.name))
+        .map(|s| format!(" (did you mean the built-in `{s}`?)"))
+        .unwrap_or_default();
+    Err(ScenarioError::whole(
+        &shown,
+        format!("no such file, and no built-in scenario by that name{hint}; `idem list` shows the built-in ones"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nesting_guard() {
+        assert_eq!(too_deep("a = [[1], [2]]\n[table]\n[[arr]]\nb = \"[[[[\""), None);
+        let deep = format!("a = {}{}", "[".repeat(40), "]".repeat(40));
+        assert!(too_deep(&deep).is_some());
+    }
+}

@@ -1,0 +1,152 @@
+//! The scenario file as written: the serde schema. Unknown keys are rejected, and values that
+//! later checks need to point at keep their position (`Spanned`).
+
+use super::values::{ClockTime, CrashAt, DesignId, Dur, JitterKind, KeyChoice, Money, Way};
+use serde::Deserialize;
+use toml::Spanned;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct File {
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    /// Seeds the jitter; the same seed gives the same trace.
+    #[serde(default)]
+    pub seed: u64,
+    /// The design the replay opens with.
+    pub design: Option<DesignId>,
+    /// The name on the card statement.
+    pub merchant: Option<String>,
+    #[serde(default)]
+    pub checkout: Checkout,
+    #[serde(default)]
+    pub network: Network,
+    #[serde(default)]
+    pub processor: Processor,
+    #[serde(default)]
+    pub intent: Vec<Spanned<Intent>>,
+    #[serde(default)]
+    pub fault: Vec<Spanned<Fault>>,
+    #[serde(default)]
+    pub human: Vec<Spanned<Human>>,
+    #[serde(default)]
+    pub narration: Vec<Spanned<Narration>>,
+    #[serde(default)]
+    pub expect: Vec<Spanned<Expect>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Checkout {
+    pub key_strategy: Option<KeyChoice>,
+    /// The body carries the time it was sent.
+    #[serde(default)]
+    pub stamp_body: bool,
+    /// Retrying layers, innermost first.
+    #[serde(default = "no_layers")]
+    pub layer: Spanned<Vec<Spanned<Layer>>>,
+}
+
+impl Default for Checkout {
+    fn default() -> Self {
+        Checkout {
+            key_strategy: None,
+            stamp_body: false,
+            layer: no_layers(),
+        }
+    }
+}
+
+fn no_layers() -> Spanned<Vec<Spanned<Layer>>> {
+    Spanned::new(0..0, Vec::new())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layer {
+    pub name: Option<String>,
+    pub attempts: Spanned<i64>,
+    pub timeout: Option<Spanned<Dur>>,
+    pub backoff: Option<Dur>,
+    pub multiplier: Option<Spanned<f64>>,
+    pub cap: Option<Dur>,
+    pub jitter: Option<JitterKind>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Network {
+    pub latency: Option<Dur>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Processor {
+    pub processing: Option<Spanned<Dur>>,
+    pub retention: Option<Spanned<Dur>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Intent {
+    pub order: String,
+    pub key: Option<String>,
+    pub amount: Money,
+    #[serde(default)]
+    pub items: Vec<String>,
+    pub at: Spanned<ClockTime>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fault {
+    /// Which intent, by order id; the first intent when absent.
+    pub intent: Option<Spanned<String>>,
+    /// Counted from 1 across every layer and every human rerun.
+    #[serde(default = "one")]
+    pub attempt: Spanned<i64>,
+    pub lose: Option<Way>,
+    pub delay: Option<Way>,
+    pub by: Option<Dur>,
+    pub duplicate: Option<Way>,
+    pub gap: Option<Dur>,
+    pub crash_after: Option<CrashAt>,
+    pub restart_after: Option<Dur>,
+    pub processing: Option<Dur>,
+    #[serde(default)]
+    pub decline: bool,
+}
+
+fn one() -> Spanned<i64> {
+    Spanned::new(0..0, 1)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Human {
+    pub name: String,
+    pub after: Spanned<Dur>,
+    pub intent: Option<Spanned<String>>,
+}
+
+/// A trainer's own words for a tick, chosen by label or by time.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Narration {
+    pub label: Option<String>,
+    pub at: Option<ClockTime>,
+    pub text: String,
+    /// `replace` the engine's sentence (the default) or `append` to it.
+    pub mode: Option<Spanned<String>>,
+}
+
+/// What a design must produce on this scenario.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    pub design: DesignId,
+    pub charges: Option<i64>,
+    pub verdict: Option<Spanned<String>>,
+    pub client: Option<Spanned<String>>,
+}

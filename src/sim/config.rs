@@ -1,0 +1,167 @@
+//! The engine's input: a fully resolved scenario, with every default applied.
+
+use super::money::Cents;
+use super::time::{ClockStyle, Instant};
+use serde::Serialize;
+
+/// Everything the engine needs to simulate one scenario under any design.
+#[derive(Clone, Debug, Serialize)]
+pub struct SimConfig {
+    pub title: String,
+    pub seed: u64,
+    /// The merchant name printed on the card statement.
+    pub merchant: String,
+    pub intents: Vec<IntentConfig>,
+    /// The checkout's retrying layers, innermost (the one that sends requests) first.
+    pub layers: Vec<LayerConfig>,
+    pub key_strategy: KeyStrategy,
+    /// The request body carries the time it was sent, so no two attempts have the same body.
+    pub stamp_body: bool,
+    /// One-way network latency in milliseconds.
+    pub latency_ms: u64,
+    /// Time the processor takes to charge a card, in milliseconds.
+    pub processing_ms: u64,
+    /// How long the processor remembers a key (or a body hash), in milliseconds.
+    pub retention_ms: u64,
+    pub faults: Vec<Fault>,
+    /// Human paths: each re-runs the whole retry budget when the previous run ended unpaid.
+    pub human_paths: Vec<HumanPath>,
+    pub clock: ClockStyle,
+    /// The engine stops with an error rather than trace more ticks than this.
+    pub max_ticks: usize,
+}
+
+/// One business intent: a purchase the customer means to pay for once.
+#[derive(Clone, Debug, Serialize)]
+pub struct IntentConfig {
+    /// The order id (`5531`).
+    pub order: String,
+    /// The idempotency key minted when the order is created.
+    pub key: String,
+    pub amount: Cents,
+    pub items: Vec<String>,
+    /// When the customer presses Pay and the first request goes out.
+    pub at: Instant,
+}
+
+/// One retrying layer of the checkout.
+#[derive(Clone, Debug, Serialize)]
+pub struct LayerConfig {
+    pub name: String,
+    pub attempts: u32,
+    /// For the innermost layer, how long one request waits for its reply; for an outer
+    /// layer, an optional deadline on one whole attempt of the layers beneath it.
+    pub timeout_ms: Option<u64>,
+    pub backoff: Backoff,
+}
+
+/// The wait between two attempts of a layer.
+#[derive(Clone, Debug, Serialize)]
+pub struct Backoff {
+    pub initial_ms: u64,
+    pub multiplier: f64,
+    pub cap_ms: Option<u64>,
+    pub jitter: Jitter,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Jitter {
+    None,
+    Full,
+    Equal,
+    Decorrelated,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeyStrategy {
+    /// One key minted with the order and carried by every attempt.
+    PerIntent,
+    /// A fresh key for every attempt: the classic bug.
+    PerAttempt,
+    /// No key at all.
+    None,
+}
+
+/// A fault injected on one attempt of one intent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fault {
+    /// Index into `SimConfig::intents`.
+    pub intent: usize,
+    /// The attempt number, counted from 1 across every layer and every human rerun.
+    pub attempt: u32,
+    pub action: FaultAction,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    Request,
+    Reply,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CrashPoint {
+    Receive,
+    Key,
+    Charge,
+    Reply,
+}
+
+impl CrashPoint {
+    pub const ALL: [CrashPoint; 4] = [
+        CrashPoint::Receive,
+        CrashPoint::Key,
+        CrashPoint::Charge,
+        CrashPoint::Reply,
+    ];
+    pub fn id(self) -> &'static str {
+        match self {
+            CrashPoint::Receive => "receive",
+            CrashPoint::Key => "key",
+            CrashPoint::Charge => "charge",
+            CrashPoint::Reply => "reply",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum FaultAction {
+    /// The message never arrives.
+    Lose { direction: Direction },
+    /// The message arrives this much later than usual.
+    Delay { direction: Direction, by_ms: u64 },
+    /// A second copy of the message arrives this much after the first.
+    Duplicate { direction: Direction, gap_ms: u64 },
+    /// The processor crashes the instant the named step becomes durable.
+    Crash {
+        after: CrashPoint,
+        restart_after_ms: u64,
+    },
+    /// The processor takes this long over the attempt.
+    Slow { processing_ms: u64 },
+    /// The card is declined: an error response, no charge.
+    Decline,
+}
+
+/// A person re-running the whole retry budget for an intent that ended unpaid.
+#[derive(Clone, Debug, Serialize)]
+pub struct HumanPath {
+    pub name: String,
+    /// Delay after the previous run gave up.
+    pub after_ms: u64,
+    /// Restrict the path to one intent; `None` means every intent.
+    pub intent: Option<usize>,
+}
+
+impl SimConfig {
+    /// Attempts one run of the retry budget can make: the product of every layer's attempts.
+    pub fn attempts_per_run(&self) -> u64 {
+        self.layers
+            .iter()
+            .fold(1u64, |acc, l| acc.saturating_mul(u64::from(l.attempts)))
+    }
+}

@@ -1,0 +1,93 @@
+//! The five processor designs the simulation can run.
+
+use serde::Serialize;
+
+/// How the processor remembers (or fails to remember) a request it has seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Design {
+    /// The key record and the ledger line are committed in one atomic write.
+    WithCharge,
+    /// The charge is written, then the key is appended to a separate log.
+    LogAfterCharge,
+    /// The key is appended to a separate log, then the charge is written.
+    LogBeforeCharge,
+    /// No memory at all: every request is a new charge.
+    NoKey,
+    /// No key: the processor remembers a hash of each charged request body.
+    ContentHash,
+}
+
+impl Design {
+    /// Every design, in the order of their number keys.
+    pub const ALL: [Design; 5] = [
+        Design::WithCharge,
+        Design::LogAfterCharge,
+        Design::NoKey,
+        Design::LogBeforeCharge,
+        Design::ContentHash,
+    ];
+
+    /// The three designs the product is built around (keys 1, 2 and 3).
+    pub const CORE: [Design; 3] = [Design::WithCharge, Design::LogAfterCharge, Design::NoKey];
+
+    /// The id used in files and on the command line.
+    pub fn id(self) -> &'static str {
+        match self {
+            Design::WithCharge => "with-charge",
+            Design::LogAfterCharge => "log-after-charge",
+            Design::LogBeforeCharge => "log-before-charge",
+            Design::NoKey => "no-key",
+            Design::ContentHash => "content-hash",
+        }
+    }
+
+    /// The name shown on screen.
+    pub fn name(self) -> &'static str {
+        match self {
+            Design::WithCharge => "key stored with the charge",
+            Design::LogAfterCharge => "key logged separately",
+            Design::LogBeforeCharge => "key logged first",
+            Design::NoKey => "no key",
+            Design::ContentHash => "dedupe on content",
+        }
+    }
+
+    /// The number key (1–5) that selects the design.
+    pub fn hotkey(self) -> u8 {
+        match self {
+            Design::WithCharge => 1,
+            Design::LogAfterCharge => 2,
+            Design::NoKey => 3,
+            Design::LogBeforeCharge => 4,
+            Design::ContentHash => 5,
+        }
+    }
+
+    pub fn from_hotkey(n: u8) -> Option<Design> {
+        Design::ALL.into_iter().find(|d| d.hotkey() == n)
+    }
+
+    pub fn from_id(id: &str) -> Option<Design> {
+        Design::ALL.into_iter().find(|d| d.id() == id)
+    }
+
+    /// The valid ids, for error messages.
+    pub fn id_list() -> String {
+        Design::ALL.map(Design::id).join(", ")
+    }
+
+    /// Whether this design reads the idempotency key at all.
+    pub fn uses_key(self) -> bool {
+        matches!(
+            self,
+            Design::WithCharge | Design::LogAfterCharge | Design::LogBeforeCharge
+        )
+    }
+}
+
+impl std::fmt::Display for Design {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}

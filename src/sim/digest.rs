@@ -1,0 +1,81 @@
+//! Small deterministic digests: request fingerprints, body hashes and minted keys.
+
+use super::money::Cents;
+
+/// FNV-1a, 64 bits: stable across platforms and releases, which is all a simulation needs.
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn add(mut self, bytes: &[u8]) -> Fnv {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+        // A separator, so that ("ab", "c") and ("a", "bc") differ.
+        self.0 ^= 0xff;
+        self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        self
+    }
+}
+
+/// What a key was first used for: the order, the amount and the items.
+pub fn fingerprint(order: &str, amount: Cents, items: &[String]) -> u64 {
+    let mut h = Fnv::new().add(order.as_bytes()).add(&amount.0.to_le_bytes());
+    for item in items {
+        h = h.add(item.as_bytes());
+    }
+    h.0
+}
+
+/// The body a content-hashing processor compares: merchant, amount, items, and the send
+/// time when the body carries one. The order id is not part of it, so a second purchase of
+/// the same items looks like a repeat.
+pub fn content(merchant: &str, amount: Cents, items: &[String], stamp: Option<u64>) -> u64 {
+    let mut h = Fnv::new().add(merchant.as_bytes()).add(&amount.0.to_le_bytes());
+    for item in items {
+        h = h.add(item.as_bytes());
+    }
+    if let Some(t) = stamp {
+        h = h.add(&t.to_le_bytes());
+    }
+    h.0
+}
+
+/// Six hex digits, enough to tell digests apart on screen.
+pub fn short(d: u64) -> String {
+    format!("{:06x}", d >> 40)
+}
+
+/// A fresh four-character key for an attempt, derived from the intent's first key.
+pub fn mint_key(first: &str, attempt: u32) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTVWXYZ23456789";
+    let mut h = Fnv::new().add(first.as_bytes()).add(&attempt.to_le_bytes()).0;
+    let mut key = String::with_capacity(4);
+    for _ in 0..4 {
+        key.push(char::from(ALPHABET[(h % ALPHABET.len() as u64) as usize]));
+        h /= ALPHABET.len() as u64;
+    }
+    if key == first {
+        key.replace_range(0..1, "Z");
+    }
+    key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stable_and_distinct() {
+        let items = vec!["pen".to_string()];
+        assert_eq!(fingerprint("5531", Cents(4860), &items), fingerprint("5531", Cents(4860), &items));
+        assert_ne!(fingerprint("5531", Cents(4860), &items), fingerprint("5531", Cents(5210), &items));
+        assert_eq!(content("s", Cents(1), &items, None), content("s", Cents(1), &items, None));
+        assert_ne!(content("s", Cents(1), &items, Some(1)), content("s", Cents(1), &items, Some(2)));
+        assert_ne!(mint_key("K7Q4", 2), mint_key("K7Q4", 3));
+        assert_eq!(mint_key("K7Q4", 2).len(), 4);
+    }
+}

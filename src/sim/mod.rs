@@ -1,0 +1,23 @@
+//! The simulation engine: a deterministic discrete-event model of a checkout, a network and a
+//! card processor. Scenario in, trace out; it knows nothing about terminals.
+
+mod client;
+pub mod config;
+pub mod design;
+mod digest;
+mod engine;
+pub mod money;
+mod network;
+mod processor;
+pub mod state;
+pub mod time;
+pub mod trace;
+mod world;
+
+pub use config::SimConfig;
+pub use design::Design;
+pub use engine::{SimError, describe_layers, simulate};
+pub use money::Cents;
+pub use state::{Belief, Snapshot};
+pub use time::{ClockStyle, Instant};
+pub use trace::{Actor, Outcome, Tick, TickKind, Trace, Verdict};

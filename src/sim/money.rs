@@ -1,0 +1,79 @@
+//! Money in whole cents, written as dollars.
+
+use serde::Serialize;
+
+/// An amount of money in cents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct Cents(pub i64);
+
+impl std::fmt::Display for Cents {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let abs = self.0.unsigned_abs();
+        write!(f, "{sign}${}.{:02}", group_thousands(abs / 100), abs % 100)
+    }
+}
+
+fn group_thousands(mut n: u64) -> String {
+    let mut parts = Vec::new();
+    loop {
+        if n < 1000 {
+            parts.push(n.to_string());
+            break;
+        }
+        parts.push(format!("{:03}", n % 1000));
+        n /= 1000;
+    }
+    parts.reverse();
+    parts.join(",")
+}
+
+/// Reads `"$48.60"`, `"48.60"` or `"48"` into cents; at most two decimals, no sign.
+pub fn parse_money(text: &str) -> Result<Cents, String> {
+    let t = text.trim();
+    let t = t.strip_prefix('$').unwrap_or(t).replace(',', "");
+    let (whole, frac) = match t.split_once('.') {
+        Some((w, f)) => (w, f),
+        None => (t.as_str(), ""),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !(frac.is_empty() || digits(frac)) || frac.len() > 2 {
+        return Err(format!(
+            "`{text}` is not an amount: expected dollars and cents such as \"$48.60\""
+        ));
+    }
+    let whole: i64 = whole
+        .parse()
+        .map_err(|_| format!("`{text}` is too large an amount"))?;
+    let frac: i64 = if frac.is_empty() {
+        0
+    } else {
+        let f: i64 = frac.parse().map_err(|_| format!("`{text}` is not an amount"))?;
+        if frac.len() == 1 { f * 10 } else { f }
+    };
+    whole
+        .checked_mul(100)
+        .and_then(|c| c.checked_add(frac))
+        .filter(|c| *c <= 1_000_000_000_00)
+        .map(Cents)
+        .ok_or_else(|| format!("`{text}` is too large an amount (at most $1,000,000,000.00)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_prints() {
+        assert_eq!(parse_money("$48.60"), Ok(Cents(4860)));
+        assert_eq!(parse_money("52.1"), Ok(Cents(5210)));
+        assert_eq!(parse_money("$7"), Ok(Cents(700)));
+        assert_eq!(Cents(4860).to_string(), "$48.60");
+        assert_eq!(Cents(123_456_789).to_string(), "$1,234,567.89");
+        assert!(parse_money("$4.605").is_err());
+        assert!(parse_money("-3").is_err());
+        assert!(parse_money("99999999999999999999").is_err());
+        assert!(parse_money("$").is_err());
+    }
+}

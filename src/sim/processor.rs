@@ -1,0 +1,688 @@
+//! The processor under each design: what it looks up, what it writes and in which order,
+//! what it answers, and what a crash leaves behind.
+
+use super::config::{CrashPoint, FaultAction};
+use super::design::Design;
+use super::digest;
+use super::state::{Charge, EntryKind, EntryStatus, MemoryEntry, Response};
+use super::time::human_duration;
+use super::trace::{Actor, Fate, Message, TickKind};
+use super::world::{Event, Step, TickDraft, World};
+use std::sync::Arc;
+
+/// The processor's decision on a request it has just received.
+enum Decision {
+    /// Answer now, from memory or with a refusal.
+    Answer {
+        kind: TickKind,
+        label: String,
+        narration: String,
+        response: Response,
+    },
+    /// Take the request on as new work: the next step and how long until it.
+    Work {
+        narration: String,
+        step: Step,
+        after_ms: u64,
+    },
+}
+
+fn response(status: u16, body: &str, charge: Option<String>) -> Response {
+    Response {
+        status,
+        body: body.to_string(),
+        charge,
+        replayed: false,
+    }
+}
+
+impl World<'_> {
+    /// How long the processor spends on an attempt: the scenario's default unless slowed.
+    pub(super) fn processing_for(&self, intent: usize, attempt: u32) -> u64 {
+        self.faults_for(intent, attempt)
+            .find_map(|(_, f)| match f.action {
+                FaultAction::Slow { processing_ms } => Some(processing_ms),
+                _ => None,
+            })
+            .unwrap_or(self.cfg.processing_ms)
+    }
+
+    fn declined(&self, req: usize) -> bool {
+        let r = &self.requests[req];
+        self.faults_for(r.intent, r.attempt)
+            .any(|(_, f)| f.action == FaultAction::Decline)
+    }
+
+    /// The live entry of this kind under this key (expired entries are already forgotten).
+    fn find(&self, kind: EntryKind, key: &str) -> Option<&MemoryEntry> {
+        self.memory.iter().find(|e| {
+            e.kind == kind && e.key == key && e.expires_at.is_none_or(|t| t > self.now)
+        })
+    }
+
+    fn remember(&mut self, entry: MemoryEntry) {
+        let now = self.now;
+        let memory = Arc::make_mut(&mut self.memory);
+        // An entry past its expiry whose eviction is still pending gives way to the new one.
+        let before = memory.len();
+        memory.retain(|e| {
+            !(e.kind == entry.kind && e.key == entry.key && e.expires_at.is_some_and(|t| t <= now))
+        });
+        self.counters.keys_evicted += (before - memory.len()) as u32;
+        if let Some(expiry) = entry.expires_at {
+            let key = entry.key.clone();
+            memory.push(entry);
+            self.schedule(expiry, Event::Expire { key, at: expiry });
+        } else {
+            memory.push(entry);
+        }
+        self.counters.keys_stored += 1;
+    }
+
+    fn describe(&self, req: usize) -> String {
+        let r = &self.requests[req];
+        let key = r.key.as_deref().map_or("no key".to_string(), |k| format!("key {k}"));
+        let copy = if r.copy > 0 {
+            ", a second copy the network delivered"
+        } else {
+            ""
+        };
+        format!("attempt #{} ({}, {key}{copy})", r.attempt, r.amount)
+    }
+
+    pub(super) fn on_arrive(&mut self, req: usize) {
+        let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
+        let who = self.describe(req);
+        if !self.processor_up {
+            let narration = format!(
+                "At {} {who} reaches the processor while it is down after its crash. Nobody is there to read it or answer it.",
+                self.clock()
+            );
+            let label = format!("#{attempt} arrives: processor down");
+            let message = Message {
+                from: Actor::Checkout,
+                to: Actor::Processor,
+                label: label.clone(),
+                fate: Fate::Unanswered,
+            };
+            self.record(
+                TickDraft::new(Actor::Processor, TickKind::Unanswered, label, narration)
+                    .message(message)
+                    .of(intent, Some(attempt)),
+            );
+            return;
+        }
+        self.counters.requests_received += 1;
+        if let Some(restart) = self.take_crash(req, CrashPoint::Receive) {
+            let narration = format!(
+                "At {} the processor receives {who}, and crashes at once, before it has looked anything up or charged anything.",
+                self.clock()
+            );
+            self.record(
+                TickDraft::new(
+                    Actor::Processor,
+                    TickKind::Receive,
+                    format!("receives #{attempt}"),
+                    narration,
+                )
+                .of(intent, Some(attempt)),
+            );
+            self.crash(restart, format!("right after receiving attempt #{attempt}"));
+            return;
+        }
+        match self.decide(req) {
+            Decision::Answer {
+                kind,
+                label,
+                narration,
+                response,
+            } => {
+                self.requests[req].response = Some(response.clone());
+                self.record(
+                    TickDraft::new(Actor::Processor, kind, label, narration)
+                        .message(Message {
+                            from: Actor::Processor,
+                            to: Actor::Checkout,
+                            label: response.summary(),
+                            fate: Fate::Sent,
+                        })
+                        .of(intent, Some(attempt)),
+                );
+                self.after_reply(req, response);
+            }
+            Decision::Work {
+                narration,
+                step,
+                after_ms,
+            } => {
+                self.record(
+                    TickDraft::new(
+                        Actor::Processor,
+                        TickKind::Receive,
+                        format!("receives #{attempt}"),
+                        narration,
+                    )
+                    .of(intent, Some(attempt)),
+                );
+                let incarnation = self.incarnation;
+                self.schedule_in(
+                    after_ms,
+                    Event::Step {
+                        req,
+                        step,
+                        incarnation,
+                    },
+                );
+            }
+        }
+    }
+
+    fn decide(&mut self, req: usize) -> Decision {
+        let r = self.requests[req].clone();
+        let who = self.describe(req);
+        let clock = self.clock();
+        let processing = human_duration(r.processing_ms);
+        let at = |e: &MemoryEntry| e.written_by.clone();
+        match self.design {
+            Design::WithCharge => {
+                let Some(key) = r.key.clone() else {
+                    return Decision::Answer {
+                        kind: TickKind::Reject,
+                        label: format!("#{} refused: 400 no key", r.attempt),
+                        narration: format!(
+                            "At {clock} the processor receives {who}. This design will not charge without an idempotency key, so it refuses with 400 and nothing is charged."
+                        ),
+                        response: response(400, "idempotency key required", None),
+                    };
+                };
+                let fp = digest::short(r.fingerprint);
+                if let Some(e) = self.find(super::state::EntryKind::KeyRecord, &key) {
+                    if e.fingerprint.as_deref() != Some(fp.as_str()) {
+                        let first = e.fingerprint.clone().unwrap_or_default();
+                        self.counters.mismatches_422 += 1;
+                        return Decision::Answer {
+                            kind: TickKind::Mismatch,
+                            label: format!("#{}: 422 key {key} reused", r.attempt),
+                            narration: format!(
+                                "At {clock} the processor receives {who}. {key} is known, but for a different request (fingerprint {first}, this one {fp}). Reusing a key for another payment is a client bug, so it refuses with 422 and charges nothing."
+                            ),
+                            response: response(422, "key reused for another request", None),
+                        };
+                    }
+                    if e.status == EntryStatus::Completed {
+                        let mut stored = e.response.clone().unwrap_or_else(|| response(200, "ok", None));
+                        let written = at(e);
+                        stored.replayed = true;
+                        self.counters.dedupe_hits += 1;
+                        return Decision::Answer {
+                            kind: TickKind::Replay,
+                            label: format!("#{}: replays {key}", r.attempt),
+                            narration: format!(
+                                "At {clock} the processor receives {who} and finds {key} completed ({written}). It sends back the stored answer, {}, marked as a replay, and charges nothing: the retry is recognised as the same purchase.",
+                                stored.summary()
+                            ),
+                            response: stored,
+                        };
+                    }
+                    self.counters.conflicts_409 += 1;
+                    return Decision::Answer {
+                        kind: TickKind::Conflict,
+                        label: format!("#{}: 409 {key} in progress", r.attempt),
+                        narration: format!(
+                            "At {clock} the processor receives {who} while {key} is still in progress. Rather than start a second charge it answers 409: the first attempt is still being worked on, ask again later."
+                        ),
+                        response: response(409, "key in progress", None),
+                    };
+                }
+                // The in-progress mark is held in memory only: it is not a stored key yet.
+                Arc::make_mut(&mut self.memory).push(MemoryEntry {
+                    key: key.clone(),
+                    kind: EntryKind::KeyRecord,
+                    status: EntryStatus::InProgress,
+                    durable: false,
+                    fingerprint: Some(fp),
+                    response: None,
+                    expires_at: None,
+                    written_by: format!("attempt #{}, in memory", r.attempt),
+                    intent: r.intent,
+                });
+                Decision::Work {
+                    narration: format!(
+                        "At {clock} the processor receives {who}. {key} is new, so it marks the key in progress (in memory for now) and starts charging {}; that takes {processing}.",
+                        r.amount
+                    ),
+                    step: Step::Commit,
+                    after_ms: r.processing_ms,
+                }
+            }
+            Design::LogAfterCharge | Design::LogBeforeCharge => {
+                if let Some(key) = r.key.clone() {
+                    if let Some(e) = self.find(EntryKind::LogEntry, &key) {
+                        let mut stored = e.response.clone().unwrap_or_else(|| response(200, "ok", None));
+                        let written = at(e);
+                        stored.replayed = true;
+                        self.counters.dedupe_hits += 1;
+                        let caveat = if self.design == Design::LogBeforeCharge {
+                            "It reports success without checking that a charge exists."
+                        } else {
+                            "It does not check that this request matches the one that wrote the line."
+                        };
+                        return Decision::Answer {
+                            kind: TickKind::Replay,
+                            label: format!("#{}: {key} found in log", r.attempt),
+                            narration: format!(
+                                "At {clock} the processor receives {who}, finds {key} in its key log ({written}) and sends back what the log holds, {}. {caveat}",
+                                stored.summary()
+                            ),
+                            response: stored,
+                        };
+                    }
+                    if self.design == Design::LogBeforeCharge {
+                        return Decision::Work {
+                            narration: format!(
+                                "At {clock} the processor receives {who}. {key} is not in its key log, so it will append it first and charge {} after.",
+                                r.amount
+                            ),
+                            step: Step::KeyLog,
+                            after_ms: 0,
+                        };
+                    }
+                    return Decision::Work {
+                        narration: format!(
+                            "At {clock} the processor receives {who}. {key} is not in its key log, so it starts charging {} ({processing}). Nothing marks the key as in progress: a retry arriving meanwhile would be charged too.",
+                            r.amount
+                        ),
+                        step: Step::Charge,
+                        after_ms: r.processing_ms,
+                    };
+                }
+                Decision::Work {
+                    narration: format!(
+                        "At {clock} the processor receives {who}. With no key there is nothing to look up, so it simply charges {} ({processing}).",
+                        r.amount
+                    ),
+                    step: Step::Charge,
+                    after_ms: r.processing_ms,
+                }
+            }
+            Design::NoKey => Decision::Work {
+                narration: format!(
+                    "At {clock} the processor receives {who}. It keeps no memory of earlier requests, so it charges {} as a new payment ({processing}).",
+                    r.amount
+                ),
+                step: Step::Charge,
+                after_ms: r.processing_ms,
+            },
+            Design::ContentHash => {
+                let hash = format!("#{}", digest::short(r.content));
+                if let Some(e) = self.find(EntryKind::BodyHash, &hash) {
+                    let written = at(e);
+                    self.counters.dedupe_hits += 1;
+                    return Decision::Answer {
+                        kind: TickKind::Reject,
+                        label: format!("#{}: 400 duplicate body", r.attempt),
+                        narration: format!(
+                            "At {clock} the processor receives {who}. Its body hashes to {hash}, the same as a charge already made ({written}), so it refuses with 400 duplicate request. That is an error, not a replay: the checkout will believe the payment failed."
+                        ),
+                        response: response(400, "duplicate request", None),
+                    };
+                }
+                Decision::Work {
+                    narration: format!(
+                        "At {clock} the processor receives {who}. No charged body hashes to {hash}, so it charges {} ({processing}).",
+                        r.amount
+                    ),
+                    step: Step::Charge,
+                    after_ms: r.processing_ms,
+                }
+            }
+        }
+    }
+
+    pub(super) fn on_step(&mut self, req: usize, step: Step, incarnation: u32) {
+        if incarnation != self.incarnation {
+            // The work was in memory when the processor crashed: it will never finish.
+            return;
+        }
+        match step {
+            Step::Commit => self.commit(req),
+            Step::Charge => self.charge(req),
+            Step::KeyLog => self.key_log(req),
+            Step::Reply => self.reply(req),
+        }
+    }
+
+    /// Moves the money unless the card is declined; returns the answer to send.
+    fn move_money(&mut self, req: usize) -> (Response, Option<String>) {
+        if self.declined(req) {
+            return (response(402, "card declined", None), None);
+        }
+        let r = &self.requests[req];
+        let id = format!("ch_{}", self.ledger.len() + 1);
+        let charge = Charge {
+            id: id.clone(),
+            amount: r.amount,
+            key: r.key.clone(),
+            order: self.cfg.intents[r.intent].order.clone(),
+            intent: r.intent,
+            attempt: r.attempt,
+            at: self.now,
+        };
+        Arc::make_mut(&mut self.ledger).push(charge);
+        (response(200, &format!("charged {id}"), Some(id.clone())), Some(id))
+    }
+
+    fn next_step(&mut self, req: usize, step: Step, after_ms: u64) {
+        let incarnation = self.incarnation;
+        self.schedule_in(
+            after_ms,
+            Event::Step {
+                req,
+                step,
+                incarnation,
+            },
+        );
+    }
+
+    fn commit(&mut self, req: usize) {
+        let (resp, id) = self.move_money(req);
+        let r = self.requests[req].clone();
+        let key = r.key.clone().unwrap_or_default();
+        let expiry = self.now.plus(self.cfg.retention_ms);
+        let what = match &id {
+            Some(id) => format!("with {id}"),
+            None => "with the decline".to_string(),
+        };
+        if let Some(e) = Arc::make_mut(&mut self.memory)
+            .iter_mut()
+            .find(|e| e.kind == EntryKind::KeyRecord && e.key == key && e.status == EntryStatus::InProgress)
+        {
+            e.status = EntryStatus::Completed;
+            e.durable = true;
+            e.response = Some(resp.clone());
+            e.expires_at = Some(expiry);
+            e.written_by = format!("attempt #{}, one write {what}", r.attempt);
+            self.counters.keys_stored += 1;
+            self.schedule(expiry, Event::Expire { key: key.clone(), at: expiry });
+        }
+        self.requests[req].response = Some(resp.clone());
+        let clock = self.clock();
+        let narration = match &id {
+            Some(id) => format!(
+                "At {clock} the processor charges {} as {id} and, in the same atomic write, stores {key} as completed with its answer ({}), kept for {}. Either both exist or neither does.",
+                r.amount,
+                resp.summary(),
+                human_duration(self.cfg.retention_ms)
+            ),
+            None => format!(
+                "At {clock} the card is declined. The processor stores {key} as completed with the 402 answer, so a retry will get the same refusal rather than a second try at the card."
+            ),
+        };
+        let label = match &id {
+            Some(id) => format!("{id} + {key} in one write"),
+            None => format!("402 declined, {key} stored"),
+        };
+        let kind = if id.is_some() { TickKind::Charge } else { TickKind::Decline };
+        self.record(TickDraft::new(Actor::Processor, kind, label, narration).of(r.intent, Some(r.attempt)));
+        let crash = self
+            .take_crash(req, CrashPoint::Key)
+            .or_else(|| self.take_crash(req, CrashPoint::Charge));
+        match crash {
+            Some(restart) => self.crash(
+                restart,
+                format!("right after the write for attempt #{}, before it can answer", r.attempt),
+            ),
+            None => self.next_step(req, Step::Reply, 0),
+        }
+    }
+
+    fn charge(&mut self, req: usize) {
+        let (resp, id) = self.move_money(req);
+        let r = self.requests[req].clone();
+        self.requests[req].response = Some(resp.clone());
+        let clock = self.clock();
+        let mut extra = String::new();
+        if self.design == Design::ContentHash && id.is_some() {
+            let hash = format!("#{}", digest::short(r.content));
+            self.remember(MemoryEntry {
+                key: hash.clone(),
+                kind: EntryKind::BodyHash,
+                status: EntryStatus::Completed,
+                durable: true,
+                fingerprint: None,
+                response: Some(resp.clone()),
+                expires_at: Some(self.now.plus(self.cfg.retention_ms)),
+                written_by: format!("attempt #{}, with {}", r.attempt, id.clone().unwrap_or_default()),
+                intent: r.intent,
+            });
+            extra = format!(
+                " It remembers the body hash {hash} for {}.",
+                human_duration(self.cfg.retention_ms)
+            );
+        }
+        let (kind, label, narration) = match &id {
+            Some(id) => (
+                TickKind::Charge,
+                format!("charges {id} {}", r.amount),
+                format!(
+                    "At {clock} the processor charges {} to the card for order {}: {id} is in the ledger and the money has moved.{extra}",
+                    r.amount, self.cfg.intents[r.intent].order
+                ),
+            ),
+            None => (
+                TickKind::Decline,
+                "card declined".to_string(),
+                format!("At {clock} the card is declined: no money moves and the answer will be 402."),
+            ),
+        };
+        self.record(TickDraft::new(Actor::Processor, kind, label, narration).of(r.intent, Some(r.attempt)));
+        if let Some(restart) = self.take_crash(req, CrashPoint::Charge) {
+            let why = match self.design {
+                Design::LogAfterCharge if r.key.is_some() => format!(
+                    "right after charging attempt #{}, before the key reaches the log",
+                    r.attempt
+                ),
+                _ => format!("right after charging attempt #{}, before it can answer", r.attempt),
+            };
+            self.crash(restart, why);
+            return;
+        }
+        if self.design == Design::LogAfterCharge && r.key.is_some() {
+            self.next_step(req, Step::KeyLog, 0);
+        } else {
+            self.next_step(req, Step::Reply, 0);
+        }
+    }
+
+    fn key_log(&mut self, req: usize) {
+        let r = self.requests[req].clone();
+        let key = r.key.clone().unwrap_or_default();
+        let before = self.design == Design::LogBeforeCharge;
+        let held = if before {
+            response(200, "approved", None)
+        } else {
+            r.response.clone().unwrap_or_else(|| response(200, "ok", None))
+        };
+        self.remember(MemoryEntry {
+            key: key.clone(),
+            kind: EntryKind::LogEntry,
+            status: EntryStatus::Logged,
+            durable: true,
+            fingerprint: None,
+            response: Some(held.clone()),
+            expires_at: Some(self.now.plus(self.cfg.retention_ms)),
+            written_by: format!(
+                "attempt #{}, {} the charge",
+                r.attempt,
+                if before { "before" } else { "after" }
+            ),
+            intent: r.intent,
+        });
+        let clock = self.clock();
+        let narration = if before {
+            format!(
+                "At {clock} the processor appends {key} to its key log with the answer it means to give ({}), before any money has moved. Should it crash now, the log would claim a payment that never happened.",
+                held.summary()
+            )
+        } else {
+            format!(
+                "At {clock} the processor appends {key} and its answer ({}) to the key log: a second write, separate from the charge. A crash between the two would have left a charge with no memory of it.",
+                held.summary()
+            )
+        };
+        self.record(
+            TickDraft::new(Actor::Processor, TickKind::KeyWrite, format!("logs {key}"), narration)
+                .of(r.intent, Some(r.attempt)),
+        );
+        if let Some(restart) = self.take_crash(req, CrashPoint::Key) {
+            let why = if before {
+                format!("right after logging {key}, before charging the card")
+            } else {
+                format!("right after logging {key}, before it can answer")
+            };
+            self.crash(restart, why);
+            return;
+        }
+        if before {
+            self.next_step(req, Step::Charge, r.processing_ms);
+        } else {
+            self.next_step(req, Step::Reply, 0);
+        }
+    }
+
+    fn reply(&mut self, req: usize) {
+        let r = self.requests[req].clone();
+        let resp = r.response.clone().unwrap_or_else(|| response(200, "ok", None));
+        let narration = format!(
+            "At {} the processor sends its answer to attempt #{}: {}.",
+            self.clock(),
+            r.attempt,
+            resp.summary()
+        );
+        self.record(
+            TickDraft::new(
+                Actor::Processor,
+                TickKind::Reply,
+                format!("answers #{}: {}", r.attempt, resp.summary()),
+                narration,
+            )
+            .message(Message {
+                from: Actor::Processor,
+                to: Actor::Checkout,
+                label: resp.summary(),
+                fate: Fate::Sent,
+            })
+            .of(r.intent, Some(r.attempt)),
+        );
+        self.after_reply(req, resp);
+    }
+
+    /// After an answer leaves: put it on the wire, say which planned crash never came, and
+    /// crash now if the scenario asks for a crash after the reply.
+    fn after_reply(&mut self, req: usize, resp: Response) {
+        self.transmit_reply(req, resp);
+        let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
+        let key_less = !self.design.uses_key() || self.requests[req].key.is_none();
+        let mut notes = Vec::new();
+        let pending: Vec<(usize, CrashPoint)> = self
+            .faults_for(intent, attempt)
+            .filter_map(|(i, f)| match f.action {
+                FaultAction::Crash { after, .. } if after != CrashPoint::Reply && !self.fault_fired[i] => {
+                    Some((i, after))
+                }
+                _ => None,
+            })
+            .collect();
+        for (i, point) in pending {
+            self.fault_fired[i] = true;
+            notes.push(if point == CrashPoint::Key && key_less {
+                format!(
+                    " The scenario plans a crash after the key is written on attempt #{attempt}, but this processor writes no key, so it never reaches that point."
+                )
+            } else {
+                format!(
+                    " The crash the scenario plans after the {} step of attempt #{attempt} never comes: this answer did not go through that step.",
+                    point.id()
+                )
+            });
+        }
+        if let Some(last) = self.ticks.last_mut() {
+            for n in notes {
+                last.narration.push_str(&n);
+            }
+        }
+        if let Some(restart) = self.take_crash(req, CrashPoint::Reply) {
+            self.crash(restart, format!("right after answering attempt #{attempt}"));
+        }
+    }
+
+    fn crash(&mut self, restart_after_ms: u64, why: String) {
+        self.processor_up = false;
+        self.incarnation += 1;
+        let lost: Vec<String> = self
+            .memory
+            .iter()
+            .filter(|e| !e.durable)
+            .map(|e| e.key.clone())
+            .collect();
+        if !lost.is_empty() {
+            Arc::make_mut(&mut self.memory).retain(|e| e.durable);
+        }
+        self.schedule_in(restart_after_ms, Event::Restart);
+        let lost_text = if lost.is_empty() {
+            String::new()
+        } else {
+            format!(" The in-progress mark for {} was only in memory and is gone.", lost.join(", "))
+        };
+        let narration = format!(
+            "At {} the processor crashes {why}. Its disk survives: {} in the ledger, {} remembered.{lost_text} It restarts in {}.",
+            self.clock(),
+            plural(self.ledger.len(), "charge"),
+            plural(self.memory.len(), "entry"),
+            human_duration(restart_after_ms)
+        );
+        self.record(TickDraft::new(Actor::Processor, TickKind::Crash, "crashes".to_string(), narration));
+    }
+
+    pub(super) fn on_restart(&mut self) {
+        self.processor_up = true;
+        let narration = format!(
+            "At {} the processor is back. What was on disk is intact; whatever it was doing when it crashed will never be finished or answered.",
+            self.clock()
+        );
+        self.record(TickDraft::new(Actor::Processor, TickKind::Restart, "restarts".to_string(), narration));
+    }
+
+    pub(super) fn on_expire(&mut self, key: String, at: super::time::Instant) {
+        let Some(pos) = self
+            .memory
+            .iter()
+            .position(|e| e.key == key && e.expires_at == Some(at))
+        else {
+            return;
+        };
+        let entry = Arc::make_mut(&mut self.memory).remove(pos);
+        self.counters.keys_evicted += 1;
+        let what = match entry.kind {
+            EntryKind::BodyHash => format!("the body hash {key}"),
+            _ => format!("key {key}"),
+        };
+        let narration = format!(
+            "At {} the processor's retention window of {} runs out and {what} is evicted. From now on a request carrying it is processed as new.",
+            self.clock(),
+            human_duration(self.cfg.retention_ms)
+        );
+        self.record(
+            TickDraft::new(Actor::Processor, TickKind::Expire, format!("{key} expires"), narration)
+                .of(entry.intent, None),
+        );
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    match (n, word) {
+        (1, _) => format!("1 {word}"),
+        (_, "entry") => format!("{n} entries"),
+        _ => format!("{n} {word}s"),
+    }
+}

@@ -1,0 +1,172 @@
+//! The state of the world after a tick: what the processor remembers, the ledger, what each
+//! client believes, and the counters. Parts that did not change are shared with the tick before.
+
+use super::money::Cents;
+use super::time::Instant;
+use serde::Serialize;
+use std::sync::Arc;
+
+/// The complete state after one tick. Cloning it is cheap: the large parts are shared.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Snapshot {
+    /// The processor's dedupe memory: key records, key log entries or body hashes.
+    pub memory: Arc<Vec<MemoryEntry>>,
+    /// Charges that moved money, in the order they were made.
+    pub ledger: Arc<Vec<Charge>>,
+    /// What the checkout knows about each intent, in the scenario's order.
+    pub clients: Arc<Vec<ClientView>>,
+    pub processor_up: bool,
+    pub counters: Counters,
+}
+
+impl Snapshot {
+    /// The card statement the customer sees: one line per charge.
+    pub fn statement(&self) -> impl Iterator<Item = &Charge> {
+        self.ledger.iter()
+    }
+
+    pub fn charged_total(&self) -> Cents {
+        Cents(self.ledger.iter().map(|c| c.amount.0).sum())
+    }
+}
+
+/// What kind of memory an entry is; it depends on the design.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EntryKind {
+    /// A key record kept in the same store as the charge.
+    KeyRecord,
+    /// A line of a key log kept beside the charges.
+    LogEntry,
+    /// A hash of a charged request body.
+    BodyHash,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EntryStatus {
+    /// Being processed: held in memory only, lost in a crash.
+    InProgress,
+    /// Finished, with its response stored.
+    Completed,
+    /// Present in the key log (what it holds is in `response`).
+    Logged,
+}
+
+impl EntryStatus {
+    pub fn label(self) -> &'static str {
+        match self {
+            EntryStatus::InProgress => "in progress",
+            EntryStatus::Completed => "completed",
+            EntryStatus::Logged => "logged",
+        }
+    }
+}
+
+/// One thing the processor remembers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MemoryEntry {
+    /// The idempotency key, or for body hashes a short hex digest.
+    pub key: String,
+    pub kind: EntryKind,
+    pub status: EntryStatus,
+    /// Survives a crash.
+    pub durable: bool,
+    /// A short digest of the request body the key was first used with.
+    pub fingerprint: Option<String>,
+    pub response: Option<Response>,
+    pub expires_at: Option<Instant>,
+    /// Which write put the entry here, for the screen: `attempt #1, one write with ch_1`.
+    pub written_by: String,
+    /// The intent whose request wrote it.
+    pub intent: usize,
+}
+
+/// A response as the processor sends it, and as it may be replayed later.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Response {
+    pub status: u16,
+    /// A short body: `charged ch_1`, `key in progress`, `card declined`.
+    pub body: String,
+    /// The charge the response reports, if any.
+    pub charge: Option<String>,
+    /// Sent from memory rather than from new work (`Idempotent-Replayed: true`).
+    pub replayed: bool,
+}
+
+impl Response {
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// `200 charged ch_1`, with `(replayed)` when it came from memory.
+    pub fn summary(&self) -> String {
+        if self.replayed {
+            format!("{} {} (replayed)", self.status, self.body)
+        } else {
+            format!("{} {}", self.status, self.body)
+        }
+    }
+}
+
+/// A charge in the ledger; the statement shows the same lines.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Charge {
+    /// `ch_1`, `ch_2`, …
+    pub id: String,
+    pub amount: Cents,
+    pub key: Option<String>,
+    pub order: String,
+    pub intent: usize,
+    pub attempt: u32,
+    pub at: Instant,
+}
+
+/// What the checkout believes about a payment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Belief {
+    /// The customer has not pressed Pay yet.
+    NotStarted,
+    /// An attempt is out, or a retry is scheduled.
+    Waiting,
+    Paid,
+    Failed,
+    Unknown,
+}
+
+impl Belief {
+    pub fn label(self) -> &'static str {
+        match self {
+            Belief::NotStarted => "not started",
+            Belief::Waiting => "waiting",
+            Belief::Paid => "paid",
+            Belief::Failed => "failed",
+            Belief::Unknown => "unknown",
+        }
+    }
+}
+
+/// The checkout's view of one intent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClientView {
+    pub order: String,
+    /// The key the latest attempt carried.
+    pub key: Option<String>,
+    pub belief: Belief,
+    pub attempts_sent: u32,
+    /// The last answer the checkout read, if any.
+    pub last_answer: Option<String>,
+}
+
+/// Running totals over the whole scenario.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counters {
+    pub attempts_sent: u32,
+    pub requests_received: u32,
+    pub dedupe_hits: u32,
+    pub conflicts_409: u32,
+    pub mismatches_422: u32,
+    pub keys_stored: u32,
+    pub keys_evicted: u32,
+}

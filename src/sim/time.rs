@@ -1,0 +1,114 @@
+//! Virtual time: milliseconds on a week-long clock, and how to show them.
+
+use serde::Serialize;
+
+/// Milliseconds in one day.
+pub const DAY_MS: u64 = 86_400_000;
+const WEEKDAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
+/// A point on the virtual clock: milliseconds since 00:00:00 of the scenario's first day
+/// (Monday of the scenario's week when the scenario names weekdays).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct Instant(pub u64);
+
+impl Instant {
+    pub fn plus(self, ms: u64) -> Instant {
+        Instant(self.0.saturating_add(ms))
+    }
+    pub fn day(self) -> u64 {
+        self.0 / DAY_MS
+    }
+}
+
+/// How a trace writes its times: with weekday names, with day numbers, or time of day alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClockStyle {
+    TimeOfDay,
+    Weekday,
+    DayNumber,
+}
+
+impl ClockStyle {
+    /// `14:02:38.000`, `Fri 18:00:00.000` or `day 2 14:02:38.000`.
+    pub fn format(self, t: Instant) -> String {
+        let ms = t.0 % DAY_MS;
+        let time = format!(
+            "{:02}:{:02}:{:02}.{:03}",
+            ms / 3_600_000,
+            ms / 60_000 % 60,
+            ms / 1000 % 60,
+            ms % 1000
+        );
+        match self {
+            ClockStyle::TimeOfDay => time,
+            ClockStyle::Weekday => format!("{} {time}", WEEKDAYS[(t.day() % 7) as usize]),
+            ClockStyle::DayNumber => format!("day {} {time}", t.day() + 1),
+        }
+    }
+
+    /// The shortest form that still names the time exactly: drops `.000`.
+    pub fn format_short(self, t: Instant) -> String {
+        let full = self.format(t);
+        match full.strip_suffix(".000") {
+            Some(s) => s.to_string(),
+            None => full,
+        }
+    }
+}
+
+/// Index of a weekday abbreviation (`Mon` = 0), accepting any letter case.
+pub fn weekday_index(name: &str) -> Option<u64> {
+    WEEKDAYS
+        .iter()
+        .position(|d| d.eq_ignore_ascii_case(name))
+        .map(|i| i as u64)
+}
+
+/// Writes a duration the way a person says it: `200 ms`, `30 s`, `1.5 min`, `2 h`, `3 days`.
+pub fn human_duration(ms: u64) -> String {
+    fn num(v: f64) -> String {
+        if (v - v.round()).abs() < 0.05 {
+            format!("{}", v.round() as u64)
+        } else {
+            format!("{v:.1}")
+        }
+    }
+    let s = ms as f64 / 1000.0;
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if s < 120.0 {
+        format!("{} s", num(s))
+    } else if s < 7200.0 {
+        format!("{} min", num(s / 60.0))
+    } else if s < 172_800.0 {
+        format!("{} h", num(s / 3600.0))
+    } else {
+        format!("{} days", num(s / 86_400.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_each_style() {
+        let t = Instant(14 * 3_600_000 + 2 * 60_000 + 38_000);
+        assert_eq!(ClockStyle::TimeOfDay.format(t), "14:02:38.000");
+        assert_eq!(ClockStyle::TimeOfDay.format_short(t), "14:02:38");
+        let fri = Instant(4 * DAY_MS + 18 * 3_600_000);
+        assert_eq!(ClockStyle::Weekday.format(fri), "Fri 18:00:00.000");
+        assert_eq!(ClockStyle::DayNumber.format(fri), "day 5 18:00:00.000");
+    }
+
+    #[test]
+    fn human_durations() {
+        assert_eq!(human_duration(200), "200 ms");
+        assert_eq!(human_duration(30_000), "30 s");
+        assert_eq!(human_duration(90_000), "90 s");
+        assert_eq!(human_duration(7_596_000), "2.1 h");
+        assert_eq!(human_duration(72 * 3_600_000), "3 days");
+    }
+}

@@ -1,0 +1,239 @@
+//! The engine's output: a list of ticks, each with the full state after it, and the outcome.
+
+use super::design::Design;
+use super::money::Cents;
+use super::state::{Belief, Counters, Snapshot};
+use super::time::{ClockStyle, Instant};
+use serde::Serialize;
+
+/// The lanes of the sequence diagram, left to right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Actor {
+    Customer,
+    Checkout,
+    Network,
+    Processor,
+}
+
+impl Actor {
+    pub const ALL: [Actor; 4] = [
+        Actor::Customer,
+        Actor::Checkout,
+        Actor::Network,
+        Actor::Processor,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Actor::Customer => "Customer",
+            Actor::Checkout => "Checkout",
+            Actor::Network => "Network",
+            Actor::Processor => "Processor",
+        }
+    }
+}
+
+/// What happened at a tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TickKind {
+    /// The customer presses Pay.
+    Pay,
+    /// The checkout sends a charge request.
+    Send,
+    /// The network loses a message.
+    Lost,
+    /// A request reaches the processor and it looks the key up.
+    Receive,
+    /// A request reaches a processor that is down.
+    Unanswered,
+    /// The processor writes the charge (and, in `with-charge`, the key record with it).
+    Charge,
+    /// The processor appends to its key log or remembers a body hash.
+    KeyWrite,
+    /// The processor declines the card.
+    Decline,
+    /// The processor answers from memory.
+    Replay,
+    /// The processor answers 409: the key is in progress.
+    Conflict,
+    /// The processor answers 422: same key, different request.
+    Mismatch,
+    /// The processor refuses a request (400: no key, or a duplicate body).
+    Reject,
+    /// The processor sends its answer.
+    Reply,
+    /// The checkout reads an answer.
+    Answer,
+    /// An answer arrives after its attempt was abandoned: nobody reads it.
+    Dropped,
+    /// An attempt's wait runs out.
+    Timeout,
+    /// The checkout stops retrying.
+    GiveUp,
+    /// The processor crashes.
+    Crash,
+    /// The processor comes back.
+    Restart,
+    /// A remembered key or hash passes its retention window and is evicted.
+    Expire,
+    /// A person re-runs the payment (operator rerun, dead-letter replay).
+    Rerun,
+    /// The customer reads the card statement.
+    Statement,
+}
+
+impl TickKind {
+    pub fn id(self) -> &'static str {
+        match self {
+            TickKind::Pay => "pay",
+            TickKind::Send => "send",
+            TickKind::Lost => "lost",
+            TickKind::Receive => "receive",
+            TickKind::Unanswered => "unanswered",
+            TickKind::Charge => "charge",
+            TickKind::KeyWrite => "key-write",
+            TickKind::Decline => "decline",
+            TickKind::Replay => "replay",
+            TickKind::Conflict => "conflict",
+            TickKind::Mismatch => "mismatch",
+            TickKind::Reject => "reject",
+            TickKind::Reply => "reply",
+            TickKind::Answer => "answer",
+            TickKind::Dropped => "dropped",
+            TickKind::Timeout => "timeout",
+            TickKind::GiveUp => "give-up",
+            TickKind::Crash => "crash",
+            TickKind::Restart => "restart",
+            TickKind::Expire => "expire",
+            TickKind::Rerun => "rerun",
+            TickKind::Statement => "statement",
+        }
+    }
+}
+
+/// What became of a message drawn at a tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fate {
+    /// Leaves its sender (drawn on the send row).
+    Sent,
+    /// Lost on the way (drawn cut, at the Network lane).
+    Lost,
+    /// Arrives at a processor that is down.
+    Unanswered,
+}
+
+/// An arrow of the sequence diagram.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Message {
+    pub from: Actor,
+    pub to: Actor,
+    /// `charge $48.60 key K7Q4 #1`, `200 charged ch_1`.
+    pub label: String,
+    pub fate: Fate,
+}
+
+/// One visible step of the simulation.
+#[derive(Clone, Debug, Serialize)]
+pub struct Tick {
+    pub at: Instant,
+    pub actor: Actor,
+    pub kind: TickKind,
+    pub label: String,
+    pub narration: String,
+    pub message: Option<Message>,
+    /// The intent and attempt the tick belongs to, when it belongs to one.
+    pub intent: Option<usize>,
+    pub attempt: Option<u32>,
+    pub state: Snapshot,
+}
+
+/// The verdict on a run, the first that applies in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// An intent was charged more than once.
+    Duplicate,
+    /// The client believes it paid, and nothing was charged.
+    Unpaid,
+    /// Charged once, and the client does not believe it paid.
+    ChargedUnconfirmed,
+    /// Nothing charged, and the client does not believe it paid.
+    NotCharged,
+    /// Every intent charged exactly once, and the client knows.
+    Correct,
+}
+
+impl Verdict {
+    pub const ALL: [Verdict; 5] = [
+        Verdict::Duplicate,
+        Verdict::Unpaid,
+        Verdict::ChargedUnconfirmed,
+        Verdict::NotCharged,
+        Verdict::Correct,
+    ];
+    pub fn id(self) -> &'static str {
+        match self {
+            Verdict::Duplicate => "duplicate",
+            Verdict::Unpaid => "unpaid",
+            Verdict::ChargedUnconfirmed => "charged-unconfirmed",
+            Verdict::NotCharged => "not-charged",
+            Verdict::Correct => "correct",
+        }
+    }
+
+    /// Judges one intent from its charges and what the client believes.
+    pub fn judge(charges: usize, belief: Belief) -> Verdict {
+        match (charges, belief) {
+            (c, _) if c > 1 => Verdict::Duplicate,
+            (0, Belief::Paid) => Verdict::Unpaid,
+            (0, _) => Verdict::NotCharged,
+            (_, Belief::Paid) => Verdict::Correct,
+            _ => Verdict::ChargedUnconfirmed,
+        }
+    }
+}
+
+/// How one intent ended.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IntentOutcome {
+    pub id: String,
+    pub key: String,
+    pub charges: usize,
+    pub charged_cents: Cents,
+    pub client_view: Belief,
+    pub verdict: Verdict,
+}
+
+/// How the whole run ended.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Outcome {
+    pub charges: usize,
+    pub charged_cents: Cents,
+    pub verdict: Verdict,
+    pub intents: Vec<IntentOutcome>,
+    pub counters: Counters,
+}
+
+/// A whole simulated run of one scenario under one design.
+#[derive(Clone, Debug, Serialize)]
+pub struct Trace {
+    pub design: Design,
+    pub clock: ClockStyle,
+    pub ticks: Vec<Tick>,
+    pub outcome: Outcome,
+    /// Things the scenario asked for that never happened (a fault on an attempt never sent).
+    pub warnings: Vec<String>,
+}
+
+impl Trace {
+    pub fn format_time(&self, t: Instant) -> String {
+        self.clock.format(t)
+    }
+
+    /// The index of the last tick at or before `t` (0 when `t` precedes every tick).
+    pub fn tick_at_or_before(&self, t: Instant) -> usize {
+        self.ticks.partition_point(|k| k.at <= t).saturating_sub(1)
+    }
+}

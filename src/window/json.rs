@@ -1,0 +1,142 @@
+//! The JSON shape of a report (`idem window --json`).
+//!
+//! One object:
+//!
+//! ```json
+//! {
+//!   "attempts": 27,
+//!   "automatic_delay_s": 7596,
+//!   "layers": [{"name": "http client", "backoff_s": 2, "attempts": 3}, ...],
+//!   "paths": [{"name": "automatic", "kind": "automatic", "delay_s": 7596, "covered": true}, ...],
+//!   "longest_path": "operator rerun",
+//!   "longest_path_s": 259200,
+//!   "safety_factor": 2.0,
+//!   "required_window_s": 518400,
+//!   "window_s": 86400,
+//!   "uncovered_paths": 2,
+//!   "window_is_enough": false
+//! }
+//! ```
+//!
+//! Number rules:
+//! - seconds (`*_s`) are integers when the span is a whole number of seconds
+//!   that fits in a `u64`, floats otherwise; a span beyond the range of `f64`
+//!   (about 10^308 s) is written as a string such as `"1.0e400"`;
+//! - `attempts` is an integer while it fits in a `u64`; above that it is a
+//!   string: every digit while it fits in a `u128`, scientific notation
+//!   (`"1.0e120"`) beyond.
+
+use serde::{Serialize, Serializer};
+
+use super::format::scientific;
+use super::magnitude::{Count, Span};
+use super::report::{PathKind, Report};
+
+impl Serialize for Count {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if let Some(small) = self.as_u64() {
+            serializer.serialize_u64(small)
+        } else if let Some(exact) = self.exact() {
+            serializer.serialize_str(&exact.to_string())
+        } else {
+            serializer.serialize_str(&scientific(self.log10()))
+        }
+    }
+}
+
+impl Serialize for Span {
+    /// Seconds, following the number rules of this module.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if let Some(whole) = self.whole_seconds() {
+            return serializer.serialize_u64(whole);
+        }
+        let secs = self.as_secs_f64();
+        if secs.is_finite() {
+            serializer.serialize_f64(secs)
+        } else {
+            serializer.serialize_str(&scientific(self.log10_nanos() - 9.0))
+        }
+    }
+}
+
+impl Serialize for PathKind {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(match self {
+            PathKind::Automatic => "automatic",
+            PathKind::Human => "human",
+        })
+    }
+}
+
+#[derive(Serialize)]
+struct LayerJson<'a> {
+    name: &'a str,
+    backoff_s: Span,
+    attempts: u64,
+}
+
+#[derive(Serialize)]
+struct PathJson<'a> {
+    name: &'a str,
+    kind: PathKind,
+    delay_s: Span,
+    covered: bool,
+}
+
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    attempts: Count,
+    automatic_delay_s: Span,
+    layers: Vec<LayerJson<'a>>,
+    paths: Vec<PathJson<'a>>,
+    longest_path: &'a str,
+    longest_path_s: Span,
+    safety_factor: f64,
+    required_window_s: Span,
+    window_s: Span,
+    uncovered_paths: usize,
+    window_is_enough: bool,
+}
+
+impl Serialize for Report {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let layers = self
+            .layers
+            .iter()
+            .map(|l| LayerJson {
+                name: &l.name,
+                backoff_s: Span::from_duration(l.backoff),
+                attempts: l.attempts,
+            })
+            .collect();
+        let paths = self
+            .paths
+            .iter()
+            .map(|p| PathJson {
+                name: &p.name,
+                kind: p.kind,
+                delay_s: p.delay,
+                covered: p.covered,
+            })
+            .collect();
+        ReportJson {
+            attempts: self.attempts,
+            automatic_delay_s: self.automatic_delay,
+            layers,
+            paths,
+            longest_path: &self.longest.name,
+            longest_path_s: self.longest.delay,
+            safety_factor: self.safety,
+            required_window_s: self.required_window,
+            window_s: self.window,
+            uncovered_paths: self.uncovered_count(),
+            window_is_enough: self.window_is_enough(),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// The report as one line of JSON.
+pub fn to_json(report: &Report) -> Result<String, super::WindowError> {
+    serde_json::to_string(report).map_err(|e| super::WindowError::Json(e.to_string()))
+}

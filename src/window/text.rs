@@ -1,0 +1,155 @@
+//! The plain-text report printed by `idem window`.
+//!
+//! Coverage is spelled out in words ("covered" / "NOT covered") so the output
+//! reads the same without colour, in logs and in tests.
+
+use std::fmt::Write as _;
+
+use super::report::Report;
+
+/// Left column width of the summary lines.
+const LABEL_WIDTH: usize = 25;
+
+/// Pads `text` with spaces to `width` characters.
+fn pad(text: &str, width: usize) -> String {
+    let len = text.chars().count();
+    format!("{text}{}", " ".repeat(width.saturating_sub(len)))
+}
+
+fn widest<'a>(texts: impl Iterator<Item = &'a str>, at_least: usize) -> usize {
+    texts.map(|t| t.chars().count()).fold(at_least, usize::max)
+}
+
+impl Report {
+    /// One sentence saying whether the window is long enough and, if not, why.
+    pub fn verdict(&self) -> String {
+        let window = self.window.to_string();
+        let required = self.required_window.to_string();
+        let uncovered = self.uncovered_count();
+        let total = self.paths.len();
+        if uncovered > 0 {
+            // "1 of 3 paths arrives", "2 of 3 paths arrive", "1 of 1 path arrives".
+            let noun = if total == 1 { "path" } else { "paths" };
+            let verb = if uncovered == 1 { "arrives" } else { "arrive" };
+            format!(
+                "The window of {window} is too short: {uncovered} of {total} {noun} {verb} \
+                 after it expires; it needs {required}."
+            )
+        } else if !self.window_is_enough() {
+            format!(
+                "The window of {window} covers every path, but without the safety factor of {}; it needs {required}.",
+                self.safety
+            )
+        } else {
+            format!(
+                "The window of {window} is long enough: it covers every path with a safety factor of {} (it needs {required}).",
+                self.safety
+            )
+        }
+    }
+
+    /// The full text report, ending with a newline.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        self.write_layers(&mut out);
+        out.push('\n');
+        let line = |out: &mut String, label: &str, value: &str| {
+            let _ = writeln!(out, "{}{value}", pad(label, LABEL_WIDTH));
+        };
+        line(
+            &mut out,
+            "Attempts for one intent",
+            &self.attempts.to_string(),
+        );
+        let automatic = format!(
+            "{} ({})",
+            self.automatic_delay.seconds_text(),
+            self.automatic_delay
+        );
+        line(&mut out, "Automatic delay", &automatic);
+        out.push('\n');
+        self.write_paths(&mut out);
+        out.push('\n');
+        let longest = format!("{}, {}", self.longest.name, self.longest.delay);
+        line(&mut out, "Longest path", &longest);
+        line(&mut out, "Safety factor", &self.safety.to_string());
+        let required = format!(
+            "{} ({})",
+            self.required_window,
+            self.required_window.seconds_text()
+        );
+        line(&mut out, "Required window", &required);
+        line(&mut out, "Current window", &self.window.to_string());
+        out.push('\n');
+        out.push_str(&self.verdict());
+        out.push('\n');
+        out
+    }
+
+    fn write_layers(&self, out: &mut String) {
+        if self.layers.is_empty() {
+            out.push_str("Retry stack: no retrying layers (one attempt, nothing to wait for)\n");
+            return;
+        }
+        let backoffs: Vec<String> = self
+            .layers
+            .iter()
+            .map(|l| super::Span::from_duration(l.backoff).to_string())
+            .collect();
+        let attempts: Vec<String> = self
+            .layers
+            .iter()
+            .map(|l| super::group_digits(u128::from(l.attempts)))
+            .collect();
+        let number_width = self.layers.len().to_string().len();
+        let name_width = widest(self.layers.iter().map(|l| l.name.as_str()), "layer".len());
+        let backoff_width = widest(backoffs.iter().map(String::as_str), "backoff".len());
+        let attempts_width = widest(attempts.iter().map(String::as_str), "attempts".len());
+
+        out.push_str("Retry stack, innermost layer first\n");
+        let _ = writeln!(
+            out,
+            "  {:>number_width$}  {}  {}  {:>attempts_width$}",
+            "#",
+            pad("layer", name_width),
+            pad("backoff", backoff_width),
+            "attempts",
+        );
+        for (i, layer) in self.layers.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  {:>number_width$}  {}  {}  {:>attempts_width$}",
+                i + 1,
+                pad(&layer.name, name_width),
+                pad(&backoffs[i], backoff_width),
+                attempts[i],
+            );
+        }
+    }
+
+    fn write_paths(&self, out: &mut String) {
+        let delays: Vec<String> = self.paths.iter().map(|p| p.delay.to_string()).collect();
+        let name_width = widest(self.paths.iter().map(|p| p.name.as_str()), "path".len());
+        let delay_width = widest(delays.iter().map(String::as_str), "delay".len());
+        let _ = writeln!(
+            out,
+            "{}  {}  within {}?",
+            pad("Path", name_width),
+            pad("delay", delay_width),
+            self.window
+        );
+        for (path, delay) in self.paths.iter().zip(&delays) {
+            let status = if path.covered {
+                "covered"
+            } else {
+                "NOT covered"
+            };
+            let _ = writeln!(
+                out,
+                "{}  {}  {status}",
+                pad(&path.name, name_width),
+                pad(delay, delay_width)
+            );
+        }
+    }
+}
