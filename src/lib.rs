@@ -5,4 +5,5 @@ pub mod report;
 pub mod scenario;
 pub mod sim;
 pub mod text;
+pub mod tui;
 pub mod window;

@@ -5,6 +5,8 @@
 use clap::{Parser, Subcommand};
 use idem::cli::run::{DesignChoice, parse_design_choice};
 use idem::cli::{load_scenario, print_warnings};
+use idem::scenario::values::ClockTime;
+use idem::sim::{Design, Instant, time::DAY_MS};
 use std::process::ExitCode;
 
 /// Replays, tick by tick, how a retry turns one payment into two charges, and how an
@@ -16,6 +18,25 @@ struct Cli {
     command: Option<Command>,
     /// A scenario file, or the name of a built-in scenario (default: order-5531).
     scenario: Option<String>,
+    /// The design to open with: an id or its number 1–5.
+    #[arg(long, short, value_parser = parse_one_design)]
+    design: Option<Design>,
+    /// Open at this moment of the replay, e.g. 14:02:38 or "Fri 18:00:00".
+    #[arg(long, value_parser = parse_at)]
+    at: Option<ClockTime>,
+}
+
+fn parse_one_design(text: &str) -> Result<Design, String> {
+    match parse_design_choice(text)? {
+        DesignChoice::One(d) => Ok(d),
+        DesignChoice::All => {
+            Err("the replay shows one design at a time; press c inside it to compare".into())
+        }
+    }
+}
+
+fn parse_at(text: &str) -> Result<ClockTime, String> {
+    idem::scenario::values::parse_clock(text)
 }
 
 #[derive(Subcommand, Debug)]
@@ -65,8 +86,33 @@ fn main() -> ExitCode {
             }
             Err(e) => usage_error(&e.to_string()),
         },
-        None => usage_error("the interactive replay is not built yet; use `idem run`"),
+        None => replay(cli.scenario.as_deref(), cli.design, cli.at),
     }
+}
+
+/// Loads and checks everything before the screen changes, then opens the replay.
+fn replay(scenario: Option<&str>, design: Option<Design>, at: Option<ClockTime>) -> ExitCode {
+    let loaded = match load_scenario(scenario) {
+        Ok(s) => s,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    let source = idem::text::sanitize_line(scenario.unwrap_or("order-5531"));
+    let mut app = match idem::tui::App::new(loaded, source) {
+        Ok(app) => app,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    if let Some(d) = design {
+        app.design = d;
+    }
+    if let Some(at) = at {
+        let t = Instant(at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day);
+        app.tick = app.trace().tick_at_or_before(t);
+    }
+    if let Err(e) = idem::tui::terminal::run(app) {
+        eprintln!("error: the terminal failed: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
 }
 
 fn usage_error(message: &str) -> ExitCode {

@@ -26,7 +26,10 @@ pub fn headline(outcome: &Outcome) -> (Tone, String) {
                 (false, Some(i)) => format!("Order {} charged", i.id),
                 _ => "Charged".to_string(),
             };
-            (Tone::Bad, format!("✗ {who} {} — {total}", times_word(times)))
+            (
+                Tone::Bad,
+                format!("✗ {who} {} — {total}", times_word(times)),
+            )
         }
         Verdict::Unpaid => (
             Tone::Bad,
@@ -50,7 +53,10 @@ pub fn headline(outcome: &Outcome) -> (Tone, String) {
             } else {
                 format!("An order went unpaid ({total} charged in all)")
             };
-            (Tone::Warn, format!("• {charged} — the checkout knows the payment did not go through"))
+            (
+                Tone::Warn,
+                format!("• {charged} — the checkout knows the payment did not go through"),
+            )
         }
     }
 }

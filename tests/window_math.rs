@@ -182,7 +182,7 @@ fn window_long_enough_for_paths_but_not_the_margin() {
 
 #[test]
 fn forty_layers_of_a_thousand_attempts_do_not_overflow() {
-    let s = stack(&vec![(1000 * DAY, 1000); 40]);
+    let s = stack(&[(1000 * DAY, 1000); 40]);
     let report = s.report().expect("valid");
 
     assert_eq!(report.attempts.exact(), None);
@@ -207,7 +207,7 @@ fn forty_layers_of_a_thousand_attempts_do_not_overflow() {
 
 #[test]
 fn attempts_beyond_u64_are_exact_strings_in_json() {
-    let report = stack(&vec![(1, 1000); 7]).report().expect("valid");
+    let report = stack(&[(1, 1000); 7]).report().expect("valid");
     assert_eq!(report.attempts.exact(), Some(10u128.pow(21)));
     assert_eq!(report.attempts.as_u64(), None);
     assert_eq!(report.attempts.to_string(), "1.0e21");

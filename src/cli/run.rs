@@ -37,7 +37,11 @@ pub fn run(scenario: &Scenario, choice: &DesignChoice, json: bool) -> Result<Str
     };
     let traces = designs
         .iter()
-        .map(|d| scenario.simulate(*d).with_context(|| format!("simulating {}", scenario.name)))
+        .map(|d| {
+            scenario
+                .simulate(*d)
+                .with_context(|| format!("simulating {}", scenario.name))
+        })
         .collect::<Result<Vec<Trace>>>()?;
     if json {
         let values: Vec<RunJson> = traces.iter().map(|t| RunJson::new(scenario, t)).collect();
@@ -57,7 +61,12 @@ pub fn run(scenario: &Scenario, choice: &DesignChoice, json: bool) -> Result<Str
 pub fn timeline_text(scenario: &Scenario, trace: &Trace) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{} — {}", scenario.name, scenario.title);
-    let _ = writeln!(out, "design: {} ({})\n", trace.design.id(), trace.design.name());
+    let _ = writeln!(
+        out,
+        "design: {} ({})\n",
+        trace.design.id(),
+        trace.design.name()
+    );
     let width = trace
         .ticks
         .iter()
@@ -90,7 +99,12 @@ fn outcome_text(trace: &Trace) -> String {
     let mut out = String::new();
     let (_, head) = headline(o);
     let _ = writeln!(out, "Outcome: {head}");
-    let _ = writeln!(out, "Verdict: {} ({})", o.verdict.id(), verdict_meaning(o.verdict));
+    let _ = writeln!(
+        out,
+        "Verdict: {} ({})",
+        o.verdict.id(),
+        verdict_meaning(o.verdict)
+    );
     for i in &o.intents {
         let _ = writeln!(
             out,

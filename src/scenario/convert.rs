@@ -6,8 +6,8 @@ use super::schema;
 use super::values::did_you_mean;
 use super::{Expectation, NarrationMode, NarrationRule, NarrationTarget, Scenario};
 use crate::sim::config::{
-    Backoff, Fault, FaultAction, HumanPath, IntentConfig, Jitter, KeyStrategy,
-    LayerConfig, SimConfig,
+    Backoff, Fault, FaultAction, HumanPath, IntentConfig, Jitter, KeyStrategy, LayerConfig,
+    SimConfig,
 };
 use crate::sim::time::{ClockStyle, DAY_MS, Instant};
 use crate::sim::{Belief, Design, Verdict};
@@ -49,7 +49,10 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     };
     let title = sanitize_line(&file.title);
     if title.trim().is_empty() {
-        c.error(title_span(source), "the title is empty; give the scenario a name a room can read".into());
+        c.error(
+            title_span(source),
+            "the title is empty; give the scenario a name a room can read".into(),
+        );
     }
 
     let layers = layers(&mut c, &file.checkout.layer);
@@ -58,16 +61,26 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     let faults = faults(&mut c, &file.fault, &orders);
     let human_paths = human_paths(&mut c, &file.human, &orders);
 
-    let processing_ms = file.processor.processing.as_ref().map_or(200, |d| d.get_ref().0);
+    let processing_ms = file
+        .processor
+        .processing
+        .as_ref()
+        .map_or(200, |d| d.get_ref().0);
     let retention_ms = match &file.processor.retention {
         Some(r) if r.get_ref().0 == 0 => {
-            c.error(r.span(), "the retention window must be longer than zero".into());
+            c.error(
+                r.span(),
+                "the retention window must be longer than zero".into(),
+            );
             0
         }
         Some(r) => r.get_ref().0,
         None => DAY_MS,
     };
-    let weekdays = file.intent.iter().any(|i| i.get_ref().at.get_ref().weekday.is_some());
+    let weekdays = file
+        .intent
+        .iter()
+        .any(|i| i.get_ref().at.get_ref().weekday.is_some());
     let config = SimConfig {
         title: title.clone(),
         seed: file.seed,
@@ -189,10 +202,15 @@ fn layers(c: &mut Checker<'_>, spec: &Spanned<Vec<Spanned<schema::Layer>>>) -> V
 
 fn intents(c: &mut Checker<'_>, specs: &[Spanned<schema::Intent>]) -> Vec<IntentConfig> {
     if specs.is_empty() {
-        c.error(0..0, "the scenario has no [[intent]]: add at least one purchase (order, amount, at)".into());
+        c.error(
+            0..0,
+            "the scenario has no [[intent]]: add at least one purchase (order, amount, at)".into(),
+        );
         return Vec::new();
     }
-    let weekdays = specs.iter().any(|i| i.get_ref().at.get_ref().weekday.is_some());
+    let weekdays = specs
+        .iter()
+        .any(|i| i.get_ref().at.get_ref().weekday.is_some());
     let mut out: Vec<IntentConfig> = Vec::new();
     let mut previous: Option<Instant> = None;
     for spec in specs {
@@ -202,7 +220,10 @@ fn intents(c: &mut Checker<'_>, specs: &[Spanned<schema::Intent>]) -> Vec<Intent
             c.error(spec.span(), "an intent needs an order id".into());
         }
         if out.iter().any(|o| o.order == order) {
-            c.error(spec.span(), format!("order `{order}` appears twice; each [[intent]] needs its own order id"));
+            c.error(
+                spec.span(),
+                format!("order `{order}` appears twice; each [[intent]] needs its own order id"),
+            );
         }
         let at = i.at.get_ref();
         if weekdays && at.weekday.is_none() {
@@ -210,10 +231,18 @@ fn intents(c: &mut Checker<'_>, specs: &[Spanned<schema::Intent>]) -> Vec<Intent
         }
         let when = Instant(at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day);
         if previous.is_some_and(|p| when < p) {
-            c.error(i.at.span(), "intents must be listed in time order: this one is earlier than the one before it".into());
+            c.error(
+                i.at.span(),
+                "intents must be listed in time order: this one is earlier than the one before it"
+                    .into(),
+            );
         }
         previous = Some(when);
-        let key = i.key.as_deref().map(|k| sanitize_line(k.trim())).filter(|k| !k.is_empty());
+        let key = i
+            .key
+            .as_deref()
+            .map(|k| sanitize_line(k.trim()))
+            .filter(|k| !k.is_empty());
         out.push(IntentConfig {
             key: key.unwrap_or_else(|| format!("{order}-key")),
             order,
@@ -225,7 +254,11 @@ fn intents(c: &mut Checker<'_>, specs: &[Spanned<schema::Intent>]) -> Vec<Intent
     out
 }
 
-fn intent_index(c: &mut Checker<'_>, spec: Option<&Spanned<String>>, orders: &[String]) -> Option<usize> {
+fn intent_index(
+    c: &mut Checker<'_>,
+    spec: Option<&Spanned<String>>,
+    orders: &[String],
+) -> Option<usize> {
     let Some(name) = spec else {
         return Some(0);
     };
@@ -238,7 +271,11 @@ fn intent_index(c: &mut Checker<'_>, spec: Option<&Spanned<String>>, orders: &[S
         .unwrap_or_default();
     c.error(
         name.span(),
-        format!("no intent has order `{}`{hint}; the orders are: {}", sanitize_line(wanted), orders.join(", ")),
+        format!(
+            "no intent has order `{}`{hint}; the orders are: {}",
+            sanitize_line(wanted),
+            orders.join(", ")
+        ),
     );
     None
 }
@@ -250,7 +287,10 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
         let intent = intent_index(c, f.intent.as_ref(), orders);
         let attempt = *f.attempt.get_ref();
         if attempt < 1 {
-            c.error(f.attempt.span(), format!("attempts are counted from 1, so attempt {attempt} never happens"));
+            c.error(
+                f.attempt.span(),
+                format!("attempts are counted from 1, so attempt {attempt} never happens"),
+            );
         }
         let mut actions = Vec::new();
         if let Some(w) = f.lose {
@@ -258,21 +298,36 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
         }
         if let Some(w) = f.delay {
             match f.by {
-                Some(by) => actions.push(FaultAction::Delay { direction: w.0, by_ms: by.0 }),
-                None => c.error(spec.span(), "`delay` needs `by`, how much later the message arrives (by = \"40s\")".into()),
+                Some(by) => actions.push(FaultAction::Delay {
+                    direction: w.0,
+                    by_ms: by.0,
+                }),
+                None => c.error(
+                    spec.span(),
+                    "`delay` needs `by`, how much later the message arrives (by = \"40s\")".into(),
+                ),
             }
         } else if f.by.is_some() {
             c.error(spec.span(), "`by` only goes with `delay`".into());
         }
         if let Some(w) = f.duplicate {
-            actions.push(FaultAction::Duplicate { direction: w.0, gap_ms: f.gap.map_or(10, |g| g.0) });
+            actions.push(FaultAction::Duplicate {
+                direction: w.0,
+                gap_ms: f.gap.map_or(10, |g| g.0),
+            });
         } else if f.gap.is_some() {
             c.error(spec.span(), "`gap` only goes with `duplicate`".into());
         }
         if let Some(point) = f.crash_after {
-            actions.push(FaultAction::Crash { after: point.0, restart_after_ms: f.restart_after.map_or(2000, |d| d.0) });
+            actions.push(FaultAction::Crash {
+                after: point.0,
+                restart_after_ms: f.restart_after.map_or(2000, |d| d.0),
+            });
         } else if f.restart_after.is_some() {
-            c.error(spec.span(), "`restart_after` only goes with `crash_after`".into());
+            c.error(
+                spec.span(),
+                "`restart_after` only goes with `crash_after`".into(),
+            );
         }
         if let Some(p) = f.processing {
             actions.push(FaultAction::Slow { processing_ms: p.0 });
@@ -286,18 +341,29 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
             _ => c.error(spec.span(), "one [[fault]] does one thing; split these into separate [[fault]] blocks".into()),
         }
         if let (Some(intent), Some(action), true) = (intent, actions.first(), attempt >= 1) {
-            out.push(Fault { intent, attempt: attempt.min(u32::MAX as i64) as u32, action: *action });
+            out.push(Fault {
+                intent,
+                attempt: attempt.min(u32::MAX as i64) as u32,
+                action: *action,
+            });
         }
     }
     out
 }
 
-fn human_paths(c: &mut Checker<'_>, specs: &[Spanned<schema::Human>], orders: &[String]) -> Vec<HumanPath> {
+fn human_paths(
+    c: &mut Checker<'_>,
+    specs: &[Spanned<schema::Human>],
+    orders: &[String],
+) -> Vec<HumanPath> {
     let mut out = Vec::new();
     for spec in specs {
         let h = spec.get_ref();
         if h.after.get_ref().0 == 0 {
-            c.error(h.after.span(), "a human path takes time: `after` must be longer than zero".into());
+            c.error(
+                h.after.span(),
+                "a human path takes time: `after` must be longer than zero".into(),
+            );
         }
         let intent = match &h.intent {
             Some(_) => intent_index(c, h.intent.as_ref(), orders),
@@ -305,7 +371,11 @@ fn human_paths(c: &mut Checker<'_>, specs: &[Spanned<schema::Human>], orders: &[
         };
         let name = sanitize_line(h.name.trim());
         out.push(HumanPath {
-            name: if name.is_empty() { "operator rerun".to_string() } else { name },
+            name: if name.is_empty() {
+                "operator rerun".to_string()
+            } else {
+                name
+            },
             after_ms: h.after.get_ref().0,
             intent,
         });
@@ -335,7 +405,9 @@ fn check_size(c: &mut Checker<'_>, layers: &Spanned<Vec<Spanned<schema::Layer>>>
 
 /// A fault planned on an attempt no run can reach is a warning: the scenario still works.
 fn check_fault_attempts(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], cfg: &SimConfig) {
-    let most = cfg.attempts_per_run().saturating_mul(1 + cfg.human_paths.len() as u64);
+    let most = cfg
+        .attempts_per_run()
+        .saturating_mul(1 + cfg.human_paths.len() as u64);
     for spec in specs {
         let f = spec.get_ref();
         let attempt = *f.attempt.get_ref();
@@ -354,9 +426,15 @@ fn narration(c: &mut Checker<'_>, specs: &[Spanned<schema::Narration>]) -> Vec<N
         let n = spec.get_ref();
         let target = match (&n.label, n.at) {
             (Some(label), None) => NarrationTarget::Label(sanitize_line(label)),
-            (None, Some(at)) => NarrationTarget::At(Instant(at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day)),
+            (None, Some(at)) => {
+                NarrationTarget::At(Instant(at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day))
+            }
             _ => {
-                c.error(spec.span(), "a [[narration]] names its tick by `label` or by `at`, exactly one of them".into());
+                c.error(
+                    spec.span(),
+                    "a [[narration]] names its tick by `label` or by `at`, exactly one of them"
+                        .into(),
+                );
                 continue;
             }
         };
@@ -365,12 +443,24 @@ fn narration(c: &mut Checker<'_>, specs: &[Spanned<schema::Narration>]) -> Vec<N
             Some("append") => NarrationMode::Append,
             Some(other) => {
                 let span = n.mode.as_ref().map_or(spec.span(), |m| m.span());
-                let hint = did_you_mean(other, ["replace", "append"]).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
-                c.error(span, format!("unknown narration mode `{}`{hint}; expected replace or append", sanitize_line(other)));
+                let hint = did_you_mean(other, ["replace", "append"])
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                c.error(
+                    span,
+                    format!(
+                        "unknown narration mode `{}`{hint}; expected replace or append",
+                        sanitize_line(other)
+                    ),
+                );
                 continue;
             }
         };
-        out.push(NarrationRule { target, text: sanitize_block(n.text.trim()), mode });
+        out.push(NarrationRule {
+            target,
+            text: sanitize_block(n.text.trim()),
+            mode,
+        });
     }
     out
 }
@@ -383,17 +473,41 @@ fn expectations(c: &mut Checker<'_>, specs: &[Spanned<schema::Expect>]) -> Vec<E
             let found = Verdict::ALL.into_iter().find(|x| x.id() == v.get_ref());
             if found.is_none() {
                 let names = Verdict::ALL.map(Verdict::id);
-                let hint = did_you_mean(v.get_ref(), names).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
-                c.error(v.span(), format!("unknown verdict `{}`{hint}; expected one of: {}", sanitize_line(v.get_ref()), names.join(", ")));
+                let hint = did_you_mean(v.get_ref(), names)
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                c.error(
+                    v.span(),
+                    format!(
+                        "unknown verdict `{}`{hint}; expected one of: {}",
+                        sanitize_line(v.get_ref()),
+                        names.join(", ")
+                    ),
+                );
             }
             found
         });
         let client = e.client.as_ref().and_then(|v| {
-            let options = [("paid", Belief::Paid), ("failed", Belief::Failed), ("unknown", Belief::Unknown)];
-            let found = options.iter().find(|(n, _)| *n == v.get_ref()).map(|(_, b)| *b);
+            let options = [
+                ("paid", Belief::Paid),
+                ("failed", Belief::Failed),
+                ("unknown", Belief::Unknown),
+            ];
+            let found = options
+                .iter()
+                .find(|(n, _)| *n == v.get_ref())
+                .map(|(_, b)| *b);
             if found.is_none() {
-                let hint = did_you_mean(v.get_ref(), options.map(|o| o.0)).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
-                c.error(v.span(), format!("unknown client belief `{}`{hint}; expected paid, failed or unknown", sanitize_line(v.get_ref())));
+                let hint = did_you_mean(v.get_ref(), options.map(|o| o.0))
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                c.error(
+                    v.span(),
+                    format!(
+                        "unknown client belief `{}`{hint}; expected paid, failed or unknown",
+                        sanitize_line(v.get_ref())
+                    ),
+                );
             }
             found
         });
@@ -406,9 +520,18 @@ fn expectations(c: &mut Checker<'_>, specs: &[Spanned<schema::Expect>]) -> Vec<E
             None => None,
         };
         if charges.is_none() && e.verdict.is_none() && e.client.is_none() {
-            c.error(spec.span(), "this [[expect]] checks nothing; give charges, verdict or client".into());
+            c.error(
+                spec.span(),
+                "this [[expect]] checks nothing; give charges, verdict or client".into(),
+            );
         }
-        out.push(Expectation { design: e.design.0, charges, verdict, client, line: Diagnostic::at(Severity::Error, c.source, spec.span(), String::new()).line });
+        out.push(Expectation {
+            design: e.design.0,
+            charges,
+            verdict,
+            client,
+            line: Diagnostic::at(Severity::Error, c.source, spec.span(), String::new()).line,
+        });
     }
     out
 }

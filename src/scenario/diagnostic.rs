@@ -24,7 +24,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// A diagnostic at a byte range of `source`.
-    pub fn at(severity: Severity, source: &str, span: std::ops::Range<usize>, message: String) -> Diagnostic {
+    pub fn at(
+        severity: Severity,
+        source: &str,
+        span: std::ops::Range<usize>,
+        message: String,
+    ) -> Diagnostic {
         let start = floor_char_boundary(source, span.start.min(source.len()));
         let before = &source[..start];
         let line = before.matches('\n').count() + 1;
@@ -135,6 +140,9 @@ mod tests {
         assert_eq!((d.line, d.column, d.width), (2, 8, 6));
         let mut out = String::new();
         write_diagnostic(&mut out, "a.toml", &d).unwrap();
-        assert_eq!(out, "a.toml:2:8: error: bad seed\n  |\n2 | seed = \"nope\"\n  |        ^^^^^^");
+        assert_eq!(
+            out,
+            "a.toml:2:8: error: bad seed\n  |\n2 | seed = \"nope\"\n  |        ^^^^^^"
+        );
     }
 }

@@ -80,7 +80,12 @@ impl Scenario {
                     .filter(|(_, t)| &t.label == label)
                     .map(|(i, _)| i)
                     .collect(),
-                NarrationTarget::At(at) => trace.ticks.iter().position(|t| t.at == *at).into_iter().collect(),
+                NarrationTarget::At(at) => trace
+                    .ticks
+                    .iter()
+                    .position(|t| t.at == *at)
+                    .into_iter()
+                    .collect(),
             };
             for i in targets {
                 let tick = &mut trace.ticks[i];
@@ -106,7 +111,9 @@ pub fn parse(file: &str, name: &str, source: &str) -> Result<Scenario, ScenarioE
                 Severity::Error,
                 source,
                 offset..offset + 1,
-                format!("arrays and tables nest deeper than {MAX_NESTING} levels here; a scenario never needs that"),
+                format!(
+                    "arrays and tables nest deeper than {MAX_NESTING} levels here; a scenario never needs that"
+                ),
             )],
         });
     }
@@ -125,12 +132,18 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
     let file = crate::text::sanitize_line(&path.display().to_string());
     let meta = std::fs::metadata(path).map_err(|e| ScenarioError::whole(&file, io_message(&e)))?;
     if meta.is_dir() {
-        return Err(ScenarioError::whole(&file, "is a directory; expected a scenario file (.toml)".into()));
+        return Err(ScenarioError::whole(
+            &file,
+            "is a directory; expected a scenario file (.toml)".into(),
+        ));
     }
     if meta.len() > MAX_FILE_BYTES {
         return Err(ScenarioError::whole(
             &file,
-            format!("is {} bytes; a scenario file may be at most {MAX_FILE_BYTES} bytes", meta.len()),
+            format!(
+                "is {} bytes; a scenario file may be at most {MAX_FILE_BYTES} bytes",
+                meta.len()
+            ),
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| ScenarioError::whole(&file, io_message(&e)))?;
@@ -271,7 +284,9 @@ pub fn resolve(arg: &str) -> Result<Scenario, ScenarioError> {
         .unwrap_or_default();
     Err(ScenarioError::whole(
         &shown,
-        format!("no such file, and no built-in scenario by that name{hint}; `idem list` shows the built-in ones"),
+        format!(
+            "no such file, and no built-in scenario by that name{hint}; `idem list` shows the built-in ones"
+        ),
     ))
 }
 
@@ -281,7 +296,10 @@ mod tests {
 
     #[test]
     fn nesting_guard() {
-        assert_eq!(too_deep("a = [[1], [2]]\n[table]\n[[arr]]\nb = \"[[[[\""), None);
+        assert_eq!(
+            too_deep("a = [[1], [2]]\n[table]\n[[arr]]\nb = \"[[[[\""),
+            None
+        );
         let deep = format!("a = {}{}", "[".repeat(40), "]".repeat(40));
         assert!(too_deep(&deep).is_some());
     }

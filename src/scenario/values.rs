@@ -18,7 +18,9 @@ pub fn parse_duration(text: &str) -> Result<u64, String> {
         .map_err(|e| format!("`{text}` is not a duration ({e}); {hint}"))?;
     let ms = parsed.as_millis();
     if parsed.as_nanos() % 1_000_000 != 0 {
-        return Err(format!("`{text}` is finer than a millisecond, the simulation's resolution"));
+        return Err(format!(
+            "`{text}` is finer than a millisecond, the simulation's resolution"
+        ));
     }
     u64::try_from(ms)
         .ok()
@@ -57,7 +59,9 @@ pub struct ClockTime {
 
 pub fn parse_clock(text: &str) -> Result<ClockTime, String> {
     let bad = || {
-        format!("`{text}` is not a clock time; expected HH:MM:SS such as \"14:02:07\", optionally with milliseconds (\"14:02:07.250\") or a weekday (\"Fri 18:00:00\")")
+        format!(
+            "`{text}` is not a clock time; expected HH:MM:SS such as \"14:02:07\", optionally with milliseconds (\"14:02:07.250\") or a weekday (\"Fri 18:00:00\")"
+        )
     };
     let t = text.trim();
     let (weekday, time) = match t.split_once(' ') {
@@ -77,13 +81,19 @@ pub fn parse_clock(text: &str) -> Result<ClockTime, String> {
         None => (time, 0),
     };
     let parts: Vec<&str> = hms.split(':').collect();
-    if parts.len() != 3 || parts.iter().any(|p| p.len() != 2 || !p.bytes().all(|b| b.is_ascii_digit())) {
+    if parts.len() != 3
+        || parts
+            .iter()
+            .any(|p| p.len() != 2 || !p.bytes().all(|b| b.is_ascii_digit()))
+    {
         return Err(bad());
     }
     let num = |s: &str| s.parse::<u64>().map_err(|_| bad());
     let (h, m, s) = (num(parts[0])?, num(parts[1])?, num(parts[2])?);
     if h > 23 || m > 59 || s > 59 {
-        return Err(format!("`{text}` is not a time of day: hours go to 23, minutes and seconds to 59"));
+        return Err(format!(
+            "`{text}` is not a time of day: hours go to 23, minutes and seconds to 59"
+        ));
     }
     Ok(ClockTime {
         ms_of_day: ((h * 60 + m) * 60 + s) * 1000 + millis,
@@ -209,7 +219,10 @@ mod tests {
     fn clocks() {
         assert_eq!(parse_clock("14:02:07").map(|c| c.ms_of_day), Ok(50_527_000));
         assert_eq!(parse_clock("Fri 18:00:00").map(|c| c.weekday), Ok(Some(4)));
-        assert_eq!(parse_clock("14:02:07.250").map(|c| c.ms_of_day), Ok(50_527_250));
+        assert_eq!(
+            parse_clock("14:02:07.250").map(|c| c.ms_of_day),
+            Ok(50_527_250)
+        );
         assert!(parse_clock("24:00:00").is_err());
         assert!(parse_clock("14:2:7").is_err());
         assert!(parse_clock("Someday 14:02:07").is_err());

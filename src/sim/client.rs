@@ -69,7 +69,10 @@ impl World<'_> {
             return;
         }
         // Outer layers whose attempt starts with this request start their deadlines now.
-        for layer in 1..=self.runs[intent].fresh_layers.min(self.cfg.layers.len() - 1) {
+        for layer in 1..=self.runs[intent]
+            .fresh_layers
+            .min(self.cfg.layers.len() - 1)
+        {
             let token = self.next_token();
             self.runs[intent].layer_token[layer] = token;
             if let Some(t) = self.cfg.layers[layer].timeout_ms {
@@ -119,7 +122,9 @@ impl World<'_> {
             view.attempts_sent += 1;
             view.belief = Belief::Waiting;
         }
-        let key_text = key.as_deref().map_or("no key".to_string(), |k| format!("key {k}"));
+        let key_text = key
+            .as_deref()
+            .map_or("no key".to_string(), |k| format!("key {k}"));
         let label = format!("charge {amount} {key_text} #{attempt}");
         let timeout = self.cfg.layers[0].timeout_ms.unwrap_or(30_000);
         let why = if attempt == 1 {
@@ -175,7 +180,14 @@ impl World<'_> {
             self.clock(),
             human_duration(timeout)
         );
-        self.fail_attempt(intent, 0, TickKind::Timeout, format!("no answer to #{attempt}"), head, Some(attempt));
+        self.fail_attempt(
+            intent,
+            0,
+            TickKind::Timeout,
+            format!("no answer to #{attempt}"),
+            head,
+            Some(attempt),
+        );
     }
 
     pub(super) fn on_deadline(&mut self, intent: usize, layer: usize, token: u64) {
@@ -193,7 +205,14 @@ impl World<'_> {
             self.clock(),
             human_duration(limit)
         );
-        self.fail_attempt(intent, layer, TickKind::Timeout, format!("{name} deadline"), head, None);
+        self.fail_attempt(
+            intent,
+            layer,
+            TickKind::Timeout,
+            format!("{name} deadline"),
+            head,
+            None,
+        );
     }
 
     /// An attempt ended without a final answer: retry in the innermost layer that still has
@@ -317,8 +336,9 @@ impl World<'_> {
             } else {
                 "The checkout marks the order paid."
             };
-            let narration =
-                format!("At {clock} the checkout reads {summary} for attempt #{attempt} of order {order}. {how}");
+            let narration = format!(
+                "At {clock} the checkout reads {summary} for attempt #{attempt} of order {order}. {how}"
+            );
             self.runs[intent].waiting_for = None;
             self.record(
                 TickDraft::new(Actor::Checkout, TickKind::Answer, label, narration)
@@ -372,7 +392,13 @@ impl World<'_> {
                 );
                 let after = p.after_ms;
                 self.runs[intent].next_path += 1;
-                self.schedule_in(after, Event::Rerun { intent, path: index });
+                self.schedule_in(
+                    after,
+                    Event::Rerun {
+                        intent,
+                        path: index,
+                    },
+                );
                 text
             }
             None => String::new(),
@@ -424,7 +450,9 @@ impl World<'_> {
         );
         let label = format!("{name}: order {}", cfg.order);
         self.client_mut(intent).belief = Belief::Waiting;
-        self.record(TickDraft::new(Actor::Checkout, TickKind::Rerun, label, narration).of(intent, None));
+        self.record(
+            TickDraft::new(Actor::Checkout, TickKind::Rerun, label, narration).of(intent, None),
+        );
         self.start_run(intent);
     }
 }

@@ -23,7 +23,9 @@ impl Fnv {
 
 /// What a key was first used for: the order, the amount and the items.
 pub fn fingerprint(order: &str, amount: Cents, items: &[String]) -> u64 {
-    let mut h = Fnv::new().add(order.as_bytes()).add(&amount.0.to_le_bytes());
+    let mut h = Fnv::new()
+        .add(order.as_bytes())
+        .add(&amount.0.to_le_bytes());
     for item in items {
         h = h.add(item.as_bytes());
     }
@@ -34,7 +36,9 @@ pub fn fingerprint(order: &str, amount: Cents, items: &[String]) -> u64 {
 /// time when the body carries one. The order id is not part of it, so a second purchase of
 /// the same items looks like a repeat.
 pub fn content(merchant: &str, amount: Cents, items: &[String], stamp: Option<u64>) -> u64 {
-    let mut h = Fnv::new().add(merchant.as_bytes()).add(&amount.0.to_le_bytes());
+    let mut h = Fnv::new()
+        .add(merchant.as_bytes())
+        .add(&amount.0.to_le_bytes());
     for item in items {
         h = h.add(item.as_bytes());
     }
@@ -52,7 +56,10 @@ pub fn short(d: u64) -> String {
 /// A fresh four-character key for an attempt, derived from the intent's first key.
 pub fn mint_key(first: &str, attempt: u32) -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTVWXYZ23456789";
-    let mut h = Fnv::new().add(first.as_bytes()).add(&attempt.to_le_bytes()).0;
+    let mut h = Fnv::new()
+        .add(first.as_bytes())
+        .add(&attempt.to_le_bytes())
+        .0;
     let mut key = String::with_capacity(4);
     for _ in 0..4 {
         key.push(char::from(ALPHABET[(h % ALPHABET.len() as u64) as usize]));
@@ -71,10 +78,22 @@ mod tests {
     #[test]
     fn stable_and_distinct() {
         let items = vec!["pen".to_string()];
-        assert_eq!(fingerprint("5531", Cents(4860), &items), fingerprint("5531", Cents(4860), &items));
-        assert_ne!(fingerprint("5531", Cents(4860), &items), fingerprint("5531", Cents(5210), &items));
-        assert_eq!(content("s", Cents(1), &items, None), content("s", Cents(1), &items, None));
-        assert_ne!(content("s", Cents(1), &items, Some(1)), content("s", Cents(1), &items, Some(2)));
+        assert_eq!(
+            fingerprint("5531", Cents(4860), &items),
+            fingerprint("5531", Cents(4860), &items)
+        );
+        assert_ne!(
+            fingerprint("5531", Cents(4860), &items),
+            fingerprint("5531", Cents(5210), &items)
+        );
+        assert_eq!(
+            content("s", Cents(1), &items, None),
+            content("s", Cents(1), &items, None)
+        );
+        assert_ne!(
+            content("s", Cents(1), &items, Some(1)),
+            content("s", Cents(1), &items, Some(2))
+        );
         assert_ne!(mint_key("K7Q4", 2), mint_key("K7Q4", 3));
         assert_eq!(mint_key("K7Q4", 2).len(), 4);
     }

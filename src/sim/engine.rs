@@ -61,7 +61,11 @@ pub fn describe_layers(cfg: &SimConfig) -> String {
         .iter()
         .map(|l| format!("{} {}", l.name, l.attempts))
         .collect();
-    format!("{} = {} attempts per run", parts.join(" × "), cfg.attempts_per_run())
+    format!(
+        "{} = {} attempts per run",
+        parts.join(" × "),
+        cfg.attempts_per_run()
+    )
 }
 
 fn dispatch(world: &mut World<'_>, event: Event) {
@@ -122,14 +126,17 @@ impl World<'_> {
                 dup_orders.join(", ")
             )
         };
-        let narration = format!(
-            "Later the customer opens the card statement: {what}.{meaning}"
-        );
+        let narration = format!("Later the customer opens the card statement: {what}.{meaning}");
         let label = match lines {
             1 => "statement: 1 line".to_string(),
             n => format!("statement: {n} lines"),
         };
-        self.record(TickDraft::new(Actor::Customer, TickKind::Statement, label, narration));
+        self.record(TickDraft::new(
+            Actor::Customer,
+            TickKind::Statement,
+            label,
+            narration,
+        ));
     }
 }
 

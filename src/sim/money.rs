@@ -49,7 +49,9 @@ pub fn parse_money(text: &str) -> Result<Cents, String> {
     let frac: i64 = if frac.is_empty() {
         0
     } else {
-        let f: i64 = frac.parse().map_err(|_| format!("`{text}` is not an amount"))?;
+        let f: i64 = frac
+            .parse()
+            .map_err(|_| format!("`{text}` is not an amount"))?;
         if frac.len() == 1 { f * 10 } else { f }
     };
     whole

@@ -24,12 +24,14 @@ impl World<'_> {
         for (i, f) in self.faults_for(intent, attempt) {
             match f.action {
                 FaultAction::Lose { direction: d } if d == direction => plan.lost = true,
-                FaultAction::Delay { direction: d, by_ms } if d == direction => {
-                    plan.extra_ms = plan.extra_ms.saturating_add(by_ms)
-                }
-                FaultAction::Duplicate { direction: d, gap_ms } if d == direction => {
-                    plan.duplicate_gap_ms = Some(gap_ms)
-                }
+                FaultAction::Delay {
+                    direction: d,
+                    by_ms,
+                } if d == direction => plan.extra_ms = plan.extra_ms.saturating_add(by_ms),
+                FaultAction::Duplicate {
+                    direction: d,
+                    gap_ms,
+                } if d == direction => plan.duplicate_gap_ms = Some(gap_ms),
                 _ => continue,
             }
             fired.push(i);
@@ -77,14 +79,20 @@ impl World<'_> {
         if let Some(gap) = plan.duplicate_gap_ms {
             self.replies.push(Reply { req, response });
             let dup = self.replies.len() - 1;
-            self.schedule_in(travel.saturating_add(gap), Event::ReplyArrive { reply: dup });
+            self.schedule_in(
+                travel.saturating_add(gap),
+                Event::ReplyArrive { reply: dup },
+            );
         }
     }
 
     pub(super) fn on_lose_request(&mut self, req: usize) {
         let r = &self.requests[req];
         let (intent, attempt, amount) = (r.intent, r.attempt, r.amount);
-        let key = r.key.as_deref().map_or("no key".to_string(), |k| format!("key {k}"));
+        let key = r
+            .key
+            .as_deref()
+            .map_or("no key".to_string(), |k| format!("key {k}"));
         let narration = format!(
             "At {} the network loses attempt #{attempt} ({amount}, {key}) on its way to the processor. Nothing was charged, but the checkout cannot see that: all it will notice is silence.",
             self.clock()

@@ -55,9 +55,9 @@ impl World<'_> {
 
     /// The live entry of this kind under this key (expired entries are already forgotten).
     fn find(&self, kind: EntryKind, key: &str) -> Option<&MemoryEntry> {
-        self.memory.iter().find(|e| {
-            e.kind == kind && e.key == key && e.expires_at.is_none_or(|t| t > self.now)
-        })
+        self.memory
+            .iter()
+            .find(|e| e.kind == kind && e.key == key && e.expires_at.is_none_or(|t| t > self.now))
     }
 
     fn remember(&mut self, entry: MemoryEntry) {
@@ -81,7 +81,10 @@ impl World<'_> {
 
     fn describe(&self, req: usize) -> String {
         let r = &self.requests[req];
-        let key = r.key.as_deref().map_or("no key".to_string(), |k| format!("key {k}"));
+        let key = r
+            .key
+            .as_deref()
+            .map_or("no key".to_string(), |k| format!("key {k}"));
         let copy = if r.copy > 0 {
             ", a second copy the network delivered"
         } else {
@@ -210,7 +213,10 @@ impl World<'_> {
                         };
                     }
                     if e.status == EntryStatus::Completed {
-                        let mut stored = e.response.clone().unwrap_or_else(|| response(200, "ok", None));
+                        let mut stored = e
+                            .response
+                            .clone()
+                            .unwrap_or_else(|| response(200, "ok", None));
                         let written = at(e);
                         stored.replayed = true;
                         self.counters.dedupe_hits += 1;
@@ -258,7 +264,10 @@ impl World<'_> {
             Design::LogAfterCharge | Design::LogBeforeCharge => {
                 if let Some(key) = r.key.clone() {
                     if let Some(e) = self.find(EntryKind::LogEntry, &key) {
-                        let mut stored = e.response.clone().unwrap_or_else(|| response(200, "ok", None));
+                        let mut stored = e
+                            .response
+                            .clone()
+                            .unwrap_or_else(|| response(200, "ok", None));
                         let written = at(e);
                         stored.replayed = true;
                         self.counters.dedupe_hits += 1;
@@ -369,7 +378,10 @@ impl World<'_> {
             at: self.now,
         };
         Arc::make_mut(&mut self.ledger).push(charge);
-        (response(200, &format!("charged {id}"), Some(id.clone())), Some(id))
+        (
+            response(200, &format!("charged {id}"), Some(id.clone())),
+            Some(id),
+        )
     }
 
     fn next_step(&mut self, req: usize, step: Step, after_ms: u64) {
@@ -393,17 +405,22 @@ impl World<'_> {
             Some(id) => format!("with {id}"),
             None => "with the decline".to_string(),
         };
-        if let Some(e) = Arc::make_mut(&mut self.memory)
-            .iter_mut()
-            .find(|e| e.kind == EntryKind::KeyRecord && e.key == key && e.status == EntryStatus::InProgress)
-        {
+        if let Some(e) = Arc::make_mut(&mut self.memory).iter_mut().find(|e| {
+            e.kind == EntryKind::KeyRecord && e.key == key && e.status == EntryStatus::InProgress
+        }) {
             e.status = EntryStatus::Completed;
             e.durable = true;
             e.response = Some(resp.clone());
             e.expires_at = Some(expiry);
             e.written_by = format!("attempt #{}, one write {what}", r.attempt);
             self.counters.keys_stored += 1;
-            self.schedule(expiry, Event::Expire { key: key.clone(), at: expiry });
+            self.schedule(
+                expiry,
+                Event::Expire {
+                    key: key.clone(),
+                    at: expiry,
+                },
+            );
         }
         self.requests[req].response = Some(resp.clone());
         let clock = self.clock();
@@ -422,15 +439,24 @@ impl World<'_> {
             Some(id) => format!("{id} + {key} in one write"),
             None => format!("402 declined, {key} stored"),
         };
-        let kind = if id.is_some() { TickKind::Charge } else { TickKind::Decline };
-        self.record(TickDraft::new(Actor::Processor, kind, label, narration).of(r.intent, Some(r.attempt)));
+        let kind = if id.is_some() {
+            TickKind::Charge
+        } else {
+            TickKind::Decline
+        };
+        self.record(
+            TickDraft::new(Actor::Processor, kind, label, narration).of(r.intent, Some(r.attempt)),
+        );
         let crash = self
             .take_crash(req, CrashPoint::Key)
             .or_else(|| self.take_crash(req, CrashPoint::Charge));
         match crash {
             Some(restart) => self.crash(
                 restart,
-                format!("right after the write for attempt #{}, before it can answer", r.attempt),
+                format!(
+                    "right after the write for attempt #{}, before it can answer",
+                    r.attempt
+                ),
             ),
             None => self.next_step(req, Step::Reply, 0),
         }
@@ -452,7 +478,11 @@ impl World<'_> {
                 fingerprint: None,
                 response: Some(resp.clone()),
                 expires_at: Some(self.now.plus(self.cfg.retention_ms)),
-                written_by: format!("attempt #{}, with {}", r.attempt, id.clone().unwrap_or_default()),
+                written_by: format!(
+                    "attempt #{}, with {}",
+                    r.attempt,
+                    id.clone().unwrap_or_default()
+                ),
                 intent: r.intent,
             });
             extra = format!(
@@ -472,17 +502,24 @@ impl World<'_> {
             None => (
                 TickKind::Decline,
                 "card declined".to_string(),
-                format!("At {clock} the card is declined: no money moves and the answer will be 402."),
+                format!(
+                    "At {clock} the card is declined: no money moves and the answer will be 402."
+                ),
             ),
         };
-        self.record(TickDraft::new(Actor::Processor, kind, label, narration).of(r.intent, Some(r.attempt)));
+        self.record(
+            TickDraft::new(Actor::Processor, kind, label, narration).of(r.intent, Some(r.attempt)),
+        );
         if let Some(restart) = self.take_crash(req, CrashPoint::Charge) {
             let why = match self.design {
                 Design::LogAfterCharge if r.key.is_some() => format!(
                     "right after charging attempt #{}, before the key reaches the log",
                     r.attempt
                 ),
-                _ => format!("right after charging attempt #{}, before it can answer", r.attempt),
+                _ => format!(
+                    "right after charging attempt #{}, before it can answer",
+                    r.attempt
+                ),
             };
             self.crash(restart, why);
             return;
@@ -501,7 +538,9 @@ impl World<'_> {
         let held = if before {
             response(200, "approved", None)
         } else {
-            r.response.clone().unwrap_or_else(|| response(200, "ok", None))
+            r.response
+                .clone()
+                .unwrap_or_else(|| response(200, "ok", None))
         };
         self.remember(MemoryEntry {
             key: key.clone(),
@@ -531,8 +570,13 @@ impl World<'_> {
             )
         };
         self.record(
-            TickDraft::new(Actor::Processor, TickKind::KeyWrite, format!("logs {key}"), narration)
-                .of(r.intent, Some(r.attempt)),
+            TickDraft::new(
+                Actor::Processor,
+                TickKind::KeyWrite,
+                format!("logs {key}"),
+                narration,
+            )
+            .of(r.intent, Some(r.attempt)),
         );
         if let Some(restart) = self.take_crash(req, CrashPoint::Key) {
             let why = if before {
@@ -552,7 +596,10 @@ impl World<'_> {
 
     fn reply(&mut self, req: usize) {
         let r = self.requests[req].clone();
-        let resp = r.response.clone().unwrap_or_else(|| response(200, "ok", None));
+        let resp = r
+            .response
+            .clone()
+            .unwrap_or_else(|| response(200, "ok", None));
         let narration = format!(
             "At {} the processor sends its answer to attempt #{}: {}.",
             self.clock(),
@@ -587,7 +634,9 @@ impl World<'_> {
         let pending: Vec<(usize, CrashPoint)> = self
             .faults_for(intent, attempt)
             .filter_map(|(i, f)| match f.action {
-                FaultAction::Crash { after, .. } if after != CrashPoint::Reply && !self.fault_fired[i] => {
+                FaultAction::Crash { after, .. }
+                    if after != CrashPoint::Reply && !self.fault_fired[i] =>
+                {
                     Some((i, after))
                 }
                 _ => None,
@@ -632,7 +681,10 @@ impl World<'_> {
         let lost_text = if lost.is_empty() {
             String::new()
         } else {
-            format!(" The in-progress mark for {} was only in memory and is gone.", lost.join(", "))
+            format!(
+                " The in-progress mark for {} was only in memory and is gone.",
+                lost.join(", ")
+            )
         };
         let narration = format!(
             "At {} the processor crashes {why}. Its disk survives: {} in the ledger, {} remembered.{lost_text} It restarts in {}.",
@@ -641,7 +693,12 @@ impl World<'_> {
             plural(self.memory.len(), "entry"),
             human_duration(restart_after_ms)
         );
-        self.record(TickDraft::new(Actor::Processor, TickKind::Crash, "crashes".to_string(), narration));
+        self.record(TickDraft::new(
+            Actor::Processor,
+            TickKind::Crash,
+            "crashes".to_string(),
+            narration,
+        ));
     }
 
     pub(super) fn on_restart(&mut self) {
@@ -650,7 +707,12 @@ impl World<'_> {
             "At {} the processor is back. What was on disk is intact; whatever it was doing when it crashed will never be finished or answered.",
             self.clock()
         );
-        self.record(TickDraft::new(Actor::Processor, TickKind::Restart, "restarts".to_string(), narration));
+        self.record(TickDraft::new(
+            Actor::Processor,
+            TickKind::Restart,
+            "restarts".to_string(),
+            narration,
+        ));
     }
 
     pub(super) fn on_expire(&mut self, key: String, at: super::time::Instant) {
@@ -673,8 +735,13 @@ impl World<'_> {
             human_duration(self.cfg.retention_ms)
         );
         self.record(
-            TickDraft::new(Actor::Processor, TickKind::Expire, format!("{key} expires"), narration)
-                .of(entry.intent, None),
+            TickDraft::new(
+                Actor::Processor,
+                TickKind::Expire,
+                format!("{key} expires"),
+                narration,
+            )
+            .of(entry.intent, None),
         );
     }
 }

@@ -32,7 +32,11 @@ pub(super) enum Event {
     /// The network drops a reply.
     LoseReply { reply: usize },
     /// The innermost layer's wait for an attempt runs out.
-    Timeout { intent: usize, attempt: u32, epoch: u64 },
+    Timeout {
+        intent: usize,
+        attempt: u32,
+        epoch: u64,
+    },
     /// An outer layer's deadline on one of its attempts runs out.
     Deadline {
         intent: usize,
@@ -315,13 +319,15 @@ impl<'a> World<'a> {
     /// The crash the scenario places at `point` of this request, if it has not happened yet.
     pub fn take_crash(&mut self, req: usize, point: CrashPoint) -> Option<u64> {
         let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
-        let found = self.faults_for(intent, attempt).find_map(|(i, f)| match f.action {
-            FaultAction::Crash {
-                after,
-                restart_after_ms,
-            } if after == point && !self.fault_fired[i] => Some((i, restart_after_ms)),
-            _ => None,
-        });
+        let found = self
+            .faults_for(intent, attempt)
+            .find_map(|(i, f)| match f.action {
+                FaultAction::Crash {
+                    after,
+                    restart_after_ms,
+                } if after == point && !self.fault_fired[i] => Some((i, restart_after_ms)),
+                _ => None,
+            });
         let (i, restart) = found?;
         self.fault_fired[i] = true;
         Some(restart)

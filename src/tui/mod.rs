@@ -1,0 +1,14 @@
+//! The interactive replay: application state, messages, the update function, the key map and
+//! the views, and the loop that ties them to a real terminal.
+
+pub mod app;
+pub mod keymap;
+pub mod msg;
+pub mod terminal;
+pub mod theme;
+pub mod update;
+pub mod view;
+
+pub use app::App;
+pub use msg::Msg;
+pub use update::update;

@@ -1,0 +1,67 @@
+//! Colours and emphasis. Named terminal colours read on dark and light backgrounds alike;
+//! with `NO_COLOR` set, emphasis comes from bold, reverse and dim alone.
+
+use crate::report::Tone;
+use ratatui::style::{Color, Modifier, Style};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Theme {
+    pub color: bool,
+}
+
+impl Theme {
+    /// Honours the `NO_COLOR` convention: any non-empty value turns colour off.
+    pub fn from_env() -> Theme {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Theme { color: !no_color }
+    }
+
+    fn fg(&self, color: Color) -> Style {
+        if self.color {
+            Style::new().fg(color)
+        } else {
+            Style::new()
+        }
+    }
+
+    pub fn title(&self) -> Style {
+        self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
+    }
+    pub fn dim(&self) -> Style {
+        Style::new().add_modifier(Modifier::DIM)
+    }
+    pub fn bold(&self) -> Style {
+        Style::new().add_modifier(Modifier::BOLD)
+    }
+    /// The current tick's row.
+    pub fn current(&self) -> Style {
+        Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+    }
+    /// A value that changed at this tick.
+    pub fn changed(&self) -> Style {
+        self.fg(Color::Yellow).add_modifier(Modifier::BOLD)
+    }
+    pub fn lane(&self) -> Style {
+        self.fg(Color::DarkGray)
+    }
+    pub fn active_design(&self) -> Style {
+        Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+    }
+    pub fn lost(&self) -> Style {
+        self.fg(Color::Red).add_modifier(Modifier::BOLD)
+    }
+    pub fn money(&self) -> Style {
+        self.fg(Color::Magenta)
+    }
+    pub fn tone(&self, tone: Tone) -> Style {
+        let color = match tone {
+            Tone::Good => Color::Green,
+            Tone::Bad => Color::Red,
+            Tone::Warn => Color::Yellow,
+        };
+        self.fg(color).add_modifier(Modifier::BOLD)
+    }
+    pub fn key(&self) -> Style {
+        self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
+    }
+}

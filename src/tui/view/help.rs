@@ -1,0 +1,56 @@
+//! The help overlay: every key, the designs, and what the model leaves out.
+
+use crate::sim::Design;
+use crate::tui::app::App;
+use crate::tui::keymap::KEYS;
+use crate::tui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+pub fn help(frame: &mut Frame<'_>, area: Rect, _app: &App, theme: &Theme) {
+    let width = area.width.min(76);
+    let height = area.height.min(KEYS.len() as u16 + 18);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    let mut lines: Vec<Line> = KEYS
+        .iter()
+        .map(|(k, what)| {
+            Line::from(vec![
+                Span::styled(format!(" {k:<10}"), theme.key()),
+                Span::raw(*what),
+            ])
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(" Designs", theme.bold()));
+    for d in Design::ALL {
+        lines.push(Line::from(vec![
+            Span::styled(format!(" {:<10}", d.hotkey()), theme.key()),
+            Span::raw(format!("{} ({})", d.name(), d.id())),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(" What this model leaves out", theme.bold()));
+    lines.push(Line::raw(
+        " One processor and one database per design; the network only loses, delays or duplicates messages (no partial partitions); clocks never drift; money moves in whole cents.",
+    ));
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(" Esc or ? closes this help", theme.dim()));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Keys ")
+        .title_style(theme.title());
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block),
+        rect,
+    );
+}

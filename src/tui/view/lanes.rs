@@ -1,0 +1,181 @@
+//! The timeline as a sequence diagram: a column per lane, a row per tick, arrows for messages.
+//! Ticks after the current one are not drawn, so the room cannot read ahead.
+
+use super::fit;
+use crate::sim::trace::{Fate, Message};
+use crate::sim::{Actor, Tick, TickKind, Trace};
+use crate::tui::app::App;
+use crate::tui::theme::Theme;
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::{Block, Borders};
+use unicode_width::UnicodeWidthStr;
+
+/// The mark a tick leaves on its lane: each kind of event has its own.
+pub fn mark(kind: TickKind) -> &'static str {
+    match kind {
+        TickKind::Pay | TickKind::Receive | TickKind::Answer => "●",
+        TickKind::Send | TickKind::Reply => "→",
+        TickKind::Lost | TickKind::Unanswered => "✗",
+        TickKind::Charge => "$",
+        TickKind::KeyWrite => "✎",
+        TickKind::Decline | TickKind::Reject => "⊘",
+        TickKind::Replay => "⟲",
+        TickKind::Conflict => "◔",
+        TickKind::Mismatch => "≠",
+        TickKind::Dropped => "∅",
+        TickKind::Timeout => "◷",
+        TickKind::GiveUp => "?",
+        TickKind::Crash => "✸",
+        TickKind::Restart => "↻",
+        TickKind::Expire => "⌫",
+        TickKind::Rerun => "↺",
+        TickKind::Statement => "≡",
+    }
+}
+
+/// Where the lanes sit inside the diagram area.
+struct Lanes {
+    left: u16,
+    width: u16,
+}
+
+impl Lanes {
+    /// The customer's lane is narrow (it acts twice); the others share the rest, so the
+    /// charge request between checkout and processor has room for its label.
+    fn center(&self, actor: Actor) -> u16 {
+        let per_mille: u32 = match actor {
+            Actor::Customer => 70,
+            Actor::Checkout => 350,
+            Actor::Network => 640,
+            Actor::Processor => 930,
+        };
+        self.left + (u32::from(self.width) * per_mille / 1000) as u16
+    }
+}
+
+pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Timeline ")
+        .title_style(theme.bold());
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let trace = app.trace();
+    render_rows(frame.buffer_mut(), inner, trace, app.tick, theme);
+}
+
+/// Draws the lane header and the rows up to `current`, scrolled so `current` is visible.
+pub fn render_rows(buf: &mut Buffer, inner: Rect, trace: &Trace, current: usize, theme: &Theme) {
+    if inner.height < 2 || inner.width < 30 {
+        return;
+    }
+    let time_width = trace
+        .ticks
+        .iter()
+        .map(|t| trace.format_time(t.at).len() as u16)
+        .max()
+        .unwrap_or(12);
+    let lanes = Lanes {
+        left: inner.x + time_width + 1,
+        width: inner.width.saturating_sub(time_width + 1),
+    };
+    for actor in Actor::ALL {
+        let name = actor.name();
+        let x = lanes.center(actor).saturating_sub(name.len() as u16 / 2);
+        buf.set_string(x, inner.y, name, theme.bold());
+    }
+    let rows = (inner.height - 1) as usize;
+    let start = (current + 1).saturating_sub(rows);
+    for (row, index) in (start..=current.min(trace.ticks.len().saturating_sub(1))).enumerate() {
+        let y = inner.y + 1 + row as u16;
+        let tick = &trace.ticks[index];
+        let style = if index == current {
+            theme.current()
+        } else {
+            Style::new()
+        };
+        if index == current {
+            buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
+        }
+        for actor in Actor::ALL {
+            buf.set_string(lanes.center(actor), y, "│", theme.lane().patch(style));
+        }
+        let time = trace.format_time(tick.at);
+        buf.set_string(inner.x, y, &time, theme.dim().patch(style));
+        draw_tick(buf, &lanes, y, tick, style, theme);
+    }
+}
+
+fn draw_tick(buf: &mut Buffer, lanes: &Lanes, y: u16, tick: &Tick, row: Style, theme: &Theme) {
+    match &tick.message {
+        Some(m) => draw_arrow(buf, lanes, y, m, tick.kind, row, theme),
+        None => {
+            let x = lanes.center(tick.actor);
+            let mark_style = match tick.kind {
+                TickKind::Crash | TickKind::Lost => theme.lost(),
+                TickKind::Charge => theme.money(),
+                _ => theme.bold(),
+            }
+            .patch(row);
+            buf.set_string(x, y, mark(tick.kind), mark_style);
+            let label = &tick.label;
+            let room_right = (lanes.left + lanes.width).saturating_sub(x + 2) as usize;
+            let room_left = x.saturating_sub(lanes.left + 1) as usize;
+            if label.width() <= room_right || room_right >= room_left {
+                buf.set_string(x + 2, y, fit(label, room_right), row);
+            } else {
+                let text = fit(label, room_left);
+                let start = x.saturating_sub(text.width() as u16 + 1);
+                buf.set_string(start, y, text, row);
+            }
+        }
+    }
+}
+
+fn draw_arrow(
+    buf: &mut Buffer,
+    lanes: &Lanes,
+    y: u16,
+    m: &Message,
+    kind: TickKind,
+    row: Style,
+    theme: &Theme,
+) {
+    let from = lanes.center(m.from);
+    // A lost message is cut where the network lost it.
+    let to = match m.fate {
+        Fate::Lost => lanes.center(Actor::Network),
+        _ => lanes.center(m.to),
+    };
+    let (lo, hi) = (from.min(to), from.max(to));
+    let rightward = to > from;
+    let line_style = match m.fate {
+        Fate::Lost | Fate::Unanswered => theme.lost(),
+        Fate::Sent => theme.bold(),
+    }
+    .patch(row);
+    for x in lo..=hi {
+        buf.set_string(x, y, "─", line_style);
+    }
+    let head = match (m.fate, rightward) {
+        (Fate::Lost | Fate::Unanswered, _) => "✗",
+        (Fate::Sent, true) => "▶",
+        (Fate::Sent, false) => "◀",
+    };
+    buf.set_string(to, y, head, line_style);
+    buf.set_string(from, y, mark_at_sender(kind), line_style);
+    let room = (hi - lo).saturating_sub(3) as usize;
+    let label = fit(&format!(" {} ", m.label), room);
+    let start = lo + 2 + ((hi - lo).saturating_sub(3) - label.width() as u16) / 2;
+    buf.set_string(start, y, label, row.patch(theme.bold()));
+}
+
+fn mark_at_sender(kind: TickKind) -> &'static str {
+    match kind {
+        TickKind::Send | TickKind::Reply | TickKind::Lost | TickKind::Unanswered => "├",
+        other => mark(other),
+    }
+}

@@ -1,0 +1,96 @@
+//! The view: draws the state, decides nothing. One file per part of the screen.
+
+mod compare;
+mod header;
+mod help;
+mod lanes;
+mod narration;
+mod panels;
+
+use super::app::{App, Overlay, Screen};
+use super::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Wrap};
+
+/// The smallest terminal the replay is laid out for.
+pub const MIN_WIDTH: u16 = 80;
+pub const MIN_HEIGHT: u16 = 24;
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        too_small(frame, area, theme);
+        return;
+    }
+    let [head, designs, body, story, outcome, foot] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Length(1),
+        Constraint::Min(8),
+        Constraint::Length(5),
+        Constraint::Length(1),
+        Constraint::Length(2),
+    ])
+    .areas(area);
+    header::header(frame, head, app, theme);
+    header::design_bar(frame, designs, app, theme);
+    match app.screen {
+        Screen::Replay => {
+            let side = if area.width >= 110 { 46 } else { 36 };
+            let [timeline, panels] =
+                Layout::horizontal([Constraint::Min(40), Constraint::Length(side)]).areas(body);
+            lanes::timeline(frame, timeline, app, theme);
+            panels::panels(frame, panels, app, theme);
+        }
+        Screen::Compare => compare::compare(frame, body, app, theme),
+    }
+    narration::narration(frame, story, app, theme);
+    narration::outcome(frame, outcome, app, theme);
+    header::footer(frame, foot, app, theme);
+    if app.overlay == Overlay::Help {
+        help::help(frame, area, app, theme);
+    }
+}
+
+fn too_small(frame: &mut Frame<'_>, area: Rect, theme: &Theme) {
+    let lines = vec![
+        Line::styled("idem needs a larger terminal", theme.bold()),
+        Line::raw(format!(
+            "Enlarge the terminal to at least {MIN_WIDTH}×{MIN_HEIGHT} (it is {}×{} now).",
+            area.width, area.height
+        )),
+        Line::styled("q quits", theme.dim()),
+    ];
+    let top = area.height.saturating_sub(3) / 2;
+    let rect = Rect::new(area.x, area.y + top, area.width, area.height.min(3));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .alignment(Alignment::Center)
+            .wrap(Wrap { trim: true }),
+        rect,
+    );
+}
+
+/// Cuts text to `width` columns, marking the cut with `…`.
+pub fn fit(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let mut out = String::new();
+    let mut used = 0;
+    let total: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
+    if total <= width {
+        return text.to_string();
+    }
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
+}

@@ -1,0 +1,302 @@
+//! The side panels: processor memory, ledger, card statement, and the checkout and counters.
+//! Whatever changed at the current tick is highlighted, found by comparing with the tick before.
+
+use super::fit;
+use crate::sim::state::{Counters, EntryKind, MemoryEntry, Snapshot};
+use crate::sim::time::human_duration;
+use crate::sim::{Cents, Instant, Trace};
+use crate::tui::app::App;
+use crate::tui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use std::sync::Arc;
+
+pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let trace = app.trace();
+    let Some(tick) = trace.ticks.get(app.tick) else {
+        return;
+    };
+    let now = &tick.state;
+    let empty = Snapshot::default();
+    let before = app
+        .tick
+        .checked_sub(1)
+        .and_then(|i| trace.ticks.get(i))
+        .map_or(&empty, |t| &t.state);
+    let width = area.width.saturating_sub(2) as usize;
+    let memory = memory_lines(now, before, tick.at, width, theme);
+    let ledger = ledger_lines(now, before, trace, width, theme);
+    let statement = statement_lines(now, before, app, width, theme);
+    let counters = counter_lines(now, before, width, theme);
+    let fixed = (counters.len() + 2) as u16;
+    let rest = area.height.saturating_sub(fixed);
+    let [mem_area, ledger_area, statement_area, counter_area] = Layout::vertical([
+        Constraint::Min(4),
+        Constraint::Length(((ledger.len() + 2) as u16).clamp(3, rest / 4)),
+        Constraint::Length(((statement.len() + 2) as u16).clamp(3, rest / 4)),
+        Constraint::Length(fixed),
+    ])
+    .areas(area);
+    let up = if now.processor_up { "up" } else { "DOWN" };
+    let mem_title = format!(" Processor memory · {up} ");
+    let changed_memory =
+        !Arc::ptr_eq(&now.memory, &before.memory) || now.processor_up != before.processor_up;
+    boxed(frame, mem_area, &mem_title, changed_memory, memory, theme);
+    boxed(
+        frame,
+        ledger_area,
+        " Ledger ",
+        !Arc::ptr_eq(&now.ledger, &before.ledger),
+        ledger,
+        theme,
+    );
+    boxed(
+        frame,
+        statement_area,
+        " Card statement ",
+        now.ledger.len() != before.ledger.len(),
+        statement,
+        theme,
+    );
+    boxed(
+        frame,
+        counter_area,
+        " Checkout & counters ",
+        now.counters != before.counters || !Arc::ptr_eq(&now.clients, &before.clients),
+        counters,
+        theme,
+    );
+}
+
+fn boxed(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    title: &str,
+    changed: bool,
+    lines: Vec<Line<'static>>,
+    theme: &Theme,
+) {
+    let title_style = if changed {
+        theme.changed()
+    } else {
+        theme.bold()
+    };
+    let marker = if changed {
+        format!("{title}● ")
+    } else {
+        title.to_string()
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(marker)
+        .title_style(title_style);
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+fn highlight(changed: bool, theme: &Theme) -> Style {
+    if changed {
+        theme.changed()
+    } else {
+        Style::new()
+    }
+}
+
+fn memory_lines(
+    now: &Snapshot,
+    before: &Snapshot,
+    at: Instant,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    if now.memory.is_empty() {
+        return vec![Line::styled(fit("nothing remembered", width), theme.dim())];
+    }
+    let mut lines = Vec::new();
+    for e in now.memory.iter() {
+        let changed = !before.memory.iter().any(|b| b == e);
+        let style = highlight(changed, theme);
+        let what = match e.kind {
+            EntryKind::KeyRecord => "key",
+            EntryKind::LogEntry => "log",
+            EntryKind::BodyHash => "body",
+        };
+        let durable = if e.durable { "" } else { " (memory only)" };
+        let answer = e
+            .response
+            .as_ref()
+            .map_or(String::new(), |r| format!(" → {} {}", r.status, r.body));
+        lines.push(Line::styled(
+            fit(
+                &format!("{what} {} · {}{durable}{answer}", e.key, e.status.label()),
+                width,
+            ),
+            style.patch(theme.bold()),
+        ));
+        lines.push(Line::styled(fit(&detail(e, at), width), style));
+    }
+    lines
+}
+
+fn detail(e: &MemoryEntry, at: Instant) -> String {
+    let mut parts = Vec::new();
+    if let Some(fp) = &e.fingerprint {
+        parts.push(format!("fp {fp}"));
+    }
+    if let Some(t) = e.expires_at {
+        parts.push(format!(
+            "expires in {}",
+            human_duration(t.0.saturating_sub(at.0))
+        ));
+    }
+    parts.push(e.written_by.clone());
+    format!("  {}", parts.join(" · "))
+}
+
+fn ledger_lines(
+    now: &Snapshot,
+    before: &Snapshot,
+    trace: &Trace,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    if now.ledger.is_empty() {
+        return vec![Line::styled(fit("no charges", width), theme.dim())];
+    }
+    now.ledger
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let key = c
+                .key
+                .as_deref()
+                .map_or("no key".to_string(), |k| format!("key {k}"));
+            let text = format!(
+                "{} {} {key} #{} {}",
+                c.id,
+                c.amount,
+                c.attempt,
+                trace.clock.format_short(c.at)
+            );
+            Line::styled(
+                fit(&text, width),
+                highlight(i >= before.ledger.len(), theme),
+            )
+        })
+        .collect()
+}
+
+fn statement_lines(
+    now: &Snapshot,
+    before: &Snapshot,
+    app: &App,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let merchant = &app.scenario.config.merchant;
+    let trace = app.trace();
+    let mut lines: Vec<Line<'static>> = now
+        .statement()
+        .enumerate()
+        .map(|(i, c)| {
+            let day = trace.clock.format_short(c.at);
+            let amount = c.amount.to_string();
+            let name_room = width.saturating_sub(day.len() + amount.len() + 2);
+            let text = format!("{day} {:<name_room$} {amount}", fit(merchant, name_room));
+            Line::styled(
+                fit(&text, width),
+                highlight(i >= before.ledger.len(), theme).patch(theme.money()),
+            )
+        })
+        .collect();
+    if lines.is_empty() {
+        lines.push(Line::styled(
+            fit("no charges from this shop", width),
+            theme.dim(),
+        ));
+    } else {
+        let total = Cents(now.ledger.iter().map(|c| c.amount.0).sum());
+        let count = now.ledger.len();
+        lines.push(Line::styled(
+            fit(
+                &format!(
+                    "{count} line{} · total {total}",
+                    if count == 1 { "" } else { "s" }
+                ),
+                width,
+            ),
+            theme.bold(),
+        ));
+    }
+    lines
+}
+
+fn counter_lines(
+    now: &Snapshot,
+    before: &Snapshot,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let mut lines: Vec<Line<'static>> = now
+        .clients
+        .iter()
+        .zip(
+            before
+                .clients
+                .iter()
+                .map(Some)
+                .chain(std::iter::repeat(None)),
+        )
+        .map(|(c, b)| {
+            let changed = b != Some(c);
+            Line::from(vec![
+                Span::raw(fit(&format!("order {}: ", c.order), width / 2)),
+                Span::styled(
+                    c.belief.label().to_string(),
+                    highlight(changed, theme).patch(theme.bold()),
+                ),
+                Span::raw(format!(" · {} sent", c.attempts_sent)),
+            ])
+        })
+        .collect();
+    let Counters {
+        attempts_sent,
+        requests_received,
+        dedupe_hits,
+        conflicts_409,
+        mismatches_422,
+        keys_stored,
+        keys_evicted,
+    } = now.counters;
+    let b = before.counters;
+    let item = |name: &str, v: u32, old: u32| {
+        vec![
+            Span::raw(format!("{name} ")),
+            Span::styled(
+                v.to_string(),
+                highlight(v != old, theme).patch(theme.bold()),
+            ),
+            Span::raw("  "),
+        ]
+    };
+    lines.push(Line::from(
+        [
+            item("sent", attempts_sent, b.attempts_sent),
+            item("received", requests_received, b.requests_received),
+            item("dedupe hits", dedupe_hits, b.dedupe_hits),
+        ]
+        .concat(),
+    ));
+    lines.push(Line::from(
+        [
+            item("409", conflicts_409, b.conflicts_409),
+            item("422", mismatches_422, b.mismatches_422),
+            item("stored", keys_stored, b.keys_stored),
+            item("evicted", keys_evicted, b.keys_evicted),
+        ]
+        .concat(),
+    ));
+    lines
+}
