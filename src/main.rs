@@ -67,7 +67,7 @@ fn main() -> ExitCode {
         }) => {
             let loaded = match load_scenario(scenario.as_deref()) {
                 Ok(s) => s,
-                Err(e) => return usage_error(&e.to_string()),
+                Err(e) => return scenario_error(&e),
             };
             print_warnings(&loaded, scenario.as_deref().unwrap_or("order-5531"));
             let choice = design.unwrap_or(DesignChoice::One(loaded.design));
@@ -94,7 +94,7 @@ fn main() -> ExitCode {
 fn replay(scenario: Option<&str>, design: Option<Design>, at: Option<ClockTime>) -> ExitCode {
     let loaded = match load_scenario(scenario) {
         Ok(s) => s,
-        Err(e) => return usage_error(&e.to_string()),
+        Err(e) => return scenario_error(&e),
     };
     let source = idem::text::sanitize_line(scenario.unwrap_or("order-5531"));
     let mut app = match idem::tui::App::new(loaded, source) {
@@ -113,6 +113,12 @@ fn replay(scenario: Option<&str>, design: Option<Design>, at: Option<ClockTime>)
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+/// A scenario's problems carry their own `file:line:column: error:` prefix.
+fn scenario_error(e: &idem::scenario::ScenarioError) -> ExitCode {
+    eprintln!("{e}");
+    ExitCode::from(2)
 }
 
 fn usage_error(message: &str) -> ExitCode {

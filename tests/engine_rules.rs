@@ -877,7 +877,6 @@ fn an_outer_deadline_abandons_the_attempts_beneath_it() {
 }
 
 #[test]
-#[ignore = "engine bug: an answer tick's state still shows the belief from before the answer"]
 fn an_answer_tick_carries_the_belief_it_narrates() {
     // Each tick holds "the complete state after it" (SPEC §2). The tick on which the checkout
     // reads 200 and marks the order paid must already show it as paid; the tick on which it
@@ -902,7 +901,6 @@ fn an_answer_tick_carries_the_belief_it_narrates() {
 }
 
 #[test]
-#[ignore = "engine bug: a scenario without weekdays that spans days shows only the time of day"]
 fn a_trace_that_spans_days_names_the_day() {
     // SPEC §2: "wall-clock display such as 14:02:38.000, with a weekday once a scenario spans
     // days". The rerun comes exactly 48 h after the give-up, so time of day alone makes the

@@ -9,7 +9,7 @@ use crate::sim::config::{
     Backoff, Fault, FaultAction, HumanPath, IntentConfig, Jitter, KeyStrategy, LayerConfig,
     SimConfig,
 };
-use crate::sim::time::{ClockStyle, DAY_MS, Instant};
+use crate::sim::time::{ClockStyle, DAY_MS, Instant, human_duration};
 use crate::sim::{Belief, Design, Verdict};
 use crate::text::{sanitize_block, sanitize_line};
 use std::ops::Range;
@@ -17,6 +17,8 @@ use toml::Spanned;
 
 /// The most ticks a scenario may produce under any design.
 pub const MAX_TICKS: usize = 100_000;
+/// The most purchases one scenario may hold.
+pub const MAX_INTENTS: usize = 64;
 /// A generous estimate of ticks per attempt (send, receive, write, answer, timeout, …).
 const TICKS_PER_ATTEMPT: u64 = 8;
 
@@ -109,6 +111,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         max_ticks: MAX_TICKS,
     };
     check_size(&mut c, &file.checkout.layer, &config);
+    check_deadlines(&mut c, &file.checkout.layer, &config);
     check_fault_attempts(&mut c, &file.fault, &config);
 
     let narration = narration(&mut c, &file.narration);
@@ -170,7 +173,7 @@ fn layers(c: &mut Checker<'_>, spec: &Spanned<Vec<Spanned<schema::Layer>>>) -> V
             }
             let multiplier = match &l.multiplier {
                 Some(m) if !(1.0..=100.0).contains(m.get_ref()) => {
-                    c.error(m.span(), format!("the backoff multiplier must be between 1 and 100, not {}", m.get_ref()));
+                    c.error(m.span(), format!("the backoff multiplier must be between 1 and 100, not {:.3e}", m.get_ref()));
                     1.0
                 }
                 Some(m) => *m.get_ref(),
@@ -205,6 +208,16 @@ fn intents(c: &mut Checker<'_>, specs: &[Spanned<schema::Intent>]) -> Vec<Intent
         c.error(
             0..0,
             "the scenario has no [[intent]]: add at least one purchase (order, amount, at)".into(),
+        );
+        return Vec::new();
+    }
+    if specs.len() > MAX_INTENTS {
+        c.error(
+            specs[MAX_INTENTS].span(),
+            format!(
+                "a scenario may hold at most {MAX_INTENTS} intents, and this one has {}; a room cannot follow more purchases than that",
+                specs.len()
+            ),
         );
         return Vec::new();
     }
@@ -302,10 +315,17 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
                     direction: w.0,
                     by_ms: by.0,
                 }),
-                None => c.error(
-                    spec.span(),
-                    "`delay` needs `by`, how much later the message arrives (by = \"40s\")".into(),
-                ),
+                None => {
+                    c.error(
+                        spec.span(),
+                        "`delay` needs `by`, how much later the message arrives (by = \"40s\")".into(),
+                    );
+                    // Counted as the block's action, so it is not also called empty.
+                    actions.push(FaultAction::Delay {
+                        direction: w.0,
+                        by_ms: 0,
+                    });
+                }
             }
         } else if f.by.is_some() {
             c.error(spec.span(), "`by` only goes with `delay`".into());
@@ -400,6 +420,39 @@ fn check_size(c: &mut Checker<'_>, layers: &Spanned<Vec<Spanned<schema::Layer>>>
                 cfg.intents.len()
             ),
         );
+    }
+}
+
+/// Warns when an outer layer's deadline is shorter than the longest the layers beneath it may
+/// take: it will cut their retries short, so fewer attempts happen than the layers multiply to.
+fn check_deadlines(c: &mut Checker<'_>, specs: &Spanned<Vec<Spanned<schema::Layer>>>, cfg: &SimConfig) {
+    let mut inner_worst: u64 = 0;
+    for (i, layer) in cfg.layers.iter().enumerate() {
+        if i > 0
+            && let (Some(deadline), Some(spec)) = (layer.timeout_ms, specs.get_ref().get(i))
+            && deadline < inner_worst
+            && let Some(t) = &spec.get_ref().timeout
+        {
+            c.warn(
+                t.span(),
+                format!(
+                    "the {} deadline of {} is shorter than the {} the layers beneath it may take, so it cuts their retries short",
+                    layer.name,
+                    human_duration(deadline),
+                    human_duration(inner_worst)
+                ),
+            );
+        }
+        let own = if i == 0 { layer.timeout_ms.unwrap_or(0) } else { inner_worst };
+        let own = layer.timeout_ms.filter(|_| i > 0).map_or(own, |d| d.min(own));
+        let mut waits: u64 = 0;
+        let mut wait = layer.backoff.initial_ms as f64;
+        for _ in 1..layer.attempts {
+            let capped = layer.backoff.cap_ms.map_or(wait, |cap| wait.min(cap as f64));
+            waits = waits.saturating_add(capped.min(1e15) as u64);
+            wait *= layer.backoff.multiplier;
+        }
+        inner_worst = own.saturating_mul(u64::from(layer.attempts)).saturating_add(waits);
     }
 }
 

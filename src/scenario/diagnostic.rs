@@ -41,13 +41,14 @@ impl Diagnostic {
             .split('\n')
             .next()
             .map_or(1, |s| s.chars().count().max(1));
+        let (snippet, column) = window(line_text.trim_end_matches('\r'), column);
         Diagnostic {
             severity,
             line,
             column,
             width,
             message,
-            snippet: Some(crate::text::sanitize_line(line_text.trim_end_matches('\r'))),
+            snippet: Some(snippet),
         }
     }
 
@@ -66,6 +67,29 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+}
+
+/// The part of a long line around `column`, so a huge line is never printed whole; the
+/// column is moved to match the part shown.
+fn window(line: &str, column: usize) -> (String, usize) {
+    const SHOWN: usize = 100;
+    let clean = crate::text::sanitize_line(line);
+    let chars: Vec<char> = clean.chars().collect();
+    if chars.len() <= SHOWN {
+        return (clean, column);
+    }
+    let start = column.saturating_sub(SHOWN / 2).min(chars.len().saturating_sub(SHOWN));
+    let end = (start + SHOWN).min(chars.len());
+    let mut text: String = chars[start..end].iter().collect();
+    let mut col = column - start;
+    if start > 0 {
+        text.insert(0, '…');
+        col += 1;
+    }
+    if end < chars.len() {
+        text.push('…');
+    }
+    (text, col)
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {

@@ -7,6 +7,7 @@ use super::state::{Belief, Response};
 use super::time::human_duration;
 use super::trace::{Actor, Fate, Message, TickKind};
 use super::world::{Event, Request, TickDraft, World};
+use std::sync::Arc;
 
 /// What the checkout does after an attempt ends without a final answer.
 enum Next {
@@ -118,7 +119,7 @@ impl World<'_> {
         self.counters.attempts_sent += 1;
         {
             let view = self.client_mut(intent);
-            view.key = key.clone();
+            view.key = key.as_deref().map(Arc::from);
             view.attempts_sent += 1;
             view.belief = Belief::Waiting;
         }
@@ -251,7 +252,7 @@ impl World<'_> {
         let gave_up = matches!(next, Next::GiveUp);
         self.record(TickDraft::new(Actor::Checkout, kind, label, head + &tail).of(intent, attempt));
         if gave_up {
-            self.give_up(intent, Belief::Unknown);
+            self.give_up(intent);
         }
     }
 
@@ -321,7 +322,7 @@ impl World<'_> {
             );
             return;
         }
-        self.client_mut(intent).last_answer = Some(summary.clone());
+        self.client_mut(intent).last_answer = Some(Arc::from(summary.as_str()));
         self.read_answer(intent, attempt, &r.response);
     }
 
@@ -339,12 +340,11 @@ impl World<'_> {
             let narration = format!(
                 "At {clock} the checkout reads {summary} for attempt #{attempt} of order {order}. {how}"
             );
-            self.runs[intent].waiting_for = None;
+            self.finish(intent, Belief::Paid);
             self.record(
                 TickDraft::new(Actor::Checkout, TickKind::Answer, label, narration)
                     .of(intent, Some(attempt)),
             );
-            self.finish(intent, Belief::Paid);
             return;
         }
         if response.status == 409 || response.status >= 500 {
@@ -359,63 +359,29 @@ impl World<'_> {
             self.fail_attempt(intent, 0, TickKind::Answer, label, head, Some(attempt));
             return;
         }
+        self.finish(intent, Belief::Failed);
+        let follow = self.hand_over(intent);
         let narration = format!(
-            "At {clock} the checkout reads {summary} for attempt #{attempt} of order {order}. A {} is final: the checkout stops retrying and tells the customer the payment failed.",
+            "At {clock} the checkout reads {summary} for attempt #{attempt} of order {order}. A {} is final: the checkout stops retrying and tells the customer the payment failed.{follow}",
             response.status
         );
-        self.runs[intent].waiting_for = None;
         self.record(
             TickDraft::new(Actor::Checkout, TickKind::Answer, label, narration)
                 .of(intent, Some(attempt)),
         );
-        self.give_up(intent, Belief::Failed);
     }
 
-    /// The run ended without the client believing it paid: record what it believes, then hand
-    /// the intent to the next human path if there is one.
-    fn give_up(&mut self, intent: usize, belief: Belief) {
-        self.finish(intent, belief);
+    /// The automatic path is spent and the outcome is unknown: say so, then hand the intent
+    /// to the next human path if there is one.
+    fn give_up(&mut self, intent: usize) {
+        self.finish(intent, Belief::Unknown);
+        let follow = self.hand_over(intent);
         let order = self.cfg.intents[intent].order.clone();
-        let path = self
-            .cfg
-            .human_paths
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.intent.is_none_or(|i| i == intent))
-            .nth(self.runs[intent].next_path);
-        let follow = match path {
-            Some((index, p)) => {
-                let text = format!(
-                    " The order is not settled, so it goes to the {}, {} from now.",
-                    p.name,
-                    human_duration(p.after_ms)
-                );
-                let after = p.after_ms;
-                self.runs[intent].next_path += 1;
-                self.schedule_in(
-                    after,
-                    Event::Rerun {
-                        intent,
-                        path: index,
-                    },
-                );
-                text
-            }
-            None => String::new(),
-        };
-        if belief == Belief::Failed {
-            if !follow.is_empty() {
-                // The final answer was already narrated; only the hand-over is new.
-                if let Some(last) = self.ticks.last_mut() {
-                    last.narration.push_str(&follow);
-                }
-            }
-            return;
-        }
         let attempts = self.runs[intent].attempts;
         let narration = format!(
-            "At {} the checkout has used its whole retry budget for order {order} ({attempts} attempts so far) and gives up. It does not know whether the card was charged: the outcome is unknown.{follow}",
-            self.clock()
+            "At {} the checkout has used its whole retry budget for order {order} ({}) and gives up. It does not know whether the card was charged: the outcome is unknown.{follow}",
+            self.clock(),
+            plural(attempts, "attempt")
         );
         self.record(
             TickDraft::new(
@@ -426,6 +392,29 @@ impl World<'_> {
             )
             .of(intent, None),
         );
+    }
+
+    /// Schedules the next human path for an intent that ended unpaid, and says so.
+    fn hand_over(&mut self, intent: usize) -> String {
+        let path = self
+            .cfg
+            .human_paths
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.intent.is_none_or(|i| i == intent))
+            .nth(self.runs[intent].next_path);
+        let Some((index, p)) = path else {
+            return String::new();
+        };
+        let text = format!(
+            " The order is not settled, so it goes to the {}, {} from now.",
+            p.name,
+            human_duration(p.after_ms)
+        );
+        let after = p.after_ms;
+        self.runs[intent].next_path += 1;
+        self.schedule_in(after, Event::Rerun { intent, path: index });
+        text
     }
 
     fn finish(&mut self, intent: usize, belief: Belief) {
@@ -454,5 +443,14 @@ impl World<'_> {
             TickDraft::new(Actor::Checkout, TickKind::Rerun, label, narration).of(intent, None),
         );
         self.start_run(intent);
+    }
+}
+
+/// `1 attempt`, `3 attempts`.
+pub(super) fn plural(n: u32, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
     }
 }

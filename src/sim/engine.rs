@@ -3,6 +3,7 @@
 use super::config::SimConfig;
 use super::design::Design;
 use super::state::Belief;
+use super::time::ClockStyle;
 use super::trace::{Actor, IntentOutcome, Outcome, TickKind, Trace, Verdict};
 use super::world::{Event, TickDraft, World};
 use std::fmt;
@@ -29,6 +30,18 @@ impl std::error::Error for SimError {}
 
 /// Simulates `cfg` under `design` from the first Pay to the last answer.
 pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
+    let trace = run(cfg, design)?;
+    // A story that runs past midnight needs day numbers; the narration carries the times,
+    // so the run is repeated with the clock that names them.
+    if cfg.clock == ClockStyle::TimeOfDay && trace.ticks.iter().any(|t| t.at.day() != 0) {
+        let mut with_days = cfg.clone();
+        with_days.clock = ClockStyle::DayNumber;
+        return run(&with_days, design);
+    }
+    Ok(trace)
+}
+
+fn run(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
     let mut world = World::new(cfg, design);
     for (intent, i) in cfg.intents.iter().enumerate() {
         world.schedule(i.at, Event::Pay { intent });
@@ -185,11 +198,14 @@ fn unused_faults(world: &World<'_>) -> Vec<String> {
         .filter(|f| f.attempt > world.runs[f.intent].attempts)
         .map(|f| {
             format!(
-                "the fault on attempt #{} of order {} never came into play under {}: only {} attempts were sent",
+                "the fault on attempt #{} of order {} never came into play under {}: only {} sent",
                 f.attempt,
                 world.cfg.intents[f.intent].order,
                 world.design.id(),
-                world.runs[f.intent].attempts
+                match world.runs[f.intent].attempts {
+                    1 => "1 attempt was".to_string(),
+                    n => format!("{n} attempts were"),
+                }
             )
         })
         .collect()

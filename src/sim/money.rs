@@ -57,7 +57,7 @@ pub fn parse_money(text: &str) -> Result<Cents, String> {
     whole
         .checked_mul(100)
         .and_then(|c| c.checked_add(frac))
-        .filter(|c| *c <= 1_000_000_000_00)
+        .filter(|c| *c <= 100_000_000_000)
         .map(Cents)
         .ok_or_else(|| format!("`{text}` is too large an amount (at most $1,000,000,000.00)"))
 }

@@ -377,7 +377,7 @@ impl World<'_> {
             attempt: r.attempt,
             at: self.now,
         };
-        Arc::make_mut(&mut self.ledger).push(charge);
+        Arc::make_mut(&mut self.ledger).push(Arc::new(charge));
         (
             response(200, &format!("charged {id}"), Some(id.clone())),
             Some(id),

@@ -11,8 +11,9 @@ use std::sync::Arc;
 pub struct Snapshot {
     /// The processor's dedupe memory: key records, key log entries or body hashes.
     pub memory: Arc<Vec<MemoryEntry>>,
-    /// Charges that moved money, in the order they were made.
-    pub ledger: Arc<Vec<Charge>>,
+    /// Charges that moved money, in the order they were made. Each charge is shared, so a new
+    /// one costs a pointer per earlier charge rather than a copy of each.
+    pub ledger: Arc<Vec<Arc<Charge>>>,
     /// What the checkout knows about each intent, in the scenario's order.
     pub clients: Arc<Vec<ClientView>>,
     pub processor_up: bool,
@@ -22,7 +23,7 @@ pub struct Snapshot {
 impl Snapshot {
     /// The card statement the customer sees: one line per charge.
     pub fn statement(&self) -> impl Iterator<Item = &Charge> {
-        self.ledger.iter()
+        self.ledger.iter().map(|c| &**c)
     }
 
     pub fn charged_total(&self) -> Cents {
@@ -150,13 +151,13 @@ impl Belief {
 /// The checkout's view of one intent.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClientView {
-    pub order: String,
+    pub order: Arc<str>,
     /// The key the latest attempt carried.
-    pub key: Option<String>,
+    pub key: Option<Arc<str>>,
     pub belief: Belief,
     pub attempts_sent: u32,
     /// The last answer the checkout read, if any.
-    pub last_answer: Option<String>,
+    pub last_answer: Option<Arc<str>>,
 }
 
 /// Running totals over the whole scenario.

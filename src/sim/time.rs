@@ -33,27 +33,48 @@ pub enum ClockStyle {
 impl ClockStyle {
     /// `14:02:38.000`, `Fri 18:00:00.000` or `day 2 14:02:38.000`.
     pub fn format(self, t: Instant) -> String {
-        let ms = t.0 % DAY_MS;
-        let time = format!(
-            "{:02}:{:02}:{:02}.{:03}",
-            ms / 3_600_000,
-            ms / 60_000 % 60,
-            ms / 1000 % 60,
-            ms % 1000
-        );
-        match self {
-            ClockStyle::TimeOfDay => time,
-            ClockStyle::Weekday => format!("{} {time}", WEEKDAYS[(t.day() % 7) as usize]),
-            ClockStyle::DayNumber => format!("day {} {time}", t.day() + 1),
-        }
+        let mut out = String::with_capacity(24);
+        self.write(&mut out, t, false);
+        out
     }
 
     /// The shortest form that still names the time exactly: drops `.000`.
     pub fn format_short(self, t: Instant) -> String {
-        let full = self.format(t);
-        match full.strip_suffix(".000") {
-            Some(s) => s.to_string(),
-            None => full,
+        let mut out = String::with_capacity(24);
+        self.write(&mut out, t, true);
+        out
+    }
+
+    /// Writes the time without going through the formatting machinery: the engine narrates
+    /// every tick with it, so it sits on the hot path.
+    pub fn write(self, out: &mut String, t: Instant, short: bool) {
+        fn two(out: &mut String, n: u64) {
+            out.push(char::from(b'0' + (n / 10 % 10) as u8));
+            out.push(char::from(b'0' + (n % 10) as u8));
+        }
+        match self {
+            ClockStyle::TimeOfDay => {}
+            ClockStyle::Weekday => {
+                out.push_str(WEEKDAYS[(t.day() % 7) as usize]);
+                out.push(' ');
+            }
+            ClockStyle::DayNumber => {
+                out.push_str("day ");
+                out.push_str(&(t.day() + 1).to_string());
+                out.push(' ');
+            }
+        }
+        let ms = t.0 % DAY_MS;
+        two(out, ms / 3_600_000);
+        out.push(':');
+        two(out, ms / 60_000 % 60);
+        out.push(':');
+        two(out, ms / 1000 % 60);
+        let frac = ms % 1000;
+        if !(short && frac == 0) {
+            out.push('.');
+            out.push(char::from(b'0' + (frac / 100) as u8));
+            two(out, frac % 100);
         }
     }
 }

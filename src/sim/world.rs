@@ -7,7 +7,7 @@ use super::state::{Charge, ClientView, Counters, MemoryEntry, Response, Snapshot
 use super::time::Instant;
 use super::trace::{Actor, Message, Tick, TickKind};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::Arc;
 
 /// Something scheduled to happen at a virtual time.
@@ -153,7 +153,9 @@ pub(super) struct World<'a> {
     alive: usize,
     pub rng: fastrand::Rng,
     pub memory: Arc<Vec<MemoryEntry>>,
-    pub ledger: Arc<Vec<Charge>>,
+    pub ledger: Arc<Vec<Arc<Charge>>>,
+    /// Indices of `cfg.faults` by (intent, attempt), so a lookup does not scan every fault.
+    fault_index: BTreeMap<(usize, u32), Vec<usize>>,
     pub clients: Arc<Vec<ClientView>>,
     pub processor_up: bool,
     pub incarnation: u32,
@@ -207,7 +209,7 @@ impl<'a> World<'a> {
             .intents
             .iter()
             .map(|i| ClientView {
-                order: i.order.clone(),
+                order: Arc::from(i.order.as_str()),
                 key: None,
                 belief: super::state::Belief::NotStarted,
                 attempts_sent: 0,
@@ -230,6 +232,13 @@ impl<'a> World<'a> {
             rng: fastrand::Rng::with_seed(cfg.seed),
             memory: Arc::new(Vec::new()),
             ledger: Arc::new(Vec::new()),
+            fault_index: {
+                let mut index: BTreeMap<(usize, u32), Vec<usize>> = BTreeMap::new();
+                for (i, f) in cfg.faults.iter().enumerate() {
+                    index.entry((f.intent, f.attempt)).or_default().push(i);
+                }
+                index
+            },
             clients: Arc::new(clients),
             processor_up: true,
             incarnation: 0,
@@ -309,11 +318,11 @@ impl<'a> World<'a> {
 
     /// The faults that apply to one attempt of one intent, with their indices.
     pub fn faults_for(&self, intent: usize, attempt: u32) -> impl Iterator<Item = (usize, &Fault)> {
-        self.cfg
-            .faults
-            .iter()
-            .enumerate()
-            .filter(move |(_, f)| f.intent == intent && f.attempt == attempt)
+        self.fault_index
+            .get(&(intent, attempt))
+            .into_iter()
+            .flatten()
+            .map(|&i| (i, &self.cfg.faults[i]))
     }
 
     /// The crash the scenario places at `point` of this request, if it has not happened yet.

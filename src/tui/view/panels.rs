@@ -35,8 +35,8 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let rest = area.height.saturating_sub(fixed);
     let [mem_area, ledger_area, statement_area, counter_area] = Layout::vertical([
         Constraint::Min(4),
-        Constraint::Length(((ledger.len() + 2) as u16).clamp(3, rest / 4)),
-        Constraint::Length(((statement.len() + 2) as u16).clamp(3, rest / 4)),
+        Constraint::Length(((ledger.len() + 2) as u16).clamp(3, (rest / 4).max(3))),
+        Constraint::Length(((statement.len() + 2) as u16).clamp(3, (rest / 4).max(3))),
         Constraint::Length(fixed),
     ])
     .areas(area);

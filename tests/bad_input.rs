@@ -1,0 +1,598 @@
+//! Bad input to `idem run`, through the real binary and the library: every case ends with a
+//! clear message (with `file:line:column` where there is one) and exit code 2, or a warning and
+//! exit code 0, within a few seconds and never with a panic. The fixed cases live in
+//! `tests/bad_scenarios/`; the large and binary ones are generated at test time.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Out {
+    code: Option<i32>,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+impl Out {
+    fn stdout_text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+}
+
+/// Runs `program args`, failing the test if it has not finished after 10 s or if it panicked.
+fn spawn_with_timeout(mut cmd: Command, what: &str) -> Out {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let started = Instant::now();
+    let mut child = cmd.spawn().expect("the idem binary starts");
+    let mut out_pipe = child.stdout.take().unwrap();
+    let mut err_pipe = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting on idem") {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} did not finish within 10 s");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let stdout = out_reader.join().unwrap();
+    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
+    assert!(!stderr.contains("panicked"), "{what} panicked:\n{stderr}");
+    assert!(
+        status.code().is_some(),
+        "{what} was killed by a signal ({status:?}):\n{stderr}"
+    );
+    Out {
+        code: status.code(),
+        stdout,
+        stderr,
+    }
+}
+
+fn idem(args: &[&str]) -> Out {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_idem"));
+    cmd.args(args);
+    spawn_with_timeout(cmd, &format!("idem {args:?}"))
+}
+
+/// Expects exit code 2, nothing on stdout and an `error: ` message; returns the message.
+fn refused(args: &[&str]) -> String {
+    let out = idem(args);
+    assert_eq!(
+        out.code,
+        Some(2),
+        "idem {args:?} should fail with 2:\nstdout: {}\nstderr: {}",
+        out.stdout_text(),
+        out.stderr
+    );
+    assert!(out.stdout.is_empty(), "idem {args:?} printed to stdout");
+    assert!(
+        out.stderr.contains("error: "),
+        "idem {args:?}: {}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.as_bytes().contains(&0x1b),
+        "an escape byte reached the terminal"
+    );
+    out.stderr
+}
+
+fn corpus(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bad_scenarios")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// Runs a corpus file and expects exit 2 with a message at `line:column` containing `needles`.
+fn refused_at(name: &str, line: usize, column: usize, needles: &[&str]) -> String {
+    let path = corpus(name);
+    let message = refused(&["run", &path]);
+    let at = format!("{path}:{line}:{column}: error: ");
+    assert!(message.contains(&at), "expected {at:?} in\n{message}");
+    for n in needles {
+        assert!(message.contains(n), "expected {n:?} in\n{message}");
+    }
+    // The offending line is quoted with a caret under it.
+    assert!(message.contains(&format!("{line} | ")), "{message}");
+    assert!(message.contains('^'), "{message}");
+    message
+}
+
+/// A directory of its own in the temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let path = std::env::temp_dir().join(format!(
+            "idem-bad-input-{}-{nanos}-{tag}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&path).expect("create a temp dir");
+        TempDir(path)
+    }
+    fn file(&self, name: &str, bytes: &[u8]) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes).expect("write a temp file");
+        path.display().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+// ---------------------------------------------------------------- files that are not scenarios
+
+#[test]
+fn a_missing_file() {
+    let dir = TempDir::new("missing");
+    let path = dir.0.join("no-such-scenario.toml").display().to_string();
+    let message = refused(&["run", &path]);
+    assert!(message.contains(&path), "{message}");
+    assert!(message.contains("no such file"), "{message}");
+    assert_eq!(message.lines().count(), 1, "{message}");
+}
+
+#[test]
+fn a_near_miss_of_a_builtin_name() {
+    let message = refused(&["run", "reply-lots"]);
+    assert!(
+        message.contains("did you mean the built-in `reply-lost`?"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_directory() {
+    let dir = TempDir::new("dir");
+    let path = dir.0.display().to_string();
+    let message = refused(&["run", &path]);
+    assert!(message.contains("is a directory"), "{message}");
+    // The library says the same.
+    let err = idem::scenario::load(&dir.0).unwrap_err();
+    assert_eq!(err.diagnostics.len(), 1);
+    assert_eq!(
+        err.diagnostics[0].line, 0,
+        "a whole-file problem has no line"
+    );
+}
+
+#[test]
+fn a_file_that_is_not_utf8() {
+    let dir = TempDir::new("utf8");
+    let mut bytes = b"title = \"caf".to_vec();
+    bytes.push(0xe9); // Latin-1 é
+    bytes.extend_from_slice(
+        b"\"\n\n[[intent]]\norder = \"5531\"\namount = \"$48.60\"\nat = \"14:02:07\"\n",
+    );
+    let path = dir.file("latin1.toml", &bytes);
+    let message = refused(&["run", &path]);
+    assert!(
+        message.contains(&format!("{path}:1:13: error: ")),
+        "{message}"
+    );
+    assert!(message.contains("not valid UTF-8"), "{message}");
+
+    // A bad byte on a later line, after multi-byte characters, is still placed exactly.
+    let mut bytes = "title = \"ünïcode\"\nseed = 1\n# é".as_bytes().to_vec();
+    bytes.extend_from_slice(&[0xff, 0xfe]);
+    let path = dir.file("later.toml", &bytes);
+    let err = idem::scenario::load(Path::new(&path)).unwrap_err();
+    let d = &err.diagnostics[0];
+    assert_eq!((d.line, d.column), (3, 4), "{err}");
+}
+
+#[test]
+fn a_binary_file() {
+    let dir = TempDir::new("binary");
+    let bytes: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
+    let path = dir.file("random.toml", &bytes);
+    let message = refused(&["run", &path]);
+    assert!(message.contains(&path), "{message}");
+}
+
+#[test]
+fn a_ten_megabyte_file() {
+    let dir = TempDir::new("big");
+    let mut text = String::from(
+        "title = \"big\"\n[[intent]]\norder = \"5531\"\namount = \"$48.60\"\nat = \"14:02:07\"\n",
+    );
+    let line = "# padding padding padding padding padding padding padding padding padding\n";
+    while text.len() < 10 * 1024 * 1024 {
+        text.push_str(line);
+    }
+    text.truncate(10 * 1024 * 1024);
+    let path = dir.file("big.toml", text.as_bytes());
+    let started = Instant::now();
+    let message = refused(&["run", &path]);
+    assert!(message.contains("10485760 bytes"), "{message}");
+    assert!(message.contains("at most 1048576 bytes"), "{message}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn an_empty_file() {
+    refused_at("empty.toml", 1, 1, &["missing field `title`"]);
+}
+
+// ---------------------------------------------------------------- TOML and schema errors
+
+#[test]
+fn malformed_toml() {
+    refused_at("malformed.toml", 4, 18, &["expected `]`"]);
+}
+
+#[test]
+fn an_unknown_key_suggests_the_near_miss() {
+    let message = refused_at(
+        "unknown-key.toml",
+        5,
+        1,
+        &["unknown field `atempts`", "(did you mean `attempts`?)"],
+    );
+    assert!(message.contains("5 | atempts = 3"), "{message}");
+    assert!(message.contains("  | ^^^^^^^\n") || message.ends_with("^^^^^^^\n"));
+}
+
+#[test]
+fn a_wrong_type() {
+    refused_at("wrong-type.toml", 4, 12, &["invalid type", "\"three\""]);
+}
+
+#[test]
+fn zero_attempts() {
+    refused_at(
+        "zero-attempts.toml",
+        5,
+        12,
+        &["attempts must be at least 1, not 0"],
+    );
+}
+
+#[test]
+fn an_integer_too_large_for_any_type() {
+    refused_at("huge-attempts.toml", 4, 12, &["99999999999999999999"]);
+}
+
+#[test]
+fn a_multiplier_out_of_range() {
+    refused_at("huge-multiplier.toml", 5, 14, &["between 1 and 100"]);
+}
+
+#[test]
+fn an_unknown_design_in_the_file() {
+    refused_at(
+        "unknown-design.toml",
+        2,
+        10,
+        &[
+            "unknown design `with-charg`",
+            "did you mean `with-charge`?",
+            "with-charge, log-after-charge, no-key, log-before-charge, content-hash",
+        ],
+    );
+}
+
+#[test]
+fn an_unknown_design_on_the_command_line() {
+    for bad in ["with-charg", "6", "0", "ALL", ""] {
+        let message = refused(&["run", "--design", bad]);
+        for id in [
+            "with-charge",
+            "log-after-charge",
+            "no-key",
+            "log-before-charge",
+            "content-hash",
+            "all",
+        ] {
+            assert!(
+                message.contains(id),
+                "--design {bad:?}: {id} missing in {message}"
+            );
+        }
+    }
+    let message = refused(&["run", "--design", "with-charg"]);
+    assert!(message.contains("did you mean `with-charge`?"), "{message}");
+}
+
+#[test]
+fn an_unknown_crash_point() {
+    refused_at(
+        "unknown-crash-point.toml",
+        10,
+        15,
+        &[
+            "unknown crash point `chrage`",
+            "did you mean `charge`?",
+            "receive, key, charge, reply",
+        ],
+    );
+}
+
+#[test]
+fn values_that_do_not_parse() {
+    refused_at("bad-amount.toml", 5, 10, &["not an amount", "$48.60"]);
+    refused_at("bad-duration.toml", 5, 11, &["not a duration"]);
+    refused_at("bad-time.toml", 6, 6, &["not a time of day"]);
+}
+
+#[test]
+fn faults_that_make_no_sense() {
+    refused_at(
+        "fault-two-actions.toml",
+        8,
+        1,
+        &["one [[fault]] does one thing"],
+    );
+    refused_at("delay-without-by.toml", 8, 1, &["`delay` needs `by`"]);
+    refused_at(
+        "unknown-fault-intent.toml",
+        9,
+        10,
+        &["no intent has order `5513`", "did you mean `5531`?"],
+    );
+}
+
+#[test]
+fn a_scenario_with_no_purchase() {
+    let message = refused(&["run", &corpus("no-intent.toml")]);
+    assert!(message.contains("has no [[intent]]"), "{message}");
+    refused_at("missing-title.toml", 1, 1, &["missing field `title`"]);
+}
+
+#[test]
+fn deep_nesting() {
+    let dir = TempDir::new("deep");
+    // Arrays: the 33rd bracket, at column 5 + 32, is one too many.
+    let deep = format!(
+        "title = \"deep\"\nx = {}{}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let path = dir.file("arrays.toml", deep.as_bytes());
+    let message = refused(&["run", &path]);
+    assert!(
+        message.contains(&format!("{path}:2:37: error: ")),
+        "{message}"
+    );
+    assert!(message.contains("nest deeper than 32"), "{message}");
+
+    // Inline tables, mixed with arrays.
+    let mut mixed = String::from("title = \"deep\"\ny = ");
+    for _ in 0..20_000 {
+        mixed.push_str("{a=[");
+    }
+    let path = dir.file("tables.toml", mixed.as_bytes());
+    let message = refused(&["run", &path]);
+    assert!(message.contains(&format!("{path}:2:")), "{message}");
+
+    // Brackets at the start of a line look like a table header.
+    let header = format!("title = \"deep\"\n{}\n", "[".repeat(50_000));
+    let path = dir.file("header.toml", header.as_bytes());
+    let message = refused(&["run", &path]);
+    assert!(message.contains(&format!("{path}:2:")), "{message}");
+
+    // Deep nesting inside a string is only text.
+    let text = format!(
+        "title = \"{}\"\n[[intent]]\norder = \"5531\"\namount = \"$48.60\"\nat = \"14:02:07\"\n",
+        "[{".repeat(1000)
+    );
+    let path = dir.file("string.toml", text.as_bytes());
+    let out = idem(&["run", &path]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+}
+
+// ---------------------------------------------------------------- size and warnings
+
+#[test]
+fn a_configuration_too_large_to_simulate() {
+    let started = Instant::now();
+    let message = refused_at(
+        "too-many-ticks.toml",
+        3,
+        1,
+        &[
+            "retry layers multiply",
+            "http client 30 × service 30 × queue 30 × scheduler 30 = 810000 attempts",
+            "100000",
+        ],
+    );
+    assert!(started.elapsed() < Duration::from_secs(5), "{message}");
+    // The library refuses it before simulating anything.
+    let err = idem::scenario::load(Path::new(&corpus("too-many-ticks.toml"))).unwrap_err();
+    assert_eq!(err.diagnostics.len(), 1);
+    assert_eq!((err.diagnostics[0].line, err.diagnostics[0].column), (3, 1));
+}
+
+#[test]
+fn a_fault_on_an_attempt_that_never_happens_is_a_warning() {
+    let path = corpus("unreachable-fault.toml");
+    let out = idem(&["run", &path]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with(&format!("{path}:12:11: warning: attempt 9 never happens")),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("error"), "{}", out.stderr);
+    let text = out.stdout_text();
+    assert!(text.contains("Outcome: ✓ Charged once"), "{text}");
+    // JSON stays clean on stdout; the warning goes to stderr only.
+    let out = idem(&["run", &path, "--json"]);
+    assert_eq!(out.code, Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(v["charges"], 1);
+    assert!(out.stderr.contains("warning:"));
+    // The library keeps the warning with the scenario.
+    let s = idem::scenario::load(Path::new(&path)).unwrap();
+    assert_eq!(s.warnings.len(), 1);
+    assert_eq!((s.warnings[0].line, s.warnings[0].column), (12, 11));
+}
+
+// ---------------------------------------------------------------- hostile text
+
+fn assert_clean(bytes: &[u8], what: &str) {
+    assert!(!bytes.contains(&0x1b), "{what}: an ESC byte got through");
+    assert!(!bytes.contains(&0x07), "{what}: a BEL byte got through");
+    let text = String::from_utf8_lossy(bytes);
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "{what}: a control character got through"
+    );
+}
+
+#[test]
+fn control_characters_never_reach_the_terminal() {
+    let path = corpus("control-chars.toml");
+    for args in [
+        &["run", &path][..],
+        &["run", &path, "--json"],
+        &["run", &path, "--design", "all"],
+        &["run", &path, "--design", "all", "--json"],
+    ] {
+        let out = idem(args);
+        assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
+        assert_clean(&out.stdout, &format!("stdout of {args:?}"));
+        assert_clean(out.stderr.as_bytes(), &format!("stderr of {args:?}"));
+    }
+    let text = idem(&["run", &path]).stdout_text();
+    assert!(
+        text.starts_with("control-chars — Escape [31mred[0m and bell  and  CSI\n"),
+        "{text}"
+    );
+    assert!(text.contains("order 55[5m31"), "{text}");
+    // JSON holds the cleaned text too, not an escaped ESC.
+    let out = idem(&["run", &path, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["title"], "Escape [31mred[0m and bell  and  CSI");
+    assert!(
+        !out.stdout_text().contains("\\u001b"),
+        "an escaped ESC in the JSON"
+    );
+}
+
+#[test]
+fn control_characters_in_error_messages_and_paths() {
+    let dir = TempDir::new("esc");
+    // A raw ESC in the file is a TOML error; its line is quoted without it.
+    let path = dir.file("raw.toml", b"title = \"raw \x1b[31m escape\"\n");
+    let message = refused(&["run", &path]);
+    assert!(message.contains(&format!("{path}:1:")), "{message}");
+    // An escaped ESC in an unknown key name.
+    let path = dir.file("key.toml", b"title = \"ok\"\n\"at\\u001bempts\" = 3\n");
+    let message = refused(&["run", &path]);
+    assert!(
+        message.contains(&format!("{path}:2:1: error: unknown field")),
+        "{message}"
+    );
+    // An ESC in the file name itself.
+    let path = dir.file("evil\x1b[31m.toml", b"title = 3\n");
+    let message = refused(&["run", &path]);
+    assert!(message.contains("evil[31m.toml:1:9: error: "), "{message}");
+}
+
+// ---------------------------------------------------------------- the corpus as a whole
+
+#[test]
+fn every_corpus_file_fails_cleanly_through_the_library_and_the_binary() {
+    let warn_or_ok = ["control-chars.toml", "unreachable-fault.toml"];
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_scenarios");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 20, "{names:?}");
+    for name in &names {
+        let path = dir.join(name);
+        let loaded = idem::scenario::load(&path);
+        let out = idem(&["run", path.to_str().unwrap()]);
+        if warn_or_ok.contains(&name.as_str()) {
+            assert!(loaded.is_ok(), "{name}: {}", loaded.unwrap_err());
+            assert_eq!(out.code, Some(0), "{name}: {}", out.stderr);
+            continue;
+        }
+        let err = loaded.expect_err(name);
+        assert!(!err.diagnostics.is_empty(), "{name}");
+        assert!(err.diagnostics.iter().any(|d| d.is_error()), "{name}");
+        assert_eq!(out.code, Some(2), "{name}: {}", out.stderr);
+        assert!(out.stdout.is_empty(), "{name}");
+        // The binary prints what the library reports.
+        assert_eq!(out.stderr, format!("{err}\n"), "{name}");
+        for d in &err.diagnostics {
+            assert!(!d.message.is_empty(), "{name}");
+            if d.line > 0 {
+                assert!(d.column >= 1, "{name}");
+                let rendered = err.to_string();
+                assert!(
+                    rendered.contains(&format!(":{}:{}: ", d.line, d.column)),
+                    "{name}: {rendered}"
+                );
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- resource use
+
+/// Many small purchases in a 120 KB file: far under the size and tick limits.
+fn many_intents(n: usize) -> String {
+    let mut s = String::from("title = \"many\"\n[[checkout.layer]]\nattempts = 1\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "\n[[intent]]\norder = \"o{i}\"\namount = \"$1.00\"\nat = \"14:02:07\"\n"
+        ));
+    }
+    s
+}
+
+#[test]
+fn sixty_four_intents_run() {
+    let dir = TempDir::new("sixty-four");
+    let path = dir.file("many.toml", many_intents(64).as_bytes());
+    let out = idem(&["run", &path, "--json"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["charges"], 64);
+    assert_eq!(v["verdict"], "correct");
+}
+
+/// Thousands of purchases in a small file are refused at once, with the intent that went
+/// over the limit pointed at, instead of exhausting memory.
+#[test]
+fn thousands_of_intents_are_refused_with_a_position() {
+    let dir = TempDir::new("thousands");
+    let text = many_intents(2000);
+    assert!(text.len() < 200 * 1024);
+    let path = dir.file("many.toml", text.as_bytes());
+    let message = refused(&["run", &path]);
+    assert!(message.contains("at most 64 intents"), "{message}");
+    // The 65th [[intent]] starts on line 4 + 64 × 5 + 1.
+    assert!(message.contains(&format!("{path}:325:")), "{message}");
+}

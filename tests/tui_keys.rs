@@ -1,0 +1,400 @@
+//! Key handling without a terminal: a key event goes through `map_key`, the message through
+//! `update`, and the tests read the state.
+
+use idem::scenario::library::{BUILTIN, default_scenario};
+use idem::sim::{Design, Instant, TickKind, Trace};
+use idem::tui::app::{Overlay, SPEEDS, Screen};
+use idem::tui::keymap::map_key;
+use idem::tui::{App, Msg, update};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+fn app() -> App {
+    let scenario = default_scenario().expect("the default scenario loads");
+    App::new(scenario, "order-5531".to_string()).expect("every design simulates")
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn ch(c: char) -> KeyEvent {
+    key(KeyCode::Char(c))
+}
+
+/// Presses a key: maps it in the current state and applies the message, if any.
+fn press(app: &mut App, event: KeyEvent) -> Option<Msg> {
+    let msg = map_key(event, app);
+    if let Some(msg) = msg {
+        update(app, msg);
+    }
+    msg
+}
+
+fn press_all(app: &mut App, events: &[KeyEvent]) {
+    for e in events {
+        press(app, *e);
+    }
+}
+
+/// The first index where two traces tell a different story (time, lane, kind or label),
+/// or the shorter length when one is a prefix of the other. Written here independently of
+/// the app's own helper.
+fn first_split(a: &Trace, b: &Trace) -> Option<usize> {
+    let n = a.ticks.len().min(b.ticks.len());
+    for i in 0..n {
+        let (x, y) = (&a.ticks[i], &b.ticks[i]);
+        if (x.at, x.actor, x.kind, &x.label) != (y.at, y.actor, y.kind, &y.label) {
+            return Some(i);
+        }
+    }
+    (a.ticks.len() != b.ticks.len()).then_some(n)
+}
+
+#[test]
+fn keys_map_to_messages() {
+    let app = app();
+    let cases = [
+        (key(KeyCode::Right), Msg::Next),
+        (ch('l'), Msg::Next),
+        (key(KeyCode::Left), Msg::Prev),
+        (ch('h'), Msg::Prev),
+        (key(KeyCode::Home), Msg::First),
+        (ch('g'), Msg::First),
+        (key(KeyCode::End), Msg::Last),
+        (ch('G'), Msg::Last),
+        (ch(' '), Msg::TogglePlay),
+        (ch('+'), Msg::Faster),
+        (ch('='), Msg::Faster),
+        (ch('-'), Msg::Slower),
+        (ch('d'), Msg::JumpToDivergence),
+        (ch('c'), Msg::ToggleCompare),
+        (ch('?'), Msg::ToggleHelp),
+        (key(KeyCode::Esc), Msg::Back),
+        (ch('q'), Msg::Quit),
+        (ch('1'), Msg::SwitchDesign(Design::WithCharge)),
+        (ch('2'), Msg::SwitchDesign(Design::LogAfterCharge)),
+        (ch('3'), Msg::SwitchDesign(Design::NoKey)),
+        (ch('4'), Msg::SwitchDesign(Design::LogBeforeCharge)),
+        (ch('5'), Msg::SwitchDesign(Design::ContentHash)),
+    ];
+    for (event, msg) in cases {
+        assert_eq!(map_key(event, &app), Some(msg), "{event:?}");
+    }
+    // Terminals report a capital letter with Shift held; it is still the same key.
+    let shift_g = KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT);
+    assert_eq!(map_key(shift_g, &app), Some(Msg::Last));
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(map_key(ctrl_c, &app), Some(Msg::Quit));
+    for unused in [
+        ch('0'),
+        ch('6'),
+        ch('x'),
+        key(KeyCode::Tab),
+        key(KeyCode::F(1)),
+    ] {
+        assert_eq!(map_key(unused, &app), None, "{unused:?}");
+    }
+    // A key's release is not a second press.
+    let mut release = key(KeyCode::Right);
+    release.kind = KeyEventKind::Release;
+    assert_eq!(map_key(release, &app), None);
+}
+
+#[test]
+fn stepping_stays_in_bounds() {
+    let mut app = app();
+    let last = app.last_tick();
+    assert!(last > 5);
+    for k in [key(KeyCode::Left), ch('h'), key(KeyCode::Home), ch('g')] {
+        press(&mut app, k);
+        assert_eq!(app.tick, 0, "{k:?} at the first tick");
+    }
+    press(&mut app, key(KeyCode::Right));
+    assert_eq!(app.tick, 1);
+    press(&mut app, ch('l'));
+    assert_eq!(app.tick, 2);
+    press(&mut app, key(KeyCode::Left));
+    assert_eq!(app.tick, 1);
+    press(&mut app, ch('h'));
+    assert_eq!(app.tick, 0);
+    for i in 1..=last + 5 {
+        press(&mut app, key(KeyCode::Right));
+        assert_eq!(app.tick, i.min(last));
+    }
+    assert!(app.at_end());
+    for k in [key(KeyCode::Right), ch('l'), key(KeyCode::End), ch('G')] {
+        press(&mut app, k);
+        assert_eq!(app.tick, last, "{k:?} at the last tick");
+    }
+    press(&mut app, key(KeyCode::Home));
+    assert_eq!(app.tick, 0);
+    press(&mut app, ch('G'));
+    assert_eq!(app.tick, last);
+    press(&mut app, ch('g'));
+    assert_eq!(app.tick, 0);
+    press(&mut app, key(KeyCode::End));
+    assert_eq!(app.tick, last);
+    for i in (0..last + 5).rev() {
+        press(&mut app, ch('h'));
+        assert_eq!(app.tick, i.saturating_sub(5));
+    }
+    assert_eq!(app.tick, 0);
+    assert!(!app.quit);
+}
+
+#[test]
+fn switching_design_keeps_the_moment() {
+    let mut app = app();
+    let send = app
+        .trace()
+        .ticks
+        .iter()
+        .position(|t| t.kind == TickKind::Send && app.trace().format_time(t.at) == "14:02:38.000")
+        .expect("a send at 14:02:38 under with-charge");
+    while app.tick < send {
+        press(&mut app, key(KeyCode::Right));
+    }
+    let here = app.trace().ticks[app.tick].clone();
+    press(&mut app, ch('3'));
+    assert_eq!(app.design, Design::NoKey);
+    let there = &app.trace().ticks[app.tick];
+    assert_eq!(there.at, here.at);
+    assert_eq!((there.kind, &there.label), (here.kind, &here.label));
+    assert_eq!(app.now(), here.at);
+    press(&mut app, ch('1'));
+    assert_eq!(app.design, Design::WithCharge);
+    assert_eq!(app.tick, send, "switching back lands where it started");
+
+    // The crash is the second tick at 14:02:07.250 under 1 and under 2: the same one.
+    update(&mut app, Msg::First);
+    while app.trace().ticks[app.tick].kind != TickKind::Crash {
+        press(&mut app, key(KeyCode::Right));
+    }
+    press(&mut app, ch('2'));
+    assert_eq!(app.trace().ticks[app.tick].kind, TickKind::Crash);
+}
+
+#[test]
+fn switching_design_keeps_the_moment_everywhere() {
+    for builtin in BUILTIN {
+        let scenario = builtin.load().expect("built-in scenarios load");
+        let mut app = App::new(scenario, builtin.name.to_string()).expect("simulates");
+        for from in Design::ALL {
+            for to in Design::ALL {
+                for tick in 0..app.trace_of(from).ticks.len() {
+                    app.design = from;
+                    app.tick = tick;
+                    let at = app.trace().ticks[tick].at;
+                    press(&mut app, ch((b'0' + to.hotkey()) as char));
+                    assert_eq!(app.design, to);
+                    let other = app.trace();
+                    let name = builtin.name;
+                    let landed = other.ticks[app.tick].at;
+                    if other.ticks.iter().any(|t| t.at == at) {
+                        assert_eq!(landed, at, "{name} {from:?}→{to:?} tick {tick}");
+                    } else {
+                        // No tick at that instant: the last one before it, if any.
+                        let before = other.ticks.iter().rposition(|t| t.at < at);
+                        assert_eq!(
+                            Some(app.tick),
+                            before.or(Some(0)),
+                            "{name} {from:?}→{to:?} tick {tick}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn d_jumps_to_the_first_divergence() {
+    for design in Design::ALL {
+        let mut app = app();
+        press(&mut app, ch((b'0' + design.hotkey()) as char));
+        let mine = app.trace();
+        let expected = Design::ALL
+            .iter()
+            .filter(|d| **d != design)
+            .filter_map(|d| first_split(mine, app.trace_of(*d)))
+            .min()
+            .expect("order-5531 tells a different story under each design");
+        let expected = expected.min(app.last_tick());
+        // From the start, from the end, and from the compare screen, `d` lands there.
+        for setup in [&[][..], &[ch('G')][..], &[ch('c'), ch('G')][..]] {
+            update(&mut app, Msg::First);
+            press_all(&mut app, setup);
+            assert_eq!(press(&mut app, ch('d')), Some(Msg::JumpToDivergence));
+            assert_eq!(app.screen, Screen::Replay, "{design:?}");
+            assert_eq!(app.tick, expected, "{design:?} after {setup:?}");
+            let notice = app.notice.clone().unwrap_or_default();
+            assert!(notice.contains("part ways here"), "{notice}");
+            assert!(notice.contains(design.name()), "{notice}");
+        }
+        assert!(expected > 0, "the designs agree on how the story starts");
+    }
+    // For order-5531 the first split is the charge, at 14:02:07.250.
+    let mut app = app();
+    press(&mut app, ch('d'));
+    assert_eq!(app.trace().format_time(app.now()), "14:02:07.250");
+    assert_eq!(app.trace().ticks[app.tick].kind, TickKind::Charge);
+    // Another key clears the notice.
+    press(&mut app, key(KeyCode::Right));
+    assert_eq!(app.notice, None);
+}
+
+#[test]
+fn c_toggles_compare_and_steps_all_designs_together() {
+    let mut app = app();
+    press(&mut app, key(KeyCode::Right));
+    let start = app.now();
+    press(&mut app, ch('c'));
+    assert_eq!(app.screen, Screen::Compare);
+    assert_eq!(app.compare_at, start, "compare opens at the same moment");
+    // Every instant any of the three designs reaches, in order, once each.
+    let mut instants: Vec<Instant> = Design::CORE
+        .iter()
+        .flat_map(|d| app.trace_of(*d).ticks.iter().map(|t| t.at))
+        .filter(|t| *t > start)
+        .collect();
+    instants.sort();
+    instants.dedup();
+    let mut seen = Vec::new();
+    for _ in 0..instants.len() + 5 {
+        let before = app.compare_at;
+        press(&mut app, key(KeyCode::Right));
+        assert!(app.compare_at >= before, "compare never moves back on →");
+        if app.compare_at > before {
+            seen.push(app.compare_at);
+        }
+    }
+    assert_eq!(seen, instants, "→ visits every instant in order");
+    let end = app.compare_at;
+    press(&mut app, ch('l'));
+    assert_eq!(app.compare_at, end, "the end is the end");
+    // ← walks back the same way.
+    let mut back = Vec::new();
+    while app.compare_at > start {
+        let before = app.compare_at;
+        press(&mut app, key(KeyCode::Left));
+        assert!(app.compare_at < before);
+        back.push(before);
+    }
+    back.reverse();
+    assert_eq!(back, instants);
+    press(&mut app, ch('G'));
+    assert_eq!(app.compare_at, end);
+    // Leaving compare lands on the tick of the current design at or before that moment.
+    press(&mut app, ch('c'));
+    assert_eq!(app.screen, Screen::Replay);
+    assert_eq!(app.tick, app.trace().tick_at_or_before(end));
+    assert!(app.at_end());
+}
+
+#[test]
+fn help_opens_and_esc_closes_then_quits() {
+    let mut app = app();
+    press(&mut app, ch('?'));
+    assert_eq!(app.overlay, Overlay::Help);
+    // While the help is open, stepping keys do nothing.
+    assert_eq!(press(&mut app, key(KeyCode::Right)), None);
+    assert_eq!(press(&mut app, ch('3')), None);
+    assert_eq!((app.tick, app.design), (0, Design::WithCharge));
+    assert_eq!(press(&mut app, key(KeyCode::Esc)), Some(Msg::ToggleHelp));
+    assert_eq!(app.overlay, Overlay::None);
+    assert!(!app.quit, "the first Esc only closes the help");
+    press(&mut app, key(KeyCode::Esc));
+    assert!(app.quit, "the second Esc quits");
+
+    // `?` and Enter close it too; in compare, Esc goes back to the replay before quitting.
+    let mut app = self::app();
+    press_all(&mut app, &[ch('?'), ch('?')]);
+    assert_eq!(app.overlay, Overlay::None);
+    press_all(&mut app, &[ch('?'), key(KeyCode::Enter)]);
+    assert_eq!(app.overlay, Overlay::None);
+    press_all(&mut app, &[ch('c'), ch('?')]);
+    press(&mut app, key(KeyCode::Esc));
+    assert_eq!((app.overlay, app.screen), (Overlay::None, Screen::Compare));
+    press(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.screen, Screen::Replay);
+    assert!(!app.quit);
+    press(&mut app, key(KeyCode::Esc));
+    assert!(app.quit);
+}
+
+#[test]
+fn q_quits_from_anywhere() {
+    let mut app = app();
+    press(&mut app, ch('q'));
+    assert!(app.quit);
+    for setup in [&[ch('?')][..], &[ch('c')][..], &[ch('c'), ch('?')][..]] {
+        let mut app = self::app();
+        press_all(&mut app, setup);
+        assert!(!app.quit);
+        press(&mut app, ch('q'));
+        assert!(app.quit, "q after {setup:?}");
+    }
+}
+
+#[test]
+fn space_plays_and_play_steps_stop_at_the_end() {
+    let mut app = app();
+    let last = app.last_tick();
+    // Not playing: the timer does nothing.
+    update(&mut app, Msg::PlayStep);
+    assert_eq!(app.tick, 0);
+    press(&mut app, ch(' '));
+    assert!(app.playing);
+    for i in 1..=last {
+        update(&mut app, Msg::PlayStep);
+        assert_eq!(app.tick, i);
+        assert_eq!(app.playing, i < last, "tick {i}");
+    }
+    assert!(app.at_end());
+    update(&mut app, Msg::PlayStep);
+    assert_eq!(app.tick, last);
+    assert!(!app.playing);
+    // Space at the end plays again from the top.
+    press(&mut app, ch(' '));
+    assert!(app.playing);
+    assert_eq!(app.tick, 0);
+    update(&mut app, Msg::PlayStep);
+    assert_eq!(app.tick, 1);
+    // Space pauses; stepping by hand pauses too.
+    press(&mut app, ch(' '));
+    assert!(!app.playing);
+    update(&mut app, Msg::PlayStep);
+    assert_eq!(app.tick, 1);
+    press(&mut app, ch(' '));
+    press(&mut app, key(KeyCode::Right));
+    assert!(!app.playing);
+    assert_eq!(app.tick, 2);
+    update(&mut app, Msg::PlayStep);
+    assert_eq!(app.tick, 2);
+}
+
+#[test]
+fn plus_and_minus_clamp_the_speed() {
+    let mut app = app();
+    let start = app.speed;
+    assert_eq!(SPEEDS[start], 1.0);
+    let mut pace = app.pace();
+    for _ in 0..SPEEDS.len() + 3 {
+        press(&mut app, ch('+'));
+        assert!(app.pace() <= pace);
+        pace = app.pace();
+    }
+    assert_eq!(app.speed, SPEEDS.len() - 1);
+    press(&mut app, ch('='));
+    assert_eq!(app.speed, SPEEDS.len() - 1);
+    for _ in 0..SPEEDS.len() + 3 {
+        press(&mut app, ch('-'));
+        assert!(app.pace() >= pace);
+        pace = app.pace();
+    }
+    assert_eq!(app.speed, 0);
+    press(&mut app, ch('+'));
+    assert_eq!(app.speed, 1);
+    // Speed does not move the replay.
+    assert_eq!(app.tick, 0);
+}
