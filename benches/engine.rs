@@ -42,7 +42,9 @@ fn engine(c: &mut Criterion) {
     // Every answer is lost, so all 27 attempts go out.
     let mut source = STORM.to_string();
     for attempt in 1..=27 {
-        source.push_str(&format!("[[fault]]\nattempt = {attempt}\nlose = \"reply\"\n"));
+        source.push_str(&format!(
+            "[[fault]]\nattempt = {attempt}\nlose = \"reply\"\n"
+        ));
     }
     let storm = match idem::scenario::parse("storm", "storm", &source) {
         Ok(s) => s,
@@ -52,7 +54,9 @@ fn engine(c: &mut Criterion) {
     for design in [Design::WithCharge, Design::NoKey] {
         let ticks = simulate(&storm.config, design).map_or(0, |t| t.ticks.len());
         group.throughput(Throughput::Elements(ticks as u64));
-        group.bench_function(design.id(), |b| b.iter(|| simulate(black_box(&storm.config), design)));
+        group.bench_function(design.id(), |b| {
+            b.iter(|| simulate(black_box(&storm.config), design))
+        });
     }
     group.finish();
 }

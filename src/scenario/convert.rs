@@ -318,7 +318,8 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
                 None => {
                     c.error(
                         spec.span(),
-                        "`delay` needs `by`, how much later the message arrives (by = \"40s\")".into(),
+                        "`delay` needs `by`, how much later the message arrives (by = \"40s\")"
+                            .into(),
                     );
                     // Counted as the block's action, so it is not also called empty.
                     actions.push(FaultAction::Delay {
@@ -425,7 +426,11 @@ fn check_size(c: &mut Checker<'_>, layers: &Spanned<Vec<Spanned<schema::Layer>>>
 
 /// Warns when an outer layer's deadline is shorter than the longest the layers beneath it may
 /// take: it will cut their retries short, so fewer attempts happen than the layers multiply to.
-fn check_deadlines(c: &mut Checker<'_>, specs: &Spanned<Vec<Spanned<schema::Layer>>>, cfg: &SimConfig) {
+fn check_deadlines(
+    c: &mut Checker<'_>,
+    specs: &Spanned<Vec<Spanned<schema::Layer>>>,
+    cfg: &SimConfig,
+) {
     let mut inner_worst: u64 = 0;
     for (i, layer) in cfg.layers.iter().enumerate() {
         if i > 0
@@ -443,16 +448,28 @@ fn check_deadlines(c: &mut Checker<'_>, specs: &Spanned<Vec<Spanned<schema::Laye
                 ),
             );
         }
-        let own = if i == 0 { layer.timeout_ms.unwrap_or(0) } else { inner_worst };
-        let own = layer.timeout_ms.filter(|_| i > 0).map_or(own, |d| d.min(own));
+        let own = if i == 0 {
+            layer.timeout_ms.unwrap_or(0)
+        } else {
+            inner_worst
+        };
+        let own = layer
+            .timeout_ms
+            .filter(|_| i > 0)
+            .map_or(own, |d| d.min(own));
         let mut waits: u64 = 0;
         let mut wait = layer.backoff.initial_ms as f64;
         for _ in 1..layer.attempts {
-            let capped = layer.backoff.cap_ms.map_or(wait, |cap| wait.min(cap as f64));
+            let capped = layer
+                .backoff
+                .cap_ms
+                .map_or(wait, |cap| wait.min(cap as f64));
             waits = waits.saturating_add(capped.min(1e15) as u64);
             wait *= layer.backoff.multiplier;
         }
-        inner_worst = own.saturating_mul(u64::from(layer.attempts)).saturating_add(waits);
+        inner_worst = own
+            .saturating_mul(u64::from(layer.attempts))
+            .saturating_add(waits);
     }
 }
 

@@ -78,7 +78,9 @@ fn window(line: &str, column: usize) -> (String, usize) {
     if chars.len() <= SHOWN {
         return (clean, column);
     }
-    let start = column.saturating_sub(SHOWN / 2).min(chars.len().saturating_sub(SHOWN));
+    let start = column
+        .saturating_sub(SHOWN / 2)
+        .min(chars.len().saturating_sub(SHOWN));
     let end = (start + SHOWN).min(chars.len());
     let mut text: String = chars[start..end].iter().collect();
     let mut col = column - start;

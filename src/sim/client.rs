@@ -413,7 +413,13 @@ impl World<'_> {
         );
         let after = p.after_ms;
         self.runs[intent].next_path += 1;
-        self.schedule_in(after, Event::Rerun { intent, path: index });
+        self.schedule_in(
+            after,
+            Event::Rerun {
+                intent,
+                path: index,
+            },
+        );
         text
     }
 

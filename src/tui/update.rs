@@ -73,7 +73,12 @@ pub fn update(app: &mut App, msg: Msg) {
         }
         Msg::ToggleCompare => match app.screen {
             Screen::Replay => {
-                app.compare_at = app.now();
+                // From the end of one story, show the end of all three.
+                app.compare_at = if app.at_end() {
+                    last_time(app).max(app.now())
+                } else {
+                    app.now()
+                };
                 app.screen = Screen::Compare;
             }
             Screen::Compare => {
@@ -113,7 +118,8 @@ fn step_forward(app: &mut App) {
         Screen::Replay => app.tick = (app.tick + 1).min(app.last_tick()),
         Screen::Compare => {
             let now = app.compare_at;
-            if let Some(next) = compared(app)
+            if let Some(next) = Design::CORE
+                .into_iter()
                 .filter_map(|d| {
                     app.trace_of(d)
                         .ticks
@@ -134,7 +140,8 @@ fn step_back(app: &mut App) {
         Screen::Replay => app.tick = app.tick.saturating_sub(1),
         Screen::Compare => {
             let now = app.compare_at;
-            if let Some(prev) = compared(app)
+            if let Some(prev) = Design::CORE
+                .into_iter()
                 .filter_map(|d| {
                     app.trace_of(d)
                         .ticks
@@ -150,20 +157,17 @@ fn step_back(app: &mut App) {
     }
 }
 
-fn compared(app: &App) -> impl Iterator<Item = Design> + '_ {
-    let _ = app;
-    Design::CORE.into_iter()
-}
-
 fn first_time(app: &App) -> crate::sim::Instant {
-    compared(app)
+    Design::CORE
+        .into_iter()
         .filter_map(|d| app.trace_of(d).ticks.first().map(|t| t.at))
         .min()
         .unwrap_or_default()
 }
 
 fn last_time(app: &App) -> crate::sim::Instant {
-    compared(app)
+    Design::CORE
+        .into_iter()
         .filter_map(|d| app.trace_of(d).ticks.last().map(|t| t.at))
         .max()
         .unwrap_or_default()

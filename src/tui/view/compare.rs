@@ -42,10 +42,13 @@ fn column(
     } else {
         theme.bold()
     };
-    let block = Block::default().borders(Borders::ALL).title(Span::styled(
-        format!(" {} {} ", design.hotkey(), design.name()),
-        title_style,
-    ));
+    let title = fit(
+        &format!(" {} {} ", design.hotkey(), design.name()),
+        area.width.saturating_sub(2) as usize,
+    );
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(title, title_style));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = inner.width as usize;

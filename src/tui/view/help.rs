@@ -28,14 +28,18 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, _app: &App, theme: &Theme) {
         })
         .collect();
     lines.push(Line::raw(""));
-    lines.push(Line::styled(" Designs", theme.bold()));
-    for d in Design::ALL {
-        lines.push(Line::from(vec![
-            Span::styled(format!(" {:<10}", d.hotkey()), theme.key()),
-            Span::raw(format!("{} ({})", d.name(), d.id())),
-        ]));
+    // On a short screen the design list gives way: the design bar already shows it.
+    let roomy = area.height >= KEYS.len() as u16 + 18;
+    if roomy {
+        lines.push(Line::styled(" Designs", theme.bold()));
+        for d in Design::ALL {
+            lines.push(Line::from(vec![
+                Span::styled(format!(" {:<10}", d.hotkey()), theme.key()),
+                Span::raw(format!("{} ({})", d.name(), d.id())),
+            ]));
+        }
+        lines.push(Line::raw(""));
     }
-    lines.push(Line::raw(""));
     lines.push(Line::styled(" What this model leaves out", theme.bold()));
     lines.push(Line::raw(
         " One processor and one database per design; the network only loses, delays or duplicates messages (no partial partitions); clocks never drift; money moves in whole cents.",

@@ -82,10 +82,17 @@ pub fn render_rows(buf: &mut Buffer, inner: Rect, trace: &Trace, current: usize,
         left: inner.x + time_width + 1,
         width: inner.width.saturating_sub(time_width + 1),
     };
+    // Full lane names where they fit, short ones on a narrow screen.
+    let short = lanes.width < 56;
     for actor in Actor::ALL {
-        let name = actor.name();
+        let name = if short {
+            short_name(actor)
+        } else {
+            actor.name()
+        };
         let x = lanes.center(actor).saturating_sub(name.len() as u16 / 2);
-        buf.set_string(x, inner.y, name, theme.bold());
+        let room = (inner.x + inner.width).saturating_sub(x) as usize;
+        buf.set_string(x, inner.y, fit(name, room), theme.bold());
     }
     let rows = (inner.height - 1) as usize;
     let start = (current + 1).saturating_sub(rows);
@@ -171,6 +178,15 @@ fn draw_arrow(
     let label = fit(&format!(" {} ", m.label), room);
     let start = lo + 2 + ((hi - lo).saturating_sub(3) - label.width() as u16) / 2;
     buf.set_string(start, y, label, row.patch(theme.bold()));
+}
+
+fn short_name(actor: Actor) -> &'static str {
+    match actor {
+        Actor::Customer => "Cust",
+        Actor::Checkout => "Checkout",
+        Actor::Network => "Net",
+        Actor::Processor => "Proc",
+    }
 }
 
 fn mark_at_sender(kind: TickKind) -> &'static str {

@@ -37,7 +37,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     header::design_bar(frame, designs, app, theme);
     match app.screen {
         Screen::Replay => {
-            let side = if area.width >= 110 { 46 } else { 36 };
+            let side = if area.width >= 110 { 46 } else { 32 };
             let [timeline, panels] =
                 Layout::horizontal([Constraint::Min(40), Constraint::Length(side)]).areas(body);
             lanes::timeline(frame, timeline, app, theme);

@@ -1,5 +1,6 @@
 //! The narration of the current moment, and the outcome once the last tick is reached.
 
+use super::fit;
 use crate::report::{headline, verdict_meaning};
 use crate::tui::app::{App, Screen};
 use crate::tui::theme::Theme;
@@ -33,15 +34,17 @@ pub fn outcome(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             let o = &app.trace().outcome;
             let (tone, head) = headline(o);
             let beliefs: Vec<&str> = o.intents.iter().map(|i| i.client_view.label()).collect();
+            let rest = format!(
+                "  ·  verdict: {}  ·  checkout believes: {}  ·  {}",
+                o.verdict.id(),
+                beliefs.join(", "),
+                verdict_meaning(o.verdict),
+            );
+            let room = (area.width as usize).saturating_sub(head.chars().count() + 1);
             Line::from(vec![
                 Span::raw(" "),
                 Span::styled(head, theme.tone(tone)),
-                Span::raw(format!(
-                    "  ·  verdict: {}  ·  checkout believes: {}  ·  {}",
-                    o.verdict.id(),
-                    beliefs.join(", "),
-                    verdict_meaning(o.verdict),
-                )),
+                Span::raw(fit(&rest, room)),
             ])
         }
         Screen::Replay => {

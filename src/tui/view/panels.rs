@@ -4,7 +4,7 @@
 use super::fit;
 use crate::sim::state::{Counters, EntryKind, MemoryEntry, Snapshot};
 use crate::sim::time::human_duration;
-use crate::sim::{Cents, Instant, Trace};
+use crate::sim::{Instant, Trace};
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -20,43 +20,58 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         return;
     };
     let now = &tick.state;
-    let empty = Snapshot::default();
+    // The first tick is compared with itself: nothing has changed before the story starts.
     let before = app
         .tick
         .checked_sub(1)
         .and_then(|i| trace.ticks.get(i))
-        .map_or(&empty, |t| &t.state);
+        .map_or(now, |t| &t.state);
     let width = area.width.saturating_sub(2) as usize;
     let memory = memory_lines(now, before, tick.at, width, theme);
     let ledger = ledger_lines(now, before, trace, width, theme);
     let statement = statement_lines(now, before, app, width, theme);
     let counters = counter_lines(now, before, width, theme);
-    let fixed = (counters.len() + 2) as u16;
-    let rest = area.height.saturating_sub(fixed);
+    let counter_h = (counters.len() + 2) as u16;
+    let ledger_h = (ledger.len() + 2) as u16;
+    let statement_h = (statement.len() + 2) as u16;
+    // The money panels come first: the memory box gives up rows before a charge is hidden,
+    // and on a short screen the ledger folds into the statement, which lists the same charges.
+    let compact = area.height < counter_h + ledger_h + statement_h + 4;
     let [mem_area, ledger_area, statement_area, counter_area] = Layout::vertical([
-        Constraint::Min(4),
-        Constraint::Length(((ledger.len() + 2) as u16).clamp(3, (rest / 4).max(3))),
-        Constraint::Length(((statement.len() + 2) as u16).clamp(3, (rest / 4).max(3))),
-        Constraint::Length(fixed),
+        Constraint::Min(3),
+        Constraint::Length(if compact { 0 } else { ledger_h }),
+        Constraint::Length(statement_h),
+        Constraint::Length(counter_h),
     ])
     .areas(area);
+    let statement = if compact {
+        statement_lines_with_ids(now, before, app, width, theme)
+    } else {
+        statement
+    };
     let up = if now.processor_up { "up" } else { "DOWN" };
     let mem_title = format!(" Processor memory · {up} ");
     let changed_memory =
         !Arc::ptr_eq(&now.memory, &before.memory) || now.processor_up != before.processor_up;
     boxed(frame, mem_area, &mem_title, changed_memory, memory, theme);
-    boxed(
-        frame,
-        ledger_area,
-        " Ledger ",
-        !Arc::ptr_eq(&now.ledger, &before.ledger),
-        ledger,
-        theme,
-    );
+    if !compact {
+        boxed(
+            frame,
+            ledger_area,
+            " Ledger ",
+            !Arc::ptr_eq(&now.ledger, &before.ledger),
+            ledger,
+            theme,
+        );
+    }
     boxed(
         frame,
         statement_area,
-        " Card statement ",
+        if compact {
+            " Ledger → card statement "
+        } else {
+            " Card statement "
+        },
         now.ledger.len() != before.ledger.len(),
         statement,
         theme,
@@ -188,6 +203,52 @@ fn ledger_lines(
         .collect()
 }
 
+/// The statement with each line's charge id, for when the ledger box has no room.
+fn statement_lines_with_ids(
+    now: &Snapshot,
+    before: &Snapshot,
+    app: &App,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    if now.ledger.is_empty() {
+        return vec![Line::styled(fit("no charges", width), theme.dim())];
+    }
+    let trace = app.trace();
+    let mut lines: Vec<Line<'static>> = now
+        .ledger
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let key = c.key.as_deref().unwrap_or("no key");
+            let text = format!(
+                "{} {} {} {key}",
+                c.id,
+                trace.clock.format_short(c.at),
+                c.amount
+            );
+            Line::styled(
+                fit(&text, width),
+                highlight(i >= before.ledger.len(), theme).patch(theme.money()),
+            )
+        })
+        .collect();
+    lines.push(total_line(now, width, theme));
+    lines
+}
+
+fn total_line(now: &Snapshot, width: usize, theme: &Theme) -> Line<'static> {
+    let count = now.ledger.len();
+    let plural = if count == 1 { "" } else { "s" };
+    Line::styled(
+        fit(
+            &format!("{count} line{plural} · total {}", now.charged_total()),
+            width,
+        ),
+        theme.bold(),
+    )
+}
+
 fn statement_lines(
     now: &Snapshot,
     before: &Snapshot,
@@ -201,7 +262,9 @@ fn statement_lines(
         .statement()
         .enumerate()
         .map(|(i, c)| {
-            let day = trace.clock.format_short(c.at);
+            // A statement shows the second, not the millisecond.
+            let full = trace.clock.format_short(c.at);
+            let day = full.split('.').next().unwrap_or(&full).to_string();
             let amount = c.amount.to_string();
             let name_room = width.saturating_sub(day.len() + amount.len() + 2);
             let text = format!("{day} {:<name_room$} {amount}", fit(merchant, name_room));
@@ -217,18 +280,7 @@ fn statement_lines(
             theme.dim(),
         ));
     } else {
-        let total = Cents(now.ledger.iter().map(|c| c.amount.0).sum());
-        let count = now.ledger.len();
-        lines.push(Line::styled(
-            fit(
-                &format!(
-                    "{count} line{} · total {total}",
-                    if count == 1 { "" } else { "s" }
-                ),
-                width,
-            ),
-            theme.bold(),
-        ));
+        lines.push(total_line(now, width, theme));
     }
     lines
 }
@@ -271,32 +323,37 @@ fn counter_lines(
         keys_evicted,
     } = now.counters;
     let b = before.counters;
-    let item = |name: &str, v: u32, old: u32| {
-        vec![
-            Span::raw(format!("{name} ")),
-            Span::styled(
-                v.to_string(),
-                highlight(v != old, theme).patch(theme.bold()),
-            ),
-            Span::raw("  "),
-        ]
-    };
-    lines.push(Line::from(
-        [
-            item("sent", attempts_sent, b.attempts_sent),
-            item("received", requests_received, b.requests_received),
-            item("dedupe hits", dedupe_hits, b.dedupe_hits),
-        ]
-        .concat(),
-    ));
-    lines.push(Line::from(
-        [
-            item("409", conflicts_409, b.conflicts_409),
-            item("422", mismatches_422, b.mismatches_422),
-            item("stored", keys_stored, b.keys_stored),
-            item("evicted", keys_evicted, b.keys_evicted),
-        ]
-        .concat(),
-    ));
+    let items = [
+        ("sent", attempts_sent, b.attempts_sent),
+        ("received", requests_received, b.requests_received),
+        ("dedupe hits", dedupe_hits, b.dedupe_hits),
+        ("409", conflicts_409, b.conflicts_409),
+        ("422", mismatches_422, b.mismatches_422),
+        ("stored", keys_stored, b.keys_stored),
+        ("evicted", keys_evicted, b.keys_evicted),
+    ];
+    // Fill lines greedily, so a narrow panel wraps instead of cutting a counter in half.
+    let mut line: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for (name, value, old) in items {
+        let text = format!("{name} {value}");
+        let need = text.chars().count() + if used == 0 { 0 } else { 2 };
+        if used > 0 && used + need > width {
+            lines.push(Line::from(std::mem::take(&mut line)));
+            used = 0;
+        }
+        if used > 0 {
+            line.push(Span::raw("  "));
+        }
+        used += text.chars().count() + if used == 0 { 0 } else { 2 };
+        line.push(Span::raw(format!("{name} ")));
+        line.push(Span::styled(
+            value.to_string(),
+            highlight(value != old, theme).patch(theme.bold()),
+        ));
+    }
+    if !line.is_empty() {
+        lines.push(Line::from(line));
+    }
     lines
 }
