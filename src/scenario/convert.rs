@@ -4,7 +4,7 @@
 use super::diagnostic::{Diagnostic, Severity};
 use super::schema;
 use super::values::did_you_mean;
-use super::{Expectation, NarrationMode, NarrationRule, NarrationTarget, Scenario};
+use super::{Expectation, NarrationMode, NarrationRule, NarrationTarget, Note, Quiz, QuizAnswer, Scenario};
 use crate::sim::config::{
     Backoff, Fault, FaultAction, HumanPath, IntentConfig, Jitter, KeyStrategy, LayerConfig,
     SimConfig,
@@ -116,6 +116,8 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
 
     let narration = narration(&mut c, &file.narration);
     let expectations = expectations(&mut c, &file.expect);
+    let quizzes = quizzes(&mut c, &file.quiz);
+    let notes = notes(&mut c, &file.note);
     if c.found.iter().any(Diagnostic::is_error) {
         return Err(c.found);
     }
@@ -127,7 +129,10 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         config,
         narration,
         expectations,
+        quizzes,
+        notes,
         warnings: c.found,
+        source: String::new(),
     })
 }
 
@@ -604,4 +609,73 @@ fn expectations(c: &mut Checker<'_>, specs: &[Spanned<schema::Expect>]) -> Vec<E
         });
     }
     out
+}
+
+/// A tick named by `label` or `at`, exactly one of them.
+fn target(
+    c: &mut Checker<'_>,
+    span: Range<usize>,
+    what: &str,
+    label: &Option<String>,
+    at: Option<super::values::ClockTime>,
+) -> Option<NarrationTarget> {
+    match (label, at) {
+        (Some(label), None) => Some(NarrationTarget::Label(sanitize_line(label))),
+        (None, Some(at)) => Some(NarrationTarget::At(Instant(
+            at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day,
+        ))),
+        _ => {
+            c.error(span, format!("a [[{what}]] names its tick by `label` or by `at`, exactly one of them"));
+            None
+        }
+    }
+}
+
+fn quizzes(c: &mut Checker<'_>, specs: &[Spanned<schema::Quiz>]) -> Vec<Quiz> {
+    let mut out = Vec::new();
+    for spec in specs {
+        let q = spec.get_ref();
+        let Some(target) = target(c, spec.span(), "quiz", &q.label, q.at) else {
+            continue;
+        };
+        let choices: Vec<String> = q.choices.get_ref().iter().map(|s| sanitize_line(s.trim())).collect();
+        if !(2..=4).contains(&choices.len()) {
+            c.error(q.choices.span(), format!("a quiz offers two to four choices, not {}", choices.len()));
+            continue;
+        }
+        let answer = match q.answer.get_ref() {
+            toml::Value::Integer(n) if (1..=choices.len() as i64).contains(n) => QuizAnswer::Choice(*n as usize - 1),
+            toml::Value::String(s) if s == "charges" => QuizAnswer::Charges,
+            _ => {
+                c.error(
+                    q.answer.span(),
+                    format!("expected the number of the right choice (1 to {}), or \"charges\" for the choice numbered one more than the charges the run ends with", choices.len()),
+                );
+                continue;
+            }
+        };
+        if sanitize_line(q.question.trim()).is_empty() {
+            c.error(spec.span(), "the quiz has no question".into());
+            continue;
+        }
+        out.push(Quiz {
+            target,
+            question: sanitize_line(q.question.trim()),
+            choices,
+            answer,
+            explanation: sanitize_block(q.explanation.trim()),
+        });
+    }
+    out
+}
+
+fn notes(c: &mut Checker<'_>, specs: &[Spanned<schema::Note>]) -> Vec<Note> {
+    specs
+        .iter()
+        .filter_map(|spec| {
+            let n = spec.get_ref();
+            let target = target(c, spec.span(), "note", &n.label, n.at)?;
+            Some(Note { target, text: sanitize_block(n.text.trim()) })
+        })
+        .collect()
 }

@@ -30,8 +30,58 @@ pub struct Scenario {
     pub config: SimConfig,
     pub narration: Vec<NarrationRule>,
     pub expectations: Vec<Expectation>,
+    pub quizzes: Vec<Quiz>,
+    pub notes: Vec<Note>,
     /// Problems that do not stop the scenario from running.
     pub warnings: Vec<Diagnostic>,
+    /// The file as written, so a fork can be saved as the original plus its added faults.
+    pub source: String,
+}
+
+/// A prediction checkpoint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Quiz {
+    pub target: NarrationTarget,
+    pub question: String,
+    pub choices: Vec<String>,
+    pub answer: QuizAnswer,
+    pub explanation: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuizAnswer {
+    /// This choice (0-based) is right whatever the design.
+    Choice(usize),
+    /// The choice whose index equals the number of charges the run ends with.
+    Charges,
+}
+
+impl Quiz {
+    /// The right choice (0-based) for a trace, if the question has one.
+    pub fn correct(&self, trace: &Trace) -> Option<usize> {
+        let index = match self.answer {
+            QuizAnswer::Choice(i) => i,
+            QuizAnswer::Charges => trace.outcome.charges,
+        };
+        (index < self.choices.len()).then_some(index)
+    }
+}
+
+/// The trainer's notes for a tick.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Note {
+    pub target: NarrationTarget,
+    pub text: String,
+}
+
+impl NarrationTarget {
+    /// The first tick this target names: by label, or the first tick at or after the time.
+    pub fn find(&self, trace: &Trace) -> Option<usize> {
+        match self {
+            NarrationTarget::Label(label) => trace.ticks.iter().position(|t| &t.label == label),
+            NarrationTarget::At(at) => trace.ticks.iter().position(|t| t.at >= *at),
+        }
+    }
 }
 
 /// The trainer's own words for a tick.
@@ -121,7 +171,10 @@ pub fn parse(file: &str, name: &str, source: &str) -> Result<Scenario, ScenarioE
         file: file.to_string(),
         diagnostics: vec![toml_diagnostic(source, &e)],
     })?;
-    convert::convert(name, source, parsed).map_err(|diagnostics| ScenarioError {
+    convert::convert(name, source, parsed).map(|mut s| {
+        s.source = source.to_string();
+        s
+    }).map_err(|diagnostics| ScenarioError {
         file: file.to_string(),
         diagnostics,
     })

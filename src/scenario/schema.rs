@@ -34,6 +34,34 @@ pub struct File {
     pub narration: Vec<Spanned<Narration>>,
     #[serde(default)]
     pub expect: Vec<Spanned<Expect>>,
+    #[serde(default)]
+    pub quiz: Vec<Spanned<Quiz>>,
+    #[serde(default)]
+    pub note: Vec<Spanned<Note>>,
+}
+
+/// A prediction checkpoint: the replay stops at its tick and asks.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Quiz {
+    pub label: Option<String>,
+    pub at: Option<ClockTime>,
+    pub question: String,
+    pub choices: Spanned<Vec<String>>,
+    /// A choice number (1–4), or `"charges"`: the choice numbered one more than the charges
+    /// the run ends with (so the answer follows the design in force).
+    pub answer: Spanned<toml::Value>,
+    #[serde(default)]
+    pub explanation: String,
+}
+
+/// The trainer's private notes for a tick, shown in the speaker-notes terminal.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Note {
+    pub label: Option<String>,
+    pub at: Option<ClockTime>,
+    pub text: String,
 }
 
 #[derive(Debug, Deserialize)]

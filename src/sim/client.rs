@@ -149,6 +149,8 @@ impl World<'_> {
         );
         self.requests.push(request);
         let req = self.requests.len() - 1;
+        // On the wire before the tick is recorded, so the tick shows it in flight.
+        self.transmit_request(req);
         self.record(
             TickDraft::new(Actor::Checkout, TickKind::Send, label.clone(), narration)
                 .message(Message {
@@ -159,7 +161,6 @@ impl World<'_> {
                 })
                 .of(intent, Some(attempt)),
         );
-        self.transmit_request(req);
         self.schedule_in(
             timeout,
             Event::Timeout {
@@ -299,6 +300,7 @@ impl World<'_> {
     }
 
     pub(super) fn on_reply_arrive(&mut self, reply: usize) {
+        self.land(super::config::Direction::Reply, reply);
         let Some(r) = self.replies.get(reply).cloned() else {
             return;
         };

@@ -2,7 +2,8 @@
 //! a request or a reply (lose, delay, duplicate).
 
 use super::config::{Direction, FaultAction};
-use super::state::Response;
+use super::state::{Flight, Response};
+use std::sync::Arc;
 use super::trace::{Actor, Fate, Message, TickKind};
 use super::world::{Event, Reply, TickDraft, World};
 
@@ -14,6 +15,26 @@ struct Plan {
 }
 
 impl World<'_> {
+    fn take_off(&mut self, intent: usize, attempt: u32, direction: Direction, id: usize) {
+        Arc::make_mut(&mut self.in_flight).push(Flight {
+            intent,
+            attempt,
+            direction,
+            id,
+        });
+    }
+
+    /// The message has arrived or been lost: it is no longer on the wire.
+    pub(super) fn land(&mut self, direction: Direction, id: usize) {
+        if let Some(i) = self
+            .in_flight
+            .iter()
+            .position(|f| f.direction == direction && f.id == id)
+        {
+            Arc::make_mut(&mut self.in_flight).remove(i);
+        }
+    }
+
     fn plan(&mut self, intent: usize, attempt: u32, direction: Direction) -> Plan {
         let mut plan = Plan {
             lost: false,
@@ -47,6 +68,7 @@ impl World<'_> {
         let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
         let plan = self.plan(intent, attempt, Direction::Request);
         let travel = self.cfg.latency_ms.saturating_add(plan.extra_ms);
+        self.take_off(intent, attempt, Direction::Request, req);
         if plan.lost {
             self.schedule_in(travel, Event::LoseRequest { req });
             return;
@@ -57,6 +79,7 @@ impl World<'_> {
             copy.copy = 1;
             self.requests.push(copy);
             let dup = self.requests.len() - 1;
+            self.take_off(intent, attempt, Direction::Request, dup);
             self.schedule_in(travel.saturating_add(gap), Event::Arrive { req: dup });
         }
     }
@@ -71,6 +94,7 @@ impl World<'_> {
             response: response.clone(),
         });
         let reply = self.replies.len() - 1;
+        self.take_off(intent, attempt, Direction::Reply, reply);
         if plan.lost {
             self.schedule_in(travel, Event::LoseReply { reply });
             return;
@@ -79,6 +103,7 @@ impl World<'_> {
         if let Some(gap) = plan.duplicate_gap_ms {
             self.replies.push(Reply { req, response });
             let dup = self.replies.len() - 1;
+            self.take_off(intent, attempt, Direction::Reply, dup);
             self.schedule_in(
                 travel.saturating_add(gap),
                 Event::ReplyArrive { reply: dup },
@@ -87,6 +112,7 @@ impl World<'_> {
     }
 
     pub(super) fn on_lose_request(&mut self, req: usize) {
+        self.land(Direction::Request, req);
         let r = &self.requests[req];
         let (intent, attempt, amount) = (r.intent, r.attempt, r.amount);
         let key = r
@@ -111,6 +137,7 @@ impl World<'_> {
     }
 
     pub(super) fn on_lose_reply(&mut self, reply: usize) {
+        self.land(Direction::Reply, reply);
         let r = &self.replies[reply];
         let summary = r.response.summary();
         let req = &self.requests[r.req];

@@ -94,6 +94,7 @@ impl World<'_> {
     }
 
     pub(super) fn on_arrive(&mut self, req: usize) {
+        self.land(super::config::Direction::Request, req);
         let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
         let who = self.describe(req);
         if !self.processor_up {
@@ -141,6 +142,7 @@ impl World<'_> {
                 response,
             } => {
                 self.requests[req].response = Some(response.clone());
+                self.transmit_reply(req, response.clone());
                 self.record(
                     TickDraft::new(Actor::Processor, kind, label, narration)
                         .message(Message {
@@ -151,7 +153,7 @@ impl World<'_> {
                         })
                         .of(intent, Some(attempt)),
                 );
-                self.after_reply(req, response);
+                self.after_reply(req);
             }
             Decision::Work {
                 narration,
@@ -606,6 +608,7 @@ impl World<'_> {
             r.attempt,
             resp.summary()
         );
+        self.transmit_reply(req, resp.clone());
         self.record(
             TickDraft::new(
                 Actor::Processor,
@@ -621,13 +624,12 @@ impl World<'_> {
             })
             .of(r.intent, Some(r.attempt)),
         );
-        self.after_reply(req, resp);
+        self.after_reply(req);
     }
 
     /// After an answer leaves: put it on the wire, say which planned crash never came, and
     /// crash now if the scenario asks for a crash after the reply.
-    fn after_reply(&mut self, req: usize, resp: Response) {
-        self.transmit_reply(req, resp);
+    fn after_reply(&mut self, req: usize) {
         let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
         let key_less = !self.design.uses_key() || self.requests[req].key.is_none();
         let mut notes = Vec::new();

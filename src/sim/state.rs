@@ -1,6 +1,7 @@
 //! The state of the world after a tick: what the processor remembers, the ledger, what each
 //! client believes, and the counters. Parts that did not change are shared with the tick before.
 
+use super::config::Direction;
 use super::money::Cents;
 use super::time::Instant;
 use serde::Serialize;
@@ -18,6 +19,18 @@ pub struct Snapshot {
     pub clients: Arc<Vec<ClientView>>,
     pub processor_up: bool,
     pub counters: Counters,
+    /// Messages on the wire: sent, not yet delivered or lost.
+    pub in_flight: Arc<Vec<Flight>>,
+}
+
+/// A message on its way.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Flight {
+    pub intent: usize,
+    pub attempt: u32,
+    pub direction: Direction,
+    /// Which copy this is: the engine's own number for the request or reply.
+    pub id: usize,
 }
 
 impl Snapshot {

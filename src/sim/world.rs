@@ -158,6 +158,7 @@ pub(super) struct World<'a> {
     fault_index: BTreeMap<(usize, u32), Vec<usize>>,
     pub clients: Arc<Vec<ClientView>>,
     pub processor_up: bool,
+    pub in_flight: Arc<Vec<super::state::Flight>>,
     pub incarnation: u32,
     pub counters: Counters,
     pub runs: Vec<ClientRun>,
@@ -241,6 +242,7 @@ impl<'a> World<'a> {
             },
             clients: Arc::new(clients),
             processor_up: true,
+            in_flight: Arc::new(Vec::new()),
             incarnation: 0,
             counters: Counters::default(),
             runs: vec![run; cfg.intents.len()],
@@ -304,6 +306,7 @@ impl<'a> World<'a> {
             clients: Arc::clone(&self.clients),
             processor_up: self.processor_up,
             counters: self.counters,
+            in_flight: Arc::clone(&self.in_flight),
         }
     }
 
