@@ -1,6 +1,7 @@
 //! idem: a deterministic simulation of retries, idempotency keys and the charges they cause.
 
 pub mod cli;
+pub mod export;
 pub mod report;
 pub mod scenario;
 pub mod sim;

@@ -101,6 +101,10 @@ fn replay(scenario: Option<&str>, design: Option<Design>, at: Option<ClockTime>)
         Ok(app) => app,
         Err(e) => return usage_error(&e.to_string()),
     };
+    // A scenario read from a file is watched, and reloaded when it changes.
+    app.path = scenario
+        .map(std::path::PathBuf::from)
+        .filter(|p| p.is_file());
     if let Some(d) = design {
         app.design = d;
     }

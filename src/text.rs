@@ -17,6 +17,55 @@ pub fn sanitize_block(text: &str) -> String {
         .join("\n")
 }
 
+/// Text written across several lines of a file, as flowing paragraphs: the lines of a
+/// paragraph are joined with spaces, paragraphs are kept apart by one line break.
+pub fn reflow(text: &str) -> String {
+    let clean = sanitize_block(text);
+    clean
+        .split("\n\n")
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The first sentence of a description, on one line: a summary for lists.
+pub fn first_sentence(text: &str) -> String {
+    let flat = sanitize_line(&text.replace('\n', " "));
+    let end = flat
+        .char_indices()
+        .find(|(i, c)| *c == '.' && flat[i + 1..].starts_with(' '))
+        .map_or(flat.len(), |(i, _)| i + 1);
+    flat[..end].trim().to_string()
+}
+
+/// Writes a file so that a reader sees the old bytes or the new ones, never half: a temporary
+/// file beside it, then a rename over it.
+pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let name = path
+        .file_name()
+        .map_or("file".into(), |n| n.to_string_lossy().into_owned());
+    let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
 /// Bidirectional overrides and similar marks can reorder what a terminal shows.
 fn is_invisible_format(c: char) -> bool {
     matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')

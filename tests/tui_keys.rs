@@ -8,8 +8,17 @@ use idem::tui::keymap::map_key;
 use idem::tui::{App, Msg, update};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+/// The default scenario without its quiz, so stepping is never held up by a question; the
+/// quiz flow has tests of its own below.
 fn app() -> App {
+    let mut scenario = default_scenario().expect("the default scenario loads");
+    scenario.quizzes.clear();
+    App::new(scenario, "order-5531".to_string()).expect("every design simulates")
+}
+
+fn app_with_quiz() -> App {
     let scenario = default_scenario().expect("the default scenario loads");
+    assert_eq!(scenario.quizzes.len(), 1, "order-5531 asks one question");
     App::new(scenario, "order-5531".to_string()).expect("every design simulates")
 }
 
@@ -88,7 +97,7 @@ fn keys_map_to_messages() {
     for unused in [
         ch('0'),
         ch('6'),
-        ch('x'),
+        ch('z'),
         key(KeyCode::Tab),
         key(KeyCode::F(1)),
     ] {
@@ -314,7 +323,10 @@ fn help_opens_and_esc_closes_then_quits() {
     assert_eq!(app.overlay, Overlay::None);
     press_all(&mut app, &[ch('c'), ch('?')]);
     press(&mut app, key(KeyCode::Esc));
-    assert_eq!((app.overlay, app.screen), (Overlay::None, Screen::Compare));
+    assert_eq!(
+        (app.overlay.clone(), app.screen),
+        (Overlay::None, Screen::Compare)
+    );
     press(&mut app, key(KeyCode::Esc));
     assert_eq!(app.screen, Screen::Replay);
     assert!(!app.quit);
@@ -397,4 +409,101 @@ fn plus_and_minus_clamp_the_speed() {
     assert_eq!(app.speed, 1);
     // Speed does not move the replay.
     assert_eq!(app.tick, 0);
+}
+
+/// Steps forward until a question stops the replay; returns its tick.
+fn step_to_quiz(app: &mut App) -> usize {
+    for _ in 0..100 {
+        if app.quiz_pending() {
+            return app.tick;
+        }
+        press(app, key(KeyCode::Right));
+    }
+    panic!("no quiz on the way");
+}
+
+#[test]
+fn the_quiz_holds_the_replay_until_answered() {
+    let mut app = app_with_quiz();
+    let at = step_to_quiz(&mut app);
+    assert_eq!(
+        app.trace().format_time(app.trace().ticks[at].at),
+        "14:02:38.000",
+        "asked just before the retry arrives"
+    );
+    // Stepping, End and autoplay all wait for the answer.
+    press(&mut app, key(KeyCode::Right));
+    assert_eq!(app.tick, at);
+    update(&mut app, Msg::First);
+    press(&mut app, ch('G'));
+    assert_eq!(app.tick, at, "End stops at the question");
+    press(&mut app, ch(' '));
+    update(&mut app, Msg::PlayStep);
+    assert_eq!(app.tick, at);
+    assert!(!app.playing);
+    // While the question waits, a number answers it instead of switching design.
+    assert_eq!(map_key(ch('3'), &app), Some(Msg::Answer(2)));
+    press(&mut app, ch('2'));
+    assert_eq!(app.design, Design::WithCharge);
+    assert_eq!(app.score(), (1, 1), "with-charge charges once: choice 2");
+    press(&mut app, key(KeyCode::Right));
+    assert_eq!(app.tick, at + 1, "answered: the replay goes on");
+}
+
+#[test]
+fn the_answer_follows_the_design_in_force() {
+    let mut app = app_with_quiz();
+    press(&mut app, ch('3'));
+    assert_eq!(app.design, Design::NoKey);
+    step_to_quiz(&mut app);
+    press(&mut app, ch('2'));
+    assert_eq!(app.score(), (0, 1), "no-key charges twice: once is wrong");
+}
+
+#[test]
+fn an_answer_cannot_be_changed_by_stepping_back() {
+    let mut app = app_with_quiz();
+    let at = step_to_quiz(&mut app);
+    press(&mut app, ch('1'));
+    assert_eq!(app.score(), (0, 1));
+    press(&mut app, key(KeyCode::Left));
+    press(&mut app, key(KeyCode::Right));
+    assert_eq!(app.tick, at);
+    assert!(!app.quiz_pending(), "the question is not asked again");
+    // A number is a design switch again, not a second answer.
+    assert_eq!(
+        map_key(ch('2'), &app),
+        Some(Msg::SwitchDesign(Design::LogAfterCharge))
+    );
+    update(&mut app, Msg::Answer(1));
+    assert_eq!(app.score(), (0, 1), "no second chance");
+}
+
+#[test]
+fn what_if_keys_fork_and_undo() {
+    let mut app = app();
+    press(&mut app, key(KeyCode::Right));
+    assert_eq!(app.trace().ticks[app.tick].kind, idem::sim::TickKind::Send);
+    let before = app.trace().outcome.charges;
+    press(&mut app, ch('3'));
+    assert_eq!(app.trace().outcome.charges, 2);
+    // Lose the request on the wire: even no-key now charges once.
+    press(&mut app, ch('x'));
+    assert_eq!(app.added.len(), 1);
+    assert_eq!(app.trace().outcome.charges, 1);
+    assert_eq!(
+        app.trace().ticks[app.tick].kind,
+        idem::sim::TickKind::Send,
+        "the moment is kept"
+    );
+    press(&mut app, ch('u'));
+    assert!(app.added.is_empty());
+    assert_eq!(app.trace().outcome.charges, 2);
+    press(&mut app, ch('1'));
+    assert_eq!(app.trace().outcome.charges, before);
+    // Nothing on the wire at the first tick: a notice, no fork.
+    update(&mut app, Msg::First);
+    press(&mut app, ch('x'));
+    assert!(app.added.is_empty());
+    assert!(app.notice.is_some());
 }

@@ -20,11 +20,12 @@ fn app_for(scenario: Scenario, source: &str) -> App {
     App::new(scenario, source.to_string()).expect("every design simulates")
 }
 
+/// The default scenario without its quiz, so stepping to the end is never held up by a
+/// question; the quiz screens have tests of their own.
 fn app() -> App {
-    app_for(
-        default_scenario().expect("the default scenario loads"),
-        "order-5531",
-    )
+    let mut scenario = default_scenario().expect("the default scenario loads");
+    scenario.quizzes.clear();
+    app_for(scenario, "order-5531")
 }
 
 /// The screen as text: one line per row, trailing spaces kept so the width is visible.
@@ -533,4 +534,43 @@ fn checkout_believes_paid_when_it_reads_the_answer() {
             "{design:?}: marked as changed"
         );
     }
+}
+
+#[test]
+fn quiz_question_and_answer() {
+    let mut app = app_for(
+        default_scenario().expect("the default scenario loads"),
+        "order-5531",
+    );
+    update(&mut app, Msg::Last);
+    assert!(app.quiz_pending(), "End stops at the question");
+    let asked = render_full(&app);
+    insta::assert_snapshot!("quiz_question", asked);
+    assert!(asked.contains("Question for the room"), "{asked}");
+    assert!(asked.contains("How many times will the card be charged?"));
+    assert!(asked.contains("1 Not at all"), "{asked}");
+    assert!(asked.contains("Press 1 to 3"), "{asked}");
+
+    update(&mut app, Msg::Answer(2));
+    let answered = render_full(&app);
+    insta::assert_snapshot!("quiz_answer", answered);
+    assert!(answered.contains("✗ The answer is 2 Once."), "{answered}");
+
+    update(&mut app, Msg::Last);
+    let end = render_full(&app);
+    assert!(end.contains("quiz 0/1 right"), "{end}");
+}
+
+#[test]
+fn a_what_if_is_announced_in_the_header() {
+    let mut app = app();
+    update(&mut app, Msg::Next);
+    update(
+        &mut app,
+        Msg::Fork(idem::scenario::fork::WhatIf::DropInFlight),
+    );
+    let screen = render_full(&app);
+    insta::assert_snapshot!("what_if", screen);
+    let header = screen.lines().nth(1).expect("a second header line");
+    assert!(header.contains("⑂ WHAT-IF: request #1"), "{header}");
 }

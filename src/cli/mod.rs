@@ -1,6 +1,9 @@
 //! The command-line commands other than the interactive replay.
 
+pub mod check;
 pub mod json;
+pub mod list;
+pub mod new;
 pub mod run;
 
 use crate::scenario::{self, Scenario, ScenarioError};

@@ -4,7 +4,9 @@
 use super::diagnostic::{Diagnostic, Severity};
 use super::schema;
 use super::values::did_you_mean;
-use super::{Expectation, NarrationMode, NarrationRule, NarrationTarget, Note, Quiz, QuizAnswer, Scenario};
+use super::{
+    Expectation, NarrationMode, NarrationRule, NarrationTarget, Note, Quiz, QuizAnswer, Scenario,
+};
 use crate::sim::config::{
     Backoff, Fault, FaultAction, HumanPath, IntentConfig, Jitter, KeyStrategy, LayerConfig,
     SimConfig,
@@ -124,7 +126,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     Ok(Scenario {
         name: name.to_string(),
         title,
-        description: sanitize_block(file.description.trim()),
+        description: crate::text::reflow(&file.description),
         design: file.design.map_or(Design::WithCharge, |d| d.0),
         config,
         narration,
@@ -533,7 +535,7 @@ fn narration(c: &mut Checker<'_>, specs: &[Spanned<schema::Narration>]) -> Vec<N
         };
         out.push(NarrationRule {
             target,
-            text: sanitize_block(n.text.trim()),
+            text: crate::text::reflow(&n.text),
             mode,
         });
     }
@@ -625,7 +627,10 @@ fn target(
             at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day,
         ))),
         _ => {
-            c.error(span, format!("a [[{what}]] names its tick by `label` or by `at`, exactly one of them"));
+            c.error(
+                span,
+                format!("a [[{what}]] names its tick by `label` or by `at`, exactly one of them"),
+            );
             None
         }
     }
@@ -638,13 +643,23 @@ fn quizzes(c: &mut Checker<'_>, specs: &[Spanned<schema::Quiz>]) -> Vec<Quiz> {
         let Some(target) = target(c, spec.span(), "quiz", &q.label, q.at) else {
             continue;
         };
-        let choices: Vec<String> = q.choices.get_ref().iter().map(|s| sanitize_line(s.trim())).collect();
+        let choices: Vec<String> = q
+            .choices
+            .get_ref()
+            .iter()
+            .map(|s| sanitize_line(s.trim()))
+            .collect();
         if !(2..=4).contains(&choices.len()) {
-            c.error(q.choices.span(), format!("a quiz offers two to four choices, not {}", choices.len()));
+            c.error(
+                q.choices.span(),
+                format!("a quiz offers two to four choices, not {}", choices.len()),
+            );
             continue;
         }
         let answer = match q.answer.get_ref() {
-            toml::Value::Integer(n) if (1..=choices.len() as i64).contains(n) => QuizAnswer::Choice(*n as usize - 1),
+            toml::Value::Integer(n) if (1..=choices.len() as i64).contains(n) => {
+                QuizAnswer::Choice(*n as usize - 1)
+            }
             toml::Value::String(s) if s == "charges" => QuizAnswer::Charges,
             _ => {
                 c.error(
@@ -663,7 +678,7 @@ fn quizzes(c: &mut Checker<'_>, specs: &[Spanned<schema::Quiz>]) -> Vec<Quiz> {
             question: sanitize_line(q.question.trim()),
             choices,
             answer,
-            explanation: sanitize_block(q.explanation.trim()),
+            explanation: crate::text::reflow(&q.explanation),
         });
     }
     out
@@ -675,7 +690,10 @@ fn notes(c: &mut Checker<'_>, specs: &[Spanned<schema::Note>]) -> Vec<Note> {
         .filter_map(|spec| {
             let n = spec.get_ref();
             let target = target(c, spec.span(), "note", &n.label, n.at)?;
-            Some(Note { target, text: sanitize_block(n.text.trim()) })
+            Some(Note {
+                target,
+                text: crate::text::reflow(&n.text),
+            })
         })
         .collect()
 }

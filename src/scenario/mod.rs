@@ -3,6 +3,7 @@
 
 mod convert;
 pub mod diagnostic;
+pub mod fork;
 pub mod library;
 mod schema;
 pub mod values;
@@ -171,13 +172,15 @@ pub fn parse(file: &str, name: &str, source: &str) -> Result<Scenario, ScenarioE
         file: file.to_string(),
         diagnostics: vec![toml_diagnostic(source, &e)],
     })?;
-    convert::convert(name, source, parsed).map(|mut s| {
-        s.source = source.to_string();
-        s
-    }).map_err(|diagnostics| ScenarioError {
-        file: file.to_string(),
-        diagnostics,
-    })
+    convert::convert(name, source, parsed)
+        .map(|mut s| {
+            s.source = source.to_string();
+            s
+        })
+        .map_err(|diagnostics| ScenarioError {
+            file: file.to_string(),
+            diagnostics,
+        })
 }
 
 /// Reads a scenario file, refusing what is not a small UTF-8 text file.

@@ -3,9 +3,9 @@
 
 use super::config::{Direction, FaultAction};
 use super::state::{Flight, Response};
-use std::sync::Arc;
 use super::trace::{Actor, Fate, Message, TickKind};
 use super::world::{Event, Reply, TickDraft, World};
+use std::sync::Arc;
 
 /// How the network treats one message.
 struct Plan {

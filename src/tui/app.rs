@@ -2,7 +2,9 @@
 //! and what is on screen. Everything the view draws is read from here.
 
 use crate::scenario::Scenario;
+use crate::sim::config::Fault;
 use crate::sim::{Design, Instant, SimError, Trace};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// The screens of the replay.
@@ -13,10 +15,50 @@ pub enum Screen {
 }
 
 /// Something drawn over the screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Overlay {
     None,
     Help,
+    Glossary,
+    Picker(Picker),
+    Save(SavePrompt),
+}
+
+/// The scenario picker: files in `./scenarios`, the built-in library, and a typed path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picker {
+    pub entries: Vec<PickerEntry>,
+    /// Index into `entries`; `entries.len()` is the typed-path line.
+    pub selected: usize,
+    pub typed: String,
+    /// Why the last choice could not be opened.
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PickerEntry {
+    /// What opens it: a path, or a built-in name.
+    pub source: String,
+    pub title: String,
+    pub summary: String,
+    pub builtin: bool,
+}
+
+/// Asking where to save the forked scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SavePrompt {
+    pub path: String,
+    /// The file exists and the next Enter overwrites it.
+    pub confirm_overwrite: bool,
+    pub error: Option<String>,
+}
+
+/// An answer to a quiz, judged when it was given, under the design then in force.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub choice: usize,
+    pub right: bool,
+    pub design: Design,
 }
 
 /// The autoplay speeds a room can read, as multiples of the base pace.
@@ -27,9 +69,18 @@ const BASE_PACE: Duration = Duration::from_millis(1800);
 /// The whole state of the terminal UI.
 #[derive(Debug)]
 pub struct App {
+    /// The scenario as loaded, before any what-if fault.
+    pub original: Scenario,
+    /// What-if faults added in the replay, in the order they were added.
+    pub added: Vec<Fault>,
+    /// The scenario being shown: the original plus the added faults.
     pub scenario: Scenario,
     /// How the scenario was named on the command line, for the shareable command.
     pub source: String,
+    /// The file the scenario came from, watched for changes; `None` for a built-in.
+    pub path: Option<PathBuf>,
+    /// Why the last reload failed; the last good version keeps running meanwhile.
+    pub error: Option<String>,
     /// The trace under each design, in `Design::ALL` order.
     pub traces: Vec<Trace>,
     pub design: Design,
@@ -43,6 +94,8 @@ pub struct App {
     pub speed: usize,
     /// A one-line notice for the footer, such as where `d` jumped.
     pub notice: Option<String>,
+    /// The answers given to the scenario's quizzes, by quiz index.
+    pub answers: Vec<Option<Answer>>,
     pub quit: bool,
 }
 
@@ -54,9 +107,14 @@ impl App {
             .map(|d| scenario.simulate(*d))
             .collect::<Result<Vec<_>, _>>()?;
         let design = scenario.design;
+        let answers = vec![None; scenario.quizzes.len()];
         Ok(App {
+            original: scenario.clone(),
+            added: Vec::new(),
             scenario,
             source,
+            path: None,
+            error: None,
             traces,
             design,
             tick: 0,
@@ -66,8 +124,95 @@ impl App {
             playing: false,
             speed: 1,
             notice: None,
+            answers,
             quit: false,
         })
+    }
+
+    /// Shows `scenario` (the original plus `added`), keeping the design and the moment.
+    pub fn show(&mut self, original: Scenario, added: Vec<Fault>) -> Result<(), SimError> {
+        let scenario = crate::scenario::fork::with_faults(&original, &added);
+        let traces = Design::ALL
+            .iter()
+            .map(|d| scenario.simulate(*d))
+            .collect::<Result<Vec<_>, _>>()?;
+        let now = self.now();
+        let tick = self.tick;
+        let same_story = self.original.name == original.name;
+        self.traces = traces;
+        if !same_story || self.answers.len() != scenario.quizzes.len() {
+            self.answers = vec![None; scenario.quizzes.len()];
+        }
+        self.original = original;
+        self.added = added;
+        self.scenario = scenario;
+        // A fork changes only what comes after the moment it was made, so the same tick
+        // still stands there; anything else is found again by its time.
+        self.tick = if same_story
+            && tick < self.trace().ticks.len()
+            && self.trace().ticks[tick].at == now
+        {
+            tick
+        } else {
+            self.trace().tick_at_or_before(now)
+        };
+        Ok(())
+    }
+
+    /// Takes a fresh reading of the watched file: a good one replaces the story (keeping the
+    /// design, the moment and the what-ifs where it can); a bad one is reported on screen
+    /// while the last good version keeps running.
+    pub fn reload(&mut self, loaded: Option<Result<Scenario, crate::scenario::ScenarioError>>) {
+        match loaded {
+            None => {}
+            Some(Ok(scenario)) => {
+                let added = self.added.clone();
+                match self.show(scenario, added) {
+                    Ok(()) => {
+                        self.error = None;
+                        self.notice = Some("the scenario file changed: reloaded".into());
+                    }
+                    Err(e) => self.error = Some(e.to_string()),
+                }
+            }
+            Some(Err(e)) => {
+                let first = e
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.is_error())
+                    .or(e.diagnostics.first());
+                self.error = Some(match first {
+                    Some(d) if d.line > 0 => {
+                        format!("{}:{}:{}: {}", e.file, d.line, d.column, d.message)
+                    }
+                    Some(d) => format!("{}: {}", e.file, d.message),
+                    None => e.file.clone(),
+                });
+            }
+        }
+    }
+
+    /// The quiz that stops the replay at the current tick, if any, with its index.
+    pub fn quiz_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
+        self.scenario
+            .quizzes
+            .iter()
+            .enumerate()
+            .find(|(_, q)| q.target.find(self.trace()) == Some(self.tick))
+    }
+
+    /// A quiz stands at this tick and has not been answered: the replay waits for it.
+    pub fn quiz_pending(&self) -> bool {
+        self.screen == Screen::Replay
+            && self
+                .quiz_here()
+                .is_some_and(|(i, _)| self.answers.get(i).copied().flatten().is_none())
+    }
+
+    /// Right answers and answers given so far.
+    pub fn score(&self) -> (usize, usize) {
+        let given: Vec<&Answer> = self.answers.iter().flatten().collect();
+        (given.iter().filter(|a| a.right).count(), given.len())
     }
 
     pub fn trace_of(&self, design: Design) -> &Trace {

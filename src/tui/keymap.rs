@@ -2,6 +2,7 @@
 
 use super::app::{App, Overlay};
 use super::msg::Msg;
+use crate::scenario::fork::WhatIf;
 use crate::sim::Design;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -13,17 +14,45 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
         return Some(Msg::Quit);
     }
-    if app.overlay == Overlay::Help {
-        // The help overlay is read, not used: any of its closing keys close it.
-        return match key.code {
-            KeyCode::Esc | KeyCode::Char('?') | KeyCode::Enter => Some(Msg::ToggleHelp),
-            KeyCode::Char('q') => Some(Msg::Quit),
-            _ => None,
-        };
+    match &app.overlay {
+        Overlay::Help => {
+            return match key.code {
+                KeyCode::Esc | KeyCode::Char('?') | KeyCode::Enter => Some(Msg::ToggleHelp),
+                KeyCode::Char('g') => Some(Msg::OpenGlossary),
+                KeyCode::Char('q') => Some(Msg::Quit),
+                _ => None,
+            };
+        }
+        Overlay::Glossary => {
+            return match key.code {
+                KeyCode::Esc | KeyCode::Enter | KeyCode::Char('g') => Some(Msg::Back),
+                KeyCode::Char('q') => Some(Msg::Quit),
+                _ => None,
+            };
+        }
+        // Typing overlays take every printable key as text.
+        Overlay::Picker(_) | Overlay::Save(_) => {
+            return match key.code {
+                KeyCode::Esc => Some(Msg::Back),
+                KeyCode::Enter => Some(Msg::Confirm),
+                KeyCode::Up => Some(Msg::Up),
+                KeyCode::Down | KeyCode::Tab => Some(Msg::Down),
+                KeyCode::Backspace => Some(Msg::Backspace),
+                KeyCode::Char(c) => Some(Msg::Type(c)),
+                _ => None,
+            };
+        }
+        Overlay::None => {}
+    }
+    // While a quiz waits, the number keys answer it instead of switching design.
+    if app.quiz_pending()
+        && let KeyCode::Char(c @ '1'..='4') = key.code
+    {
+        return Some(Msg::Answer(usize::from(c as u8 - b'1')));
     }
     Some(match key.code {
-        KeyCode::Right | KeyCode::Char('l') => Msg::Next,
-        KeyCode::Left | KeyCode::Char('h') => Msg::Prev,
+        KeyCode::Right | KeyCode::Char('l') | KeyCode::PageDown => Msg::Next,
+        KeyCode::Left | KeyCode::Char('h') | KeyCode::PageUp => Msg::Prev,
         KeyCode::Home | KeyCode::Char('g') => Msg::First,
         KeyCode::End | KeyCode::Char('G') => Msg::Last,
         KeyCode::Char(' ') => Msg::TogglePlay,
@@ -32,6 +61,12 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('d') => Msg::JumpToDivergence,
         KeyCode::Char('c') => Msg::ToggleCompare,
         KeyCode::Char('?') => Msg::ToggleHelp,
+        KeyCode::Char('x') => Msg::Fork(WhatIf::DropInFlight),
+        KeyCode::Char('!') => Msg::Fork(WhatIf::CrashNext),
+        KeyCode::Char('s') => Msg::Fork(WhatIf::SlowAttempt),
+        KeyCode::Char('u') => Msg::Unfork,
+        KeyCode::Char('S') => Msg::OpenSave,
+        KeyCode::Char('o') => Msg::OpenPicker,
         KeyCode::Esc => Msg::Back,
         KeyCode::Char('q') => Msg::Quit,
         KeyCode::Char(c @ '1'..='5') => Msg::SwitchDesign(Design::from_hotkey(c as u8 - b'0')?),
@@ -41,16 +76,22 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
 
 /// Every key, as the help overlay and the README list them.
 pub const KEYS: &[(&str, &str)] = &[
-    ("→ / l", "next tick"),
-    ("← / h", "previous tick"),
+    ("→ / l", "next tick (PageDown too)"),
+    ("← / h", "previous tick (PageUp too)"),
     ("Home / g", "first tick"),
     ("End / G", "last tick"),
     ("Space", "play / pause"),
     ("+ / -", "faster / slower"),
-    ("1 – 5", "switch design, keeping the moment"),
+    ("1 – 5", "switch design, keeping the moment (answer a quiz)"),
     ("d", "jump to where this design and another first differ"),
     ("c", "compare the three designs side by side"),
-    ("?", "this help"),
-    ("Esc", "close the overlay or compare; quit from the replay"),
+    ("x", "what if the message on the wire were lost?"),
+    ("!", "what if the processor crashed at its next step?"),
+    ("s", "what if this attempt were slow at the processor?"),
+    ("u", "undo the what-ifs: back to the scenario as written"),
+    ("S", "save the scenario with its what-ifs as a new file"),
+    ("o", "open another scenario"),
+    ("?", "this help; then g for the glossary"),
+    ("Esc", "close what is open; quit from the replay"),
     ("q", "quit"),
 ];

@@ -1,5 +1,6 @@
 //! Everything that can happen to the replay: a key was pressed, or the autoplay timer fired.
 
+use crate::scenario::fork::WhatIf;
 use crate::sim::Design;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,7 +18,23 @@ pub enum Msg {
     JumpToDivergence,
     ToggleCompare,
     ToggleHelp,
+    OpenGlossary,
     /// Esc: close what is open, or quit when nothing is.
     Back,
     Quit,
+    /// Add a what-if fault at the current tick.
+    Fork(WhatIf),
+    /// Drop every what-if fault: back to the scenario as written.
+    Unfork,
+    /// Ask where to save the forked scenario.
+    OpenSave,
+    OpenPicker,
+    /// Answer the quiz at this tick with a choice (0-based).
+    Answer(usize),
+    /// Typing into the picker's path line or the save prompt.
+    Type(char),
+    Backspace,
+    Up,
+    Down,
+    Confirm,
 }

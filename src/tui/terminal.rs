@@ -9,7 +9,42 @@ use super::update::update;
 use super::view;
 use ratatui::crossterm::event::{self, Event};
 use std::io;
-use std::time::Instant;
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime};
+
+/// How often the loaded file is looked at for changes.
+const WATCH_EVERY: Duration = Duration::from_millis(400);
+
+/// Notices when the scenario file changes on disk, by its modification time and size.
+struct Watch {
+    path: Option<PathBuf>,
+    seen: Option<(SystemTime, u64)>,
+}
+
+impl Watch {
+    fn new(path: Option<PathBuf>) -> Watch {
+        let seen = path.as_deref().and_then(stamp);
+        Watch { path, seen }
+    }
+
+    fn changed(&mut self) -> bool {
+        let Some(path) = self.path.as_deref() else {
+            return false;
+        };
+        let now = stamp(path);
+        // A file being rewritten may vanish for a moment: wait for it to come back.
+        if now.is_none() || now == self.seen {
+            return false;
+        }
+        self.seen = now;
+        true
+    }
+}
+
+fn stamp(path: &std::path::Path) -> Option<(SystemTime, u64)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
+}
 
 /// Restores the terminal when dropped, whichever way the replay ends.
 struct Restore;
@@ -28,15 +63,30 @@ pub fn run(mut app: App) -> io::Result<()> {
     let _restore = Restore;
     let mut dirty = true;
     let mut next_step = Instant::now() + app.pace();
+    let mut watch = Watch::new(app.path.clone());
     loop {
+        if watch.path != app.path {
+            watch = Watch::new(app.path.clone());
+        }
+        if watch.changed() {
+            app.reload(watch.path.as_deref().map(crate::scenario::load));
+            dirty = true;
+        }
         if dirty {
             terminal.draw(|frame| view::draw(frame, &app, &theme))?;
             dirty = false;
         }
-        let timeout = if app.playing {
-            next_step.saturating_duration_since(Instant::now())
+        let idle = if app.path.is_some() {
+            WATCH_EVERY
         } else {
-            std::time::Duration::from_secs(3600)
+            Duration::from_secs(3600)
+        };
+        let timeout = if app.playing {
+            next_step
+                .saturating_duration_since(Instant::now())
+                .min(idle)
+        } else {
+            idle
         };
         if event::poll(timeout)? {
             match event::read()? {
@@ -53,7 +103,7 @@ pub fn run(mut app: App) -> io::Result<()> {
                 Event::Resize(_, _) => dirty = true,
                 _ => {}
             }
-        } else if app.playing {
+        } else if app.playing && Instant::now() >= next_step {
             update(&mut app, Msg::PlayStep);
             next_step = Instant::now() + app.pace();
             dirty = true;

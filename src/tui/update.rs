@@ -1,12 +1,18 @@
 //! The update function: a message in, the new state out. No drawing, no terminal.
 
-use super::app::{App, Overlay, SPEEDS, Screen};
+use super::app::{Answer, App, Overlay, Picker, PickerEntry, SPEEDS, SavePrompt, Screen};
 use super::msg::Msg;
+use crate::scenario::{self, Scenario, fork};
 use crate::sim::Design;
+use std::path::{Path, PathBuf};
 
 pub fn update(app: &mut App, msg: Msg) {
     app.notice = None;
     match msg {
+        Msg::Next if app.quiz_pending() => {
+            app.playing = false;
+            app.notice = Some(quiz_reminder(app));
+        }
         Msg::Next => {
             app.playing = false;
             step_forward(app);
@@ -25,9 +31,25 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::Last => {
             app.playing = false;
             match app.screen {
-                Screen::Replay => app.tick = app.last_tick(),
+                Screen::Replay => {
+                    // A question for the room is not skipped on the way to the end.
+                    let end = app.last_tick();
+                    app.tick = (app.tick + 1..=end)
+                        .find(|&t| {
+                            app.tick = t;
+                            app.quiz_pending()
+                        })
+                        .unwrap_or(end);
+                    if app.quiz_pending() {
+                        app.notice = Some(quiz_reminder(app));
+                    }
+                }
                 Screen::Compare => app.compare_at = last_time(app),
             }
+        }
+        Msg::TogglePlay | Msg::PlayStep if app.quiz_pending() => {
+            app.playing = false;
+            app.notice = Some(quiz_reminder(app));
         }
         Msg::TogglePlay => {
             if !app.playing && finished(app) {
@@ -39,7 +61,8 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::PlayStep => {
             if app.playing {
                 step_forward(app);
-                if finished(app) {
+                // Autoplay stops at the end, and at a question for the room.
+                if finished(app) || app.quiz_pending() {
                     app.playing = false;
                 }
             }
@@ -89,10 +112,94 @@ pub fn update(app: &mut App, msg: Msg) {
         },
         Msg::ToggleHelp => {
             app.overlay = match app.overlay {
-                Overlay::Help => Overlay::None,
                 Overlay::None => Overlay::Help,
+                _ => Overlay::None,
             }
         }
+        Msg::OpenGlossary => app.overlay = Overlay::Glossary,
+        Msg::Fork(what) => {
+            app.playing = false;
+            let made = fork::fault_for(&app.scenario, app.trace(), app.tick, what);
+            match made {
+                Ok(fault) => {
+                    let mut added = app.added.clone();
+                    let words = fork::describe(&app.scenario, &fault);
+                    added.push(fault);
+                    let original = app.original.clone();
+                    match app.show(original, added) {
+                        Ok(()) => {
+                            app.notice =
+                                Some(format!("what if: {words} — the future is re-simulated"))
+                        }
+                        Err(e) => app.notice = Some(format!("that fork cannot be simulated: {e}")),
+                    }
+                }
+                Err(why) => app.notice = Some(why),
+            }
+        }
+        Msg::Unfork => {
+            if app.added.is_empty() {
+                app.notice =
+                    Some("this is the scenario as written: there is no what-if to undo".into());
+            } else {
+                let original = app.original.clone();
+                match app.show(original, Vec::new()) {
+                    Ok(()) => app.notice = Some("back to the scenario as written".into()),
+                    Err(e) => app.notice = Some(e.to_string()),
+                }
+            }
+        }
+        Msg::OpenSave => {
+            if app.added.is_empty() {
+                app.notice = Some("nothing to save yet: add a what-if with x, ! or s first".into());
+            } else {
+                app.overlay = Overlay::Save(SavePrompt {
+                    path: format!("{}-what-if.toml", app.original.name),
+                    confirm_overwrite: false,
+                    error: None,
+                });
+            }
+        }
+        Msg::OpenPicker => app.overlay = Overlay::Picker(open_picker(Path::new("scenarios"))),
+        Msg::Answer(choice) => answer(app, choice),
+        Msg::Type(c) => match &mut app.overlay {
+            Overlay::Picker(p) => {
+                p.selected = p.entries.len();
+                p.typed.push(c);
+                p.error = None;
+            }
+            Overlay::Save(s) => {
+                s.path.push(c);
+                s.confirm_overwrite = false;
+                s.error = None;
+            }
+            _ => {}
+        },
+        Msg::Backspace => match &mut app.overlay {
+            Overlay::Picker(p) => {
+                p.typed.pop();
+            }
+            Overlay::Save(s) => {
+                s.path.pop();
+                s.confirm_overwrite = false;
+            }
+            _ => {}
+        },
+        Msg::Up => {
+            if let Overlay::Picker(p) = &mut app.overlay {
+                p.selected = p.selected.saturating_sub(1);
+            }
+        }
+        Msg::Down => {
+            if let Overlay::Picker(p) = &mut app.overlay {
+                p.selected = (p.selected + 1).min(p.entries.len());
+            }
+        }
+        Msg::Confirm => match app.overlay.clone() {
+            Overlay::Picker(p) => pick(app, p),
+            Overlay::Save(s) => save(app, s),
+            _ => {}
+        },
         Msg::Back => {
             if app.overlay != Overlay::None {
                 app.overlay = Overlay::None;
@@ -171,4 +278,151 @@ fn last_time(app: &App) -> crate::sim::Instant {
         .filter_map(|d| app.trace_of(d).ticks.last().map(|t| t.at))
         .max()
         .unwrap_or_default()
+}
+
+fn quiz_reminder(app: &App) -> String {
+    let n = app.quiz_here().map_or(0, |(_, q)| q.choices.len());
+    format!("answer the question first: press 1 to {n}")
+}
+
+/// Records an answer once; stepping back and forward again cannot change it.
+fn answer(app: &mut App, choice: usize) {
+    let Some((index, quiz)) = app.quiz_here() else {
+        return;
+    };
+    if choice >= quiz.choices.len() || app.answers.get(index).copied().flatten().is_some() {
+        return;
+    }
+    let right = quiz.correct(app.trace()) == Some(choice);
+    if let Some(slot) = app.answers.get_mut(index) {
+        *slot = Some(Answer {
+            choice,
+            right,
+            design: app.design,
+        });
+    }
+}
+
+/// Lists `dir`'s scenario files, then the built-in library.
+pub fn open_picker(dir: &Path) -> Picker {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    let mut entries: Vec<PickerEntry> = files
+        .iter()
+        .map(|path| {
+            let source = crate::text::sanitize_line(&path.display().to_string());
+            match scenario::load(path) {
+                Ok(s) => PickerEntry {
+                    source,
+                    summary: crate::text::first_sentence(&s.description),
+                    title: s.title,
+                    builtin: false,
+                },
+                Err(e) => PickerEntry {
+                    source,
+                    title: "(this file has errors)".to_string(),
+                    summary: e
+                        .diagnostics
+                        .first()
+                        .map_or(String::new(), |d| d.message.clone()),
+                    builtin: false,
+                },
+            }
+        })
+        .collect();
+    for b in scenario::library::BUILTIN {
+        if let Ok(s) = b.load() {
+            entries.push(PickerEntry {
+                source: b.name.to_string(),
+                summary: crate::text::first_sentence(&s.description),
+                title: s.title,
+                builtin: true,
+            });
+        }
+    }
+    Picker {
+        entries,
+        selected: 0,
+        typed: String::new(),
+        error: None,
+    }
+}
+
+fn pick(app: &mut App, mut picker: Picker) {
+    let (source, builtin) = match picker.entries.get(picker.selected) {
+        Some(e) => (e.source.clone(), e.builtin),
+        None => (picker.typed.trim().to_string(), false),
+    };
+    if source.is_empty() {
+        picker.error = Some("type a path to a scenario file".into());
+        app.overlay = Overlay::Picker(picker);
+        return;
+    }
+    let loaded = if builtin {
+        scenario::library::find(&source)
+            .map(|b| b.load())
+            .unwrap_or_else(|| scenario::resolve(&source))
+    } else {
+        scenario::resolve(&source)
+    };
+    match loaded
+        .map_err(|e| e.to_string())
+        .and_then(|s| open(app, s, &source, !builtin))
+    {
+        Ok(()) => app.overlay = Overlay::None,
+        Err(e) => {
+            picker.error = Some(e);
+            app.overlay = Overlay::Picker(picker);
+        }
+    }
+}
+
+/// Replaces the story on screen with another scenario, from its start.
+fn open(app: &mut App, scenario: Scenario, source: &str, is_file: bool) -> Result<(), String> {
+    let design = scenario.design;
+    app.show(scenario, Vec::new()).map_err(|e| e.to_string())?;
+    app.source = crate::text::sanitize_line(source);
+    app.path = (is_file && Path::new(source).is_file()).then(|| PathBuf::from(source));
+    app.design = design;
+    app.tick = 0;
+    app.screen = Screen::Replay;
+    app.error = None;
+    app.playing = false;
+    Ok(())
+}
+
+fn save(app: &mut App, mut prompt: SavePrompt) {
+    let path = PathBuf::from(prompt.path.trim());
+    if prompt.path.trim().is_empty() {
+        prompt.error = Some("type a file name".into());
+        app.overlay = Overlay::Save(prompt);
+        return;
+    }
+    if path.exists() && !prompt.confirm_overwrite {
+        prompt.confirm_overwrite = true;
+        prompt.error = Some("that file exists: Enter again replaces it, Esc keeps it".into());
+        app.overlay = Overlay::Save(prompt);
+        return;
+    }
+    let text = fork::to_toml(&app.original, &app.added);
+    match crate::text::write_atomically(&path, text.as_bytes()) {
+        Ok(()) => {
+            app.overlay = Overlay::None;
+            app.notice = Some(format!(
+                "saved to {}",
+                crate::text::sanitize_line(&path.display().to_string())
+            ));
+        }
+        Err(e) => {
+            prompt.error = Some(format!("cannot write it: {e}"));
+            app.overlay = Overlay::Save(prompt);
+        }
+    }
 }

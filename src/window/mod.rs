@@ -19,6 +19,7 @@ mod magnitude;
 mod matrix;
 mod parse;
 mod report;
+pub mod scenario;
 mod stack;
 mod text;
 

@@ -33,13 +33,30 @@ pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     } else {
         "❚❚ paused"
     };
-    let second = Line::from(vec![
+    let mut second = vec![
         Span::raw(" design "),
         Span::styled(app.design.name(), theme.bold()),
         Span::raw("   "),
         Span::styled(format!("◷ {clock}"), theme.bold()),
         Span::raw(format!("   {position}   {play} · {}×", SPEEDS[app.speed])),
-    ]);
+    ];
+    // The room must know when it is looking at a what-if rather than the scenario as written.
+    if let Some(last) = app.added.last() {
+        let more = match app.added.len() {
+            1 => String::new(),
+            n => format!(" (+{} more)", n - 1),
+        };
+        let used: usize = second.iter().map(|s| s.content.chars().count()).sum();
+        let text = format!(
+            "   ⑂ WHAT-IF: {}{more} · u undoes",
+            crate::scenario::fork::describe(&app.original, last)
+        );
+        second.push(Span::styled(
+            fit(&text, width.saturating_sub(used)),
+            theme.changed(),
+        ));
+    }
+    let second = Line::from(second);
     frame.render_widget(Paragraph::new(vec![first, second]), area);
 }
 
@@ -90,15 +107,27 @@ pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         spans.push(Span::styled(*k, theme.key()));
         spans.push(Span::raw(format!(" {what}  ")));
     }
-    let second = match &app.notice {
-        Some(n) => Line::from(vec![
-            Span::raw(" "),
-            Span::styled(fit(n, area.width as usize - 2), theme.changed()),
+    let second = match (&app.error, &app.notice) {
+        (Some(e), _) => Line::from(vec![
+            Span::styled(" ⚠ ", theme.lost()),
+            Span::styled(
+                fit(
+                    &format!("{e} — the last good version keeps running"),
+                    area.width as usize - 4,
+                ),
+                theme.lost(),
+            ),
         ]),
-        None => Line::from(vec![
-            Span::styled(" share: ", theme.dim()),
-            Span::raw(fit(&app.share_command(), area.width as usize - 9)),
-        ]),
+        (None, notice) => match notice {
+            Some(n) => Line::from(vec![
+                Span::raw(" "),
+                Span::styled(fit(n, area.width as usize - 2), theme.changed()),
+            ]),
+            None => Line::from(vec![
+                Span::styled(" share: ", theme.dim()),
+                Span::raw(fit(&app.share_command(), area.width as usize - 9)),
+            ]),
+        },
     };
     frame.render_widget(Paragraph::new(vec![Line::from(spans), second]), area);
 }

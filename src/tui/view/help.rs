@@ -40,12 +40,17 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, _app: &App, theme: &Theme) {
         }
         lines.push(Line::raw(""));
     }
-    lines.push(Line::styled(" What this model leaves out", theme.bold()));
-    lines.push(Line::raw(
-        " One processor and one database per design; the network only loses, delays or duplicates messages (no partial partitions); clocks never drift; money moves in whole cents.",
+    if area.height >= KEYS.len() as u16 + 9 {
+        lines.push(Line::styled(" What this model leaves out", theme.bold()));
+        lines.push(Line::raw(
+            " One processor and one database per design; the network only loses, delays or duplicates messages (no partial partitions); clocks never drift; money moves in whole cents.",
+        ));
+        lines.push(Line::raw(""));
+    }
+    lines.push(Line::styled(
+        " g opens the glossary · Esc or ? closes this help",
+        theme.dim(),
     ));
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(" Esc or ? closes this help", theme.dim()));
     let block = Block::default()
         .borders(Borders::ALL)
         .title(" Keys ")

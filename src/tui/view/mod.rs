@@ -1,6 +1,8 @@
 //! The view: draws the state, decides nothing. One file per part of the screen.
 
 mod compare;
+mod dialogs;
+pub mod glossary;
 mod header;
 mod help;
 mod lanes;
@@ -24,11 +26,20 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         too_small(frame, area, theme);
         return;
     }
+    // A question and its explanation need more room than a narration sentence.
+    let asking = app.screen == Screen::Replay && app.quiz_here().is_some();
+    let story_height = if asking && area.height >= 30 {
+        8
+    } else if asking {
+        6
+    } else {
+        5
+    };
     let [head, designs, body, story, outcome, foot] = Layout::vertical([
         Constraint::Length(2),
         Constraint::Length(1),
         Constraint::Min(8),
-        Constraint::Length(5),
+        Constraint::Length(story_height),
         Constraint::Length(1),
         Constraint::Length(2),
     ])
@@ -48,8 +59,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     narration::narration(frame, story, app, theme);
     narration::outcome(frame, outcome, app, theme);
     header::footer(frame, foot, app, theme);
-    if app.overlay == Overlay::Help {
-        help::help(frame, area, app, theme);
+    match &app.overlay {
+        Overlay::None => {}
+        Overlay::Help => help::help(frame, area, app, theme),
+        Overlay::Glossary => glossary::glossary(frame, area, theme),
+        Overlay::Picker(p) => dialogs::picker(frame, area, p, theme),
+        Overlay::Save(s) => dialogs::save(frame, area, s, theme),
     }
 }
 

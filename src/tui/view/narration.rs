@@ -1,7 +1,7 @@
 //! The narration of the current moment, and the outcome once the last tick is reached.
 
 use super::fit;
-use crate::report::{headline, verdict_meaning};
+use crate::report::{Tone, headline, verdict_meaning};
 use crate::tui::app::{App, Screen};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -10,6 +10,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    if app.screen == Screen::Replay
+        && let Some((index, quiz)) = app.quiz_here()
+    {
+        question(frame, area, app, index, quiz, theme);
+        return;
+    }
     let text = match app.screen {
         Screen::Replay => app
             .trace()
@@ -22,8 +28,73 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .borders(Borders::ALL)
         .title(" What happens ")
         .title_style(theme.bold());
+    let glossary = super::glossary::marked(&text, app, theme);
     frame.render_widget(
-        Paragraph::new(text).wrap(Wrap { trim: true }).block(block),
+        Paragraph::new(glossary)
+            .wrap(Wrap { trim: true })
+            .block(block),
+        area,
+    );
+}
+
+/// A prediction checkpoint: the question while it waits, the answer once it is given.
+fn question(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    index: usize,
+    quiz: &crate::scenario::Quiz,
+    theme: &Theme,
+) {
+    let given = app.answers.get(index).copied().flatten();
+    let mut lines = vec![Line::styled(quiz.question.clone(), theme.bold())];
+    let mut choices: Vec<Span> = Vec::new();
+    for (i, c) in quiz.choices.iter().enumerate() {
+        let style = match given {
+            Some(a) if a.choice == i => theme.current(),
+            _ => ratatui::style::Style::new(),
+        };
+        choices.push(Span::styled(format!("{} ", i + 1), theme.key()));
+        choices.push(Span::styled(c.clone(), style));
+        choices.push(Span::raw("    "));
+    }
+    lines.push(Line::from(choices));
+    let title = match given {
+        None => {
+            lines.push(Line::styled(
+                format!(
+                    "Press 1 to {} to answer; the replay waits. An answer cannot be changed.",
+                    quiz.choices.len()
+                ),
+                theme.dim(),
+            ));
+            " Question for the room "
+        }
+        Some(a) => {
+            let right = quiz
+                .correct(app.trace_of(a.design))
+                .and_then(|i| quiz.choices.get(i).map(|c| (i, c)));
+            let verdict = match (a.right, right) {
+                (true, _) => Span::styled("✓ Right. ", theme.tone(Tone::Good)),
+                (false, Some((i, c))) => Span::styled(
+                    format!("✗ The answer is {} {c}. ", i + 1),
+                    theme.tone(Tone::Bad),
+                ),
+                (false, None) => Span::styled("✗ ", theme.tone(Tone::Bad)),
+            };
+            lines.push(Line::from(vec![
+                verdict,
+                Span::raw(quiz.explanation.clone()),
+            ]));
+            " The answer "
+        }
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(title)
+        .title_style(theme.changed());
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
         area,
     );
 }
@@ -40,6 +111,12 @@ pub fn outcome(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 beliefs.join(", "),
                 verdict_meaning(o.verdict),
             );
+            let (right, given) = app.score();
+            let rest = if given == 0 {
+                rest
+            } else {
+                format!("  ·  quiz {right}/{given} right{rest}")
+            };
             let room = (area.width as usize).saturating_sub(head.chars().count() + 1);
             Line::from(vec![
                 Span::raw(" "),

@@ -1,0 +1,233 @@
+//! `idem check`: loads scenario files, simulates each `[[expect]]` block against its design,
+//! and reports the way a test runner does, one line per expectation.
+//!
+//! Nothing here prints: [`run`] returns what belongs on standard output, what belongs on
+//! standard error, and the exit code, so the binary and the tests see the same thing.
+
+use crate::scenario::{self, Expectation, Scenario, ScenarioError};
+use crate::sim::{Design, SimError, Trace};
+use crate::text::sanitize_line;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+/// The width of the status column: `ok`, `FAIL`, `skip` or `ERROR`, then padding.
+const STATUS_WIDTH: usize = 6;
+
+/// Arguments of `idem check`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Scenario files to check, or names of built-in scenarios (reply-lost, …).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+}
+
+/// What `idem check` prints, and how it exits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckOutcome {
+    /// For standard output: one line per expectation, then the totals.
+    pub text: String,
+    /// For standard error: every problem found in an invalid file, and every warning.
+    pub errors: String,
+    /// 0 when every expectation holds, 1 when one does not, 2 when a file is invalid.
+    pub exit: u8,
+}
+
+/// Running totals over every file checked.
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+    invalid: usize,
+}
+
+/// Checks every file named in `args`, in the order given.
+pub fn run(args: &CheckArgs) -> CheckOutcome {
+    let mut text = String::new();
+    let mut errors = String::new();
+    let mut tally = Tally::default();
+    for arg in &args.files {
+        check_one(arg, &mut text, &mut errors, &mut tally);
+    }
+    let _ = write!(text, "{} passed, {} failed", tally.passed, tally.failed);
+    if tally.invalid > 0 {
+        let _ = write!(
+            text,
+            ", {} invalid file{}",
+            tally.invalid,
+            if tally.invalid == 1 { "" } else { "s" }
+        );
+    }
+    text.push('\n');
+    let exit = if tally.invalid > 0 {
+        2
+    } else if tally.failed > 0 {
+        1
+    } else {
+        0
+    };
+    CheckOutcome { text, errors, exit }
+}
+
+fn check_one(arg: &str, text: &mut String, errors: &mut String, tally: &mut Tally) {
+    let scenario = match scenario::resolve(arg) {
+        Ok(s) => s,
+        Err(e) => {
+            report_invalid(&e, text, errors);
+            tally.invalid += 1;
+            return;
+        }
+    };
+    let file = shown_name(arg, &scenario);
+    for w in &scenario.warnings {
+        let _ = scenario::diagnostic::write_diagnostic(errors, &file, w);
+        errors.push('\n');
+    }
+    if scenario.expectations.is_empty() {
+        let _ = writeln!(
+            text,
+            "{:<STATUS_WIDTH$}{file}  no [[expect]] blocks, so there is nothing to check",
+            "skip"
+        );
+        return;
+    }
+    let width = scenario
+        .expectations
+        .iter()
+        .map(|e| location(&file, e).chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut traces: BTreeMap<Design, Result<Trace, SimError>> = BTreeMap::new();
+    for e in &scenario.expectations {
+        let trace = traces
+            .entry(e.design)
+            .or_insert_with(|| scenario.simulate(e.design));
+        let (status, detail) = match judge(e, trace) {
+            Ok(detail) => {
+                tally.passed += 1;
+                ("ok", detail)
+            }
+            Err(detail) => {
+                tally.failed += 1;
+                ("FAIL", detail)
+            }
+        };
+        let _ = writeln!(
+            text,
+            "{status:<STATUS_WIDTH$}{:<width$}  {:<17}  {detail}",
+            location(&file, e),
+            e.design.id()
+        );
+    }
+}
+
+/// The problems go to standard error in full; standard output gets one line saying so, so
+/// that it alone still accounts for every file.
+fn report_invalid(e: &ScenarioError, text: &mut String, errors: &mut String) {
+    let _ = writeln!(errors, "{e}");
+    let count = e.diagnostics.iter().filter(|d| d.is_error()).count().max(1);
+    let _ = writeln!(
+        text,
+        "{:<STATUS_WIDTH$}{}  not checked: {count} error{} in the file (details on stderr)",
+        "ERROR",
+        e.file,
+        if count == 1 { "" } else { "s" }
+    );
+}
+
+/// The name a file is reported under: the path as given, or the built-in's name.
+fn shown_name(arg: &str, scenario: &Scenario) -> String {
+    if Path::new(arg).exists() {
+        sanitize_line(arg)
+    } else {
+        format!("{} (built-in)", scenario.name)
+    }
+}
+
+fn location(file: &str, e: &Expectation) -> String {
+    format!("{file}:{}", e.line)
+}
+
+/// `Ok` with what held, or `Err` with every difference, each naming expected and got.
+fn judge(e: &Expectation, trace: &Result<Trace, SimError>) -> Result<String, String> {
+    let trace = match trace {
+        Ok(t) => t,
+        Err(err) => return Err(format!("the simulation could not finish: {err}")),
+    };
+    let o = &trace.outcome;
+    let mut held = Vec::new();
+    let mut wrong = Vec::new();
+    if let Some(want) = e.charges {
+        if o.charges == want {
+            held.push(format!("charges {want}"));
+        } else {
+            wrong.push(format!("charges: expected {want}, got {}", o.charges));
+        }
+    }
+    if let Some(want) = e.verdict {
+        if o.verdict == want {
+            held.push(format!("verdict {}", want.id()));
+        } else {
+            wrong.push(format!(
+                "verdict: expected {}, got {}",
+                want.id(),
+                o.verdict.id()
+            ));
+        }
+    }
+    if let Some(want) = e.client {
+        // The checkout must end up believing this about every purchase in the scenario.
+        if o.intents.iter().all(|i| i.client_view == want) {
+            held.push(format!("client {}", want.label()));
+        } else {
+            let got: Vec<&str> = o.intents.iter().map(|i| i.client_view.label()).collect();
+            wrong.push(format!(
+                "client: expected {}, got {}",
+                want.label(),
+                got.join("/")
+            ));
+        }
+    }
+    if wrong.is_empty() {
+        Ok(held.join(", "))
+    } else {
+        Err(wrong.join("; "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(files: &[&str]) -> CheckOutcome {
+        run(&CheckArgs {
+            files: files.iter().map(|s| s.to_string()).collect(),
+        })
+    }
+
+    #[test]
+    fn every_builtin_passes_by_name() {
+        let names: Vec<&str> = scenario::library::BUILTIN.iter().map(|b| b.name).collect();
+        let out = check(&names);
+        assert_eq!(out.exit, 0, "{}{}", out.text, out.errors);
+        assert!(out.errors.is_empty(), "{}", out.errors);
+        assert!(out.text.ends_with(" passed, 0 failed\n"), "{}", out.text);
+        assert!(
+            out.text.contains("ok    reply-lost (built-in):"),
+            "{}",
+            out.text
+        );
+    }
+
+    #[test]
+    fn an_unknown_name_is_an_invalid_file() {
+        let out = check(&["reply-lots"]);
+        assert_eq!(out.exit, 2);
+        assert!(
+            out.errors
+                .contains("did you mean the built-in `reply-lost`?")
+        );
+        assert!(out.text.starts_with("ERROR reply-lots  not checked"));
+        assert!(out.text.ends_with("0 passed, 0 failed, 1 invalid file\n"));
+    }
+}

@@ -1,0 +1,150 @@
+//! `idem new`: writes a starter scenario, commented section by section, for a trainer to edit.
+
+use crate::text::sanitize_line;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::Path;
+
+/// The starter scenario: valid as it stands, with `[[expect]]` blocks that hold.
+pub const STARTER: &str = include_str!("../../assets/starter.toml");
+
+/// Arguments of `idem new`.
+#[derive(clap::Args, Debug)]
+pub struct NewArgs {
+    /// The new scenario's name: the file written is NAME.toml (or NAME, if it already ends
+    /// in .toml). An existing file is never overwritten.
+    pub name: String,
+}
+
+/// Writes the starter scenario; returns what to tell the user, or why nothing was written.
+pub fn run(args: &NewArgs) -> Result<String, String> {
+    let name = args.name.trim();
+    if name.is_empty() {
+        return Err("the new scenario needs a name, as in `idem new my-scenario`".into());
+    }
+    let file = if name.ends_with(".toml") {
+        name.to_string()
+    } else {
+        format!("{name}.toml")
+    };
+    let path = Path::new(&file);
+    let shown = sanitize_line(&file);
+    let mut out = match OpenOptions::new().write(true).create_new(true).open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            return Err(format!(
+                "{shown} already exists, and idem new never overwrites a file; choose another name or move that file away"
+            ));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!("cannot create {shown}: its folder does not exist"));
+        }
+        Err(e) => return Err(format!("cannot create {shown}: {e}")),
+    };
+    if let Err(e) = out.write_all(STARTER.as_bytes()).and_then(|()| out.flush()) {
+        drop(out);
+        // Leave no half-written scenario behind: a later `idem new` must be able to try again.
+        let _ = std::fs::remove_file(path);
+        return Err(format!("could not write {shown}: {e}"));
+    }
+    let arg = shell_word(&shown);
+    Ok(format!(
+        "Wrote {shown}: a starter scenario that explains each section in its comments.\n\
+         Edit it, then:\n\
+         \x20 idem check {arg}               confirm its [[expect]] blocks still hold\n\
+         \x20 idem run {arg} --design all    every design's outcome side by side\n\
+         \x20 idem {arg}                     replay it tick by tick\n"
+    ))
+}
+
+/// The file name as it can be pasted into a shell: quoted when it holds anything unusual.
+fn shell_word(name: &str) -> String {
+    let plain = name
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'));
+    if plain && !name.is_empty() {
+        name.to_string()
+    } else {
+        format!("'{}'", name.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario;
+
+    #[test]
+    fn the_starter_parses_without_warnings_and_its_expectations_hold() {
+        let s = scenario::parse("starter.toml", "starter", STARTER)
+            .unwrap_or_else(|e| panic!("the starter does not parse:\n{e}"));
+        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+        assert!(s.expectations.len() >= 3, "the starter shows [[expect]]");
+        assert!(!s.narration.is_empty() && !s.quizzes.is_empty() && !s.notes.is_empty());
+        for e in &s.expectations {
+            let trace = s
+                .simulate(e.design)
+                .unwrap_or_else(|err| panic!("{}: {err}", e.design));
+            let o = &trace.outcome;
+            if let Some(c) = e.charges {
+                assert_eq!(o.charges, c, "line {} ({})", e.line, e.design);
+            }
+            if let Some(v) = e.verdict {
+                assert_eq!(o.verdict, v, "line {} ({})", e.line, e.design);
+            }
+            if let Some(b) = e.client {
+                for i in &o.intents {
+                    assert_eq!(i.client_view, b, "line {} ({})", e.line, e.design);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_starter_narration_and_quiz_find_their_ticks() {
+        let s = scenario::parse("starter.toml", "starter", STARTER).expect("the starter parses");
+        let trace = s
+            .simulate(crate::sim::Design::WithCharge)
+            .expect("it simulates");
+        for n in &s.narration {
+            assert!(n.target.find(&trace).is_some(), "{:?}", n.target);
+        }
+        for q in &s.quizzes {
+            assert!(q.target.find(&trace).is_some(), "{:?}", q.target);
+            assert_eq!(q.correct(&trace), Some(1), "once, under with-charge");
+        }
+        assert!(
+            trace
+                .ticks
+                .iter()
+                .any(|t| t.narration.ends_with("The money moved long ago.")),
+            "the appended narration reaches the trace"
+        );
+    }
+
+    #[test]
+    fn the_starter_mentions_every_section() {
+        for section in [
+            "[checkout]",
+            "[[checkout.layer]]",
+            "[network]",
+            "[processor]",
+            "[[intent]]",
+            "[[fault]]",
+            "[[human]]",
+            "[[narration]]",
+            "[[quiz]]",
+            "[[note]]",
+            "[[expect]]",
+        ] {
+            assert!(STARTER.contains(section), "{section}");
+        }
+    }
+
+    #[test]
+    fn names_are_quoted_for_the_shell_when_needed() {
+        assert_eq!(shell_word("my-scenario.toml"), "my-scenario.toml");
+        assert_eq!(shell_word("two words.toml"), "'two words.toml'");
+        assert_eq!(shell_word("it's.toml"), r"'it'\''s.toml'");
+    }
+}

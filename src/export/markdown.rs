@@ -1,0 +1,293 @@
+//! The trainer's handout: the story, each design's timeline and outcome, the outcomes side by
+//! side, the questions to ask the room, and their answers at the very end.
+
+use crate::report::{headline, verdict_meaning};
+use crate::scenario::{NarrationTarget, Quiz, QuizAnswer, Scenario};
+use crate::sim::{ClockStyle, Design, Trace};
+use std::fmt::Write;
+
+/// The whole handout, simulated under every design.
+pub fn markdown(scenario: &Scenario) -> Result<String, String> {
+    let traces = Design::ALL
+        .iter()
+        .map(|d| {
+            scenario
+                .simulate(*d)
+                .map_err(|e| format!("cannot simulate {} under {}: {e}", scenario.name, d.id()))
+        })
+        .collect::<Result<Vec<Trace>, String>>()?;
+    Ok(render(scenario, &traces))
+}
+
+fn render(scenario: &Scenario, traces: &[Trace]) -> String {
+    let clock = traces.first().map_or(ClockStyle::TimeOfDay, |t| t.clock);
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", heading(&scenario.title));
+    let _ = writeln!(
+        out,
+        "Scenario `{}`, replayed by idem under each of the {} processor designs.\n",
+        code_span(&scenario.name),
+        traces.len()
+    );
+    if !scenario.description.trim().is_empty() {
+        let _ = writeln!(out, "## The story\n");
+        out.push_str(&block(&scenario.description));
+        out.push_str("\n\n");
+    }
+    if !scenario.quizzes.is_empty() {
+        questions(&mut out, &scenario.quizzes, clock);
+    }
+    for trace in traces {
+        design_section(&mut out, trace);
+    }
+    comparison(&mut out, traces);
+    if !scenario.notes.is_empty() {
+        let _ = writeln!(out, "## Notes for the trainer\n");
+        for note in &scenario.notes {
+            let _ = writeln!(
+                out,
+                "- **{}:** {}",
+                inline(&target_text(&note.target, clock)),
+                inline(&one_line(&note.text))
+            );
+        }
+        out.push('\n');
+    }
+    if !scenario.quizzes.is_empty() {
+        answers(&mut out, &scenario.quizzes, traces);
+    }
+    // One newline at the end, whatever the last section left.
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
+}
+
+/// The questions, with their choices, and where in the replay to ask them.
+fn questions(out: &mut String, quizzes: &[Quiz], clock: ClockStyle) {
+    let _ = writeln!(out, "## Questions for the room\n");
+    let _ = writeln!(
+        out,
+        "Stop the replay at each of these moments and let the room answer before going on. The answers are at the end of this handout.\n"
+    );
+    for (n, quiz) in quizzes.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "**Question {}** ({}). {}\n",
+            n + 1,
+            inline(&target_text(&quiz.target, clock)),
+            inline(&quiz.question)
+        );
+        for (i, choice) in quiz.choices.iter().enumerate() {
+            let _ = writeln!(out, "{}. {}", i + 1, inline(choice));
+        }
+        out.push('\n');
+    }
+}
+
+/// One design: its timeline as a table, then how it ended.
+fn design_section(out: &mut String, trace: &Trace) {
+    let d = trace.design;
+    let _ = writeln!(out, "## {} · {} (`{}`)\n", d.hotkey(), d.name(), d.id());
+    let _ = writeln!(out, "| Time | Lane | What happened | Narration |");
+    let _ = writeln!(out, "|---|---|---|---|");
+    for tick in &trace.ticks {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} |",
+            cell(&trace.format_time(tick.at)),
+            cell(tick.actor.name()),
+            cell(&tick.label),
+            cell(&tick.narration)
+        );
+    }
+    let o = &trace.outcome;
+    let (_, head) = headline(o);
+    let _ = writeln!(
+        out,
+        "\n**Outcome:** {} · verdict `{}`: {}.\n",
+        inline(&head),
+        o.verdict.id(),
+        verdict_meaning(o.verdict)
+    );
+    for i in &o.intents {
+        let _ = writeln!(
+            out,
+            "- Order {} (key {}): {}, {}; the checkout believes {}.",
+            inline(&i.id),
+            inline(&i.key),
+            charges_text(i.charges),
+            inline(&i.charged_cents.to_string()),
+            i.client_view.label()
+        );
+    }
+    for w in &trace.warnings {
+        let _ = writeln!(out, "- Note: {}", inline(&one_line(w)));
+    }
+    out.push('\n');
+}
+
+/// Every design's outcome in one table.
+fn comparison(out: &mut String, traces: &[Trace]) {
+    let _ = writeln!(out, "## Outcome across designs\n");
+    let _ = writeln!(
+        out,
+        "| Design | Charges | Amount | Verdict | What the checkout believes |"
+    );
+    let _ = writeln!(out, "|---|--:|--:|---|---|");
+    for trace in traces {
+        let o = &trace.outcome;
+        let beliefs = if o.intents.len() == 1 {
+            o.intents[0].client_view.label().to_string()
+        } else {
+            o.intents
+                .iter()
+                .map(|i| format!("order {}: {}", i.id, i.client_view.label()))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        let _ = writeln!(
+            out,
+            "| {} {} (`{}`) | {} | {} | {} | {} |",
+            trace.design.hotkey(),
+            trace.design.name(),
+            trace.design.id(),
+            o.charges,
+            cell(&o.charged_cents.to_string()),
+            o.verdict.id(),
+            cell(&beliefs)
+        );
+    }
+    out.push('\n');
+}
+
+/// The answers, after everything else so a reader meets the questions first.
+fn answers(out: &mut String, quizzes: &[Quiz], traces: &[Trace]) {
+    let _ = writeln!(out, "## Answers\n");
+    for (n, quiz) in quizzes.iter().enumerate() {
+        let _ = writeln!(out, "**Question {}.** {}\n", n + 1, inline(&quiz.question));
+        match quiz.answer {
+            QuizAnswer::Choice(_) => {
+                let right = traces.first().and_then(|t| quiz.correct(t));
+                let _ = writeln!(out, "Answer: {}\n", choice_text(quiz, right));
+            }
+            QuizAnswer::Charges => {
+                let _ = writeln!(
+                    out,
+                    "The answer depends on the design: it is the number of charges the run ends with.\n"
+                );
+                for trace in traces {
+                    let _ = writeln!(
+                        out,
+                        "- {} (`{}`): {}",
+                        trace.design.name(),
+                        trace.design.id(),
+                        choice_text(quiz, quiz.correct(trace))
+                    );
+                }
+                out.push('\n');
+            }
+        }
+        if !quiz.explanation.trim().is_empty() {
+            out.push_str(&block(&quiz.explanation));
+            out.push_str("\n\n");
+        }
+    }
+}
+
+fn choice_text(quiz: &Quiz, right: Option<usize>) -> String {
+    match right.and_then(|i| quiz.choices.get(i).map(|c| (i, c))) {
+        Some((i, c)) => format!("**{}. {}**", i + 1, inline(c)),
+        None => "none of the choices fits this run".to_string(),
+    }
+}
+
+fn charges_text(n: usize) -> String {
+    if n == 1 {
+        "1 charge".to_string()
+    } else {
+        format!("{n} charges")
+    }
+}
+
+/// Where a quiz or note stands: a time, or a tick's label.
+fn target_text(target: &NarrationTarget, clock: ClockStyle) -> String {
+    match target {
+        NarrationTarget::At(at) => format!("at {}", clock.format_short(*at)),
+        NarrationTarget::Label(label) => format!("at the tick “{label}”"),
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Text for a table cell: on one line, with every character Markdown would act on escaped.
+pub fn cell(text: &str) -> String {
+    inline(&one_line(text))
+}
+
+/// Inline text with Markdown's significant characters escaped, so it shows as written.
+pub fn inline(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '$' | '~' | '&' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A heading's text: inline escapes, and `#` too, which would otherwise close the heading.
+fn heading(text: &str) -> String {
+    inline(&one_line(text)).replace('#', "\\#")
+}
+
+/// Text inside a code span: a backtick cannot be escaped there, so it is replaced.
+fn code_span(text: &str) -> String {
+    text.replace('`', "'")
+}
+
+/// A block of the trainer's prose: paragraphs kept, each line escaped, and a line that would
+/// start a list, a heading, a quote or a rule made plain.
+fn block(text: &str) -> String {
+    text.trim()
+        .lines()
+        .map(|line| {
+            let line = inline(line.trim());
+            let starts_block = line.starts_with(['#', '-', '+', '='])
+                || line
+                    .find(|c: char| !c.is_ascii_digit())
+                    .is_some_and(|i| i > 0 && line[i..].starts_with(['.', ')']));
+            if !starts_block {
+                return line;
+            }
+            match line.find(|c: char| !c.is_ascii_digit()) {
+                Some(i) if i > 0 => format!("{}\\{}", &line[..i], &line[i..]),
+                _ => format!("\\{line}"),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_cells_and_blocks() {
+        assert_eq!(cell("a | b\n*c* $1"), "a \\| b \\*c\\* \\$1");
+        assert_eq!(
+            block("# not a heading\n1. not a list\n- nor this\nplain"),
+            "\\# not a heading\n1\\. not a list\n\\- nor this\nplain"
+        );
+        assert_eq!(heading("Order #1"), "Order \\#1");
+    }
+}

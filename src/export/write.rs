@@ -1,0 +1,218 @@
+//! Writing an export without ever leaving a half-written file: the bytes go to a temporary
+//! file beside the target, are flushed to disk, and only then take the target's name.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Tells apart the temporary files of one process.
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// The longest part of the target's name carried into a temporary file's name.
+const NAME_ROOM: usize = 96;
+
+/// Writes `bytes` to `path`. An existing file is replaced only when `force` is set; a
+/// directory never is. On any failure the temporary file is removed and the target is left
+/// as it was.
+pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> {
+    let shown = crate::text::sanitize_line(&path.display().to_string());
+    let existing = fs::symlink_metadata(path).ok();
+    if let Some(meta) = &existing {
+        if meta.is_dir() {
+            return Err(format!(
+                "`{shown}` is a directory; give a file name to --out"
+            ));
+        }
+        if !force {
+            return Err(format!(
+                "`{shown}` already exists; pass --force to overwrite it"
+            ));
+        }
+    }
+    let Some(name) = path.file_name() else {
+        return Err(format!(
+            "`{shown}` does not name a file; give a file name to --out"
+        ));
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        let dir_shown = crate::text::sanitize_line(&dir.display().to_string());
+        return Err(format!(
+            "cannot write `{shown}`: the folder `{dir_shown}` does not exist"
+        ));
+    }
+    replace(
+        path,
+        &dir,
+        &name.to_string_lossy(),
+        bytes,
+        force,
+        existing.as_ref(),
+    )
+    .map_err(|e| match e {
+        Publish::Exists => format!("`{shown}` already exists; pass --force to overwrite it"),
+        Publish::Io(e) => format!("cannot write `{shown}`: {}", describe(&e)),
+    })?;
+    sync_dir(&dir);
+    Ok(())
+}
+
+/// Writes a temporary file named after `name` in `dir`, then moves it to `path`; the
+/// temporary file is removed whenever that fails.
+fn replace(
+    path: &Path,
+    dir: &Path,
+    name: &str,
+    bytes: &[u8],
+    force: bool,
+    existing: Option<&fs::Metadata>,
+) -> Result<(), Publish> {
+    let (temp, file) = create_temp(dir, name)?;
+    let result = fill(file, bytes, existing).and_then(|()| publish(&temp, path, force));
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+enum Publish {
+    /// The target appeared while the file was being written, and `--force` was not given.
+    Exists,
+    Io(io::Error),
+}
+
+impl From<io::Error> for Publish {
+    fn from(e: io::Error) -> Publish {
+        Publish::Io(e)
+    }
+}
+
+/// Creates `.NAME.tmp-<pid>-<n>` in `dir`, never reusing a file that is already there.
+fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
+    let mut cut = name.len().min(NAME_ROOM);
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let stem = &name[..cut];
+    let pid = std::process::id();
+    let mut tries = 0;
+    loop {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let temp = dir.join(format!(".{stem}.tmp-{pid}-{n}"));
+        match OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(file) => return Ok((temp, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && tries < 100 => tries += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Writes and syncs the bytes; an overwritten file's permissions carry over.
+fn fill(mut file: File, bytes: &[u8], existing: Option<&fs::Metadata>) -> Result<(), Publish> {
+    file.write_all(bytes)?;
+    file.flush()?;
+    if let Some(meta) = existing.filter(|m| m.is_file()) {
+        file.set_permissions(meta.permissions())?;
+    }
+    file.sync_all()?;
+    Ok(())
+}
+
+/// Gives the temporary file the target's name. Without `force` a hard link is tried first:
+/// it fails rather than replace a file that appeared in the meantime.
+fn publish(temp: &Path, target: &Path, force: bool) -> Result<(), Publish> {
+    if !force {
+        match fs::hard_link(temp, target) {
+            Ok(()) => {
+                // The target is in place; a leftover name for the same bytes is only untidy.
+                let _ = fs::remove_file(temp);
+                return Ok(());
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Err(Publish::Exists),
+            // Some file systems have no hard links: check, then rename.
+            Err(_) => {
+                if fs::symlink_metadata(target).is_ok() {
+                    return Err(Publish::Exists);
+                }
+            }
+        }
+    }
+    fs::rename(temp, target)?;
+    Ok(())
+}
+
+/// Makes the new name durable too, where the platform allows syncing a directory.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+fn describe(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        io::ErrorKind::NotFound => "the folder does not exist".to_string(),
+        _ => crate::text::sanitize_line(&e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "idem-write-{name}-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("a scratch directory");
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .expect("readable")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_failed_move_removes_the_temporary_file() {
+        let dir = scratch("move");
+        // A non-empty directory where the file should go: neither a link nor a rename
+        // can put a file there.
+        let target = dir.join("taken");
+        fs::create_dir(&target).expect("a directory");
+        fs::write(target.join("inside"), "x").expect("a file inside");
+        for force in [false, true] {
+            assert!(replace(&target, &dir, "taken", b"new", force, None).is_err());
+            assert_eq!(names(&dir), ["taken"], "force {force}");
+        }
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn writes_and_replaces() {
+        let dir = scratch("write");
+        let target = dir.join("out.txt");
+        write_file(&target, b"one", false).expect("a new file");
+        let err = write_file(&target, b"two", false).expect_err("no clobbering");
+        assert!(err.contains("--force"), "{err}");
+        assert_eq!(fs::read(&target).expect("kept"), b"one");
+        write_file(&target, b"two", true).expect("--force replaces");
+        assert_eq!(fs::read(&target).expect("replaced"), b"two");
+        assert_eq!(names(&dir), ["out.txt"]);
+        let long = "n".repeat(200) + ".md";
+        write_file(&dir.join(&long), b"x", false).expect("a long name still fits");
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

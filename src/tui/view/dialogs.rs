@@ -1,0 +1,106 @@
+//! The dialogs drawn over the replay: the scenario picker and the save prompt.
+
+use super::fit;
+use crate::tui::app::{Picker, SavePrompt};
+use crate::tui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let width = area.width.min(width);
+    let height = area.height.min(height);
+    Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    )
+}
+
+pub fn picker(frame: &mut Frame<'_>, area: Rect, picker: &Picker, theme: &Theme) {
+    let rect = centered(area, 110, area.height.saturating_sub(4).max(10));
+    let inner_width = rect.width.saturating_sub(2) as usize;
+    let rows = rect.height.saturating_sub(6) as usize;
+    // Keep the selection in sight.
+    let start = (picker.selected + 1).saturating_sub(rows.max(1));
+    let mut lines: Vec<Line> = picker
+        .entries
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(rows)
+        .map(|(i, e)| {
+            let style = if i == picker.selected {
+                theme.current()
+            } else {
+                Style::new()
+            };
+            let origin = if e.builtin { "built-in" } else { "file" };
+            let head = format!("{:<28} {:<8} ", fit(&e.source, 28), origin);
+            let rest = format!("{} — {}", e.title, e.summary);
+            Line::from(vec![
+                Span::styled(head.clone(), style.patch(theme.bold())),
+                Span::styled(
+                    fit(&rest, inner_width.saturating_sub(head.chars().count())),
+                    style,
+                ),
+            ])
+        })
+        .collect();
+    let typing = picker.selected >= picker.entries.len();
+    let path_style = if typing {
+        theme.current()
+    } else {
+        Style::new()
+    };
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled("path: ", theme.bold()),
+        Span::styled(format!("{}▏", picker.typed), path_style),
+    ]));
+    match &picker.error {
+        Some(e) => lines.push(Line::styled(fit(e, inner_width), theme.lost())),
+        None => lines.push(Line::styled(
+            "↑/↓ choose · type a path · Enter opens · Esc cancels",
+            theme.dim(),
+        )),
+    }
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Open a scenario ")
+        .title_style(theme.title());
+    frame.render_widget(Clear, rect);
+    frame.render_widget(Paragraph::new(lines).block(block), rect);
+}
+
+pub fn save(frame: &mut Frame<'_>, area: Rect, prompt: &SavePrompt, theme: &Theme) {
+    let rect = centered(area, 80, 7);
+    let mut lines = vec![
+        Line::raw("Save the scenario with its what-if faults as a new file:"),
+        Line::from(vec![
+            Span::styled("file: ", theme.bold()),
+            Span::styled(format!("{}▏", prompt.path), theme.current()),
+        ]),
+    ];
+    match &prompt.error {
+        Some(e) => lines.push(Line::styled(e.clone(), theme.lost())),
+        None => lines.push(Line::styled(
+            "Enter saves · Esc cancels · an existing file is never replaced without asking",
+            theme.dim(),
+        )),
+    }
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Save the what-if ")
+        .title_style(theme.title());
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block),
+        rect,
+    );
+}
