@@ -2,6 +2,7 @@
 
 pub mod cli;
 pub mod export;
+pub mod present;
 pub mod report;
 pub mod scenario;
 pub mod sim;

@@ -3,10 +3,11 @@
 #![deny(clippy::unwrap_used)]
 
 use clap::{Parser, Subcommand};
-use idem::cli::run::{DesignChoice, parse_design_choice};
+use idem::cli::run::{DesignChoice, parse_design_choice, parse_one_design};
 use idem::cli::{load_scenario, print_warnings};
 use idem::scenario::values::ClockTime;
 use idem::sim::{Design, Instant, time::DAY_MS};
+use idem::tui::app::Presenting;
 use std::process::ExitCode;
 
 /// Replays, tick by tick, how a retry turns one payment into two charges, and how an
@@ -16,27 +17,21 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    replay: ReplayArgs,
+}
+
+/// What opens the interactive replay, and where.
+#[derive(clap::Args, Debug)]
+struct ReplayArgs {
     /// A scenario file, or the name of a built-in scenario (default: order-5531).
     scenario: Option<String>,
     /// The design to open with: an id or its number 1–5.
     #[arg(long, short, value_parser = parse_one_design)]
     design: Option<Design>,
     /// Open at this moment of the replay, e.g. 14:02:38 or "Fri 18:00:00".
-    #[arg(long, value_parser = parse_at)]
+    #[arg(long, value_parser = idem::scenario::values::parse_clock)]
     at: Option<ClockTime>,
-}
-
-fn parse_one_design(text: &str) -> Result<Design, String> {
-    match parse_design_choice(text)? {
-        DesignChoice::One(d) => Ok(d),
-        DesignChoice::All => {
-            Err("the replay shows one design at a time; press c inside it to compare".into())
-        }
-    }
-}
-
-fn parse_at(text: &str) -> Result<ClockTime, String> {
-    idem::scenario::values::parse_clock(text)
 }
 
 #[derive(Subcommand, Debug)]
@@ -53,8 +48,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Validate scenario files and check their [[expect]] blocks, like a test runner.
+    Check(idem::cli::check::CheckArgs),
+    /// List the built-in scenarios.
+    List,
+    /// Write a commented starter scenario to NAME.toml (never over an existing file).
+    New(idem::cli::new::NewArgs),
     /// Work out what a retry configuration permits: attempts, delays, the window it needs.
     Window(idem::window::WindowArgs),
+    /// Present a scenario to a room: large narration, less chrome, remote-control keys.
+    Present(ReplayArgs),
+    /// Speaker notes: follow `idem present` from a second terminal.
+    Notes,
+    /// Write a handout: Markdown, an SVG frame, or an asciinema recording.
+    Export(idem::export::ExportArgs),
 }
 
 fn main() -> ExitCode {
@@ -64,34 +71,52 @@ fn main() -> ExitCode {
             scenario,
             design,
             json,
-        }) => {
-            let loaded = match load_scenario(scenario.as_deref()) {
-                Ok(s) => s,
-                Err(e) => return scenario_error(&e),
-            };
-            print_warnings(&loaded, scenario.as_deref().unwrap_or("order-5531"));
-            let choice = design.unwrap_or(DesignChoice::One(loaded.design));
-            match idem::cli::run::run(&loaded, &choice, json) {
-                Ok(text) => {
-                    print!("{text}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => usage_error(&format!("{e:#}")),
-            }
+        }) => run(scenario.as_deref(), design, json),
+        Some(Command::Check(args)) => {
+            let outcome = idem::cli::check::run(&args);
+            print!("{}", outcome.text);
+            eprint!("{}", outcome.errors);
+            ExitCode::from(outcome.exit)
         }
-        Some(Command::Window(args)) => match idem::window::run(&args) {
-            Ok(text) => {
-                print!("{text}");
-                ExitCode::SUCCESS
+        Some(Command::List) => {
+            print!("{}", idem::cli::list::run());
+            ExitCode::SUCCESS
+        }
+        Some(Command::New(args)) => done(idem::cli::new::run(&args)),
+        Some(Command::Window(args)) => window(&args),
+        Some(Command::Present(args)) => replay(&args, true),
+        Some(Command::Notes) => match idem::present::notes::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: the terminal failed: {e}");
+                ExitCode::FAILURE
             }
-            Err(e) => usage_error(&e.to_string()),
         },
-        None => replay(cli.scenario.as_deref(), cli.design, cli.at),
+        Some(Command::Export(args)) => done(idem::export::run(&args)),
+        None => replay(&cli.replay, false),
     }
 }
 
+fn run(scenario: Option<&str>, design: Option<DesignChoice>, json: bool) -> ExitCode {
+    let loaded = match load_scenario(scenario) {
+        Ok(s) => s,
+        Err(e) => return scenario_error(&e),
+    };
+    print_warnings(&loaded, scenario.unwrap_or("order-5531"));
+    let choice = design.unwrap_or(DesignChoice::One(loaded.design));
+    done(idem::cli::run::run(&loaded, &choice, json).map_err(|e| format!("{e:#}")))
+}
+
+fn window(args: &idem::window::WindowArgs) -> ExitCode {
+    if !args.tui {
+        return done(idem::window::run(args).map_err(|e| e.to_string()));
+    }
+    usage_error("PENDING-WINDOW-TUI")
+}
+
 /// Loads and checks everything before the screen changes, then opens the replay.
-fn replay(scenario: Option<&str>, design: Option<Design>, at: Option<ClockTime>) -> ExitCode {
+fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
+    let scenario = args.scenario.as_deref();
     let loaded = match load_scenario(scenario) {
         Ok(s) => s,
         Err(e) => return scenario_error(&e),
@@ -105,18 +130,41 @@ fn replay(scenario: Option<&str>, design: Option<Design>, at: Option<ClockTime>)
     app.path = scenario
         .map(std::path::PathBuf::from)
         .filter(|p| p.is_file());
-    if let Some(d) = design {
+    if let Some(d) = args.design {
         app.design = d;
     }
-    if let Some(at) = at {
+    if let Some(at) = args.at {
         let t = Instant(at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day);
         app.tick = app.trace().tick_at_or_before(t);
     }
-    if let Err(e) = idem::tui::terminal::run(app) {
-        eprintln!("error: the terminal failed: {e}");
-        return ExitCode::FAILURE;
+    if present {
+        app.present = Some(Presenting {
+            show_elapsed: true,
+            ..Presenting::default()
+        });
     }
-    ExitCode::SUCCESS
+    terminal(app)
+}
+
+fn terminal(app: idem::tui::App) -> ExitCode {
+    match idem::tui::terminal::run(app) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: the terminal failed: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints a command's result: its text on success, its error with exit code 2 otherwise.
+fn done(result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => usage_error(&e),
+    }
 }
 
 /// A scenario's problems carry their own `file:line:column: error:` prefix.

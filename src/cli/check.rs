@@ -128,7 +128,7 @@ fn report_invalid(e: &ScenarioError, text: &mut String, errors: &mut String) {
     let count = e.diagnostics.iter().filter(|d| d.is_error()).count().max(1);
     let _ = writeln!(
         text,
-        "{:<STATUS_WIDTH$}{}  not checked: {count} error{} in the file (details on stderr)",
+        "{:<STATUS_WIDTH$}{}  not checked: {count} error{}, shown on stderr",
         "ERROR",
         e.file,
         if count == 1 { "" } else { "s" }

@@ -29,6 +29,16 @@ pub fn parse_design_choice(text: &str) -> Result<DesignChoice, String> {
         .map_err(|e| format!("{e}, or all"))
 }
 
+/// Reads `--design` where only one design makes sense: an id or a number key 1–5.
+pub fn parse_one_design(text: &str) -> Result<Design, String> {
+    match parse_design_choice(text)? {
+        DesignChoice::One(d) => Ok(d),
+        DesignChoice::All => {
+            Err("this shows one design at a time: give an id or a number 1–5".into())
+        }
+    }
+}
+
 /// Simulates and renders; the returned text is what the command prints.
 pub fn run(scenario: &Scenario, choice: &DesignChoice, json: bool) -> Result<String> {
     let designs: Vec<Design> = match choice {

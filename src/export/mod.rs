@@ -51,8 +51,7 @@ impl Format {
 pub struct ExportArgs {
     /// A scenario file, or the name of a built-in scenario such as order-5531.
     pub scenario: String,
-    /// md (every design's timeline, the outcomes and the quiz), svg (one frame of the
-    /// replay) or cast (an asciinema recording of every tick).
+    /// What to write: md, svg or cast.
     #[arg(long, value_enum)]
     pub format: Format,
     /// For svg and cast: the design to show, an id or its number 1–5 (default: the

@@ -13,7 +13,7 @@ use crate::sim::config::{
 };
 use crate::sim::time::{ClockStyle, DAY_MS, Instant, human_duration};
 use crate::sim::{Belief, Design, Verdict};
-use crate::text::{sanitize_block, sanitize_line};
+use crate::text::sanitize_line;
 use std::ops::Range;
 use toml::Spanned;
 

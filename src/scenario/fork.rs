@@ -154,6 +154,9 @@ pub fn describe(scenario: &Scenario, fault: &Fault) -> String {
 /// The forked scenario as a file: the original text, then the added faults as `[[fault]]`
 /// blocks (TOML lets an array of tables continue at the end of a file).
 pub fn to_toml(original: &Scenario, added: &[Fault]) -> String {
+    if added.is_empty() {
+        return original.source.clone();
+    }
     let mut out = original.source.trim_end().to_string();
     out.push_str("\n\n# What-if faults added in the replay.\n");
     for f in added {

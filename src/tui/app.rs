@@ -53,6 +53,17 @@ pub struct SavePrompt {
     pub error: Option<String>,
 }
 
+/// Presenter mode's own state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Presenting {
+    /// The screen is blanked (`.`), as a projector remote does.
+    pub blank: bool,
+    /// The elapsed-time display is shown (`t` hides it).
+    pub show_elapsed: bool,
+    /// Whole seconds since the talk started, kept by the event loop.
+    pub elapsed_secs: u64,
+}
+
 /// An answer to a quiz, judged when it was given, under the design then in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Answer {
@@ -96,6 +107,8 @@ pub struct App {
     pub notice: Option<String>,
     /// The answers given to the scenario's quizzes, by quiz index.
     pub answers: Vec<Option<Answer>>,
+    /// Presenter mode, when the replay is projected in front of a room.
+    pub present: Option<Presenting>,
     pub quit: bool,
 }
 
@@ -125,6 +138,7 @@ impl App {
             speed: 1,
             notice: None,
             answers,
+            present: None,
             quit: false,
         })
     }

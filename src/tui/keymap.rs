@@ -44,6 +44,16 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         }
         Overlay::None => {}
     }
+    if app.present.is_some() {
+        match key.code {
+            KeyCode::Char('.') | KeyCode::Char('b') => return Some(Msg::Blank),
+            KeyCode::Char('t') => return Some(Msg::ToggleElapsed),
+            KeyCode::Char('q') => return Some(Msg::Quit),
+            // A blanked screen wakes on any other key without acting on it.
+            _ if app.present.is_some_and(|p| p.blank) => return Some(Msg::Blank),
+            _ => {}
+        }
+    }
     // While a quiz waits, the number keys answer it instead of switching design.
     if app.quiz_pending()
         && let KeyCode::Char(c @ '1'..='4') = key.code

@@ -37,4 +37,8 @@ pub enum Msg {
     Up,
     Down,
     Confirm,
+    /// Presenter mode: blank the screen, or bring it back.
+    Blank,
+    /// Presenter mode: show or hide the elapsed time.
+    ToggleElapsed,
 }

@@ -47,7 +47,7 @@ fn stamp(path: &std::path::Path) -> Option<(SystemTime, u64)> {
 }
 
 /// Restores the terminal when dropped, whichever way the replay ends.
-struct Restore;
+pub struct Restore;
 
 impl Drop for Restore {
     fn drop(&mut self) {
@@ -64,7 +64,28 @@ pub fn run(mut app: App) -> io::Result<()> {
     let mut dirty = true;
     let mut next_step = Instant::now() + app.pace();
     let mut watch = Watch::new(app.path.clone());
+    let started = Instant::now();
+    // In presenter mode the position goes out to `idem notes` over a local socket.
+    let mut publisher = match app.present {
+        Some(_) => {
+            match crate::present::link::Publisher::bind(&crate::present::link::socket_path()) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    app.notice = Some(format!("speaker notes are off: {e}"));
+                    None
+                }
+            }
+        }
+        None => None,
+    };
     loop {
+        if let Some(p) = app.present.as_mut() {
+            let secs = started.elapsed().as_secs();
+            if secs != p.elapsed_secs {
+                p.elapsed_secs = secs;
+                dirty |= p.show_elapsed;
+            }
+        }
         if watch.path != app.path {
             watch = Watch::new(app.path.clone());
         }
@@ -75,6 +96,9 @@ pub fn run(mut app: App) -> io::Result<()> {
         if dirty {
             terminal.draw(|frame| view::draw(frame, &app, &theme))?;
             dirty = false;
+        }
+        if let Some(p) = publisher.as_mut() {
+            p.publish(&position(&app));
         }
         let idle = if app.path.is_some() {
             WATCH_EVERY
@@ -111,5 +135,15 @@ pub fn run(mut app: App) -> io::Result<()> {
         if app.quit {
             return Ok(());
         }
+    }
+}
+
+/// Where the presenter stands, for the speaker notes.
+fn position(app: &App) -> crate::present::link::Position {
+    crate::present::link::Position {
+        source: app.source.clone(),
+        scenario: crate::scenario::fork::to_toml(&app.original, &app.added),
+        design: app.design.id().to_string(),
+        tick: app.tick,
     }
 }

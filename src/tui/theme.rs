@@ -27,6 +27,15 @@ impl Theme {
     pub fn title(&self) -> Style {
         self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }
+    /// Plain text drawn over something coloured (a label across a lane line) takes the
+    /// terminal's own colour rather than what lies beneath.
+    pub fn text(&self) -> Style {
+        if self.color {
+            Style::new().fg(Color::Reset)
+        } else {
+            Style::new()
+        }
+    }
     pub fn dim(&self) -> Style {
         Style::new().add_modifier(Modifier::DIM)
     }

@@ -117,6 +117,16 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::OpenGlossary => app.overlay = Overlay::Glossary,
+        Msg::Blank => {
+            if let Some(p) = app.present.as_mut() {
+                p.blank = !p.blank;
+            }
+        }
+        Msg::ToggleElapsed => {
+            if let Some(p) = app.present.as_mut() {
+                p.show_elapsed = !p.show_elapsed;
+            }
+        }
         Msg::Fork(what) => {
             app.playing = false;
             let made = fork::fault_for(&app.scenario, app.trace(), app.tick, what);

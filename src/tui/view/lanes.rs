@@ -131,12 +131,13 @@ fn draw_tick(buf: &mut Buffer, lanes: &Lanes, y: u16, tick: &Tick, row: Style, t
             let label = &tick.label;
             let room_right = (lanes.left + lanes.width).saturating_sub(x + 2) as usize;
             let room_left = x.saturating_sub(lanes.left + 1) as usize;
+            let text_style = theme.text().patch(row);
             if label.width() <= room_right || room_right >= room_left {
-                buf.set_string(x + 2, y, fit(label, room_right), row);
+                buf.set_string(x + 2, y, fit(label, room_right), text_style);
             } else {
                 let text = fit(label, room_left);
                 let start = x.saturating_sub(text.width() as u16 + 1);
-                buf.set_string(start, y, text, row);
+                buf.set_string(start, y, text, text_style);
             }
         }
     }
@@ -177,7 +178,7 @@ fn draw_arrow(
     let room = (hi - lo).saturating_sub(3) as usize;
     let label = fit(&format!(" {} ", m.label), room);
     let start = lo + 2 + ((hi - lo).saturating_sub(3) - label.width() as u16) / 2;
-    buf.set_string(start, y, label, row.patch(theme.bold()));
+    buf.set_string(start, y, label, theme.text().patch(row).patch(theme.bold()));
 }
 
 fn short_name(actor: Actor) -> &'static str {

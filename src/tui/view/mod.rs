@@ -8,6 +8,7 @@ mod help;
 mod lanes;
 mod narration;
 mod panels;
+mod presenter;
 
 use super::app::{App, Overlay, Screen};
 use super::theme::Theme;
@@ -24,6 +25,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         too_small(frame, area, theme);
+        return;
+    }
+    if let Some(p) = &app.present {
+        presenter::presenter(frame, app, p, theme);
+        if app.overlay == Overlay::Help {
+            help::help(frame, area, app, theme);
+        }
         return;
     }
     // A question and its explanation need more room than a narration sentence.

@@ -1,0 +1,111 @@
+//! Presenter mode: what a room reads from the back. Less chrome, the story in large type
+//! (as large as a terminal allows: bold, spaced, with wide margins), the money at the bottom.
+
+use super::fit;
+use crate::report::headline;
+use crate::tui::app::{App, Presenting};
+use crate::tui::theme::Theme;
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Margin, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme) {
+    let area = frame.area();
+    if p.blank {
+        // A blank screen, as a projector remote's "black" key gives.
+        return;
+    }
+    let roomy = area.height >= 30;
+    let [head, designs, diagram, story, money, foot] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(6),
+        Constraint::Length(if roomy { 9 } else { 7 }),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    title_line(frame, head, app, p, theme);
+    super::header::design_bar(frame, designs, app, theme);
+    let block = Block::default()
+        .borders(Borders::TOP | Borders::BOTTOM)
+        .border_style(theme.dim());
+    let inner = block.inner(diagram);
+    frame.render_widget(block, diagram);
+    super::lanes::render_rows(frame.buffer_mut(), inner, app.trace(), app.tick, theme);
+    if app.quiz_here().is_some() {
+        super::narration::narration(frame, story, app, theme);
+    } else {
+        big_narration(frame, story, app, theme);
+    }
+    money_line(frame, money, app, theme);
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            " PgDn/→ next · PgUp/← back · . blank · t timer · 1–5 design · ? keys · q quit",
+            theme.dim(),
+        )),
+        foot,
+    );
+}
+
+fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, theme: &Theme) {
+    let trace = app.trace();
+    let mut right = format!(
+        "◷ {}   {}/{}",
+        trace.format_time(app.now()),
+        app.tick + 1,
+        trace.ticks.len()
+    );
+    if p.show_elapsed {
+        right.push_str(&format!(
+            "   ⏲ {:02}:{:02}",
+            p.elapsed_secs / 60,
+            p.elapsed_secs % 60
+        ));
+    }
+    let room = (area.width as usize).saturating_sub(right.chars().count() + 3);
+    let left = fit(&format!(" {}", app.scenario.title), room);
+    let pad =
+        (area.width as usize).saturating_sub(left.chars().count() + right.chars().count() + 1);
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(left, theme.bold()),
+            Span::raw(" ".repeat(pad)),
+            Span::styled(right, theme.bold()),
+        ])),
+        area,
+    );
+}
+
+fn big_narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let text = app
+        .trace()
+        .ticks
+        .get(app.tick)
+        .map_or(String::new(), |t| t.narration.clone());
+    let inner = area.inner(Margin::new(4, 1));
+    frame.render_widget(
+        Paragraph::new(Line::styled(text, theme.bold()))
+            .wrap(Wrap { trim: true })
+            .alignment(Alignment::Left),
+        inner,
+    );
+}
+
+fn money_line(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let state = app.trace().ticks.get(app.tick).map(|t| &t.state);
+    let charges = state.map_or(0, |s| s.ledger.len());
+    let total = state.map_or(crate::sim::Cents(0), |s| s.charged_total());
+    let statement = format!(
+        " Card statement: {charges} line{} · {total}",
+        if charges == 1 { "" } else { "s" }
+    );
+    let mut spans = vec![Span::styled(statement, theme.money())];
+    if app.at_end() {
+        let (tone, head) = headline(&app.trace().outcome);
+        spans.push(Span::raw("   "));
+        spans.push(Span::styled(head, theme.tone(tone)));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}

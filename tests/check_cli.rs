@@ -1,0 +1,512 @@
+//! `idem check`, `idem list` and `idem new`, through the library functions the binary calls
+//! and through the real binary.
+//!
+//! The binary tests first ask the binary whether it has the subcommand (`idem help check`);
+//! until `src/main.rs` wires it in, they say so on stderr and skip, and the library tests
+//! carry the same checks.
+
+use idem::cli::check::{self, CheckArgs, CheckOutcome};
+use idem::cli::new::{self, NewArgs};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CANONICAL: [&str; 9] = [
+    "order-5531",
+    "reply-lost",
+    "request-lost",
+    "slow-processor",
+    "crash-after-key",
+    "key-reuse",
+    "second-purchase",
+    "per-attempt-key",
+    "monday-rerun",
+];
+
+// ---------------------------------------------------------------- helpers
+
+struct Out {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary in `dir` (or here), failing the test after 10 s or on a panic.
+fn idem_in(dir: Option<&Path>, args: &[&str]) -> Out {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_idem"));
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let mut child = cmd.spawn().expect("the idem binary starts");
+    let mut out_pipe = child.stdout.take().expect("stdout is piped");
+    let mut err_pipe = child.stderr.take().expect("stderr is piped");
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting on idem") {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("idem {args:?} was still running after 10 s");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let stdout = String::from_utf8_lossy(&out_reader.join().expect("reader")).into_owned();
+    let stderr = String::from_utf8_lossy(&err_reader.join().expect("reader")).into_owned();
+    assert!(
+        !stderr.contains("panicked"),
+        "idem {args:?} panicked:\n{stderr}"
+    );
+    Out {
+        code: status.code(),
+        stdout,
+        stderr,
+    }
+}
+
+fn idem(args: &[&str]) -> Out {
+    idem_in(None, args)
+}
+
+/// Whether the binary knows the subcommand yet; when it does not, the caller skips.
+fn wired(sub: &str) -> bool {
+    let known = idem(&["help", sub]).code == Some(0);
+    if !known {
+        eprintln!(
+            "note: `idem {sub}` is not wired into src/main.rs yet; this binary test was skipped"
+        );
+    }
+    known
+}
+
+fn manifest(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+fn canonical_paths() -> Vec<String> {
+    CANONICAL
+        .iter()
+        .map(|n| manifest(&format!("scenarios/{n}.toml")))
+        .collect()
+}
+
+fn check_lib(files: &[String]) -> CheckOutcome {
+    check::run(&CheckArgs {
+        files: files.to_vec(),
+    })
+}
+
+/// A fresh directory under the system temp dir, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let path = std::env::temp_dir().join(format!(
+            "idem-check-cli-{}-{nanos}-{tag}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&path).expect("a temp dir");
+        TempDir(path)
+    }
+    fn write(&self, name: &str, text: &str) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("a temp file");
+        path.display().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// reply-lost with its no-key expectation turned wrong: 1 charge, where the run makes 2.
+fn wrong_expectation(dir: &TempDir) -> (String, usize) {
+    let source = std::fs::read_to_string(manifest("scenarios/reply-lost.toml"))
+        .expect("reply-lost.toml reads");
+    let needle = "design = \"no-key\"\ncharges = 2";
+    let at = source
+        .find(needle)
+        .expect("reply-lost has a no-key expectation");
+    // The [[expect]] header is the line before `design`.
+    let line = source[..at].matches('\n').count();
+    let changed = source.replace(needle, "design = \"no-key\"\ncharges = 1");
+    (dir.write("wrong.toml", &changed), line)
+}
+
+const INVALID: &str = "title = \"broken\"\n\n[[checkout.layer]]\natempts = 3\n";
+
+// ---------------------------------------------------------------- check, through the library
+
+#[test]
+fn every_canonical_scenario_passes() {
+    let out = check_lib(&canonical_paths());
+    assert_eq!(out.exit, 0, "{}\n{}", out.text, out.errors);
+    assert!(out.errors.is_empty(), "{}", out.errors);
+    let ok = out.text.lines().filter(|l| l.starts_with("ok    ")).count();
+    assert!(ok >= 30, "{}", out.text);
+    assert!(
+        out.text.ends_with(&format!("\n{ok} passed, 0 failed\n")),
+        "{}",
+        out.text
+    );
+    // Every file is named, with the line of each [[expect]] block.
+    for (name, path) in CANONICAL.iter().zip(canonical_paths()) {
+        assert!(
+            out.text.contains(&format!("{path}:")),
+            "{name}: {}",
+            out.text
+        );
+    }
+    assert!(!out.text.contains("FAIL"), "{}", out.text);
+}
+
+#[test]
+fn a_passing_line_names_the_design_and_what_held() {
+    let path = manifest("scenarios/reply-lost.toml");
+    let out = check_lib(std::slice::from_ref(&path));
+    let line = out
+        .text
+        .lines()
+        .find(|l| l.contains(" no-key "))
+        .expect("a no-key line");
+    assert!(line.starts_with(&format!("ok    {path}:")), "{line}");
+    assert!(line.ends_with("charges 2, verdict duplicate"), "{line}");
+    let line = out
+        .text
+        .lines()
+        .find(|l| l.contains(" content-hash "))
+        .expect("a content-hash line");
+    assert!(
+        line.ends_with("charges 1, verdict charged-unconfirmed, client failed"),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_wrong_expectation_fails_with_expected_and_got() {
+    let dir = TempDir::new("wrong");
+    let (path, line) = wrong_expectation(&dir);
+    let out = check_lib(std::slice::from_ref(&path));
+    assert_eq!(out.exit, 1, "{}", out.text);
+    let fail = out
+        .text
+        .lines()
+        .find(|l| l.starts_with("FAIL"))
+        .unwrap_or_else(|| panic!("no FAIL line in\n{}", out.text));
+    assert!(fail.starts_with(&format!("FAIL  {path}:{line}")), "{fail}");
+    assert!(fail.contains("no-key"), "{fail}");
+    assert!(fail.ends_with("charges: expected 1, got 2"), "{fail}");
+    // The other four expectations still hold.
+    assert!(out.text.ends_with("4 passed, 1 failed\n"), "{}", out.text);
+}
+
+#[test]
+fn several_differences_are_all_named() {
+    let dir = TempDir::new("several");
+    let path = dir.write(
+        "several.toml",
+        "title = \"several\"\n\n[[intent]]\norder = \"1\"\namount = \"$5\"\nat = \"10:00:00\"\n\n\
+         [[fault]]\nlose = \"reply\"\n\n\
+         [[expect]]\ndesign = \"no-key\"\ncharges = 1\nverdict = \"correct\"\nclient = \"failed\"\n",
+    );
+    let out = check_lib(&[path]);
+    assert_eq!(out.exit, 1);
+    assert!(
+        out.text.contains(
+            "charges: expected 1, got 2; verdict: expected correct, got duplicate; client: expected failed, got paid"
+        ),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn an_invalid_file_exits_2_with_its_position() {
+    let dir = TempDir::new("invalid");
+    let path = dir.write("broken.toml", INVALID);
+    let out = check_lib(std::slice::from_ref(&path));
+    assert_eq!(out.exit, 2);
+    assert!(
+        out.errors
+            .contains(&format!("{path}:4:1: error: unknown field `atempts`")),
+        "{}",
+        out.errors
+    );
+    assert!(out.errors.contains("4 | atempts = 3"), "{}", out.errors);
+    assert!(
+        out.text.starts_with(&format!("ERROR {path}")),
+        "{}",
+        out.text
+    );
+    assert!(
+        out.text.ends_with("0 passed, 0 failed, 1 invalid file\n"),
+        "{}",
+        out.text
+    );
+}
+
+#[test]
+fn a_mix_exits_2_and_still_checks_the_rest() {
+    let dir = TempDir::new("mix");
+    let (wrong, _) = wrong_expectation(&dir);
+    let broken = dir.write("broken.toml", INVALID);
+    let good = manifest("scenarios/request-lost.toml");
+    let out = check_lib(&[good.clone(), wrong.clone(), broken.clone(), good]);
+    assert_eq!(out.exit, 2, "{}", out.text);
+    // request-lost twice (5 + 5) and four of wrong.toml's five.
+    assert!(
+        out.text.ends_with("14 passed, 1 failed, 1 invalid file\n"),
+        "{}",
+        out.text
+    );
+    // Files are reported in the order given.
+    let first_wrong = out.text.find(&wrong).expect("wrong.toml reported");
+    let first_broken = out.text.find(&broken).expect("broken.toml reported");
+    assert!(first_wrong < first_broken, "{}", out.text);
+    // The same input always gives the same report.
+    let again = check_lib(&[
+        manifest("scenarios/request-lost.toml"),
+        wrong,
+        broken,
+        manifest("scenarios/request-lost.toml"),
+    ]);
+    assert_eq!(out, again);
+}
+
+#[test]
+fn a_file_without_expectations_is_not_a_failure() {
+    let dir = TempDir::new("none");
+    let path = dir.write(
+        "plain.toml",
+        "title = \"plain\"\n[[intent]]\norder = \"1\"\namount = \"$5\"\nat = \"10:00:00\"\n",
+    );
+    let out = check_lib(std::slice::from_ref(&path));
+    assert_eq!(out.exit, 0, "{}", out.text);
+    assert_eq!(
+        out.text,
+        format!(
+            "skip  {path}  no [[expect]] blocks, so there is nothing to check\n0 passed, 0 failed\n"
+        )
+    );
+}
+
+#[test]
+fn warnings_go_to_stderr_and_do_not_fail() {
+    let path = manifest("tests/bad_scenarios/unreachable-fault.toml");
+    let out = check_lib(std::slice::from_ref(&path));
+    assert_ne!(out.exit, 2, "{}", out.errors);
+    assert!(
+        out.errors.contains(&format!("{path}:12:11: warning: ")),
+        "{}",
+        out.errors
+    );
+}
+
+#[test]
+fn built_in_names_are_checked_too() {
+    let out = check_lib(&["monday-rerun".to_string()]);
+    assert_eq!(out.exit, 0, "{}", out.text);
+    assert!(
+        out.text.starts_with("ok    monday-rerun (built-in):"),
+        "{}",
+        out.text
+    );
+}
+
+// ---------------------------------------------------------------- list and new, through the library
+
+#[test]
+fn the_listing_holds_all_nine_with_titles() {
+    let text = idem::cli::list::run();
+    for name in CANONICAL {
+        let s = idem::scenario::resolve(name).expect("a built-in loads");
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("{name} missing from\n{text}"));
+        assert!(line.ends_with(&s.title), "{line}");
+    }
+    assert!(text.contains("idem run NAME"), "{text}");
+}
+
+#[test]
+fn new_writes_once_and_refuses_a_second_time() {
+    let dir = TempDir::new("new-lib");
+    let target = dir.0.join("drill");
+    let name = target.display().to_string();
+    let message = new::run(&NewArgs { name: name.clone() }).expect("the first write works");
+    let path = format!("{name}.toml");
+    assert!(message.contains(&path), "{message}");
+    assert!(message.contains("idem check"), "{message}");
+    let written = std::fs::read(&path).expect("the file exists");
+    assert_eq!(written, new::STARTER.as_bytes());
+
+    // Named with .toml already: no second extension.
+    let err = new::run(&NewArgs { name: path.clone() }).expect_err("it exists");
+    assert!(err.contains("already exists"), "{err}");
+    assert_eq!(std::fs::read(&path).expect("still there"), written);
+
+    let out = check_lib(&[path]);
+    assert_eq!(out.exit, 0, "{}\n{}", out.text, out.errors);
+    assert!(out.errors.is_empty(), "{}", out.errors);
+    assert!(out.text.ends_with(" passed, 0 failed\n"), "{}", out.text);
+}
+
+#[test]
+fn new_refuses_an_empty_name_and_a_missing_folder() {
+    let err = new::run(&NewArgs { name: "  ".into() }).expect_err("no name");
+    assert!(err.contains("needs a name"), "{err}");
+    let dir = TempDir::new("new-missing");
+    let name = dir.0.join("no/such/folder/x").display().to_string();
+    let err = new::run(&NewArgs { name }).expect_err("no folder");
+    assert!(err.contains("folder does not exist"), "{err}");
+}
+
+// ---------------------------------------------------------------- the real binary
+
+#[test]
+fn binary_every_canonical_scenario_passes() {
+    if !wired("check") {
+        return;
+    }
+    let paths = canonical_paths();
+    let mut args = vec!["check"];
+    args.extend(paths.iter().map(String::as_str));
+    let out = idem(&args);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(out.stdout, check_lib(&paths).text);
+    let last = out.stdout.lines().last().unwrap_or_default();
+    assert!(last.ends_with(" passed, 0 failed"), "{last}");
+    assert!(!last.starts_with("0 "), "{last}");
+}
+
+#[test]
+fn binary_a_wrong_expectation_exits_1() {
+    if !wired("check") {
+        return;
+    }
+    let dir = TempDir::new("bin-wrong");
+    let (path, line) = wrong_expectation(&dir);
+    let out = idem(&["check", &path]);
+    assert_eq!(out.code, Some(1), "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains(&format!("FAIL  {path}:{line}")),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("charges: expected 1, got 2"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn binary_an_invalid_file_exits_2() {
+    if !wired("check") {
+        return;
+    }
+    let dir = TempDir::new("bin-invalid");
+    let path = dir.write("broken.toml", INVALID);
+    let out = idem(&["check", &path]);
+    assert_eq!(out.code, Some(2), "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stderr.contains(&format!("{path}:4:1: error: ")),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn binary_a_mix_exits_2() {
+    if !wired("check") {
+        return;
+    }
+    let dir = TempDir::new("bin-mix");
+    let (wrong, _) = wrong_expectation(&dir);
+    let broken = dir.write("broken.toml", INVALID);
+    let good = manifest("scenarios/order-5531.toml");
+    let out = idem(&["check", &good, &wrong, &broken]);
+    assert_eq!(out.code, Some(2), "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("FAIL"), "{}", out.stdout);
+    assert!(out.stdout.contains("1 invalid file"), "{}", out.stdout);
+}
+
+#[test]
+fn binary_check_needs_a_file() {
+    if !wired("check") {
+        return;
+    }
+    let out = idem(&["check"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn binary_list_names_all_nine_with_titles() {
+    if !wired("list") {
+        return;
+    }
+    let out = idem(&["list"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    for name in CANONICAL {
+        let s = idem::scenario::resolve(name).expect("a built-in loads");
+        assert!(out.stdout.contains(name), "{name}: {}", out.stdout);
+        assert!(out.stdout.contains(&s.title), "{name}: {}", out.stdout);
+    }
+}
+
+#[test]
+fn binary_new_writes_once_and_the_file_passes_check() {
+    if !wired("new") || !wired("check") {
+        return;
+    }
+    let dir = TempDir::new("bin-new");
+    let out = idem_in(Some(&dir.0), &["new", "my-drill"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(out.stdout.contains("my-drill.toml"), "{}", out.stdout);
+    let path = dir.0.join("my-drill.toml");
+    let first = std::fs::read(&path).expect("idem new wrote my-drill.toml");
+    assert_eq!(first, new::STARTER.as_bytes());
+
+    // A second time: refused, and the file is untouched, byte for byte.
+    std::fs::write(&path, b"# edited by the trainer\n").expect("edit the file");
+    let edited = std::fs::read(&path).expect("read it back");
+    for name in ["my-drill", "my-drill.toml"] {
+        let again = idem_in(Some(&dir.0), &["new", name]);
+        assert_ne!(again.code, Some(0), "{name}: {}", again.stdout);
+        assert!(again.stderr.contains("already exists"), "{}", again.stderr);
+        assert_eq!(std::fs::read(&path).expect("still there"), edited);
+    }
+
+    // A fresh one passes `idem check`, run where it was written.
+    let out = idem_in(Some(&dir.0), &["new", "second"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let out = idem_in(Some(&dir.0), &["check", "second.toml"]);
+    assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains(" passed, 0 failed"), "{}", out.stdout);
+}

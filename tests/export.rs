@@ -1,0 +1,629 @@
+//! `idem export` through the library: golden files for each format, the shape of each format,
+//! safe writing (no clobbering without --force, no temporary files left behind), and hostile
+//! scenario text that must not reach the exported files as markup or escape sequences.
+//!
+//! The golden files and `assets/replay.svg` are rewritten, instead of compared, when the
+//! environment variable `IDEM_REGENERATE=1` is set.
+
+use idem::export::{ExportArgs, Format, run};
+use idem::scenario::values::parse_clock;
+use idem::sim::Design;
+use serde_json::Value;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const REGENERATE: &str = "IDEM_REGENERATE";
+
+fn regenerating() -> bool {
+    std::env::var(REGENERATE).is_ok_and(|v| v == "1")
+}
+
+/// A fresh, empty directory for one test, under Cargo's scratch space for integration tests.
+fn scratch(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "export-{name}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("the scratch directory can be created");
+    dir
+}
+
+/// The names in a directory, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .expect("the scratch directory is readable")
+        .map(|e| {
+            e.expect("a directory entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs an export into a scratch directory and returns the file's text.
+fn export(args: ExportArgs) -> String {
+    let message = run(&args).unwrap_or_else(|e| panic!("export {args:?} failed: {e}"));
+    assert!(message.starts_with("wrote "), "{message}");
+    assert!(!message.contains('\n'), "one line: {message:?}");
+    fs::read_to_string(&args.out).expect("the exported file is UTF-8 text")
+}
+
+/// Compares `actual` with the committed file at `path` (relative to the crate), or rewrites
+/// the file when regenerating.
+fn golden(path: &str, actual: &str) {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    if regenerating() {
+        if let Some(dir) = full.parent() {
+            fs::create_dir_all(dir).expect("the golden directory can be created");
+        }
+        fs::write(&full, actual).expect("the golden file can be written");
+        return;
+    }
+    let expected = fs::read_to_string(&full).unwrap_or_else(|e| {
+        panic!("cannot read {path} ({e}); create it with `{REGENERATE}=1 cargo test --test export`")
+    });
+    if expected != actual {
+        let line = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(a, b)| a != b)
+            .map_or(expected.lines().count().min(actual.lines().count()), |i| i)
+            + 1;
+        panic!(
+            "{path} differs from a fresh export (first at line {line}; {} bytes committed, {} bytes now).\n\
+             If the change is intended, regenerate with `{REGENERATE}=1 cargo test --test export` and review the diff.",
+            expected.len(),
+            actual.len()
+        );
+    }
+}
+
+fn md_args(dir: &Path) -> ExportArgs {
+    ExportArgs::new("order-5531", Format::Md, dir.join("order-5531.md"))
+}
+
+fn svg_args(dir: &Path) -> ExportArgs {
+    let mut args = ExportArgs::new("order-5531", Format::Svg, dir.join("frame.svg"));
+    args.design = Some(Design::NoKey);
+    args.at = Some(parse_clock("14:02:38").expect("a clock time"));
+    args
+}
+
+fn cast_args(dir: &Path) -> ExportArgs {
+    let mut args = ExportArgs::new("order-5531", Format::Cast, dir.join("replay.cast"));
+    args.design = Some(Design::WithCharge);
+    args
+}
+
+#[test]
+fn golden_markdown() {
+    let dir = scratch("golden-md");
+    golden("tests/golden/order-5531.md", &export(md_args(&dir)));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn golden_svg_no_key_at_retry() {
+    let dir = scratch("golden-svg");
+    golden(
+        "tests/golden/order-5531-no-key-14-02-38.svg",
+        &export(svg_args(&dir)),
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn golden_cast_with_charge() {
+    let dir = scratch("golden-cast");
+    golden(
+        "tests/golden/order-5531-with-charge.cast",
+        &export(cast_args(&dir)),
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// The README's picture is an export too; this keeps it from going stale.
+#[test]
+fn readme_picture_is_current() {
+    let dir = scratch("readme");
+    let mut args = ExportArgs::new("order-5531", Format::Svg, dir.join("replay.svg"));
+    args.design = Some(Design::WithCharge);
+    args.width = Some(120);
+    args.height = Some(36);
+    golden("assets/replay.svg", &export(args));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn exports_are_deterministic() {
+    for make in [md_args, svg_args, cast_args] {
+        let (a, b) = (scratch("det-a"), scratch("det-b"));
+        assert_eq!(export(make(&a)), export(make(&b)));
+        assert_eq!(listing(&a).len(), 1, "only the export, no temporary file");
+        let _ = fs::remove_dir_all(&a);
+        let _ = fs::remove_dir_all(&b);
+    }
+}
+
+#[test]
+fn markdown_has_every_outcome_and_answers_last() {
+    let dir = scratch("md-shape");
+    let md = export(md_args(&dir));
+    assert!(md.starts_with("# Order 5531: the answer that never came\n"));
+    let story = md.find("A customer pays").expect("the story is told");
+    for design in Design::ALL {
+        let heading = format!(
+            "## {} · {} (`{}`)",
+            design.hotkey(),
+            design.name(),
+            design.id()
+        );
+        let at = md
+            .find(&heading)
+            .unwrap_or_else(|| panic!("no section for {}", design.id()));
+        assert!(at > story);
+        let section = &md[at..];
+        let outcome = section
+            .find("**Outcome:**")
+            .expect("each design section ends with its outcome");
+        assert!(section[..outcome].contains("| Time | Lane | What happened | Narration |"));
+        // The comparison table has a row for the design.
+        assert!(
+            md.contains(&format!(
+                "| {} {} (`{}`) |",
+                design.hotkey(),
+                design.name(),
+                design.id()
+            )),
+            "no comparison row for {}",
+            design.id()
+        );
+    }
+    // The outcomes the specification gives for order-5531.
+    assert!(md.contains("✓ Charged once — \\$48.60"));
+    assert!(md.contains("✗ Charged twice — \\$97.20"));
+    let question = md
+        .find("The retry carrying K7Q4 is on its way")
+        .expect("the quiz question is in the handout");
+    let choices = md
+        .find("1. Not at all\n2. Once\n3. Twice\n")
+        .expect("its choices");
+    let answers = md.find("## Answers").expect("an answers section");
+    assert!(question < choices && choices < answers);
+    assert!(md[..answers].contains("## Outcome across designs"));
+    let tail = &md[answers..];
+    assert!(
+        !tail[3..].contains("\n## "),
+        "the answers are the last section"
+    );
+    // The right choice depends on the design: once with the key stored with the charge,
+    // twice without a key.
+    assert!(tail.contains("- key stored with the charge (`with-charge`): **2. Once**"));
+    assert!(tail.contains("- no key (`no-key`): **3. Twice**"));
+    assert!(md.ends_with('\n') && !md.ends_with("\n\n"));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn svg_is_well_formed_enough() {
+    let dir = scratch("svg-shape");
+    for args in [svg_args(&dir), {
+        let mut a = ExportArgs::new("order-5531", Format::Svg, dir.join("last.svg"));
+        a.width = Some(80);
+        a.height = Some(24);
+        a
+    }] {
+        let svg = export(args);
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(svg.trim_end().ends_with("</svg>"));
+        assert!(
+            svg.contains("Charged") || svg.contains("charge $48.60"),
+            "the frame shows the money"
+        );
+        assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+        assert_no_raw_markup(&svg);
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Every `<` opens one of the elements the exporter writes, and every `&` starts an entity.
+fn assert_no_raw_markup(svg: &str) {
+    const TAGS: [&str; 6] = ["svg", "title", "style", "rect", "g", "text"];
+    for (i, _) in svg.match_indices('<') {
+        let rest = &svg[i + 1..];
+        let rest = rest.strip_prefix('/').unwrap_or(rest);
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect();
+        assert!(
+            TAGS.contains(&name.as_str()),
+            "raw `<` in the SVG: {:?}",
+            &svg[i..(i + 40).min(svg.len())]
+        );
+    }
+    for (i, _) in svg.match_indices('&') {
+        let rest = &svg[i..];
+        assert!(
+            ["&amp;", "&lt;", "&gt;", "&quot;", "&apos;"]
+                .iter()
+                .any(|e| rest.starts_with(e)),
+            "raw `&` in the SVG: {:?}",
+            &rest[..rest.len().min(20)]
+        );
+    }
+}
+
+#[test]
+fn svg_at_picks_the_last_tick_at_or_before() {
+    let dir = scratch("svg-at");
+    let svg = export(svg_args(&dir));
+    // no-key at 14:02:38: the retry has just been sent, and the header says so.
+    assert!(
+        svg.contains("◷ 14:02:38.000"),
+        "the clock shows the retry's time"
+    );
+    assert!(svg.contains("no key"));
+    let mut early = svg_args(&dir);
+    early.out = dir.join("early.svg");
+    early.at = Some(parse_clock("09:00:00").expect("a clock time"));
+    let err = run(&early).expect_err("a time before the first tick is refused");
+    assert!(err.contains("before the first tick"), "{err}");
+    assert!(!early.out.exists());
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn cast_is_asciinema_v2() {
+    let dir = scratch("cast-shape");
+    let cast = export(cast_args(&dir));
+    let mut lines = cast.lines();
+    let header: Value =
+        serde_json::from_str(lines.next().expect("a header line")).expect("the header is JSON");
+    assert_eq!(header["version"], 2);
+    assert_eq!(header["width"], 120);
+    assert_eq!(header["height"], 36);
+    assert!(
+        header["title"]
+            .as_str()
+            .is_some_and(|t| t.contains("Order 5531"))
+    );
+    let ticks = idem::scenario::resolve("order-5531")
+        .expect("the built-in loads")
+        .simulate(Design::WithCharge)
+        .expect("it simulates")
+        .ticks
+        .len();
+    let mut last = -1.0;
+    let mut count = 0;
+    for line in lines {
+        let event: Value = serde_json::from_str(line).expect("each event is JSON");
+        let event = event.as_array().expect("each event is an array");
+        assert_eq!(event.len(), 3, "{line}");
+        let t = event[0].as_f64().expect("a time");
+        assert!(t > last, "times advance");
+        last = t;
+        assert_eq!(event[1], "o");
+        let data = event[2].as_str().expect("output text");
+        assert!(
+            data.contains("\u{1b}[H\u{1b}[2J"),
+            "each frame clears the screen"
+        );
+        assert_eq!(data.matches("\r\n").count(), 35, "36 rows per frame");
+        assert_only_our_escapes(data);
+        count += 1;
+    }
+    assert_eq!(count, ticks, "one frame per tick");
+    assert!(cast.contains("Charged once"));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Every ESC in a frame starts a sequence the exporter writes: SGR, cursor home, clear,
+/// cursor hide.
+fn assert_only_our_escapes(data: &str) {
+    for (i, _) in data.match_indices('\u{1b}') {
+        let rest = &data[i + 1..];
+        let ok = rest.starts_with("[H")
+            || rest.starts_with("[2J")
+            || rest.starts_with("[?25l")
+            || rest.strip_prefix('[').is_some_and(|r| {
+                let params: String = r
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == ';')
+                    .collect();
+                !params.is_empty() && r[params.len()..].starts_with('m')
+            });
+        assert!(
+            ok,
+            "unexpected escape sequence: {:?}",
+            &rest[..rest.len().min(12)]
+        );
+    }
+}
+
+#[test]
+fn existing_file_needs_force() {
+    let dir = scratch("force");
+    let out = dir.join("handout.md");
+    fs::write(&out, "keep me\n").expect("write a file to protect");
+    let mut args = ExportArgs::new("order-5531", Format::Md, &out);
+    let err = run(&args).expect_err("an existing file is not overwritten");
+    assert!(
+        err.contains("handout.md") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(fs::read_to_string(&out).expect("still there"), "keep me\n");
+    assert_eq!(
+        listing(&dir),
+        ["handout.md"],
+        "no temporary file left behind"
+    );
+    args.force = true;
+    let message = run(&args).expect("--force overwrites");
+    assert!(message.contains("handout.md"), "{message}");
+    assert!(
+        fs::read_to_string(&out)
+            .expect("rewritten")
+            .starts_with("# Order 5531")
+    );
+    assert_eq!(
+        listing(&dir),
+        ["handout.md"],
+        "no temporary file left behind"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn failures_leave_nothing_behind() {
+    let dir = scratch("failures");
+    // A directory in the way, even with --force.
+    fs::create_dir(dir.join("taken")).expect("make a directory");
+    let mut args = ExportArgs::new("order-5531", Format::Svg, dir.join("taken"));
+    args.force = true;
+    let err = run(&args).expect_err("a directory is never replaced");
+    assert!(err.contains("directory"), "{err}");
+    // A folder that does not exist.
+    let args = ExportArgs::new("order-5531", Format::Md, dir.join("missing").join("x.md"));
+    let err = run(&args).expect_err("no such folder");
+    assert!(err.contains("does not exist"), "{err}");
+    // Options that do not fit the format, a bad scenario and a bad size.
+    let mut args = ExportArgs::new("order-5531", Format::Md, dir.join("a.md"));
+    args.design = Some(Design::NoKey);
+    assert!(
+        run(&args)
+            .expect_err("md covers every design")
+            .contains("--design")
+    );
+    let mut args = ExportArgs::new("order-5531", Format::Cast, dir.join("a.cast"));
+    args.at = Some(parse_clock("14:02:38").expect("a clock time"));
+    assert!(run(&args).expect_err("a cast has no --at").contains("--at"));
+    let mut args = ExportArgs::new("order-5531", Format::Svg, dir.join("a.svg"));
+    args.width = Some(40);
+    assert!(run(&args).expect_err("too narrow").contains("--width"));
+    let args = ExportArgs::new("no-such-scenario", Format::Md, dir.join("b.md"));
+    assert!(run(&args).is_err());
+    assert_eq!(
+        listing(&dir),
+        ["taken"],
+        "nothing written, no temporary files"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn design_accepts_numbers_and_refuses_all() {
+    use idem::export::parse_one_design;
+    assert_eq!(parse_one_design("3"), Ok(Design::NoKey));
+    assert_eq!(parse_one_design("with-charge"), Ok(Design::WithCharge));
+    assert!(parse_one_design("all").is_err());
+    assert!(parse_one_design("nope").is_err());
+}
+
+#[test]
+fn hostile_scenario_text_stays_text() {
+    let dir = scratch("hostile");
+    let scenario = dir.join("hostile.toml");
+    let source =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/order-5531.toml"))
+            .expect("the canonical scenario is readable");
+    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
+    let title = lines
+        .iter()
+        .position(|l| l.starts_with("title = "))
+        .expect("the scenario has a title");
+    lines[title] =
+        r#"title = "Evil \u001b[31mred\u001b]0;owned\u0007 <script>&amp; | pipe *bold* # end""#
+            .to_string();
+    let quiz = lines
+        .iter()
+        .position(|l| l.starts_with("question = "))
+        .expect("the scenario has a quiz");
+    lines[quiz] = r#"question = "Which | column \u001b[2J? <b>""#.to_string();
+    fs::write(&scenario, lines.join("\n")).expect("write the hostile scenario");
+    let path = scenario.to_string_lossy().into_owned();
+
+    let md_out = dir.join("hostile.md");
+    run(&ExportArgs::new(&path, Format::Md, &md_out)).expect("the md export runs");
+    let md = fs::read(&md_out).expect("the handout");
+    assert!(!md.contains(&0x1b), "no escape byte in the Markdown");
+    let md = String::from_utf8(md).expect("UTF-8");
+    assert!(
+        md.starts_with(
+            "# Evil \\[31mred\\]0;owned \\<script\\>\\&amp; \\| pipe \\*bold\\* \\# end\n"
+        ),
+        "{}",
+        &md[..120]
+    );
+    assert!(md.contains("Which \\| column \\[2J? \\<b\\>"));
+    for line in md.lines().filter(|l| l.starts_with("| ")) {
+        // Each table row keeps its columns: unescaped pipes are only the separators.
+        let bare = line.replace("\\|", "");
+        let columns = bare.matches('|').count();
+        assert!(columns == 5 || columns == 6, "{line}");
+    }
+
+    let svg_out = dir.join("hostile.svg");
+    run(&ExportArgs::new(&path, Format::Svg, &svg_out)).expect("the svg export runs");
+    let svg = fs::read(&svg_out).expect("the picture");
+    assert!(!svg.contains(&0x1b), "no escape byte in the SVG");
+    let svg = String::from_utf8(svg).expect("UTF-8");
+    assert_no_raw_markup(&svg);
+    assert!(svg.contains("&lt;script&gt;&amp;amp;"));
+
+    let cast_out = dir.join("hostile.cast");
+    run(&ExportArgs::new(&path, Format::Cast, &cast_out)).expect("the cast export runs");
+    let cast = fs::read_to_string(&cast_out).expect("the recording");
+    for line in cast.lines().skip(1) {
+        let event: Value = serde_json::from_str(line).expect("each event is JSON");
+        assert_only_our_escapes(event[2].as_str().expect("output text"));
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// The options as clap reads them, the way `idem export` will.
+#[derive(clap::Parser, Debug)]
+struct Cli {
+    #[command(flatten)]
+    args: ExportArgs,
+}
+
+#[test]
+fn command_line_options_parse() {
+    use clap::{CommandFactory, Parser};
+    Cli::command().debug_assert();
+    let cli = Cli::try_parse_from([
+        "export",
+        "order-5531",
+        "--format",
+        "svg",
+        "--design",
+        "3",
+        "--at",
+        "Fri 18:00:00",
+        "--out",
+        "x.svg",
+        "--width",
+        "100",
+        "--height",
+        "30",
+        "--force",
+    ])
+    .expect("a full set of options parses");
+    let a = cli.args;
+    assert_eq!(a.scenario, "order-5531");
+    assert_eq!(a.format, Format::Svg);
+    assert_eq!(a.design, Some(Design::NoKey));
+    assert_eq!(
+        a.at,
+        Some(parse_clock("Fri 18:00:00").expect("a clock time"))
+    );
+    assert_eq!(a.out, PathBuf::from("x.svg"));
+    assert_eq!((a.width, a.height, a.force), (Some(100), Some(30), true));
+    let md = Cli::try_parse_from(["export", "reply-lost", "--format", "markdown", "-o", "h.md"])
+        .expect("md with defaults");
+    assert_eq!(md.args.format, Format::Md);
+    assert!(!md.args.force && md.args.design.is_none());
+    for bad in [
+        &[
+            "export",
+            "order-5531",
+            "--format",
+            "svg",
+            "--design",
+            "all",
+            "--out",
+            "x",
+        ][..],
+        &["export", "order-5531", "--format", "pdf", "--out", "x"],
+        &[
+            "export",
+            "order-5531",
+            "--format",
+            "svg",
+            "--at",
+            "2pm",
+            "--out",
+            "x",
+        ],
+        &["export", "order-5531", "--format", "md"],
+    ] {
+        assert!(
+            Cli::try_parse_from(bad).is_err(),
+            "{bad:?} should be refused"
+        );
+    }
+}
+
+/// `idem export` through the real binary, once the subcommand is wired in; until then the
+/// test says so and skips itself.
+#[test]
+fn binary_export_when_wired() {
+    use std::process::Command;
+    let idem = env!("CARGO_BIN_EXE_idem");
+    let help = Command::new(idem)
+        .args(["export", "--help"])
+        .output()
+        .expect("the idem binary starts");
+    if !help.status.success() || !String::from_utf8_lossy(&help.stdout).contains("--format") {
+        eprintln!("note: `idem export` is not wired into the binary yet; skipping");
+        return;
+    }
+    let dir = scratch("binary");
+    let out = dir.join("handout.md");
+    let out_arg = out.to_string_lossy().into_owned();
+    let args = [
+        "export",
+        "order-5531",
+        "--format",
+        "md",
+        "--out",
+        out_arg.as_str(),
+    ];
+    let first = Command::new(idem)
+        .args(args)
+        .output()
+        .expect("idem export runs");
+    assert_eq!(first.status.code(), Some(0), "{first:?}");
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert_eq!(
+        stdout.lines().count(),
+        1,
+        "one line of confirmation: {stdout:?}"
+    );
+    assert!(stdout.contains("handout.md"), "{stdout}");
+    let golden_md = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/order-5531.md"),
+    )
+    .expect("the golden handout");
+    assert_eq!(fs::read_to_string(&out).expect("the handout"), golden_md);
+    // Again without --force: refused with exit code 2, the file untouched.
+    fs::write(&out, "keep\n").expect("replace the handout with a marker");
+    let second = Command::new(idem)
+        .args(args)
+        .output()
+        .expect("idem export runs");
+    assert_eq!(second.status.code(), Some(2), "{second:?}");
+    assert!(String::from_utf8_lossy(&second.stderr).contains("--force"));
+    assert_eq!(fs::read_to_string(&out).expect("kept"), "keep\n");
+    let third = Command::new(idem)
+        .args(args)
+        .arg("--force")
+        .output()
+        .expect("idem export runs");
+    assert_eq!(third.status.code(), Some(0), "{third:?}");
+    assert_eq!(fs::read_to_string(&out).expect("rewritten"), golden_md);
+    assert_eq!(
+        listing(&dir),
+        ["handout.md"],
+        "no temporary file left behind"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
