@@ -452,3 +452,15 @@ fn the_retention_invariant_allows_a_charge_after_the_window() {
     assert!(no_double_charge_within_retention(&s, &trace).is_ok());
     check(&spec).expect("the invariants hold");
 }
+
+/// The check is not vacuous: where the key is logged apart from the charge, order 5531 is
+/// charged twice 31 seconds apart, well inside its 24-hour window, and the check says so.
+#[test]
+fn the_retention_invariant_catches_a_double_charge_inside_the_window() {
+    let s = idem::scenario::library::default_scenario().expect("order-5531 loads");
+    let trace = s.simulate(Design::LogAfterCharge).expect("it runs");
+    assert_eq!(trace.outcome.charges, 2);
+    assert!(no_double_charge_within_retention(&s, &trace).is_err());
+    let trace = s.simulate(Design::WithCharge).expect("it runs");
+    assert!(no_double_charge_within_retention(&s, &trace).is_ok());
+}

@@ -21,7 +21,7 @@ impl World<'_> {
         let (order, amount, key) = (cfg.order.clone(), cfg.amount, cfg.key.clone());
         let minted = match self.cfg.key_strategy {
             KeyStrategy::PerIntent => format!(
-                "The checkout mints the key {key} for this purchase and stores it with the order, so every retry can carry the same one."
+                "The checkout mints the idempotency key {key} for this intent and stores it with the order, so every attempt can carry the same one."
             ),
             KeyStrategy::PerAttempt => format!(
                 "The checkout will mint a new key for every attempt ({key} first): each retry will look like a brand-new purchase."

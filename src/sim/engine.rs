@@ -131,13 +131,29 @@ impl World<'_> {
             1 => format!("one line from {merchant}, {total}"),
             n => format!("{n} lines from {merchant}, {total} in all"),
         };
-        let meaning = if dup_orders.is_empty() {
-            String::new()
-        } else {
+        let unconfirmed: Vec<String> = self
+            .cfg
+            .intents
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| {
+                self.ledger.iter().any(|c| c.intent == *i)
+                    && self.clients[*i].belief != Belief::Paid
+            })
+            .map(|(_, intent)| intent.order.clone())
+            .collect();
+        let meaning = if !dup_orders.is_empty() {
             format!(
-                " Order {} was paid for more than once, although the customer pressed Pay once.",
+                " Order {} was paid for more than once, although the customer pressed Pay once; only a reconciliation of charges against orders will find the extra and refund it.",
                 dup_orders.join(", ")
             )
+        } else if !unconfirmed.is_empty() {
+            format!(
+                " The money for order {} moved, but the checkout does not believe it was paid; only a reconciliation of charges against orders will bring the two together.",
+                unconfirmed.join(", ")
+            )
+        } else {
+            String::new()
         };
         let narration = format!("Later the customer opens the card statement: {what}.{meaning}");
         let label = match lines {

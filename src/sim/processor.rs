@@ -428,7 +428,7 @@ impl World<'_> {
         let clock = self.clock();
         let narration = match &id {
             Some(id) => format!(
-                "At {clock} the processor charges {} as {id} and, in the same atomic write, stores {key} as completed with its answer ({}), kept for {}. Either both exist or neither does.",
+                "At {clock} the processor charges {} as {id} and, in the same atomic write, stores {key} as completed with its answer ({}) and the request's fingerprint, kept for a retention window of {}. Either both exist or neither does.",
                 r.amount,
                 resp.summary(),
                 human_duration(self.cfg.retention_ms)

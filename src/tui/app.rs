@@ -22,6 +22,8 @@ pub enum Overlay {
     Glossary,
     Picker(Picker),
     Save(SavePrompt),
+    /// The five questions to ask before trusting a retry; the number is the selected one.
+    Checklist(usize),
 }
 
 /// The scenario picker: files in `./scenarios`, the built-in library, and a typed path.

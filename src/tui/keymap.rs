@@ -30,6 +30,16 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
                 _ => None,
             };
         }
+        Overlay::Checklist(_) => {
+            return match key.code {
+                KeyCode::Esc | KeyCode::Char('k') => Some(Msg::Back),
+                KeyCode::Up => Some(Msg::Up),
+                KeyCode::Down | KeyCode::Tab => Some(Msg::Down),
+                KeyCode::Enter => Some(Msg::Confirm),
+                KeyCode::Char('q') => Some(Msg::Quit),
+                _ => None,
+            };
+        }
         // Typing overlays take every printable key as text.
         Overlay::Picker(_) | Overlay::Save(_) => {
             return match key.code {
@@ -77,6 +87,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('u') => Msg::Unfork,
         KeyCode::Char('S') => Msg::OpenSave,
         KeyCode::Char('o') => Msg::OpenPicker,
+        KeyCode::Char('k') => Msg::OpenChecklist,
         KeyCode::Esc => Msg::Back,
         KeyCode::Char('q') => Msg::Quit,
         KeyCode::Char(c @ '1'..='5') => Msg::SwitchDesign(Design::from_hotkey(c as u8 - b'0')?),
@@ -101,6 +112,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("u", "undo the what-ifs: back to the scenario as written"),
     ("S", "save the scenario with its what-ifs as a new file"),
     ("o", "open another scenario"),
+    (
+        "k",
+        "the checklist: five questions to ask before trusting a retry",
+    ),
     ("?", "this help; then g for the glossary"),
     ("Esc", "close what is open; quit from the replay"),
     ("q", "quit"),

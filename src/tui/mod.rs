@@ -2,6 +2,7 @@
 //! the views, and the loop that ties them to a real terminal.
 
 pub mod app;
+pub mod checklist;
 pub mod keymap;
 pub mod msg;
 pub mod terminal;

@@ -29,6 +29,7 @@ pub enum Msg {
     /// Ask where to save the forked scenario.
     OpenSave,
     OpenPicker,
+    OpenChecklist,
     /// Answer the quiz at this tick with a choice (0-based).
     Answer(usize),
     /// Typing into the picker's path line or the save prompt.

@@ -4,6 +4,7 @@ use super::app::{Answer, App, Overlay, Picker, PickerEntry, SPEEDS, SavePrompt, 
 use super::msg::Msg;
 use crate::scenario::{self, Scenario, fork};
 use crate::sim::Design;
+use crate::tui::checklist::CHECKLIST;
 use std::path::{Path, PathBuf};
 
 pub fn update(app: &mut App, msg: Msg) {
@@ -171,6 +172,7 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::OpenPicker => app.overlay = Overlay::Picker(open_picker(Path::new("scenarios"))),
+        Msg::OpenChecklist => app.overlay = Overlay::Checklist(0),
         Msg::Answer(choice) => answer(app, choice),
         Msg::Type(c) => match &mut app.overlay {
             Overlay::Picker(p) => {
@@ -195,19 +197,30 @@ pub fn update(app: &mut App, msg: Msg) {
             }
             _ => {}
         },
-        Msg::Up => {
-            if let Overlay::Picker(p) = &mut app.overlay {
-                p.selected = p.selected.saturating_sub(1);
-            }
-        }
-        Msg::Down => {
-            if let Overlay::Picker(p) = &mut app.overlay {
-                p.selected = (p.selected + 1).min(p.entries.len());
-            }
-        }
+        Msg::Up => match &mut app.overlay {
+            Overlay::Picker(p) => p.selected = p.selected.saturating_sub(1),
+            Overlay::Checklist(i) => *i = i.saturating_sub(1),
+            _ => {}
+        },
+        Msg::Down => match &mut app.overlay {
+            Overlay::Picker(p) => p.selected = (p.selected + 1).min(p.entries.len()),
+            Overlay::Checklist(i) => *i = (*i + 1).min(CHECKLIST.len() - 1),
+            _ => {}
+        },
         Msg::Confirm => match app.overlay.clone() {
             Overlay::Picker(p) => pick(app, p),
             Overlay::Save(s) => save(app, s),
+            Overlay::Checklist(i) => {
+                let name = CHECKLIST.get(i).map_or("order-5531", |c| c.scenario);
+                let opened = scenario::library::find(name)
+                    .ok_or_else(|| format!("no built-in scenario {name}"))
+                    .and_then(|b| b.load().map_err(|e| e.to_string()))
+                    .and_then(|s| open(app, s, name, false));
+                match opened {
+                    Ok(()) => app.overlay = Overlay::None,
+                    Err(e) => app.notice = Some(e),
+                }
+            }
             _ => {}
         },
         Msg::Back => {

@@ -104,3 +104,37 @@ pub fn save(frame: &mut Frame<'_>, area: Rect, prompt: &SavePrompt, theme: &Them
         rect,
     );
 }
+
+pub fn checklist(frame: &mut Frame<'_>, area: Rect, selected: usize, theme: &Theme) {
+    let rect = centered(area, 96, 22);
+    let mut lines = Vec::new();
+    for (i, c) in crate::tui::checklist::CHECKLIST.iter().enumerate() {
+        let style = if i == selected {
+            theme.current()
+        } else {
+            theme.bold()
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{}. {}", i + 1, c.question), style),
+            Span::styled(format!("  → {}", c.scenario), theme.dim()),
+        ]));
+        if i == selected || rect.height >= 20 {
+            lines.push(Line::raw(format!("   {}", c.why)));
+        }
+    }
+    lines.push(Line::styled(
+        "↑/↓ choose · Enter opens the scenario that shows it · Esc closes",
+        theme.dim(),
+    ));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" Before you trust a retry ")
+        .title_style(theme.title());
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block),
+        rect,
+    );
+}

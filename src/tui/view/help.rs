@@ -29,7 +29,7 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, _app: &App, theme: &Theme) {
         .collect();
     lines.push(Line::raw(""));
     // On a short screen the design list gives way: the design bar already shows it.
-    let roomy = area.height >= KEYS.len() as u16 + 18;
+    let roomy = area.height >= KEYS.len() as u16 + 15;
     if roomy {
         lines.push(Line::styled(" Designs", theme.bold()));
         for d in Design::ALL {

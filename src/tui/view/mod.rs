@@ -73,6 +73,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Overlay::Glossary => glossary::glossary(frame, area, theme),
         Overlay::Picker(p) => dialogs::picker(frame, area, p, theme),
         Overlay::Save(s) => dialogs::save(frame, area, s, theme),
+        Overlay::Checklist(i) => dialogs::checklist(frame, area, *i, theme),
     }
 }
 
