@@ -420,7 +420,7 @@ fn failures_leave_nothing_behind() {
 
 #[test]
 fn design_accepts_numbers_and_refuses_all() {
-    use idem::export::parse_one_design;
+    use idem::cli::run::parse_one_design;
     assert_eq!(parse_one_design("3"), Ok(Design::NoKey));
     assert_eq!(parse_one_design("with-charge"), Ok(Design::WithCharge));
     assert!(parse_one_design("all").is_err());

@@ -8,7 +8,6 @@ pub mod markdown;
 pub mod svg;
 pub mod write;
 
-use crate::cli::run::{DesignChoice, parse_design_choice};
 use crate::scenario::Scenario;
 use crate::scenario::values::{ClockTime, parse_clock};
 use crate::sim::time::DAY_MS;
@@ -56,7 +55,7 @@ pub struct ExportArgs {
     pub format: Format,
     /// For svg and cast: the design to show, an id or its number 1–5 (default: the
     /// scenario's own design).
-    #[arg(long, short, value_parser = parse_one_design)]
+    #[arg(long, short, value_parser = crate::cli::run::parse_one_design)]
     pub design: Option<Design>,
     /// For svg: the moment to draw, e.g. 14:02:38 or "Fri 18:00:00"; the last tick at or
     /// before it is shown (default: the last tick).
@@ -92,15 +91,6 @@ impl ExportArgs {
     }
 }
 
-/// Reads `--design`: an id or a number 1–5; `all` has no single frame to show.
-pub fn parse_one_design(text: &str) -> Result<Design, String> {
-    match parse_design_choice(text)? {
-        DesignChoice::One(d) => Ok(d),
-        DesignChoice::All => Err(
-            "an svg or cast export shows one design; the md handout already covers them all".into(),
-        ),
-    }
-}
 
 /// Loads the scenario, renders the export, writes it; returns one line for standard output.
 pub fn run(args: &ExportArgs) -> Result<String, String> {

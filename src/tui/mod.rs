@@ -9,6 +9,7 @@ pub mod terminal;
 pub mod theme;
 pub mod update;
 pub mod view;
+pub mod window;
 
 pub use app::App;
 pub use msg::Msg;

@@ -1,0 +1,69 @@
+//! The window screen: the retry-window calculator made interactive. The user
+//! edits a stack of retrying layers and human paths and sees at once how many
+//! attempts one intent can cause, how long the last duplicate can take to
+//! arrive and whether the idempotency keys are kept long enough; Enter turns
+//! the stack into a scenario the replay can play.
+//!
+//! The replay opens it with `w`; `idem window --tui` runs it on its own with
+//! [`run_standalone`]. State and keys ([`WindowScreen::handle_key`]) need no
+//! terminal; [`render`] draws onto any area.
+
+mod keys;
+mod matrix;
+mod state;
+mod tables;
+mod view;
+
+pub use keys::{KEYS, WindowAction};
+pub use state::{
+    BACKOFF_LADDER_MS, DELAY_LADDER_MS, Direction, MAX_ATTEMPTS, MAX_LAYERS, MAX_PATHS,
+    MIN_ATTEMPTS, Row, SAFETY_LADDER, WINDOW_LADDER_MS, WindowScreen,
+};
+pub use view::{MIN_HEIGHT, MIN_WIDTH, render};
+
+use std::io;
+
+use ratatui::crossterm::event::{self, Event, KeyEventKind};
+
+use super::theme::Theme;
+use crate::scenario::Scenario;
+use crate::window::Stack;
+
+/// Restores the terminal when dropped, whichever way the screen ends.
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        ratatui::restore();
+    }
+}
+
+/// Runs the window screen on its own terminal until the user closes it
+/// (`Ok(None)`) or presses Enter (`Ok(Some(scenario))`, for the caller to
+/// open in the replay once this terminal is restored).
+pub fn run_standalone(stack: Stack) -> io::Result<Option<Scenario>> {
+    let theme = Theme::from_env();
+    // `try_init` also installs a panic hook that restores the terminal first.
+    let mut terminal = ratatui::try_init()?;
+    let _restore = Restore;
+    let mut screen = WindowScreen::new(stack);
+    let mut dirty = true;
+    loop {
+        if dirty {
+            terminal.draw(|frame| render(frame, frame.area(), &screen, &theme))?;
+            dirty = false;
+        }
+        match event::read()? {
+            Event::Key(key) if key.kind != KeyEventKind::Release => {
+                dirty = true;
+                match screen.handle_key(key) {
+                    WindowAction::None => {}
+                    WindowAction::Close => return Ok(None),
+                    WindowAction::OpenScenario(scenario) => return Ok(Some(scenario)),
+                }
+            }
+            Event::Resize(_, _) => dirty = true,
+            _ => {}
+        }
+    }
+}
