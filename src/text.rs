@@ -29,14 +29,14 @@ pub fn reflow(text: &str) -> String {
         .join("\n")
 }
 
-/// The first sentence of a description, on one line: a summary for lists.
-pub fn first_sentence(text: &str) -> String {
-    let flat = sanitize_line(&text.replace('\n', " "));
-    let end = flat
-        .char_indices()
-        .find(|(i, c)| *c == '.' && flat[i + 1..].starts_with(' '))
-        .map_or(flat.len(), |(i, _)| i + 1);
-    flat[..end].trim().to_string()
+/// At most `max` characters of `text`, with `…` where it was cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
 }
 
 /// Writes a file so that a reader sees the old bytes or the new ones, never half: a temporary
@@ -68,7 +68,10 @@ pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result
 
 /// Bidirectional overrides and similar marks can reorder what a terminal shows.
 fn is_invisible_format(c: char) -> bool {
-    matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    matches!(
+        c,
+        '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}'
+    )
 }
 
 #[cfg(test)]

@@ -373,7 +373,6 @@ fn a_title_of_escape_sequences_is_shown_without_them() {
 /// Known gap: U+061C ARABIC LETTER MARK is a bidirectional control like U+200F, but the
 /// sanitiser does not remove it.
 #[test]
-#[ignore = "text::sanitize_line keeps U+061C; see the report on hostile input"]
 fn an_arabic_letter_mark_is_dropped_too() {
     let dir = TempDir::new("alm");
     let path = dir.file("alm.toml", &format!("title = \"A\\u061cB\"{ORDER}"));
@@ -449,7 +448,6 @@ fn a_long_unknown_key_is_refused_in_time() {
 /// Known problem: the message echoes a bad key or value in full (the quoted line is cut to
 /// 100 characters, the message is not), so a 100,000-character key makes a 200 KB error.
 #[test]
-#[ignore = "the message repeats an overlong key whole; see the report on hostile input"]
 fn a_long_unknown_key_is_not_echoed_whole() {
     let dir = TempDir::new("long-key-echo");
     let path = dir.file(
@@ -503,9 +501,8 @@ fn ten_thousand_faults_on_the_first_attempts() {
     }
 }
 
-/// Ten thousand faults on attempts that never happen: ten thousand warnings. Each warning
-/// costs a pass over the file today, so this is the slowest case here (several seconds in a
-/// debug build); the limit is generous so that it catches a hang, not a slow machine.
+/// Ten thousand faults on attempts that never happen: the first fifty warnings are shown, the
+/// rest are counted in one closing line, and the run is quick.
 #[test]
 fn ten_thousand_faults_that_never_happen_are_warnings() {
     let dir = TempDir::new("unreachable");
@@ -515,10 +512,25 @@ fn ten_thousand_faults_that_never_happen_are_warnings() {
             format!("attempt = {}\nlose = \"reply\"\n", i + 4)
         }),
     );
+    let started = Instant::now();
     let out = idem_within(&["run", &path], Duration::from_secs(60));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(out.code, Some(0), "{}", &out.stderr()[..300]);
     let stderr = out.stderr();
-    assert_eq!(stderr.matches(": warning: ").count(), 10_000);
+    assert_eq!(
+        stderr.matches(": warning: ").count(),
+        51,
+        "{}",
+        &stderr[..300]
+    );
+    assert!(
+        stderr.contains("and 9950 more problems like those above"),
+        "{stderr}"
+    );
     assert!(!stderr.contains(": error: "));
     assert_clean(&out.stdout, "stdout");
 }

@@ -409,9 +409,19 @@ fn enter_refuses_a_stack_too_large_to_replay_and_says_why() {
     let action = s.handle_key(key(KeyCode::Enter));
     assert!(matches!(action, WindowAction::None));
     let notice = s.notice().expect("a reason");
-    assert!(notice.contains("10,000 attempts"), "{notice}");
+    let screen = plain(&s, 80, 24);
+    let footer: String = screen.lines().skip(22).collect::<Vec<_>>().join(" ");
+    assert!(footer.contains("Too many attempts to replay"), "{screen}");
+    assert!(
+        footer.contains("or remove a path."),
+        "the whole reason shows:\n{screen}"
+    );
+    assert!(notice.contains("10,000 per run × 3 runs"), "{notice}");
     assert_eq!(MAX_REPLAY_ATTEMPTS, 12_500);
-    assert!(notice.contains("at most 12,500"), "{notice}");
+    assert!(
+        notice.contains("the 12,500 the replay can show"),
+        "{notice}"
+    );
     // Without the human paths 10,000 attempts still fit the engine.
     let mut without_paths = s.stack().clone();
     without_paths.paths.clear();
@@ -500,7 +510,7 @@ fn stacks_the_engine_cannot_replay_are_refused_with_a_reason() {
         .map(|i| Layer::new(format!("l{i}"), Duration::from_secs(1), 1000))
         .collect();
     let err = scenario_from_stack(&huge).expect_err("10^90 attempts");
-    assert!(err.contains("1.0e90 attempts"), "{err}");
+    assert!(err.contains("1.0e90 per run × 3 runs"), "{err}");
 
     let empty = Stack {
         layers: Vec::new(),

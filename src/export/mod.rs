@@ -91,7 +91,6 @@ impl ExportArgs {
     }
 }
 
-
 /// Loads the scenario, renders the export, writes it; returns one line for standard output.
 pub fn run(args: &ExportArgs) -> Result<String, String> {
     check_options(args)?;

@@ -27,7 +27,12 @@ const TICKS_PER_ATTEMPT: u64 = 8;
 struct Checker<'a> {
     source: &'a str,
     found: Vec<Diagnostic>,
+    /// Problems found beyond `MAX_DIAGNOSTICS`, counted but not reported one by one.
+    dropped: usize,
 }
+
+/// The most problems reported for one file.
+const MAX_DIAGNOSTICS: usize = 50;
 
 impl Checker<'_> {
     fn error(&mut self, span: Range<usize>, message: String) {
@@ -37,6 +42,11 @@ impl Checker<'_> {
         self.push(Severity::Warning, span, message);
     }
     fn push(&mut self, severity: Severity, span: Range<usize>, message: String) {
+        // Past a point more of the same helps nobody, and each one costs a scan of the file.
+        if self.found.len() >= MAX_DIAGNOSTICS {
+            self.dropped += 1;
+            return;
+        }
         self.found.push(if span.is_empty() && span.start == 0 {
             Diagnostic::whole(severity, message)
         } else {
@@ -50,6 +60,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     let mut c = Checker {
         source,
         found: Vec::new(),
+        dropped: 0,
     };
     let title = sanitize_line(&file.title);
     if title.trim().is_empty() {
@@ -120,6 +131,17 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     let expectations = expectations(&mut c, &file.expect);
     let quizzes = quizzes(&mut c, &file.quiz);
     let notes = notes(&mut c, &file.note);
+    if c.dropped > 0 {
+        let severity = if c.found.iter().any(Diagnostic::is_error) {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        c.found.push(Diagnostic::whole(
+            severity,
+            format!("and {} more problems like those above", c.dropped),
+        ));
+    }
     if c.found.iter().any(Diagnostic::is_error) {
         return Err(c.found);
     }
@@ -588,15 +610,15 @@ fn expectations(c: &mut Checker<'_>, specs: &[Spanned<schema::Expect>]) -> Vec<E
             }
             found
         });
-        let charges = match e.charges {
-            Some(n) if n < 0 => {
-                c.error(spec.span(), "expected charges cannot be negative".into());
+        let charges = match &e.charges {
+            Some(n) if *n.get_ref() < 0 => {
+                c.error(n.span(), "expected charges cannot be negative".into());
                 None
             }
-            Some(n) => Some(n as usize),
+            Some(n) => Some(*n.get_ref() as usize),
             None => None,
         };
-        if charges.is_none() && e.verdict.is_none() && e.client.is_none() {
+        if e.charges.is_none() && e.verdict.is_none() && e.client.is_none() {
             c.error(
                 spec.span(),
                 "this [[expect]] checks nothing; give charges, verdict or client".into(),

@@ -16,6 +16,8 @@ use std::path::Path;
 
 /// The largest scenario file read: far more than any real scenario needs.
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+/// The longest message shown: a huge bad key is not echoed whole.
+const MAX_MESSAGE: usize = 400;
 /// The deepest nesting of arrays and inline tables accepted.
 const MAX_NESTING: usize = 32;
 
@@ -247,6 +249,11 @@ fn toml_diagnostic(source: &str, e: &toml::de::Error) -> Diagnostic {
             message = format!("{message} (did you mean `{s}`?)");
         }
     }
+    // A bare TOML date or time reaches the schema as a table.
+    if message.starts_with("invalid type: map, expected a string") {
+        message.push_str("; write times and dates in quotes, such as at = \"14:02:07\"");
+    }
+    let message = crate::text::shorten(&message, MAX_MESSAGE);
     match e.span() {
         Some(span) => Diagnostic::at(Severity::Error, source, span, message),
         None => Diagnostic::whole(Severity::Error, message),

@@ -174,7 +174,7 @@ pub struct Narration {
 #[serde(deny_unknown_fields)]
 pub struct Expect {
     pub design: DesignId,
-    pub charges: Option<i64>,
+    pub charges: Option<Spanned<i64>>,
     pub verdict: Option<Spanned<String>>,
     pub client: Option<Spanned<String>>,
 }

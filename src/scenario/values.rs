@@ -110,6 +110,10 @@ impl<'de> Deserialize<'de> for ClockTime {
 
 /// The closest valid word to a misspelt one, if any is close enough to be a likely typo.
 pub fn did_you_mean<'a>(word: &str, valid: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    // A word far longer than any option is no typo, and comparing it would take a long time.
+    if word.len() > 64 {
+        return None;
+    }
     valid
         .into_iter()
         .map(|v| (strsim::damerau_levenshtein(word, v), v))
@@ -129,7 +133,7 @@ fn choice<T: Copy>(text: &str, what: &str, options: &[(&'static str, T)]) -> Res
         .unwrap_or_default();
     Err(format!(
         "unknown {what} `{}`{hint}; expected one of: {}",
-        crate::text::sanitize_line(text),
+        crate::text::shorten(&crate::text::sanitize_line(text), 60),
         names.join(", ")
     ))
 }

@@ -344,7 +344,7 @@ pub fn open_picker(dir: &Path) -> Picker {
             match scenario::load(path) {
                 Ok(s) => PickerEntry {
                     source,
-                    summary: crate::text::first_sentence(&s.description),
+                    summary: crate::cli::list::summary(&s.description, 200),
                     title: s.title,
                     builtin: false,
                 },
@@ -364,7 +364,7 @@ pub fn open_picker(dir: &Path) -> Picker {
         if let Ok(s) = b.load() {
             entries.push(PickerEntry {
                 source: b.name.to_string(),
-                summary: crate::text::first_sentence(&s.description),
+                summary: crate::cli::list::summary(&s.description, 200),
                 title: s.title,
                 builtin: true,
             });

@@ -49,18 +49,21 @@ pub fn scenario_from_stack(stack: &Stack) -> Result<Scenario, String> {
     let per_run = match (per_run, total) {
         (Some(per_run), Some(total)) if total <= MAX_REPLAY_ATTEMPTS => per_run,
         _ => {
-            let paths = match stack.paths.len() {
-                0 => String::new(),
-                1 => " and again on its human path".to_owned(),
-                n => format!(" and again on each of its {n} human paths"),
-            };
-            return Err(format!(
-                "Too many attempts to replay: the stack makes {} attempts per intent{paths}, \
-                 and the replay can show at most {} in all. Lower some layer's attempts or \
-                 remove a path.",
-                report.attempts,
-                super::group_digits(MAX_REPLAY_ATTEMPTS),
-            ));
+            let most = super::group_digits(MAX_REPLAY_ATTEMPTS);
+            return Err(if stack.paths.is_empty() {
+                format!(
+                    "Too many attempts to replay: {} is more than the {most} the replay can \
+                     show; lower some layer's attempts.",
+                    report.attempts
+                )
+            } else {
+                format!(
+                    "Too many attempts to replay: {} per run × {runs} runs (one more per human \
+                     path) is more than the {most} the replay can show; lower some layer's \
+                     attempts or remove a path.",
+                    report.attempts
+                )
+            });
         }
     };
 
@@ -72,7 +75,10 @@ pub fn scenario_from_stack(stack: &Stack) -> Result<Scenario, String> {
 /// Writes the scenario file for a stack already checked for size.
 fn scenario_toml(stack: &Stack, per_run: u128, window: Span) -> Result<String, String> {
     let mut out = String::new();
-    let title = format!("Your retry stack: {per_run} attempts, a {window} window");
+    let title = format!(
+        "Your retry stack: {} attempts, a {window} window",
+        super::group_digits(per_run)
+    );
     let _ = writeln!(out, "title = {}", quoted(&title));
     let description = describe(stack, per_run, window);
     let _ = writeln!(out, "description = {}", quoted(&description));

@@ -7,7 +7,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let width = area.width.min(width);
@@ -77,7 +77,6 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, picker: &Picker, theme: &Theme)
 }
 
 pub fn save(frame: &mut Frame<'_>, area: Rect, prompt: &SavePrompt, theme: &Theme) {
-    let rect = centered(area, 80, 7);
     let mut lines = vec![
         Line::raw("Save the scenario with its what-if faults as a new file:"),
         Line::from(vec![
@@ -92,21 +91,11 @@ pub fn save(frame: &mut Frame<'_>, area: Rect, prompt: &SavePrompt, theme: &Them
             theme.dim(),
         )),
     }
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(" Save the what-if ")
-        .title_style(theme.title());
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block),
-        rect,
-    );
+    super::popup(frame, area, (80, 7), "Save the what-if", lines, theme);
 }
 
 pub fn checklist(frame: &mut Frame<'_>, area: Rect, selected: usize, theme: &Theme) {
-    let rect = centered(area, 96, 22);
+    let roomy = area.height >= 22;
     let mut lines = Vec::new();
     for (i, c) in crate::tui::checklist::CHECKLIST.iter().enumerate() {
         let style = if i == selected {
@@ -118,7 +107,7 @@ pub fn checklist(frame: &mut Frame<'_>, area: Rect, selected: usize, theme: &The
             Span::styled(format!("{}. {}", i + 1, c.question), style),
             Span::styled(format!("  → {}", c.scenario), theme.dim()),
         ]));
-        if i == selected || rect.height >= 20 {
+        if i == selected || roomy {
             lines.push(Line::raw(format!("   {}", c.why)));
         }
     }
@@ -126,15 +115,12 @@ pub fn checklist(frame: &mut Frame<'_>, area: Rect, selected: usize, theme: &The
         "↑/↓ choose · Enter opens the scenario that shows it · Esc closes",
         theme.dim(),
     ));
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(" Before you trust a retry ")
-        .title_style(theme.title());
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block),
-        rect,
+    super::popup(
+        frame,
+        area,
+        (96, 22),
+        "Before you trust a retry",
+        lines,
+        theme,
     );
 }

@@ -7,7 +7,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span, Text};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 /// Each term with what it means here, in the order a newcomer meets them.
 pub const TERMS: &[(&str, &str)] = &[
@@ -83,14 +82,6 @@ pub fn marked<'a>(text: &'a str, app: &App, theme: &Theme) -> Text<'a> {
 }
 
 pub fn glossary(frame: &mut Frame<'_>, area: Rect, theme: &Theme) {
-    let width = area.width.min(90);
-    let height = area.height.min(TERMS.len() as u16 * 3 + 4);
-    let rect = Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    );
     let mut lines = Vec::new();
     for (term, meaning) in TERMS {
         lines.push(Line::from(vec![
@@ -102,13 +93,12 @@ pub fn glossary(frame: &mut Frame<'_>, area: Rect, theme: &Theme) {
         "Terms are underlined in the narration where the story first uses them. Esc closes.",
         theme.dim(),
     ));
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(" Glossary ")
-        .title_style(theme.title());
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
-        rect,
+    super::popup(
+        frame,
+        area,
+        (90, TERMS.len() as u16 * 3 + 4),
+        "Glossary",
+        lines,
+        theme,
     );
 }

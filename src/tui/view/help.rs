@@ -7,17 +7,8 @@ use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 pub fn help(frame: &mut Frame<'_>, area: Rect, _app: &App, theme: &Theme) {
-    let width = area.width.min(76);
-    let height = area.height.min(KEYS.len() as u16 + 18);
-    let rect = Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    );
     let mut lines: Vec<Line> = KEYS
         .iter()
         .map(|(k, what)| {
@@ -51,15 +42,12 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, _app: &App, theme: &Theme) {
         " g opens the glossary · Esc or ? closes this help",
         theme.dim(),
     ));
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(" Keys ")
-        .title_style(theme.title());
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block),
-        rect,
+    super::popup(
+        frame,
+        area,
+        (76, KEYS.len() as u16 + 18),
+        "Keys",
+        lines,
+        theme,
     );
 }

@@ -96,6 +96,36 @@ fn too_small(frame: &mut Frame<'_>, area: Rect, theme: &Theme) {
     );
 }
 
+/// A box drawn over the screen, centred, at most `width`×`height`: what every overlay is.
+pub fn popup(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    size: (u16, u16),
+    title: &str,
+    lines: Vec<Line<'_>>,
+    theme: &Theme,
+) {
+    let width = area.width.min(size.0);
+    let height = area.height.min(size.1);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    let block = ratatui::widgets::Block::default()
+        .borders(ratatui::widgets::Borders::ALL)
+        .title(format!(" {title} "))
+        .title_style(theme.title());
+    frame.render_widget(ratatui::widgets::Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block),
+        rect,
+    );
+}
+
 /// Cuts text to `width` columns, marking the cut with `…`.
 pub fn fit(text: &str, width: usize) -> String {
     use unicode_width::UnicodeWidthChar;

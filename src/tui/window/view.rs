@@ -206,10 +206,23 @@ fn footer(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, theme: &Them
     }
     let mut rows: Vec<Line> = lines.into_iter().map(Line::from).collect();
     if let Some(notice) = screen.notice() {
+        let room = width.saturating_sub(2);
+        if notice.width() > room {
+            // A long notice (why Enter refused) takes both lines until the next key.
+            let text = Paragraph::new(Line::styled(notice.to_owned(), theme.changed()))
+                .wrap(Wrap { trim: true });
+            let inset = Rect {
+                x: area.x + 1,
+                width: area.width.saturating_sub(2),
+                ..area
+            };
+            frame.render_widget(text, inset);
+            return;
+        }
         rows.truncate(1);
         rows.push(Line::from(vec![
             Span::raw(" "),
-            Span::styled(fit(notice, width.saturating_sub(2)), theme.changed()),
+            Span::styled(notice.to_owned(), theme.changed()),
         ]));
     }
     frame.render_widget(Paragraph::new(rows), area);
