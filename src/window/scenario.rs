@@ -52,15 +52,14 @@ pub fn scenario_from_stack(stack: &Stack) -> Result<Scenario, String> {
             let most = super::group_digits(MAX_REPLAY_ATTEMPTS);
             return Err(if stack.paths.is_empty() {
                 format!(
-                    "Too many attempts to replay: {} is more than the {most} the replay can \
-                     show; lower some layer's attempts.",
+                    "Too many attempts to replay: {}, over the {most} the replay can show. \
+                     Lower a layer's attempts.",
                     report.attempts
                 )
             } else {
                 format!(
-                    "Too many attempts to replay: {} per run × {runs} runs (one more per human \
-                     path) is more than the {most} the replay can show; lower some layer's \
-                     attempts or remove a path.",
+                    "Too many attempts to replay: {} per run × {runs} runs, over the {most} \
+                     the replay can show. Lower a layer's attempts or remove a path.",
                     report.attempts
                 )
             });

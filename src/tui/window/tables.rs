@@ -13,7 +13,8 @@ use super::view::{
 };
 use crate::report::Tone;
 use crate::tui::theme::Theme;
-use crate::window::{Count, Report, Span as Spell, Stack};
+use crate::window::{Count, Level, Report, Span as Spell, Stack};
+use unicode_width::UnicodeWidthStr;
 
 /// Rows the paths box wants: borders, the header, the automatic path and
 /// one per human path.
@@ -27,8 +28,22 @@ pub(super) fn layers(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, t
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = inner.width as usize;
-    // marker + number, name, backoff, attempts, attempts so far
-    let (backoff_w, attempts_w, total_w) = (7, 9, 8);
+    let stack = screen.stack();
+    // The running products come first: the widest sets their column's width.
+    let mut so_far = Count::ONE;
+    let totals: Vec<(String, Level)> = stack
+        .layers
+        .iter()
+        .map(|layer| {
+            so_far = so_far.times(Count::new(u128::from(layer.attempts)));
+            let level = level_of(so_far);
+            (format!("{so_far}{}", level_marker(level)), level)
+        })
+        .collect();
+    let widest_total = totals.iter().map(|(t, _)| t.width()).max().unwrap_or(0);
+    // Every number column keeps at least one space before its values.
+    let (backoff_w, attempts_w) = (7, 9);
+    let total_w = widest_total.max("so far".len()) + 1;
     // The waiting of the layers so far, when there is room for it.
     let waits_w = if width >= 70 { 14 } else { 0 };
     let name_w = width.saturating_sub(4 + backoff_w + attempts_w + total_w + waits_w);
@@ -50,7 +65,6 @@ pub(super) fn layers(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, t
         ),
         theme.dim(),
     )];
-    let stack = screen.stack();
     let selected = match screen.selected() {
         Row::Layer(i) => Some(i),
         _ => None,
@@ -64,14 +78,9 @@ pub(super) fn layers(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, t
     let height = (inner.height as usize).saturating_sub(1);
     let start = first_visible(stack.layers.len(), height, selected);
     let delays = delays_by_layer(stack);
-    let mut so_far = Count::ONE;
-    for (i, layer) in stack.layers.iter().enumerate() {
-        so_far = so_far.times(Count::new(u128::from(layer.attempts)));
-        if i < start || i >= start + height {
-            continue;
-        }
+    let rows = stack.layers.iter().zip(&totals).enumerate();
+    for (i, (layer, (total, level))) in rows.skip(start).take(height) {
         let is_selected = selected == Some(i);
-        let level = level_of(so_far);
         let text = columns(
             if is_selected { "▶ " } else { "  " },
             &(i + 1).to_string(),
@@ -80,10 +89,9 @@ pub(super) fn layers(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, t
             &layer.attempts.to_string(),
         );
         // The running product keeps its own colour even on the selected row.
-        let total = format!("{so_far}{}", level_marker(level));
         lines.push(Line::from(vec![
             Span::styled(text, selected_style(is_selected, theme)),
-            Span::styled(pad(&total, total_w, true), level_style(level, theme)),
+            Span::styled(pad(total, total_w, true), level_style(*level, theme)),
             Span::raw(pad(
                 &delays.get(i).map_or_else(String::new, |d| d.seconds_text()),
                 waits_w,
@@ -137,7 +145,10 @@ pub(super) fn paths(
         .unwrap_or(0);
     let name_w = longest_name.clamp(10, 22);
     let status_head = format!("within {}?", report.window);
-    let (delay_w, status_w) = (9, status_head.chars().count().max(12));
+    let delays: Vec<String> = report.paths.iter().map(|p| p.delay.to_string()).collect();
+    let widest_delay = delays.iter().map(|d| d.width()).max().unwrap_or(0);
+    let delay_w = widest_delay.clamp("delay".len(), 12);
+    let status_w = status_head.width().max("NOT covered".len() + 1);
     let track = width.saturating_sub(2 + name_w + 1 + delay_w + 1 + status_w + 1);
     let text_columns = |mark: &str, name: &str, delay: &str, status: &str| {
         format!(
@@ -201,7 +212,7 @@ pub(super) fn paths(
                 format!(
                     "{mark}{} {} ",
                     pad(name, name_w, false),
-                    pad(&path.delay.to_string(), delay_w, true)
+                    pad(&delays[i], delay_w, true)
                 ),
                 row_style,
             ),
