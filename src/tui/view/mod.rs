@@ -56,7 +56,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     header::design_bar(frame, designs, app, theme);
     match app.screen {
         Screen::Replay => {
-            let side = if area.width >= 110 { 46 } else { 32 };
+            let side = match area.width {
+                w if w >= 150 => 56,
+                w if w >= 110 => 46,
+                _ => 32,
+            };
             let [timeline, panels] =
                 Layout::horizontal([Constraint::Min(40), Constraint::Length(side)]).areas(body);
             lanes::timeline(frame, timeline, app, theme);

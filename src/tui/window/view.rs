@@ -124,13 +124,14 @@ pub(super) fn verdict(report: &Report, roomy: bool) -> (Tone, String) {
     let late = report.uncovered_count();
     let total = report.paths.len();
     if late > 0 {
+        let paths = if total == 1 { "path" } else { "paths" };
         let text = if roomy {
             let verb = if late == 1 { "arrives" } else { "arrive" };
             format!(
-                "✗ A {window} window is too short: {late} of {total} paths {verb} after it; it needs {needed}"
+                "✗ {window} is too short: {late} of {total} {paths} {verb} after it expires; it needs {needed}"
             )
         } else {
-            format!("✗ {window} is too short: {late} of {total} paths late; needs {needed}")
+            format!("✗ {window} is too short: {late} of {total} {paths} late; needs {needed}")
         };
         (Tone::Bad, text)
     } else if !report.window_is_enough() {
