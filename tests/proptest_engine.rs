@@ -367,7 +367,7 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
             );
             let (before, after) = (&a.state.ledger, &b.state.ledger);
             prop_assert!(
-                before.len() <= after.len() && after[..before.len()] == before[..],
+                before.len() <= after.len() && after.iter().zip(before.iter()).all(|(x, y)| x == y),
                 "{}: the ledger before `{}` is not a prefix of the ledger after it",
                 design,
                 b.label

@@ -1,39 +1,1154 @@
-use idem::scenario::fork::WhatIf;
-use idem::scenario::library::default_scenario;
-use idem::sim::Design;
-use idem::tui::{App, Msg, update};
+//! The replay's teaching features, driven through `map_key` and `update` and read back from
+//! the state and from frames drawn on ratatui's test backend: the trainer's narration, what-if
+//! forks and saving them, live reload of a watched file, the scenario picker, the checklist
+//! and the glossary. Every snapshot is paired with plain assertions.
 
-fn dump(app: &App) {
-    for d in [Design::WithCharge, Design::NoKey, Design::LogAfterCharge] {
-        let t = app.trace_of(d);
-        println!(
-            "== {:?} charges {} verdict {:?}",
-            d, t.outcome.charges, t.outcome.verdict
-        );
-        for (i, k) in t.ticks.iter().enumerate() {
-            println!(
-                "{i:2} {} {:?} {:?} {}",
-                t.format_time(k.at),
-                k.actor,
-                k.kind,
-                k.label
-            );
+use idem::scenario::fork::WhatIf;
+use idem::scenario::library::{BUILTIN, default_scenario};
+use idem::scenario::{NarrationMode, NarrationTarget};
+use idem::sim::config::FaultAction;
+use idem::sim::{Belief, Design, Instant, TickKind, Trace, Verdict};
+use idem::tui::app::Overlay;
+use idem::tui::checklist::CHECKLIST;
+use idem::tui::keymap::map_key;
+use idem::tui::theme::Theme;
+use idem::tui::view::draw;
+use idem::tui::view::glossary::{TERMS, marked};
+use idem::tui::{App, Msg, update};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Modifier;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Colour off, so snapshots hold only text.
+const THEME: Theme = Theme { color: false };
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+/// A directory of its own under the system temp dir, removed on drop (pass or panic).
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("idem-tf-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("the temp dir can be created");
+        TempDir(dir)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("the temp file can be written");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn ch(c: char) -> KeyEvent {
+    key(KeyCode::Char(c))
+}
+
+/// Presses a key: maps it in the current state and applies the message, if any.
+fn press(app: &mut App, event: KeyEvent) -> Option<Msg> {
+    let msg = map_key(event, app);
+    if let Some(msg) = msg {
+        update(app, msg);
+    }
+    msg
+}
+
+/// The default scenario without its quiz, so stepping is never held up by a question.
+fn app() -> App {
+    let mut scenario = default_scenario().expect("the default scenario loads");
+    scenario.quizzes.clear();
+    App::new(scenario, "order-5531".to_string()).expect("every design simulates")
+}
+
+fn builtin_source(name: &str) -> &'static str {
+    BUILTIN
+        .iter()
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("no built-in {name}"))
+        .source
+}
+
+/// The screen as text: one line per row, trailing spaces kept.
+fn render(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    terminal
+        .draw(|f| draw(f, app, &THEME))
+        .expect("drawing never fails");
+    let buffer = terminal.backend().buffer();
+    let (w, h) = (buffer.area.width as usize, buffer.area.height as usize);
+    let mut out = String::new();
+    for y in 0..h {
+        for cell in &buffer.content[y * w..(y + 1) * w] {
+            out.push_str(cell.symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn render_full(app: &App) -> String {
+    render(app, 120, 36)
+}
+
+/// The inner lines of the box whose top border starts with `title`, cut to the box's columns.
+fn panel(screen: &str, title: &str) -> Vec<String> {
+    let rows: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let title: Vec<char> = std::iter::once('┌').chain(title.chars()).collect();
+    let (top, left) = rows
+        .iter()
+        .enumerate()
+        .find_map(|(y, r)| {
+            r.windows(title.len())
+                .position(|w| w == title.as_slice())
+                .map(|x| (y, x))
+        })
+        .unwrap_or_else(|| panic!("no box titled {title:?} in\n{screen}"));
+    let right = (left + title.len()..rows[top].len())
+        .find(|&x| rows[top][x] == '┐')
+        .expect("the box has a top-right corner");
+    rows[top + 1..]
+        .iter()
+        .take_while(|row| row[left] != '└')
+        .map(|row| row[left + 1..right].iter().collect())
+        .collect()
+}
+
+/// Lines joined and runs of whitespace collapsed, so wrapped text can be searched whole.
+fn flat(lines: &[String]) -> String {
+    lines
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The (time, label) of each tick, to compare traces' stories.
+fn story(trace: &Trace) -> Vec<(Instant, String)> {
+    trace
+        .ticks
+        .iter()
+        .map(|t| (t.at, t.label.clone()))
+        .collect()
+}
+
+fn header(screen: &str) -> String {
+    screen.lines().nth(1).unwrap_or("").to_string()
+}
+
+fn footer_last(screen: &str) -> String {
+    screen.lines().last().unwrap_or("").to_string()
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. The trainer's narration
+// ---------------------------------------------------------------------------------------------
+
+const REPLACED: &str = "The money has moved. Nobody on the shop's side will ever hear of it.";
+const APPENDED: &str = "Ask the room what the checkout should do now.";
+
+/// `reply-lost` with extra `[[narration]]` blocks appended.
+fn reply_lost_with(narration: &str) -> String {
+    format!("{}\n{narration}", builtin_source("reply-lost"))
+}
+
+#[test]
+fn trainer_narration_replaces_and_appends() {
+    let dir = TempDir::new("narration");
+    let plain = idem::scenario::load(&dir.write("plain.toml", builtin_source("reply-lost")))
+        .expect("reply-lost loads");
+    let path = dir.write(
+        "narrated.toml",
+        &reply_lost_with(&format!(
+            "[[narration]]\nlabel = \"answer to #1 lost\"\ntext = \"{REPLACED}\"\nmode = \"replace\"\n\n\
+             [[narration]]\nat = \"14:02:37\"\ntext = \"{APPENDED}\"\nmode = \"append\"\n"
+        )),
+    );
+    let narrated = idem::scenario::load(&path).expect("the narrated scenario loads");
+    assert_eq!(narrated.narration.len(), 2);
+    assert_eq!(
+        narrated.narration[0].target,
+        NarrationTarget::Label("answer to #1 lost".into())
+    );
+    assert_eq!(narrated.narration[0].mode, NarrationMode::Replace);
+    assert_eq!(narrated.narration[1].mode, NarrationMode::Append);
+
+    for design in Design::ALL {
+        let before = plain.simulate(design).expect("simulates");
+        let after = narrated.simulate(design).expect("simulates");
+        assert_eq!(story(&before), story(&after), "{design:?}: same events");
+        let lost = before
+            .ticks
+            .iter()
+            .position(|t| t.label == "answer to #1 lost")
+            .unwrap_or_else(|| panic!("{design:?}: the answer is lost in every design"));
+        let timeout = before
+            .ticks
+            .iter()
+            .position(|t| t.at == Instant(14 * 3_600_000 + 2 * 60_000 + 37_000))
+            .unwrap_or_else(|| panic!("{design:?}: a tick at 14:02:37"));
+        assert_eq!(before.ticks[timeout].kind, TickKind::Timeout);
+        for (i, (b, a)) in before.ticks.iter().zip(&after.ticks).enumerate() {
+            if i == lost {
+                assert_eq!(a.narration, REPLACED, "{design:?}: replaced exactly");
+                assert_ne!(b.narration, REPLACED);
+            } else if i == timeout {
+                assert_eq!(
+                    a.narration,
+                    format!("{} {APPENDED}", b.narration),
+                    "{design:?}: appended after the engine's sentence"
+                );
+                assert!(
+                    b.narration
+                        .starts_with("At 14:02:37 attempt #1 has waited 30 s")
+                );
+            } else {
+                assert_eq!(a.narration, b.narration, "{design:?}: tick {i} untouched");
+            }
         }
     }
 }
 
 #[test]
-fn explore() {
-    let mut s = default_scenario().unwrap();
-    s.quizzes.clear();
-    for w in [WhatIf::DropInFlight, WhatIf::CrashNext, WhatIf::SlowAttempt] {
-        let mut app = App::new(s.clone(), "order-5531".into()).unwrap();
-        update(&mut app, Msg::Next);
-        update(&mut app, Msg::Fork(w));
-        println!(
-            "##### {w:?} added {:?} notice {:?} tick {}",
-            app.added, app.notice, app.tick
-        );
-        dump(&app);
+fn a_narration_naming_no_tick_changes_nothing() {
+    let plain = idem::scenario::parse("plain", "reply-lost", builtin_source("reply-lost"))
+        .expect("reply-lost parses");
+    let text = reply_lost_with(
+        "[[narration]]\nlabel = \"the moon falls\"\ntext = \"never shown\"\n\n\
+         [[narration]]\nat = \"15:00:00\"\ntext = \"never shown either\"\nmode = \"append\"\n\n\
+         [[narration]]\nat = \"23:59:59\"\ntext = \"after the last tick\"\n",
+    );
+    let idle = idem::scenario::parse("idle", "reply-lost", &text).expect("the file parses");
+    assert_eq!(idle.narration.len(), 3);
+    for design in Design::ALL {
+        let before = plain.simulate(design).expect("simulates");
+        let after = idle.simulate(design).expect("simulates");
+        let a: Vec<&str> = before.ticks.iter().map(|t| t.narration.as_str()).collect();
+        let b: Vec<&str> = after.ticks.iter().map(|t| t.narration.as_str()).collect();
+        assert_eq!(a, b, "{design:?}");
+        assert!(!b.iter().any(|n| n.contains("never shown")));
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. What-if forks
+// ---------------------------------------------------------------------------------------------
+
+/// The app standing at the first send of order 5531 (tick 1).
+fn at_first_send() -> App {
+    let mut app = app();
+    press(&mut app, key(KeyCode::Right));
+    assert_eq!(app.tick, 1);
+    assert_eq!(app.trace().ticks[1].kind, TickKind::Send);
+    assert_eq!(app.trace().ticks[1].label, "charge $48.60 key K7Q4 #1");
+    app
+}
+
+/// Every design's ticks up to and including `upto` are the same before and after a fork.
+fn past_is_kept(before: &[Trace], app: &App, upto: usize) {
+    for (design, old) in Design::ALL.iter().zip(before) {
+        let new = app.trace_of(*design);
+        assert!(new.ticks.len() > upto, "{design:?}");
+        assert_eq!(
+            story(old)[..=upto],
+            story(new)[..=upto],
+            "{design:?}: the past up to the fork is unchanged"
+        );
+    }
+}
+
+#[test]
+fn x_loses_the_request_on_the_wire() {
+    let mut app = at_first_send();
+    let before = app.traces.clone();
+    press(&mut app, ch('3'));
+    assert_eq!(app.design, Design::NoKey);
+    assert_eq!(
+        app.trace().outcome.charges,
+        2,
+        "as written, no-key charges twice"
+    );
+    assert!(!header(&render_full(&app)).contains("WHAT-IF"));
+
+    assert_eq!(
+        press(&mut app, ch('x')),
+        Some(Msg::Fork(WhatIf::DropInFlight))
+    );
+    assert_eq!(app.added.len(), 1);
+    assert_eq!(
+        app.added[0].action,
+        FaultAction::Lose {
+            direction: idem::sim::config::Direction::Request
+        }
+    );
+    assert_eq!(app.added[0].attempt, 1);
+    assert_eq!(app.tick, 1, "the moment is kept");
+    assert_eq!(app.trace().outcome.charges, 1, "no-key now charges once");
+    assert_eq!(app.trace().outcome.verdict, Verdict::Correct);
+    assert_eq!(app.trace().ticks[2].kind, TickKind::Lost);
+    assert_eq!(app.trace().ticks[2].label, "request #1 lost");
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("what if: request #1 of order 5531 lost — the future is re-simulated")
+    );
+    past_is_kept(&before, &app, 1);
+    let screen = render_full(&app);
+    assert!(
+        header(&screen).contains("⑂ WHAT-IF (u undoes): request #1 of order 5531 lost"),
+        "{screen}"
+    );
+
+    press(&mut app, ch('u'));
+    assert!(app.added.is_empty());
+    assert_eq!(app.trace().outcome.charges, 2);
+    assert_eq!(
+        story(app.trace()),
+        story(&before[2]),
+        "the original no-key story"
+    );
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("back to the scenario as written")
+    );
+    assert!(!header(&render_full(&app)).contains("WHAT-IF"));
+    // Undoing again says there is nothing to undo.
+    press(&mut app, ch('u'));
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("this is the scenario as written: there is no what-if to undo")
+    );
+}
+
+#[test]
+fn bang_crashes_the_processor_at_its_next_step() {
+    let mut app = at_first_send();
+    let before = app.traces.clone();
+    let original_faults = app.scenario.config.faults.len();
+    assert_eq!(press(&mut app, ch('!')), Some(Msg::Fork(WhatIf::CrashNext)));
+    assert_eq!(app.added.len(), 1);
+    assert!(
+        matches!(
+            app.added[0].action,
+            FaultAction::Crash {
+                after: idem::sim::config::CrashPoint::Receive,
+                restart_after_ms: 2_000
+            }
+        ),
+        "{:?}",
+        app.added[0]
+    );
+    assert_eq!(app.added[0].attempt, 1);
+    assert_eq!(app.scenario.config.faults.len(), original_faults + 1);
+    assert_eq!(app.tick, 1);
+    // The processor now dies on receiving #1: before it charges anything.
+    let trace = app.trace();
+    let crash = trace
+        .ticks
+        .iter()
+        .position(|t| t.kind == TickKind::Crash)
+        .expect("a crash in the re-simulated trace");
+    assert!(crash > app.tick);
+    assert_eq!(trace.ticks[crash - 1].label, "receives #1");
+    assert_eq!(trace.ticks[crash].at, trace.ticks[crash - 1].at);
+    assert_eq!(trace.ticks[crash + 1].kind, TickKind::Restart);
+    assert!(
+        trace.ticks[..crash]
+            .iter()
+            .all(|t| t.kind != TickKind::Charge),
+        "no charge before the crash"
+    );
+    // So every design charges exactly once, on the retry.
+    for design in Design::CORE {
+        assert_eq!(app.trace_of(design).outcome.charges, 1, "{design:?}");
+    }
+    assert_eq!(before[2].outcome.charges, 2);
+    past_is_kept(&before, &app, 2);
+    assert!(header(&render_full(&app)).contains("⑂ WHAT-IF (u undoes): crash after"));
+
+    press(&mut app, ch('u'));
+    assert!(app.added.is_empty());
+    for (design, old) in Design::ALL.iter().zip(&before) {
+        assert_eq!(story(app.trace_of(*design)), story(old), "{design:?}");
+        assert_eq!(app.trace_of(*design).outcome, old.outcome, "{design:?}");
+    }
+}
+
+#[test]
+fn s_slows_the_attempt_past_the_timeout() {
+    let mut app = at_first_send();
+    let before = app.traces.clone();
+    assert_eq!(
+        press(&mut app, ch('s')),
+        Some(Msg::Fork(WhatIf::SlowAttempt))
+    );
+    assert_eq!(app.added.len(), 1);
+    let FaultAction::Slow { processing_ms } = app.added[0].action else {
+        panic!("a slow fault: {:?}", app.added[0]);
+    };
+    assert!(processing_ms > 30_000, "slower than the 30 s timeout");
+    assert_eq!(processing_ms, 45_000);
+    assert_eq!(app.added[0].attempt, 1);
+    past_is_kept(&before, &app, 2);
+
+    // What the engine does with it: #1 is still in progress when #2 and #3 arrive, so both
+    // are answered 409; the checkout gives up not knowing, and only then does #1 charge.
+    let trace = app.trace_of(Design::WithCharge);
+    let kinds: Vec<(String, TickKind)> = trace
+        .ticks
+        .iter()
+        .map(|t| (trace.format_time(t.at), t.kind))
+        .collect();
+    let conflicts: Vec<&str> = trace
+        .ticks
+        .iter()
+        .filter(|t| t.kind == TickKind::Conflict)
+        .map(|t| t.label.as_str())
+        .collect();
+    assert_eq!(
+        conflicts,
+        ["#2: 409 K7Q4 in progress", "#3: 409 K7Q4 in progress"],
+        "{kinds:?}"
+    );
+    assert!(
+        trace.ticks.iter().all(|t| t.kind != TickKind::Dropped),
+        "the crash after the charge means no late answer is ever sent: {kinds:?}"
+    );
+    let give_up = trace
+        .ticks
+        .iter()
+        .position(|t| t.kind == TickKind::GiveUp)
+        .expect("the checkout gives up");
+    let charge = trace
+        .ticks
+        .iter()
+        .position(|t| t.kind == TickKind::Charge)
+        .expect("#1 charges in the end");
+    assert!(charge > give_up, "{kinds:?}");
+    assert_eq!(trace.format_time(trace.ticks[charge].at), "14:02:52.050");
+    assert_eq!(trace.outcome.charges, 1);
+    assert_eq!(trace.outcome.verdict, Verdict::ChargedUnconfirmed);
+    assert_eq!(trace.outcome.intents[0].client_view, Belief::Unknown);
+    // No key: the retry charges while #1 is still working, and #1 charges again later.
+    assert_eq!(app.trace_of(Design::NoKey).outcome.charges, 2);
+    // At 120 columns the header has room for the start of the description only.
+    assert!(header(&render_full(&app)).contains("⑂ WHAT-IF (u undoes): #1 takes"));
+    assert!(
+        header(&render(&app, 160, 36))
+            .contains("⑂ WHAT-IF (u undoes): #1 takes 45 s at the processor")
+    );
+
+    press(&mut app, ch('u'));
+    assert!(app.added.is_empty());
+    let trace = app.trace_of(Design::WithCharge);
+    assert_eq!(trace.outcome.verdict, Verdict::Correct);
+    assert_eq!(trace.outcome.charges, 1);
+    assert_eq!(story(trace), story(&before[0]));
+}
+
+#[test]
+fn forks_stack_and_the_header_counts_them() {
+    let mut app = at_first_send();
+    press(&mut app, ch('!'));
+    press(&mut app, ch('s'));
+    assert_eq!(app.added.len(), 2);
+    // The header names the last one and counts the others (given the room: 160 columns).
+    let screen = render(&app, 160, 36);
+    assert!(
+        header(&screen).contains("⑂ WHAT-IF (u undoes): #1 takes 45 s at the processor (+1 more)"),
+        "{screen}"
+    );
+    assert!(header(&render_full(&app)).contains("⑂ WHAT-IF (u undoes): #1 takes"));
+    press(&mut app, ch('u'));
+    assert!(app.added.is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Saving a fork
+// ---------------------------------------------------------------------------------------------
+
+/// Replaces the save prompt's path with `path`, key by key.
+fn type_save_path(app: &mut App, path: &Path) {
+    let Overlay::Save(prompt) = &app.overlay else {
+        panic!("the save prompt is open: {:?}", app.overlay);
+    };
+    for _ in 0..prompt.path.chars().count() {
+        press(app, key(KeyCode::Backspace));
+    }
+    let Overlay::Save(prompt) = &app.overlay else {
+        panic!("still the save prompt");
+    };
+    assert_eq!(prompt.path, "", "every character was deleted");
+    for c in path.to_str().expect("a UTF-8 temp path").chars() {
+        assert_eq!(press(app, ch(c)), Some(Msg::Type(c)));
+    }
+}
+
+#[test]
+fn s_capital_saves_the_fork_and_asks_before_replacing() {
+    let dir = TempDir::new("save");
+    let target = dir.path().join("fork.toml");
+    let mut app = at_first_send();
+    let written = app.original.config.faults.len();
+
+    press(&mut app, ch('x'));
+    assert_eq!(press(&mut app, ch('S')), Some(Msg::OpenSave));
+    let Overlay::Save(prompt) = &app.overlay else {
+        panic!("S opens the save prompt: {:?}", app.overlay);
+    };
+    assert_eq!(prompt.path, "order-5531-what-if.toml");
+    assert!(!prompt.confirm_overwrite);
+    type_save_path(&mut app, &target);
+    assert!(!target.exists());
+    assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(
+        app.notice.as_deref(),
+        Some(format!("saved to {}", target.display()).as_str())
+    );
+    let saved = idem::scenario::load(&target).expect("the saved fork loads");
+    assert_eq!(saved.config.faults.len(), written + 1);
+    assert_eq!(saved.config.faults.last(), app.added.last());
+    assert_eq!(
+        saved
+            .simulate(Design::NoKey)
+            .expect("simulates")
+            .outcome
+            .charges,
+        1,
+        "the saved file tells the forked story"
+    );
+    let first = std::fs::read(&target).expect("readable");
+
+    // A second what-if, saved to the same path: the first Enter only asks.
+    press(&mut app, ch('!'));
+    assert_eq!(app.added.len(), 2);
+    press(&mut app, ch('S'));
+    type_save_path(&mut app, &target);
+    press(&mut app, key(KeyCode::Enter));
+    let Overlay::Save(prompt) = &app.overlay else {
+        panic!("the prompt stays open to ask: {:?}", app.overlay);
+    };
+    assert!(prompt.confirm_overwrite);
+    assert!(
+        prompt
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("that file exists")),
+        "{prompt:?}"
+    );
+    assert_eq!(
+        std::fs::read(&target).expect("readable"),
+        first,
+        "unchanged"
+    );
+    let screen = render_full(&app);
+    assert!(
+        screen.contains("that file exists: Enter again replaces it"),
+        "{screen}"
+    );
+
+    press(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.overlay, Overlay::None);
+    let replaced = idem::scenario::load(&target).expect("the replaced fork loads");
+    assert_eq!(replaced.config.faults.len(), written + 2);
+    assert_ne!(std::fs::read(&target).expect("readable"), first);
+    // Nothing else was left in the directory (no temp files from the atomic write).
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("listable")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    assert_eq!(names, ["fork.toml"]);
+}
+
+#[test]
+fn s_capital_without_a_fork_only_says_so() {
+    let mut app = at_first_send();
+    assert_eq!(press(&mut app, ch('S')), Some(Msg::OpenSave));
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("nothing to save yet: add a what-if with x, ! or s first")
+    );
+}
+
+#[test]
+fn esc_cancels_the_save_prompt_without_writing() {
+    let dir = TempDir::new("save-esc");
+    let target = dir.path().join("never.toml");
+    let mut app = at_first_send();
+    press(&mut app, ch('x'));
+    press(&mut app, ch('S'));
+    type_save_path(&mut app, &target);
+    assert_eq!(press(&mut app, key(KeyCode::Esc)), Some(Msg::Back));
+    assert_eq!(app.overlay, Overlay::None);
+    assert!(!app.quit, "Esc closed the prompt, it did not quit");
+    assert!(!target.exists());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Live reload
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn reload_keeps_the_moment_and_reports_a_broken_edit() {
+    let dir = TempDir::new("r");
+    let source = builtin_source("order-5531");
+    assert!(source.contains("restart_after = \"2s\""));
+    let path = dir.write("o.toml", source);
+    let loaded = idem::scenario::load(&path).expect("loads");
+    let mut app = App::new(loaded, path.display().to_string()).expect("simulates");
+    app.path = Some(path.clone());
+    press(&mut app, ch('3'));
+    for _ in 0..3 {
+        press(&mut app, key(KeyCode::Right));
+    }
+    assert_eq!((app.design, app.tick), (Design::NoKey, 3));
+    let at = app.now();
+    assert_eq!(app.trace().format_time(at), "14:02:07.250");
+
+    // A good edit: the processor stays down for 5 s instead of 2.
+    std::fs::write(
+        &path,
+        source.replace("restart_after = \"2s\"", "restart_after = \"5s\""),
+    )
+    .expect("writable");
+    app.reload(Some(idem::scenario::load(&path)));
+    assert_eq!(app.error, None);
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("the scenario file changed: reloaded")
+    );
+    assert_eq!(app.design, Design::NoKey, "the design is kept");
+    assert_eq!(app.tick, 3);
+    assert_eq!(app.now(), at, "the moment is kept");
+    let restart = |app: &App| {
+        let t = app.trace();
+        t.ticks
+            .iter()
+            .find(|k| k.kind == TickKind::Restart)
+            .map(|k| t.format_time(k.at))
+    };
+    assert_eq!(
+        restart(&app).as_deref(),
+        Some("14:02:12.250"),
+        "the edit shows"
+    );
+    let good_story = story(app.trace());
+    let good_outcome = app.trace().outcome.clone();
+
+    // A broken edit: a duration that is not one, on a known line.
+    let broken = source.replace("restart_after = \"2s\"", "restart_after = \"soon\"");
+    let line = broken
+        .lines()
+        .position(|l| l.contains("\"soon\""))
+        .expect("the edited line")
+        + 1;
+    std::fs::write(&path, &broken).expect("writable");
+    let err = idem::scenario::load(&path).expect_err("the broken edit is refused");
+    app.reload(Some(Err(err)));
+    let error = app.error.clone().expect("the error is kept for the footer");
+    // file:line:column, the column being where the bad value starts.
+    let col = broken
+        .lines()
+        .nth(line - 1)
+        .expect("the line")
+        .find("\"soon\"")
+        .expect("found")
+        + 1;
+    let prefix = format!("{}:{line}:{col}: ", path.display());
+    assert!(
+        error.starts_with(&prefix),
+        "{error:?} starts with {prefix:?}"
+    );
+    assert!(
+        error[prefix.len()..].starts_with("`soon` is not a duration"),
+        "{error:?}"
+    );
+    // The last good version keeps running, where it stood.
+    assert_eq!((app.design, app.tick, app.now()), (Design::NoKey, 3, at));
+    assert_eq!(story(app.trace()), good_story);
+    assert_eq!(app.trace().outcome, good_outcome);
+    assert_eq!(restart(&app).as_deref(), Some("14:02:12.250"));
+
+    // On screen: the footer shows the error with its position, in place of the share line.
+    let screen = render_full(&app);
+    let foot = footer_last(&screen);
+    assert!(foot.starts_with(" ⚠ "), "{screen}");
+    assert!(
+        foot.contains(&format!("o.toml:{line}:{col}: `soon` is not a duration")),
+        "{foot}"
+    );
+    assert!(!screen.contains("share: "), "{screen}");
+
+    // A short error leaves room to say the last good version keeps running.
+    let short = source.replace("seed = 5531", "seed = \"x\"");
+    std::fs::write(&path, &short).expect("writable");
+    app.reload(Some(idem::scenario::load(&path)));
+    let error = app.error.clone().expect("an error");
+    assert_eq!(
+        error,
+        format!(
+            "{}:9:8: invalid type: string \"x\", expected u64",
+            path.display()
+        )
+    );
+    let expected = format!(" ⚠ the last good version keeps running · {error}");
+    assert!(
+        expected.chars().count() <= 120,
+        "the temp path is short enough for this check: {expected}"
+    );
+    let foot = footer_last(&render_full(&app));
+    assert_eq!(foot.trim_end(), expected);
+    assert_eq!(story(app.trace()), good_story);
+
+    // Fixing the file clears the error.
+    std::fs::write(&path, source).expect("writable");
+    app.reload(Some(idem::scenario::load(&path)));
+    assert_eq!(app.error, None);
+    assert_eq!(restart(&app).as_deref(), Some("14:02:09.250"));
+    assert_eq!((app.design, app.tick, app.now()), (Design::NoKey, 3, at));
+    // Nothing read: nothing changes.
+    app.notice = None;
+    app.reload(None);
+    assert_eq!((app.error.as_deref(), app.notice.as_deref()), (None, None));
+}
+
+/// The footer should keep its promise whatever the length of the error: with a typical
+/// mistake (a bad duration), the error fills the line and the words "the last good version
+/// keeps running" are cut off.
+#[test]
+fn a_long_reload_error_still_says_the_last_good_version_runs() {
+    let dir = TempDir::new("r");
+    let source = builtin_source("order-5531");
+    let path = dir.write("o.toml", source);
+    let mut app =
+        App::new(idem::scenario::load(&path).expect("loads"), "x".into()).expect("simulates");
+    std::fs::write(
+        &path,
+        source.replace("restart_after = \"2s\"", "restart_after = \"soon\""),
+    )
+    .expect("writable");
+    app.reload(Some(idem::scenario::load(&path)));
+    assert!(app.error.is_some());
+    let foot = footer_last(&render_full(&app));
+    assert!(foot.contains(":32:17:"), "{foot}");
+    assert!(
+        foot.contains("the last good version keeps running"),
+        "{foot}"
+    );
+}
+
+#[test]
+fn reload_keeps_the_what_ifs() {
+    let dir = TempDir::new("reload-fork");
+    let source = builtin_source("order-5531");
+    let path = dir.write("order-5531.toml", source);
+    let mut app =
+        App::new(idem::scenario::load(&path).expect("loads"), "x".into()).expect("simulates");
+    press(&mut app, key(KeyCode::Right));
+    press(&mut app, ch('x'));
+    assert_eq!(app.added.len(), 1);
+    std::fs::write(
+        &path,
+        source.replace("restart_after = \"2s\"", "restart_after = \"5s\""),
+    )
+    .expect("writable");
+    app.reload(Some(idem::scenario::load(&path)));
+    assert_eq!(app.error, None);
+    assert_eq!(app.added.len(), 1, "the what-if survives the reload");
+    assert_eq!(app.tick, 1);
+    assert_eq!(app.trace_of(Design::NoKey).outcome.charges, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. The scenario picker
+// ---------------------------------------------------------------------------------------------
+
+/// A temp dir with one good scenario and one broken one (plus a file that is not a scenario).
+fn picker_dir() -> (TempDir, PathBuf, PathBuf) {
+    let dir = TempDir::new("picker");
+    // Written in the reverse of their sorted order.
+    let broken = dir.write(
+        "b-broken.toml",
+        "title = \"Broken\"\n[[intent]]\norder = \"1\"\namount = \"$1.00\"\natempts = 3\n",
+    );
+    let good = dir.write(
+        "a-good.toml",
+        &builtin_source("reply-lost").replace(
+            "title = \"Reply lost: charged, and nobody told\"",
+            "title = \"My own reply-lost\"",
+        ),
+    );
+    dir.write("notes.txt", "not a scenario");
+    (dir, good, broken)
+}
+
+#[test]
+fn picker_lists_files_then_builtins_and_opens_one() {
+    let (dir, good, broken) = picker_dir();
+    let picker = idem::tui::update::open_picker(dir.path());
+    assert_eq!(picker.entries.len(), 2 + BUILTIN.len());
+    assert_eq!(BUILTIN.len(), 9);
+    assert_eq!(picker.selected, 0);
+    assert_eq!(picker.typed, "");
+    assert_eq!(picker.error, None);
+    let (a, b) = (&picker.entries[0], &picker.entries[1]);
+    assert_eq!(a.source, good.display().to_string());
+    assert_eq!(a.title, "My own reply-lost");
+    assert!(!a.builtin);
+    assert!(
+        a.summary.starts_with("The processor charges $48.60"),
+        "{a:?}"
+    );
+    assert_eq!(b.source, broken.display().to_string());
+    assert_eq!(b.title, "(this file has errors)");
+    assert!(!b.builtin);
+    assert!(b.summary.contains("atempts"), "{b:?}");
+    let builtins: Vec<&str> = picker.entries[2..]
+        .iter()
+        .map(|e| e.source.as_str())
+        .collect();
+    let names: Vec<&str> = BUILTIN.iter().map(|b| b.name).collect();
+    assert_eq!(builtins, names);
+    assert!(picker.entries[2..].iter().all(|e| e.builtin));
+    assert_eq!(
+        picker.entries[2].title,
+        "Order 5531: the answer that never came"
+    );
+
+    // Open it over a replay that has moved on, and choose reply-lost with the arrow keys.
+    let mut app = app();
+    press(&mut app, ch('3'));
+    for _ in 0..4 {
+        press(&mut app, key(KeyCode::Right));
+    }
+    app.overlay = Overlay::Picker(picker);
+    let reply_lost = 2 + names
+        .iter()
+        .position(|n| *n == "reply-lost")
+        .expect("built in");
+    for _ in 0..reply_lost + 2 {
+        press(&mut app, key(KeyCode::Down));
+    }
+    press(&mut app, key(KeyCode::Up));
+    press(&mut app, key(KeyCode::Up));
+    let Overlay::Picker(p) = &app.overlay else {
+        panic!("the picker is open");
+    };
+    assert_eq!(p.selected, reply_lost);
+    assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.scenario.name, "reply-lost");
+    assert_eq!(app.scenario.title, "Reply lost: charged, and nobody told");
+    assert_eq!(app.source, "reply-lost");
+    assert_eq!(app.path, None, "a built-in is not watched");
+    assert_eq!(app.tick, 0);
+    assert_eq!(app.design, Design::WithCharge, "the scenario's own design");
+    assert!(app.added.is_empty());
+    assert!(
+        app.trace()
+            .ticks
+            .iter()
+            .any(|t| t.label == "answer to #1 lost")
+    );
+}
+
+/// `o` reads `./scenarios` (relative to where idem runs, by design); whatever is there, the
+/// nine built-ins close the list.
+#[test]
+fn o_opens_the_picker_with_the_builtins_last() {
+    let mut app = app();
+    assert_eq!(press(&mut app, ch('o')), Some(Msg::OpenPicker));
+    let Overlay::Picker(p) = &app.overlay else {
+        panic!("o opens the picker: {:?}", app.overlay);
+    };
+    assert_eq!((p.selected, p.typed.as_str(), &p.error), (0, "", &None));
+    let tail: Vec<&str> = p.entries[p.entries.len() - BUILTIN.len()..]
+        .iter()
+        .map(|e| e.source.as_str())
+        .collect();
+    let names: Vec<&str> = BUILTIN.iter().map(|b| b.name).collect();
+    assert_eq!(tail, names);
+    assert!(p.entries.iter().filter(|e| e.builtin).count() == BUILTIN.len());
+    // Keys type into it rather than acting on the replay.
+    assert_eq!(press(&mut app, ch('q')), Some(Msg::Type('q')));
+    assert!(!app.quit);
+    assert_eq!(press(&mut app, key(KeyCode::Esc)), Some(Msg::Back));
+    assert_eq!(app.overlay, Overlay::None);
+}
+
+#[test]
+fn picker_opens_a_file_and_watches_it() {
+    let (dir, good, _) = picker_dir();
+    let mut app = app();
+    app.overlay = Overlay::Picker(idem::tui::update::open_picker(dir.path()));
+    press(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.scenario.title, "My own reply-lost");
+    assert_eq!(app.scenario.name, "a-good");
+    assert_eq!(app.path.as_deref(), Some(good.as_path()));
+    assert_eq!(app.source, good.display().to_string());
+}
+
+#[test]
+fn picker_keeps_a_broken_file_or_a_missing_path_open_with_an_error() {
+    let (dir, _, _) = picker_dir();
+    let mut app = app();
+    app.overlay = Overlay::Picker(idem::tui::update::open_picker(dir.path()));
+    // The broken file: the picker stays, with the file's position in the error.
+    press(&mut app, key(KeyCode::Down));
+    press(&mut app, key(KeyCode::Enter));
+    let Overlay::Picker(p) = &app.overlay else {
+        panic!("the picker stays open: {:?}", app.overlay);
+    };
+    let error = p.error.clone().expect("an error");
+    assert!(error.contains("b-broken.toml:5:"), "{error}");
+    assert_eq!(app.scenario.name, "order-5531");
+
+    // A typed path that does not exist.
+    let missing = dir.path().join("nowhere.toml");
+    let typed = missing.display().to_string();
+    for c in typed.chars() {
+        press(&mut app, ch(c));
+    }
+    let Overlay::Picker(p) = &app.overlay else {
+        panic!("the picker is open");
+    };
+    assert_eq!(p.typed, typed);
+    assert_eq!(p.selected, p.entries.len(), "typing selects the path line");
+    assert_eq!(p.error, None, "typing clears the error");
+    press(&mut app, key(KeyCode::Enter));
+    let Overlay::Picker(p) = &app.overlay else {
+        panic!("the picker stays open: {:?}", app.overlay);
+    };
+    let error = p.error.clone().expect("an error");
+    assert!(error.contains("no such file"), "{error}");
+    assert_eq!(app.scenario.name, "order-5531", "nothing else was opened");
+    let screen = render_full(&app);
+    assert!(screen.contains("no such file"), "{screen}");
+
+    // An empty path says what to do.
+    for _ in 0..typed.chars().count() {
+        press(&mut app, key(KeyCode::Backspace));
+    }
+    press(&mut app, key(KeyCode::Enter));
+    let Overlay::Picker(p) = &app.overlay else {
+        panic!("the picker stays open");
+    };
+    assert_eq!(p.error.as_deref(), Some("type a path to a scenario file"));
+    press(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.overlay, Overlay::None);
+    assert!(!app.quit);
+}
+
+#[test]
+fn picker_screen() {
+    let (dir, _, _) = picker_dir();
+    let mut picker = idem::tui::update::open_picker(dir.path());
+    // Snapshots must not hold the temp dir's name: show the files as `scenarios/…`.
+    let prefix = dir.path().display().to_string();
+    for e in picker.entries.iter_mut().filter(|e| !e.builtin) {
+        e.source = e.source.replace(&prefix, "scenarios");
+    }
+    picker.selected = 3;
+    let mut app = app();
+    app.overlay = Overlay::Picker(picker);
+    let screen = render_full(&app);
+    insta::assert_snapshot!("picker", screen);
+    let inner = flat(&panel(&screen, " Open a scenario "));
+    assert!(
+        inner.contains("scenarios/a-good.toml file My own reply-lost"),
+        "{inner}"
+    );
+    assert!(
+        inner.contains("scenarios/b-broken.toml file (this file has errors)"),
+        "{inner}"
+    );
+    for b in BUILTIN {
+        assert!(
+            inner.contains(&format!("{} built-in", b.name)),
+            "{}",
+            b.name
+        );
+    }
+    let a = inner.find("a-good.toml").expect("listed");
+    let b = inner.find("b-broken.toml").expect("listed");
+    let first_builtin = inner.find("order-5531 built-in").expect("listed");
+    assert!(a < b && b < first_builtin, "{inner}");
+    assert!(inner.contains("path: ▏"));
+    assert!(inner.contains("↑/↓ choose · type a path · Enter opens · Esc cancels"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. The checklist
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn checklist_opens_moves_and_opens_a_scenario() {
+    let mut app = app();
+    assert_eq!(press(&mut app, ch('k')), Some(Msg::OpenChecklist));
+    assert_eq!(app.overlay, Overlay::Checklist(0));
+    let screen = render_full(&app);
+    insta::assert_snapshot!("checklist", screen);
+    let inner = flat(&panel(&screen, " Before you trust a retry "));
+    assert_eq!(CHECKLIST.len(), 5);
+    for (i, c) in CHECKLIST.iter().enumerate() {
+        let line = format!("{}. {} → {}", i + 1, c.question, c.scenario);
+        assert!(inner.contains(&line), "{line:?} in {inner}");
+    }
+    // At 120×36 every answer is shown, not only the selected one.
+    assert!(inner.contains(&collapse(CHECKLIST[4].why)), "{inner}");
+
+    press(&mut app, key(KeyCode::Up));
+    assert_eq!(app.overlay, Overlay::Checklist(0), "Up stops at the first");
+    press(&mut app, key(KeyCode::Down));
+    assert_eq!(app.overlay, Overlay::Checklist(1));
+    press(&mut app, key(KeyCode::Tab));
+    assert_eq!(app.overlay, Overlay::Checklist(2));
+    assert_eq!(CHECKLIST[2].scenario, "monday-rerun");
+    assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.scenario.name, "monday-rerun");
+    assert_eq!(app.source, "monday-rerun");
+    assert_eq!(app.tick, 0);
+
+    // Down stops at the last; k closes.
+    press(&mut app, ch('k'));
+    for _ in 0..10 {
+        press(&mut app, key(KeyCode::Down));
+    }
+    assert_eq!(app.overlay, Overlay::Checklist(4));
+    assert_eq!(press(&mut app, ch('k')), Some(Msg::Back));
+    assert_eq!(app.overlay, Overlay::None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. The glossary
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn glossary_lists_every_term() {
+    let mut app = app();
+    assert_eq!(press(&mut app, ch('?')), Some(Msg::ToggleHelp));
+    assert_eq!(app.overlay, Overlay::Help);
+    assert_eq!(press(&mut app, ch('g')), Some(Msg::OpenGlossary));
+    assert_eq!(app.overlay, Overlay::Glossary);
+    let screen = render_full(&app);
+    let inner = panel(&screen, " Glossary ");
+    let text = flat(&inner);
+    assert_eq!(TERMS.len(), 8);
+    for (term, meaning) in TERMS {
+        assert!(
+            inner.iter().any(|l| l.starts_with(&format!("{term}: "))),
+            "{term} starts a line:\n{screen}"
+        );
+        assert!(
+            text.contains(&format!("{term}: {}", collapse(meaning))),
+            "{term} with its meaning in {text}"
+        );
+    }
+    assert_eq!(press(&mut app, key(KeyCode::Esc)), Some(Msg::Back));
+    assert_eq!(app.overlay, Overlay::None);
+}
+
+/// The underlined stretches of a marked text.
+fn underlined(text: &ratatui::text::Text<'_>) -> Vec<String> {
+    text.lines
+        .iter()
+        .flat_map(|l| &l.spans)
+        .filter(|s| s.style.add_modifier.contains(Modifier::UNDERLINED))
+        .map(|s| s.content.to_string())
+        .collect()
+}
+
+fn plain_text(text: &ratatui::text::Text<'_>) -> String {
+    text.lines
+        .iter()
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn glossary_terms_are_marked_where_first_used() {
+    let mut app = app();
+    let first = app.trace().ticks[0].narration.clone();
+    assert!(first.contains("idempotency key"));
+    let marked0 = marked(&first, &app, &THEME);
+    assert_eq!(plain_text(&marked0), first, "marking keeps the text");
+    let marks = underlined(&marked0);
+    assert!(
+        marks.iter().any(|m| m == "idempotency key"),
+        "{marks:?} in {first}"
+    );
+    assert_eq!(marks, ["idempotency key", "intent", "attempt"], "{first}");
+
+    // Tick 1 uses "attempt" again, but it was first used at tick 0: nothing is marked.
+    update(&mut app, Msg::Next);
+    let second = app.trace().ticks[1].narration.clone();
+    assert!(second.contains("attempt"));
+    assert_eq!(
+        underlined(&marked(&second, &app, &THEME)),
+        Vec::<String>::new()
+    );
+    // The first tick's own words, read at a later tick, are not marked either.
+    assert_eq!(
+        underlined(&marked(&first, &app, &THEME)),
+        Vec::<String>::new()
+    );
+
+    // "retention window" is first used at the charge (tick 3) under with-charge.
+    let trace = app.trace();
+    let uses: Vec<usize> = trace
+        .ticks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.narration.contains("retention window"))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(uses[0], 3, "{uses:?}");
+    update(&mut app, Msg::Next);
+    update(&mut app, Msg::Next);
+    let third = app.trace().ticks[3].narration.clone();
+    assert_eq!(
+        underlined(&marked(&third, &app, &THEME)),
+        ["fingerprint", "retention window"]
+    );
+    // On screen: the narration box shows the tick's words.
+    let screen = render_full(&app);
+    assert!(
+        flat(&panel(&screen, " What happens ")).contains("retention window of 24 h"),
+        "{screen}"
+    );
 }

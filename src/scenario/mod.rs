@@ -133,12 +133,7 @@ impl Scenario {
                     .filter(|(_, t)| &t.label == label)
                     .map(|(i, _)| i)
                     .collect(),
-                NarrationTarget::At(at) => trace
-                    .ticks
-                    .iter()
-                    .position(|t| t.at == *at)
-                    .into_iter()
-                    .collect(),
+                NarrationTarget::At(_) => rule.target.find(&trace).into_iter().collect(),
             };
             for i in targets {
                 let tick = &mut trace.ticks[i];

@@ -14,8 +14,12 @@ const MAX_DURATION_MS: u64 = 1_000_000_000_000;
 
 pub fn parse_duration(text: &str) -> Result<u64, String> {
     let hint = "expected a duration such as \"200ms\", \"30s\", \"2h\" or \"6d\"";
-    let parsed = humantime::parse_duration(text.trim())
-        .map_err(|e| format!("`{text}` is not a duration ({e}); {hint}"))?;
+    let parsed = humantime::parse_duration(text.trim()).map_err(|_| {
+        format!(
+            "`{}` is not a duration; {hint}",
+            crate::text::shorten(text, 60)
+        )
+    })?;
     let ms = parsed.as_millis();
     if parsed.as_nanos() % 1_000_000 != 0 {
         return Err(format!(

@@ -58,24 +58,23 @@ impl World<'_> {
         self.memory
             .iter()
             .find(|e| e.kind == kind && e.key == key && e.expires_at.is_none_or(|t| t > self.now))
+            .map(|e| &**e)
     }
 
     fn remember(&mut self, entry: MemoryEntry) {
         let now = self.now;
-        let memory = Arc::make_mut(&mut self.memory);
         // An entry past its expiry whose eviction is still pending gives way to the new one.
-        let before = memory.len();
-        memory.retain(|e| {
-            !(e.kind == entry.kind && e.key == entry.key && e.expires_at.is_some_and(|t| t <= now))
-        });
-        self.counters.keys_evicted += (before - memory.len()) as u32;
+        if let Some(stale) = self.memory.iter().position(|e| {
+            e.kind == entry.kind && e.key == entry.key && e.expires_at.is_some_and(|t| t <= now)
+        }) {
+            self.memory.remove(stale);
+            self.counters.keys_evicted += 1;
+        }
         if let Some(expiry) = entry.expires_at {
             let key = entry.key.clone();
-            memory.push(entry);
             self.schedule(expiry, Event::Expire { key, at: expiry });
-        } else {
-            memory.push(entry);
         }
+        self.memory.push_back(Arc::new(entry));
         self.counters.keys_stored += 1;
     }
 
@@ -243,7 +242,7 @@ impl World<'_> {
                     };
                 }
                 // The in-progress mark is held in memory only: it is not a stored key yet.
-                Arc::make_mut(&mut self.memory).push(MemoryEntry {
+                self.memory.push_back(Arc::new(MemoryEntry {
                     key: key.clone(),
                     kind: EntryKind::KeyRecord,
                     status: EntryStatus::InProgress,
@@ -253,7 +252,7 @@ impl World<'_> {
                     expires_at: None,
                     written_by: format!("attempt #{}, in memory", r.attempt),
                     intent: r.intent,
-                });
+                }));
                 Decision::Work {
                     narration: format!(
                         "At {clock} the processor receives {who}. {key} is new, so it marks the key in progress (in memory for now) and starts charging {}; that takes {processing}.",
@@ -379,7 +378,7 @@ impl World<'_> {
             attempt: r.attempt,
             at: self.now,
         };
-        Arc::make_mut(&mut self.ledger).push(Arc::new(charge));
+        self.ledger.push_back(Arc::new(charge));
         (
             response(200, &format!("charged {id}"), Some(id.clone())),
             Some(id),
@@ -407,9 +406,10 @@ impl World<'_> {
             Some(id) => format!("with {id}"),
             None => "with the decline".to_string(),
         };
-        if let Some(e) = Arc::make_mut(&mut self.memory).iter_mut().find(|e| {
+        let held = self.memory.iter().position(|e| {
             e.kind == EntryKind::KeyRecord && e.key == key && e.status == EntryStatus::InProgress
-        }) {
+        });
+        if let Some(e) = held.and_then(|i| self.memory.get_mut(i)).map(Arc::make_mut) {
             e.status = EntryStatus::Completed;
             e.durable = true;
             e.response = Some(resp.clone());
@@ -677,7 +677,7 @@ impl World<'_> {
             .map(|e| e.key.clone())
             .collect();
         if !lost.is_empty() {
-            Arc::make_mut(&mut self.memory).retain(|e| e.durable);
+            self.memory.retain(|e| e.durable);
         }
         self.schedule_in(restart_after_ms, Event::Restart);
         let lost_text = if lost.is_empty() {
@@ -725,7 +725,7 @@ impl World<'_> {
         else {
             return;
         };
-        let entry = Arc::make_mut(&mut self.memory).remove(pos);
+        let entry = self.memory.remove(pos);
         self.counters.keys_evicted += 1;
         let what = match entry.kind {
             EntryKind::BodyHash => format!("the body hash {key}"),

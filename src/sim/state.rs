@@ -7,14 +7,18 @@ use super::time::Instant;
 use serde::Serialize;
 use std::sync::Arc;
 
+/// A list shared between snapshots: a persistent vector, so a change copies a few small
+/// nodes rather than the whole list, and thousands of ticks over thousands of charges stay
+/// small in memory.
+pub type Shared<T> = imbl::Vector<Arc<T>>;
+
 /// The complete state after one tick. Cloning it is cheap: the large parts are shared.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Snapshot {
     /// The processor's dedupe memory: key records, key log entries or body hashes.
-    pub memory: Arc<Vec<MemoryEntry>>,
-    /// Charges that moved money, in the order they were made. Each charge is shared, so a new
-    /// one costs a pointer per earlier charge rather than a copy of each.
-    pub ledger: Arc<Vec<Arc<Charge>>>,
+    pub memory: Shared<MemoryEntry>,
+    /// Charges that moved money, in the order they were made.
+    pub ledger: Shared<Charge>,
     /// What the checkout knows about each intent, in the scenario's order.
     pub clients: Arc<Vec<ClientView>>,
     pub processor_up: bool,

@@ -152,8 +152,8 @@ pub(super) struct World<'a> {
     seq: u64,
     alive: usize,
     pub rng: fastrand::Rng,
-    pub memory: Arc<Vec<MemoryEntry>>,
-    pub ledger: Arc<Vec<Arc<Charge>>>,
+    pub memory: super::state::Shared<MemoryEntry>,
+    pub ledger: super::state::Shared<Charge>,
     /// Indices of `cfg.faults` by (intent, attempt), so a lookup does not scan every fault.
     fault_index: BTreeMap<(usize, u32), Vec<usize>>,
     pub clients: Arc<Vec<ClientView>>,
@@ -231,8 +231,8 @@ impl<'a> World<'a> {
             seq: 0,
             alive: 0,
             rng: fastrand::Rng::with_seed(cfg.seed),
-            memory: Arc::new(Vec::new()),
-            ledger: Arc::new(Vec::new()),
+            memory: imbl::Vector::new(),
+            ledger: imbl::Vector::new(),
             fault_index: {
                 let mut index: BTreeMap<(usize, u32), Vec<usize>> = BTreeMap::new();
                 for (i, f) in cfg.faults.iter().enumerate() {
@@ -301,8 +301,8 @@ impl<'a> World<'a> {
 
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
-            memory: Arc::clone(&self.memory),
-            ledger: Arc::clone(&self.ledger),
+            memory: self.memory.clone(),
+            ledger: self.ledger.clone(),
             clients: Arc::clone(&self.clients),
             processor_up: self.processor_up,
             counters: self.counters,

@@ -100,7 +100,9 @@ pub fn run(mut app: App) -> io::Result<()> {
         if let Some(p) = publisher.as_mut() {
             p.publish(&position(&app));
         }
-        let idle = if app.path.is_some() {
+        // A watched file and presenter mode (its clock, and notes that may connect at any
+        // moment) both need the loop to wake now and then; otherwise it sleeps until a key.
+        let idle = if app.path.is_some() || app.present.is_some() {
             WATCH_EVERY
         } else {
             Duration::from_secs(3600)

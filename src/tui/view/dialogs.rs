@@ -9,6 +9,16 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
+/// The end of a path, which tells files apart, when the whole does not fit.
+fn fit_left(text: &str, width: usize) -> String {
+    let count = text.chars().count();
+    if count <= width {
+        return text.to_string();
+    }
+    let tail: String = text.chars().skip(count + 1 - width).collect();
+    format!("…{tail}")
+}
+
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let width = area.width.min(width);
     let height = area.height.min(height);
@@ -39,7 +49,7 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, picker: &Picker, theme: &Theme)
                 Style::new()
             };
             let origin = if e.builtin { "built-in" } else { "file" };
-            let head = format!("{:<28} {:<8} ", fit(&e.source, 28), origin);
+            let head = format!("{:<28} {:<8} ", fit_left(&e.source, 28), origin);
             let rest = format!("{} — {}", e.title, e.summary);
             Line::from(vec![
                 Span::styled(head.clone(), style.patch(theme.bold())),

@@ -55,11 +55,11 @@ pub fn marked<'a>(text: &'a str, app: &App, theme: &Theme) -> Text<'a> {
             let first = trace
                 .ticks
                 .iter()
-                .position(|t| t.narration.to_lowercase().contains(term))?;
+                .position(|t| whole_word(&t.narration.to_lowercase(), term).is_some())?;
             if first != app.tick {
                 return None;
             }
-            lower.find(term).map(|at| (at, term.len()))
+            whole_word(&lower, term).map(|at| (at, term.len()))
         })
         .collect();
     hits.sort_unstable();
@@ -79,6 +79,14 @@ pub fn marked<'a>(text: &'a str, app: &App, theme: &Theme) -> Text<'a> {
     }
     spans.push(Span::raw(&text[at..]));
     Text::from(Line::from(spans))
+}
+
+/// Where `term` first stands as a whole word (so "replay" is not found in "replayed").
+fn whole_word(text: &str, term: &str) -> Option<usize> {
+    let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+    text.match_indices(term).map(|(i, _)| i).find(|&i| {
+        boundary(text[..i].chars().next_back()) && boundary(text[i + term.len()..].chars().next())
+    })
 }
 
 pub fn glossary(frame: &mut Frame<'_>, area: Rect, theme: &Theme) {

@@ -48,7 +48,7 @@ pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         };
         let used: usize = second.iter().map(|s| s.content.chars().count()).sum();
         let text = format!(
-            "   ⑂ WHAT-IF: {}{more} · u undoes",
+            "   ⑂ WHAT-IF (u undoes): {}{more}",
             crate::scenario::fork::describe(&app.original, last)
         );
         second.push(Span::styled(
@@ -112,7 +112,7 @@ pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             Span::styled(" ⚠ ", theme.lost()),
             Span::styled(
                 fit(
-                    &format!("{e} — the last good version keeps running"),
+                    &format!("the last good version keeps running · {e}"),
                     area.width as usize - 4,
                 ),
                 theme.lost(),

@@ -52,14 +52,14 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let up = if now.processor_up { "up" } else { "DOWN" };
     let mem_title = format!(" Processor memory · {up} ");
     let changed_memory =
-        !Arc::ptr_eq(&now.memory, &before.memory) || now.processor_up != before.processor_up;
+        !now.memory.ptr_eq(&before.memory) || now.processor_up != before.processor_up;
     boxed(frame, mem_area, &mem_title, changed_memory, memory, theme);
     if !compact {
         boxed(
             frame,
             ledger_area,
             " Ledger ",
-            !Arc::ptr_eq(&now.ledger, &before.ledger),
+            !now.ledger.ptr_eq(&before.ledger),
             ledger,
             theme,
         );

@@ -17,7 +17,7 @@ use super::{matrix, tables};
 use crate::report::Tone;
 use crate::tui::theme::Theme;
 use crate::tui::view::fit;
-use crate::window::{Count, Level, Report, Span as Spell, Stack};
+use crate::window::{AMBER_FROM, Count, Level, RED_FROM, Report, Span as Spell, Stack};
 
 /// The smallest area the screen is laid out for, as for the replay.
 pub const MIN_WIDTH: u16 = 80;
@@ -322,8 +322,8 @@ fn summary(
     let level = level_of(report.attempts);
     let attempts = match (level, roomy) {
         (Level::Normal, _) => report.attempts.to_string(),
-        (Level::Amber, true) => format!("{} !  amber: 16 or more", report.attempts),
-        (Level::Red, true) => format!("{} !! red: 64 or more", report.attempts),
+        (Level::Amber, true) => format!("{} !  amber: {AMBER_FROM} or more", report.attempts),
+        (Level::Red, true) => format!("{} !! red: {RED_FROM} or more", report.attempts),
         (_, false) => format!(
             "{} {} {}",
             report.attempts,
@@ -344,7 +344,6 @@ fn summary(
         factor(report.safety)
     );
     let selected = screen.selected();
-    // (label, value, the row it edits, its style)
     let labels: [&str; 6] = if roomy {
         [
             "attempts for one intent",
@@ -364,6 +363,7 @@ fn summary(
             "required window",
         ]
     };
+    // Each value, the row it edits if any, and its style.
     let values: [(String, Option<Row>, Style); 6] = [
         (attempts, None, level_style(level, theme)),
         (automatic, None, Style::new()),
