@@ -52,14 +52,14 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let up = if now.processor_up { "up" } else { "DOWN" };
     let mem_title = format!(" Processor memory · {up} ");
     let changed_memory =
-        !now.memory.ptr_eq(&before.memory) || now.processor_up != before.processor_up;
+        !same(&now.memory, &before.memory) || now.processor_up != before.processor_up;
     boxed(frame, mem_area, &mem_title, changed_memory, memory, theme);
     if !compact {
         boxed(
             frame,
             ledger_area,
             " Ledger ",
-            !now.ledger.ptr_eq(&before.ledger),
+            !same(&now.ledger, &before.ledger),
             ledger,
             theme,
         );
@@ -84,6 +84,12 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         counters,
         theme,
     );
+}
+
+/// Whether a shared list is unchanged: the same nodes, or (for lists small enough to be held
+/// inline, which have no nodes to compare) the same values.
+fn same<T: PartialEq>(a: &crate::sim::state::Shared<T>, b: &crate::sim::state::Shared<T>) -> bool {
+    a.ptr_eq(b) || a == b
 }
 
 fn boxed(
