@@ -111,7 +111,22 @@ fn window(args: &idem::window::WindowArgs) -> ExitCode {
     if !args.tui {
         return done(idem::window::run(args).map_err(|e| e.to_string()));
     }
-    usage_error("PENDING-WINDOW-TUI")
+    let stack = match idem::window::stack_from_args(args) {
+        Ok(s) => s,
+        Err(e) => return usage_error(&e.to_string()),
+    };
+    // Enter in the calculator hands over a scenario built from the stack, to be replayed.
+    match idem::tui::window::run_standalone(stack) {
+        Ok(Some(scenario)) => match idem::tui::App::new(scenario, "your-stack".into()) {
+            Ok(app) => terminal(app),
+            Err(e) => usage_error(&e.to_string()),
+        },
+        Ok(None) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: the terminal failed: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Loads and checks everything before the screen changes, then opens the replay.

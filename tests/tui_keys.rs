@@ -507,3 +507,33 @@ fn what_if_keys_fork_and_undo() {
     assert!(app.added.is_empty());
     assert!(app.notice.is_some());
 }
+
+#[test]
+fn w_opens_the_window_calculator_on_this_checkout_and_enter_replays_the_stack() {
+    let mut app = app();
+    press(&mut app, ch('w'));
+    assert_eq!(app.screen, Screen::Window);
+    let window = app.window.as_ref().expect("the calculator is open");
+    // order-5531's checkout: one layer of three attempts, keys kept 24 h.
+    let report = window.report().expect("the stack is valid");
+    assert_eq!(report.attempts.to_string(), "3");
+    // Its own keys: → adds an attempt to the selected layer; q closes, not quits.
+    press(&mut app, key(KeyCode::Right));
+    let report = app.window.as_ref().and_then(|w| w.report()).expect("valid");
+    assert_eq!(report.attempts.to_string(), "4");
+    press(&mut app, ch('q'));
+    assert!(!app.quit);
+    assert_eq!(app.screen, Screen::Replay);
+    // Enter builds the scenario from the stack and replays it from the start.
+    press(&mut app, ch('w'));
+    press(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.screen, Screen::Replay);
+    assert_eq!(app.scenario.name, "your-stack");
+    assert_eq!(app.tick, 0);
+    assert_eq!(
+        app.trace_of(Design::NoKey).outcome.charges,
+        3,
+        "every answer lost: each attempt charges"
+    );
+    assert_eq!(app.trace_of(Design::WithCharge).outcome.charges, 1);
+}

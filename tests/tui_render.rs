@@ -572,5 +572,8 @@ fn a_what_if_is_announced_in_the_header() {
     let screen = render_full(&app);
     insta::assert_snapshot!("what_if", screen);
     let header = screen.lines().nth(1).expect("a second header line");
-    assert!(header.contains("⑂ WHAT-IF (u undoes): request #1"), "{header}");
+    assert!(
+        header.contains("⑂ WHAT-IF (u undoes): request #1"),
+        "{header}"
+    );
 }

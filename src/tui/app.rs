@@ -12,6 +12,8 @@ use std::time::Duration;
 pub enum Screen {
     Replay,
     Compare,
+    /// The retry-window calculator, on the scenario's own stack.
+    Window,
 }
 
 /// Something drawn over the screen.
@@ -111,6 +113,8 @@ pub struct App {
     pub answers: Vec<Option<Answer>>,
     /// Presenter mode, when the replay is projected in front of a room.
     pub present: Option<Presenting>,
+    /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
+    pub window: Option<Box<crate::tui::window::WindowScreen>>,
     pub quit: bool,
 }
 
@@ -141,6 +145,7 @@ impl App {
             notice: None,
             answers,
             present: None,
+            window: None,
             quit: false,
         })
     }
@@ -257,6 +262,11 @@ impl App {
                 .get(self.tick)
                 .map_or(Instant(0), |t| t.at),
             Screen::Compare => self.compare_at,
+            Screen::Window => self
+                .trace()
+                .ticks
+                .get(self.tick)
+                .map_or(Instant(0), |t| t.at),
         }
     }
 

@@ -1,6 +1,6 @@
 //! From a key press to a message: a pure function, so every key can be tested without a terminal.
 
-use super::app::{App, Overlay};
+use super::app::{App, Overlay, Screen};
 use super::msg::Msg;
 use crate::scenario::fork::WhatIf;
 use crate::sim::Design;
@@ -54,6 +54,9 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         }
         Overlay::None => {}
     }
+    if app.screen == Screen::Window {
+        return Some(Msg::WindowKey(key));
+    }
     if app.present.is_some() {
         match key.code {
             KeyCode::Char('.') | KeyCode::Char('b') => return Some(Msg::Blank),
@@ -88,6 +91,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('S') => Msg::OpenSave,
         KeyCode::Char('o') => Msg::OpenPicker,
         KeyCode::Char('k') => Msg::OpenChecklist,
+        KeyCode::Char('w') => Msg::OpenWindow,
         KeyCode::Esc => Msg::Back,
         KeyCode::Char('q') => Msg::Quit,
         KeyCode::Char(c @ '1'..='5') => Msg::SwitchDesign(Design::from_hotkey(c as u8 - b'0')?),
@@ -116,6 +120,7 @@ pub const KEYS: &[(&str, &str)] = &[
         "k",
         "the checklist: five questions to ask before trusting a retry",
     ),
+    ("w", "the retry window: what this checkout's layers permit"),
     ("?", "this help; then g for the glossary"),
     ("Esc", "close what is open; quit from the replay"),
     ("q", "quit"),

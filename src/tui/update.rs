@@ -5,6 +5,7 @@ use super::msg::Msg;
 use crate::scenario::{self, Scenario, fork};
 use crate::sim::Design;
 use crate::tui::checklist::CHECKLIST;
+use crate::tui::window::{WindowAction, WindowScreen};
 use std::path::{Path, PathBuf};
 
 pub fn update(app: &mut App, msg: Msg) {
@@ -25,14 +26,14 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::First => {
             app.playing = false;
             match app.screen {
-                Screen::Replay => app.tick = 0,
+                Screen::Replay | Screen::Window => app.tick = 0,
                 Screen::Compare => app.compare_at = first_time(app),
             }
         }
         Msg::Last => {
             app.playing = false;
             match app.screen {
-                Screen::Replay => {
+                Screen::Replay | Screen::Window => {
                     // A question for the room is not skipped on the way to the end.
                     let end = app.last_tick();
                     app.tick = (app.tick + 1..=end)
@@ -96,7 +97,7 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::ToggleCompare => match app.screen {
-            Screen::Replay => {
+            Screen::Replay | Screen::Window => {
                 // From the end of one story, show the end of all three.
                 app.compare_at = if app.at_end() {
                     last_time(app).max(app.now())
@@ -173,6 +174,36 @@ pub fn update(app: &mut App, msg: Msg) {
         }
         Msg::OpenPicker => app.overlay = Overlay::Picker(open_picker(Path::new("scenarios"))),
         Msg::OpenChecklist => app.overlay = Overlay::Checklist(0),
+        Msg::OpenWindow => {
+            app.playing = false;
+            let stack = crate::window::scenario::stack_from_config(&app.scenario.config);
+            app.window = Some(Box::new(WindowScreen::new(stack)));
+            app.screen = Screen::Window;
+        }
+        Msg::WindowKey(key) => {
+            let action = match app.window.as_mut() {
+                Some(w) => w.handle_key(key),
+                None => WindowAction::Close,
+            };
+            match action {
+                WindowAction::None => {}
+                WindowAction::Close => app.screen = Screen::Replay,
+                WindowAction::OpenScenario(s) => {
+                    let name = crate::window::scenario::SCENARIO_NAME;
+                    match open(app, s, name, false) {
+                        Ok(()) => {
+                            app.notice = Some(
+                                "your stack, every reply lost: watch the attempts multiply".into(),
+                            )
+                        }
+                        Err(e) => {
+                            app.screen = Screen::Replay;
+                            app.notice = Some(e);
+                        }
+                    }
+                }
+            }
+        }
         Msg::Answer(choice) => answer(app, choice),
         Msg::Type(c) => match &mut app.overlay {
             Overlay::Picker(p) => {
@@ -238,14 +269,14 @@ pub fn update(app: &mut App, msg: Msg) {
 
 fn finished(app: &App) -> bool {
     match app.screen {
-        Screen::Replay => app.at_end(),
+        Screen::Replay | Screen::Window => app.at_end(),
         Screen::Compare => app.compare_at >= last_time(app),
     }
 }
 
 fn step_forward(app: &mut App) {
     match app.screen {
-        Screen::Replay => app.tick = (app.tick + 1).min(app.last_tick()),
+        Screen::Replay | Screen::Window => app.tick = (app.tick + 1).min(app.last_tick()),
         Screen::Compare => {
             let now = app.compare_at;
             if let Some(next) = Design::CORE
@@ -267,7 +298,7 @@ fn step_forward(app: &mut App) {
 
 fn step_back(app: &mut App) {
     match app.screen {
-        Screen::Replay => app.tick = app.tick.saturating_sub(1),
+        Screen::Replay | Screen::Window => app.tick = app.tick.saturating_sub(1),
         Screen::Compare => {
             let now = app.compare_at;
             if let Some(prev) = Design::CORE

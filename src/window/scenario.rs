@@ -217,6 +217,32 @@ fn capitalised(text: &str) -> String {
     }
 }
 
+/// The retry stack a scenario's checkout is configured with: its layers, its human paths and
+/// its retention window (the `w` key opens the calculator on the scenario in the replay).
+pub fn stack_from_config(cfg: &crate::sim::SimConfig) -> Stack {
+    use super::stack::{HumanPath, Layer};
+    Stack {
+        layers: cfg
+            .layers
+            .iter()
+            .map(|l| {
+                Layer::new(
+                    l.name.clone(),
+                    Duration::from_millis(l.backoff.initial_ms),
+                    u64::from(l.attempts),
+                )
+            })
+            .collect(),
+        paths: cfg
+            .human_paths
+            .iter()
+            .map(|p| HumanPath::new(p.name.clone(), Duration::from_millis(p.after_ms)))
+            .collect(),
+        window: Duration::from_millis(cfg.retention_ms),
+        safety: super::DEFAULT_SAFETY,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,7 +25,7 @@ pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let trace = app.trace();
     let clock = trace.format_time(app.now());
     let position = match app.screen {
-        Screen::Replay => format!("tick {}/{}", app.tick + 1, trace.ticks.len()),
+        Screen::Replay | Screen::Window => format!("tick {}/{}", app.tick + 1, trace.ticks.len()),
         Screen::Compare => "compare".to_string(),
     };
     let play = if app.playing {

@@ -27,6 +27,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         too_small(frame, area, theme);
         return;
     }
+    if app.screen == Screen::Window
+        && let Some(w) = &app.window
+    {
+        crate::tui::window::render(frame, area, w, theme);
+        return;
+    }
     if let Some(p) = &app.present {
         presenter::presenter(frame, app, p, theme);
         if app.overlay == Overlay::Help {
@@ -55,7 +61,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     header::header(frame, head, app, theme);
     header::design_bar(frame, designs, app, theme);
     match app.screen {
-        Screen::Replay => {
+        Screen::Replay | Screen::Window => {
             let side = match area.width {
                 w if w >= 150 => 56,
                 w if w >= 110 => 46,

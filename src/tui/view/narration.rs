@@ -17,7 +17,7 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let text = match app.screen {
-        Screen::Replay => app
+        Screen::Replay | Screen::Window => app
             .trace()
             .ticks
             .get(app.tick)
@@ -124,7 +124,7 @@ pub fn outcome(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 Span::raw(fit(&rest, room)),
             ])
         }
-        Screen::Replay => {
+        Screen::Replay | Screen::Window => {
             let left = app.last_tick() - app.tick;
             Line::styled(
                 format!(
