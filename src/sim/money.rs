@@ -11,22 +11,21 @@ impl std::fmt::Display for Cents {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let sign = if self.0 < 0 { "-" } else { "" };
         let abs = self.0.unsigned_abs();
-        write!(f, "{sign}${}.{:02}", group_thousands(abs / 100), abs % 100)
+        f.write_str(sign)?;
+        f.write_str("$")?;
+        write_grouped(f, abs / 100)?;
+        write!(f, ".{:02}", abs % 100)
     }
 }
 
-fn group_thousands(mut n: u64) -> String {
-    let mut parts = Vec::new();
-    loop {
-        if n < 1000 {
-            parts.push(n.to_string());
-            break;
-        }
-        parts.push(format!("{:03}", n % 1000));
-        n /= 1000;
+/// Writes `1234567` as `1,234,567` without building the string first: amounts are narrated
+/// at nearly every tick.
+fn write_grouped(f: &mut std::fmt::Formatter<'_>, n: u64) -> std::fmt::Result {
+    if n < 1000 {
+        return write!(f, "{n}");
     }
-    parts.reverse();
-    parts.join(",")
+    write_grouped(f, n / 1000)?;
+    write!(f, ",{:03}", n % 1000)
 }
 
 /// Reads `"$48.60"`, `"48.60"` or `"48"` into cents; at most two decimals, no sign.
