@@ -74,3 +74,31 @@ impl Theme {
         self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Tone;
+
+    #[test]
+    fn without_colour_emphasis_comes_from_modifiers_alone() {
+        let plain = Theme { color: false };
+        for style in [
+            plain.title(),
+            plain.changed(),
+            plain.lost(),
+            plain.money(),
+            plain.key(),
+            plain.lane(),
+            plain.text(),
+            plain.tone(Tone::Good),
+            plain.tone(Tone::Bad),
+        ] {
+            assert_eq!(style.fg, None, "{style:?}");
+            assert_eq!(style.bg, None, "{style:?}");
+        }
+        assert!(plain.current().add_modifier.contains(Modifier::REVERSED));
+        let colour = Theme { color: true };
+        assert_eq!(colour.tone(Tone::Bad).fg, Some(Color::Red));
+    }
+}

@@ -468,7 +468,7 @@ fn working(frame: &mut Frame<'_>, area: Rect, stack: &Stack, report: &Report, th
     lines.push(Line::from(vec![
         Span::styled("Human paths are not retries: ", theme.bold()),
         Span::raw(
-            "each is one delay with a person at the end of it. A duplicate that arrives \
+            "each is a single wait that ends when somebody acts. A duplicate that arrives \
              after the window finds no key and is charged as new.",
         ),
     ]));
