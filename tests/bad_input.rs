@@ -3,9 +3,10 @@
 //! exit code 0, within a few seconds and never with a panic. The fixed cases live in
 //! `tests/bad_scenarios/`; the large and binary ones are generated at test time.
 
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
+
+use common::{TempDir, corpus};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 struct Out {
@@ -20,54 +21,16 @@ impl Out {
     }
 }
 
-/// Runs `program args`, failing the test if it has not finished after 10 s or if it panicked.
-fn spawn_with_timeout(mut cmd: Command, what: &str) -> Out {
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let started = Instant::now();
-    let mut child = cmd.spawn().expect("the idem binary starts");
-    let mut out_pipe = child.stdout.take().unwrap();
-    let mut err_pipe = child.stderr.take().unwrap();
-    let out_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = out_pipe.read_to_end(&mut buf);
-        buf
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = err_pipe.read_to_end(&mut buf);
-        buf
-    });
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waiting on idem") {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(10) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what} did not finish within 10 s");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let stdout = out_reader.join().unwrap();
-    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
-    assert!(!stderr.contains("panicked"), "{what} panicked:\n{stderr}");
-    assert!(
-        status.code().is_some(),
-        "{what} was killed by a signal ({status:?}):\n{stderr}"
-    );
-    Out {
-        code: status.code(),
-        stdout,
-        stderr,
-    }
-}
-
+/// Runs the binary, failing the test if it has not finished after 10 s, if it panicked or if
+/// it was killed by a signal.
 fn idem(args: &[&str]) -> Out {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_idem"));
-    cmd.args(args);
-    spawn_with_timeout(cmd, &format!("idem {args:?}"))
+    let output = common::run_idem_in(None, args);
+    common::assert_exited(&output, &format!("idem {args:?}"));
+    Out {
+        code: output.status.code(),
+        stdout: output.stdout,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
 }
 
 /// Expects exit code 2, nothing on stdout and an `error: ` message; returns the message.
@@ -93,14 +56,6 @@ fn refused(args: &[&str]) -> String {
     out.stderr
 }
 
-fn corpus(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/bad_scenarios")
-        .join(name)
-        .display()
-        .to_string()
-}
-
 /// Runs a corpus file and expects exit 2 with a message at `line:column` containing `needles`.
 fn refused_at(name: &str, line: usize, column: usize, needles: &[&str]) -> String {
     let path = corpus(name);
@@ -116,41 +71,12 @@ fn refused_at(name: &str, line: usize, column: usize, needles: &[&str]) -> Strin
     message
 }
 
-/// A directory of its own in the temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        let path = std::env::temp_dir().join(format!(
-            "idem-bad-input-{}-{nanos}-{tag}",
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&path).expect("create a temp dir");
-        TempDir(path)
-    }
-    fn file(&self, name: &str, bytes: &[u8]) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, bytes).expect("write a temp file");
-        path.display().to_string()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 // ---------------------------------------------------------------- files that are not scenarios
 
 #[test]
 fn a_missing_file() {
     let dir = TempDir::new("missing");
-    let path = dir.0.join("no-such-scenario.toml").display().to_string();
+    let path = dir.join("no-such-scenario.toml").display().to_string();
     let message = refused(&["run", &path]);
     assert!(message.contains(&path), "{message}");
     assert!(message.contains("no such file"), "{message}");
@@ -169,11 +95,11 @@ fn a_near_miss_of_a_builtin_name() {
 #[test]
 fn a_directory() {
     let dir = TempDir::new("dir");
-    let path = dir.0.display().to_string();
+    let path = dir.path().display().to_string();
     let message = refused(&["run", &path]);
     assert!(message.contains("is a directory"), "{message}");
     // The library says the same.
-    let err = idem::scenario::load(&dir.0).unwrap_err();
+    let err = idem::scenario::load(dir.path()).unwrap_err();
     assert_eq!(err.diagnostics.len(), 1);
     assert_eq!(
         err.diagnostics[0].line, 0,

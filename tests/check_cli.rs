@@ -5,12 +5,12 @@
 //! until `src/main.rs` wires it in, they say so on stderr and skip, and the library tests
 //! carry the same checks.
 
+mod common;
+
+use common::{TempDir, manifest, wired};
 use idem::cli::check::{self, CheckArgs, CheckOutcome};
 use idem::cli::new::{self, NewArgs};
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
 const CANONICAL: [&str; 9] = [
     "order-5531",
@@ -34,72 +34,16 @@ struct Out {
 
 /// Runs the binary in `dir` (or here), failing the test after 10 s or on a panic.
 fn idem_in(dir: Option<&Path>, args: &[&str]) -> Out {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_idem"));
-    cmd.args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(d) = dir {
-        cmd.current_dir(d);
-    }
-    let mut child = cmd.spawn().expect("the idem binary starts");
-    let mut out_pipe = child.stdout.take().expect("stdout is piped");
-    let mut err_pipe = child.stderr.take().expect("stderr is piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = out_pipe.read_to_end(&mut buf);
-        buf
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = err_pipe.read_to_end(&mut buf);
-        buf
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waiting on idem") {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(10) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("idem {args:?} was still running after 10 s");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let stdout = String::from_utf8_lossy(&out_reader.join().expect("reader")).into_owned();
-    let stderr = String::from_utf8_lossy(&err_reader.join().expect("reader")).into_owned();
-    assert!(
-        !stderr.contains("panicked"),
-        "idem {args:?} panicked:\n{stderr}"
-    );
+    let output = common::run_idem_in(dir, args);
     Out {
-        code: status.code(),
-        stdout,
-        stderr,
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
 }
 
 fn idem(args: &[&str]) -> Out {
     idem_in(None, args)
-}
-
-/// Whether the binary knows the subcommand yet; when it does not, the caller skips.
-fn wired(sub: &str) -> bool {
-    let known = idem(&["help", sub]).code == Some(0);
-    if !known {
-        eprintln!(
-            "note: `idem {sub}` is not wired into src/main.rs yet; this binary test was skipped"
-        );
-    }
-    known
-}
-
-fn manifest(rel: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(rel)
-        .display()
-        .to_string()
 }
 
 fn canonical_paths() -> Vec<String> {
@@ -115,34 +59,6 @@ fn check_lib(files: &[String]) -> CheckOutcome {
     })
 }
 
-/// A fresh directory under the system temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let path = std::env::temp_dir().join(format!(
-            "idem-check-cli-{}-{nanos}-{tag}",
-            std::process::id()
-        ));
-        std::fs::create_dir_all(&path).expect("a temp dir");
-        TempDir(path)
-    }
-    fn write(&self, name: &str, text: &str) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).expect("a temp file");
-        path.display().to_string()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// reply-lost with its no-key expectation turned wrong: 1 charge, where the run makes 2.
 fn wrong_expectation(dir: &TempDir) -> (String, usize) {
     let source = std::fs::read_to_string(manifest("scenarios/reply-lost.toml"))
@@ -154,7 +70,7 @@ fn wrong_expectation(dir: &TempDir) -> (String, usize) {
     // The [[expect]] header is the line before `design`.
     let line = source[..at].matches('\n').count();
     let changed = source.replace(needle, "design = \"no-key\"\ncharges = 1");
-    (dir.write("wrong.toml", &changed), line)
+    (dir.file("wrong.toml", &changed), line)
 }
 
 const INVALID: &str = "title = \"broken\"\n\n[[checkout.layer]]\natempts = 3\n";
@@ -227,7 +143,7 @@ fn a_wrong_expectation_fails_with_expected_and_got() {
 #[test]
 fn several_differences_are_all_named() {
     let dir = TempDir::new("several");
-    let path = dir.write(
+    let path = dir.file(
         "several.toml",
         "title = \"several\"\n\n[[intent]]\norder = \"1\"\namount = \"$5\"\nat = \"10:00:00\"\n\n\
          [[fault]]\nlose = \"reply\"\n\n\
@@ -247,7 +163,7 @@ fn several_differences_are_all_named() {
 #[test]
 fn an_invalid_file_exits_2_with_its_position() {
     let dir = TempDir::new("invalid");
-    let path = dir.write("broken.toml", INVALID);
+    let path = dir.file("broken.toml", INVALID);
     let out = check_lib(std::slice::from_ref(&path));
     assert_eq!(out.exit, 2);
     assert!(
@@ -273,7 +189,7 @@ fn an_invalid_file_exits_2_with_its_position() {
 fn a_mix_exits_2_and_still_checks_the_rest() {
     let dir = TempDir::new("mix");
     let (wrong, _) = wrong_expectation(&dir);
-    let broken = dir.write("broken.toml", INVALID);
+    let broken = dir.file("broken.toml", INVALID);
     let good = manifest("scenarios/request-lost.toml");
     let out = check_lib(&[good.clone(), wrong.clone(), broken.clone(), good]);
     assert_eq!(out.exit, 2, "{}", out.text);
@@ -300,7 +216,7 @@ fn a_mix_exits_2_and_still_checks_the_rest() {
 #[test]
 fn a_file_without_expectations_is_not_a_failure() {
     let dir = TempDir::new("none");
-    let path = dir.write(
+    let path = dir.file(
         "plain.toml",
         "title = \"plain\"\n[[intent]]\norder = \"1\"\namount = \"$5\"\nat = \"10:00:00\"\n",
     );
@@ -356,7 +272,7 @@ fn the_listing_holds_all_nine_with_titles() {
 #[test]
 fn new_writes_once_and_refuses_a_second_time() {
     let dir = TempDir::new("new-lib");
-    let target = dir.0.join("drill");
+    let target = dir.join("drill");
     let name = target.display().to_string();
     let message = new::run(&NewArgs { name: name.clone() }).expect("the first write works");
     let path = format!("{name}.toml");
@@ -381,7 +297,7 @@ fn new_refuses_an_empty_name_and_a_missing_folder() {
     let err = new::run(&NewArgs { name: "  ".into() }).expect_err("no name");
     assert!(err.contains("needs a name"), "{err}");
     let dir = TempDir::new("new-missing");
-    let name = dir.0.join("no/such/folder/x").display().to_string();
+    let name = dir.join("no/such/folder/x").display().to_string();
     let err = new::run(&NewArgs { name }).expect_err("no folder");
     assert!(err.contains("folder does not exist"), "{err}");
 }
@@ -431,7 +347,7 @@ fn binary_an_invalid_file_exits_2() {
         return;
     }
     let dir = TempDir::new("bin-invalid");
-    let path = dir.write("broken.toml", INVALID);
+    let path = dir.file("broken.toml", INVALID);
     let out = idem(&["check", &path]);
     assert_eq!(out.code, Some(2), "{}\n{}", out.stdout, out.stderr);
     assert!(
@@ -448,7 +364,7 @@ fn binary_a_mix_exits_2() {
     }
     let dir = TempDir::new("bin-mix");
     let (wrong, _) = wrong_expectation(&dir);
-    let broken = dir.write("broken.toml", INVALID);
+    let broken = dir.file("broken.toml", INVALID);
     let good = manifest("scenarios/order-5531.toml");
     let out = idem(&["check", &good, &wrong, &broken]);
     assert_eq!(out.code, Some(2), "{}\n{}", out.stdout, out.stderr);
@@ -486,10 +402,10 @@ fn binary_new_writes_once_and_the_file_passes_check() {
         return;
     }
     let dir = TempDir::new("bin-new");
-    let out = idem_in(Some(&dir.0), &["new", "my-drill"]);
+    let out = idem_in(Some(dir.path()), &["new", "my-drill"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert!(out.stdout.contains("my-drill.toml"), "{}", out.stdout);
-    let path = dir.0.join("my-drill.toml");
+    let path = dir.join("my-drill.toml");
     let first = std::fs::read(&path).expect("idem new wrote my-drill.toml");
     assert_eq!(first, new::STARTER.as_bytes());
 
@@ -497,16 +413,16 @@ fn binary_new_writes_once_and_the_file_passes_check() {
     std::fs::write(&path, b"# edited by the trainer\n").expect("edit the file");
     let edited = std::fs::read(&path).expect("read it back");
     for name in ["my-drill", "my-drill.toml"] {
-        let again = idem_in(Some(&dir.0), &["new", name]);
+        let again = idem_in(Some(dir.path()), &["new", name]);
         assert_ne!(again.code, Some(0), "{name}: {}", again.stdout);
         assert!(again.stderr.contains("already exists"), "{}", again.stderr);
         assert_eq!(std::fs::read(&path).expect("still there"), edited);
     }
 
     // A fresh one passes `idem check`, run where it was written.
-    let out = idem_in(Some(&dir.0), &["new", "second"]);
+    let out = idem_in(Some(dir.path()), &["new", "second"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
-    let out = idem_in(Some(&dir.0), &["check", "second.toml"]);
+    let out = idem_in(Some(dir.path()), &["check", "second.toml"]);
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
     assert!(out.stdout.contains(" passed, 0 failed"), "{}", out.stdout);
 }

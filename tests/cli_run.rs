@@ -1,11 +1,11 @@
 //! `idem run` through the real binary: JSON and text output, `--design`, built-in names and
 //! byte-for-byte determinism.
 
+mod common;
+
+use common::{TempDir, manifest};
 use serde_json::Value;
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
 struct Out {
     code: Option<i32>,
@@ -21,49 +21,11 @@ impl Out {
 
 /// Runs the binary with `args` in `dir`, failing the test if it takes more than 10 s.
 fn idem_in(dir: Option<&Path>, args: &[&str]) -> Out {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_idem"));
-    cmd.args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(d) = dir {
-        cmd.current_dir(d);
-    }
-    let mut child = cmd.spawn().expect("the idem binary starts");
-    let mut out_pipe = child.stdout.take().unwrap();
-    let mut err_pipe = child.stderr.take().unwrap();
-    let out_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = out_pipe.read_to_end(&mut buf);
-        buf
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = err_pipe.read_to_end(&mut buf);
-        buf
-    });
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waiting on idem") {
-            break status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("idem {args:?} did not finish within 10 s");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let stdout = out_reader.join().unwrap();
-    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
-    assert!(
-        !stderr.contains("panicked"),
-        "idem {args:?} panicked:\n{stderr}"
-    );
+    let output = common::run_idem_in(dir, args);
     Out {
-        code: status.code(),
-        stdout,
-        stderr,
+        code: output.status.code(),
+        stdout: output.stdout,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
 }
 
@@ -84,38 +46,7 @@ fn json(args: &[&str]) -> Value {
 }
 
 fn scenario(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scenarios")
-        .join(format!("{name}.toml"))
-        .display()
-        .to_string()
-}
-
-/// A file in the temp dir, removed when dropped.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(tag: &str, contents: &str) -> TempFile {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        let path = std::env::temp_dir().join(format!(
-            "idem-cli-run-{}-{nanos}-{tag}.toml",
-            std::process::id()
-        ));
-        std::fs::write(&path, contents).expect("write the temp scenario");
-        TempFile(path)
-    }
-    fn arg(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
+    manifest(&format!("scenarios/{name}.toml"))
 }
 
 fn check_run_object(v: &Value) {
@@ -345,16 +276,17 @@ lose = "reply"
 
 #[test]
 fn a_jittered_scenario_is_deterministic_across_processes() {
-    let file = TempFile::new("jitter", JITTERED);
+    let dir = TempDir::new("jitter");
+    let file = dir.file("jitter.toml", JITTERED);
     for design in ["with-charge", "all"] {
-        let args = ["run", file.arg(), "--design", design, "--json"];
+        let args = ["run", file.as_str(), "--design", design, "--json"];
         let a = ok(&args).stdout;
         let b = ok(&args).stdout;
         assert!(a == b, "--design {design}: two runs differ");
     }
-    let v = json(&["run", file.arg(), "--json"]);
+    let v = json(&["run", file.as_str(), "--json"]);
     check_run_object(&v);
-    let stem = file.0.file_stem().unwrap().to_str().unwrap();
+    let stem = Path::new(&file).file_stem().unwrap().to_str().unwrap();
     assert_eq!(
         v["scenario"], stem,
         "a file scenario is named after its stem"
@@ -371,8 +303,8 @@ fn a_jittered_scenario_is_deterministic_across_processes() {
         .collect();
     let gaps: Vec<u64> = sends.windows(2).map(|w| w[1] - w[0]).collect();
     assert_ne!(gaps[..3], [7_000, 9_000, 13_000], "no jitter applied");
-    let text_a = ok(&["run", file.arg()]).stdout;
-    let text_b = ok(&["run", file.arg()]).stdout;
+    let text_a = ok(&["run", file.as_str()]).stdout;
+    let text_b = ok(&["run", file.as_str()]).stdout;
     assert!(text_a == text_b);
 }
 

@@ -7,10 +7,11 @@
 //! The fixed cases are `tests/bad_scenarios/hostile-*.toml`; the large ones are generated here.
 //! `idem check` is tested through the library, and through the binary once it is wired in.
 
+mod common;
+
+use common::{TempDir, corpus};
 use idem::cli::check::{self, CheckArgs};
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------- helpers
@@ -32,72 +33,23 @@ impl Out {
 
 /// Runs the binary, failing the test if it panics, dies on a signal, or outlives `limit`.
 fn idem_within(args: &[&str], limit: Duration) -> Out {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_idem"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the idem binary starts");
-    let mut out_pipe = child.stdout.take().expect("stdout is piped");
-    let mut err_pipe = child.stderr.take().expect("stderr is piped");
-    let out_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = out_pipe.read_to_end(&mut buf);
-        buf
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = err_pipe.read_to_end(&mut buf);
-        buf
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waiting on idem") {
-            break status;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("idem {:?} was still running after {limit:?}", short(args));
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let out = Out {
-        code: status.code(),
-        stdout: out_reader.join().expect("reader"),
-        stderr: err_reader.join().expect("reader"),
-    };
-    assert!(
-        !out.stderr().contains("panicked"),
-        "idem {:?} panicked:\n{}",
-        short(args),
-        out.stderr()
-    );
-    assert!(
-        out.code.is_some(),
-        "idem {:?} was killed by a signal",
-        short(args)
-    );
-    out
+    let what = format!("idem {:?}", short(args));
+    let output = common::run_with_timeout(common::idem_command(args), &what, limit);
+    common::assert_exited(&output, &what);
+    Out {
+        code: output.status.code(),
+        stdout: output.stdout,
+        stderr: output.stderr,
+    }
 }
 
 fn idem(args: &[&str]) -> Out {
-    idem_within(args, Duration::from_secs(10))
+    idem_within(args, common::LIMIT)
 }
 
 /// Arguments cut short for messages: generated paths are long enough as it is.
 fn short(args: &[&str]) -> Vec<String> {
     args.iter().map(|a| a.chars().take(120).collect()).collect()
-}
-
-/// Whether the binary has `idem check` yet; it is wired into `src/main.rs` separately.
-fn check_wired() -> bool {
-    let known = idem(&["help", "check"]).code == Some(0);
-    if !known {
-        eprintln!("note: `idem check` is not in the binary yet; its binary half was skipped");
-    }
-    known
 }
 
 /// No escape, bell, NUL or other control byte, and no character that reorders or hides text.
@@ -127,44 +79,10 @@ fn assert_clean_json(bytes: &[u8], what: &str) {
     );
 }
 
-fn corpus(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/bad_scenarios")
-        .join(name)
-        .display()
-        .to_string()
-}
-
 fn check_lib(path: &str) -> check::CheckOutcome {
     check::run(&CheckArgs {
         files: vec![path.to_string()],
     })
-}
-
-/// A directory of its own under the temp dir, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let path =
-            std::env::temp_dir().join(format!("idem-hostile-{}-{nanos}-{tag}", std::process::id()));
-        std::fs::create_dir_all(&path).expect("a temp dir");
-        TempDir(path)
-    }
-    fn file(&self, name: &str, text: &str) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).expect("a temp file");
-        path.display().to_string()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 const ORDER: &str = "\n[[intent]]\norder = \"5531\"\namount = \"$48.60\"\nat = \"14:02:07\"\n";
@@ -275,7 +193,7 @@ fn hostile_corpus_files_are_refused_with_their_position() {
 
 #[test]
 fn hostile_corpus_files_through_the_check_binary() {
-    if !check_wired() {
+    if !common::wired("check") {
         return;
     }
     let paths: Vec<String> = REFUSED.iter().map(|r| corpus(r.0)).collect();

@@ -1,59 +1,23 @@
 //! Teaching a room: the presenter's link to the speaker notes over a real Unix socket, the
 //! notes' sheet, the presenter's screens, and both programs end to end in tmux.
 
+mod common;
+
+use common::{TempDir, Tmux, collapse, key, press, render, tmux_available};
 use idem::present::link::{Follower, Position, Publisher};
 use idem::present::notes::sheet;
 use idem::scenario::library::default_scenario;
 use idem::sim::{Design, TickKind};
 use idem::tui::app::Presenting;
-use idem::tui::keymap::map_key;
-use idem::tui::theme::Theme;
-use idem::tui::view::draw;
-use idem::tui::{App, Msg, update};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use idem::tui::{App, Msg};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::io::ErrorKind;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
-
-const THEME: Theme = Theme { color: false };
+use std::path::Path;
+use std::time::Duration;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-static COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-fn unique(tag: &str) -> String {
-    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-    format!("idem-pr-{tag}-{}-{n}", std::process::id())
-}
-
-/// A directory of its own under the system temp dir, removed on drop (pass or panic). Names
-/// are kept short: a Unix socket's path may not be longer than about 100 bytes.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(unique(tag));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("the temp dir can be created");
-        TempDir(dir)
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn position(tick: usize) -> Position {
     Position {
@@ -67,39 +31,6 @@ fn position(tick: usize) -> Position {
 const WAIT: Duration = Duration::from_secs(2);
 const QUIET: Duration = Duration::from_millis(200);
 
-fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
-}
-
-fn press(app: &mut App, event: KeyEvent) -> Option<Msg> {
-    let msg = map_key(event, app);
-    if let Some(msg) = msg {
-        update(app, msg);
-    }
-    msg
-}
-
-fn render(app: &App, width: u16, height: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
-    terminal
-        .draw(|f| draw(f, app, &THEME))
-        .expect("drawing never fails");
-    let buffer = terminal.backend().buffer();
-    let (w, h) = (buffer.area.width as usize, buffer.area.height as usize);
-    let mut out = String::new();
-    for y in 0..h {
-        for cell in &buffer.content[y * w..(y + 1) * w] {
-            out.push_str(cell.symbol());
-        }
-        out.push('\n');
-    }
-    out
-}
-
-fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 // ---------------------------------------------------------------------------------------------
 // 1. The link, over a real socket
 // ---------------------------------------------------------------------------------------------
@@ -112,7 +43,7 @@ fn publisher_and_follower_over_a_socket() {
     assert!(path.exists(), "the socket file is there");
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(&dir.0)
+        let mode = std::fs::metadata(dir.path())
             .expect("stat")
             .permissions()
             .mode();
@@ -468,127 +399,19 @@ fn presenter_timer_blank_and_quit() {
 const WIDTH: u16 = 100;
 const HEIGHT: u16 = 30;
 
-/// A tmux server of our own (its own socket), killed on drop whether the test passes or not.
-struct Tmux {
-    socket: String,
-    socket_path: Option<PathBuf>,
-}
-
-impl Tmux {
-    fn start() -> Tmux {
-        Tmux {
-            socket: unique("tmux"),
-            socket_path: None,
-        }
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .args(["-L", &self.socket, "-f", "/dev/null"])
-            .args(args)
-            .env_remove("TMUX")
-            .output()
-            .expect("tmux runs")
-    }
-
-    /// A detached session running a plain POSIX shell with a fixed prompt.
-    fn session(&mut self, name: &str) {
-        let (w, h) = (WIDTH.to_string(), HEIGHT.to_string());
-        let out = self.run(&[
-            "new-session",
-            "-d",
-            "-s",
-            name,
-            "-x",
-            &w,
-            "-y",
-            &h,
-            "env",
-            "-u",
-            "NO_COLOR",
-            "-u",
-            "ENV",
-            "TERM=xterm-256color",
-            "PS1=$ ",
-            "sh",
-        ]);
-        assert!(out.status.success(), "tmux new-session: {out:?}");
-        if self.socket_path.is_none() {
-            let path = self.format(name, "#{socket_path}");
-            self.socket_path = (!path.is_empty()).then(|| path.into());
-        }
-        assert_eq!(
-            self.format(name, "#{window_width}x#{window_height}"),
-            format!("{WIDTH}x{HEIGHT}")
-        );
-    }
-
-    fn type_text(&self, session: &str, text: &str) {
-        let out = self.run(&["send-keys", "-t", session, "-l", text]);
-        assert!(out.status.success(), "send-keys: {out:?}");
-    }
-
-    fn press(&self, session: &str, key: &str) {
-        let out = self.run(&["send-keys", "-t", session, key]);
-        assert!(out.status.success(), "send-keys {key}: {out:?}");
-    }
-
-    fn screen(&self, session: &str) -> String {
-        let out = self.run(&["capture-pane", "-p", "-t", session]);
-        assert!(out.status.success(), "capture-pane: {out:?}");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn format(&self, session: &str, format: &str) -> String {
-        let out = self.run(&["display-message", "-p", "-t", session, format]);
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
-    }
-
-    /// Polls a session's screen every 100 ms until `done` holds, for up to ten seconds.
-    fn wait_for(&self, session: &str, what: &str, done: impl Fn(&str) -> bool) -> String {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let screen = self.screen(session);
-            if done(&screen) {
-                return screen;
-            }
-            if Instant::now() >= deadline {
-                panic!("timed out waiting for {what}; the {session} screen:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// Starts `idem <command>` in a session's shell, on the test's own socket.
-    fn idem(&self, session: &str, socket: &Path, command: &str) {
-        let bin = env!("CARGO_BIN_EXE_idem");
-        let socket = socket.display().to_string();
-        assert!(
-            !bin.contains('\'') && !socket.contains('\''),
-            "paths quoted with '"
-        );
-        self.type_text(
-            session,
-            &format!("IDEM_SOCKET='{socket}' '{bin}' {command}"),
-        );
-        self.press(session, "Enter");
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-        if let Some(path) = &self.socket_path {
-            let _ = std::fs::remove_file(path);
-        }
-    }
-}
-
-fn tmux_available() -> bool {
-    Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success())
+/// Starts `idem <command>` in a session's shell, on the test's own socket.
+fn start_idem(tmux: &Tmux, session: &str, socket: &Path, command: &str) {
+    let bin = env!("CARGO_BIN_EXE_idem");
+    let socket = socket.display().to_string();
+    assert!(
+        !bin.contains('\'') && !socket.contains('\''),
+        "paths quoted with '"
+    );
+    tmux.type_text(
+        session,
+        &format!("IDEM_SOCKET='{socket}' '{bin}' {command}"),
+    );
+    tmux.press(session, "Enter");
 }
 
 /// The presenter's title line: `◷ 14:02:07.000   1/11   ⏲ 00:00` on the right.
@@ -609,15 +432,15 @@ fn presenter_and_notes_in_tmux() {
     }
     let dir = TempDir::new("e2e");
     let socket = dir.join("p.sock");
-    let mut tmux = Tmux::start();
-    tmux.session("present");
-    tmux.session("notes");
+    let mut tmux = Tmux::start("tmux");
+    tmux.session("present", WIDTH, HEIGHT);
+    tmux.session("notes", WIDTH, HEIGHT);
 
-    tmux.idem("notes", &socket, "notes");
+    start_idem(&tmux, "notes", &socket, "notes");
     tmux.wait_for("notes", "the notes waiting for a presenter", |s| {
         s.contains("No presenter is running")
     });
-    tmux.idem("present", &socket, "present");
+    start_idem(&tmux, "present", &socket, "present");
     tmux.wait_for("present", "the presenter", |s| presenter_at(s, 1));
     assert!(socket.exists(), "the presenter listens on IDEM_SOCKET");
     // The notes retry once a second; step only once they are connected (a presenter on a
@@ -667,7 +490,7 @@ fn presenter_and_notes_in_tmux() {
 
     // The presenter comes back: the notes follow it again, from its first tick. A key that
     // changes nothing (t twice) wakes the presenter's loop: see the ignored test below.
-    tmux.idem("present", &socket, "present");
+    start_idem(&tmux, "present", &socket, "present");
     tmux.wait_for("present", "the presenter again", |s| presenter_at(s, 1));
     tmux.wait_for("notes", "the notes to reconnect", |s| !s.contains(STOPPED));
     tmux.press("present", "t");
@@ -692,12 +515,12 @@ fn notes_follow_a_presenter_without_a_key_press() {
     }
     let dir = TempDir::new("idle");
     let socket = dir.join("p.sock");
-    let mut tmux = Tmux::start();
-    tmux.session("present");
-    tmux.session("notes");
-    tmux.idem("present", &socket, "present");
+    let mut tmux = Tmux::start("tmux");
+    tmux.session("present", WIDTH, HEIGHT);
+    tmux.session("notes", WIDTH, HEIGHT);
+    start_idem(&tmux, "present", &socket, "present");
     tmux.wait_for("present", "the presenter", |s| presenter_at(s, 1));
-    tmux.idem("notes", &socket, "notes");
+    start_idem(&tmux, "notes", &socket, "notes");
     tmux.wait_for("notes", "the notes following a running presenter", |s| {
         s.contains("tick 1/11")
     });

@@ -3,85 +3,25 @@
 //! forks and saving them, live reload of a watched file, the scenario picker, the checklist
 //! and the glossary. Every snapshot is paired with plain assertions.
 
+mod common;
+
+use common::{PLAIN, TempDir, app, ch, collapse, header, key, panel, press, render, render_full};
 use idem::scenario::fork::WhatIf;
-use idem::scenario::library::{BUILTIN, default_scenario};
+use idem::scenario::library::BUILTIN;
 use idem::scenario::{NarrationMode, NarrationTarget};
 use idem::sim::config::FaultAction;
 use idem::sim::{Belief, Design, Instant, TickKind, Trace, Verdict};
 use idem::tui::app::Overlay;
 use idem::tui::checklist::CHECKLIST;
-use idem::tui::keymap::map_key;
-use idem::tui::theme::Theme;
-use idem::tui::view::draw;
 use idem::tui::view::glossary::{TERMS, marked};
 use idem::tui::{App, Msg, update};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 use ratatui::style::Modifier;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// Colour off, so snapshots hold only text.
-const THEME: Theme = Theme { color: false };
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-/// A directory of its own under the system temp dir, removed on drop (pass or panic).
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!("idem-tf-{tag}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("the temp dir can be created");
-        TempDir(dir)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).expect("the temp file can be written");
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
-}
-
-fn ch(c: char) -> KeyEvent {
-    key(KeyCode::Char(c))
-}
-
-/// Presses a key: maps it in the current state and applies the message, if any.
-fn press(app: &mut App, event: KeyEvent) -> Option<Msg> {
-    let msg = map_key(event, app);
-    if let Some(msg) = msg {
-        update(app, msg);
-    }
-    msg
-}
-
-/// The default scenario without its quiz, so stepping is never held up by a question.
-fn app() -> App {
-    let mut scenario = default_scenario().expect("the default scenario loads");
-    scenario.quizzes.clear();
-    App::new(scenario, "order-5531".to_string()).expect("every design simulates")
-}
 
 fn builtin_source(name: &str) -> &'static str {
     BUILTIN
@@ -89,51 +29,6 @@ fn builtin_source(name: &str) -> &'static str {
         .find(|b| b.name == name)
         .unwrap_or_else(|| panic!("no built-in {name}"))
         .source
-}
-
-/// The screen as text: one line per row, trailing spaces kept.
-fn render(app: &App, width: u16, height: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
-    terminal
-        .draw(|f| draw(f, app, &THEME))
-        .expect("drawing never fails");
-    let buffer = terminal.backend().buffer();
-    let (w, h) = (buffer.area.width as usize, buffer.area.height as usize);
-    let mut out = String::new();
-    for y in 0..h {
-        for cell in &buffer.content[y * w..(y + 1) * w] {
-            out.push_str(cell.symbol());
-        }
-        out.push('\n');
-    }
-    out
-}
-
-fn render_full(app: &App) -> String {
-    render(app, 120, 36)
-}
-
-/// The inner lines of the box whose top border starts with `title`, cut to the box's columns.
-fn panel(screen: &str, title: &str) -> Vec<String> {
-    let rows: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
-    let title: Vec<char> = std::iter::once('┌').chain(title.chars()).collect();
-    let (top, left) = rows
-        .iter()
-        .enumerate()
-        .find_map(|(y, r)| {
-            r.windows(title.len())
-                .position(|w| w == title.as_slice())
-                .map(|x| (y, x))
-        })
-        .unwrap_or_else(|| panic!("no box titled {title:?} in\n{screen}"));
-    let right = (left + title.len()..rows[top].len())
-        .find(|&x| rows[top][x] == '┐')
-        .expect("the box has a top-right corner");
-    rows[top + 1..]
-        .iter()
-        .take_while(|row| row[left] != '└')
-        .map(|row| row[left + 1..right].iter().collect())
-        .collect()
 }
 
 /// Lines joined and runs of whitespace collapsed, so wrapped text can be searched whole.
@@ -145,10 +40,6 @@ fn flat(lines: &[String]) -> String {
         .join(" ")
 }
 
-fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
 /// The (time, label) of each tick, to compare traces' stories.
 fn story(trace: &Trace) -> Vec<(Instant, String)> {
     trace
@@ -156,10 +47,6 @@ fn story(trace: &Trace) -> Vec<(Instant, String)> {
         .iter()
         .map(|t| (t.at, t.label.clone()))
         .collect()
-}
-
-fn header(screen: &str) -> String {
-    screen.lines().nth(1).unwrap_or("").to_string()
 }
 
 fn footer_last(screen: &str) -> String {
@@ -1105,7 +992,7 @@ fn glossary_terms_are_marked_where_first_used() {
     let mut app = app();
     let first = app.trace().ticks[0].narration.clone();
     assert!(first.contains("idempotency key"));
-    let marked0 = marked(&first, &app, &THEME);
+    let marked0 = marked(&first, &app, &PLAIN);
     assert_eq!(plain_text(&marked0), first, "marking keeps the text");
     let marks = underlined(&marked0);
     assert!(
@@ -1119,12 +1006,12 @@ fn glossary_terms_are_marked_where_first_used() {
     let second = app.trace().ticks[1].narration.clone();
     assert!(second.contains("attempt"));
     assert_eq!(
-        underlined(&marked(&second, &app, &THEME)),
+        underlined(&marked(&second, &app, &PLAIN)),
         Vec::<String>::new()
     );
     // The first tick's own words, read at a later tick, are not marked either.
     assert_eq!(
-        underlined(&marked(&first, &app, &THEME)),
+        underlined(&marked(&first, &app, &PLAIN)),
         Vec::<String>::new()
     );
 
@@ -1142,7 +1029,7 @@ fn glossary_terms_are_marked_where_first_used() {
     update(&mut app, Msg::Next);
     let third = app.trace().ticks[3].narration.clone();
     assert_eq!(
-        underlined(&marked(&third, &app, &THEME)),
+        underlined(&marked(&third, &app, &PLAIN)),
         ["fingerprint", "retention window"]
     );
     // On screen: the narration box shows the tick's words.

@@ -1,6 +1,9 @@
 //! Key handling without a terminal: a key event goes through `map_key`, the message through
 //! `update`, and the tests read the state.
 
+mod common;
+
+use common::{app, ch, key, press};
 use idem::scenario::library::{BUILTIN, default_scenario};
 use idem::sim::{Design, Instant, TickKind, Trace};
 use idem::tui::app::{Overlay, SPEEDS, Screen};
@@ -8,35 +11,10 @@ use idem::tui::keymap::map_key;
 use idem::tui::{App, Msg, update};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-/// The default scenario without its quiz, so stepping is never held up by a question; the
-/// quiz flow has tests of its own below.
-fn app() -> App {
-    let mut scenario = default_scenario().expect("the default scenario loads");
-    scenario.quizzes.clear();
-    App::new(scenario, "order-5531".to_string()).expect("every design simulates")
-}
-
 fn app_with_quiz() -> App {
     let scenario = default_scenario().expect("the default scenario loads");
     assert_eq!(scenario.quizzes.len(), 1, "order-5531 asks one question");
     App::new(scenario, "order-5531".to_string()).expect("every design simulates")
-}
-
-fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
-}
-
-fn ch(c: char) -> KeyEvent {
-    key(KeyCode::Char(c))
-}
-
-/// Presses a key: maps it in the current state and applies the message, if any.
-fn press(app: &mut App, event: KeyEvent) -> Option<Msg> {
-    let msg = map_key(event, app);
-    if let Some(msg) = msg {
-        update(app, msg);
-    }
-    msg
 }
 
 fn press_all(app: &mut App, events: &[KeyEvent]) {

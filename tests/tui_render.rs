@@ -2,77 +2,19 @@
 //! each paired with plain assertions that hold whatever the snapshot says, so a blindly
 //! accepted snapshot cannot hide a regression.
 
+mod common;
+
+use common::{app, panel, render, render_full};
 use idem::scenario::Scenario;
 use idem::scenario::library::{BUILTIN, default_scenario};
 use idem::sim::{Design, TickKind};
 use idem::tui::app::{Overlay, Screen};
 use idem::tui::keymap::KEYS;
-use idem::tui::theme::Theme;
-use idem::tui::view::{MIN_HEIGHT, MIN_WIDTH, draw};
+use idem::tui::view::{MIN_HEIGHT, MIN_WIDTH};
 use idem::tui::{App, Msg, update};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-
-/// Colour off, built directly: snapshots hold only text and never depend on `NO_COLOR`.
-const THEME: Theme = Theme { color: false };
 
 fn app_for(scenario: Scenario, source: &str) -> App {
     App::new(scenario, source.to_string()).expect("every design simulates")
-}
-
-/// The default scenario without its quiz, so stepping to the end is never held up by a
-/// question; the quiz screens have tests of their own.
-fn app() -> App {
-    let mut scenario = default_scenario().expect("the default scenario loads");
-    scenario.quizzes.clear();
-    app_for(scenario, "order-5531")
-}
-
-/// The screen as text: one line per row, trailing spaces kept so the width is visible.
-fn render(app: &App, width: u16, height: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
-    terminal
-        .draw(|f| draw(f, app, &THEME))
-        .expect("drawing never fails");
-    let buffer = terminal.backend().buffer();
-    let (w, h) = (buffer.area.width as usize, buffer.area.height as usize);
-    let mut out = String::new();
-    for y in 0..h {
-        for cell in &buffer.content[y * w..(y + 1) * w] {
-            // The cell after a wide character holds an empty symbol, so pushing each
-            // symbol in turn keeps the row as wide as it looks.
-            out.push_str(cell.symbol());
-        }
-        out.push('\n');
-    }
-    out
-}
-
-fn render_full(app: &App) -> String {
-    render(app, 120, 36)
-}
-
-/// The inner lines of the box whose top border starts with `title`, cut to the box's columns.
-fn panel(screen: &str, title: &str) -> Vec<String> {
-    let rows: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
-    let title: Vec<char> = std::iter::once('┌').chain(title.chars()).collect();
-    let (top, left) = rows
-        .iter()
-        .enumerate()
-        .find_map(|(y, r)| {
-            r.windows(title.len())
-                .position(|w| w == title.as_slice())
-                .map(|x| (y, x))
-        })
-        .unwrap_or_else(|| panic!("no box titled {title:?} in\n{screen}"));
-    let right = (left + title.len()..rows[top].len())
-        .find(|&x| rows[top][x] == '┐')
-        .expect("the box has a top-right corner");
-    rows[top + 1..]
-        .iter()
-        .take_while(|row| row[left] != '└')
-        .map(|row| row[left + 1..right].iter().collect())
-        .collect()
 }
 
 /// The lines of the card statement that are charges (not the total). The merchant's name

@@ -3,8 +3,11 @@
 //! paired with plain assertions so a blindly accepted snapshot cannot hide a
 //! regression.
 
+mod common;
+
 use std::time::Duration;
 
+use common::{PLAIN, key, screen_text};
 use idem::sim::Design;
 use idem::tui::theme::Theme;
 use idem::tui::window::{
@@ -13,20 +16,12 @@ use idem::tui::window::{
 };
 use idem::window::scenario::{MAX_REPLAY_ATTEMPTS, scenario_from_stack};
 use idem::window::{HumanPath, Layer, Stack};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-
-/// Colour off, built directly: snapshots hold only text and never depend on `NO_COLOR`.
-const PLAIN: Theme = Theme { color: false };
 
 const HOUR: u64 = 3600;
 const DAY: u64 = 24 * HOUR;
 
-fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
-}
-
+/// A character key, with Shift held for a capital (the window screen's own keys need it).
 fn ch(c: char) -> KeyEvent {
     let modifiers = if c.is_ascii_uppercase() {
         KeyModifiers::SHIFT
@@ -72,20 +67,9 @@ fn select(screen: &mut WindowScreen, row: Row) {
 
 /// The screen as text: one line per row, trailing spaces kept.
 fn draw(screen: &WindowScreen, width: u16, height: u16, theme: &Theme) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
-    terminal
-        .draw(|frame| render(frame, frame.area(), screen, theme))
-        .expect("drawing never fails");
-    let buffer = terminal.backend().buffer();
-    let (w, h) = (buffer.area.width as usize, buffer.area.height as usize);
-    let mut out = String::new();
-    for y in 0..h {
-        for cell in &buffer.content[y * w..(y + 1) * w] {
-            out.push_str(cell.symbol());
-        }
-        out.push('\n');
-    }
-    out
+    screen_text(width, height, |frame| {
+        render(frame, frame.area(), screen, theme)
+    })
 }
 
 fn plain(screen: &WindowScreen, width: u16, height: u16) -> String {

@@ -1,0 +1,391 @@
+//! Helpers shared by the integration tests: running the real binary with a time limit,
+//! temporary directories, drawing the replay on a test terminal, key presses, and driving a
+//! real terminal in tmux. Each test file that needs them says `mod common;`; not every file
+//! uses every helper.
+
+#![allow(dead_code)]
+
+use idem::scenario::library::default_scenario;
+use idem::tui::keymap::map_key;
+use idem::tui::theme::Theme;
+use idem::tui::view::draw;
+use idem::tui::{App, Msg, update};
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::{Frame, Terminal};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------- names and paths
+
+/// A name no other test is using: `idem-<tag>-<process id>-<counter>`. Kept short: a Unix
+/// socket's path may not be longer than about 100 bytes, and some tests need a temp path short
+/// enough to show whole on a 120-column screen.
+pub fn unique_name(tag: &str) -> String {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+    format!("idem-{tag}-{}-{n}", std::process::id())
+}
+
+/// The path of `rel` (relative to the crate's root), as a string for a command line.
+pub fn manifest(rel: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+/// The path of a file of the bad-input corpus, `tests/bad_scenarios/<name>`.
+pub fn corpus(name: &str) -> String {
+    manifest(&format!("tests/bad_scenarios/{name}"))
+}
+
+/// A directory of its own under the system temp dir, removed on drop (pass or panic).
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// Creates a fresh, empty directory named after `tag`.
+    pub fn new(tag: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(unique_name(tag));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("the temp dir can be created");
+        TempDir(dir)
+    }
+
+    /// The directory itself.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// The path of `name` inside the directory (nothing is created).
+    pub fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Writes `contents` to `name` inside the directory and returns its path.
+    pub fn write(&self, name: &str, contents: &(impl AsRef<[u8]> + ?Sized)) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents.as_ref()).expect("the temp file can be written");
+        path
+    }
+
+    /// Writes `contents` to `name` inside the directory and returns its path as a string, for
+    /// a command line.
+    pub fn file(&self, name: &str, contents: &(impl AsRef<[u8]> + ?Sized)) -> String {
+        self.write(name, contents).display().to_string()
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+// ---------------------------------------------------------------- the real binary
+
+/// The real binary, as Cargo built it for the integration tests.
+pub const IDEM: &str = env!("CARGO_BIN_EXE_idem");
+
+/// How long one run of the binary may take before the test fails.
+pub const LIMIT: Duration = Duration::from_secs(10);
+
+/// A command that runs the real binary with `args`.
+pub fn idem_command(args: &[&str]) -> Command {
+    let mut cmd = Command::new(IDEM);
+    cmd.args(args);
+    cmd
+}
+
+/// Runs `cmd` with stdin closed and its output collected (on threads, so a full pipe never
+/// stalls it). Fails the test, naming the command `what`, if it is still running after
+/// `limit` (it is killed first) or if it panicked.
+pub fn run_with_timeout(mut cmd: Command, what: &str, limit: Duration) -> Output {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let started = Instant::now();
+    let mut child = cmd.spawn().expect("the idem binary starts");
+    let mut out_pipe = child.stdout.take().expect("stdout is piped");
+    let mut err_pipe = child.stderr.take().expect("stderr is piped");
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = out_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = err_pipe.read_to_end(&mut buf);
+        buf
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting on idem") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} was still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let output = Output {
+        status,
+        stdout: out_reader.join().expect("reader"),
+        stderr: err_reader.join().expect("reader"),
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{what} panicked:\n{stderr}");
+    output
+}
+
+/// Runs the binary with `args` in `dir` (or the current directory) through
+/// [`run_with_timeout`], with the usual 10 s limit.
+pub fn run_idem_in(dir: Option<&Path>, args: &[&str]) -> Output {
+    let mut cmd = idem_command(args);
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    run_with_timeout(cmd, &format!("idem {args:?}"), LIMIT)
+}
+
+/// Fails the test, naming the command `what`, if the run was ended by a signal instead of
+/// exiting with a code.
+pub fn assert_exited(output: &Output, what: &str) {
+    assert!(
+        output.status.code().is_some(),
+        "{what} was killed by a signal ({:?}):\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Whether the binary knows the subcommand `sub` yet; when it does not, this says so on
+/// stderr and the caller skips its binary test.
+pub fn wired(sub: &str) -> bool {
+    let known = run_idem_in(None, &["help", sub]).status.code() == Some(0);
+    if !known {
+        eprintln!(
+            "note: `idem {sub}` is not wired into src/main.rs yet; this binary test was skipped"
+        );
+    }
+    known
+}
+
+// ---------------------------------------------------------------- the replay, without a terminal
+
+/// Colour off, built directly: snapshots hold only text and never depend on `NO_COLOR`.
+pub const PLAIN: Theme = Theme { color: false };
+
+/// The default scenario (order-5531) without its quiz, so stepping is never held up by a
+/// question; the quiz has tests of its own.
+pub fn app() -> App {
+    let mut scenario = default_scenario().expect("the default scenario loads");
+    scenario.quizzes.clear();
+    App::new(scenario, "order-5531".to_string()).expect("every design simulates")
+}
+
+/// A key press without modifiers.
+pub fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+/// A character key without modifiers.
+pub fn ch(c: char) -> KeyEvent {
+    key(KeyCode::Char(c))
+}
+
+/// Presses a key in the replay: maps it in the current state and applies the message, if any.
+pub fn press(app: &mut App, event: KeyEvent) -> Option<Msg> {
+    let msg = map_key(event, app);
+    if let Some(msg) = msg {
+        update(app, msg);
+    }
+    msg
+}
+
+/// Draws with `paint` on a `width`×`height` test terminal and returns the screen as text: one
+/// line per row, trailing spaces kept so the width is visible.
+pub fn screen_text(width: u16, height: u16, paint: impl FnOnce(&mut Frame)) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    terminal.draw(paint).expect("drawing never fails");
+    let buffer = terminal.backend().buffer();
+    let (w, h) = (buffer.area.width as usize, buffer.area.height as usize);
+    let mut out = String::new();
+    for y in 0..h {
+        for cell in &buffer.content[y * w..(y + 1) * w] {
+            // The cell after a wide character holds an empty symbol, so pushing each
+            // symbol in turn keeps the row as wide as it looks.
+            out.push_str(cell.symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The replay's screen as text at `width`×`height`, colour off.
+pub fn render(app: &App, width: u16, height: u16) -> String {
+    screen_text(width, height, |f| draw(f, app, &PLAIN))
+}
+
+/// The replay's screen as text at the full size, 120×36.
+pub fn render_full(app: &App) -> String {
+    render(app, 120, 36)
+}
+
+/// The inner lines of the box whose top border starts with `title`, cut to the box's columns.
+pub fn panel(screen: &str, title: &str) -> Vec<String> {
+    let rows: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let title: Vec<char> = std::iter::once('┌').chain(title.chars()).collect();
+    let (top, left) = rows
+        .iter()
+        .enumerate()
+        .find_map(|(y, r)| {
+            r.windows(title.len())
+                .position(|w| w == title.as_slice())
+                .map(|x| (y, x))
+        })
+        .unwrap_or_else(|| panic!("no box titled {title:?} in\n{screen}"));
+    let right = (left + title.len()..rows[top].len())
+        .find(|&x| rows[top][x] == '┐')
+        .expect("the box has a top-right corner");
+    rows[top + 1..]
+        .iter()
+        .take_while(|row| row[left] != '└')
+        .map(|row| row[left + 1..right].iter().collect())
+        .collect()
+}
+
+/// Runs of whitespace (line breaks too) collapsed to one space, so wrapped text can be
+/// searched whole.
+pub fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The header line of the replay's screen (the row under the top border).
+pub fn header(screen: &str) -> &str {
+    screen.lines().nth(1).unwrap_or("")
+}
+
+// ---------------------------------------------------------------- a real terminal (tmux)
+
+/// Whether tmux is installed; the tests that need it skip themselves, with a note, if not.
+pub fn tmux_available() -> bool {
+    Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// A tmux server of our own (its own socket, no config file), killed on drop whether the
+/// test passes or panics.
+pub struct Tmux {
+    socket: String,
+    /// The server's socket file, removed on drop (tmux leaves it behind).
+    socket_path: Option<PathBuf>,
+}
+
+impl Tmux {
+    /// A server on a socket named after `tag`; it starts with its first session.
+    pub fn start(tag: &str) -> Tmux {
+        Tmux {
+            socket: unique_name(tag),
+            socket_path: None,
+        }
+    }
+
+    /// Runs a tmux command against this server.
+    pub fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(args)
+            .env_remove("TMUX")
+            .output()
+            .expect("tmux runs")
+    }
+
+    /// Opens a detached `width`×`height` session `name` running a plain POSIX shell with a
+    /// fixed prompt and no rc files, colour allowed.
+    pub fn session(&mut self, name: &str, width: u16, height: u16) {
+        let (w, h) = (width.to_string(), height.to_string());
+        let out = self.run(&[
+            "new-session",
+            "-d",
+            "-s",
+            name,
+            "-x",
+            &w,
+            "-y",
+            &h,
+            "env",
+            "-u",
+            "NO_COLOR",
+            "-u",
+            "ENV",
+            "TERM=xterm-256color",
+            "PS1=$ ",
+            "sh",
+        ]);
+        assert!(out.status.success(), "tmux new-session: {out:?}");
+        if self.socket_path.is_none() {
+            let path = self.format(name, "#{socket_path}");
+            self.socket_path = (!path.is_empty()).then(|| path.into());
+        }
+        assert_eq!(
+            self.format(name, "#{window_width}x#{window_height}"),
+            format!("{width}x{height}")
+        );
+    }
+
+    /// Types `text` literally into a session, without pressing Enter.
+    pub fn type_text(&self, session: &str, text: &str) {
+        let out = self.run(&["send-keys", "-t", session, "-l", text]);
+        assert!(out.status.success(), "send-keys: {out:?}");
+    }
+
+    /// Presses one key in a session, in tmux's key names (`Enter`, `G`, `3`, `q`).
+    pub fn press(&self, session: &str, key: &str) {
+        let out = self.run(&["send-keys", "-t", session, key]);
+        assert!(out.status.success(), "send-keys {key}: {out:?}");
+    }
+
+    /// What a session's screen shows now.
+    pub fn screen(&self, session: &str) -> String {
+        let out = self.run(&["capture-pane", "-p", "-t", session]);
+        assert!(out.status.success(), "capture-pane: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// A tmux format (`#{alternate_on}`, …) expanded for a session.
+    pub fn format(&self, session: &str, format: &str) -> String {
+        let out = self.run(&["display-message", "-p", "-t", session, format]);
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// Polls a session's screen every 100 ms until `done` holds, for up to ten seconds.
+    pub fn wait_for(&self, session: &str, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let screen = self.screen(session);
+            if done(&screen) {
+                return screen;
+            }
+            if Instant::now() >= deadline {
+                panic!("timed out waiting for {what}; the {session} screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+        if let Some(path) = &self.socket_path {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
