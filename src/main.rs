@@ -174,8 +174,12 @@ fn terminal(app: idem::tui::App) -> ExitCode {
 /// Prints a command's result: its text on success, its error with exit code 2 otherwise.
 fn done(result: Result<String, String>) -> ExitCode {
     match result {
-        Ok(text) => {
+        Ok(text) if text.ends_with('\n') => {
             print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Ok(text) => {
+            println!("{text}");
             ExitCode::SUCCESS
         }
         Err(e) => usage_error(&e),

@@ -53,10 +53,17 @@ pub fn headline(outcome: &Outcome) -> (Tone, String) {
             } else {
                 format!("An order went unpaid ({total} charged in all)")
             };
-            (
-                Tone::Warn,
-                format!("• {charged} — the checkout knows the payment did not go through"),
-            )
+            // Nothing moved; what the checkout believes decides how bad that is.
+            let unsure = outcome
+                .intents
+                .iter()
+                .any(|i| i.verdict == Verdict::NotCharged && i.client_view != Belief::Failed);
+            let knows = if unsure {
+                "and the checkout does not know whether it was"
+            } else {
+                "the checkout knows the payment did not go through"
+            };
+            (Tone::Warn, format!("• {charged} — {knows}"))
         }
     }
 }

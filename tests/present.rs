@@ -38,12 +38,13 @@ const QUIET: Duration = Duration::from_millis(200);
 #[test]
 fn publisher_and_follower_over_a_socket() {
     let dir = TempDir::new("link");
-    let path = dir.join("p.sock");
+    // A folder the publisher makes for its socket is private.
+    let path = dir.join("made").join("p.sock");
     let mut publisher = Publisher::bind(&path).expect("binds");
     assert!(path.exists(), "the socket file is there");
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(dir.path())
+        let mode = std::fs::metadata(dir.join("made"))
             .expect("stat")
             .permissions()
             .mode();
@@ -527,4 +528,27 @@ fn notes_follow_a_presenter_without_a_key_press() {
     tmux.wait_for("present", "the elapsed time to move", |s| {
         !s.contains("⏲ 00:00")
     });
+}
+
+/// `IDEM_SOCKET` pointing at an ordinary file must never cost the user that file, nor change
+/// the permissions of a folder they chose.
+#[test]
+fn a_file_that_is_not_a_socket_is_left_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("victim");
+    let victim = dir.join("notes.txt");
+    std::fs::write(&victim, b"my notes").expect("writes");
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let err = Publisher::bind(&victim).err().expect("refuses");
+    assert!(err.to_string().contains("is not a socket"), "{err}");
+    assert_eq!(std::fs::read(&victim).expect("still there"), b"my notes");
+    let mode = std::fs::metadata(dir.path())
+        .expect("stat")
+        .permissions()
+        .mode();
+    assert_eq!(
+        mode & 0o777,
+        0o755,
+        "the user's folder keeps its permissions"
+    );
 }

@@ -45,6 +45,9 @@ impl Format {
     }
 }
 
+/// The most ticks a recording holds: one frame each, a whole screen per frame.
+pub const MAX_CAST_FRAMES: usize = 2_000;
+
 /// Write a handout for trainers: a Markdown page, an SVG frame or an asciinema recording.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ExportArgs {
@@ -149,6 +152,13 @@ pub fn render(
         }
         Format::Cast => {
             let mut app = app_for(scenario, source, args.design)?;
+            let frames = app.trace().ticks.len();
+            if frames > MAX_CAST_FRAMES {
+                return Err(format!(
+                    "this replay has {frames} ticks; a recording is limited to {MAX_CAST_FRAMES} frames (about {} minutes at the replay's pace): export a smaller scenario, or a Markdown handout",
+                    MAX_CAST_FRAMES * 18 / 600
+                ));
+            }
             let title = format!("idem · {} · {}", scenario.title, app.design.name());
             let text = cast::cast(&mut app, width, height, &title)?;
             let ticks = app.trace().ticks.len();

@@ -46,21 +46,34 @@ impl Publisher {
     /// Binds the socket, replacing one left behind by a presenter that is gone; refuses when
     /// another presenter is still listening on it.
     pub fn bind(path: &Path) -> io::Result<Publisher> {
-        if let Some(dir) = path.parent() {
+        if let Some(dir) = path.parent()
+            && !dir.as_os_str().is_empty()
+            && !dir.exists()
+        {
+            // A folder made here holds only the socket: keep it private. A folder the user
+            // chose is left as it is.
             std::fs::create_dir_all(dir)?;
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
-            }
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
         }
-        if path.exists() {
+        if let Ok(meta) = std::fs::symlink_metadata(path) {
+            use std::os::unix::fs::FileTypeExt;
+            if !meta.file_type().is_socket() {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!(
+                        "{} exists and is not a socket; it is left alone",
+                        path.display()
+                    ),
+                ));
+            }
             if UnixStream::connect(path).is_ok() {
                 return Err(io::Error::new(
                     io::ErrorKind::AddrInUse,
                     "another presenter is already running",
                 ));
             }
+            // A socket nobody answers on was left by a presenter that is gone.
             std::fs::remove_file(path)?;
         }
         let listener = UnixListener::bind(path)?;

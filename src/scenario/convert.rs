@@ -22,7 +22,7 @@ pub const MAX_TICKS: usize = 100_000;
 /// The most purchases one scenario may hold.
 pub const MAX_INTENTS: usize = 64;
 /// A generous estimate of ticks per attempt (send, receive, write, answer, timeout, …).
-const TICKS_PER_ATTEMPT: u64 = 8;
+pub const TICKS_PER_ATTEMPT: u64 = 8;
 
 struct Checker<'a> {
     source: &'a str,

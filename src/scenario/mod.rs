@@ -8,7 +8,7 @@ pub mod library;
 mod schema;
 pub mod values;
 
-pub use convert::MAX_TICKS;
+pub use convert::{MAX_TICKS, TICKS_PER_ATTEMPT};
 pub use diagnostic::{Diagnostic, ScenarioError, Severity};
 
 use crate::sim::{Belief, Design, Instant, SimConfig, SimError, Trace, Verdict};

@@ -68,6 +68,19 @@ pub fn parse_clock(text: &str) -> Result<ClockTime, String> {
         )
     };
     let t = text.trim();
+    // `day 2 14:02:38`, as the replay writes times past midnight in a story without weekdays.
+    if let Some(rest) = t.strip_prefix("day ")
+        && let Some((n, time)) = rest.trim().split_once(' ')
+    {
+        let day: u64 = n
+            .parse()
+            .ok()
+            .filter(|d| (1..=3650).contains(d))
+            .ok_or_else(|| format!("`day {n}` is not a day: expected day 1, day 2, …"))?;
+        let mut clock = parse_clock(time)?;
+        clock.ms_of_day += (day - 1) * crate::sim::time::DAY_MS;
+        return Ok(clock);
+    }
     let (weekday, time) = match t.split_once(' ') {
         Some((day, rest)) => {
             let index = crate::sim::time::weekday_index(day).ok_or_else(|| {
@@ -234,6 +247,11 @@ mod tests {
         assert!(parse_clock("24:00:00").is_err());
         assert!(parse_clock("14:2:7").is_err());
         assert!(parse_clock("Someday 14:02:07").is_err());
+        assert_eq!(
+            parse_clock("day 2 00:00:01").map(|c| c.ms_of_day),
+            Ok(86_401_000)
+        );
+        assert!(parse_clock("day 0 00:00:01").is_err());
     }
 
     #[test]

@@ -55,6 +55,7 @@ impl World<'_> {
 
     /// Starts the whole retry budget for an intent, from the first attempt of every layer.
     fn start_run(&mut self, intent: usize) {
+        self.cancel_timers(intent, 0);
         let layers = self.cfg.layers.len();
         let run = &mut self.runs[intent];
         run.epoch += 1;
@@ -62,13 +63,39 @@ impl World<'_> {
         run.fresh_layers = layers.saturating_sub(1);
         run.finished = false;
         let epoch = run.epoch;
-        self.schedule_in(0, Event::Send { intent, epoch });
+        let send = self.schedule_in(0, Event::Send { intent, epoch });
+        self.runs[intent].send = Some(send);
+    }
+
+    /// Calls off the intent's pending timers: the retry wait, the attempt's timeout, and the
+    /// deadlines of outer layers from `from_layer` up (0 means all of them).
+    fn cancel_timers(&mut self, intent: usize, from_layer: usize) {
+        let run = &mut self.runs[intent];
+        let mut off = vec![run.timeout.take(), run.send.take()];
+        for (layer, d) in run.deadlines.iter_mut().enumerate() {
+            if layer >= from_layer {
+                off.push(d.take());
+            }
+        }
+        for seq in off {
+            self.cancel(seq);
+        }
+    }
+
+    /// The attempts of layers `1..=top` have ended: their deadlines no longer apply.
+    fn end_layer_attempts(&mut self, intent: usize, top: usize) {
+        for layer in 1..=top.min(self.cfg.layers.len().saturating_sub(1)) {
+            let seq = self.runs[intent].deadlines[layer].take();
+            self.cancel(seq);
+            self.runs[intent].layer_token[layer] = 0;
+        }
     }
 
     pub(super) fn on_send(&mut self, intent: usize, epoch: u64) {
         if self.runs[intent].epoch != epoch || self.runs[intent].finished {
             return;
         }
+        self.runs[intent].send = None;
         // Outer layers whose attempt starts with this request start their deadlines now.
         for layer in 1..=self.runs[intent]
             .fresh_layers
@@ -77,7 +104,7 @@ impl World<'_> {
             let token = self.next_token();
             self.runs[intent].layer_token[layer] = token;
             if let Some(t) = self.cfg.layers[layer].timeout_ms {
-                self.schedule_in(
+                let seq = self.schedule_in(
                     t,
                     Event::Deadline {
                         intent,
@@ -85,6 +112,8 @@ impl World<'_> {
                         token,
                     },
                 );
+                let old = self.runs[intent].deadlines[layer].replace(seq);
+                self.cancel(old);
             }
         }
         self.runs[intent].fresh_layers = 0;
@@ -161,7 +190,7 @@ impl World<'_> {
                 })
                 .of(intent, Some(attempt)),
         );
-        self.schedule_in(
+        let seq = self.schedule_in(
             timeout,
             Event::Timeout {
                 intent,
@@ -169,6 +198,7 @@ impl World<'_> {
                 epoch,
             },
         );
+        self.runs[intent].timeout = Some(seq);
     }
 
     pub(super) fn on_timeout(&mut self, intent: usize, attempt: u32, epoch: u64) {
@@ -176,6 +206,7 @@ impl World<'_> {
         if run.epoch != epoch || run.waiting_for != Some(attempt) || run.finished {
             return;
         }
+        self.runs[intent].timeout = None;
         let timeout = self.cfg.layers[0].timeout_ms.unwrap_or(30_000);
         let head = format!(
             "At {} attempt #{attempt} has waited {} and heard nothing. The request may have been lost, the card may have been charged with the answer lost, or the processor may still be working: from here the three look the same.",
@@ -198,6 +229,12 @@ impl World<'_> {
             return;
         }
         // Whatever the layers beneath were doing is abandoned: forget their pending events.
+        self.runs[intent].deadlines[layer] = None;
+        let inner = self.runs[intent].timeout.take();
+        let wait = self.runs[intent].send.take();
+        self.cancel(inner);
+        self.cancel(wait);
+        self.end_layer_attempts(intent, layer.saturating_sub(1));
         self.runs[intent].epoch += 1;
         self.runs[intent].waiting_for = None;
         let name = self.cfg.layers[layer].name.clone();
@@ -261,6 +298,8 @@ impl World<'_> {
         self.runs[intent].waiting_for = None;
         for layer in from_layer..self.cfg.layers.len() {
             if self.runs[intent].layer_attempt[layer] < self.cfg.layers[layer].attempts {
+                // This layer's attempt, and every attempt beneath it, is over.
+                self.end_layer_attempts(intent, layer);
                 let run = &mut self.runs[intent];
                 run.layer_attempt[layer] += 1;
                 for inner in 0..layer {
@@ -270,7 +309,8 @@ impl World<'_> {
                 let retry = run.layer_attempt[layer] - 1;
                 let epoch = run.epoch;
                 let delay_ms = self.backoff(intent, layer, retry);
-                self.schedule_in(delay_ms, Event::Send { intent, epoch });
+                let send = self.schedule_in(delay_ms, Event::Send { intent, epoch });
+                self.runs[intent].send = Some(send);
                 return Next::Retry { layer, delay_ms };
             }
         }
@@ -305,9 +345,27 @@ impl World<'_> {
             return;
         };
         let req = &self.requests[r.req];
-        let (intent, attempt, epoch) = (req.intent, req.attempt, req.epoch);
+        let (intent, attempt, epoch, copy) = (req.intent, req.attempt, req.epoch, req.copy);
         let run = &self.runs[intent];
         let summary = r.response.summary();
+        if copy > 0 {
+            // The checkout sent one request; the network made the other. Its answer comes
+            // back on no connection the checkout is listening on.
+            let narration = format!(
+                "At {} the answer to the network's extra copy of attempt #{attempt} ({summary}) comes back. The checkout never sent that copy, so nobody is waiting for this answer.",
+                self.clock()
+            );
+            self.record(
+                TickDraft::new(
+                    Actor::Checkout,
+                    TickKind::Dropped,
+                    format!("answer to the copy of #{attempt} unread"),
+                    narration,
+                )
+                .of(intent, Some(attempt)),
+            );
+            return;
+        }
         if run.finished || run.epoch != epoch || run.waiting_for != Some(attempt) {
             let narration = format!(
                 "At {} the answer to attempt #{attempt} ({summary}) reaches the checkout, but the checkout stopped waiting for that attempt. Nobody reads it: whatever it says, the checkout will never learn it.",
@@ -324,7 +382,9 @@ impl World<'_> {
             );
             return;
         }
-        self.client_mut(intent).last_answer = Some(Arc::from(summary.as_str()));
+        // The answer came: the attempt's timeout no longer matters.
+        let timer = self.runs[intent].timeout.take();
+        self.cancel(timer);
         self.read_answer(intent, attempt, &r.response);
     }
 
@@ -426,6 +486,7 @@ impl World<'_> {
     }
 
     fn finish(&mut self, intent: usize, belief: Belief) {
+        self.cancel_timers(intent, 0);
         self.runs[intent].finished = true;
         self.runs[intent].waiting_for = None;
         self.client_mut(intent).belief = belief;
@@ -437,7 +498,8 @@ impl World<'_> {
         let cfg = &self.cfg.intents[intent];
         let key = match self.cfg.key_strategy {
             KeyStrategy::None => "no key".to_string(),
-            _ => format!("key {}", cfg.key),
+            KeyStrategy::PerAttempt => "a fresh key for every attempt".to_string(),
+            KeyStrategy::PerIntent => format!("key {}", cfg.key),
         };
         let narration = format!(
             "At {}, {} after the last run gave up, the {name} starts order {} again: the same purchase, {key}, and the checkout's whole retry budget once more. Whether this charges the card again depends on whether the processor still remembers the first attempt.",

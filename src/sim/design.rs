@@ -72,11 +72,6 @@ impl Design {
         Design::ALL.into_iter().find(|d| d.id() == id)
     }
 
-    /// The valid ids, for error messages.
-    pub fn id_list() -> String {
-        Design::ALL.map(Design::id).join(", ")
-    }
-
     /// Whether this design reads the idempotency key at all.
     pub fn uses_key(self) -> bool {
         matches!(

@@ -631,10 +631,19 @@ impl World<'_> {
     /// crash now if the scenario asks for a crash after the reply.
     fn after_reply(&mut self, req: usize) {
         let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
+        // Another copy of this attempt may still reach the planned step: only once every
+        // copy has been answered is a crash that never came worth a word.
+        // (A network copy is filed right after its original.)
+        let copies_pending = [req.wrapping_sub(1), req + 1].iter().any(|&i| {
+            self.requests
+                .get(i)
+                .is_some_and(|r| r.intent == intent && r.attempt == attempt && r.response.is_none())
+        });
         let key_less = !self.design.uses_key() || self.requests[req].key.is_none();
         let mut notes = Vec::new();
         let pending: Vec<(usize, CrashPoint)> = self
             .faults_for(intent, attempt)
+            .filter(|_| !copies_pending)
             .filter_map(|(i, f)| match f.action {
                 FaultAction::Crash { after, .. }
                     if after != CrashPoint::Reply && !self.fault_fired[i] =>

@@ -173,8 +173,6 @@ pub struct ClientView {
     pub key: Option<Arc<str>>,
     pub belief: Belief,
     pub attempts_sent: u32,
-    /// The last answer the checkout read, if any.
-    pub last_answer: Option<Arc<str>>,
 }
 
 /// Running totals over the whole scenario.

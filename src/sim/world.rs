@@ -141,6 +141,12 @@ pub(super) struct ClientRun {
     /// The previous sleep of each layer, for decorrelated jitter.
     pub last_sleep: Vec<u64>,
     pub finished: bool,
+    /// The pending timers of this intent, so they can be called off when they stop mattering
+    /// (an answer arrived, an attempt was abandoned, the run ended).
+    pub timeout: Option<u64>,
+    pub send: Option<u64>,
+    /// The pending deadline of each outer layer's current attempt.
+    pub deadlines: Vec<Option<u64>>,
 }
 
 /// The simulation in motion.
@@ -151,6 +157,8 @@ pub(super) struct World<'a> {
     queue: BinaryHeap<Reverse<Scheduled>>,
     seq: u64,
     alive: usize,
+    /// Events called off before their time.
+    cancelled: std::collections::HashSet<u64>,
     pub rng: fastrand::Rng,
     pub memory: super::state::Shared<MemoryEntry>,
     pub ledger: super::state::Shared<Charge>,
@@ -214,13 +222,13 @@ impl<'a> World<'a> {
                 key: None,
                 belief: super::state::Belief::NotStarted,
                 attempts_sent: 0,
-                last_answer: None,
             })
             .collect();
         let run = ClientRun {
             layer_attempt: vec![1; layers],
             layer_token: vec![0; layers],
             last_sleep: vec![0; layers],
+            deadlines: vec![None; layers],
             ..ClientRun::default()
         };
         World {
@@ -230,6 +238,7 @@ impl<'a> World<'a> {
             queue: BinaryHeap::new(),
             seq: 0,
             alive: 0,
+            cancelled: std::collections::HashSet::new(),
             rng: fastrand::Rng::with_seed(cfg.seed),
             memory: imbl::Vector::new(),
             ledger: imbl::Vector::new(),
@@ -254,7 +263,8 @@ impl<'a> World<'a> {
         }
     }
 
-    pub fn schedule(&mut self, at: Instant, event: Event) {
+    /// Schedules an event; the number returned can call it off.
+    pub fn schedule(&mut self, at: Instant, event: Event) -> u64 {
         if event.keeps_alive() {
             self.alive += 1;
         }
@@ -264,24 +274,39 @@ impl<'a> World<'a> {
             seq: self.seq,
             event,
         }));
+        self.seq
     }
 
-    pub fn schedule_in(&mut self, delay_ms: u64, event: Event) {
+    pub fn schedule_in(&mut self, delay_ms: u64, event: Event) -> u64 {
         let at = self.now.plus(delay_ms);
-        self.schedule(at, event);
+        self.schedule(at, event)
+    }
+
+    /// Calls off a scheduled event: it will neither happen nor keep the story going.
+    pub fn cancel(&mut self, seq: Option<u64>) {
+        if let Some(seq) = seq
+            && self.cancelled.insert(seq)
+        {
+            self.alive = self.alive.saturating_sub(1);
+        }
     }
 
     /// The next event, once anything but expiries is still pending.
     pub fn pop(&mut self) -> Option<Event> {
-        if self.alive == 0 {
-            return None;
+        loop {
+            if self.alive == 0 {
+                return None;
+            }
+            let Reverse(next) = self.queue.pop()?;
+            if self.cancelled.remove(&next.seq) {
+                continue;
+            }
+            if next.event.keeps_alive() {
+                self.alive -= 1;
+            }
+            self.now = self.now.max(next.at);
+            return Some(next.event);
         }
-        let Reverse(next) = self.queue.pop()?;
-        if next.event.keeps_alive() {
-            self.alive -= 1;
-        }
-        self.now = self.now.max(next.at);
-        Some(next.event)
     }
 
     /// Records a tick with the complete state as it stands now.

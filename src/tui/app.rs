@@ -98,6 +98,8 @@ pub struct App {
     pub error: Option<String>,
     /// The trace under each design, in `Design::ALL` order.
     pub traces: Vec<Trace>,
+    /// For each trace, the tick where each glossary term is first used (worked out once).
+    glossary: Vec<Vec<Option<usize>>>,
     pub design: Design,
     /// Index of the current tick in the current design's trace.
     pub tick: usize,
@@ -127,6 +129,10 @@ impl App {
             .collect::<Result<Vec<_>, _>>()?;
         let design = scenario.design;
         let answers = vec![None; scenario.quizzes.len()];
+        let glossary = traces
+            .iter()
+            .map(crate::tui::glossary::first_uses)
+            .collect();
         Ok(App {
             original: scenario.clone(),
             added: Vec::new(),
@@ -135,6 +141,7 @@ impl App {
             path: None,
             error: None,
             traces,
+            glossary,
             design,
             tick: 0,
             compare_at: Instant(0),
@@ -160,6 +167,10 @@ impl App {
         let now = self.now();
         let tick = self.tick;
         let same_story = self.original.name == original.name;
+        self.glossary = traces
+            .iter()
+            .map(crate::tui::glossary::first_uses)
+            .collect();
         self.traces = traces;
         if !same_story || self.answers.len() != scenario.quizzes.len() {
             self.answers = vec![None; scenario.quizzes.len()];
@@ -241,6 +252,15 @@ impl App {
         &self.traces[i]
     }
 
+    /// Where each glossary term is first used in the current design's trace.
+    pub fn glossary_first(&self) -> &[Option<usize>] {
+        let i = Design::ALL
+            .iter()
+            .position(|d| *d == self.design)
+            .unwrap_or(0);
+        self.glossary.get(i).map_or(&[], |g| g.as_slice())
+    }
+
     pub fn trace(&self) -> &Trace {
         self.trace_of(self.design)
     }
@@ -256,17 +276,12 @@ impl App {
     /// The current virtual time.
     pub fn now(&self) -> Instant {
         match self.screen {
-            Screen::Replay => self
+            Screen::Replay | Screen::Window => self
                 .trace()
                 .ticks
                 .get(self.tick)
                 .map_or(Instant(0), |t| t.at),
             Screen::Compare => self.compare_at,
-            Screen::Window => self
-                .trace()
-                .ticks
-                .get(self.tick)
-                .map_or(Instant(0), |t| t.at),
         }
     }
 
@@ -311,8 +326,17 @@ impl App {
         BASE_PACE.div_f32(SPEEDS[self.speed])
     }
 
-    /// The command that reopens exactly this view.
+    /// The command that reopens this view (scenario, design and moment), or what to do first
+    /// when the scenario exists only in this session.
     pub fn share_command(&self) -> String {
+        if !self.added.is_empty() {
+            return "this is a what-if: save it with S, then share the file".to_string();
+        }
+        let reopens = self.path.is_some() || crate::scenario::library::find(&self.source).is_some();
+        if !reopens {
+            return "this scenario lives only in this session: save it with S to share it"
+                .to_string();
+        }
         let at = self.trace().clock.format_short(self.now());
         let at = if at.contains(' ') {
             format!("\"{at}\"")

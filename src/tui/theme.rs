@@ -12,8 +12,14 @@ pub struct Theme {
 impl Theme {
     /// Honours the `NO_COLOR` convention: any non-empty value turns colour off.
     pub fn from_env() -> Theme {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        Theme { color: !no_color }
+        Theme::for_no_color(std::env::var_os("NO_COLOR").as_deref())
+    }
+
+    /// The theme for a value of `NO_COLOR`: set and not empty means no colour.
+    pub fn for_no_color(value: Option<&std::ffi::OsStr>) -> Theme {
+        Theme {
+            color: !value.is_some_and(|v| !v.is_empty()),
+        }
     }
 
     fn fg(&self, color: Color) -> Style {
@@ -79,6 +85,14 @@ impl Theme {
 mod tests {
     use super::*;
     use crate::report::Tone;
+
+    #[test]
+    fn no_color_set_and_not_empty_turns_colour_off() {
+        use std::ffi::OsStr;
+        assert!(Theme::for_no_color(None).color);
+        assert!(Theme::for_no_color(Some(OsStr::new(""))).color);
+        assert!(!Theme::for_no_color(Some(OsStr::new("1"))).color);
+    }
 
     #[test]
     fn without_colour_emphasis_comes_from_modifiers_alone() {

@@ -25,7 +25,7 @@ pub const SCENARIO_NAME: &str = "your-stack";
 
 /// The same generous estimate of ticks per attempt that the scenario checker
 /// uses to refuse a configuration before simulating it.
-const TICKS_PER_ATTEMPT: u128 = 8;
+const TICKS_PER_ATTEMPT: u128 = crate::scenario::TICKS_PER_ATTEMPT as u128;
 
 /// How many attempts, over every run, the replay can show.
 pub const MAX_REPLAY_ATTEMPTS: u128 = MAX_TICKS as u128 / TICKS_PER_ATTEMPT;
@@ -217,6 +217,20 @@ fn capitalised(text: &str) -> String {
     }
 }
 
+/// The calculator knows one backoff per layer; a growing backoff is replaced by the even wait
+/// that adds up to the same total, so the automatic delay comes out the same.
+fn even_backoff(b: &crate::sim::config::Backoff, attempts: u32) -> u64 {
+    let retries = attempts.saturating_sub(1);
+    if retries == 0 {
+        return b.initial_ms;
+    }
+    let cap = b.cap_ms.map_or(f64::MAX, |c| c as f64);
+    let total: f64 = (0..retries)
+        .map(|r| (b.initial_ms as f64 * b.multiplier.powi(r as i32)).min(cap))
+        .sum();
+    (total / f64::from(retries)).min(1e15) as u64
+}
+
 /// The retry stack a scenario's checkout is configured with: its layers, its human paths and
 /// its retention window (the `w` key opens the calculator on the scenario in the replay).
 pub fn stack_from_config(cfg: &crate::sim::SimConfig) -> Stack {
@@ -228,7 +242,7 @@ pub fn stack_from_config(cfg: &crate::sim::SimConfig) -> Stack {
             .map(|l| {
                 Layer::new(
                     l.name.clone(),
-                    Duration::from_millis(l.backoff.initial_ms),
+                    Duration::from_millis(even_backoff(&l.backoff, l.attempts)),
                     u64::from(l.attempts),
                 )
             })

@@ -177,7 +177,12 @@ fn draw_arrow(
     buf.set_string(from, y, mark_at_sender(kind), line_style);
     let room = (hi - lo).saturating_sub(3) as usize;
     let label = fit(&format!(" {} ", m.label), room);
-    let start = lo + 2 + ((hi - lo).saturating_sub(3) - label.width() as u16) / 2;
+    let start = lo
+        + 2
+        + (hi - lo)
+            .saturating_sub(3)
+            .saturating_sub(label.width() as u16)
+            / 2;
     buf.set_string(start, y, label, theme.text().patch(row).patch(theme.bold()));
 }
 

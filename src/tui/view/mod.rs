@@ -138,23 +138,19 @@ pub fn popup(
 
 /// Cuts text to `width` columns, marking the cut with `…`.
 pub fn fit(text: &str, width: usize) -> String {
-    use unicode_width::UnicodeWidthChar;
-    let mut out = String::new();
-    let mut used = 0;
-    let total: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
-    if total <= width {
+    use unicode_width::UnicodeWidthStr;
+    // Widths are measured on whole strings: a character's width alone can differ from its
+    // width in context (an emoji with a variation selector).
+    if text.width() <= width {
         return text.to_string();
     }
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > width {
-            break;
-        }
-        out.push(c);
-        used += w;
+    if width == 0 {
+        return String::new();
     }
-    if width > 0 {
-        out.push('…');
+    let mut out: String = text.chars().take(width).collect();
+    while !out.is_empty() && out.width() + 1 > width {
+        out.pop();
     }
+    out.push('…');
     out
 }

@@ -1,0 +1,61 @@
+//! The glossary's words and where a story first uses each: data for the glossary screen and
+//! for marking terms in the narration.
+
+use crate::sim::Trace;
+
+/// Each term with what it means here, in the order a newcomer meets them.
+pub const TERMS: &[(&str, &str)] = &[
+    (
+        "intent",
+        "what the customer decided to do once: pay for order 5531. However many messages it takes, there is one intent.",
+    ),
+    (
+        "attempt",
+        "one message the checkout sends to carry out an intent. Attempts can be lost, delayed, repeated; the intent should not be.",
+    ),
+    (
+        "idempotency key",
+        "a name for the intent (K7Q4), minted when the order is created and carried by every attempt, so the processor can tell a repeat from a new purchase.",
+    ),
+    (
+        "fingerprint",
+        "a digest of what a key was first used for. The same key with a different request is a bug, answered 422 rather than guessed at.",
+    ),
+    (
+        "retention window",
+        "how long the processor remembers a key. A repeat inside it is recognised; one after it is processed as new.",
+    ),
+    (
+        "replay",
+        "answering a repeat from memory: the stored response of the first attempt, sent again, with no second charge.",
+    ),
+    (
+        "in progress",
+        "a key whose first attempt is still being worked on. A repeat gets 409 (ask again later) instead of starting a second charge.",
+    ),
+    (
+        "reconciliation",
+        "comparing what was charged with what was ordered, after the fact, and refunding what does not match: the net under every guarantee.",
+    ),
+];
+
+/// Where `term` first stands as a whole word (so "replay" is not found in "replayed").
+pub fn whole_word(text: &str, term: &str) -> Option<usize> {
+    let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+    text.match_indices(term).map(|(i, _)| i).find(|&i| {
+        boundary(text[..i].chars().next_back()) && boundary(text[i + term.len()..].chars().next())
+    })
+}
+
+/// For each term, the first tick whose narration uses it, if any.
+pub fn first_uses(trace: &Trace) -> Vec<Option<usize>> {
+    let lowered: Vec<String> = trace
+        .ticks
+        .iter()
+        .map(|t| t.narration.to_lowercase())
+        .collect();
+    TERMS
+        .iter()
+        .map(|(term, _)| lowered.iter().position(|n| whole_word(n, term).is_some()))
+        .collect()
+}
