@@ -18,7 +18,7 @@ impl Theme {
     /// The theme for a value of `NO_COLOR`: set and not empty means no colour.
     pub fn for_no_color(value: Option<&std::ffi::OsStr>) -> Theme {
         Theme {
-            color: !value.is_some_and(|v| !v.is_empty()),
+            color: value.is_none_or(|v| v.is_empty()),
         }
     }
 
