@@ -558,7 +558,7 @@ fn a_crash_while_in_progress_rolls_everything_back() {
         .iter()
         .find(|e| e.key == "K7Q4")
         .expect("an in-progress mark before the crash");
-    assert!(!mark.durable, "the in-progress mark lives in memory only");
+    assert!(!mark.durable(), "the in-progress mark lives in memory only");
     let after = &trace.ticks[crash].state;
     assert!(after.memory.is_empty(), "{:?}", after.memory);
     assert!(after.ledger.is_empty());
@@ -581,7 +581,7 @@ fn the_completed_record_is_written_with_the_charge() {
         .iter()
         .find(|e| e.key == "K7Q4")
         .expect("an in-progress mark");
-    assert!(!mark.durable);
+    assert!(!mark.durable());
     assert!(mark.response.is_none());
     assert!(receive.state.ledger.is_empty());
     let charge = kinds(&trace, TickKind::Charge)[0];
@@ -597,7 +597,7 @@ fn the_completed_record_is_written_with_the_charge() {
         .find(|e| e.key == "K7Q4")
         .unwrap();
     assert!(
-        record.durable,
+        record.durable(),
         "the completed record is written with the charge"
     );
     assert_eq!(
@@ -1006,6 +1006,6 @@ fn log_after_charge_forgets_a_charge_made_just_before_a_crash() {
         .unwrap();
     assert_eq!(wc.ticks[crash].state.ledger.len(), 1);
     assert_eq!(wc.ticks[crash].state.memory.len(), 1);
-    assert!(wc.ticks[crash].state.memory[0].durable);
+    assert!(wc.ticks[crash].state.memory[0].durable());
     assert_eq!(wc.outcome.charges, 1);
 }

@@ -246,7 +246,6 @@ impl World<'_> {
                     key: key.clone(),
                     kind: EntryKind::KeyRecord,
                     status: EntryStatus::InProgress,
-                    durable: false,
                     fingerprint: Some(fp),
                     response: None,
                     expires_at: None,
@@ -411,7 +410,6 @@ impl World<'_> {
         });
         if let Some(e) = held.and_then(|i| self.memory.get_mut(i)).map(Arc::make_mut) {
             e.status = EntryStatus::Completed;
-            e.durable = true;
             e.response = Some(resp.clone());
             e.expires_at = Some(expiry);
             e.written_by = format!("attempt #{}, one write {what}", r.attempt);
@@ -476,7 +474,6 @@ impl World<'_> {
                 key: hash.clone(),
                 kind: EntryKind::BodyHash,
                 status: EntryStatus::Completed,
-                durable: true,
                 fingerprint: None,
                 response: Some(resp.clone()),
                 expires_at: Some(self.now.plus(self.cfg.retention_ms)),
@@ -548,7 +545,6 @@ impl World<'_> {
             key: key.clone(),
             kind: EntryKind::LogEntry,
             status: EntryStatus::Logged,
-            durable: true,
             fingerprint: None,
             response: Some(held.clone()),
             expires_at: Some(self.now.plus(self.cfg.retention_ms)),
@@ -682,11 +678,11 @@ impl World<'_> {
         let lost: Vec<String> = self
             .memory
             .iter()
-            .filter(|e| !e.durable)
+            .filter(|e| !e.durable())
             .map(|e| e.key.clone())
             .collect();
         if !lost.is_empty() {
-            self.memory.retain(|e| e.durable);
+            self.memory.retain(|e| e.durable());
         }
         self.schedule_in(restart_after_ms, Event::Restart);
         let lost_text = if lost.is_empty() {

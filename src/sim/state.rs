@@ -88,8 +88,6 @@ pub struct MemoryEntry {
     pub key: String,
     pub kind: EntryKind,
     pub status: EntryStatus,
-    /// Survives a crash.
-    pub durable: bool,
     /// A short digest of the request body the key was first used with.
     pub fingerprint: Option<String>,
     pub response: Option<Response>,
@@ -98,6 +96,13 @@ pub struct MemoryEntry {
     pub written_by: String,
     /// The intent whose request wrote it.
     pub intent: usize,
+}
+
+impl MemoryEntry {
+    /// Survives a crash: everything but an in-progress mark is on disk.
+    pub fn durable(&self) -> bool {
+        self.status != EntryStatus::InProgress
+    }
 }
 
 /// A response as the processor sends it, and as it may be replayed later.

@@ -144,7 +144,7 @@ fn memory_lines(
             EntryKind::LogEntry => "log",
             EntryKind::BodyHash => "body",
         };
-        let durable = if e.durable { "" } else { " (memory only)" };
+        let durable = if e.durable() { "" } else { " (memory only)" };
         let answer = e
             .response
             .as_ref()
