@@ -157,8 +157,8 @@ pub(super) struct World<'a> {
     queue: BinaryHeap<Reverse<Scheduled>>,
     seq: u64,
     alive: usize,
-    /// Events called off before their time.
-    cancelled: std::collections::HashSet<u64>,
+    /// Whether each scheduled event (by its number) has been called off.
+    cancelled: Vec<bool>,
     pub rng: fastrand::Rng,
     pub memory: super::state::Shared<MemoryEntry>,
     pub ledger: super::state::Shared<Charge>,
@@ -238,7 +238,7 @@ impl<'a> World<'a> {
             queue: BinaryHeap::new(),
             seq: 0,
             alive: 0,
-            cancelled: std::collections::HashSet::new(),
+            cancelled: vec![false],
             rng: fastrand::Rng::with_seed(cfg.seed),
             memory: imbl::Vector::new(),
             ledger: imbl::Vector::new(),
@@ -269,6 +269,7 @@ impl<'a> World<'a> {
             self.alive += 1;
         }
         self.seq += 1;
+        self.cancelled.push(false);
         self.queue.push(Reverse(Scheduled {
             at,
             seq: self.seq,
@@ -284,9 +285,10 @@ impl<'a> World<'a> {
 
     /// Calls off a scheduled event: it will neither happen nor keep the story going.
     pub fn cancel(&mut self, seq: Option<u64>) {
-        if let Some(seq) = seq
-            && self.cancelled.insert(seq)
+        if let Some(flag) = seq.and_then(|s| self.cancelled.get_mut(s as usize))
+            && !*flag
         {
+            *flag = true;
             self.alive = self.alive.saturating_sub(1);
         }
     }
@@ -298,7 +300,12 @@ impl<'a> World<'a> {
                 return None;
             }
             let Reverse(next) = self.queue.pop()?;
-            if self.cancelled.remove(&next.seq) {
+            if self
+                .cancelled
+                .get(next.seq as usize)
+                .copied()
+                .unwrap_or(false)
+            {
                 continue;
             }
             if next.event.keeps_alive() {
