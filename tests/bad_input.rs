@@ -275,12 +275,31 @@ fn faults_that_make_no_sense() {
         &["one [[fault]] does one thing"],
     );
     refused_at("delay-without-by.toml", 8, 1, &["`delay` needs `by`"]);
-    refused_at(
-        "unknown-fault-intent.toml",
-        9,
-        10,
-        &["no intent has order `5513`", "did you mean `5531`?"],
+}
+
+/// A fault on an order that does not exist is a warning, like a fault on an attempt that
+/// never comes: the scenario runs, and the message says where and what was meant.
+#[test]
+fn a_fault_on_an_unknown_order_is_a_warning() {
+    let path = corpus("unknown-fault-intent.toml");
+    let out = idem(&["run", &path]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!("{path}:9:10: warning: ")),
+        "{}",
+        out.stderr
     );
+    assert!(
+        out.stderr.contains("no intent has order `5513`"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("did you mean `5531`?"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("it is ignored"), "{}", out.stderr);
 }
 
 #[test]
@@ -446,7 +465,11 @@ fn control_characters_in_error_messages_and_paths() {
 
 #[test]
 fn every_corpus_file_fails_cleanly_through_the_library_and_the_binary() {
-    let warn_or_ok = ["control-chars.toml", "unreachable-fault.toml"];
+    let warn_or_ok = [
+        "control-chars.toml",
+        "unreachable-fault.toml",
+        "unknown-fault-intent.toml",
+    ];
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_scenarios");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()

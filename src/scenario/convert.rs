@@ -300,6 +300,7 @@ fn intent_index(
     c: &mut Checker<'_>,
     spec: Option<&Spanned<String>>,
     orders: &[String],
+    severity: Severity,
 ) -> Option<usize> {
     let Some(name) = spec else {
         return Some(0);
@@ -311,11 +312,16 @@ fn intent_index(
     let hint = did_you_mean(wanted, orders.iter().map(String::as_str))
         .map(|s| format!(" (did you mean `{s}`?)"))
         .unwrap_or_default();
-    c.error(
+    let consequence = match severity {
+        Severity::Warning => "; it is ignored",
+        Severity::Error => "",
+    };
+    c.push(
+        severity,
         name.span(),
         format!(
-            "no intent has order `{}`{hint}; the orders are: {}",
-            sanitize_line(wanted),
+            "no intent has order `{}`{hint}{consequence}; the orders are: {}",
+            crate::text::shorten(&sanitize_line(wanted), 60),
             orders.join(", ")
         ),
     );
@@ -326,7 +332,9 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
     let mut out = Vec::new();
     for spec in specs {
         let f = spec.get_ref();
-        let intent = intent_index(c, f.intent.as_ref(), orders);
+        // A fault on an order that does not exist cannot happen: a warning, as for an attempt
+        // that never comes.
+        let intent = intent_index(c, f.intent.as_ref(), orders, Severity::Warning);
         let attempt = *f.attempt.get_ref();
         if attempt < 1 {
             c.error(
@@ -416,7 +424,7 @@ fn human_paths(
             );
         }
         let intent = match &h.intent {
-            Some(_) => intent_index(c, h.intent.as_ref(), orders),
+            Some(_) => intent_index(c, h.intent.as_ref(), orders, Severity::Error),
             None => None,
         };
         let name = sanitize_line(h.name.trim());
