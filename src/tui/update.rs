@@ -35,13 +35,16 @@ pub fn update(app: &mut App, msg: Msg) {
             match app.screen {
                 Screen::Replay | Screen::Window => {
                     // A question for the room is not skipped on the way to the end.
-                    let end = app.last_tick();
-                    app.tick = (app.tick + 1..=end)
-                        .find(|&t| {
-                            app.tick = t;
-                            app.quiz_pending()
-                        })
-                        .unwrap_or(end);
+                    let next_question = app
+                        .scenario
+                        .quizzes
+                        .iter()
+                        .zip(&app.answers)
+                        .filter(|(_, answer)| answer.is_none())
+                        .filter_map(|(q, _)| q.target.find(app.trace()))
+                        .filter(|&t| t > app.tick)
+                        .min();
+                    app.tick = next_question.unwrap_or(app.last_tick());
                     if app.quiz_pending() {
                         app.notice = Some(quiz_reminder(app));
                     }
