@@ -39,33 +39,6 @@ pub fn shorten(text: &str, max: usize) -> String {
     out
 }
 
-/// Writes a file so that a reader sees the old bytes or the new ones, never half: a temporary
-/// file beside it, then a rename over it.
-pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let name = path
-        .file_name()
-        .map_or("file".into(), |n| n.to_string_lossy().into_owned());
-    let temp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
-}
-
 /// Bidirectional overrides and similar marks can reorder what a terminal shows.
 fn is_invisible_format(c: char) -> bool {
     matches!(

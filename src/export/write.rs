@@ -20,9 +20,7 @@ pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> 
     let existing = fs::symlink_metadata(path).ok();
     if let Some(meta) = &existing {
         if meta.is_dir() {
-            return Err(format!(
-                "`{shown}` is a directory; give a file name to --out"
-            ));
+            return Err(format!("`{shown}` is a directory; name a file instead"));
         }
         if !force {
             return Err(format!(
@@ -31,9 +29,7 @@ pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> 
         }
     }
     let Some(name) = path.file_name() else {
-        return Err(format!(
-            "`{shown}` does not name a file; give a file name to --out"
-        ));
+        return Err(format!("`{shown}` does not name a file"));
     };
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),

@@ -469,7 +469,8 @@ fn save(app: &mut App, mut prompt: SavePrompt) {
         return;
     }
     let text = fork::to_toml(&app.original, &app.added);
-    match crate::text::write_atomically(&path, text.as_bytes()) {
+    // The prompt has already asked before replacing a file, so the write may replace it.
+    match crate::export::write::write_file(&path, text.as_bytes(), true) {
         Ok(()) => {
             app.overlay = Overlay::None;
             app.notice = Some(format!(
@@ -478,7 +479,7 @@ fn save(app: &mut App, mut prompt: SavePrompt) {
             ));
         }
         Err(e) => {
-            prompt.error = Some(format!("cannot write it: {e}"));
+            prompt.error = Some(e);
             app.overlay = Overlay::Save(prompt);
         }
     }
