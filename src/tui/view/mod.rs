@@ -24,7 +24,7 @@ pub const MIN_HEIGHT: u16 = 24;
 pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        too_small(frame, area, theme);
+        too_small(frame, area, "idem", "q quits", theme);
         return;
     }
     if app.screen == Screen::Window
@@ -87,17 +87,19 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     }
 }
 
-fn too_small(frame: &mut Frame<'_>, area: Rect, theme: &Theme) {
+/// Says the screen is too small for `what`, and how to leave, instead of a broken layout.
+pub fn too_small(frame: &mut Frame<'_>, area: Rect, what: &str, leave: &str, theme: &Theme) {
     let lines = vec![
-        Line::styled("idem needs a larger terminal", theme.bold()),
+        Line::styled(format!("{what} needs a larger terminal"), theme.bold()),
         Line::raw(format!(
             "Enlarge the terminal to at least {MIN_WIDTH}×{MIN_HEIGHT} (it is {}×{} now).",
             area.width, area.height
         )),
-        Line::styled("q quits", theme.dim()),
+        Line::styled(leave.to_string(), theme.dim()),
     ];
-    let top = area.height.saturating_sub(3) / 2;
-    let rect = Rect::new(area.x, area.y + top, area.width, area.height.min(3));
+    let height = area.height.min(6);
+    let top = area.height.saturating_sub(height) / 2;
+    let rect = Rect::new(area.x, area.y + top, area.width, height);
     frame.render_widget(
         Paragraph::new(lines)
             .alignment(Alignment::Center)

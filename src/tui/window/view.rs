@@ -6,7 +6,7 @@
 //! adds the working of the automatic delay layer by layer.
 
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
@@ -32,7 +32,7 @@ const ROOMY_HEIGHT: u16 = 30;
 pub fn render(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, theme: &Theme) {
     frame.render_widget(Clear, area);
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        too_small(frame, area, theme);
+        crate::tui::view::too_small(frame, area, "The retry window", "Esc closes", theme);
         return;
     }
     let roomy = area.width >= ROOMY_WIDTH && area.height >= ROOMY_HEIGHT;
@@ -95,26 +95,6 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, theme: &
     } else {
         summary(frame, arithmetic, screen, &report, false, theme);
     }
-}
-
-fn too_small(frame: &mut Frame<'_>, area: Rect, theme: &Theme) {
-    let lines = vec![
-        Line::styled("The retry window needs a larger terminal", theme.bold()),
-        Line::raw(format!(
-            "at least {MIN_WIDTH}×{MIN_HEIGHT}; it is {}×{} now.",
-            area.width, area.height
-        )),
-        Line::styled("Esc closes", theme.dim()),
-    ];
-    let height = area.height.min(6);
-    let top = area.height.saturating_sub(height) / 2;
-    let rect = Rect::new(area.x, area.y + top, area.width, height);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .alignment(Alignment::Center)
-            .wrap(Wrap { trim: true }),
-        rect,
-    );
 }
 
 /// The verdict in a few words, with its symbol: never colour alone.
