@@ -78,6 +78,31 @@ impl World<'_> {
         self.counters.keys_stored += 1;
     }
 
+    /// Writes a key log line or a body hash to disk, kept for the retention window.
+    fn remember_on_disk(
+        &mut self,
+        kind: EntryKind,
+        key: String,
+        response: Response,
+        written_by: String,
+        intent: usize,
+    ) {
+        let status = match kind {
+            EntryKind::LogEntry => EntryStatus::Logged,
+            _ => EntryStatus::Completed,
+        };
+        self.remember(MemoryEntry {
+            key,
+            kind,
+            status,
+            fingerprint: None,
+            response: Some(response),
+            expires_at: Some(self.now.plus(self.cfg.retention_ms)),
+            written_by,
+            intent,
+        });
+    }
+
     fn describe(&self, req: usize) -> String {
         let r = &self.requests[req];
         let key = r
@@ -470,20 +495,18 @@ impl World<'_> {
         let mut extra = String::new();
         if self.design == Design::ContentHash && id.is_some() {
             let hash = format!("#{}", digest::short(r.content));
-            self.remember(MemoryEntry {
-                key: hash.clone(),
-                kind: EntryKind::BodyHash,
-                status: EntryStatus::Completed,
-                fingerprint: None,
-                response: Some(resp.clone()),
-                expires_at: Some(self.now.plus(self.cfg.retention_ms)),
-                written_by: format!(
-                    "attempt #{}, with {}",
-                    r.attempt,
-                    id.clone().unwrap_or_default()
-                ),
-                intent: r.intent,
-            });
+            let written_by = format!(
+                "attempt #{}, with {}",
+                r.attempt,
+                id.clone().unwrap_or_default()
+            );
+            self.remember_on_disk(
+                EntryKind::BodyHash,
+                hash.clone(),
+                resp.clone(),
+                written_by,
+                r.intent,
+            );
             extra = format!(
                 " It remembers the body hash {hash} for {}.",
                 human_duration(self.cfg.retention_ms)
@@ -541,20 +564,18 @@ impl World<'_> {
                 .clone()
                 .unwrap_or_else(|| response(200, "ok", None))
         };
-        self.remember(MemoryEntry {
-            key: key.clone(),
-            kind: EntryKind::LogEntry,
-            status: EntryStatus::Logged,
-            fingerprint: None,
-            response: Some(held.clone()),
-            expires_at: Some(self.now.plus(self.cfg.retention_ms)),
-            written_by: format!(
-                "attempt #{}, {} the charge",
-                r.attempt,
-                if before { "before" } else { "after" }
-            ),
-            intent: r.intent,
-        });
+        let written_by = format!(
+            "attempt #{}, {} the charge",
+            r.attempt,
+            if before { "before" } else { "after" }
+        );
+        self.remember_on_disk(
+            EntryKind::LogEntry,
+            key.clone(),
+            held.clone(),
+            written_by,
+            r.intent,
+        );
         let clock = self.clock();
         let narration = if before {
             format!(

@@ -282,17 +282,7 @@ fn step_forward(app: &mut App) {
         Screen::Replay | Screen::Window => app.tick = (app.tick + 1).min(app.last_tick()),
         Screen::Compare => {
             let now = app.compare_at;
-            if let Some(next) = Design::CORE
-                .into_iter()
-                .filter_map(|d| {
-                    app.trace_of(d)
-                        .ticks
-                        .iter()
-                        .map(|t| t.at)
-                        .find(|t| *t > now)
-                })
-                .min()
-            {
+            if let Some(next) = compare_times(app).into_iter().find(|t| *t > now) {
                 app.compare_at = next;
             }
         }
@@ -304,37 +294,31 @@ fn step_back(app: &mut App) {
         Screen::Replay | Screen::Window => app.tick = app.tick.saturating_sub(1),
         Screen::Compare => {
             let now = app.compare_at;
-            if let Some(prev) = Design::CORE
-                .into_iter()
-                .filter_map(|d| {
-                    app.trace_of(d)
-                        .ticks
-                        .iter()
-                        .map(|t| t.at)
-                        .rfind(|t| *t < now)
-                })
-                .max()
-            {
+            if let Some(prev) = compare_times(app).into_iter().rfind(|t| *t < now) {
                 app.compare_at = prev;
             }
         }
     }
 }
 
-fn first_time(app: &App) -> crate::sim::Instant {
-    Design::CORE
+/// Every moment at which one of the compared designs has a tick, in order: the stops of
+/// the compare screen.
+fn compare_times(app: &App) -> Vec<crate::sim::Instant> {
+    let mut times: Vec<_> = Design::CORE
         .into_iter()
-        .filter_map(|d| app.trace_of(d).ticks.first().map(|t| t.at))
-        .min()
-        .unwrap_or_default()
+        .flat_map(|d| app.trace_of(d).ticks.iter().map(|t| t.at))
+        .collect();
+    times.sort_unstable();
+    times.dedup();
+    times
+}
+
+fn first_time(app: &App) -> crate::sim::Instant {
+    compare_times(app).first().copied().unwrap_or_default()
 }
 
 fn last_time(app: &App) -> crate::sim::Instant {
-    Design::CORE
-        .into_iter()
-        .filter_map(|d| app.trace_of(d).ticks.last().map(|t| t.at))
-        .max()
-        .unwrap_or_default()
+    compare_times(app).last().copied().unwrap_or_default()
 }
 
 fn quiz_reminder(app: &App) -> String {
