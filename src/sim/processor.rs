@@ -61,23 +61,6 @@ impl World<'_> {
             .map(|e| &**e)
     }
 
-    fn remember(&mut self, entry: MemoryEntry) {
-        let now = self.now;
-        // An entry past its expiry whose eviction is still pending gives way to the new one.
-        if let Some(stale) = self.memory.iter().position(|e| {
-            e.kind == entry.kind && e.key == entry.key && e.expires_at.is_some_and(|t| t <= now)
-        }) {
-            self.memory.remove(stale);
-            self.counters.keys_evicted += 1;
-        }
-        if let Some(expiry) = entry.expires_at {
-            let key = entry.key.clone();
-            self.schedule(expiry, Event::Expire { key, at: expiry });
-        }
-        self.memory.push_back(Arc::new(entry));
-        self.counters.keys_stored += 1;
-    }
-
     /// Writes a key log line or a body hash to disk, kept for the retention window.
     fn remember_on_disk(
         &mut self,
@@ -87,20 +70,39 @@ impl World<'_> {
         written_by: String,
         intent: usize,
     ) {
+        let now = self.now;
+        // An entry past its expiry whose eviction is still pending gives way to the new one.
+        if let Some(stale) = self
+            .memory
+            .iter()
+            .position(|e| e.kind == kind && e.key == key && e.expires_at.is_some_and(|t| t <= now))
+        {
+            self.memory.remove(stale);
+            self.counters.keys_evicted += 1;
+        }
+        let expiry = now.plus(self.cfg.retention_ms);
+        self.schedule(
+            expiry,
+            Event::Expire {
+                key: key.clone(),
+                at: expiry,
+            },
+        );
         let status = match kind {
             EntryKind::LogEntry => EntryStatus::Logged,
             _ => EntryStatus::Completed,
         };
-        self.remember(MemoryEntry {
+        self.memory.push_back(Arc::new(MemoryEntry {
             key,
             kind,
             status,
             fingerprint: None,
             response: Some(response),
-            expires_at: Some(self.now.plus(self.cfg.retention_ms)),
+            expires_at: Some(expiry),
             written_by,
             intent,
-        });
+        }));
+        self.counters.keys_stored += 1;
     }
 
     fn describe(&self, req: usize) -> String {
