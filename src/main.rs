@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 use idem::cli::run::{DesignChoice, parse_design_choice, parse_one_design};
 use idem::cli::{load_scenario, print_warnings};
 use idem::scenario::values::ClockTime;
-use idem::sim::{Design, Instant, time::DAY_MS};
+use idem::sim::{Design, Instant};
 use idem::tui::app::Presenting;
 use std::process::ExitCode;
 
@@ -149,7 +149,7 @@ fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
         app.design = d;
     }
     if let Some(at) = args.at {
-        let t = Instant(at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day);
+        let t = at.resolve(app.trace().ticks.first().map_or(Instant(0), |t| t.at));
         app.tick = app.trace().tick_at_or_before(t);
     }
     if present {

@@ -10,7 +10,6 @@ pub mod write;
 
 use crate::scenario::Scenario;
 use crate::scenario::values::{ClockTime, parse_clock};
-use crate::sim::time::DAY_MS;
 use crate::sim::{Design, Instant};
 use crate::tui::App;
 use crate::tui::view::{MIN_HEIGHT, MIN_WIDTH};
@@ -230,7 +229,7 @@ fn app_for(scenario: &Scenario, source: &str, design: Option<Design>) -> Result<
 /// The last tick at or before a clock time; a time before the first tick is refused rather
 /// than quietly drawn as the first tick.
 fn tick_at(app: &App, at: ClockTime) -> Result<usize, String> {
-    let t = Instant(at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day);
+    let t = at.resolve(app.trace().ticks.first().map_or(Instant(0), |t| t.at));
     let trace = app.trace();
     match trace.ticks.first() {
         Some(first) if t < first.at => Err(format!(

@@ -29,6 +29,8 @@ struct Checker<'a> {
     found: Vec<Diagnostic>,
     /// Problems found beyond `MAX_DIAGNOSTICS`, counted but not reported one by one.
     dropped: usize,
+    /// When the first purchase is made: times with a weekday count from its week.
+    start: Instant,
 }
 
 /// The most problems reported for one file.
@@ -61,6 +63,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         source,
         found: Vec::new(),
         dropped: 0,
+        start: Instant(0),
     };
     let title = sanitize_line(&file.title);
     if title.trim().is_empty() {
@@ -72,6 +75,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
 
     let layers = layers(&mut c, &file.checkout.layer);
     let intents = intents(&mut c, &file.intent);
+    c.start = intents.first().map_or(Instant(0), |i| i.at);
     let orders: Vec<String> = intents.iter().map(|i| i.order.clone()).collect();
     let faults = faults(&mut c, &file.fault, &orders);
     let human_paths = human_paths(&mut c, &file.human, &orders);
@@ -271,7 +275,7 @@ fn intents(c: &mut Checker<'_>, specs: &[Spanned<schema::Intent>]) -> Vec<Intent
         if weekdays && at.weekday.is_none() {
             c.error(i.at.span(), "this time has no weekday while another intent's has one; give every time a weekday (\"Fri 18:00:00\") or none".into());
         }
-        let when = Instant(at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day);
+        let when = at.resolve(previous.unwrap_or(Instant(0)));
         if previous.is_some_and(|p| when < p) {
             c.error(
                 i.at.span(),
@@ -531,19 +535,8 @@ fn narration(c: &mut Checker<'_>, specs: &[Spanned<schema::Narration>]) -> Vec<N
     let mut out = Vec::new();
     for spec in specs {
         let n = spec.get_ref();
-        let target = match (&n.label, n.at) {
-            (Some(label), None) => NarrationTarget::Label(sanitize_line(label)),
-            (None, Some(at)) => {
-                NarrationTarget::At(Instant(at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day))
-            }
-            _ => {
-                c.error(
-                    spec.span(),
-                    "a [[narration]] names its tick by `label` or by `at`, exactly one of them"
-                        .into(),
-                );
-                continue;
-            }
+        let Some(target) = target(c, spec.span(), "narration", &n.label, n.at) else {
+            continue;
         };
         let mode = match n.mode.as_ref().map(|m| m.get_ref().as_str()) {
             None | Some("replace") => NarrationMode::Replace,
@@ -653,9 +646,7 @@ fn target(
 ) -> Option<NarrationTarget> {
     match (label, at) {
         (Some(label), None) => Some(NarrationTarget::Label(sanitize_line(label))),
-        (None, Some(at)) => Some(NarrationTarget::At(Instant(
-            at.weekday.unwrap_or(0) * DAY_MS + at.ms_of_day,
-        ))),
+        (None, Some(at)) => Some(NarrationTarget::At(at.resolve(c.start))),
         _ => {
             c.error(
                 span,

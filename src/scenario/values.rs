@@ -61,6 +61,21 @@ pub struct ClockTime {
     pub weekday: Option<u64>,
 }
 
+impl ClockTime {
+    /// The instant this time names. A weekday is taken as the first such day not before
+    /// `not_before`, so `Mon 18:00` after a Friday start is the Monday after it.
+    pub fn resolve(self, not_before: crate::sim::Instant) -> crate::sim::Instant {
+        let day = match self.weekday {
+            None => 0,
+            Some(w) => {
+                let start = not_before.day();
+                w + start.saturating_sub(w).div_ceil(7) * 7
+            }
+        };
+        crate::sim::Instant(day * crate::sim::time::DAY_MS + self.ms_of_day)
+    }
+}
+
 pub fn parse_clock(text: &str) -> Result<ClockTime, String> {
     let bad = || {
         format!(
@@ -252,6 +267,13 @@ mod tests {
             Ok(86_401_000)
         );
         assert!(parse_clock("day 0 00:00:01").is_err());
+        let fri = crate::sim::Instant(4 * crate::sim::time::DAY_MS);
+        let mon = parse_clock("Mon 18:00:00").map(|c| c.resolve(fri).day());
+        assert_eq!(mon, Ok(7), "the Monday after a Friday start");
+        assert_eq!(
+            parse_clock("Fri 09:00:00").map(|c| c.resolve(fri).day()),
+            Ok(4)
+        );
     }
 
     #[test]
