@@ -59,7 +59,6 @@ fn column(
         .map(|i| {
             let t = &trace.ticks[i];
             let time = trace.clock.format(t.at);
-            let time = time.rsplit(' ').next().unwrap_or(&time).to_string();
             let diverge = if Some(i) == split { "◆" } else { " " };
             let style = if i + 1 == shown {
                 theme.current()
