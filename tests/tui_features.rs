@@ -1096,3 +1096,30 @@ fn the_share_line_reads_back_day_numbers() {
     );
     assert_eq!(share_at(&app), app.now());
 }
+
+/// A broken file chosen in the picker is reported on one line, with its position, not as the
+/// multi-line report of the command line squeezed together.
+#[test]
+fn the_picker_reports_a_broken_file_on_one_line() {
+    let dir = TempDir::new("pick-bad");
+    let path = dir.file(
+        "bad.toml",
+        "title = \"broken\"\n[[intent]]\norder = \"1\"\namount = \"lots\"\nat = \"10:00:00\"\n",
+    );
+    let mut app = app();
+    update(&mut app, Msg::OpenPicker);
+    for c in path.chars() {
+        update(&mut app, Msg::Type(c));
+    }
+    update(&mut app, Msg::Confirm);
+    let Overlay::Picker(picker) = &app.overlay else {
+        panic!("the picker stays open");
+    };
+    let error = picker.error.clone().expect("an error");
+    assert_eq!(
+        error,
+        format!(
+            "{path}:4:10: `lots` is not an amount: expected dollars and cents such as \"$48.60\""
+        )
+    );
+}

@@ -117,6 +117,24 @@ impl ScenarioError {
     }
 }
 
+impl ScenarioError {
+    /// The first error on one line, `file:3:12: message`, for places with room for one line.
+    pub fn one_line(&self) -> String {
+        let first = self
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .or(self.diagnostics.first());
+        match first {
+            Some(d) if d.line > 0 => {
+                format!("{}:{}:{}: {}", self.file, d.line, d.column, d.message)
+            }
+            Some(d) => format!("{}: {}", self.file, d.message),
+            None => self.file.clone(),
+        }
+    }
+}
+
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, d) in self.diagnostics.iter().enumerate() {

@@ -207,20 +207,7 @@ impl App {
                     Err(e) => self.error = Some(e.to_string()),
                 }
             }
-            Some(Err(e)) => {
-                let first = e
-                    .diagnostics
-                    .iter()
-                    .find(|d| d.is_error())
-                    .or(e.diagnostics.first());
-                self.error = Some(match first {
-                    Some(d) if d.line > 0 => {
-                        format!("{}:{}:{}: {}", e.file, d.line, d.column, d.message)
-                    }
-                    Some(d) => format!("{}: {}", e.file, d.message),
-                    None => e.file.clone(),
-                });
-            }
+            Some(Err(e)) => self.error = Some(e.one_line()),
         }
     }
 

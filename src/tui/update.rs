@@ -248,7 +248,7 @@ pub fn update(app: &mut App, msg: Msg) {
                 let name = CHECKLIST.get(i).map_or("order-5531", |c| c.scenario);
                 let opened = scenario::library::find(name)
                     .ok_or_else(|| format!("no built-in scenario {name}"))
-                    .and_then(|b| b.load().map_err(|e| e.to_string()))
+                    .and_then(|b| b.load().map_err(|e| e.one_line()))
                     .and_then(|s| open(app, s, name, false));
                 match opened {
                     Ok(()) => app.overlay = Overlay::None,
@@ -369,10 +369,12 @@ pub fn open_picker(dir: &Path) -> Picker {
                 Err(e) => PickerEntry {
                     source,
                     title: "(this file has errors)".to_string(),
-                    summary: e
-                        .diagnostics
-                        .first()
-                        .map_or(String::new(), |d| d.message.clone()),
+                    // The row already names the file: keep the position and the message.
+                    summary: {
+                        let line = e.one_line();
+                        line.strip_prefix(&format!("{}:", e.file))
+                            .map_or(line.clone(), |rest| format!("line {}", rest.trim_start()))
+                    },
                     builtin: false,
                 },
             }
@@ -414,7 +416,7 @@ fn pick(app: &mut App, mut picker: Picker) {
         scenario::resolve(&source)
     };
     match loaded
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.one_line())
         .and_then(|s| open(app, s, &source, !builtin))
     {
         Ok(()) => app.overlay = Overlay::None,
