@@ -2,6 +2,7 @@
 
 pub mod cli;
 pub mod export;
+pub mod glossary;
 pub mod present;
 pub mod report;
 pub mod scenario;

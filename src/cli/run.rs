@@ -1,7 +1,8 @@
 //! `idem run`: replays a scenario without the terminal UI, as text or JSON.
 
 use super::json::RunJson;
-use crate::report::{headline, verdict_meaning};
+use crate::glossary;
+use crate::report::{headline, intent_line, verdict_meaning};
 use crate::scenario::Scenario;
 use crate::sim::{Design, Trace};
 use anyhow::{Context, Result};
@@ -84,7 +85,9 @@ pub fn timeline_text(scenario: &Scenario, trace: &Trace) -> String {
         .max()
         .unwrap_or(12);
     let indent = " ".repeat(width + 2);
-    for tick in &trace.ticks {
+    let first = glossary::first_uses(trace);
+    let columns = 96usize.saturating_sub(width).max(40);
+    for (index, tick) in trace.ticks.iter().enumerate() {
         let _ = writeln!(
             out,
             "{:<width$}  {:<9}  {}",
@@ -92,8 +95,17 @@ pub fn timeline_text(scenario: &Scenario, trace: &Trace) -> String {
             tick.actor.name(),
             tick.label
         );
-        for line in wrap(&tick.narration, 96usize.saturating_sub(width).max(40)) {
+        for line in wrap(&tick.narration, columns) {
             let _ = writeln!(out, "{indent}{line}");
+        }
+        for (term, meaning) in glossary::introduced_at(&first, index) {
+            for (n, line) in wrap(&format!("{term}: {meaning}"), columns.saturating_sub(2))
+                .iter()
+                .enumerate()
+            {
+                let lead = if n == 0 { "▸ " } else { "  " };
+                let _ = writeln!(out, "{indent}{lead}{line}");
+            }
         }
     }
     out.push('\n');
@@ -113,19 +125,10 @@ fn outcome_text(trace: &Trace) -> String {
         out,
         "Verdict: {} ({})",
         o.verdict.id(),
-        verdict_meaning(o.verdict)
+        verdict_meaning(o)
     );
     for i in &o.intents {
-        let _ = writeln!(
-            out,
-            "  order {} (key {}): {} charge{}, {}; the checkout believes {}",
-            i.id,
-            i.key,
-            i.charges,
-            if i.charges == 1 { "" } else { "s" },
-            i.charged_cents,
-            i.client_view.label()
-        );
+        let _ = writeln!(out, "  {}", intent_line(i));
     }
     let c = &o.counters;
     let _ = writeln!(

@@ -91,14 +91,18 @@ fn design_section(out: &mut String, trace: &Trace) {
     let _ = writeln!(out, "## {} · {} (`{}`)\n", d.hotkey(), d.name(), d.id());
     let _ = writeln!(out, "| Time | Lane | What happened | Narration |");
     let _ = writeln!(out, "|---|---|---|---|");
-    for tick in &trace.ticks {
+    let first = crate::glossary::first_uses(trace);
+    for (index, tick) in trace.ticks.iter().enumerate() {
+        let mut narration = cell(&tick.narration);
+        for (term, meaning) in crate::glossary::introduced_at(&first, index) {
+            let _ = write!(narration, "<br>*{term}*: {}", cell(meaning));
+        }
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} |",
+            "| {} | {} | {} | {narration} |",
             cell(&trace.format_time(tick.at)),
             cell(tick.actor.name()),
             cell(&tick.label),
-            cell(&tick.narration)
         );
     }
     let o = &trace.outcome;
@@ -108,14 +112,16 @@ fn design_section(out: &mut String, trace: &Trace) {
         "\n**Outcome:** {} · verdict `{}`: {}.\n",
         inline(&head),
         o.verdict.id(),
-        verdict_meaning(o.verdict)
+        verdict_meaning(o)
     );
     for i in &o.intents {
         let _ = writeln!(
             out,
-            "- Order {} (key {}): {}, {}; the checkout believes {}.",
+            "- Order {} ({}): {}, {}; the checkout believes {}.",
             inline(&i.id),
-            inline(&i.key),
+            i.key
+                .as_deref()
+                .map_or("no key".to_string(), |k| format!("key {}", inline(k))),
             charges_text(i.charges),
             inline(&i.charged_cents.to_string()),
             i.client_view.label()

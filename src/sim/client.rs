@@ -19,9 +19,21 @@ impl World<'_> {
     pub(super) fn on_pay(&mut self, intent: usize) {
         let cfg = &self.cfg.intents[intent];
         let (order, amount, key) = (cfg.order.clone(), cfg.amount, cfg.key.clone());
+        let shared_with: Vec<String> = self
+            .cfg
+            .intents
+            .iter()
+            .enumerate()
+            .filter(|(i, other)| *i != intent && other.key == key)
+            .map(|(_, other)| other.order.clone())
+            .collect();
         let minted = match self.cfg.key_strategy {
-            KeyStrategy::PerIntent => format!(
+            KeyStrategy::PerIntent if shared_with.is_empty() => format!(
                 "The checkout mints the idempotency key {key} for this intent and stores it with the order, so every attempt can carry the same one."
+            ),
+            KeyStrategy::PerIntent => format!(
+                "The checkout gives this intent the idempotency key {key}, the key of order {} too: two different purchases now carry one key, a client bug a processor can only catch by comparing the requests.",
+                shared_with.join(" and order ")
             ),
             KeyStrategy::PerAttempt => format!(
                 "The checkout will mint a new key for every attempt ({key} first): each retry will look like a brand-new purchase."
@@ -144,6 +156,7 @@ impl World<'_> {
             copy: 0,
             processing_ms,
             response: None,
+            pending: None,
         };
         self.counters.attempts_sent += 1;
         {
@@ -155,7 +168,7 @@ impl World<'_> {
         let key_text = key
             .as_deref()
             .map_or("no key".to_string(), |k| format!("key {k}"));
-        let label = format!("charge {amount} {key_text} #{attempt}");
+        let label = format!("charge {amount} {key_text} {}", self.attempt_tag(intent, attempt));
         let timeout = self.cfg.layers[0].timeout_ms.unwrap_or(30_000);
         let why = if attempt == 1 {
             format!(
@@ -217,7 +230,7 @@ impl World<'_> {
             intent,
             0,
             TickKind::Timeout,
-            format!("no answer to #{attempt}"),
+            format!("no answer to {}", self.attempt_tag(intent, attempt)),
             head,
             Some(attempt),
         );
@@ -270,7 +283,7 @@ impl World<'_> {
             Next::Retry { layer, delay_ms } => {
                 let l = &self.cfg.layers[layer];
                 let n = self.runs[intent].layer_attempt[layer];
-                if self.cfg.layers.len() == 1 {
+                if layer == 0 {
                     format!(
                         " It waits {} and tries again (attempt {n} of {}).",
                         human_duration(delay_ms),
@@ -359,7 +372,7 @@ impl World<'_> {
                 TickDraft::new(
                     Actor::Checkout,
                     TickKind::Dropped,
-                    format!("answer to the copy of #{attempt} unread"),
+                    format!("answer to the copy of {} unread", self.attempt_tag(intent, attempt)),
                     narration,
                 )
                 .of(intent, Some(attempt)),
@@ -368,18 +381,27 @@ impl World<'_> {
         }
         if run.finished || run.epoch != epoch || run.waiting_for != Some(attempt) {
             let narration = format!(
-                "At {} the answer to attempt #{attempt} ({summary}) reaches the checkout, but the checkout stopped waiting for that attempt. Nobody reads it: whatever it says, the checkout will never learn it.",
-                self.clock()
+                "At {} the answer to {} ({summary}) reaches the checkout, but the checkout stopped waiting for that attempt. Nobody reads it.",
+                self.clock(),
+                self.attempt_name(intent, attempt)
             );
+            let charge = r.response.charge.clone();
             self.record(
                 TickDraft::new(
                     Actor::Checkout,
                     TickKind::Dropped,
-                    format!("late answer to #{attempt} ignored"),
+                    format!("late answer to {} ignored", self.attempt_tag(intent, attempt)),
                     narration,
                 )
                 .of(intent, Some(attempt)),
             );
+            if let Some(id) = charge {
+                self.tell_later(
+                    &id,
+                    format!("The checkout hears of {id} only through another answer."),
+                    format!("The checkout never reads an answer that names {id}."),
+                );
+            }
             return;
         }
         // The answer came: the attempt's timeout no longer matters.
@@ -389,15 +411,30 @@ impl World<'_> {
     }
 
     fn read_answer(&mut self, intent: usize, attempt: u32, response: &Response) {
+        if let Some(id) = &response.charge {
+            let tick = self.ticks.len();
+            self.heard.entry(id.clone()).or_insert(tick);
+        }
         let summary = response.summary();
-        let label = format!("reads {summary} for #{attempt}");
+        let label = format!("reads {summary} for {}", self.attempt_tag(intent, attempt));
         let order = self.cfg.intents[intent].order.clone();
         let clock = self.clock();
         if response.is_success() {
-            let how = if response.replayed {
-                "The processor recognised the key and answered from memory instead of charging again, so the checkout marks the order paid."
-            } else {
-                "The checkout marks the order paid."
+            let owner = response
+                .charge
+                .as_ref()
+                .and_then(|id| self.ledger.iter().find(|c| &c.id == id))
+                .map(|c| (c.id.clone(), c.intent));
+            let how = match (response.replayed, owner) {
+                (false, _) => "The checkout marks the order paid.".to_string(),
+                (true, Some((id, owner))) if owner == intent => format!(
+                    "The processor recognised the key and answered from memory with {id}, charging nothing more, so the checkout marks the order paid."
+                ),
+                (true, Some((id, owner))) => format!(
+                    "That stored answer belongs to order {}: {id} paid for that order, not this one. This answer charged nothing for order {order}, yet the checkout marks it paid.",
+                    self.cfg.intents[owner].order
+                ),
+                (true, None) => "The processor answered from memory and charged nothing for this request, so the checkout marks the order paid.".to_string(),
             };
             let narration = format!(
                 "At {clock} the checkout reads {summary} for attempt #{attempt} of order {order}. {how}"

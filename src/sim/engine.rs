@@ -5,7 +5,7 @@ use super::design::Design;
 use super::state::Belief;
 use super::time::ClockStyle;
 use super::trace::{Actor, IntentOutcome, Outcome, TickKind, Trace, Verdict};
-use super::world::{Event, TickDraft, World};
+use super::world::{Event, TickDraft, World, capitalise};
 use std::fmt;
 
 /// Why a simulation could not be completed.
@@ -56,6 +56,7 @@ fn run(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
         }
     }
     world.read_statement();
+    world.settle_hindsight();
     let outcome = outcome(&world);
     let warnings = unused_faults(&world);
     Ok(Trace {
@@ -87,6 +88,11 @@ fn dispatch(world: &mut World<'_>, event: Event) {
         Event::Send { intent, epoch } => world.on_send(intent, epoch),
         Event::Arrive { req } => world.on_arrive(req),
         Event::LoseRequest { req } => world.on_lose_request(req),
+        Event::Wire {
+            direction,
+            id,
+            what,
+        } => world.on_wire_fault(direction, id, what),
         Event::Step {
             req,
             step,
@@ -126,11 +132,29 @@ impl World<'_> {
                 dup_orders.push(intent.order.clone());
             }
         }
-        let what = match lines {
+        let mut what = match lines {
             0 => format!("no charge from {merchant}"),
             1 => format!("one line from {merchant}, {total}"),
             n => format!("{n} lines from {merchant}, {total} in all"),
         };
+        if self.several_orders() {
+            let per_order: Vec<String> = self
+                .cfg
+                .intents
+                .iter()
+                .enumerate()
+                .map(|(i, intent)| {
+                    let mine: Vec<_> = self.ledger.iter().filter(|c| c.intent == i).collect();
+                    let sum = super::money::Cents(mine.iter().map(|c| c.amount.0).sum());
+                    match mine.len() {
+                        0 => format!("order {} no line", intent.order),
+                        1 => format!("order {} one line ({sum})", intent.order),
+                        n => format!("order {} {n} lines ({sum})", intent.order),
+                    }
+                })
+                .collect();
+            what = format!("{what}: {}", per_order.join(", "));
+        }
         let unconfirmed: Vec<String> = self
             .cfg
             .intents
@@ -144,13 +168,13 @@ impl World<'_> {
             .collect();
         let meaning = if !dup_orders.is_empty() {
             format!(
-                " Order {} was paid for more than once, although the customer pressed Pay once; only a reconciliation of charges against orders will find the extra and refund it.",
-                dup_orders.join(", ")
+                " {} paid for more than once, although the customer pressed Pay once for each; only a reconciliation of charges against orders will find the extra and refund it.",
+                capitalise(&orders_phrase(&dup_orders, "was", "were"))
             )
         } else if !unconfirmed.is_empty() {
             format!(
-                " The money for order {} moved, but the checkout does not believe it was paid; only a reconciliation of charges against orders will bring the two together.",
-                unconfirmed.join(", ")
+                " The money for {} moved, but the checkout does not believe it was paid; only a reconciliation of charges against orders will bring the two together.",
+                orders_phrase(&unconfirmed, "", "").trim_end()
             )
         } else {
             String::new()
@@ -169,6 +193,14 @@ impl World<'_> {
     }
 }
 
+/// `Order 5531 was` or `Orders 5531 and 5538 were`; empty verbs give just the noun phrase.
+fn orders_phrase(orders: &[String], one: &str, many: &str) -> String {
+    match orders {
+        [only] => format!("order {only} {one}"),
+        _ => format!("orders {} {many}", orders.join(" and ")),
+    }
+}
+
 fn outcome(world: &World<'_>) -> Outcome {
     let intents: Vec<IntentOutcome> = world
         .cfg
@@ -183,7 +215,8 @@ fn outcome(world: &World<'_>) -> Outcome {
             };
             IntentOutcome {
                 id: cfg.order.clone(),
-                key: cfg.key.clone(),
+                key: (world.cfg.key_strategy != super::config::KeyStrategy::None)
+                    .then(|| cfg.key.clone()),
                 charges: charges.len(),
                 charged_cents: super::money::Cents(charges.iter().map(|c| c.amount.0).sum()),
                 client_view: belief,

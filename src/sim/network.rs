@@ -4,7 +4,8 @@
 use super::config::{Direction, FaultAction};
 use super::state::{Flight, Response};
 use super::trace::{Actor, Fate, Message, TickKind};
-use super::world::{Event, Reply, TickDraft, World};
+use super::time::human_duration;
+use super::world::{Event, Reply, TickDraft, WireFault, World};
 use std::sync::Arc;
 
 /// How the network treats one message.
@@ -63,12 +64,66 @@ impl World<'_> {
         plan
     }
 
+    /// Schedules the ticks that show a delay or a copy, at the moment the message would
+    /// otherwise have arrived (so before its own arrival at that instant).
+    fn announce(&mut self, plan: &Plan, direction: Direction, id: usize) {
+        if plan.lost {
+            return;
+        }
+        if plan.extra_ms > 0 {
+            let what = WireFault::Delay {
+                by_ms: plan.extra_ms,
+            };
+            self.schedule_in(self.cfg.latency_ms, Event::Wire { direction, id, what });
+        }
+        if let Some(gap_ms) = plan.duplicate_gap_ms {
+            let what = WireFault::Duplicate { gap_ms };
+            let at = self.cfg.latency_ms.saturating_add(plan.extra_ms);
+            self.schedule_in(at, Event::Wire { direction, id, what });
+        }
+    }
+
+    pub(super) fn on_wire_fault(&mut self, direction: Direction, id: usize, what: WireFault) {
+        let (req, summary) = match direction {
+            Direction::Request => (id, None),
+            Direction::Reply => (self.replies[id].req, Some(self.replies[id].response.summary())),
+        };
+        let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
+        let tag = self.attempt_tag(intent, attempt);
+        let name = self.attempt_name(intent, attempt);
+        let (thing, short) = match &summary {
+            None => (format!("{name}'s request"), format!("request {tag}")),
+            Some(s) => (format!("the answer to {name} ({s})"), format!("answer to {tag}")),
+        };
+        let (kind, label, text) = match what {
+            WireFault::Delay { by_ms } => (
+                TickKind::Delayed,
+                format!("{short} held {}", human_duration(by_ms)),
+                format!(
+                    "the network holds up {thing}: it arrives {} later than usual.",
+                    human_duration(by_ms)
+                ),
+            ),
+            WireFault::Duplicate { gap_ms } => (
+                TickKind::Duplicated,
+                format!("{short} copied"),
+                format!(
+                    "the network delivers {thing} and makes a second copy, which follows {} behind. Only one was sent.",
+                    human_duration(gap_ms)
+                ),
+            ),
+        };
+        let narration = format!("At {} {text}", self.clock());
+        self.record(TickDraft::new(Actor::Network, kind, label, narration).of(intent, Some(attempt)));
+    }
+
     /// Puts a request on the wire.
     pub(super) fn transmit_request(&mut self, req: usize) {
         let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
         let plan = self.plan(intent, attempt, Direction::Request);
         let travel = self.cfg.latency_ms.saturating_add(plan.extra_ms);
         self.take_off(intent, attempt, Direction::Request, req);
+        self.announce(&plan, Direction::Request, req);
         if plan.lost {
             self.schedule_in(travel, Event::LoseRequest { req });
             return;
@@ -95,6 +150,7 @@ impl World<'_> {
         });
         let reply = self.replies.len() - 1;
         self.take_off(intent, attempt, Direction::Reply, reply);
+        self.announce(&plan, Direction::Reply, reply);
         if plan.lost {
             self.schedule_in(travel, Event::LoseReply { reply });
             return;
@@ -120,16 +176,17 @@ impl World<'_> {
             .as_deref()
             .map_or("no key".to_string(), |k| format!("key {k}"));
         let narration = format!(
-            "At {} the network loses attempt #{attempt} ({amount}, {key}) on its way to the processor. Nothing was charged, but the checkout cannot see that: all it will notice is silence.",
+            "At {} the network loses attempt #{attempt} ({amount}, {key}) on its way to the processor. Nothing was charged, but the checkout cannot see that: all it gets from this attempt is silence.",
             self.clock()
         );
-        let label = format!("request #{attempt} lost");
+        let tag = self.attempt_tag(intent, attempt);
+        let label = format!("request {tag} lost");
         self.record(
             TickDraft::new(Actor::Network, TickKind::Lost, label, narration)
                 .message(Message {
                     from: Actor::Checkout,
                     to: Actor::Processor,
-                    label: format!("charge {amount} {key} #{attempt}"),
+                    label: format!("charge {amount} {key} {tag}"),
                     fate: Fate::Lost,
                 })
                 .of(intent, Some(attempt)),
@@ -142,20 +199,22 @@ impl World<'_> {
         let summary = r.response.summary();
         let req = &self.requests[r.req];
         let (intent, attempt) = (req.intent, req.attempt);
-        let consequence = if r.response.charge.is_some() {
-            "The money has moved, and the checkout will never hear that it did."
+        let charge = r.response.charge.clone();
+        let consequence = if charge.is_some() {
+            "The money has moved, and this answer, which says so, will not reach the checkout."
         } else {
-            "The checkout will never hear it."
+            "This answer will not reach the checkout."
         };
         let narration = format!(
-            "At {} the network loses the processor's answer to attempt #{attempt} ({summary}). {consequence} A lost answer does not mean the charge failed; it means nobody on this side knows.",
-            self.clock()
+            "At {} the network loses the processor's answer to {} ({summary}). {consequence} A lost answer does not mean the charge failed; it means nobody on this side knows.",
+            self.clock(),
+            self.attempt_name(intent, attempt)
         );
         self.record(
             TickDraft::new(
                 Actor::Network,
                 TickKind::Lost,
-                format!("answer to #{attempt} lost"),
+                format!("answer to {} lost", self.attempt_tag(intent, attempt)),
                 narration,
             )
             .message(Message {
@@ -166,5 +225,12 @@ impl World<'_> {
             })
             .of(intent, Some(attempt)),
         );
+        if let Some(id) = charge {
+            self.tell_later(
+                &id,
+                format!("The checkout learns of {id} only later, from another attempt's answer."),
+                format!("The checkout never reads an answer that names {id}."),
+            );
+        }
     }
 }

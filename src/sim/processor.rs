@@ -7,7 +7,7 @@ use super::digest;
 use super::state::{Charge, EntryKind, EntryStatus, MemoryEntry, Response};
 use super::time::human_duration;
 use super::trace::{Actor, Fate, Message, TickKind};
-use super::world::{Event, Step, TickDraft, World};
+use super::world::{Event, Step, TickDraft, World, capitalise};
 use std::sync::Arc;
 
 /// The processor's decision on a request it has just received.
@@ -105,6 +105,18 @@ impl World<'_> {
         self.counters.keys_stored += 1;
     }
 
+    /// `K7Q4 is new`, or, for a key the retention window evicted, that it was forgotten.
+    fn unknown_key(&self, key: &str, usual: &str) -> String {
+        match self.evicted.get(key) {
+            Some(&at) => format!(
+                "{key} was forgotten when its retention window of {} ran out at {}, which makes it new again",
+                human_duration(self.cfg.retention_ms),
+                self.cfg.clock.format_short(at)
+            ),
+            None => format!("{key} {usual}"),
+        }
+    }
+
     fn describe(&self, req: usize) -> String {
         let r = &self.requests[req];
         let key = r
@@ -116,7 +128,11 @@ impl World<'_> {
         } else {
             ""
         };
-        format!("attempt #{} ({}, {key}{copy})", r.attempt, r.amount)
+        format!(
+            "{} ({}, {key}{copy})",
+            self.attempt_name(r.intent, r.attempt),
+            r.amount
+        )
     }
 
     pub(super) fn on_arrive(&mut self, req: usize) {
@@ -128,7 +144,7 @@ impl World<'_> {
                 "At {} {who} reaches the processor while it is down after its crash. Nobody is there to read it or answer it.",
                 self.clock()
             );
-            let label = format!("#{attempt} arrives: processor down");
+            let label = format!("{} arrives: processor down", self.attempt_tag(intent, attempt));
             let message = Message {
                 from: Actor::Checkout,
                 to: Actor::Processor,
@@ -152,12 +168,13 @@ impl World<'_> {
                 TickDraft::new(
                     Actor::Processor,
                     TickKind::Receive,
-                    format!("receives #{attempt}"),
+                    format!("receives {}", self.attempt_tag(intent, attempt)),
                     narration,
                 )
                 .of(intent, Some(attempt)),
             );
-            self.crash(restart, format!("right after receiving attempt #{attempt}"));
+            let name = self.attempt_name(intent, attempt);
+            self.crash(restart, format!("right after receiving {name}"));
             return;
         }
         match self.decide(req) {
@@ -190,20 +207,12 @@ impl World<'_> {
                     TickDraft::new(
                         Actor::Processor,
                         TickKind::Receive,
-                        format!("receives #{attempt}"),
+                        format!("receives {}", self.attempt_tag(intent, attempt)),
                         narration,
                     )
                     .of(intent, Some(attempt)),
                 );
-                let incarnation = self.incarnation;
-                self.schedule_in(
-                    after_ms,
-                    Event::Step {
-                        req,
-                        step,
-                        incarnation,
-                    },
-                );
+                self.next_step(req, step, after_ms);
             }
         }
     }
@@ -213,13 +222,14 @@ impl World<'_> {
         let who = self.describe(req);
         let clock = self.clock();
         let processing = human_duration(r.processing_ms);
+        let tag = self.attempt_tag(r.intent, r.attempt);
         let at = |e: &MemoryEntry| e.written_by.clone();
         match self.design {
             Design::WithCharge => {
                 let Some(key) = r.key.clone() else {
                     return Decision::Answer {
                         kind: TickKind::Reject,
-                        label: format!("#{} refused: 400 no key", r.attempt),
+                        label: format!("{tag} refused: 400 no key"),
                         narration: format!(
                             "At {clock} the processor receives {who}. This design will not charge without an idempotency key, so it refuses with 400 and nothing is charged."
                         ),
@@ -233,7 +243,7 @@ impl World<'_> {
                         self.counters.mismatches_422 += 1;
                         return Decision::Answer {
                             kind: TickKind::Mismatch,
-                            label: format!("#{}: 422 key {key} reused", r.attempt),
+                            label: format!("{tag}: 422 key {key} reused"),
                             narration: format!(
                                 "At {clock} the processor receives {who}. {key} is known, but for a different request (fingerprint {first}, this one {fp}). Reusing a key for another payment is a client bug, so it refuses with 422 and charges nothing."
                             ),
@@ -250,7 +260,7 @@ impl World<'_> {
                         self.counters.dedupe_hits += 1;
                         return Decision::Answer {
                             kind: TickKind::Replay,
-                            label: format!("#{}: replays {key}", r.attempt),
+                            label: format!("{tag}: replays {key}"),
                             narration: format!(
                                 "At {clock} the processor receives {who} and finds {key} completed ({written}). It sends back the stored answer, {}, marked as a replay, and charges nothing: the retry is recognised as the same purchase.",
                                 stored.summary()
@@ -261,13 +271,14 @@ impl World<'_> {
                     self.counters.conflicts_409 += 1;
                     return Decision::Answer {
                         kind: TickKind::Conflict,
-                        label: format!("#{}: 409 {key} in progress", r.attempt),
+                        label: format!("{tag}: 409 {key} in progress"),
                         narration: format!(
                             "At {clock} the processor receives {who} while {key} is still in progress. Rather than start a second charge it answers 409: the first attempt is still being worked on, ask again later."
                         ),
                         response: response(409, "key in progress", None),
                     };
                 }
+                let new = self.unknown_key(&key, "is new");
                 // The in-progress mark is held in memory only: it is not a stored key yet.
                 self.memory.push_back(Arc::new(MemoryEntry {
                     key: key.clone(),
@@ -281,7 +292,7 @@ impl World<'_> {
                 }));
                 Decision::Work {
                     narration: format!(
-                        "At {clock} the processor receives {who}. {key} is new, so it marks the key in progress (in memory for now) and starts charging {}; that takes {processing}.",
+                        "At {clock} the processor receives {who}. {new}, so it marks the key in progress (in memory for now) and starts charging {}; that takes {processing}.",
                         r.amount
                     ),
                     step: Step::Commit,
@@ -305,7 +316,7 @@ impl World<'_> {
                         };
                         return Decision::Answer {
                             kind: TickKind::Replay,
-                            label: format!("#{}: {key} found in log", r.attempt),
+                            label: format!("{tag}: {key} found in log"),
                             narration: format!(
                                 "At {clock} the processor receives {who}, finds {key} in its key log ({written}) and sends back what the log holds, {}. {caveat}",
                                 stored.summary()
@@ -313,10 +324,11 @@ impl World<'_> {
                             response: stored,
                         };
                     }
+                    let absent = self.unknown_key(&key, "is not in its key log");
                     if self.design == Design::LogBeforeCharge {
                         return Decision::Work {
                             narration: format!(
-                                "At {clock} the processor receives {who}. {key} is not in its key log, so it will append it first and charge {} after.",
+                                "At {clock} the processor receives {who}. {absent}, so it appends it first and means to charge {} after.",
                                 r.amount
                             ),
                             step: Step::KeyLog,
@@ -325,7 +337,7 @@ impl World<'_> {
                     }
                     return Decision::Work {
                         narration: format!(
-                            "At {clock} the processor receives {who}. {key} is not in its key log, so it starts charging {} ({processing}). Nothing marks the key as in progress: a retry arriving meanwhile would be charged too.",
+                            "At {clock} the processor receives {who}. {absent}, so it starts charging {} ({processing}). Nothing marks the key as in progress: a retry arriving meanwhile would be charged too.",
                             r.amount
                         ),
                         step: Step::Charge,
@@ -350,22 +362,23 @@ impl World<'_> {
                 after_ms: r.processing_ms,
             },
             Design::ContentHash => {
-                let hash = format!("#{}", digest::short(r.content));
+                let hash = digest::short(r.content);
                 if let Some(e) = self.find(EntryKind::BodyHash, &hash) {
                     let written = at(e);
                     self.counters.dedupe_hits += 1;
                     return Decision::Answer {
                         kind: TickKind::Reject,
-                        label: format!("#{}: 400 duplicate body", r.attempt),
+                        label: format!("{tag}: 400 duplicate body"),
                         narration: format!(
-                            "At {clock} the processor receives {who}. Its body hashes to {hash}, the same as a charge already made ({written}), so it refuses with 400 duplicate request. That is an error, not a replay: the checkout will believe the payment failed."
+                            "At {clock} the processor receives {who}. Its body hashes to {hash}, the same as a charge already made ({written}), so it refuses with 400 duplicate request. That is an error, not a replay: a checkout that reads it stops and takes the payment as failed."
                         ),
                         response: response(400, "duplicate request", None),
                     };
                 }
                 Decision::Work {
                     narration: format!(
-                        "At {clock} the processor receives {who}. No charged body hashes to {hash}, so it charges {} ({processing}).",
+                        "At {clock} the processor receives {who}. {}, so it charges {} ({processing}).",
+                        self.unknown_key(&hash, "matches no body it remembers charging"),
                         r.amount
                     ),
                     step: Step::Charge,
@@ -380,6 +393,7 @@ impl World<'_> {
             // The work was in memory when the processor crashed: it will never finish.
             return;
         }
+        self.requests[req].pending = None;
         match step {
             Step::Commit => self.commit(req),
             Step::Charge => self.charge(req),
@@ -412,6 +426,7 @@ impl World<'_> {
     }
 
     fn next_step(&mut self, req: usize, step: Step, after_ms: u64) {
+        self.requests[req].pending = Some(step);
         let incarnation = self.incarnation;
         self.schedule_in(
             after_ms,
@@ -459,7 +474,7 @@ impl World<'_> {
                 human_duration(self.cfg.retention_ms)
             ),
             None => format!(
-                "At {clock} the card is declined. The processor stores {key} as completed with the 402 answer, so a retry will get the same refusal rather than a second try at the card."
+                "At {clock} the card is declined. The processor stores {key} as completed with the 402 answer, so while the key is kept a retry carrying it gets the same refusal rather than a second try at the card."
             ),
         };
         let label = match &id {
@@ -496,7 +511,7 @@ impl World<'_> {
         let clock = self.clock();
         let mut extra = String::new();
         if self.design == Design::ContentHash && id.is_some() {
-            let hash = format!("#{}", digest::short(r.content));
+            let hash = digest::short(r.content);
             let written_by = format!(
                 "attempt #{}, with {}",
                 r.attempt,
@@ -527,7 +542,7 @@ impl World<'_> {
                 TickKind::Decline,
                 "card declined".to_string(),
                 format!(
-                    "At {clock} the card is declined: no money moves and the answer will be 402."
+                    "At {clock} the card is declined: no money moves, and the answer it prepares is 402."
                 ),
             ),
         };
@@ -535,24 +550,14 @@ impl World<'_> {
             TickDraft::new(Actor::Processor, kind, label, narration).of(r.intent, Some(r.attempt)),
         );
         if let Some(restart) = self.take_crash(req, CrashPoint::Charge) {
-            let why = match self.design {
-                Design::LogAfterCharge if r.key.is_some() => format!(
-                    "right after charging attempt #{}, before the key reaches the log",
-                    r.attempt
-                ),
-                _ => format!(
-                    "right after charging attempt #{}, before it can answer",
-                    r.attempt
-                ),
-            };
+            let why = format!(
+                "right after charging {}, before it can answer",
+                self.attempt_name(r.intent, r.attempt)
+            );
             self.crash(restart, why);
             return;
         }
-        if self.design == Design::LogAfterCharge && r.key.is_some() {
-            self.next_step(req, Step::KeyLog, 0);
-        } else {
-            self.next_step(req, Step::Reply, 0);
-        }
+        self.next_step(req, Step::Reply, 0);
     }
 
     fn key_log(&mut self, req: usize) {
@@ -581,12 +586,26 @@ impl World<'_> {
         let clock = self.clock();
         let narration = if before {
             format!(
-                "At {clock} the processor appends {key} to its key log with the answer it means to give ({}), before any money has moved. Should it crash now, the log would claim a payment that never happened.",
+                "At {clock} the processor appends {key} to its key log with the answer it means to give ({}), before any money has moved. Should it crash now, the log would claim a payment that was not made.",
                 held.summary()
             )
         } else {
+            let earlier: Vec<String> = self
+                .orphans
+                .iter()
+                .filter(|(k, _, _)| *k == key)
+                .map(|(_, a, id)| format!("{id} (attempt #{a})"))
+                .collect();
+            let lesson = if earlier.is_empty() {
+                "A crash between the charge and this line would leave a charge with no memory of its key.".to_string()
+            } else {
+                format!(
+                    "The line is for this attempt's charge; {} stays in the ledger with no line of its own, because a crash came between its charge and its log write.",
+                    earlier.join(" and ")
+                )
+            };
             format!(
-                "At {clock} the processor appends {key} and its answer ({}) to the key log: a second write, separate from the charge. A crash between the two would have left a charge with no memory of it.",
+                "At {clock} the answer has left, and only now does the processor append {key} and that answer ({}) to its key log: a second write, separate from the charge. {lesson}",
                 held.summary()
             )
         };
@@ -603,15 +622,13 @@ impl World<'_> {
             let why = if before {
                 format!("right after logging {key}, before charging the card")
             } else {
-                format!("right after logging {key}, before it can answer")
+                format!("right after logging {key}")
             };
             self.crash(restart, why);
             return;
         }
         if before {
             self.next_step(req, Step::Charge, r.processing_ms);
-        } else {
-            self.next_step(req, Step::Reply, 0);
         }
     }
 
@@ -632,7 +649,7 @@ impl World<'_> {
             TickDraft::new(
                 Actor::Processor,
                 TickKind::Reply,
-                format!("answers #{}: {}", r.attempt, resp.summary()),
+                format!("answers {}: {}", self.attempt_tag(r.intent, r.attempt), resp.summary()),
                 narration,
             )
             .message(Message {
@@ -643,6 +660,12 @@ impl World<'_> {
             })
             .of(r.intent, Some(r.attempt)),
         );
+        // The after-response hook: the key reaches the log only once the answer has left.
+        // Scheduled before a crash after the reply can strike, so that crash cuts it off.
+        let logs_after = self.design == Design::LogAfterCharge && r.key.is_some();
+        if logs_after {
+            self.next_step(req, Step::KeyLog, 0);
+        }
         self.after_reply(req);
     }
 
@@ -659,13 +682,17 @@ impl World<'_> {
                 .is_some_and(|r| r.intent == intent && r.attempt == attempt && r.response.is_none())
         });
         let key_less = !self.design.uses_key() || self.requests[req].key.is_none();
+        // Under log-after-charge the key is still to be written once the answer has left.
+        let key_ahead = self.requests[req].pending == Some(Step::KeyLog);
         let mut notes = Vec::new();
         let pending: Vec<(usize, CrashPoint)> = self
             .faults_for(intent, attempt)
             .filter(|_| !copies_pending)
             .filter_map(|(i, f)| match f.action {
                 FaultAction::Crash { after, .. }
-                    if after != CrashPoint::Reply && !self.fault_fired[i] =>
+                    if after != CrashPoint::Reply
+                        && !(after == CrashPoint::Key && key_ahead)
+                        && !self.fault_fired[i] =>
                 {
                     Some((i, after))
                 }
@@ -691,7 +718,8 @@ impl World<'_> {
             }
         }
         if let Some(restart) = self.take_crash(req, CrashPoint::Reply) {
-            self.crash(restart, format!("right after answering attempt #{attempt}"));
+            let name = self.attempt_name(intent, attempt);
+            self.crash(restart, format!("right after answering {name}"));
         }
     }
 
@@ -707,6 +735,7 @@ impl World<'_> {
         if !lost.is_empty() {
             self.memory.retain(|e| e.durable());
         }
+        let cut = self.cut_off_work();
         self.schedule_in(restart_after_ms, Event::Restart);
         let lost_text = if lost.is_empty() {
             String::new()
@@ -716,13 +745,15 @@ impl World<'_> {
                 lost.join(", ")
             )
         };
+        let cut_text: String = cut.iter().map(|c| format!(" {}", c.at_crash)).collect();
         let narration = format!(
-            "At {} the processor crashes {why}. Its disk survives: {} in the ledger, {} remembered.{lost_text} It restarts in {}.",
+            "At {} the processor crashes {why}. Its disk survives: {} in the ledger, {} remembered.{lost_text}{cut_text} It restarts in {}.",
             self.clock(),
             plural(self.ledger.len(), "charge"),
             plural(self.memory.len(), "entry"),
             human_duration(restart_after_ms)
         );
+        self.interrupted = cut.into_iter().map(|c| c.after_restart).collect();
         self.record(TickDraft::new(
             Actor::Processor,
             TickKind::Crash,
@@ -731,10 +762,74 @@ impl World<'_> {
         ));
     }
 
+    /// The steps the processor had scheduled but not taken: a crash wipes them, and each is
+    /// described as it stands at the crash and once the processor is back.
+    fn cut_off_work(&mut self) -> Vec<CutWork> {
+        let mut cut = Vec::new();
+        for i in 0..self.requests.len() {
+            let Some(step) = self.requests[i].pending.take() else {
+                continue;
+            };
+            let r = &self.requests[i];
+            let attempt = r.attempt;
+            let key = r.key.clone().unwrap_or_default();
+            let charge = r.response.as_ref().and_then(|resp| resp.charge.clone());
+            let name = self.attempt_name(r.intent, attempt);
+            let sentence = capitalise(&name);
+            cut.push(match (step, charge) {
+                (Step::KeyLog, Some(id)) => {
+                    self.orphans.push((key.clone(), attempt, id.clone()));
+                    CutWork {
+                        at_crash: format!(
+                            "{id} is in the ledger and its answer has left, but {key} had not reached the key log: the disk now holds a charge with no memory of its key."
+                        ),
+                        after_restart: format!(
+                            "It does not go back to log {key}: nothing on disk says {id} was made for it."
+                        ),
+                    }
+                }
+                (Step::KeyLog, None) => CutWork {
+                    at_crash: format!("{key} had not reached the key log."),
+                    after_restart: format!("It does not go back to log {key}."),
+                },
+                (Step::Reply, Some(id)) if self.design == Design::LogAfterCharge && r.key.is_some() => {
+                    self.orphans.push((key.clone(), attempt, id.clone()));
+                    CutWork {
+                        at_crash: format!(
+                            "{id} is in the ledger, but no answer went out for {name} and {key} had not reached the key log."
+                        ),
+                        after_restart: format!(
+                            "It does not resume {name}: that attempt gets no answer, and nothing on disk ties {id} to {key}."
+                        ),
+                    }
+                }
+                (Step::Reply, _) => CutWork {
+                    at_crash: format!("No answer had gone out for {name}."),
+                    after_restart: format!(
+                        "It does not resume {name}: that attempt gets no answer."
+                    ),
+                },
+                (Step::Commit | Step::Charge, _) => CutWork {
+                    at_crash: format!(
+                        "{sentence} had not been charged yet, and that work is gone."
+                    ),
+                    after_restart: format!(
+                        "It does not pick up the work on {name}: that request gets no answer."
+                    ),
+                },
+            });
+        }
+        cut
+    }
+
     pub(super) fn on_restart(&mut self) {
         self.processor_up = true;
+        let interrupted: String = std::mem::take(&mut self.interrupted)
+            .iter()
+            .map(|t| format!(" {t}"))
+            .collect();
         let narration = format!(
-            "At {} the processor is back. What was on disk is intact; whatever it was doing when it crashed will never be finished or answered.",
+            "At {} the processor is back. What was on disk is intact.{interrupted}",
             self.clock()
         );
         self.record(TickDraft::new(
@@ -755,6 +850,7 @@ impl World<'_> {
         };
         let entry = self.memory.remove(pos);
         self.counters.keys_evicted += 1;
+        self.evicted.insert(key.clone(), self.now);
         let what = match entry.kind {
             EntryKind::BodyHash => format!("the body hash {key}"),
             _ => format!("key {key}"),
@@ -774,6 +870,12 @@ impl World<'_> {
             .of(entry.intent, None),
         );
     }
+}
+
+/// A step a crash wiped out, told at the crash and again at the restart.
+struct CutWork {
+    at_crash: String,
+    after_restart: String,
 }
 
 fn plural(n: usize, word: &str) -> String {

@@ -43,6 +43,10 @@ pub enum TickKind {
     Send,
     /// The network loses a message.
     Lost,
+    /// The network holds a message up: it arrives late.
+    Delayed,
+    /// The network delivers a request or an answer twice.
+    Duplicated,
     /// A request reaches the processor and it looks the key up.
     Receive,
     /// A request reaches a processor that is down.
@@ -89,6 +93,8 @@ impl TickKind {
             TickKind::Pay => "pay",
             TickKind::Send => "send",
             TickKind::Lost => "lost",
+            TickKind::Delayed => "delayed",
+            TickKind::Duplicated => "duplicated",
             TickKind::Receive => "receive",
             TickKind::Unanswered => "unanswered",
             TickKind::Charge => "charge",
@@ -199,7 +205,8 @@ impl Verdict {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct IntentOutcome {
     pub id: String,
-    pub key: String,
+    /// The intent's key, or `None` when the checkout sends no key.
+    pub key: Option<String>,
     pub charges: usize,
     pub charged_cents: Cents,
     pub client_view: Belief,

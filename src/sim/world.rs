@@ -21,6 +21,13 @@ pub(super) enum Event {
     Arrive { req: usize },
     /// The network drops a request.
     LoseRequest { req: usize },
+    /// The network holds a message up, or makes a second copy of it: told as a tick at the
+    /// moment the message would otherwise have arrived.
+    Wire {
+        direction: super::config::Direction,
+        id: usize,
+        what: WireFault,
+    },
     /// The processor carries out the next step of its work on a request.
     Step {
         req: usize,
@@ -57,6 +64,13 @@ impl Event {
     fn keeps_alive(&self) -> bool {
         !matches!(self, Event::Expire { .. })
     }
+}
+
+/// What the network does to a message besides losing it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum WireFault {
+    Delay { by_ms: u64 },
+    Duplicate { gap_ms: u64 },
 }
 
 /// The processor's steps after it has accepted a request as new work.
@@ -112,6 +126,8 @@ pub(super) struct Request {
     pub processing_ms: u64,
     /// The answer the processor has prepared, once it has one.
     pub response: Option<Response>,
+    /// The processor's next step on this request, while one is scheduled.
+    pub pending: Option<Step>,
 }
 
 /// An answer on its way back to the checkout.
@@ -175,6 +191,25 @@ pub(super) struct World<'a> {
     pub fault_fired: Vec<bool>,
     pub ticks: Vec<Tick>,
     pub token_seq: u64,
+    /// What the last crash cut off, told when the processor is back.
+    pub interrupted: Vec<String>,
+    /// Charges a crash left without their key log line: (key, attempt, charge id).
+    pub orphans: Vec<(String, u32, String)>,
+    /// Keys (and body hashes) the retention window has evicted, with when.
+    pub evicted: BTreeMap<String, Instant>,
+    /// Charge ids the checkout has read in an answer, with the tick at which it first did.
+    pub heard: BTreeMap<String, usize>,
+    /// Sentences that depend on what happens later, settled once the run is over.
+    pub hindsight: Vec<Hindsight>,
+}
+
+/// A sentence about a charge that only the end of the story can settle: whether the checkout
+/// ever reads an answer naming it.
+pub(super) struct Hindsight {
+    pub tick: usize,
+    pub charge: String,
+    pub if_heard: String,
+    pub if_not: String,
 }
 
 /// The fields of a tick other than the state, which is taken from the world.
@@ -260,6 +295,11 @@ impl<'a> World<'a> {
             fault_fired: vec![false; cfg.faults.len()],
             ticks: Vec::new(),
             token_seq: 0,
+            interrupted: Vec::new(),
+            orphans: Vec::new(),
+            evicted: BTreeMap::new(),
+            heard: BTreeMap::new(),
+            hindsight: Vec::new(),
         }
     }
 
@@ -346,6 +386,63 @@ impl<'a> World<'a> {
         &mut Arc::make_mut(&mut self.clients)[intent]
     }
 
+    /// Adds to the last tick a sentence on whether the checkout ever hears of `charge`,
+    /// settled when the run is over.
+    pub fn tell_later(&mut self, charge: &str, if_heard: String, if_not: String) {
+        if let Some(tick) = self.ticks.len().checked_sub(1) {
+            self.hindsight.push(Hindsight {
+                tick,
+                charge: charge.to_string(),
+                if_heard,
+                if_not,
+            });
+        }
+    }
+
+    /// Writes the sentences that needed the whole story.
+    pub fn settle_hindsight(&mut self) {
+        for h in std::mem::take(&mut self.hindsight) {
+            let text = match self.heard.get(&h.charge) {
+                Some(&at) if at > h.tick => h.if_heard,
+                Some(_) => format!(
+                    "The checkout already knows of {} from an earlier answer.",
+                    h.charge
+                ),
+                None => h.if_not,
+            };
+            if let Some(t) = self.ticks.get_mut(h.tick) {
+                t.narration.push(' ');
+                t.narration.push_str(&text);
+            }
+        }
+    }
+
+    /// Whether the story has more than one intent, so that every label must name its order.
+    pub fn several_orders(&self) -> bool {
+        self.cfg.intents.len() > 1
+    }
+
+    /// `#2`, or `5538 #2` when the story has several orders.
+    pub fn attempt_tag(&self, intent: usize, attempt: u32) -> String {
+        if self.several_orders() {
+            format!("{} #{attempt}", self.cfg.intents[intent].order)
+        } else {
+            format!("#{attempt}")
+        }
+    }
+
+    /// `attempt #2`, or `attempt #2 of order 5538` when the story has several orders.
+    pub fn attempt_name(&self, intent: usize, attempt: u32) -> String {
+        if self.several_orders() {
+            format!(
+                "attempt #{attempt} of order {}",
+                self.cfg.intents[intent].order
+            )
+        } else {
+            format!("attempt #{attempt}")
+        }
+    }
+
     /// The current time, as the narration writes it.
     pub fn clock(&self) -> String {
         self.cfg.clock.format_short(self.now)
@@ -382,4 +479,12 @@ impl<'a> World<'a> {
         self.token_seq += 1;
         self.token_seq
     }
+}
+
+/// The first letter in upper case, for a phrase that opens a sentence.
+pub(super) fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
 }

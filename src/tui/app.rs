@@ -131,7 +131,7 @@ impl App {
         let answers = vec![None; scenario.quizzes.len()];
         let glossary = traces
             .iter()
-            .map(crate::tui::glossary::first_uses)
+            .map(crate::glossary::first_uses)
             .collect();
         Ok(App {
             original: scenario.clone(),
@@ -169,7 +169,7 @@ impl App {
         let same_story = self.original.name == original.name;
         self.glossary = traces
             .iter()
-            .map(crate::tui::glossary::first_uses)
+            .map(crate::glossary::first_uses)
             .collect();
         self.traces = traces;
         if !same_story || self.answers.len() != scenario.quizzes.len() {
@@ -232,6 +232,29 @@ impl App {
     pub fn score(&self) -> (usize, usize) {
         let given: Vec<&Answer> = self.answers.iter().flatten().collect();
         (given.iter().filter(|a| a.right).count(), given.len())
+    }
+
+    /// `quiz 1/1 right under key stored with the charge`: the score and the design (or
+    /// designs) the answers were given under, which need not be the one on screen.
+    pub fn score_text(&self) -> Option<String> {
+        let (right, given) = self.score();
+        if given == 0 {
+            return None;
+        }
+        let mut designs: Vec<Design> = Vec::new();
+        for a in self.answers.iter().flatten() {
+            if !designs.contains(&a.design) {
+                designs.push(a.design);
+            }
+        }
+        let under = match designs.as_slice() {
+            [one] => one.name().to_string(),
+            many => {
+                let keys: Vec<String> = many.iter().map(|d| d.hotkey().to_string()).collect();
+                format!("designs {}", keys.join(", "))
+            }
+        };
+        Some(format!("quiz {right}/{given} right under {under}"))
     }
 
     pub fn trace_of(&self, design: Design) -> &Trace {

@@ -3,7 +3,6 @@
 
 pub mod app;
 pub mod checklist;
-pub mod glossary;
 pub mod keymap;
 pub mod msg;
 pub mod terminal;

@@ -2,14 +2,14 @@
 //! where the story first uses them.
 
 use crate::tui::app::App;
-use crate::tui::glossary::whole_word;
+use crate::glossary::whole_word;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span, Text};
 
-pub use crate::tui::glossary::TERMS;
+pub use crate::glossary::TERMS;
 
 /// The narration with each glossary term marked where the story first uses it.
 pub fn marked<'a>(text: &'a str, app: &App, theme: &Theme) -> Text<'a> {

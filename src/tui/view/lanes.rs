@@ -19,6 +19,8 @@ pub fn mark(kind: TickKind) -> &'static str {
         TickKind::Pay | TickKind::Receive | TickKind::Answer => "●",
         TickKind::Send | TickKind::Reply => "→",
         TickKind::Lost | TickKind::Unanswered => "✗",
+        TickKind::Delayed => "⧗",
+        TickKind::Duplicated => "⧉",
         TickKind::Charge => "$",
         TickKind::KeyWrite => "✎",
         TickKind::Decline | TickKind::Reject => "⊘",

@@ -109,13 +109,11 @@ pub fn outcome(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 "  ·  verdict: {}  ·  checkout believes: {}  ·  {}",
                 o.verdict.id(),
                 beliefs.join(", "),
-                verdict_meaning(o.verdict),
+                verdict_meaning(o),
             );
-            let (right, given) = app.score();
-            let rest = if given == 0 {
-                rest
-            } else {
-                format!("  ·  quiz {right}/{given} right{rest}")
+            let rest = match app.score_text() {
+                Some(score) => format!("  ·  {score}{rest}"),
+                None => rest,
             };
             let room = (area.width as usize).saturating_sub(head.chars().count() + 1);
             Line::from(vec![

@@ -142,7 +142,7 @@ fn memory_lines(
         let what = match e.kind {
             EntryKind::KeyRecord => "key",
             EntryKind::LogEntry => "log",
-            EntryKind::BodyHash => "body",
+            EntryKind::BodyHash => "body hash",
         };
         let durable = if e.durable() { "" } else { " (memory only)" };
         let answer = e

@@ -59,3 +59,14 @@ pub fn first_uses(trace: &Trace) -> Vec<Option<usize>> {
         .map(|(term, _)| lowered.iter().position(|n| whole_word(n, term).is_some()))
         .collect()
 }
+
+/// The terms a tick's narration uses for the first time in the story, with their meanings:
+/// where `idem run` and the handout define them, as the replay marks them.
+pub fn introduced_at(first: &[Option<usize>], tick: usize) -> Vec<(&'static str, &'static str)> {
+    TERMS
+        .iter()
+        .zip(first)
+        .filter(|(_, at)| **at == Some(tick))
+        .map(|(&(term, meaning), _)| (term, meaning))
+        .collect()
+}
