@@ -1,8 +1,8 @@
 //! Plain words for an outcome, shared by the command line and the terminal UI. It describes
 //! what the engine decided; it decides nothing.
 
-use crate::sim::trace::{IntentOutcome, Outcome, Verdict};
 use crate::sim::Belief;
+use crate::sim::trace::{IntentOutcome, Outcome, Verdict};
 
 /// How an outcome should look: good, bad, or a warning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,14 +33,22 @@ pub fn headline(outcome: &Outcome) -> (Tone, String) {
         ),
         Verdict::Duplicate => {
             let times = decider.map_or(0, |i| i.charges);
-            let subject = if single { "Charged".to_string() } else { format!("{who}charged") };
+            let subject = if single {
+                "Charged".to_string()
+            } else {
+                format!("{who}charged")
+            };
             (
                 Tone::Bad,
                 format!("✗ {subject} {} — {whose}", times_word(times)),
             )
         }
         Verdict::Unpaid => {
-            let subject = if single { "Never charged".to_string() } else { format!("{who}never charged") };
+            let subject = if single {
+                "Never charged".to_string()
+            } else {
+                format!("{who}never charged")
+            };
             (
                 Tone::Bad,
                 format!("✗ {subject} — but the checkout believes it was paid"),
@@ -51,11 +59,19 @@ pub fn headline(outcome: &Outcome) -> (Tone, String) {
                 Belief::Failed => "the checkout believes it failed",
                 _ => "the checkout does not know",
             };
-            let subject = if single { "Charged".to_string() } else { format!("{who}charged") };
+            let subject = if single {
+                "Charged".to_string()
+            } else {
+                format!("{who}charged")
+            };
             (Tone::Warn, format!("! {subject} {whose} — but {thinks}"))
         }
         Verdict::NotCharged => {
-            let subject = if single { "Not charged".to_string() } else { format!("{who}not charged") };
+            let subject = if single {
+                "Not charged".to_string()
+            } else {
+                format!("{who}not charged")
+            };
             // Nothing moved; what the checkout believes decides how bad that is.
             let knows = match decider.map_or(Belief::Unknown, |i| i.client_view) {
                 Belief::Failed => "the checkout knows the payment did not go through",
@@ -93,7 +109,10 @@ pub fn verdict_meaning(outcome: &Outcome) -> String {
 
 /// `order 5531 (key K7Q4): 1 charge, $48.60; the checkout believes paid`.
 pub fn intent_line(i: &IntentOutcome) -> String {
-    let key = i.key.as_deref().map_or("no key".to_string(), |k| format!("key {k}"));
+    let key = i
+        .key
+        .as_deref()
+        .map_or("no key".to_string(), |k| format!("key {k}"));
     format!(
         "order {} ({key}): {} charge{}, {}; the checkout believes {}",
         i.id,

@@ -162,7 +162,7 @@ fn the_notes_sheet_for_order_5531() {
         .iter()
         .position(|t| t.kind == TickKind::Crash)
         .expect("order 5531 crashes");
-    assert_eq!(crash, 4);
+    assert_eq!(crash, 5);
     let at = |design: &str, tick: usize| {
         sheet(&Position {
             source: "order-5531".into(),
@@ -176,11 +176,11 @@ fn the_notes_sheet_for_order_5531() {
     let s = at("with-charge", crash);
     assert_eq!(s.title, "Order 5531: the answer that never came");
     assert_eq!(s.design, "key stored with the charge");
-    assert_eq!(s.position, "tick 5/11 · 14:02:07.250");
+    assert_eq!(s.position, "tick 6/13 · 14:02:07.250");
     assert_eq!(s.now, "Processor — crashes");
     assert!(s.now.contains("crashes"));
     assert_eq!(s.narration, trace.ticks[crash].narration);
-    assert_eq!(s.next, "14:02:09.250 Processor — restarts");
+    assert_eq!(s.next, "14:02:07.300 Network — answer to #1 lost");
     assert!(
         s.notes.is_empty(),
         "no note on the crash itself: {:?}",
@@ -188,7 +188,7 @@ fn the_notes_sheet_for_order_5531() {
     );
     let quiz = s.quiz.expect("the question to come");
     assert!(
-        quiz.starts_with("The retry carrying K7Q4 is on its way. How many times will the card be charged? (asked at tick 8)"),
+        quiz.starts_with("The retry carrying K7Q4 is on its way. How many times will the card be charged? (asked at tick 10)"),
         "{quiz}"
     );
     assert!(
@@ -204,8 +204,9 @@ fn the_notes_sheet_for_order_5531() {
         .expect("a tick at 14:02:37");
     assert_eq!(at("with-charge", silence).notes, [NOTE_SILENCE]);
     assert!(scenario.notes.iter().any(|n| n.text == NOTE_SILENCE));
-    // A note at 14:02:07.250 belongs to the first tick then: the charge, just before the crash.
-    assert_eq!(at("with-charge", crash - 1).notes, [NOTE_CHARGED]);
+    // A note at 14:02:07.250 belongs to the first tick then: the charge, before the answer
+    // leaves and the processor crashes.
+    assert_eq!(at("with-charge", crash - 2).notes, [NOTE_CHARGED]);
 
     // The answer follows the design in force.
     let no_key = at("no-key", crash);
@@ -220,7 +221,7 @@ fn the_notes_sheet_for_order_5531() {
         no_key.quiz
     );
     // At the question itself it is asked now; past it, there is none to come.
-    let asked = at("with-charge", 7);
+    let asked = at("with-charge", 9);
     assert!(
         asked
             .quiz
@@ -311,11 +312,11 @@ fn check_presenter_screen(app: &App, screen: &str) {
 #[test]
 fn presenter_screens() {
     let mut app = presenting();
-    for _ in 0..4 {
+    for _ in 0..5 {
         assert_eq!(press(&mut app, key(KeyCode::PageDown)), Some(Msg::Next));
     }
-    assert_eq!(app.tick, 4);
-    assert_eq!(app.trace().ticks[4].kind, TickKind::Crash);
+    assert_eq!(app.tick, 5);
+    assert_eq!(app.trace().ticks[5].kind, TickKind::Crash);
 
     let wide = render(&app, 100, 30);
     insta::assert_snapshot!("presenter_100x30", wide);
@@ -328,9 +329,9 @@ fn presenter_screens() {
 
     // PageUp steps back, PageDown forward.
     assert_eq!(press(&mut app, key(KeyCode::PageUp)), Some(Msg::Prev));
-    assert_eq!(app.tick, 3);
-    press(&mut app, key(KeyCode::PageDown));
     assert_eq!(app.tick, 4);
+    press(&mut app, key(KeyCode::PageDown));
+    assert_eq!(app.tick, 5);
 
     // At the last tick the outcome headline is on the money line.
     press(&mut app, key(KeyCode::End));
@@ -359,7 +360,7 @@ fn presenter_timer_blank_and_quit() {
     );
     let screen = render(&app, 100, 30);
     assert!(!screen.contains('⏲'), "the timer is hidden:\n{screen}");
-    assert!(screen.contains("◷ 14:02:07.000   1/11"), "{screen}");
+    assert!(screen.contains("◷ 14:02:07.000   1/13"), "{screen}");
     press(&mut app, key(KeyCode::Char('t')));
     assert!(render(&app, 100, 30).contains("⏲ 01:15"));
 
@@ -377,7 +378,7 @@ fn presenter_timer_blank_and_quit() {
     assert_eq!(press(&mut app, key(KeyCode::PageDown)), Some(Msg::Blank));
     assert!(app.present.is_some_and(|p| !p.blank));
     assert_eq!(app.tick, 0, "the waking key did not step");
-    assert!(render(&app, 100, 30).contains("1/11"));
+    assert!(render(&app, 100, 30).contains("1/13"));
     press(&mut app, key(KeyCode::Char('b')));
     assert!(app.present.is_some_and(|p| p.blank));
     assert_eq!(press(&mut app, key(KeyCode::Char('3'))), Some(Msg::Blank));
@@ -415,12 +416,12 @@ fn start_idem(tmux: &Tmux, session: &str, socket: &Path, command: &str) {
     tmux.press(session, "Enter");
 }
 
-/// The presenter's title line: `◷ 14:02:07.000   1/11   ⏲ 00:00` on the right.
+/// The presenter's title line: `◷ 14:02:07.000   1/13   ⏲ 00:00` on the right.
 fn presenter_at(screen: &str, tick: usize) -> bool {
     screen
         .lines()
         .next()
-        .is_some_and(|l| l.contains(&format!("   {tick}/11")))
+        .is_some_and(|l| l.contains(&format!("   {tick}/13")))
 }
 
 const STOPPED: &str = "The presenter has stopped. Waiting for it to come back…";
@@ -450,23 +451,23 @@ fn presenter_and_notes_in_tmux() {
         !s.contains("No presenter is running")
     });
 
-    for _ in 0..4 {
+    for _ in 0..5 {
         tmux.press("present", "NPage");
     }
-    let presenter = tmux.wait_for("present", "the presenter at tick 5", |s| presenter_at(s, 5));
+    let presenter = tmux.wait_for("present", "the presenter at tick 6", |s| presenter_at(s, 6));
     assert!(presenter.contains("crashes"), "{presenter}");
-    let notes = tmux.wait_for("notes", "the notes at tick 5", |s| s.contains("tick 5/"));
+    let notes = tmux.wait_for("notes", "the notes at tick 6", |s| s.contains("tick 6/"));
     assert!(
         notes.contains("idem notes Order 5531: the answer that never came"),
         "{notes}"
     );
     assert!(
-        notes.contains("key stored with the charge · tick 5/11 · 14:02:07.250"),
+        notes.contains("key stored with the charge · tick 6/13 · 14:02:07.250"),
         "{notes}"
     );
     assert!(notes.contains("Processor — crashes"), "{notes}");
     assert!(
-        notes.contains("14:02:09.250 Processor — restarts"),
+        notes.contains("14:02:07.300 Network — answer to #1 lost"),
         "{notes}"
     );
     assert!(
@@ -477,7 +478,7 @@ fn presenter_and_notes_in_tmux() {
     // A design switch follows too.
     tmux.press("present", "3");
     let notes = tmux.wait_for("notes", "the notes under no key", |s| {
-        s.contains("no key · tick 5/")
+        s.contains("no key · tick 6/")
     });
     assert!(notes.contains("Answer under no key: 3 Twice."), "{notes}");
 
@@ -497,7 +498,7 @@ fn presenter_and_notes_in_tmux() {
     tmux.press("present", "t");
     tmux.press("present", "t");
     let notes = tmux.wait_for("notes", "the notes following again", |s| {
-        s.contains("key stored with the charge · tick 1/11")
+        s.contains("key stored with the charge · tick 1/13")
     });
     assert!(notes.contains("Customer — presses Pay"), "{notes}");
     tmux.press("present", "q");
@@ -523,7 +524,7 @@ fn notes_follow_a_presenter_without_a_key_press() {
     tmux.wait_for("present", "the presenter", |s| presenter_at(s, 1));
     start_idem(&tmux, "notes", &socket, "notes");
     tmux.wait_for("notes", "the notes following a running presenter", |s| {
-        s.contains("tick 1/11")
+        s.contains("tick 1/13")
     });
     tmux.wait_for("present", "the elapsed time to move", |s| {
         !s.contains("⏲ 00:00")

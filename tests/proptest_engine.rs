@@ -4,6 +4,8 @@
 //! request arrives, the ledger is only ever appended to, the story ends on the statement, and
 //! a key stored with the charge never lets one purchase be charged twice while it is kept.
 
+mod common;
+
 use idem::scenario::{self, Scenario};
 use idem::sim::{Design, TickKind, Trace};
 use proptest::prelude::*;
@@ -388,6 +390,8 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
         prop_assert_eq!(last, Some(TickKind::Statement), "{}", design);
         let final_ledger = trace.ticks.last().map_or(0, |t| t.state.ledger.len());
         prop_assert_eq!(trace.outcome.charges, final_ledger, "{}", design);
+
+        common::truth::check(&trace).map_err(TestCaseError::fail)?;
 
         if design == Design::WithCharge && spec.key_strategy == "per-intent" {
             no_double_charge_within_retention(&first, &trace)?;

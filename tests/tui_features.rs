@@ -601,7 +601,7 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
     assert_eq!(
         error,
         format!(
-            "{}:9:8: invalid type: string \"x\", expected u64",
+            "{}:10:8: invalid type: string \"x\", expected u64",
             path.display()
         )
     );
@@ -644,7 +644,7 @@ fn a_long_reload_error_still_says_the_last_good_version_runs() {
     app.reload(Some(idem::scenario::load(&path)));
     assert!(app.error.is_some());
     let foot = footer_last(&render_full(&app));
-    assert!(foot.contains(":32:17:"), "{foot}");
+    assert!(foot.contains(":39:17:"), "{foot}");
     assert!(
         foot.contains("the last good version keeps running"),
         "{foot}"

@@ -330,13 +330,13 @@ fn help_overlay_at_minimum_size_lists_every_key() {
 fn replay_at_minimum_size() {
     let mut app = app();
     let crash = crash_tick(&app);
-    step_to(&mut app, crash + 1);
+    step_to(&mut app, crash + 2);
     let screen = render(&app, MIN_WIDTH, MIN_HEIGHT);
     insta::assert_snapshot!("replay_80x24", screen);
 
     assert!(!screen.contains("Enlarge the terminal"));
     let header = screen.lines().nth(1).expect("a second header line");
-    assert!(header.contains(&format!("tick {}/", crash + 2)), "{header}");
+    assert!(header.contains(&format!("tick {}/", crash + 3)), "{header}");
     assert!(screen.contains("restarts"), "{screen}");
     assert!(
         screen.contains("Card statement") || screen.contains("card statement"),
@@ -403,7 +403,8 @@ fn draw_everything(sizes: &[(u16, u16)], whole_statement: bool) {
                     app.overlay = Overlay::None;
                     let screen = render(&app, w, h);
                     let rows = timeline_rows(&screen);
-                    let room = h as usize - 11 - 3;
+                    // Every row of the timeline box but its lane-name header holds a tick.
+                    let room = panel(&screen, " Timeline ").len().saturating_sub(1);
                     assert_eq!(rows.len(), (tick + 1).min(room), "{at}:\n{screen}");
                     if whole_statement {
                         let charges = app.trace().ticks[tick].state.ledger.len();
@@ -517,5 +518,36 @@ fn a_what_if_is_announced_in_the_header() {
     assert!(
         header.contains("⑂ WHAT-IF (u undoes): request #1"),
         "{header}"
+    );
+}
+
+/// The README's text picture is the replay of order 5531 at its last tick, at 120×36: this
+/// keeps it true to the story. `IDEM_REGENERATE=1` rewrites it.
+#[test]
+fn readme_text_picture_is_current() {
+    let mut app = app();
+    update(&mut app, Msg::Last);
+    let fresh: Vec<String> = render_full(&app)
+        .lines()
+        .map(|l| l.trim_end().to_string())
+        .collect();
+    let path = common::manifest("README.md");
+    let readme = std::fs::read_to_string(&path).expect("README.md");
+    let start = readme.find("```text\n").expect("a text picture") + "```text\n".len();
+    let end = start + readme[start..].find("```").expect("its end");
+    let committed: Vec<&str> = readme[start..end].lines().collect();
+    if std::env::var_os("IDEM_REGENERATE").is_some() {
+        let rewritten = format!(
+            "{}{}\n{}",
+            &readme[..start],
+            fresh.join("\n"),
+            &readme[end..]
+        );
+        std::fs::write(&path, rewritten).expect("README.md is writable");
+        return;
+    }
+    assert_eq!(
+        committed, fresh,
+        "the README's picture is stale: regenerate with IDEM_REGENERATE=1 cargo test --test tui_render readme"
     );
 }

@@ -121,12 +121,7 @@ fn outcome_text(trace: &Trace) -> String {
     let mut out = String::new();
     let (_, head) = headline(o);
     let _ = writeln!(out, "Outcome: {head}");
-    let _ = writeln!(
-        out,
-        "Verdict: {} ({})",
-        o.verdict.id(),
-        verdict_meaning(o)
-    );
+    let _ = writeln!(out, "Verdict: {} ({})", o.verdict.id(), verdict_meaning(o));
     for i in &o.intents {
         let _ = writeln!(out, "  {}", intent_line(i));
     }

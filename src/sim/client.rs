@@ -168,7 +168,10 @@ impl World<'_> {
         let key_text = key
             .as_deref()
             .map_or("no key".to_string(), |k| format!("key {k}"));
-        let label = format!("charge {amount} {key_text} {}", self.attempt_tag(intent, attempt));
+        let label = format!(
+            "charge {amount} {key_text} {}",
+            self.attempt_tag(intent, attempt)
+        );
         let timeout = self.cfg.layers[0].timeout_ms.unwrap_or(30_000);
         let why = if attempt == 1 {
             format!(
@@ -372,7 +375,10 @@ impl World<'_> {
                 TickDraft::new(
                     Actor::Checkout,
                     TickKind::Dropped,
-                    format!("answer to the copy of {} unread", self.attempt_tag(intent, attempt)),
+                    format!(
+                        "answer to the copy of {} unread",
+                        self.attempt_tag(intent, attempt)
+                    ),
                     narration,
                 )
                 .of(intent, Some(attempt)),
@@ -390,7 +396,10 @@ impl World<'_> {
                 TickDraft::new(
                     Actor::Checkout,
                     TickKind::Dropped,
-                    format!("late answer to {} ignored", self.attempt_tag(intent, attempt)),
+                    format!(
+                        "late answer to {} ignored",
+                        self.attempt_tag(intent, attempt)
+                    ),
                     narration,
                 )
                 .of(intent, Some(attempt)),

@@ -3,8 +3,8 @@
 
 use super::config::{Direction, FaultAction};
 use super::state::{Flight, Response};
-use super::trace::{Actor, Fate, Message, TickKind};
 use super::time::human_duration;
+use super::trace::{Actor, Fate, Message, TickKind};
 use super::world::{Event, Reply, TickDraft, WireFault, World};
 use std::sync::Arc;
 
@@ -74,26 +74,46 @@ impl World<'_> {
             let what = WireFault::Delay {
                 by_ms: plan.extra_ms,
             };
-            self.schedule_in(self.cfg.latency_ms, Event::Wire { direction, id, what });
+            self.schedule_in(
+                self.cfg.latency_ms,
+                Event::Wire {
+                    direction,
+                    id,
+                    what,
+                },
+            );
         }
         if let Some(gap_ms) = plan.duplicate_gap_ms {
             let what = WireFault::Duplicate { gap_ms };
             let at = self.cfg.latency_ms.saturating_add(plan.extra_ms);
-            self.schedule_in(at, Event::Wire { direction, id, what });
+            self.schedule_in(
+                at,
+                Event::Wire {
+                    direction,
+                    id,
+                    what,
+                },
+            );
         }
     }
 
     pub(super) fn on_wire_fault(&mut self, direction: Direction, id: usize, what: WireFault) {
         let (req, summary) = match direction {
             Direction::Request => (id, None),
-            Direction::Reply => (self.replies[id].req, Some(self.replies[id].response.summary())),
+            Direction::Reply => (
+                self.replies[id].req,
+                Some(self.replies[id].response.summary()),
+            ),
         };
         let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
         let tag = self.attempt_tag(intent, attempt);
         let name = self.attempt_name(intent, attempt);
         let (thing, short) = match &summary {
             None => (format!("{name}'s request"), format!("request {tag}")),
-            Some(s) => (format!("the answer to {name} ({s})"), format!("answer to {tag}")),
+            Some(s) => (
+                format!("the answer to {name} ({s})"),
+                format!("answer to {tag}"),
+            ),
         };
         let (kind, label, text) = match what {
             WireFault::Delay { by_ms } => (
@@ -114,7 +134,9 @@ impl World<'_> {
             ),
         };
         let narration = format!("At {} {text}", self.clock());
-        self.record(TickDraft::new(Actor::Network, kind, label, narration).of(intent, Some(attempt)));
+        self.record(
+            TickDraft::new(Actor::Network, kind, label, narration).of(intent, Some(attempt)),
+        );
     }
 
     /// Puts a request on the wire.

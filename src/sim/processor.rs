@@ -144,7 +144,10 @@ impl World<'_> {
                 "At {} {who} reaches the processor while it is down after its crash. Nobody is there to read it or answer it.",
                 self.clock()
             );
-            let label = format!("{} arrives: processor down", self.attempt_tag(intent, attempt));
+            let label = format!(
+                "{} arrives: processor down",
+                self.attempt_tag(intent, attempt)
+            );
             let message = Message {
                 from: Actor::Checkout,
                 to: Actor::Processor,
@@ -649,7 +652,11 @@ impl World<'_> {
             TickDraft::new(
                 Actor::Processor,
                 TickKind::Reply,
-                format!("answers {}: {}", self.attempt_tag(r.intent, r.attempt), resp.summary()),
+                format!(
+                    "answers {}: {}",
+                    self.attempt_tag(r.intent, r.attempt),
+                    resp.summary()
+                ),
                 narration,
             )
             .message(Message {

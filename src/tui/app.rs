@@ -129,10 +129,7 @@ impl App {
             .collect::<Result<Vec<_>, _>>()?;
         let design = scenario.design;
         let answers = vec![None; scenario.quizzes.len()];
-        let glossary = traces
-            .iter()
-            .map(crate::glossary::first_uses)
-            .collect();
+        let glossary = traces.iter().map(crate::glossary::first_uses).collect();
         Ok(App {
             original: scenario.clone(),
             added: Vec::new(),
@@ -167,10 +164,7 @@ impl App {
         let now = self.now();
         let tick = self.tick;
         let same_story = self.original.name == original.name;
-        self.glossary = traces
-            .iter()
-            .map(crate::glossary::first_uses)
-            .collect();
+        self.glossary = traces.iter().map(crate::glossary::first_uses).collect();
         self.traces = traces;
         if !same_story || self.answers.len() != scenario.quizzes.len() {
             self.answers = vec![None; scenario.quizzes.len()];

@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod truth;
+
 use idem::scenario::library::default_scenario;
 use idem::tui::keymap::map_key;
 use idem::tui::theme::Theme;

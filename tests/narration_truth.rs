@@ -1,0 +1,360 @@
+//! The lesson must be true of the trace it sits in: the essay's story (the answer lost on the
+//! way back), narration that never claims what a later tick contradicts, and words about one
+//! order that hold only that order's facts.
+
+mod common;
+
+use idem::report::{headline, verdict_meaning};
+use idem::scenario::{self, Scenario, library};
+use idem::sim::trace::Fate;
+use idem::sim::{Design, TickKind, Trace};
+
+fn builtin(name: &str) -> Scenario {
+    library::find(name)
+        .unwrap_or_else(|| panic!("no built-in {name}"))
+        .load()
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn parse(source: &str) -> Scenario {
+    scenario::parse("inline.toml", "inline", source)
+        .unwrap_or_else(|e| panic!("the inline scenario does not parse:\n{e}\n---\n{source}"))
+}
+
+fn run(s: &Scenario, design: Design) -> Trace {
+    s.simulate(design)
+        .unwrap_or_else(|e| panic!("{design}: {e}"))
+}
+
+const ORDER: &str = r#"
+[[intent]]
+order = "5531"
+key = "K7Q4"
+amount = "$48.60"
+items = ["2 × notebook", "fountain pen"]
+at = "14:02:07"
+"#;
+
+/// A one-layer checkout paying order 5531, plus `extra`.
+fn simple(extra: &str) -> Scenario {
+    parse(&format!(
+        "title = \"rule\"\nseed = 1\n\n[[checkout.layer]]\nname = \"checkout\"\nattempts = 3\ntimeout = \"30s\"\nbackoff = \"1s\"\n{ORDER}\n{extra}"
+    ))
+}
+
+/// Faults that make the narration talk about the future: every kind on attempt 1, alone.
+const FAULTS: &[&str] = &[
+    "lose = \"reply\"",
+    "lose = \"request\"",
+    "delay = \"reply\"\nby = \"40s\"",
+    "delay = \"request\"\nby = \"40s\"",
+    "duplicate = \"request\"",
+    "duplicate = \"reply\"",
+    "crash_after = \"receive\"\nrestart_after = \"2s\"",
+    "crash_after = \"key\"\nrestart_after = \"2s\"",
+    "crash_after = \"charge\"\nrestart_after = \"2s\"",
+    "crash_after = \"reply\"\nrestart_after = \"2s\"",
+    "processing = \"45s\"",
+    "decline = true",
+];
+
+#[test]
+fn every_builtin_and_every_single_fault_keeps_the_narration_rules() {
+    let mut stories: Vec<(String, Scenario)> = library::BUILTIN
+        .iter()
+        .map(|b| (b.name.to_string(), builtin(b.name)))
+        .collect();
+    for fault in FAULTS {
+        stories.push((
+            fault.to_string(),
+            simple(&format!("[[fault]]\nattempt = 1\n{fault}\n")),
+        ));
+    }
+    for (name, s) in &stories {
+        for design in Design::ALL {
+            let trace = run(s, design);
+            if let Err(e) = common::truth::check(&trace) {
+                panic!("{name}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_default_story_loses_the_answer_on_the_network_in_every_design() {
+    let s = builtin("order-5531");
+    for design in Design::ALL {
+        let trace = run(&s, design);
+        let cut = trace.ticks.iter().find(|t| {
+            t.kind == TickKind::Lost
+                && t.message
+                    .as_ref()
+                    .is_some_and(|m| m.fate == Fate::Lost && m.label.contains("charged ch_1"))
+        });
+        assert!(cut.is_some(), "{design}: no cut arrow for the answer to #1");
+        let crash = trace.ticks.iter().position(|t| t.kind == TickKind::Crash);
+        let answer = trace
+            .ticks
+            .iter()
+            .position(|t| t.kind == TickKind::Reply && t.attempt == Some(1));
+        assert!(
+            answer < crash && crash.is_some(),
+            "{design}: the processor must answer attempt 1, then crash"
+        );
+    }
+}
+
+#[test]
+fn the_memory_panel_shows_where_k7q4_lives_when_the_processor_crashes() {
+    let s = builtin("order-5531");
+    let at_crash = |design| {
+        let trace = run(&s, design);
+        let tick = trace
+            .ticks
+            .iter()
+            .find(|t| t.kind == TickKind::Crash)
+            .cloned()
+            .unwrap_or_else(|| panic!("{design}: no crash"));
+        tick.state
+            .memory
+            .iter()
+            .any(|e| e.key == "K7Q4" && e.durable())
+    };
+    assert!(
+        at_crash(Design::WithCharge),
+        "K7Q4 survives with the charge"
+    );
+    assert!(
+        !at_crash(Design::LogAfterCharge),
+        "under log-after-charge K7Q4 has not reached the log when the processor crashes"
+    );
+    assert!(
+        at_crash(Design::LogBeforeCharge),
+        "logged first, K7Q4 is on disk"
+    );
+}
+
+#[test]
+fn log_after_charge_answers_before_it_logs() {
+    let s = simple("");
+    let trace = run(&s, Design::LogAfterCharge);
+    let reply = trace.ticks.iter().position(|t| t.kind == TickKind::Reply);
+    let log = trace
+        .ticks
+        .iter()
+        .position(|t| t.kind == TickKind::KeyWrite);
+    assert!(
+        reply.is_some() && log.is_some() && reply < log,
+        "the answer leaves first, then the key is logged"
+    );
+}
+
+#[test]
+fn the_quiz_explanation_does_not_contradict_any_design() {
+    let s = builtin("order-5531");
+    let quiz = &s.quizzes[0];
+    let text = quiz.explanation.to_lowercase();
+    // Every design that stores the key on disk before the crash is named as surviving it.
+    assert!(!text.contains("does not survive"), "{text}");
+    for design in [Design::WithCharge, Design::LogBeforeCharge] {
+        assert_eq!(run(&s, design).outcome.charges, 1, "{design}");
+    }
+    assert!(
+        text.contains("logged before") || text.contains("logged first"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_lost_reply_that_the_checkout_learns_of_later_says_so() {
+    let s = builtin("reply-lost");
+    let d1 = run(&s, Design::WithCharge);
+    let lost = d1
+        .ticks
+        .iter()
+        .find(|t| t.kind == TickKind::Lost)
+        .map(|t| t.narration.clone())
+        .unwrap_or_default();
+    assert!(lost.contains("learns of ch_1 only later"), "{lost}");
+    let d4 = run(&s, Design::NoKey);
+    let lost = d4
+        .ticks
+        .iter()
+        .find(|t| t.kind == TickKind::Lost)
+        .map(|t| t.narration.clone())
+        .unwrap_or_default();
+    assert!(
+        lost.contains("never reads an answer that names ch_1"),
+        "{lost}"
+    );
+}
+
+#[test]
+fn a_restart_says_only_what_the_crash_really_cut_off() {
+    let s = builtin("slow-processor");
+    for design in Design::ALL {
+        let trace = run(&s, design);
+        for t in trace.ticks.iter().filter(|t| t.kind == TickKind::Restart) {
+            assert!(!t.narration.contains("never"), "{design}: {}", t.narration);
+        }
+    }
+    let s = builtin("order-5531");
+    let d2 = run(&s, Design::LogAfterCharge);
+    let restart = d2
+        .ticks
+        .iter()
+        .find(|t| t.kind == TickKind::Restart)
+        .map(|t| t.narration.clone())
+        .unwrap_or_default();
+    assert!(
+        restart.contains("does not go back to log K7Q4"),
+        "{restart}"
+    );
+    let log = d2
+        .ticks
+        .iter()
+        .find(|t| t.kind == TickKind::KeyWrite)
+        .map(|t| t.narration.clone())
+        .unwrap_or_default();
+    assert!(
+        log.contains("ch_1 (attempt #1) stays in the ledger with no line of its own"),
+        "{log}"
+    );
+}
+
+#[test]
+fn an_evicted_key_is_called_forgotten_not_new() {
+    let s = builtin("monday-rerun");
+    let trace = run(&s, Design::WithCharge);
+    let second = trace
+        .ticks
+        .iter()
+        .filter(|t| t.kind == TickKind::Receive)
+        .nth(1)
+        .map(|t| t.narration.clone())
+        .unwrap_or_default();
+    assert!(second.contains("K7Q4 was forgotten"), "{second}");
+    assert!(!second.contains("K7Q4 is new"), "{second}");
+}
+
+#[test]
+fn a_reused_key_is_named_as_another_orders_and_its_replay_as_not_this_orders_charge() {
+    let s = builtin("key-reuse");
+    let trace = run(&s, Design::LogAfterCharge);
+    let pay = trace
+        .ticks
+        .iter()
+        .filter(|t| t.kind == TickKind::Pay)
+        .nth(1)
+        .map(|t| t.narration.clone())
+        .unwrap_or_default();
+    assert!(pay.contains("the key of order 5531 too"), "{pay}");
+    assert!(!pay.contains("mints"), "{pay}");
+    let read = trace
+        .ticks
+        .iter()
+        .rfind(|t| t.kind == TickKind::Answer)
+        .map(|t| t.narration.clone())
+        .unwrap_or_default();
+    assert!(read.contains("belongs to order 5531"), "{read}");
+}
+
+#[test]
+fn with_two_orders_the_headline_verdict_and_statement_speak_per_order() {
+    // Order 5538 is charged twice (its answer is lost, no key); order 5531 once.
+    let two = parse(&format!(
+        "title = \"two\"\nseed = 1\n\n[[checkout.layer]]\nname = \"checkout\"\nattempts = 3\ntimeout = \"30s\"\nbackoff = \"1s\"\n{ORDER}\n[[intent]]\norder = \"5538\"\nkey = \"P2X9\"\namount = \"$52.10\"\nat = \"14:10:00\"\n\n[[fault]]\nintent = \"5538\"\nattempt = 1\nlose = \"reply\"\n"
+    ));
+    let trace = run(&two, Design::NoKey);
+    let (_, head) = headline(&trace.outcome);
+    assert_eq!(head, "✗ Order 5538 charged twice — $104.20");
+    assert!(verdict_meaning(&trace.outcome).starts_with("order 5538:"));
+    let statement = trace
+        .ticks
+        .last()
+        .map(|t| t.narration.clone())
+        .unwrap_or_default();
+    assert!(
+        statement.contains("order 5531 one line ($48.60), order 5538 2 lines ($104.20)"),
+        "{statement}"
+    );
+    common::truth::check(&trace).unwrap_or_else(|e| panic!("{e}"));
+    // One order refused, the other charged: the verdict line must not say nothing was charged.
+    let s = builtin("key-reuse");
+    let d1 = run(&s, Design::WithCharge);
+    let meaning = verdict_meaning(&d1.outcome);
+    assert!(
+        meaning.starts_with("order 5538: nothing was charged"),
+        "{meaning}"
+    );
+}
+
+#[test]
+fn no_key_strategy_prints_no_key_in_the_outcome() {
+    let s = simple("[checkout]\nkey_strategy = \"none\"\n");
+    let trace = run(&s, Design::NoKey);
+    assert_eq!(trace.outcome.intents[0].key, None);
+    let text = idem::cli::run::timeline_text(&s, &trace);
+    assert!(!text.contains("(key K7Q4)"), "{text}");
+    assert!(text.contains("(no key)"), "{text}");
+}
+
+#[test]
+fn only_an_outer_layer_replays_the_budget_beneath_it() {
+    let s = parse(&format!(
+        "title = \"two layers\"\nseed = 1\n\n[[checkout.layer]]\nname = \"http\"\nattempts = 2\ntimeout = \"2s\"\nbackoff = \"1s\"\n\n[[checkout.layer]]\nname = \"job\"\nattempts = 2\nbackoff = \"10s\"\n{ORDER}\n[[fault]]\nattempt = 1\nlose = \"request\"\n"
+    ));
+    let trace = run(&s, Design::WithCharge);
+    let timeout = trace
+        .ticks
+        .iter()
+        .find(|t| t.kind == TickKind::Timeout)
+        .map(|t| t.narration.clone())
+        .unwrap_or_default();
+    assert!(timeout.contains("tries again"), "{timeout}");
+    assert!(!timeout.contains("replays the whole budget"), "{timeout}");
+}
+
+#[test]
+fn a_body_hash_is_not_written_like_an_attempt_number() {
+    let s = builtin("second-purchase");
+    let trace = run(&s, Design::ContentHash);
+    for t in &trace.ticks {
+        for e in t.state.memory.iter() {
+            assert!(!e.key.starts_with('#'), "{}", e.key);
+        }
+        assert!(!t.narration.contains("hashes to #"), "{}", t.narration);
+    }
+}
+
+#[test]
+fn delayed_and_copied_messages_get_their_own_tick_on_the_wire() {
+    for (fault, kind) in [
+        ("delay = \"request\"\nby = \"5s\"", TickKind::Delayed),
+        ("delay = \"reply\"\nby = \"5s\"", TickKind::Delayed),
+        ("duplicate = \"request\"", TickKind::Duplicated),
+        ("duplicate = \"reply\"", TickKind::Duplicated),
+    ] {
+        let s = simple(&format!("[[fault]]\nattempt = 1\n{fault}\n"));
+        let trace = run(&s, Design::WithCharge);
+        let tick = trace.ticks.iter().find(|t| t.kind == kind);
+        let tick = tick.unwrap_or_else(|| panic!("{fault}: no {kind:?} tick"));
+        assert_eq!(tick.actor, idem::sim::Actor::Network, "{fault}");
+    }
+}
+
+#[test]
+fn run_and_the_handout_define_each_glossary_term_where_it_is_first_used() {
+    let s = builtin("order-5531");
+    let trace = run(&s, Design::WithCharge);
+    let text = idem::cli::run::timeline_text(&s, &trace);
+    assert!(text.contains("▸ idempotency key: "), "{text}");
+    let pay = text.find("presses Pay").unwrap_or(usize::MAX);
+    let defined = text.find("▸ idempotency key").unwrap_or(0);
+    let send = text.find("Checkout   charge").unwrap_or(0);
+    assert!(
+        pay < defined && defined < send,
+        "defined at the Pay tick that first uses it"
+    );
+    assert_eq!(text.matches("▸ idempotency key").count(), 1);
+}
