@@ -1,7 +1,7 @@
 //! The glossary's words and where a story first uses each: data for the glossary screen and
 //! for marking terms in the narration.
 
-use crate::sim::Trace;
+use crate::story::Told;
 
 /// Each term with what it means here, in the order a newcomer meets them.
 pub const TERMS: &[(&str, &str)] = &[
@@ -48,12 +48,8 @@ pub fn whole_word(text: &str, term: &str) -> Option<usize> {
 }
 
 /// For each term, the first tick whose narration uses it, if any.
-pub fn first_uses(trace: &Trace) -> Vec<Option<usize>> {
-    let lowered: Vec<String> = trace
-        .ticks
-        .iter()
-        .map(|t| t.narration.to_lowercase())
-        .collect();
+pub fn first_uses(told: &Told) -> Vec<Option<usize>> {
+    let lowered: Vec<String> = told.narrations.iter().map(|n| n.to_lowercase()).collect();
     TERMS
         .iter()
         .map(|(term, _)| lowered.iter().position(|n| whole_word(n, term).is_some()))

@@ -7,6 +7,7 @@ pub mod present;
 pub mod report;
 pub mod scenario;
 pub mod sim;
+pub mod story;
 pub mod text;
 pub mod tui;
 pub mod window;

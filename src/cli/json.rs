@@ -4,6 +4,7 @@ use crate::scenario::Scenario;
 use crate::sim::state::Counters;
 use crate::sim::trace::{IntentOutcome, Trace, Verdict};
 use crate::sim::{Actor, Cents, TickKind};
+use crate::story::Told;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -32,7 +33,7 @@ pub struct TickJson<'a> {
 }
 
 impl<'a> RunJson<'a> {
-    pub fn new(scenario: &'a Scenario, trace: &'a Trace) -> RunJson<'a> {
+    pub fn new(scenario: &'a Scenario, trace: &'a Trace, told: &'a Told) -> RunJson<'a> {
         RunJson {
             scenario: &scenario.name,
             title: &scenario.title,
@@ -47,13 +48,14 @@ impl<'a> RunJson<'a> {
             ticks: trace
                 .ticks
                 .iter()
-                .map(|t| TickJson {
+                .zip(told.labels.iter().zip(&told.narrations))
+                .map(|(t, (label, narration))| TickJson {
                     at: trace.format_time(t.at),
                     at_ms: t.at.0,
                     actor: t.actor,
                     kind: t.kind,
-                    label: &t.label,
-                    narration: &t.narration,
+                    label,
+                    narration,
                 })
                 .collect(),
         }

@@ -5,6 +5,7 @@ use crate::glossary;
 use crate::report::{headline, intent_line, verdict_meaning};
 use crate::scenario::Scenario;
 use crate::sim::{Design, Trace};
+use crate::story::Told;
 use anyhow::{Context, Result};
 use std::fmt::Write;
 
@@ -55,7 +56,12 @@ pub fn run(scenario: &Scenario, choice: &DesignChoice, json: bool) -> Result<Str
         })
         .collect::<Result<Vec<Trace>>>()?;
     if json {
-        let values: Vec<RunJson> = traces.iter().map(|t| RunJson::new(scenario, t)).collect();
+        let told: Vec<Told> = traces.iter().map(|t| scenario.tell(t)).collect();
+        let values: Vec<RunJson> = traces
+            .iter()
+            .zip(&told)
+            .map(|(t, told)| RunJson::new(scenario, t, told))
+            .collect();
         let text = match choice {
             DesignChoice::One(_) => serde_json::to_string_pretty(&values[0])?,
             DesignChoice::All => serde_json::to_string_pretty(&values)?,
@@ -85,7 +91,8 @@ pub fn timeline_text(scenario: &Scenario, trace: &Trace) -> String {
         .max()
         .unwrap_or(12);
     let indent = " ".repeat(width + 2);
-    let first = glossary::first_uses(trace);
+    let told = scenario.tell(trace);
+    let first = glossary::first_uses(&told);
     let columns = 96usize.saturating_sub(width).max(40);
     for (index, tick) in trace.ticks.iter().enumerate() {
         let _ = writeln!(
@@ -93,9 +100,9 @@ pub fn timeline_text(scenario: &Scenario, trace: &Trace) -> String {
             "{:<width$}  {:<9}  {}",
             trace.format_time(tick.at),
             tick.actor.name(),
-            tick.label
+            told.labels[index]
         );
-        for line in wrap(&tick.narration, columns) {
+        for line in wrap(&told.narrations[index], columns) {
             let _ = writeln!(out, "{indent}{line}");
         }
         for (term, meaning) in glossary::introduced_at(&first, index) {

@@ -39,7 +39,7 @@ pub fn cast(app: &mut App, width: u16, height: u16, title: &str) -> Result<Strin
             .scenario
             .quizzes
             .iter()
-            .any(|q| q.target.find(app.trace()) == Some(i));
+            .any(|q| q.target.find(app.trace(), app.told()) == Some(i));
         app.playing = i + 1 < frames && !question;
         let buffer = render(app, width, height)?;
         let mut data = String::new();

@@ -4,6 +4,7 @@
 use crate::report::{headline, verdict_meaning};
 use crate::scenario::{NarrationTarget, Quiz, QuizAnswer, Scenario};
 use crate::sim::{ClockStyle, Design, Trace};
+use crate::story::Told;
 use std::fmt::Write;
 
 /// The whole handout, simulated under every design.
@@ -38,7 +39,7 @@ fn render(scenario: &Scenario, traces: &[Trace]) -> String {
         questions(&mut out, &scenario.quizzes, clock);
     }
     for trace in traces {
-        design_section(&mut out, trace);
+        design_section(&mut out, trace, &scenario.tell(trace));
     }
     comparison(&mut out, traces);
     if !scenario.notes.is_empty() {
@@ -86,14 +87,14 @@ fn questions(out: &mut String, quizzes: &[Quiz], clock: ClockStyle) {
 }
 
 /// One design: its timeline as a table, then how it ended.
-fn design_section(out: &mut String, trace: &Trace) {
+fn design_section(out: &mut String, trace: &Trace, told: &Told) {
     let d = trace.design;
     let _ = writeln!(out, "## {} · {} (`{}`)\n", d.hotkey(), d.name(), d.id());
     let _ = writeln!(out, "| Time | Lane | What happened | Narration |");
     let _ = writeln!(out, "|---|---|---|---|");
-    let first = crate::glossary::first_uses(trace);
+    let first = crate::glossary::first_uses(told);
     for (index, tick) in trace.ticks.iter().enumerate() {
-        let mut narration = cell(&tick.narration);
+        let mut narration = cell(&told.narrations[index]);
         for (term, meaning) in crate::glossary::introduced_at(&first, index) {
             let _ = write!(narration, "<br>*{term}*: {}", cell(meaning));
         }
@@ -102,7 +103,7 @@ fn design_section(out: &mut String, trace: &Trace) {
             "| {} | {} | {} | {narration} |",
             cell(&trace.format_time(tick.at)),
             cell(tick.actor.name()),
-            cell(&tick.label),
+            cell(&told.labels[index]),
         );
     }
     let o = &trace.outcome;

@@ -64,6 +64,7 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
         .find(|(d, _)| *d == design)
         .map(|(_, t)| t)
         .ok_or("no trace for that design")?;
+    let told = loaded.scenario.tell(trace);
     let tick = trace
         .ticks
         .get(position.tick)
@@ -73,7 +74,7 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
             "{} {} — {}",
             trace.format_time(n.at),
             n.actor.name(),
-            n.label
+            told.labels[position.tick + 1]
         ),
         None => "this is the last tick: the outcome is on the presenter's screen".to_string(),
     };
@@ -81,14 +82,14 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
         .scenario
         .notes
         .iter()
-        .filter(|n| n.target.find(trace) == Some(position.tick))
+        .filter(|n| n.target.find(trace, &told) == Some(position.tick))
         .map(|n| n.text.clone())
         .collect();
     let quiz = loaded
         .scenario
         .quizzes
         .iter()
-        .filter_map(|q| q.target.find(trace).map(|at| (at, q)))
+        .filter_map(|q| q.target.find(trace, &told).map(|at| (at, q)))
         .filter(|(at, _)| *at >= position.tick)
         .min_by_key(|(at, _)| *at)
         .map(|(at, q)| {
@@ -117,8 +118,8 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
             trace.ticks.len(),
             trace.format_time(tick.at)
         ),
-        now: format!("{} — {}", tick.actor.name(), tick.label),
-        narration: tick.narration.clone(),
+        now: format!("{} — {}", tick.actor.name(), told.labels[position.tick]),
+        narration: told.narrations[position.tick].clone(),
         next,
         notes,
         quiz,

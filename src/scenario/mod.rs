@@ -12,6 +12,7 @@ pub use convert::{MAX_TICKS, TICKS_PER_ATTEMPT};
 pub use diagnostic::{Diagnostic, ScenarioError, Severity};
 
 use crate::sim::{Belief, Design, Instant, SimConfig, SimError, Trace, Verdict};
+use crate::story::Told;
 use std::path::Path;
 
 /// The largest scenario file read: far more than any real scenario needs.
@@ -79,9 +80,9 @@ pub struct Note {
 
 impl NarrationTarget {
     /// The first tick this target names: by label, or the first tick at or after the time.
-    pub fn find(&self, trace: &Trace) -> Option<usize> {
+    pub fn find(&self, trace: &Trace, told: &Told) -> Option<usize> {
         match self {
-            NarrationTarget::Label(label) => trace.ticks.iter().position(|t| &t.label == label),
+            NarrationTarget::Label(label) => told.labels.iter().position(|l| l == label),
             NarrationTarget::At(at) => trace.ticks.iter().position(|t| t.at >= *at),
         }
     }
@@ -121,32 +122,37 @@ pub struct Expectation {
 }
 
 impl Scenario {
-    /// Simulates the scenario under one design, with the trainer's narration applied.
+    /// Simulates the scenario under one design.
     pub fn simulate(&self, design: Design) -> Result<Trace, SimError> {
-        let mut trace = crate::sim::simulate(&self.config, design)?;
+        crate::sim::simulate(&self.config, design)
+    }
+
+    /// The words for a trace of this scenario, with the trainer's own narration applied.
+    pub fn tell(&self, trace: &Trace) -> Told {
+        let mut told = crate::story::tell(&self.config, trace);
         for rule in &self.narration {
             let targets: Vec<usize> = match &rule.target {
-                NarrationTarget::Label(label) => trace
-                    .ticks
+                NarrationTarget::Label(label) => told
+                    .labels
                     .iter()
                     .enumerate()
-                    .filter(|(_, t)| &t.label == label)
+                    .filter(|(_, l)| *l == label)
                     .map(|(i, _)| i)
                     .collect(),
-                NarrationTarget::At(_) => rule.target.find(&trace).into_iter().collect(),
+                NarrationTarget::At(_) => rule.target.find(trace, &told).into_iter().collect(),
             };
             for i in targets {
-                let tick = &mut trace.ticks[i];
+                let narration = &mut told.narrations[i];
                 match rule.mode {
-                    NarrationMode::Replace => tick.narration = rule.text.clone(),
+                    NarrationMode::Replace => *narration = rule.text.clone(),
                     NarrationMode::Append => {
-                        tick.narration.push(' ');
-                        tick.narration.push_str(&rule.text);
+                        narration.push(' ');
+                        narration.push_str(&rule.text);
                     }
                 }
             }
         }
-        Ok(trace)
+        told
     }
 }
 

@@ -158,6 +158,14 @@ pub struct HumanPath {
 }
 
 impl SimConfig {
+    /// How long the innermost layer waits for each answer (30 s when the scenario says nothing).
+    pub fn timeout_ms(&self) -> u64 {
+        self.layers
+            .first()
+            .and_then(|l| l.timeout_ms)
+            .unwrap_or(30_000)
+    }
+
     /// Attempts one run of the retry budget can make: the product of every layer's attempts.
     pub fn attempts_per_run(&self) -> u64 {
         self.layers

@@ -2,10 +2,11 @@
 
 use super::config::SimConfig;
 use super::design::Design;
+use super::fact::{Fact, SentReply};
 use super::state::Belief;
 use super::time::ClockStyle;
 use super::trace::{Actor, IntentOutcome, Outcome, TickKind, Trace, Verdict};
-use super::world::{Event, TickDraft, World, capitalise};
+use super::world::{Event, TickDraft, World};
 use std::fmt;
 
 /// Why a simulation could not be completed.
@@ -30,18 +31,6 @@ impl std::error::Error for SimError {}
 
 /// Simulates `cfg` under `design` from the first Pay to the last answer.
 pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
-    let trace = run(cfg, design)?;
-    // A story that runs past midnight needs day numbers; the narration carries the times,
-    // so the run is repeated with the clock that names them.
-    if cfg.clock == ClockStyle::TimeOfDay && trace.ticks.iter().any(|t| t.at.day() != 0) {
-        let mut with_days = cfg.clone();
-        with_days.clock = ClockStyle::DayNumber;
-        return run(&with_days, design);
-    }
-    Ok(trace)
-}
-
-fn run(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
     let mut world = World::new(cfg, design);
     for (intent, i) in cfg.intents.iter().enumerate() {
         world.schedule(i.at, Event::Pay { intent });
@@ -56,13 +45,30 @@ fn run(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
         }
     }
     world.read_statement();
-    world.settle_hindsight();
     let outcome = outcome(&world);
     let warnings = unused_faults(&world);
+    // A story that runs past midnight is told with day numbers.
+    let clock = if cfg.clock == ClockStyle::TimeOfDay && world.ticks.iter().any(|t| t.at.day() != 0)
+    {
+        ClockStyle::DayNumber
+    } else {
+        cfg.clock
+    };
+    let requests = world.requests.iter().map(|r| r.sent()).collect();
+    let replies = world
+        .replies
+        .iter()
+        .map(|r| SentReply {
+            req: r.req,
+            response: r.response.clone(),
+        })
+        .collect();
     Ok(Trace {
         design,
-        clock: cfg.clock,
+        clock,
         ticks: world.ticks,
+        requests,
+        replies,
         outcome,
         warnings,
     })
@@ -123,81 +129,11 @@ impl World<'_> {
         if let Some(last) = self.ticks.last() {
             self.now = last.at;
         }
-        let merchant = self.cfg.merchant.clone();
-        let lines = self.ledger.len();
-        let total = super::money::Cents(self.ledger.iter().map(|c| c.amount.0).sum());
-        let mut dup_orders: Vec<String> = Vec::new();
-        for (i, intent) in self.cfg.intents.iter().enumerate() {
-            if self.ledger.iter().filter(|c| c.intent == i).count() > 1 {
-                dup_orders.push(intent.order.clone());
-            }
-        }
-        let mut what = match lines {
-            0 => format!("no charge from {merchant}"),
-            1 => format!("one line from {merchant}, {total}"),
-            n => format!("{n} lines from {merchant}, {total} in all"),
-        };
-        if self.several_orders() {
-            let per_order: Vec<String> = self
-                .cfg
-                .intents
-                .iter()
-                .enumerate()
-                .map(|(i, intent)| {
-                    let mine: Vec<_> = self.ledger.iter().filter(|c| c.intent == i).collect();
-                    let sum = super::money::Cents(mine.iter().map(|c| c.amount.0).sum());
-                    match mine.len() {
-                        0 => format!("order {} no line", intent.order),
-                        1 => format!("order {} one line ({sum})", intent.order),
-                        n => format!("order {} {n} lines ({sum})", intent.order),
-                    }
-                })
-                .collect();
-            what = format!("{what}: {}", per_order.join(", "));
-        }
-        let unconfirmed: Vec<String> = self
-            .cfg
-            .intents
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| {
-                self.ledger.iter().any(|c| c.intent == *i)
-                    && self.clients[*i].belief != Belief::Paid
-            })
-            .map(|(_, intent)| intent.order.clone())
-            .collect();
-        let meaning = if !dup_orders.is_empty() {
-            format!(
-                " {} paid for more than once, although the customer pressed Pay once for each; only a reconciliation of charges against orders will find the extra and refund it.",
-                capitalise(&orders_phrase(&dup_orders, "was", "were"))
-            )
-        } else if !unconfirmed.is_empty() {
-            format!(
-                " The money for {} moved, but the checkout does not believe it was paid; only a reconciliation of charges against orders will bring the two together.",
-                orders_phrase(&unconfirmed, "", "").trim_end()
-            )
-        } else {
-            String::new()
-        };
-        let narration = format!("Later the customer opens the card statement: {what}.{meaning}");
-        let label = match lines {
-            1 => "statement: 1 line".to_string(),
-            n => format!("statement: {n} lines"),
-        };
         self.record(TickDraft::new(
             Actor::Customer,
             TickKind::Statement,
-            label,
-            narration,
+            Fact::Statement,
         ));
-    }
-}
-
-/// `Order 5531 was` or `Orders 5531 and 5538 were`; empty verbs give just the noun phrase.
-fn orders_phrase(orders: &[String], one: &str, many: &str) -> String {
-    match orders {
-        [only] => format!("order {only} {one}"),
-        _ => format!("orders {} {many}", orders.join(" and ")),
     }
 }
 

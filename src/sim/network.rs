@@ -2,10 +2,10 @@
 //! a request or a reply (lose, delay, duplicate).
 
 use super::config::{Direction, FaultAction};
+use super::fact::{Fact, WireFault};
 use super::state::{Flight, Response};
-use super::time::human_duration;
 use super::trace::{Actor, Fate, Message, TickKind};
-use super::world::{Event, Reply, TickDraft, WireFault, World};
+use super::world::{Event, Reply, TickDraft, World};
 use std::sync::Arc;
 
 /// How the network treats one message.
@@ -98,45 +98,21 @@ impl World<'_> {
     }
 
     pub(super) fn on_wire_fault(&mut self, direction: Direction, id: usize, what: WireFault) {
-        let (req, summary) = match direction {
-            Direction::Request => (id, None),
-            Direction::Reply => (
-                self.replies[id].req,
-                Some(self.replies[id].response.summary()),
-            ),
+        let req = match direction {
+            Direction::Request => id,
+            Direction::Reply => self.replies[id].req,
         };
         let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
-        let tag = self.attempt_tag(intent, attempt);
-        let name = self.attempt_name(intent, attempt);
-        let (thing, short) = match &summary {
-            None => (format!("{name}'s request"), format!("request {tag}")),
-            Some(s) => (
-                format!("the answer to {name} ({s})"),
-                format!("answer to {tag}"),
-            ),
+        let kind = match what {
+            WireFault::Delay { .. } => TickKind::Delayed,
+            WireFault::Duplicate { .. } => TickKind::Duplicated,
         };
-        let (kind, label, text) = match what {
-            WireFault::Delay { by_ms } => (
-                TickKind::Delayed,
-                format!("{short} held {}", human_duration(by_ms)),
-                format!(
-                    "the network holds up {thing}: it arrives {} later than usual.",
-                    human_duration(by_ms)
-                ),
-            ),
-            WireFault::Duplicate { gap_ms } => (
-                TickKind::Duplicated,
-                format!("{short} copied"),
-                format!(
-                    "the network delivers {thing} and makes a second copy, which follows {} behind. Only one was sent.",
-                    human_duration(gap_ms)
-                ),
-            ),
+        let fact = Fact::Wire {
+            direction,
+            id,
+            what,
         };
-        let narration = format!("At {} {text}", self.clock());
-        self.record(
-            TickDraft::new(Actor::Network, kind, label, narration).of(intent, Some(attempt)),
-        );
+        self.record(TickDraft::new(Actor::Network, kind, fact).of(intent, Some(attempt)));
     }
 
     /// Puts a request on the wire.
@@ -191,24 +167,12 @@ impl World<'_> {
 
     pub(super) fn on_lose_request(&mut self, req: usize) {
         self.land(Direction::Request, req);
-        let r = &self.requests[req];
-        let (intent, attempt, amount) = (r.intent, r.attempt, r.amount);
-        let key = r
-            .key
-            .as_deref()
-            .map_or("no key".to_string(), |k| format!("key {k}"));
-        let narration = format!(
-            "At {} the network loses attempt #{attempt} ({amount}, {key}) on its way to the processor. Nothing was charged, but the checkout cannot see that: all it gets from this attempt is silence.",
-            self.clock()
-        );
-        let tag = self.attempt_tag(intent, attempt);
-        let label = format!("request {tag} lost");
+        let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
         self.record(
-            TickDraft::new(Actor::Network, TickKind::Lost, label, narration)
+            TickDraft::new(Actor::Network, TickKind::Lost, Fact::LostRequest { req })
                 .message(Message {
                     from: Actor::Checkout,
                     to: Actor::Processor,
-                    label: format!("charge {amount} {key} {tag}"),
                     fate: Fate::Lost,
                 })
                 .of(intent, Some(attempt)),
@@ -217,42 +181,16 @@ impl World<'_> {
 
     pub(super) fn on_lose_reply(&mut self, reply: usize) {
         self.land(Direction::Reply, reply);
-        let r = &self.replies[reply];
-        let summary = r.response.summary();
-        let req = &self.requests[r.req];
+        let req = &self.requests[self.replies[reply].req];
         let (intent, attempt) = (req.intent, req.attempt);
-        let charge = r.response.charge.clone();
-        let consequence = if charge.is_some() {
-            "The money has moved, and this answer, which says so, will not reach the checkout."
-        } else {
-            "This answer will not reach the checkout."
-        };
-        let narration = format!(
-            "At {} the network loses the processor's answer to {} ({summary}). {consequence} A lost answer does not mean the charge failed; it means nobody on this side knows.",
-            self.clock(),
-            self.attempt_name(intent, attempt)
-        );
         self.record(
-            TickDraft::new(
-                Actor::Network,
-                TickKind::Lost,
-                format!("answer to {} lost", self.attempt_tag(intent, attempt)),
-                narration,
-            )
-            .message(Message {
-                from: Actor::Processor,
-                to: Actor::Checkout,
-                label: summary,
-                fate: Fate::Lost,
-            })
-            .of(intent, Some(attempt)),
+            TickDraft::new(Actor::Network, TickKind::Lost, Fact::LostReply { reply })
+                .message(Message {
+                    from: Actor::Processor,
+                    to: Actor::Checkout,
+                    fate: Fate::Lost,
+                })
+                .of(intent, Some(attempt)),
         );
-        if let Some(id) = charge {
-            self.tell_later(
-                &id,
-                format!("The checkout learns of {id} only later, from another attempt's answer."),
-                format!("The checkout never reads an answer that names {id}."),
-            );
-        }
     }
 }

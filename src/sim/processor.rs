@@ -1,13 +1,14 @@
 //! The processor under each design: what it looks up, what it writes and in which order,
-//! what it answers, and what a crash leaves behind.
+//! what it answers, and what a crash leaves behind. It records facts; the words are written
+//! from them at the edge.
 
 use super::config::{CrashPoint, FaultAction};
 use super::design::Design;
 use super::digest;
+use super::fact::{CrashMoment, Cut, CutStep, Fact, MissedCrash, Refusal, Takes};
 use super::state::{Charge, EntryKind, EntryStatus, MemoryEntry, Response};
-use super::time::human_duration;
 use super::trace::{Actor, Fate, Message, TickKind};
-use super::world::{Event, Step, TickDraft, World, capitalise};
+use super::world::{Event, Step, TickDraft, World};
 use std::sync::Arc;
 
 /// The processor's decision on a request it has just received.
@@ -15,13 +16,12 @@ enum Decision {
     /// Answer now, from memory or with a refusal.
     Answer {
         kind: TickKind,
-        label: String,
-        narration: String,
+        fact: Fact,
         response: Response,
     },
     /// Take the request on as new work: the next step and how long until it.
     Work {
-        narration: String,
+        how: Takes,
         step: Step,
         after_ms: u64,
     },
@@ -105,96 +105,52 @@ impl World<'_> {
         self.counters.keys_stored += 1;
     }
 
-    /// `K7Q4 is new`, or, for a key the retention window evicted, that it was forgotten.
-    fn unknown_key(&self, key: &str, usual: &str) -> String {
-        match self.evicted.get(key) {
-            Some(&at) => format!(
-                "{key} was forgotten when its retention window of {} ran out at {}, which makes it new again",
-                human_duration(self.cfg.retention_ms),
-                self.cfg.clock.format_short(at)
-            ),
-            None => format!("{key} {usual}"),
-        }
-    }
-
-    fn describe(&self, req: usize) -> String {
-        let r = &self.requests[req];
-        let key = r
-            .key
-            .as_deref()
-            .map_or("no key".to_string(), |k| format!("key {k}"));
-        let copy = if r.copy > 0 {
-            ", a second copy the network delivered"
-        } else {
-            ""
-        };
-        format!(
-            "{} ({}, {key}{copy})",
-            self.attempt_name(r.intent, r.attempt),
-            r.amount
-        )
-    }
-
     pub(super) fn on_arrive(&mut self, req: usize) {
         self.land(super::config::Direction::Request, req);
         let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
-        let who = self.describe(req);
         if !self.processor_up {
-            let narration = format!(
-                "At {} {who} reaches the processor while it is down after its crash. Nobody is there to read it or answer it.",
-                self.clock()
-            );
-            let label = format!(
-                "{} arrives: processor down",
-                self.attempt_tag(intent, attempt)
-            );
             let message = Message {
                 from: Actor::Checkout,
                 to: Actor::Processor,
-                label: label.clone(),
                 fate: Fate::Unanswered,
             };
             self.record(
-                TickDraft::new(Actor::Processor, TickKind::Unanswered, label, narration)
-                    .message(message)
-                    .of(intent, Some(attempt)),
+                TickDraft::new(
+                    Actor::Processor,
+                    TickKind::Unanswered,
+                    Fact::ArrivesDown { req },
+                )
+                .message(message)
+                .of(intent, Some(attempt)),
             );
             return;
         }
         self.counters.requests_received += 1;
         if let Some(restart) = self.take_crash(req, CrashPoint::Receive) {
-            let narration = format!(
-                "At {} the processor receives {who}, and crashes at once, before it has looked anything up or charged anything.",
-                self.clock()
-            );
             self.record(
                 TickDraft::new(
                     Actor::Processor,
                     TickKind::Receive,
-                    format!("receives {}", self.attempt_tag(intent, attempt)),
-                    narration,
+                    Fact::ReceivedThenCrash { req },
                 )
                 .of(intent, Some(attempt)),
             );
-            let name = self.attempt_name(intent, attempt);
-            self.crash(restart, format!("right after receiving {name}"));
+            self.crash(restart, CrashMoment::AfterReceive { req });
             return;
         }
         match self.decide(req) {
             Decision::Answer {
                 kind,
-                label,
-                narration,
+                fact,
                 response,
             } => {
                 self.requests[req].response = Some(response.clone());
-                self.transmit_reply(req, response.clone());
+                self.transmit_reply(req, response);
                 self.record(
-                    TickDraft::new(Actor::Processor, kind, label, narration)
+                    TickDraft::new(Actor::Processor, kind, fact)
                         .message(Message {
                             from: Actor::Processor,
                             to: Actor::Checkout,
-                            label: response.summary(),
                             fate: Fate::Sent,
                         })
                         .of(intent, Some(attempt)),
@@ -202,192 +158,150 @@ impl World<'_> {
                 self.after_reply(req);
             }
             Decision::Work {
-                narration,
+                how,
                 step,
                 after_ms,
             } => {
+                let forgotten = self.forgotten(req, how);
+                let fact = Fact::Takes {
+                    req,
+                    how,
+                    forgotten,
+                };
                 self.record(
-                    TickDraft::new(
-                        Actor::Processor,
-                        TickKind::Receive,
-                        format!("receives {}", self.attempt_tag(intent, attempt)),
-                        narration,
-                    )
-                    .of(intent, Some(attempt)),
+                    TickDraft::new(Actor::Processor, TickKind::Receive, fact)
+                        .of(intent, Some(attempt)),
                 );
                 self.next_step(req, step, after_ms);
             }
         }
     }
 
+    /// When the key (or body hash) a request is looked up by was evicted, if it was.
+    fn forgotten(&self, req: usize, how: Takes) -> Option<super::time::Instant> {
+        let r = &self.requests[req];
+        let looked_up = match how {
+            Takes::ChargeNewBody => digest::short(r.content),
+            Takes::MarkInProgress | Takes::LogFirst | Takes::ChargeUnmarked => r.key.clone()?,
+            Takes::ChargeWithoutKey | Takes::ChargeForgetful => return None,
+        };
+        self.evicted.get(&looked_up).copied()
+    }
+
+    /// The rules of each design for a request that has just arrived: answer from memory,
+    /// refuse, or take it on as new work.
     fn decide(&mut self, req: usize) -> Decision {
-        let r = self.requests[req].clone();
-        let who = self.describe(req);
-        let clock = self.clock();
-        let processing = human_duration(r.processing_ms);
-        let tag = self.attempt_tag(r.intent, r.attempt);
-        let at = |e: &MemoryEntry| e.written_by.clone();
-        match self.design {
-            Design::WithCharge => {
-                let Some(key) = r.key.clone() else {
-                    return Decision::Answer {
-                        kind: TickKind::Reject,
-                        label: format!("{tag} refused: 400 no key"),
-                        narration: format!(
-                            "At {clock} the processor receives {who}. This design will not charge without an idempotency key, so it refuses with 400 and nothing is charged."
-                        ),
-                        response: response(400, "idempotency key required", None),
-                    };
-                };
-                let fp = digest::short(r.fingerprint);
-                if let Some(e) = self.find(super::state::EntryKind::KeyRecord, &key) {
-                    if e.fingerprint.as_deref() != Some(fp.as_str()) {
-                        let first = e.fingerprint.clone().unwrap_or_default();
-                        self.counters.mismatches_422 += 1;
-                        return Decision::Answer {
-                            kind: TickKind::Mismatch,
-                            label: format!("{tag}: 422 key {key} reused"),
-                            narration: format!(
-                                "At {clock} the processor receives {who}. {key} is known, but for a different request (fingerprint {first}, this one {fp}). Reusing a key for another payment is a client bug, so it refuses with 422 and charges nothing."
-                            ),
-                            response: response(422, "key reused for another request", None),
-                        };
-                    }
-                    if e.status == EntryStatus::Completed {
-                        let mut stored = e
-                            .response
-                            .clone()
-                            .unwrap_or_else(|| response(200, "ok", None));
-                        let written = at(e);
-                        stored.replayed = true;
-                        self.counters.dedupe_hits += 1;
-                        return Decision::Answer {
-                            kind: TickKind::Replay,
-                            label: format!("{tag}: replays {key}"),
-                            narration: format!(
-                                "At {clock} the processor receives {who} and finds {key} completed ({written}). It sends back the stored answer, {}, marked as a replay, and charges nothing: the retry is recognised as the same purchase.",
-                                stored.summary()
-                            ),
-                            response: stored,
-                        };
-                    }
-                    self.counters.conflicts_409 += 1;
-                    return Decision::Answer {
-                        kind: TickKind::Conflict,
-                        label: format!("{tag}: 409 {key} in progress"),
-                        narration: format!(
-                            "At {clock} the processor receives {who} while {key} is still in progress. Rather than start a second charge it answers 409: the first attempt is still being worked on, ask again later."
-                        ),
-                        response: response(409, "key in progress", None),
-                    };
-                }
-                let new = self.unknown_key(&key, "is new");
-                // The in-progress mark is held in memory only: it is not a stored key yet.
-                self.memory.push_back(Arc::new(MemoryEntry {
-                    key: key.clone(),
-                    kind: EntryKind::KeyRecord,
-                    status: EntryStatus::InProgress,
-                    fingerprint: Some(fp),
-                    response: None,
-                    expires_at: None,
-                    written_by: format!("attempt #{}, in memory", r.attempt),
-                    intent: r.intent,
-                }));
-                Decision::Work {
-                    narration: format!(
-                        "At {clock} the processor receives {who}. {new}, so it marks the key in progress (in memory for now) and starts charging {}; that takes {processing}.",
-                        r.amount
-                    ),
-                    step: Step::Commit,
-                    after_ms: r.processing_ms,
-                }
-            }
-            Design::LogAfterCharge | Design::LogBeforeCharge => {
-                if let Some(key) = r.key.clone() {
-                    if let Some(e) = self.find(EntryKind::LogEntry, &key) {
-                        let mut stored = e
-                            .response
-                            .clone()
-                            .unwrap_or_else(|| response(200, "ok", None));
-                        let written = at(e);
-                        stored.replayed = true;
-                        self.counters.dedupe_hits += 1;
-                        let caveat = if self.design == Design::LogBeforeCharge {
-                            "It reports success without checking that a charge exists."
-                        } else {
-                            "It does not check that this request matches the one that wrote the line."
-                        };
-                        return Decision::Answer {
-                            kind: TickKind::Replay,
-                            label: format!("{tag}: {key} found in log"),
-                            narration: format!(
-                                "At {clock} the processor receives {who}, finds {key} in its key log ({written}) and sends back what the log holds, {}. {caveat}",
-                                stored.summary()
-                            ),
-                            response: stored,
-                        };
-                    }
-                    let absent = self.unknown_key(&key, "is not in its key log");
-                    if self.design == Design::LogBeforeCharge {
-                        return Decision::Work {
-                            narration: format!(
-                                "At {clock} the processor receives {who}. {absent}, so it appends it first and means to charge {} after.",
-                                r.amount
-                            ),
-                            step: Step::KeyLog,
-                            after_ms: 0,
-                        };
-                    }
-                    return Decision::Work {
-                        narration: format!(
-                            "At {clock} the processor receives {who}. {absent}, so it starts charging {} ({processing}). Nothing marks the key as in progress: a retry arriving meanwhile would be charged too.",
-                            r.amount
-                        ),
-                        step: Step::Charge,
-                        after_ms: r.processing_ms,
-                    };
-                }
-                Decision::Work {
-                    narration: format!(
-                        "At {clock} the processor receives {who}. With no key there is nothing to look up, so it simply charges {} ({processing}).",
-                        r.amount
-                    ),
-                    step: Step::Charge,
-                    after_ms: r.processing_ms,
-                }
-            }
-            Design::NoKey => Decision::Work {
-                narration: format!(
-                    "At {clock} the processor receives {who}. It keeps no memory of earlier requests, so it charges {} as a new payment ({processing}).",
-                    r.amount
-                ),
-                step: Step::Charge,
-                after_ms: r.processing_ms,
+        let r = &self.requests[req];
+        let (key, processing) = (r.key.clone(), r.processing_ms);
+        let work = |how, step, after_ms| Decision::Work {
+            how,
+            step,
+            after_ms,
+        };
+        match (self.design, key) {
+            (Design::WithCharge, None) => Decision::Answer {
+                kind: TickKind::Reject,
+                fact: Fact::Refused {
+                    req,
+                    why: Refusal::NoKey,
+                },
+                response: response(400, "idempotency key required", None),
             },
-            Design::ContentHash => {
-                let hash = digest::short(r.content);
-                if let Some(e) = self.find(EntryKind::BodyHash, &hash) {
-                    let written = at(e);
-                    self.counters.dedupe_hits += 1;
-                    return Decision::Answer {
-                        kind: TickKind::Reject,
-                        label: format!("{tag}: 400 duplicate body"),
-                        narration: format!(
-                            "At {clock} the processor receives {who}. Its body hashes to {hash}, the same as a charge already made ({written}), so it refuses with 400 duplicate request. That is an error, not a replay: a checkout that reads it stops and takes the payment as failed."
-                        ),
-                        response: response(400, "duplicate request", None),
-                    };
+            (Design::WithCharge, Some(key)) => self.with_charge(req, key),
+            (Design::LogAfterCharge | Design::LogBeforeCharge, Some(key)) => {
+                if let Some(e) = self.find(EntryKind::LogEntry, &key) {
+                    return self.replay(req, e.clone(), true);
                 }
-                Decision::Work {
-                    narration: format!(
-                        "At {clock} the processor receives {who}. {}, so it charges {} ({processing}).",
-                        self.unknown_key(&hash, "matches no body it remembers charging"),
-                        r.amount
-                    ),
-                    step: Step::Charge,
-                    after_ms: r.processing_ms,
+                if self.design == Design::LogBeforeCharge {
+                    work(Takes::LogFirst, Step::KeyLog, 0)
+                } else {
+                    work(Takes::ChargeUnmarked, Step::Charge, processing)
                 }
             }
+            (Design::LogAfterCharge | Design::LogBeforeCharge, None) => {
+                work(Takes::ChargeWithoutKey, Step::Charge, processing)
+            }
+            (Design::NoKey, _) => work(Takes::ChargeForgetful, Step::Charge, processing),
+            (Design::ContentHash, _) => {
+                let hash = digest::short(self.requests[req].content);
+                let Some(e) = self.find(EntryKind::BodyHash, &hash) else {
+                    return work(Takes::ChargeNewBody, Step::Charge, processing);
+                };
+                let written_by = e.written_by.clone();
+                self.counters.dedupe_hits += 1;
+                Decision::Answer {
+                    kind: TickKind::Reject,
+                    fact: Fact::Refused {
+                        req,
+                        why: Refusal::DuplicateBody { written_by },
+                    },
+                    response: response(400, "duplicate request", None),
+                }
+            }
+        }
+    }
+
+    /// `with-charge`: a known key with another fingerprint is refused, a completed one
+    /// replayed, one in progress answered 409; a new key is marked in progress, in memory.
+    fn with_charge(&mut self, req: usize, key: String) -> Decision {
+        let r = &self.requests[req];
+        let fp = digest::short(r.fingerprint);
+        let (intent, attempt, processing) = (r.intent, r.attempt, r.processing_ms);
+        let Some(e) = self.find(EntryKind::KeyRecord, &key).cloned() else {
+            // The in-progress mark is held in memory only: it is not a stored key yet.
+            self.memory.push_back(Arc::new(MemoryEntry {
+                key,
+                kind: EntryKind::KeyRecord,
+                status: EntryStatus::InProgress,
+                fingerprint: Some(fp),
+                response: None,
+                expires_at: None,
+                written_by: format!("attempt #{attempt}, in memory"),
+                intent,
+            }));
+            return Decision::Work {
+                how: Takes::MarkInProgress,
+                step: Step::Commit,
+                after_ms: processing,
+            };
+        };
+        if e.fingerprint.as_deref() != Some(fp.as_str()) {
+            self.counters.mismatches_422 += 1;
+            return Decision::Answer {
+                kind: TickKind::Mismatch,
+                fact: Fact::Mismatch {
+                    req,
+                    first: e.fingerprint.clone().unwrap_or_default(),
+                    this: fp,
+                },
+                response: response(422, "key reused for another request", None),
+            };
+        }
+        if e.status == EntryStatus::Completed {
+            return self.replay(req, e, false);
+        }
+        self.counters.conflicts_409 += 1;
+        Decision::Answer {
+            kind: TickKind::Conflict,
+            fact: Fact::InProgress { req },
+            response: response(409, "key in progress", None),
+        }
+    }
+
+    /// Answers from a remembered entry: its stored response, marked as a replay.
+    fn replay(&mut self, req: usize, e: MemoryEntry, from_log: bool) -> Decision {
+        let mut stored = e.response.unwrap_or_else(|| response(200, "ok", None));
+        stored.replayed = true;
+        self.counters.dedupe_hits += 1;
+        Decision::Answer {
+            kind: TickKind::Replay,
+            fact: Fact::Replayed {
+                req,
+                stored: stored.clone(),
+                written_by: e.written_by,
+                from_log,
+            },
+            response: stored,
         }
     }
 
@@ -443,13 +357,10 @@ impl World<'_> {
 
     fn commit(&mut self, req: usize) {
         let (resp, id) = self.move_money(req);
-        let r = self.requests[req].clone();
+        let r = &self.requests[req];
+        let (intent, attempt) = (r.intent, r.attempt);
         let key = r.key.clone().unwrap_or_default();
         let expiry = self.now.plus(self.cfg.retention_ms);
-        let what = match &id {
-            Some(id) => format!("with {id}"),
-            None => "with the decline".to_string(),
-        };
         let held = self.memory.iter().position(|e| {
             e.kind == EntryKind::KeyRecord && e.key == key && e.status == EntryStatus::InProgress
         });
@@ -457,114 +368,67 @@ impl World<'_> {
             e.status = EntryStatus::Completed;
             e.response = Some(resp.clone());
             e.expires_at = Some(expiry);
-            e.written_by = format!("attempt #{}, one write {what}", r.attempt);
+            e.written_by = match &id {
+                Some(id) => format!("attempt #{attempt}, one write with {id}"),
+                None => format!("attempt #{attempt}, one write with the decline"),
+            };
             self.counters.keys_stored += 1;
-            self.schedule(
-                expiry,
-                Event::Expire {
-                    key: key.clone(),
-                    at: expiry,
-                },
-            );
+            self.schedule(expiry, Event::Expire { key, at: expiry });
         }
         self.requests[req].response = Some(resp.clone());
-        let clock = self.clock();
-        let narration = match &id {
-            Some(id) => format!(
-                "At {clock} the processor charges {} as {id} and, in the same atomic write, stores {key} as completed with its answer ({}) and the request's fingerprint, kept for a retention window of {}. Either both exist or neither does.",
-                r.amount,
-                resp.summary(),
-                human_duration(self.cfg.retention_ms)
-            ),
-            None => format!(
-                "At {clock} the card is declined. The processor stores {key} as completed with the 402 answer, so while the key is kept a retry carrying it gets the same refusal rather than a second try at the card."
-            ),
-        };
-        let label = match &id {
-            Some(id) => format!("{id} + {key} in one write"),
-            None => format!("402 declined, {key} stored"),
-        };
         let kind = if id.is_some() {
             TickKind::Charge
         } else {
             TickKind::Decline
         };
-        self.record(
-            TickDraft::new(Actor::Processor, kind, label, narration).of(r.intent, Some(r.attempt)),
-        );
+        let fact = Fact::OneWrite {
+            req,
+            charge: id,
+            response: resp,
+        };
+        self.record(TickDraft::new(Actor::Processor, kind, fact).of(intent, Some(attempt)));
         let crash = self
             .take_crash(req, CrashPoint::Key)
             .or_else(|| self.take_crash(req, CrashPoint::Charge));
         match crash {
-            Some(restart) => self.crash(
-                restart,
-                format!(
-                    "right after the write for attempt #{}, before it can answer",
-                    r.attempt
-                ),
-            ),
+            Some(restart) => self.crash(restart, CrashMoment::AfterOneWrite { req }),
             None => self.next_step(req, Step::Reply, 0),
         }
     }
 
     fn charge(&mut self, req: usize) {
         let (resp, id) = self.move_money(req);
-        let r = self.requests[req].clone();
         self.requests[req].response = Some(resp.clone());
-        let clock = self.clock();
-        let mut extra = String::new();
-        if self.design == Design::ContentHash && id.is_some() {
-            let hash = digest::short(r.content);
-            let written_by = format!(
-                "attempt #{}, with {}",
-                r.attempt,
-                id.clone().unwrap_or_default()
-            );
-            self.remember_on_disk(
-                EntryKind::BodyHash,
-                hash.clone(),
-                resp.clone(),
-                written_by,
-                r.intent,
-            );
-            extra = format!(
-                " It remembers the body hash {hash} for {}.",
-                human_duration(self.cfg.retention_ms)
-            );
+        let r = &self.requests[req];
+        let (intent, attempt, content) = (r.intent, r.attempt, r.content);
+        let mut hash = None;
+        if let (Design::ContentHash, Some(id)) = (self.design, &id) {
+            let h = digest::short(content);
+            let written_by = format!("attempt #{attempt}, with {id}");
+            self.remember_on_disk(EntryKind::BodyHash, h.clone(), resp, written_by, intent);
+            hash = Some(h);
         }
-        let (kind, label, narration) = match &id {
-            Some(id) => (
-                TickKind::Charge,
-                format!("charges {id} {}", r.amount),
-                format!(
-                    "At {clock} the processor charges {} to the card for order {}: {id} is in the ledger and the money has moved.{extra}",
-                    r.amount, self.cfg.intents[r.intent].order
-                ),
-            ),
-            None => (
-                TickKind::Decline,
-                "card declined".to_string(),
-                format!(
-                    "At {clock} the card is declined: no money moves, and the answer it prepares is 402."
-                ),
-            ),
+        let kind = if id.is_some() {
+            TickKind::Charge
+        } else {
+            TickKind::Decline
         };
-        self.record(
-            TickDraft::new(Actor::Processor, kind, label, narration).of(r.intent, Some(r.attempt)),
-        );
+        let fact = Fact::Charged {
+            req,
+            charge: id,
+            hash,
+        };
+        self.record(TickDraft::new(Actor::Processor, kind, fact).of(intent, Some(attempt)));
         if let Some(restart) = self.take_crash(req, CrashPoint::Charge) {
-            let why = format!(
-                "right after charging {}, before it can answer",
-                self.attempt_name(r.intent, r.attempt)
-            );
-            self.crash(restart, why);
+            self.crash(restart, CrashMoment::AfterCharge { req });
             return;
         }
         self.next_step(req, Step::Reply, 0);
     }
 
     fn key_log(&mut self, req: usize) {
-        let r = self.requests[req].clone();
+        let r = &self.requests[req];
+        let (intent, attempt, processing) = (r.intent, r.attempt, r.processing_ms);
         let key = r.key.clone().unwrap_or_default();
         let before = self.design == Design::LogBeforeCharge;
         let held = if before {
@@ -575,109 +439,54 @@ impl World<'_> {
                 .unwrap_or_else(|| response(200, "ok", None))
         };
         let written_by = format!(
-            "attempt #{}, {} the charge",
-            r.attempt,
+            "attempt #{attempt}, {} the charge",
             if before { "before" } else { "after" }
         );
-        self.remember_on_disk(
-            EntryKind::LogEntry,
-            key.clone(),
-            held.clone(),
-            written_by,
-            r.intent,
-        );
-        let clock = self.clock();
-        let narration = if before {
-            format!(
-                "At {clock} the processor appends {key} to its key log with the answer it means to give ({}), before any money has moved. Should it crash now, the log would claim a payment that was not made.",
-                held.summary()
-            )
-        } else {
-            let earlier: Vec<String> = self
-                .orphans
-                .iter()
-                .filter(|(k, _, _)| *k == key)
-                .map(|(_, a, id)| format!("{id} (attempt #{a})"))
-                .collect();
-            let lesson = if earlier.is_empty() {
-                "A crash between the charge and this line would leave a charge with no memory of its key.".to_string()
-            } else {
-                format!(
-                    "The line is for this attempt's charge; {} stays in the ledger with no line of its own, because a crash came between its charge and its log write.",
-                    earlier.join(" and ")
-                )
-            };
-            format!(
-                "At {clock} the answer has left, and only now does the processor append {key} and that answer ({}) to its key log: a second write, separate from the charge. {lesson}",
-                held.summary()
-            )
-        };
+        self.remember_on_disk(EntryKind::LogEntry, key, held.clone(), written_by, intent);
+        let fact = Fact::KeyLogged { req, before, held };
         self.record(
-            TickDraft::new(
-                Actor::Processor,
-                TickKind::KeyWrite,
-                format!("logs {key}"),
-                narration,
-            )
-            .of(r.intent, Some(r.attempt)),
+            TickDraft::new(Actor::Processor, TickKind::KeyWrite, fact).of(intent, Some(attempt)),
         );
         if let Some(restart) = self.take_crash(req, CrashPoint::Key) {
-            let why = if before {
-                format!("right after logging {key}, before charging the card")
-            } else {
-                format!("right after logging {key}")
-            };
-            self.crash(restart, why);
+            self.crash(restart, CrashMoment::AfterKeyLog { req, before });
             return;
         }
         if before {
-            self.next_step(req, Step::Charge, r.processing_ms);
+            self.next_step(req, Step::Charge, processing);
         }
     }
 
     fn reply(&mut self, req: usize) {
-        let r = self.requests[req].clone();
+        let r = &self.requests[req];
+        let (intent, attempt, keyed) = (r.intent, r.attempt, r.key.is_some());
         let resp = r
             .response
             .clone()
             .unwrap_or_else(|| response(200, "ok", None));
-        let narration = format!(
-            "At {} the processor sends its answer to attempt #{}: {}.",
-            self.clock(),
-            r.attempt,
-            resp.summary()
-        );
         self.transmit_reply(req, resp.clone());
+        let fact = Fact::Replied {
+            req,
+            response: resp,
+        };
         self.record(
-            TickDraft::new(
-                Actor::Processor,
-                TickKind::Reply,
-                format!(
-                    "answers {}: {}",
-                    self.attempt_tag(r.intent, r.attempt),
-                    resp.summary()
-                ),
-                narration,
-            )
-            .message(Message {
-                from: Actor::Processor,
-                to: Actor::Checkout,
-                label: resp.summary(),
-                fate: Fate::Sent,
-            })
-            .of(r.intent, Some(r.attempt)),
+            TickDraft::new(Actor::Processor, TickKind::Reply, fact)
+                .message(Message {
+                    from: Actor::Processor,
+                    to: Actor::Checkout,
+                    fate: Fate::Sent,
+                })
+                .of(intent, Some(attempt)),
         );
         // The after-response hook: the key reaches the log only once the answer has left.
         // Scheduled before a crash after the reply can strike, so that crash cuts it off.
-        let logs_after = self.design == Design::LogAfterCharge && r.key.is_some();
-        if logs_after {
+        if self.design == Design::LogAfterCharge && keyed {
             self.next_step(req, Step::KeyLog, 0);
         }
         self.after_reply(req);
     }
 
-    /// After an answer leaves: put it on the wire, say which planned crash never came, and
-    /// crash now if the scenario asks for a crash after the reply.
+    /// After an answer leaves: note which planned crash never came, and crash now if the
+    /// scenario asks for a crash after the reply.
     fn after_reply(&mut self, req: usize) {
         let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
         // Another copy of this attempt may still reach the planned step: only once every
@@ -691,7 +500,6 @@ impl World<'_> {
         let key_less = !self.design.uses_key() || self.requests[req].key.is_none();
         // Under log-after-charge the key is still to be written once the answer has left.
         let key_ahead = self.requests[req].pending == Some(Step::KeyLog);
-        let mut notes = Vec::new();
         let pending: Vec<(usize, CrashPoint)> = self
             .faults_for(intent, attempt)
             .filter(|_| !copies_pending)
@@ -706,144 +514,73 @@ impl World<'_> {
                 _ => None,
             })
             .collect();
+        let mut missed = Vec::new();
         for (i, point) in pending {
             self.fault_fired[i] = true;
-            notes.push(if point == CrashPoint::Key && key_less {
-                format!(
-                    " The scenario plans a crash after the key is written on attempt #{attempt}, but this processor writes no key, so it never reaches that point."
-                )
-            } else {
-                format!(
-                    " The crash the scenario plans after the {} step of attempt #{attempt} never comes: this answer did not go through that step.",
-                    point.id()
-                )
+            missed.push(MissedCrash {
+                point,
+                attempt,
+                key_less: point == CrashPoint::Key && key_less,
             });
         }
-        if let Some(last) = self.ticks.last_mut() {
-            for n in notes {
-                last.narration.push_str(&n);
-            }
+        if !missed.is_empty() {
+            self.note_missed(missed);
         }
         if let Some(restart) = self.take_crash(req, CrashPoint::Reply) {
-            let name = self.attempt_name(intent, attempt);
-            self.crash(restart, format!("right after answering {name}"));
+            self.crash(restart, CrashMoment::AfterReply { req });
         }
     }
 
-    fn crash(&mut self, restart_after_ms: u64, why: String) {
+    fn crash(&mut self, restart_ms: u64, moment: CrashMoment) {
         self.processor_up = false;
         self.incarnation += 1;
-        let lost: Vec<String> = self
+        let marks_lost: Vec<String> = self
             .memory
             .iter()
             .filter(|e| !e.durable())
             .map(|e| e.key.clone())
             .collect();
-        if !lost.is_empty() {
+        if !marks_lost.is_empty() {
             self.memory.retain(|e| e.durable());
         }
         let cut = self.cut_off_work();
-        self.schedule_in(restart_after_ms, Event::Restart);
-        let lost_text = if lost.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " The in-progress mark for {} was only in memory and is gone.",
-                lost.join(", ")
-            )
+        self.interrupted = cut.clone();
+        self.schedule_in(restart_ms, Event::Restart);
+        let fact = Fact::Crash {
+            moment,
+            marks_lost,
+            cut,
+            restart_ms,
         };
-        let cut_text: String = cut.iter().map(|c| format!(" {}", c.at_crash)).collect();
-        let narration = format!(
-            "At {} the processor crashes {why}. Its disk survives: {} in the ledger, {} remembered.{lost_text}{cut_text} It restarts in {}.",
-            self.clock(),
-            plural(self.ledger.len(), "charge"),
-            plural(self.memory.len(), "entry"),
-            human_duration(restart_after_ms)
-        );
-        self.interrupted = cut.into_iter().map(|c| c.after_restart).collect();
-        self.record(TickDraft::new(
-            Actor::Processor,
-            TickKind::Crash,
-            "crashes".to_string(),
-            narration,
-        ));
+        self.record(TickDraft::new(Actor::Processor, TickKind::Crash, fact));
     }
 
-    /// The steps the processor had scheduled but not taken: a crash wipes them, and each is
-    /// described as it stands at the crash and once the processor is back.
-    fn cut_off_work(&mut self) -> Vec<CutWork> {
+    /// The steps the processor had scheduled but not taken: a crash wipes them.
+    fn cut_off_work(&mut self) -> Vec<Cut> {
         let mut cut = Vec::new();
-        for i in 0..self.requests.len() {
-            let Some(step) = self.requests[i].pending.take() else {
+        for (req, r) in self.requests.iter_mut().enumerate() {
+            let Some(step) = r.pending.take() else {
                 continue;
             };
-            let r = &self.requests[i];
-            let attempt = r.attempt;
-            let key = r.key.clone().unwrap_or_default();
+            let step = match step {
+                Step::Commit => CutStep::Commit,
+                Step::Charge => CutStep::Charge,
+                Step::KeyLog => CutStep::KeyLog,
+                Step::Reply => CutStep::Reply,
+            };
             let charge = r.response.as_ref().and_then(|resp| resp.charge.clone());
-            let name = self.attempt_name(r.intent, attempt);
-            let sentence = capitalise(&name);
-            cut.push(match (step, charge) {
-                (Step::KeyLog, Some(id)) => {
-                    self.orphans.push((key.clone(), attempt, id.clone()));
-                    CutWork {
-                        at_crash: format!(
-                            "{id} is in the ledger and its answer has left, but {key} had not reached the key log: the disk now holds a charge with no memory of its key."
-                        ),
-                        after_restart: format!(
-                            "It does not go back to log {key}: nothing on disk says {id} was made for it."
-                        ),
-                    }
-                }
-                (Step::KeyLog, None) => CutWork {
-                    at_crash: format!("{key} had not reached the key log."),
-                    after_restart: format!("It does not go back to log {key}."),
-                },
-                (Step::Reply, Some(id)) if self.design == Design::LogAfterCharge && r.key.is_some() => {
-                    self.orphans.push((key.clone(), attempt, id.clone()));
-                    CutWork {
-                        at_crash: format!(
-                            "{id} is in the ledger, but no answer went out for {name} and {key} had not reached the key log."
-                        ),
-                        after_restart: format!(
-                            "It does not resume {name}: that attempt gets no answer, and nothing on disk ties {id} to {key}."
-                        ),
-                    }
-                }
-                (Step::Reply, _) => CutWork {
-                    at_crash: format!("No answer had gone out for {name}."),
-                    after_restart: format!(
-                        "It does not resume {name}: that attempt gets no answer."
-                    ),
-                },
-                (Step::Commit | Step::Charge, _) => CutWork {
-                    at_crash: format!(
-                        "{sentence} had not been charged yet, and that work is gone."
-                    ),
-                    after_restart: format!(
-                        "It does not pick up the work on {name}: that request gets no answer."
-                    ),
-                },
-            });
+            cut.push(Cut { req, step, charge });
         }
         cut
     }
 
     pub(super) fn on_restart(&mut self) {
         self.processor_up = true;
-        let interrupted: String = std::mem::take(&mut self.interrupted)
-            .iter()
-            .map(|t| format!(" {t}"))
-            .collect();
-        let narration = format!(
-            "At {} the processor is back. What was on disk is intact.{interrupted}",
-            self.clock()
-        );
+        let cut = std::mem::take(&mut self.interrupted);
         self.record(TickDraft::new(
             Actor::Processor,
             TickKind::Restart,
-            "restarts".to_string(),
-            narration,
+            Fact::Restart { cut },
         ));
     }
 
@@ -858,37 +595,12 @@ impl World<'_> {
         let entry = self.memory.remove(pos);
         self.counters.keys_evicted += 1;
         self.evicted.insert(key.clone(), self.now);
-        let what = match entry.kind {
-            EntryKind::BodyHash => format!("the body hash {key}"),
-            _ => format!("key {key}"),
+        let fact = Fact::Expired {
+            key,
+            kind: entry.kind,
         };
-        let narration = format!(
-            "At {} the processor's retention window of {} runs out and {what} is evicted. From now on a request carrying it is processed as new.",
-            self.clock(),
-            human_duration(self.cfg.retention_ms)
-        );
         self.record(
-            TickDraft::new(
-                Actor::Processor,
-                TickKind::Expire,
-                format!("{key} expires"),
-                narration,
-            )
-            .of(entry.intent, None),
+            TickDraft::new(Actor::Processor, TickKind::Expire, fact).of(entry.intent, None),
         );
-    }
-}
-
-/// A step a crash wiped out, told at the crash and again at the restart.
-struct CutWork {
-    at_crash: String,
-    after_restart: String,
-}
-
-fn plural(n: usize, word: &str) -> String {
-    match (n, word) {
-        (1, _) => format!("1 {word}"),
-        (_, "entry") => format!("{n} entries"),
-        _ => format!("{n} {word}s"),
     }
 }

@@ -1,6 +1,7 @@
 //! The engine's output: a list of ticks, each with the full state after it, and the outcome.
 
 use super::design::Design;
+use super::fact::{Fact, MissedCrash, SentReply, SentRequest};
 use super::money::Cents;
 use super::state::{Belief, Counters, Snapshot};
 use super::time::{ClockStyle, Instant};
@@ -130,24 +131,23 @@ pub enum Fate {
     Unanswered,
 }
 
-/// An arrow of the sequence diagram.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// An arrow of the sequence diagram; its label is written from the tick's fact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Message {
     pub from: Actor,
     pub to: Actor,
-    /// `charge $48.60 key K7Q4 #1`, `200 charged ch_1`.
-    pub label: String,
     pub fate: Fate,
 }
 
-/// One visible step of the simulation.
+/// One visible step of the simulation: what happened, as data, and the state after it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Tick {
     pub at: Instant,
     pub actor: Actor,
     pub kind: TickKind,
-    pub label: String,
-    pub narration: String,
+    pub fact: Fact,
+    /// Crashes the scenario planned on this attempt that its answer never passed through.
+    pub missed: Vec<MissedCrash>,
     pub message: Option<Message>,
     /// The intent and attempt the tick belongs to, when it belongs to one.
     pub intent: Option<usize>,
@@ -229,6 +229,10 @@ pub struct Trace {
     pub design: Design,
     pub clock: ClockStyle,
     pub ticks: Vec<Tick>,
+    /// Every request the checkout sent or the network copied, as facts refer to them.
+    pub requests: Vec<SentRequest>,
+    /// Every answer the processor sent.
+    pub replies: Vec<SentReply>,
     pub outcome: Outcome,
     /// Things the scenario asked for that never happened (a fault on an attempt never sent).
     pub warnings: Vec<String>,

@@ -2,6 +2,7 @@
 
 use super::config::{CrashPoint, Fault, FaultAction, SimConfig};
 use super::design::Design;
+use super::fact::{Cut, Fact, MissedCrash, WireFault};
 use super::money::Cents;
 use super::state::{Charge, ClientView, Counters, MemoryEntry, Response, Snapshot};
 use super::time::Instant;
@@ -66,13 +67,6 @@ impl Event {
     }
 }
 
-/// What the network does to a message besides losing it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum WireFault {
-    Delay { by_ms: u64 },
-    Duplicate { gap_ms: u64 },
-}
-
 /// The processor's steps after it has accepted a request as new work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Step {
@@ -128,6 +122,21 @@ pub(super) struct Request {
     pub response: Option<Response>,
     /// The processor's next step on this request, while one is scheduled.
     pub pending: Option<Step>,
+}
+
+impl Request {
+    /// What the trace keeps of the request.
+    pub fn sent(&self) -> super::fact::SentRequest {
+        super::fact::SentRequest {
+            intent: self.intent,
+            attempt: self.attempt,
+            key: self.key.clone(),
+            amount: self.amount,
+            copy: self.copy,
+            processing_ms: self.processing_ms,
+            content: self.content,
+        }
+    }
 }
 
 /// An answer on its way back to the checkout.
@@ -192,44 +201,27 @@ pub(super) struct World<'a> {
     pub ticks: Vec<Tick>,
     pub token_seq: u64,
     /// What the last crash cut off, told when the processor is back.
-    pub interrupted: Vec<String>,
-    /// Charges a crash left without their key log line: (key, attempt, charge id).
-    pub orphans: Vec<(String, u32, String)>,
+    pub interrupted: Vec<Cut>,
     /// Keys (and body hashes) the retention window has evicted, with when.
     pub evicted: BTreeMap<String, Instant>,
-    /// Charge ids the checkout has read in an answer, with the tick at which it first did.
-    pub heard: BTreeMap<String, usize>,
-    /// Sentences that depend on what happens later, settled once the run is over.
-    pub hindsight: Vec<Hindsight>,
-}
-
-/// A sentence about a charge that only the end of the story can settle: whether the checkout
-/// ever reads an answer naming it.
-pub(super) struct Hindsight {
-    pub tick: usize,
-    pub charge: String,
-    pub if_heard: String,
-    pub if_not: String,
 }
 
 /// The fields of a tick other than the state, which is taken from the world.
 pub(super) struct TickDraft {
     pub actor: Actor,
     pub kind: TickKind,
-    pub label: String,
-    pub narration: String,
+    pub fact: Fact,
     pub message: Option<Message>,
     pub intent: Option<usize>,
     pub attempt: Option<u32>,
 }
 
 impl TickDraft {
-    pub fn new(actor: Actor, kind: TickKind, label: String, narration: String) -> TickDraft {
+    pub fn new(actor: Actor, kind: TickKind, fact: Fact) -> TickDraft {
         TickDraft {
             actor,
             kind,
-            label,
-            narration,
+            fact,
             message: None,
             intent: None,
             attempt: None,
@@ -296,10 +288,7 @@ impl<'a> World<'a> {
             ticks: Vec::new(),
             token_seq: 0,
             interrupted: Vec::new(),
-            orphans: Vec::new(),
             evicted: BTreeMap::new(),
-            heard: BTreeMap::new(),
-            hindsight: Vec::new(),
         }
     }
 
@@ -362,8 +351,8 @@ impl<'a> World<'a> {
             at: self.now,
             actor: draft.actor,
             kind: draft.kind,
-            label: draft.label,
-            narration: draft.narration,
+            fact: draft.fact,
+            missed: Vec::new(),
             message: draft.message,
             intent: draft.intent,
             attempt: draft.attempt,
@@ -386,66 +375,11 @@ impl<'a> World<'a> {
         &mut Arc::make_mut(&mut self.clients)[intent]
     }
 
-    /// Adds to the last tick a sentence on whether the checkout ever hears of `charge`,
-    /// settled when the run is over.
-    pub fn tell_later(&mut self, charge: &str, if_heard: String, if_not: String) {
-        if let Some(tick) = self.ticks.len().checked_sub(1) {
-            self.hindsight.push(Hindsight {
-                tick,
-                charge: charge.to_string(),
-                if_heard,
-                if_not,
-            });
+    /// Adds crashes the scenario planned but this answer never passed through to the last tick.
+    pub fn note_missed(&mut self, missed: Vec<MissedCrash>) {
+        if let Some(last) = self.ticks.last_mut() {
+            last.missed.extend(missed);
         }
-    }
-
-    /// Writes the sentences that needed the whole story.
-    pub fn settle_hindsight(&mut self) {
-        for h in std::mem::take(&mut self.hindsight) {
-            let text = match self.heard.get(&h.charge) {
-                Some(&at) if at > h.tick => h.if_heard,
-                Some(_) => format!(
-                    "The checkout already knows of {} from an earlier answer.",
-                    h.charge
-                ),
-                None => h.if_not,
-            };
-            if let Some(t) = self.ticks.get_mut(h.tick) {
-                t.narration.push(' ');
-                t.narration.push_str(&text);
-            }
-        }
-    }
-
-    /// Whether the story has more than one intent, so that every label must name its order.
-    pub fn several_orders(&self) -> bool {
-        self.cfg.intents.len() > 1
-    }
-
-    /// `#2`, or `5538 #2` when the story has several orders.
-    pub fn attempt_tag(&self, intent: usize, attempt: u32) -> String {
-        if self.several_orders() {
-            format!("{} #{attempt}", self.cfg.intents[intent].order)
-        } else {
-            format!("#{attempt}")
-        }
-    }
-
-    /// `attempt #2`, or `attempt #2 of order 5538` when the story has several orders.
-    pub fn attempt_name(&self, intent: usize, attempt: u32) -> String {
-        if self.several_orders() {
-            format!(
-                "attempt #{attempt} of order {}",
-                self.cfg.intents[intent].order
-            )
-        } else {
-            format!("attempt #{attempt}")
-        }
-    }
-
-    /// The current time, as the narration writes it.
-    pub fn clock(&self) -> String {
-        self.cfg.clock.format_short(self.now)
     }
 
     /// The faults that apply to one attempt of one intent, with their indices.
@@ -479,12 +413,4 @@ impl<'a> World<'a> {
         self.token_seq += 1;
         self.token_seq
     }
-}
-
-/// The first letter in upper case, for a phrase that opens a sentence.
-pub(super) fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_uppercase().chain(chars).collect::<String>()
-    })
 }

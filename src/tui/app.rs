@@ -4,6 +4,7 @@
 use crate::scenario::Scenario;
 use crate::sim::config::Fault;
 use crate::sim::{Design, Instant, SimError, Trace};
+use crate::story::Told;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -98,6 +99,8 @@ pub struct App {
     pub error: Option<String>,
     /// The trace under each design, in `Design::ALL` order.
     pub traces: Vec<Trace>,
+    /// For each trace, its words: labels, narration, arrow labels (written once).
+    pub told: Vec<Told>,
     /// For each trace, the tick where each glossary term is first used (worked out once).
     glossary: Vec<Vec<Option<usize>>>,
     pub design: Design,
@@ -129,7 +132,8 @@ impl App {
             .collect::<Result<Vec<_>, _>>()?;
         let design = scenario.design;
         let answers = vec![None; scenario.quizzes.len()];
-        let glossary = traces.iter().map(crate::glossary::first_uses).collect();
+        let told: Vec<Told> = traces.iter().map(|t| scenario.tell(t)).collect();
+        let glossary = told.iter().map(crate::glossary::first_uses).collect();
         Ok(App {
             original: scenario.clone(),
             added: Vec::new(),
@@ -138,6 +142,7 @@ impl App {
             path: None,
             error: None,
             traces,
+            told,
             glossary,
             design,
             tick: 0,
@@ -164,7 +169,8 @@ impl App {
         let now = self.now();
         let tick = self.tick;
         let same_story = self.original.name == original.name;
-        self.glossary = traces.iter().map(crate::glossary::first_uses).collect();
+        self.told = traces.iter().map(|t| scenario.tell(t)).collect();
+        self.glossary = self.told.iter().map(crate::glossary::first_uses).collect();
         self.traces = traces;
         if !same_story || self.answers.len() != scenario.quizzes.len() {
             self.answers = vec![None; scenario.quizzes.len()];
@@ -211,7 +217,7 @@ impl App {
             .quizzes
             .iter()
             .enumerate()
-            .find(|(_, q)| q.target.find(self.trace()) == Some(self.tick))
+            .find(|(_, q)| q.target.find(self.trace(), self.told()) == Some(self.tick))
     }
 
     /// A quiz stands at this tick and has not been answered: the replay waits for it.
@@ -267,6 +273,16 @@ impl App {
 
     pub fn trace(&self) -> &Trace {
         self.trace_of(self.design)
+    }
+
+    /// The words of the current design's trace.
+    pub fn told(&self) -> &Told {
+        self.told_of(self.design)
+    }
+
+    pub fn told_of(&self, design: Design) -> &Told {
+        let i = Design::ALL.iter().position(|d| *d == design).unwrap_or(0);
+        &self.told[i]
     }
 
     pub fn last_tick(&self) -> usize {
@@ -355,10 +371,10 @@ impl App {
     }
 }
 
-/// The index of the first tick that differs in what happened (time, lane, kind or label).
+/// The index of the first tick that differs in what happened (time, lane, kind or fact).
 pub fn first_difference(a: &Trace, b: &Trace) -> Option<usize> {
     let same = |x: &crate::sim::Tick, y: &crate::sim::Tick| {
-        x.at == y.at && x.actor == y.actor && x.kind == y.kind && x.label == y.label
+        x.at == y.at && x.actor == y.actor && x.kind == y.kind && x.fact == y.fact
     };
     let common = a.ticks.len().min(b.ticks.len());
     (0..common)

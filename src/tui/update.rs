@@ -41,7 +41,7 @@ pub fn update(app: &mut App, msg: Msg) {
                         .iter()
                         .zip(&app.answers)
                         .filter(|(_, answer)| answer.is_none())
-                        .filter_map(|(q, _)| q.target.find(app.trace()))
+                        .filter_map(|(q, _)| q.target.find(app.trace(), app.told()))
                         .filter(|&t| t > app.tick)
                         .min();
                     app.tick = next_question.unwrap_or(app.last_tick());

@@ -35,6 +35,7 @@ fn column(
     theme: &Theme,
 ) {
     let trace = app.trace_of(design);
+    let told = app.told_of(design);
     let now = app.compare_at;
     let shown = trace.ticks.partition_point(|t| t.at <= now);
     let title_style = if design == app.design {
@@ -65,7 +66,7 @@ fn column(
             } else {
                 Style::new()
             };
-            let text = format!("{diverge}{time} {} {}", mark(t.kind), t.label);
+            let text = format!("{diverge}{time} {} {}", mark(t.kind), told.labels[i]);
             Line::styled(fit(&text, width), style)
         })
         .collect();

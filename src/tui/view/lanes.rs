@@ -4,6 +4,7 @@
 use super::fit;
 use crate::sim::trace::{Fate, Message};
 use crate::sim::{Actor, Tick, TickKind, Trace};
+use crate::story::Told;
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -65,12 +66,25 @@ pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .title_style(theme.bold());
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let trace = app.trace();
-    render_rows(frame.buffer_mut(), inner, trace, app.tick, theme);
+    render_rows(
+        frame.buffer_mut(),
+        inner,
+        app.trace(),
+        app.told(),
+        app.tick,
+        theme,
+    );
 }
 
 /// Draws the lane header and the rows up to `current`, scrolled so `current` is visible.
-pub fn render_rows(buf: &mut Buffer, inner: Rect, trace: &Trace, current: usize, theme: &Theme) {
+pub fn render_rows(
+    buf: &mut Buffer,
+    inner: Rect,
+    trace: &Trace,
+    told: &Told,
+    current: usize,
+    theme: &Theme,
+) {
     if inner.height < 2 || inner.width < 30 {
         return;
     }
@@ -114,13 +128,33 @@ pub fn render_rows(buf: &mut Buffer, inner: Rect, trace: &Trace, current: usize,
         }
         let time = trace.format_time(tick.at);
         buf.set_string(inner.x, y, &time, theme.dim().patch(style));
-        draw_tick(buf, &lanes, y, tick, style, theme);
+        let words = (told.labels[index].as_str(), told.arrows[index].as_deref());
+        draw_tick(buf, &lanes, y, tick, words, style, theme);
     }
 }
 
-fn draw_tick(buf: &mut Buffer, lanes: &Lanes, y: u16, tick: &Tick, row: Style, theme: &Theme) {
+/// Draws one tick's row: an arrow with its label, or the tick's mark on its lane with the
+/// tick's label beside it. `words` is (the tick's label, its arrow's label).
+fn draw_tick(
+    buf: &mut Buffer,
+    lanes: &Lanes,
+    y: u16,
+    tick: &Tick,
+    words: (&str, Option<&str>),
+    row: Style,
+    theme: &Theme,
+) {
     match &tick.message {
-        Some(m) => draw_arrow(buf, lanes, y, m, tick.kind, row, theme),
+        Some(m) => draw_arrow(
+            buf,
+            lanes,
+            y,
+            m,
+            words.1.unwrap_or(words.0),
+            tick.kind,
+            row,
+            theme,
+        ),
         None => {
             let x = lanes.center(tick.actor);
             let mark_style = match tick.kind {
@@ -130,7 +164,7 @@ fn draw_tick(buf: &mut Buffer, lanes: &Lanes, y: u16, tick: &Tick, row: Style, t
             }
             .patch(row);
             buf.set_string(x, y, mark(tick.kind), mark_style);
-            let label = &tick.label;
+            let label = words.0;
             let room_right = (lanes.left + lanes.width).saturating_sub(x + 2) as usize;
             let room_left = x.saturating_sub(lanes.left + 1) as usize;
             let text_style = theme.text().patch(row);
@@ -145,11 +179,13 @@ fn draw_tick(buf: &mut Buffer, lanes: &Lanes, y: u16, tick: &Tick, row: Style, t
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_arrow(
     buf: &mut Buffer,
     lanes: &Lanes,
     y: u16,
     m: &Message,
+    label: &str,
     kind: TickKind,
     row: Style,
     theme: &Theme,
@@ -178,7 +214,7 @@ fn draw_arrow(
     buf.set_string(to, y, head, line_style);
     buf.set_string(from, y, mark_at_sender(kind), line_style);
     let room = (hi - lo).saturating_sub(3) as usize;
-    let label = fit(&format!(" {} ", m.label), room);
+    let label = fit(&format!(" {label} "), room);
     let start = lo
         + 2
         + (hi - lo)

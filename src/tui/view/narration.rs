@@ -18,10 +18,11 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     }
     let text = match app.screen {
         Screen::Replay | Screen::Window => app
-            .trace()
-            .ticks
+            .told()
+            .narrations
             .get(app.tick)
-            .map_or(String::new(), |t| t.narration.clone()),
+            .cloned()
+            .unwrap_or_default(),
         Screen::Compare => "Three processors, the same requests, the same faults. Step with ← and →: all three move together; ◆ marks the first tick where they stop agreeing.".to_string(),
     };
     let block = Block::default()

@@ -33,7 +33,14 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
         .border_style(theme.dim());
     let inner = block.inner(diagram);
     frame.render_widget(block, diagram);
-    super::lanes::render_rows(frame.buffer_mut(), inner, app.trace(), app.tick, theme);
+    super::lanes::render_rows(
+        frame.buffer_mut(),
+        inner,
+        app.trace(),
+        app.told(),
+        app.tick,
+        theme,
+    );
     if app.quiz_here().is_some() {
         super::narration::narration(frame, story, app, theme);
     } else {
@@ -80,10 +87,11 @@ fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, them
 
 fn big_narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let text = app
-        .trace()
-        .ticks
+        .told()
+        .narrations
         .get(app.tick)
-        .map_or(String::new(), |t| t.narration.clone());
+        .cloned()
+        .unwrap_or_default();
     let inner = area.inner(Margin::new(4, 1));
     frame.render_widget(
         Paragraph::new(Line::styled(text, theme.bold()))

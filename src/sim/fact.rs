@@ -1,0 +1,245 @@
+//! What happened at a tick, as data. The engine records facts and nothing else; the words a
+//! reader sees are written from these facts at the edge (`crate::story`), in the display's
+//! clock style, when a tick is shown or exported.
+
+use super::config::{CrashPoint, Direction};
+use super::state::{EntryKind, Response};
+use super::time::Instant;
+use serde::Serialize;
+
+/// A request the checkout sent (or the network copied): index into `Trace::requests`.
+pub type RequestId = usize;
+/// An answer the processor sent: index into `Trace::replies`.
+pub type ReplyId = usize;
+
+/// One copy of a charge request, as the trace keeps it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SentRequest {
+    pub intent: usize,
+    pub attempt: u32,
+    pub key: Option<String>,
+    pub amount: super::money::Cents,
+    /// 0 for the original, 1 for a copy made by the network.
+    pub copy: u8,
+    pub processing_ms: u64,
+    /// Digest of the body as sent: what `content-hash` compares.
+    pub content: u64,
+}
+
+impl SentRequest {
+    /// The body's hash as `content-hash` remembers it: `1cea76`.
+    pub fn body_hash(&self) -> String {
+        super::digest::short(self.content)
+    }
+}
+
+/// An answer on its way back, as the trace keeps it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SentReply {
+    pub req: RequestId,
+    pub response: Response,
+}
+
+/// What the network does to a message besides losing it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WireFault {
+    Delay { by_ms: u64 },
+    Duplicate { gap_ms: u64 },
+}
+
+/// How the processor takes a request on as new work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Takes {
+    /// `with-charge`: marks the key in progress, in memory, and starts the charge.
+    MarkInProgress,
+    /// `log-before-charge`: will log the key first, then charge.
+    LogFirst,
+    /// `log-after-charge`: charges with nothing marking the key.
+    ChargeUnmarked,
+    /// A key-log design given no key: nothing to look up.
+    ChargeWithoutKey,
+    /// `no-key`: no memory at all.
+    ChargeForgetful,
+    /// `content-hash`: no charged body it remembers has this hash.
+    ChargeNewBody,
+}
+
+/// Why the processor refuses a request outright.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Refusal {
+    /// `with-charge` will not charge without a key: 400.
+    NoKey,
+    /// `content-hash`: the body matches a charge already made: 400.
+    DuplicateBody { written_by: String },
+}
+
+/// What comes after an attempt that ended without a final answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Next {
+    /// The layer waits `delay_ms` and starts its attempt `n` of `of`.
+    Retry {
+        layer: usize,
+        n: u32,
+        of: u32,
+        delay_ms: u64,
+    },
+    /// No layer has attempts left.
+    GiveUp,
+}
+
+/// A human path an unsettled intent is handed to: index into the config's paths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct HandOver {
+    pub path: usize,
+    pub after_ms: u64,
+}
+
+/// The step a crash interrupted on one request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cut {
+    pub req: RequestId,
+    pub step: CutStep,
+    /// The charge the request had already made, if any.
+    pub charge: Option<String>,
+}
+
+/// The processor's steps, as a crash can interrupt them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CutStep {
+    Commit,
+    Charge,
+    KeyLog,
+    Reply,
+}
+
+/// Where a crash struck, as the narration names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CrashMoment {
+    AfterReceive { req: RequestId },
+    AfterOneWrite { req: RequestId },
+    AfterCharge { req: RequestId },
+    AfterKeyLog { req: RequestId, before: bool },
+    AfterReply { req: RequestId },
+}
+
+/// A planned crash this answer did not pass through, told beside the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MissedCrash {
+    pub point: CrashPoint,
+    pub attempt: u32,
+    /// The processor writes no key at all, so a crash after the key cannot come.
+    pub key_less: bool,
+}
+
+/// What happened at one tick.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "fact")]
+pub enum Fact {
+    /// The customer presses Pay for the tick's intent.
+    Pay,
+    /// The checkout sends a request.
+    Send { req: RequestId },
+    /// The network loses a request.
+    LostRequest { req: RequestId },
+    /// The network loses an answer.
+    LostReply { reply: ReplyId },
+    /// The network holds up or copies a message.
+    Wire {
+        direction: Direction,
+        /// A request id or a reply id, as `direction` says.
+        id: usize,
+        what: WireFault,
+    },
+    /// A request reaches a processor that is down.
+    ArrivesDown { req: RequestId },
+    /// The processor receives a request and crashes at once.
+    ReceivedThenCrash { req: RequestId },
+    /// The processor refuses a request.
+    Refused { req: RequestId, why: Refusal },
+    /// `with-charge`: the key is known for a different request.
+    Mismatch {
+        req: RequestId,
+        first: String,
+        this: String,
+    },
+    /// The processor answers from memory: a key record, or a key log line.
+    Replayed {
+        req: RequestId,
+        stored: Response,
+        written_by: String,
+        from_log: bool,
+    },
+    /// `with-charge`: the key is still in progress.
+    InProgress { req: RequestId },
+    /// The processor takes the request on as new work.
+    Takes {
+        req: RequestId,
+        how: Takes,
+        /// When the key (or body hash) was evicted, for a key it once knew.
+        forgotten: Option<Instant>,
+    },
+    /// `with-charge`: the charge and the key record in one write (or the decline, stored).
+    OneWrite {
+        req: RequestId,
+        charge: Option<String>,
+        response: Response,
+    },
+    /// The charge alone (or the decline).
+    Charged {
+        req: RequestId,
+        charge: Option<String>,
+        /// `content-hash`: the body hash remembered with the charge.
+        hash: Option<String>,
+    },
+    /// The key appended to the separate log, before or after the charge.
+    KeyLogged {
+        req: RequestId,
+        before: bool,
+        held: Response,
+    },
+    /// The processor sends its answer.
+    Replied { req: RequestId, response: Response },
+    /// The processor crashes.
+    Crash {
+        moment: CrashMoment,
+        /// Keys whose in-progress marks, held in memory, are gone.
+        marks_lost: Vec<String>,
+        cut: Vec<Cut>,
+        restart_ms: u64,
+    },
+    /// The processor is back; `cut` is what the crash interrupted.
+    Restart { cut: Vec<Cut> },
+    /// A remembered entry passes its retention window.
+    Expired { key: String, kind: EntryKind },
+    /// The innermost layer's wait for an attempt runs out.
+    TimedOut { attempt: u32, next: Next },
+    /// An outer layer's deadline runs out.
+    Deadline { layer: usize, next: Next },
+    /// The checkout reads an answer.
+    Read {
+        reply: ReplyId,
+        /// For a retryable answer (409, 5xx): what comes next.
+        next: Option<Next>,
+        /// For a final refusal: the human path it goes to, if any.
+        hand_over: Option<HandOver>,
+    },
+    /// An answer arrives after its attempt was abandoned.
+    Late { reply: ReplyId },
+    /// The answer to a copy the network made arrives: nobody asked for it.
+    CopyAnswered { reply: ReplyId },
+    /// The checkout has spent its retry budget: the outcome is unknown.
+    GaveUp {
+        attempts: u32,
+        hand_over: Option<HandOver>,
+    },
+    /// A person re-runs the intent.
+    Rerun { path: usize },
+    /// The customer reads the card statement.
+    Statement,
+}

@@ -1,0 +1,1010 @@
+//! The words of a run: each tick's label, its narration and the label of its arrow, written
+//! from the engine's facts and the scenario's settings, in the trace's clock style. This is
+//! the one place prose is made; it decides nothing about the run.
+//!
+//! A sentence about what happens later is settled here, against the whole trace, so no
+//! narration claims a future that a later tick contradicts.
+
+use crate::sim::config::KeyStrategy;
+use crate::sim::fact::{
+    CrashMoment, Cut, CutStep, Fact, HandOver, Next, Refusal, RequestId, SentRequest, Takes,
+    WireFault,
+};
+use crate::sim::state::{Belief, EntryKind, Response};
+use crate::sim::time::human_duration;
+use crate::sim::{Cents, Design, Instant, SimConfig, Tick, Trace};
+use std::collections::HashMap;
+
+/// The words for every tick of one trace.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Told {
+    pub labels: Vec<String>,
+    pub narrations: Vec<String>,
+    /// The label on the tick's arrow, for a tick that draws one.
+    pub arrows: Vec<Option<String>>,
+}
+
+/// Writes the words for every tick of `trace`, which `cfg` produced.
+pub fn tell(cfg: &SimConfig, trace: &Trace) -> Told {
+    let teller = Teller::new(cfg, trace);
+    let mut told = Told::default();
+    for (i, tick) in trace.ticks.iter().enumerate() {
+        let (label, arrow) = teller.label(tick);
+        told.labels.push(label);
+        told.narrations.push(teller.narration(i, tick));
+        told.arrows.push(tick.message.map(|_| arrow));
+    }
+    told
+}
+
+/// `1 attempt`, `3 attempts`.
+pub fn plural(n: usize, word: &str) -> String {
+    match (n, word) {
+        (1, _) => format!("1 {word}"),
+        (_, "entry") => format!("{n} entries"),
+        _ => format!("{n} {word}s"),
+    }
+}
+
+/// The first letter in upper case, for a phrase that opens a sentence.
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
+}
+
+struct Teller<'a> {
+    cfg: &'a SimConfig,
+    trace: &'a Trace,
+    /// The first tick at which the checkout reads an answer naming each charge.
+    heard: HashMap<&'a str, usize>,
+    /// The first answer the processor sent to each request.
+    reply_of: HashMap<RequestId, usize>,
+}
+
+impl<'a> Teller<'a> {
+    fn new(cfg: &'a SimConfig, trace: &'a Trace) -> Teller<'a> {
+        let mut heard = HashMap::new();
+        for (i, tick) in trace.ticks.iter().enumerate() {
+            if let Fact::Read { reply, .. } = tick.fact
+                && let Some(id) = trace.replies[reply].response.charge.as_deref()
+            {
+                heard.entry(id).or_insert(i);
+            }
+        }
+        let mut reply_of = HashMap::new();
+        for (i, r) in trace.replies.iter().enumerate() {
+            reply_of.entry(r.req).or_insert(i);
+        }
+        Teller {
+            cfg,
+            trace,
+            heard,
+            reply_of,
+        }
+    }
+
+    fn clock(&self, t: Instant) -> String {
+        self.trace.clock.format_short(t)
+    }
+
+    fn req(&self, req: RequestId) -> &SentRequest {
+        &self.trace.requests[req]
+    }
+
+    fn order(&self, intent: usize) -> &str {
+        &self.cfg.intents[intent].order
+    }
+
+    fn several_orders(&self) -> bool {
+        self.cfg.intents.len() > 1
+    }
+
+    /// `#2`, or `5538 #2` when the story has several orders.
+    fn tag(&self, req: RequestId) -> String {
+        let r = self.req(req);
+        if self.several_orders() {
+            format!("{} #{}", self.order(r.intent), r.attempt)
+        } else {
+            format!("#{}", r.attempt)
+        }
+    }
+
+    /// `attempt #2`, or `attempt #2 of order 5538` when the story has several orders.
+    fn name(&self, req: RequestId) -> String {
+        let r = self.req(req);
+        if self.several_orders() {
+            format!("attempt #{} of order {}", r.attempt, self.order(r.intent))
+        } else {
+            format!("attempt #{}", r.attempt)
+        }
+    }
+
+    fn key_text(&self, req: RequestId) -> String {
+        self.req(req)
+            .key
+            .as_deref()
+            .map_or("no key".to_string(), |k| format!("key {k}"))
+    }
+
+    fn key(&self, req: RequestId) -> &str {
+        self.req(req).key.as_deref().unwrap_or_default()
+    }
+
+    /// `attempt #1 ($48.60, key K7Q4)`, saying so when the network made the copy.
+    fn describe(&self, req: RequestId) -> String {
+        let r = self.req(req);
+        let copy = if r.copy > 0 {
+            ", a second copy the network delivered"
+        } else {
+            ""
+        };
+        format!(
+            "{} ({}, {}{copy})",
+            self.name(req),
+            r.amount,
+            self.key_text(req)
+        )
+    }
+
+    fn retention(&self) -> String {
+        human_duration(self.cfg.retention_ms)
+    }
+
+    /// The answer sent for a request the processor answered at once.
+    fn answer_to(&self, req: RequestId) -> String {
+        self.reply_of
+            .get(&req)
+            .map_or_else(String::new, |&r| self.trace.replies[r].response.summary())
+    }
+
+    /// The tick's short label, and the label its arrow carries.
+    fn label(&self, tick: &Tick) -> (String, String) {
+        let label = match &tick.fact {
+            Fact::Pay => {
+                let intent = tick.intent.unwrap_or(0);
+                let i = &self.cfg.intents[intent];
+                format!("presses Pay: order {}, {}", i.order, i.amount)
+            }
+            Fact::Send { req } => {
+                let label = format!(
+                    "charge {} {} {}",
+                    self.req(*req).amount,
+                    self.key_text(*req),
+                    self.tag(*req)
+                );
+                return (label.clone(), label);
+            }
+            Fact::LostRequest { req } => {
+                let arrow = format!(
+                    "charge {} {} {}",
+                    self.req(*req).amount,
+                    self.key_text(*req),
+                    self.tag(*req)
+                );
+                return (format!("request {} lost", self.tag(*req)), arrow);
+            }
+            Fact::LostReply { reply } => {
+                let r = &self.trace.replies[*reply];
+                return (
+                    format!("answer to {} lost", self.tag(r.req)),
+                    r.response.summary(),
+                );
+            }
+            Fact::Wire {
+                direction,
+                id,
+                what,
+            } => {
+                let short = match direction {
+                    crate::sim::config::Direction::Request => format!("request {}", self.tag(*id)),
+                    crate::sim::config::Direction::Reply => {
+                        format!("answer to {}", self.tag(self.trace.replies[*id].req))
+                    }
+                };
+                match what {
+                    WireFault::Delay { by_ms } => {
+                        format!("{short} held {}", human_duration(*by_ms))
+                    }
+                    WireFault::Duplicate { .. } => format!("{short} copied"),
+                }
+            }
+            Fact::ArrivesDown { req } => format!("{} arrives: processor down", self.tag(*req)),
+            Fact::ReceivedThenCrash { req } | Fact::Takes { req, .. } => {
+                format!("receives {}", self.tag(*req))
+            }
+            Fact::Refused { req, why } => {
+                let label = match why {
+                    Refusal::NoKey => format!("{} refused: 400 no key", self.tag(*req)),
+                    Refusal::DuplicateBody { .. } => {
+                        format!("{}: 400 duplicate body", self.tag(*req))
+                    }
+                };
+                return (label, self.answer_to(*req));
+            }
+            Fact::Mismatch { req, .. } => {
+                let label = format!("{}: 422 key {} reused", self.tag(*req), self.key(*req));
+                return (label, self.answer_to(*req));
+            }
+            Fact::Replayed {
+                req,
+                stored,
+                from_log,
+                ..
+            } => {
+                let label = if *from_log {
+                    format!("{}: {} found in log", self.tag(*req), self.key(*req))
+                } else {
+                    format!("{}: replays {}", self.tag(*req), self.key(*req))
+                };
+                return (label, stored.summary());
+            }
+            Fact::InProgress { req } => {
+                let label = format!("{}: 409 {} in progress", self.tag(*req), self.key(*req));
+                return (label, self.answer_to(*req));
+            }
+            Fact::OneWrite { req, charge, .. } => match charge {
+                Some(id) => format!("{id} + {} in one write", self.key(*req)),
+                None => format!("402 declined, {} stored", self.key(*req)),
+            },
+            Fact::Charged { req, charge, .. } => match charge {
+                Some(id) => format!("charges {id} {}", self.req(*req).amount),
+                None => "card declined".to_string(),
+            },
+            Fact::KeyLogged { req, .. } => format!("logs {}", self.key(*req)),
+            Fact::Replied { req, response } => {
+                let label = format!("answers {}: {}", self.tag(*req), response.summary());
+                return (label, response.summary());
+            }
+            Fact::Crash { .. } => "crashes".to_string(),
+            Fact::Restart { .. } => "restarts".to_string(),
+            Fact::Expired { key, .. } => format!("{key} expires"),
+            Fact::TimedOut { .. } => match self.tick_req(tick) {
+                Some(tag) => format!("no answer to {tag}"),
+                None => "no answer".to_string(),
+            },
+            Fact::Deadline { layer, .. } => format!("{} deadline", self.cfg.layers[*layer].name),
+            Fact::Read { reply, .. } => {
+                let r = &self.trace.replies[*reply];
+                format!("reads {} for {}", r.response.summary(), self.tag(r.req))
+            }
+            Fact::Late { reply } => {
+                format!(
+                    "late answer to {} ignored",
+                    self.tag(self.trace.replies[*reply].req)
+                )
+            }
+            Fact::CopyAnswered { reply } => format!(
+                "answer to the copy of {} unread",
+                self.tag(self.trace.replies[*reply].req)
+            ),
+            Fact::GaveUp { .. } => {
+                format!(
+                    "gives up on {}: unknown",
+                    self.order(tick.intent.unwrap_or(0))
+                )
+            }
+            Fact::Rerun { path } => format!(
+                "{}: order {}",
+                self.cfg.human_paths[*path].name,
+                self.order(tick.intent.unwrap_or(0))
+            ),
+            Fact::Statement => match tick.state.ledger.len() {
+                1 => "statement: 1 line".to_string(),
+                n => format!("statement: {n} lines"),
+            },
+        };
+        (label.clone(), label)
+    }
+
+    /// `#1` (or `5538 #1`) for a tick that names an attempt without a request of its own.
+    fn tick_req(&self, tick: &Tick) -> Option<String> {
+        let (intent, attempt) = (tick.intent?, tick.attempt?);
+        Some(if self.several_orders() {
+            format!("{} #{attempt}", self.order(intent))
+        } else {
+            format!("#{attempt}")
+        })
+    }
+
+    fn narration(&self, index: usize, tick: &Tick) -> String {
+        let clock = self.clock(tick.at);
+        let mut text = match &tick.fact {
+            Fact::Pay => self.pay(tick, &clock),
+            Fact::Send { req } => self.send(*req, &clock),
+            Fact::LostRequest { req } => format!(
+                "At {clock} the network loses {} on its way to the processor. Nothing was charged, but the checkout cannot see that: all it gets from this attempt is silence.",
+                self.describe(*req)
+            ),
+            Fact::LostReply { reply } => {
+                let r = &self.trace.replies[*reply];
+                let consequence = if r.response.charge.is_some() {
+                    "The money has moved, and this answer, which says so, will not reach the checkout."
+                } else {
+                    "This answer will not reach the checkout."
+                };
+                let mut text = format!(
+                    "At {clock} the network loses the processor's answer to {} ({}). {consequence} A lost answer does not mean the charge failed; it means nobody on this side knows.",
+                    self.name(r.req),
+                    r.response.summary()
+                );
+                if let Some(id) = &r.response.charge {
+                    text.push(' ');
+                    text.push_str(&self.hindsight(
+                        index,
+                        id,
+                        format!(
+                            "The checkout learns of {id} only later, from another attempt's answer."
+                        ),
+                    ));
+                }
+                text
+            }
+            Fact::Wire {
+                direction,
+                id,
+                what,
+            } => {
+                let thing = match direction {
+                    crate::sim::config::Direction::Request => {
+                        format!("{}'s request", self.name(*id))
+                    }
+                    crate::sim::config::Direction::Reply => {
+                        let r = &self.trace.replies[*id];
+                        format!(
+                            "the answer to {} ({})",
+                            self.name(r.req),
+                            r.response.summary()
+                        )
+                    }
+                };
+                match what {
+                    WireFault::Delay { by_ms } => format!(
+                        "At {clock} the network holds up {thing}: it arrives {} later than usual.",
+                        human_duration(*by_ms)
+                    ),
+                    WireFault::Duplicate { gap_ms } => format!(
+                        "At {clock} the network delivers {thing} and makes a second copy, which follows {} behind. Only one was sent.",
+                        human_duration(*gap_ms)
+                    ),
+                }
+            }
+            Fact::ArrivesDown { req } => format!(
+                "At {clock} {} reaches the processor while it is down after its crash. Nobody is there to read it or answer it.",
+                self.describe(*req)
+            ),
+            Fact::ReceivedThenCrash { req } => format!(
+                "At {clock} the processor receives {}, and crashes at once, before it has looked anything up or charged anything.",
+                self.describe(*req)
+            ),
+            Fact::Refused { req, why } => {
+                let who = self.describe(*req);
+                match why {
+                    Refusal::NoKey => format!(
+                        "At {clock} the processor receives {who}. This design will not charge without an idempotency key, so it refuses with 400 and nothing is charged."
+                    ),
+                    Refusal::DuplicateBody { written_by } => format!(
+                        "At {clock} the processor receives {who}. Its body hashes to {}, the same as a charge already made ({written_by}), so it refuses with 400 duplicate request. That is an error, not a replay: a checkout that reads it stops and takes the payment as failed.",
+                        self.req(*req).body_hash()
+                    ),
+                }
+            }
+            Fact::Mismatch { req, first, this } => format!(
+                "At {clock} the processor receives {}. {} is known, but for a different request (fingerprint {first}, this one {this}). Reusing a key for another payment is a client bug, so it refuses with 422 and charges nothing.",
+                self.describe(*req),
+                self.key(*req)
+            ),
+            Fact::Replayed {
+                req,
+                stored,
+                written_by,
+                from_log,
+            } => {
+                let (who, key) = (self.describe(*req), self.key(*req));
+                if *from_log {
+                    let caveat = if self.trace.design == Design::LogBeforeCharge {
+                        "It reports success without checking that a charge exists."
+                    } else {
+                        "It does not check that this request matches the one that wrote the line."
+                    };
+                    format!(
+                        "At {clock} the processor receives {who}, finds {key} in its key log ({written_by}) and sends back what the log holds, {}. {caveat}",
+                        stored.summary()
+                    )
+                } else {
+                    format!(
+                        "At {clock} the processor receives {who} and finds {key} completed ({written_by}). It sends back the stored answer, {}, marked as a replay, and charges nothing: the retry is recognised as the same purchase.",
+                        stored.summary()
+                    )
+                }
+            }
+            Fact::InProgress { req } => format!(
+                "At {clock} the processor receives {} while {} is still in progress. Rather than start a second charge it answers 409: the first attempt is still being worked on, ask again later.",
+                self.describe(*req),
+                self.key(*req)
+            ),
+            Fact::Takes {
+                req,
+                how,
+                forgotten,
+            } => self.takes(*req, *how, *forgotten, &clock),
+            Fact::OneWrite {
+                req,
+                charge,
+                response,
+            } => {
+                let key = self.key(*req);
+                match charge {
+                    Some(id) => format!(
+                        "At {clock} the processor charges {} as {id} and, in the same atomic write, stores {key} as completed with its answer ({}) and the request's fingerprint, kept for a retention window of {}. Either both exist or neither does.",
+                        self.req(*req).amount,
+                        response.summary(),
+                        self.retention()
+                    ),
+                    None => format!(
+                        "At {clock} the card is declined. The processor stores {key} as completed with the 402 answer, so while the key is kept a retry carrying it gets the same refusal rather than a second try at the card."
+                    ),
+                }
+            }
+            Fact::Charged { req, charge, hash } => match charge {
+                Some(id) => {
+                    let extra = hash.as_ref().map_or(String::new(), |h| {
+                        format!(" It remembers the body hash {h} for {}.", self.retention())
+                    });
+                    let r = self.req(*req);
+                    format!(
+                        "At {clock} the processor charges {} to the card for order {}: {id} is in the ledger and the money has moved.{extra}",
+                        r.amount,
+                        self.order(r.intent)
+                    )
+                }
+                None => format!(
+                    "At {clock} the card is declined: no money moves, and the answer it prepares is 402."
+                ),
+            },
+            Fact::KeyLogged { req, before, held } => {
+                self.key_logged(index, *req, *before, held, &clock)
+            }
+            Fact::Replied { req, response } => format!(
+                "At {clock} the processor sends its answer to attempt #{}: {}.",
+                self.req(*req).attempt,
+                response.summary()
+            ),
+            Fact::Crash {
+                moment,
+                marks_lost,
+                cut,
+                restart_ms,
+            } => self.crash(tick, *moment, marks_lost, cut, *restart_ms, &clock),
+            Fact::Restart { cut } => {
+                let interrupted: String = cut
+                    .iter()
+                    .map(|c| format!(" {}", self.after_restart(c)))
+                    .collect();
+                format!(
+                    "At {clock} the processor is back. What was on disk is intact.{interrupted}"
+                )
+            }
+            Fact::Expired { key, kind } => {
+                let what = match kind {
+                    EntryKind::BodyHash => format!("the body hash {key}"),
+                    _ => format!("key {key}"),
+                };
+                format!(
+                    "At {clock} the processor's retention window of {} runs out and {what} is evicted. From now on a request carrying it is processed as new.",
+                    self.retention()
+                )
+            }
+            Fact::TimedOut { attempt, next } => format!(
+                "At {clock} attempt #{attempt} has waited {} and heard nothing. The request may have been lost, the card may have been charged with the answer lost, or the processor may still be working: from here the three look the same.{}",
+                human_duration(self.cfg.timeout_ms()),
+                self.next(*next)
+            ),
+            Fact::Deadline { layer, next } => {
+                let l = &self.cfg.layers[*layer];
+                format!(
+                    "At {clock} the {} layer's deadline of {} for one of its attempts runs out; it abandons everything beneath it, including any answer still on its way.{}",
+                    l.name,
+                    human_duration(l.timeout_ms.unwrap_or(0)),
+                    self.next(*next)
+                )
+            }
+            Fact::Read {
+                reply,
+                next,
+                hand_over,
+            } => self.read(tick, *reply, *next, *hand_over, &clock),
+            Fact::Late { reply } => {
+                let r = &self.trace.replies[*reply];
+                let mut text = format!(
+                    "At {clock} the answer to {} ({}) reaches the checkout, but the checkout stopped waiting for that attempt. Nobody reads it.",
+                    self.name(r.req),
+                    r.response.summary()
+                );
+                if let Some(id) = &r.response.charge {
+                    text.push(' ');
+                    text.push_str(&self.hindsight(
+                        index,
+                        id,
+                        format!("The checkout hears of {id} only through another answer."),
+                    ));
+                }
+                text
+            }
+            Fact::CopyAnswered { reply } => {
+                let r = &self.trace.replies[*reply];
+                format!(
+                    "At {clock} the answer to the network's extra copy of attempt #{} ({}) comes back. The checkout never sent that copy, so nobody is waiting for this answer.",
+                    self.req(r.req).attempt,
+                    r.response.summary()
+                )
+            }
+            Fact::GaveUp {
+                attempts,
+                hand_over,
+            } => {
+                let order = self.order(tick.intent.unwrap_or(0));
+                format!(
+                    "At {clock} the checkout has used its whole retry budget for order {order} ({}) and gives up. It does not know whether the card was charged: the outcome is unknown.{}",
+                    plural(*attempts as usize, "attempt"),
+                    self.hand_over(*hand_over)
+                )
+            }
+            Fact::Rerun { path } => self.rerun(tick, *path, &clock),
+            Fact::Statement => self.statement(tick),
+        };
+        for m in &tick.missed {
+            if m.key_less {
+                text.push_str(&format!(
+                    " The scenario plans a crash after the key is written on attempt #{}, but this processor writes no key, so it never reaches that point.",
+                    m.attempt
+                ));
+            } else {
+                text.push_str(&format!(
+                    " The crash the scenario plans after the {} step of attempt #{} never comes: this answer did not go through that step.",
+                    m.point.id(),
+                    m.attempt
+                ));
+            }
+        }
+        text
+    }
+
+    /// Whether the checkout hears of a charge after tick `index`: settled against the trace.
+    fn hindsight(&self, index: usize, id: &str, later: String) -> String {
+        match self.heard.get(id) {
+            Some(&at) if at > index => later,
+            Some(_) => format!("The checkout already knows of {id} from an earlier answer."),
+            None => format!("The checkout never reads an answer that names {id}."),
+        }
+    }
+
+    fn pay(&self, tick: &Tick, clock: &str) -> String {
+        let intent = tick.intent.unwrap_or(0);
+        let i = &self.cfg.intents[intent];
+        let key = &i.key;
+        let shared_with: Vec<&str> = self
+            .cfg
+            .intents
+            .iter()
+            .enumerate()
+            .filter(|(n, other)| *n != intent && other.key == *key)
+            .map(|(_, other)| other.order.as_str())
+            .collect();
+        let minted = match self.cfg.key_strategy {
+            KeyStrategy::PerIntent if shared_with.is_empty() => format!(
+                "The checkout mints the idempotency key {key} for this intent and stores it with the order, so every attempt can carry the same one."
+            ),
+            KeyStrategy::PerIntent => format!(
+                "The checkout gives this intent the idempotency key {key}, the key of order {} too: two different purchases now carry one key, a client bug a processor can only catch by comparing the requests.",
+                shared_with.join(" and order ")
+            ),
+            KeyStrategy::PerAttempt => format!(
+                "The checkout will mint a new key for every attempt ({key} first): each retry will look like a brand-new purchase."
+            ),
+            KeyStrategy::None => {
+                "The checkout sends no idempotency key: nothing will tie a retry to this purchase."
+                    .to_string()
+            }
+        };
+        let items = if i.items.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", i.items.join(", "))
+        };
+        format!(
+            "At {clock} the customer presses Pay once for order {}{items}: {}. {minted}",
+            i.order, i.amount
+        )
+    }
+
+    fn send(&self, req: RequestId, clock: &str) -> String {
+        let r = self.req(req);
+        let key_text = self.key_text(req);
+        let why = if r.attempt == 1 {
+            format!(
+                "It will wait {} for an answer; silence will not tell it whether the card was charged.",
+                human_duration(self.cfg.timeout_ms())
+            )
+        } else if r.key.is_none() {
+            "Like every attempt it carries no key, so to the processor it is a new purchase."
+                .to_string()
+        } else if r.key.as_deref() == Some(self.cfg.intents[r.intent].key.as_str()) {
+            format!(
+                "It is the same purchase and the same key as attempt #1, so a processor that remembers {key_text} can recognise it."
+            )
+        } else {
+            format!(
+                "This attempt carries {key_text}, not the key of attempt #1, so to the processor it is a different purchase."
+            )
+        };
+        format!(
+            "At {clock} the checkout sends attempt #{}: charge {} for order {}, {key_text}. {why}",
+            r.attempt,
+            r.amount,
+            self.order(r.intent)
+        )
+    }
+
+    /// `K7Q4 is new`, or, for a key the retention window evicted, that it was forgotten.
+    fn unknown(&self, key: &str, usual: &str, forgotten: Option<Instant>) -> String {
+        match forgotten {
+            Some(at) => format!(
+                "{key} was forgotten when its retention window of {} ran out at {}, which makes it new again",
+                self.retention(),
+                self.clock(at)
+            ),
+            None => format!("{key} {usual}"),
+        }
+    }
+
+    fn takes(&self, req: RequestId, how: Takes, forgotten: Option<Instant>, clock: &str) -> String {
+        let r = self.req(req);
+        let (who, key, amount) = (self.describe(req), self.key(req), r.amount);
+        let processing = human_duration(r.processing_ms);
+        match how {
+            Takes::MarkInProgress => format!(
+                "At {clock} the processor receives {who}. {}, so it marks the key in progress (in memory for now) and starts charging {amount}; that takes {processing}.",
+                self.unknown(key, "is new", forgotten)
+            ),
+            Takes::LogFirst => format!(
+                "At {clock} the processor receives {who}. {}, so it appends it first and means to charge {amount} after.",
+                self.unknown(key, "is not in its key log", forgotten)
+            ),
+            Takes::ChargeUnmarked => format!(
+                "At {clock} the processor receives {who}. {}, so it starts charging {amount} ({processing}). Nothing marks the key as in progress: a retry arriving meanwhile would be charged too.",
+                self.unknown(key, "is not in its key log", forgotten)
+            ),
+            Takes::ChargeWithoutKey => format!(
+                "At {clock} the processor receives {who}. With no key there is nothing to look up, so it simply charges {amount} ({processing})."
+            ),
+            Takes::ChargeForgetful => format!(
+                "At {clock} the processor receives {who}. It keeps no memory of earlier requests, so it charges {amount} as a new payment ({processing})."
+            ),
+            Takes::ChargeNewBody => format!(
+                "At {clock} the processor receives {who}. {}, so it charges {amount} ({processing}).",
+                self.unknown(
+                    &r.body_hash(),
+                    "matches no body it remembers charging",
+                    forgotten
+                )
+            ),
+        }
+    }
+
+    /// Charges an earlier crash left without their key log line: the charge ids, with the
+    /// attempts that made them, up to tick `index`.
+    fn orphans(&self, index: usize, key: &str) -> Vec<String> {
+        self.trace.ticks[..index]
+            .iter()
+            .filter_map(|t| match &t.fact {
+                Fact::Crash { cut, .. } => Some(cut),
+                _ => None,
+            })
+            .flatten()
+            .filter(|c| self.orphaned(c) && self.key(c.req) == key)
+            .filter_map(|c| {
+                let id = c.charge.as_deref()?;
+                Some(format!("{id} (attempt #{})", self.req(c.req).attempt))
+            })
+            .collect()
+    }
+
+    /// Whether the crash cut a charge off from its key log line.
+    fn orphaned(&self, c: &Cut) -> bool {
+        let keyed_log_after =
+            self.trace.design == Design::LogAfterCharge && self.req(c.req).key.is_some();
+        c.charge.is_some()
+            && (c.step == CutStep::KeyLog || (c.step == CutStep::Reply && keyed_log_after))
+    }
+
+    fn key_logged(
+        &self,
+        index: usize,
+        req: RequestId,
+        before: bool,
+        held: &Response,
+        clock: &str,
+    ) -> String {
+        let key = self.key(req);
+        if before {
+            return format!(
+                "At {clock} the processor appends {key} to its key log with the answer it means to give ({}), before any money has moved. Should it crash now, the log would claim a payment that was not made.",
+                held.summary()
+            );
+        }
+        let earlier = self.orphans(index, key);
+        let lesson = if earlier.is_empty() {
+            "A crash between the charge and this line would leave a charge with no memory of its key.".to_string()
+        } else {
+            format!(
+                "The line is for this attempt's charge; {} stays in the ledger with no line of its own, because a crash came between its charge and its log write.",
+                earlier.join(" and ")
+            )
+        };
+        format!(
+            "At {clock} the answer has left, and only now does the processor append {key} and that answer ({}) to its key log: a second write, separate from the charge. {lesson}",
+            held.summary()
+        )
+    }
+
+    fn crash(
+        &self,
+        tick: &Tick,
+        moment: CrashMoment,
+        marks_lost: &[String],
+        cut: &[Cut],
+        restart_ms: u64,
+        clock: &str,
+    ) -> String {
+        let why = match moment {
+            CrashMoment::AfterReceive { req } => {
+                format!("right after receiving {}", self.name(req))
+            }
+            CrashMoment::AfterOneWrite { req } => format!(
+                "right after the write for {}, before it can answer",
+                self.name(req)
+            ),
+            CrashMoment::AfterCharge { req } => format!(
+                "right after charging {}, before it can answer",
+                self.name(req)
+            ),
+            CrashMoment::AfterKeyLog { req, before: true } => format!(
+                "right after logging {}, before charging the card",
+                self.key(req)
+            ),
+            CrashMoment::AfterKeyLog { req, before: false } => {
+                format!("right after logging {}", self.key(req))
+            }
+            CrashMoment::AfterReply { req } => format!("right after answering {}", self.name(req)),
+        };
+        let lost = if marks_lost.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " The in-progress mark for {} was only in memory and is gone.",
+                marks_lost.join(", ")
+            )
+        };
+        let cut_text: String = cut
+            .iter()
+            .map(|c| format!(" {}", self.at_crash(c)))
+            .collect();
+        format!(
+            "At {clock} the processor crashes {why}. Its disk survives: {} in the ledger, {} remembered.{lost}{cut_text} It restarts in {}.",
+            plural(tick.state.ledger.len(), "charge"),
+            plural(tick.state.memory.len(), "entry"),
+            human_duration(restart_ms)
+        )
+    }
+
+    /// What a crash interrupted, as it stands at the crash.
+    fn at_crash(&self, c: &Cut) -> String {
+        let (name, key) = (self.name(c.req), self.key(c.req));
+        match (c.step, &c.charge) {
+            (CutStep::KeyLog, Some(id)) => format!(
+                "{id} is in the ledger and its answer has left, but {key} had not reached the key log: the disk now holds a charge with no memory of its key."
+            ),
+            (CutStep::KeyLog, None) => format!("{key} had not reached the key log."),
+            (CutStep::Reply, Some(id)) if self.orphaned(c) => format!(
+                "{id} is in the ledger, but no answer went out for {name} and {key} had not reached the key log."
+            ),
+            (CutStep::Reply, _) => format!("No answer had gone out for {name}."),
+            (CutStep::Commit | CutStep::Charge, _) => format!(
+                "{} had not been charged yet, and that work is gone.",
+                capitalise(&name)
+            ),
+        }
+    }
+
+    /// What a crash interrupted, as the processor comes back.
+    fn after_restart(&self, c: &Cut) -> String {
+        let (name, key) = (self.name(c.req), self.key(c.req));
+        match (c.step, &c.charge) {
+            (CutStep::KeyLog, Some(id)) => {
+                format!(
+                    "It does not go back to log {key}: nothing on disk says {id} was made for it."
+                )
+            }
+            (CutStep::KeyLog, None) => format!("It does not go back to log {key}."),
+            (CutStep::Reply, Some(id)) if self.orphaned(c) => format!(
+                "It does not resume {name}: that attempt gets no answer, and nothing on disk ties {id} to {key}."
+            ),
+            (CutStep::Reply, _) => {
+                format!("It does not resume {name}: that attempt gets no answer.")
+            }
+            (CutStep::Commit | CutStep::Charge, _) => {
+                format!("It does not pick up the work on {name}: that request gets no answer.")
+            }
+        }
+    }
+
+    /// What the checkout does next, after an attempt ended without a final answer.
+    fn next(&self, next: Next) -> String {
+        match next {
+            Next::Retry {
+                layer: 0,
+                n,
+                of,
+                delay_ms,
+            } => format!(
+                " It waits {} and tries again (attempt {n} of {of}).",
+                human_duration(delay_ms)
+            ),
+            Next::Retry {
+                layer,
+                n,
+                of,
+                delay_ms,
+            } => format!(
+                " The {} layer waits {} and starts its attempt {n} of {of}, which replays the whole budget of the layers beneath it.",
+                self.cfg.layers[layer].name,
+                human_duration(delay_ms)
+            ),
+            Next::GiveUp => String::new(),
+        }
+    }
+
+    fn hand_over(&self, hand_over: Option<HandOver>) -> String {
+        hand_over.map_or_else(String::new, |h| {
+            format!(
+                " The order is not settled, so it goes to the {}, {} from now.",
+                self.cfg.human_paths[h.path].name,
+                human_duration(h.after_ms)
+            )
+        })
+    }
+
+    fn read(
+        &self,
+        tick: &Tick,
+        reply: usize,
+        next: Option<Next>,
+        hand_over: Option<HandOver>,
+        clock: &str,
+    ) -> String {
+        let r = &self.trace.replies[reply];
+        let response = &r.response;
+        let summary = response.summary();
+        let req = self.req(r.req);
+        let (intent, order) = (req.intent, self.order(req.intent));
+        let head = format!(
+            "At {clock} the checkout reads {summary} for attempt #{} of order {order}.",
+            req.attempt
+        );
+        if response.is_success() {
+            let owner = response
+                .charge
+                .as_ref()
+                .and_then(|id| tick.state.ledger.iter().find(|c| &c.id == id))
+                .map(|c| (c.id.clone(), c.intent));
+            let how = match (response.replayed, owner) {
+                (false, _) => "The checkout marks the order paid.".to_string(),
+                (true, Some((id, owner))) if owner == intent => format!(
+                    "The processor recognised the key and answered from memory with {id}, charging nothing more, so the checkout marks the order paid."
+                ),
+                (true, Some((id, owner))) => format!(
+                    "That stored answer belongs to order {}: {id} paid for that order, not this one. This answer charged nothing for order {order}, yet the checkout marks it paid.",
+                    self.order(owner)
+                ),
+                (true, None) => "The processor answered from memory and charged nothing for this request, so the checkout marks the order paid.".to_string(),
+            };
+            return format!("{head} {how}");
+        }
+        if let Some(next) = next {
+            let why = if response.status == 409 {
+                "409 means the processor is still working on this key: not a failure, a reason to wait and ask again."
+            } else {
+                "A server error says nothing about whether the card was charged, so the checkout may retry."
+            };
+            return format!("{head} {why}{}", self.next(next));
+        }
+        format!(
+            "{head} A {} is final: the checkout stops retrying and tells the customer the payment failed.{}",
+            response.status,
+            self.hand_over(hand_over)
+        )
+    }
+
+    fn rerun(&self, tick: &Tick, path: usize, clock: &str) -> String {
+        let p = &self.cfg.human_paths[path];
+        let i = &self.cfg.intents[tick.intent.unwrap_or(0)];
+        let key = match self.cfg.key_strategy {
+            KeyStrategy::None => "no key".to_string(),
+            KeyStrategy::PerAttempt => "a fresh key for every attempt".to_string(),
+            KeyStrategy::PerIntent => format!("key {}", i.key),
+        };
+        format!(
+            "At {clock}, {} after the last run gave up, the {} starts order {} again: the same purchase, {key}, and the checkout's whole retry budget once more. Whether this charges the card again depends on whether the processor still remembers the first attempt.",
+            human_duration(p.after_ms),
+            p.name,
+            i.order
+        )
+    }
+
+    fn statement(&self, tick: &Tick) -> String {
+        let ledger = &tick.state.ledger;
+        let merchant = &self.cfg.merchant;
+        let total = Cents(ledger.iter().map(|c| c.amount.0).sum());
+        let mut what = match ledger.len() {
+            0 => format!("no charge from {merchant}"),
+            1 => format!("one line from {merchant}, {total}"),
+            n => format!("{n} lines from {merchant}, {total} in all"),
+        };
+        let mine = |i: usize| ledger.iter().filter(move |c| c.intent == i);
+        if self.several_orders() {
+            let per_order: Vec<String> = self
+                .cfg
+                .intents
+                .iter()
+                .enumerate()
+                .map(|(i, intent)| {
+                    let sum = Cents(mine(i).map(|c| c.amount.0).sum());
+                    match mine(i).count() {
+                        0 => format!("order {} no line", intent.order),
+                        1 => format!("order {} one line ({sum})", intent.order),
+                        n => format!("order {} {n} lines ({sum})", intent.order),
+                    }
+                })
+                .collect();
+            what = format!("{what}: {}", per_order.join(", "));
+        }
+        let orders = |pick: &dyn Fn(usize) -> bool| -> Vec<String> {
+            (0..self.cfg.intents.len())
+                .filter(|&i| pick(i))
+                .map(|i| self.order(i).to_string())
+                .collect()
+        };
+        let duplicated = orders(&|i| mine(i).count() > 1);
+        let unconfirmed =
+            orders(&|i| mine(i).next().is_some() && tick.state.clients[i].belief != Belief::Paid);
+        let meaning = if !duplicated.is_empty() {
+            format!(
+                " {} paid for more than once, although the customer pressed Pay once{}; only a reconciliation of charges against orders will find the extra and refund it.",
+                capitalise(&orders_phrase(&duplicated, "was", "were")),
+                if self.several_orders() {
+                    " for each"
+                } else {
+                    ""
+                }
+            )
+        } else if !unconfirmed.is_empty() {
+            format!(
+                " The money for {} moved, but the checkout does not believe it was paid; only a reconciliation of charges against orders will bring the two together.",
+                orders_phrase(&unconfirmed, "", "").trim_end()
+            )
+        } else {
+            String::new()
+        };
+        format!("Later the customer opens the card statement: {what}.{meaning}")
+    }
+}
+
+/// `order 5531 was` or `orders 5531 and 5538 were`; empty verbs give just the noun phrase.
+fn orders_phrase(orders: &[String], one: &str, many: &str) -> String {
+    match orders {
+        [only] => format!("order {only} {one}"),
+        _ => format!("orders {} {many}", orders.join(" and ")),
+    }
+}
