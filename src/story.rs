@@ -1008,3 +1008,50 @@ fn orders_phrase(orders: &[String], one: &str, many: &str) -> String {
         _ => format!("orders {} {many}", orders.join(" and ")),
     }
 }
+
+/// A tick with its words, for code that reads both.
+#[derive(Clone, Copy, Debug)]
+pub struct ToldTick<'a> {
+    pub tick: &'a Tick,
+    pub label: &'a str,
+    pub narration: &'a str,
+    pub arrow: Option<&'a str>,
+}
+
+impl std::ops::Deref for ToldTick<'_> {
+    type Target = Tick;
+    fn deref(&self) -> &Tick {
+        self.tick
+    }
+}
+
+/// A run with its words: what `idem run` prints and the tests read.
+#[derive(Clone, Debug)]
+pub struct Story {
+    pub trace: Trace,
+    pub told: Told,
+}
+
+impl std::ops::Deref for Story {
+    type Target = Trace;
+    fn deref(&self) -> &Trace {
+        &self.trace
+    }
+}
+
+impl Story {
+    /// Every tick with its label and narration.
+    pub fn ticks(&self) -> Vec<ToldTick<'_>> {
+        self.trace
+            .ticks
+            .iter()
+            .enumerate()
+            .map(|(i, tick)| ToldTick {
+                tick,
+                label: &self.told.labels[i],
+                narration: &self.told.narrations[i],
+                arrow: self.told.arrows[i].as_deref(),
+            })
+            .collect()
+    }
+}

@@ -2,7 +2,8 @@
 //! trace: charges, answers, tick kinds, times and state, never against a copied table.
 
 use idem::scenario::{self, Scenario, library};
-use idem::sim::{Belief, Design, Tick, TickKind, Trace, Verdict};
+use idem::sim::{Belief, Design, TickKind, Verdict};
+use idem::story::{Story, ToldTick};
 
 const ORDER: &str = r#"
 [[intent]]
@@ -31,19 +32,21 @@ fn parse(source: &str) -> Scenario {
     s
 }
 
-fn run(s: &Scenario, design: Design) -> Trace {
-    let trace = s
-        .simulate(design)
-        .unwrap_or_else(|e| panic!("{design}: {e}"));
+fn run(s: &Scenario, design: Design) -> Story {
+    let trace = s.run(design).unwrap_or_else(|e| panic!("{design}: {e}"));
     check_invariants(&trace);
     trace
 }
 
-fn kinds(trace: &Trace, kind: TickKind) -> Vec<&Tick> {
-    trace.ticks.iter().filter(|t| t.kind == kind).collect()
+fn kinds(trace: &Story, kind: TickKind) -> Vec<ToldTick<'_>> {
+    trace
+        .ticks()
+        .into_iter()
+        .filter(|t| t.kind == kind)
+        .collect()
 }
 
-fn send_times(trace: &Trace) -> Vec<u64> {
+fn send_times(trace: &Story) -> Vec<u64> {
     kinds(trace, TickKind::Send)
         .iter()
         .map(|t| t.at.0)
@@ -51,10 +54,11 @@ fn send_times(trace: &Trace) -> Vec<u64> {
 }
 
 /// What holds for every trace, whatever the scenario: checked on every run in this file.
-fn check_invariants(trace: &Trace) {
+fn check_invariants(trace: &Story) {
     let d = trace.design;
     assert!(!trace.ticks.is_empty(), "{d}: an empty trace");
-    for pair in trace.ticks.windows(2) {
+    let ticks = trace.ticks();
+    for pair in ticks.windows(2) {
         assert!(
             pair[0].at <= pair[1].at,
             "{d}: the clock goes back from {} ({}) to {} ({})",
@@ -76,7 +80,7 @@ fn check_invariants(trace: &Trace) {
             "{d}"
         );
     }
-    for t in &trace.ticks {
+    for t in &ticks {
         assert!(
             t.state.ledger.len() <= t.state.counters.requests_received as usize,
             "{d}: at {} more charges ({}) than requests received ({})",
@@ -244,8 +248,8 @@ fn in_progress_key_gets_409_then_the_stored_answer_is_replayed() {
     );
     // The first 409 reaches the checkout, which retries rather than stopping.
     let answered_409 = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .filter(|t| t.kind == TickKind::Answer && t.label.contains("409"))
         .count();
     assert_eq!(answered_409, conflicts.len());
@@ -257,8 +261,8 @@ fn in_progress_key_gets_409_then_the_stored_answer_is_replayed() {
     assert_eq!(o.intents[0].client_view, Belief::Paid);
     assert_eq!(o.verdict, Verdict::Correct);
     let paid = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .rev()
         .find(|t| t.kind == TickKind::Answer)
         .unwrap();
@@ -290,8 +294,8 @@ fn same_key_different_amount_is_422_and_charges_nothing() {
     assert_eq!(mismatch[0].intent, Some(1));
     // No money moved at the 422, and the checkout did not retry it.
     let idx = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .position(|t| t.kind == TickKind::Mismatch)
         .unwrap();
     assert_eq!(trace.ticks[idx].state.ledger.len(), 1);
@@ -381,8 +385,8 @@ fn a_reply_after_its_timeout_is_dropped() {
         assert_eq!(trace.format_time(dropped[0].at), "14:02:47.300", "{design}");
         // The dropped answer changes nothing the checkout knows.
         let i = trace
-            .ticks
-            .iter()
+            .ticks()
+            .into_iter()
             .position(|t| t.kind == TickKind::Dropped)
             .unwrap();
         let (now, before) = (
@@ -428,8 +432,8 @@ fn a_duplicated_request_is_charged_once_under_with_charge() {
         assert_eq!(wc.outcome.intents[0].client_view, Belief::Paid, "gap {gap}");
         assert_eq!(wc.outcome.verdict, Verdict::Correct, "gap {gap}");
         let receives = wc
-            .ticks
-            .iter()
+            .ticks()
+            .into_iter()
             .filter(|t| t.attempt == Some(1) && t.actor == idem::sim::Actor::Processor)
             .filter(|t| {
                 matches!(
@@ -473,15 +477,15 @@ fn a_crash_on_receive_charges_once_after_the_retry() {
     for design in Design::ALL {
         let trace = run(&s, design);
         let crash = trace
-            .ticks
-            .iter()
+            .ticks()
+            .into_iter()
             .position(|t| t.kind == TickKind::Crash)
             .unwrap_or_else(|| panic!("{design}: no crash"));
         assert_eq!(trace.ticks[crash].state.ledger.len(), 0, "{design}");
         assert!(!trace.ticks[crash].state.processor_up, "{design}");
         let restart = trace
-            .ticks
-            .iter()
+            .ticks()
+            .into_iter()
             .position(|t| t.kind == TickKind::Restart)
             .unwrap();
         assert_eq!(
@@ -520,10 +524,13 @@ fn a_crash_point_the_design_never_reaches_is_narrated_not_crashed() {
     for design in [Design::NoKey, Design::ContentHash] {
         let trace = run(&s, design);
         assert!(kinds(&trace, TickKind::Crash).is_empty(), "{design}");
-        assert!(trace.ticks.iter().all(|t| t.state.processor_up), "{design}");
+        assert!(
+            trace.ticks().into_iter().all(|t| t.state.processor_up),
+            "{design}"
+        );
         let said = trace
-            .ticks
-            .iter()
+            .ticks()
+            .into_iter()
             .filter(|t| t.narration.contains("never reaches that point"))
             .count();
         assert_eq!(
@@ -548,8 +555,8 @@ fn a_crash_while_in_progress_rolls_everything_back() {
     ));
     let trace = run(&s, Design::WithCharge);
     let crash = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .position(|t| t.kind == TickKind::Crash)
         .expect("a crash");
     let before = &trace.ticks[crash - 1].state;
@@ -628,13 +635,13 @@ fn human_after(after: &str) -> Scenario {
 fn a_rerun_after_the_retention_window_is_charged_again() {
     let late = run(&human_after("48h"), Design::WithCharge);
     let expire = late
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .position(|t| t.kind == TickKind::Expire)
         .expect("an expire tick");
     let rerun = late
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .position(|t| t.kind == TickKind::Rerun)
         .expect("a rerun tick");
     assert!(expire < rerun);
@@ -649,8 +656,8 @@ fn a_rerun_after_the_retention_window_is_charged_again() {
     // Expiry comes 24 h after the write at 14:02:07.250.
     assert_eq!(
         late.ticks[expire].at.0,
-        late.ticks
-            .iter()
+        late.ticks()
+            .into_iter()
             .find(|t| t.kind == TickKind::Charge)
             .unwrap()
             .at
@@ -695,8 +702,8 @@ fn jittered(seed: u64, jitter: &str) -> Scenario {
     ))
 }
 
-fn fingerprint(trace: &Trace) -> String {
-    serde_json::to_string(trace).expect("a trace serialises")
+fn fingerprint(trace: &Story) -> String {
+    serde_json::to_string(&trace.trace).expect("a trace serialises")
 }
 
 #[test]
@@ -952,7 +959,7 @@ fn the_key_log_replays_without_checking_the_request() {
     );
     let s = parse(&src);
     for design in [Design::LogAfterCharge, Design::LogBeforeCharge] {
-        let o = run(&s, design).outcome;
+        let o = run(&s, design).trace.outcome;
         assert_eq!(o.counters.mismatches_422, 0, "{design}");
         assert_eq!(o.counters.dedupe_hits, 1, "{design}");
         assert_eq!(o.intents[1].charges, 0, "{design}");
@@ -969,8 +976,8 @@ fn a_crash_after_the_reply_loses_nothing() {
     for design in Design::ALL {
         let trace = run(&s, design);
         let crash = trace
-            .ticks
-            .iter()
+            .ticks()
+            .into_iter()
             .position(|t| t.kind == TickKind::Crash)
             .unwrap_or_else(|| panic!("{design}: no crash"));
         assert_eq!(trace.ticks[crash - 1].kind, TickKind::Reply, "{design}");
@@ -987,8 +994,8 @@ fn log_after_charge_forgets_a_charge_made_just_before_a_crash() {
     ));
     let trace = run(&s, Design::LogAfterCharge);
     let crash = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .position(|t| t.kind == TickKind::Crash)
         .unwrap();
     assert_eq!(trace.ticks[crash].state.ledger.len(), 1);
@@ -1000,8 +1007,8 @@ fn log_after_charge_forgets_a_charge_made_just_before_a_crash() {
     // Key stored with the charge: the same crash leaves both or neither.
     let wc = run(&s, Design::WithCharge);
     let crash = wc
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .position(|t| t.kind == TickKind::Crash)
         .unwrap();
     assert_eq!(wc.ticks[crash].state.ledger.len(), 1);

@@ -239,16 +239,14 @@ fn order_5531_retry_goes_out_at_14_02_38_with_the_same_key() {
             ["14:02:07.000".to_string(), "14:02:38.000".to_string()],
             "{design}"
         );
+        let told = s.tell(&trace);
         let retry = trace
             .ticks
             .iter()
-            .find(|t| t.kind == TickKind::Send && t.attempt == Some(2))
+            .position(|t| t.kind == TickKind::Send && t.attempt == Some(2))
+            .map(|i| &told.labels[i])
             .unwrap();
-        assert!(
-            retry.label.contains("key K7Q4"),
-            "{design}: {}",
-            retry.label
-        );
+        assert!(retry.contains("key K7Q4"), "{design}: {}", retry);
         // The money moves and the answer leaves; the crash comes right after, and the
         // network loses the answer on its way back.
         let crash = trace

@@ -2,14 +2,15 @@
 //! request could change what the checkout believes.
 
 use idem::scenario::{Scenario, parse};
-use idem::sim::{Belief, Design, TickKind, Trace, Verdict};
+use idem::sim::{Belief, Design, TickKind, Verdict};
+use idem::story::Story;
 
 fn scenario(text: &str) -> Scenario {
     parse("inline.toml", "inline", text).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn run(s: &Scenario, design: Design) -> Trace {
-    s.simulate(design).unwrap_or_else(|e| panic!("{e}"))
+fn run(s: &Scenario, design: Design) -> Story {
+    s.run(design).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn faults(n: u32, what: &str) -> String {
@@ -39,8 +40,8 @@ fn an_outer_deadline_ends_with_its_attempt() {
     assert_eq!(trace.outcome.counters.attempts_sent, 6, "2 × 3 attempts");
     assert!(trace.warnings.is_empty(), "{:?}", trace.warnings);
     let sends: Vec<String> = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .filter(|t| t.kind == TickKind::Send)
         .map(|t| trace.format_time(t.at))
         .collect();
@@ -56,7 +57,10 @@ fn an_outer_deadline_ends_with_its_attempt() {
         ]
     );
     assert!(
-        !trace.ticks.iter().any(|t| t.label.contains("job deadline")),
+        !trace
+            .ticks()
+            .into_iter()
+            .any(|t| t.label.contains("job deadline")),
         "each job attempt ends by itself, inside its 3 s"
     );
 }
@@ -73,7 +77,10 @@ fn a_called_off_timeout_does_not_prolong_the_story() {
         let last = trace.ticks.last().expect("ticks");
         assert_eq!(trace.format_time(last.at), "10:00:00.300", "{design}");
         assert!(
-            !trace.ticks.iter().any(|t| t.kind == TickKind::Expire),
+            !trace
+                .ticks()
+                .into_iter()
+                .any(|t| t.kind == TickKind::Expire),
             "{design}"
         );
     }
@@ -92,13 +99,16 @@ fn the_answer_to_a_network_copy_is_not_the_checkouts() {
     assert_eq!(trace.outcome.intents[0].client_view, Belief::Paid);
     assert_eq!(trace.outcome.verdict, Verdict::Correct);
     assert!(
-        trace.ticks.iter().any(|t| t.kind == TickKind::Conflict),
+        trace
+            .ticks()
+            .into_iter()
+            .any(|t| t.kind == TickKind::Conflict),
         "the copy got 409"
     );
     assert!(
         trace
-            .ticks
-            .iter()
+            .ticks()
+            .into_iter()
             .any(|t| t.label == "answer to the copy of #1 unread"),
         "and nobody read it"
     );
@@ -114,8 +124,8 @@ fn a_network_copy_does_not_cancel_a_planned_crash() {
     );
     let trace = run(&scenario(&text), Design::WithCharge);
     let write = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .position(|t| t.kind == TickKind::Charge)
         .expect("a charge");
     assert_eq!(
@@ -125,8 +135,8 @@ fn a_network_copy_does_not_cancel_a_planned_crash() {
     );
     assert!(
         !trace
-            .ticks
-            .iter()
+            .ticks()
+            .into_iter()
             .any(|t| t.narration.contains("never comes"))
     );
 }
@@ -157,8 +167,8 @@ fn a_rerun_with_per_attempt_keys_names_no_old_key() {
     );
     let trace = run(&scenario(&text), Design::WithCharge);
     let rerun = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .find(|t| t.kind == TickKind::Rerun)
         .expect("a rerun");
     assert!(

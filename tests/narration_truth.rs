@@ -7,7 +7,8 @@ mod common;
 use idem::report::{headline, verdict_meaning};
 use idem::scenario::{self, Scenario, library};
 use idem::sim::trace::Fate;
-use idem::sim::{Design, TickKind, Trace};
+use idem::sim::{Design, TickKind};
+use idem::story::Story;
 
 fn builtin(name: &str) -> Scenario {
     library::find(name)
@@ -21,9 +22,8 @@ fn parse(source: &str) -> Scenario {
         .unwrap_or_else(|e| panic!("the inline scenario does not parse:\n{e}\n---\n{source}"))
 }
 
-fn run(s: &Scenario, design: Design) -> Trace {
-    s.simulate(design)
-        .unwrap_or_else(|e| panic!("{design}: {e}"))
+fn run(s: &Scenario, design: Design) -> Story {
+    s.run(design).unwrap_or_else(|e| panic!("{design}: {e}"))
 }
 
 const ORDER: &str = r#"
@@ -73,7 +73,7 @@ fn every_builtin_and_every_single_fault_keeps_the_narration_rules() {
     for (name, s) in &stories {
         for design in Design::ALL {
             let trace = run(s, design);
-            if let Err(e) = common::truth::check(&trace) {
+            if let Err(e) = common::truth::check(&trace, &trace.told) {
                 panic!("{name}: {e}");
             }
         }
@@ -85,17 +85,19 @@ fn the_default_story_loses_the_answer_on_the_network_in_every_design() {
     let s = builtin("order-5531");
     for design in Design::ALL {
         let trace = run(&s, design);
-        let cut = trace.ticks.iter().find(|t| {
+        let cut = trace.ticks().into_iter().find(|t| {
             t.kind == TickKind::Lost
-                && t.message
-                    .as_ref()
-                    .is_some_and(|m| m.fate == Fate::Lost && m.label.contains("charged ch_1"))
+                && t.message.is_some_and(|m| m.fate == Fate::Lost)
+                && t.arrow.is_some_and(|a| a.contains("charged ch_1"))
         });
         assert!(cut.is_some(), "{design}: no cut arrow for the answer to #1");
-        let crash = trace.ticks.iter().position(|t| t.kind == TickKind::Crash);
+        let crash = trace
+            .ticks()
+            .into_iter()
+            .position(|t| t.kind == TickKind::Crash);
         let answer = trace
-            .ticks
-            .iter()
+            .ticks()
+            .into_iter()
             .position(|t| t.kind == TickKind::Reply && t.attempt == Some(1));
         assert!(
             answer < crash && crash.is_some(),
@@ -110,10 +112,9 @@ fn the_memory_panel_shows_where_k7q4_lives_when_the_processor_crashes() {
     let at_crash = |design| {
         let trace = run(&s, design);
         let tick = trace
-            .ticks
-            .iter()
+            .ticks()
+            .into_iter()
             .find(|t| t.kind == TickKind::Crash)
-            .cloned()
             .unwrap_or_else(|| panic!("{design}: no crash"));
         tick.state
             .memory
@@ -138,10 +139,13 @@ fn the_memory_panel_shows_where_k7q4_lives_when_the_processor_crashes() {
 fn log_after_charge_answers_before_it_logs() {
     let s = simple("");
     let trace = run(&s, Design::LogAfterCharge);
-    let reply = trace.ticks.iter().position(|t| t.kind == TickKind::Reply);
+    let reply = trace
+        .ticks()
+        .into_iter()
+        .position(|t| t.kind == TickKind::Reply);
     let log = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .position(|t| t.kind == TickKind::KeyWrite);
     assert!(
         reply.is_some() && log.is_some() && reply < log,
@@ -170,18 +174,18 @@ fn a_lost_reply_that_the_checkout_learns_of_later_says_so() {
     let s = builtin("reply-lost");
     let d1 = run(&s, Design::WithCharge);
     let lost = d1
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .find(|t| t.kind == TickKind::Lost)
-        .map(|t| t.narration.clone())
+        .map(|t| t.narration.to_string())
         .unwrap_or_default();
     assert!(lost.contains("learns of ch_1 only later"), "{lost}");
     let d4 = run(&s, Design::NoKey);
     let lost = d4
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .find(|t| t.kind == TickKind::Lost)
-        .map(|t| t.narration.clone())
+        .map(|t| t.narration.to_string())
         .unwrap_or_default();
     assert!(
         lost.contains("never reads an answer that names ch_1"),
@@ -194,27 +198,31 @@ fn a_restart_says_only_what_the_crash_really_cut_off() {
     let s = builtin("slow-processor");
     for design in Design::ALL {
         let trace = run(&s, design);
-        for t in trace.ticks.iter().filter(|t| t.kind == TickKind::Restart) {
+        for t in trace
+            .ticks()
+            .into_iter()
+            .filter(|t| t.kind == TickKind::Restart)
+        {
             assert!(!t.narration.contains("never"), "{design}: {}", t.narration);
         }
     }
     let s = builtin("order-5531");
     let d2 = run(&s, Design::LogAfterCharge);
     let restart = d2
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .find(|t| t.kind == TickKind::Restart)
-        .map(|t| t.narration.clone())
+        .map(|t| t.narration.to_string())
         .unwrap_or_default();
     assert!(
         restart.contains("does not go back to log K7Q4"),
         "{restart}"
     );
     let log = d2
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .find(|t| t.kind == TickKind::KeyWrite)
-        .map(|t| t.narration.clone())
+        .map(|t| t.narration.to_string())
         .unwrap_or_default();
     assert!(
         log.contains("ch_1 (attempt #1) stays in the ledger with no line of its own"),
@@ -227,11 +235,11 @@ fn an_evicted_key_is_called_forgotten_not_new() {
     let s = builtin("monday-rerun");
     let trace = run(&s, Design::WithCharge);
     let second = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .filter(|t| t.kind == TickKind::Receive)
         .nth(1)
-        .map(|t| t.narration.clone())
+        .map(|t| t.narration.to_string())
         .unwrap_or_default();
     assert!(second.contains("K7Q4 was forgotten"), "{second}");
     assert!(!second.contains("K7Q4 is new"), "{second}");
@@ -242,19 +250,19 @@ fn a_reused_key_is_named_as_another_orders_and_its_replay_as_not_this_orders_cha
     let s = builtin("key-reuse");
     let trace = run(&s, Design::LogAfterCharge);
     let pay = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .filter(|t| t.kind == TickKind::Pay)
         .nth(1)
-        .map(|t| t.narration.clone())
+        .map(|t| t.narration.to_string())
         .unwrap_or_default();
     assert!(pay.contains("the key of order 5531 too"), "{pay}");
     assert!(!pay.contains("mints"), "{pay}");
     let read = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .rfind(|t| t.kind == TickKind::Answer)
-        .map(|t| t.narration.clone())
+        .map(|t| t.narration.to_string())
         .unwrap_or_default();
     assert!(read.contains("belongs to order 5531"), "{read}");
 }
@@ -269,16 +277,12 @@ fn with_two_orders_the_headline_verdict_and_statement_speak_per_order() {
     let (_, head) = headline(&trace.outcome);
     assert_eq!(head, "✗ Order 5538 charged twice — $104.20");
     assert!(verdict_meaning(&trace.outcome).starts_with("order 5538:"));
-    let statement = trace
-        .ticks
-        .last()
-        .map(|t| t.narration.clone())
-        .unwrap_or_default();
+    let statement = trace.told.narrations.last().cloned().unwrap_or_default();
     assert!(
         statement.contains("order 5531 one line ($48.60), order 5538 2 lines ($104.20)"),
         "{statement}"
     );
-    common::truth::check(&trace).unwrap_or_else(|e| panic!("{e}"));
+    common::truth::check(&trace, &trace.told).unwrap_or_else(|e| panic!("{e}"));
     // One order refused, the other charged: the verdict line must not say nothing was charged.
     let s = builtin("key-reuse");
     let d1 = run(&s, Design::WithCharge);
@@ -294,7 +298,7 @@ fn no_key_strategy_prints_no_key_in_the_outcome() {
     let s = simple("[checkout]\nkey_strategy = \"none\"\n");
     let trace = run(&s, Design::NoKey);
     assert_eq!(trace.outcome.intents[0].key, None);
-    let text = idem::cli::run::timeline_text(&s, &trace);
+    let text = idem::cli::run::timeline_text(&s, &trace.trace);
     assert!(!text.contains("(key K7Q4)"), "{text}");
     assert!(text.contains("(no key)"), "{text}");
 }
@@ -306,10 +310,10 @@ fn only_an_outer_layer_replays_the_budget_beneath_it() {
     ));
     let trace = run(&s, Design::WithCharge);
     let timeout = trace
-        .ticks
-        .iter()
+        .ticks()
+        .into_iter()
         .find(|t| t.kind == TickKind::Timeout)
-        .map(|t| t.narration.clone())
+        .map(|t| t.narration.to_string())
         .unwrap_or_default();
     assert!(timeout.contains("tries again"), "{timeout}");
     assert!(!timeout.contains("replays the whole budget"), "{timeout}");
@@ -319,7 +323,7 @@ fn only_an_outer_layer_replays_the_budget_beneath_it() {
 fn a_body_hash_is_not_written_like_an_attempt_number() {
     let s = builtin("second-purchase");
     let trace = run(&s, Design::ContentHash);
-    for t in &trace.ticks {
+    for t in trace.ticks() {
         for e in t.state.memory.iter() {
             assert!(!e.key.starts_with('#'), "{}", e.key);
         }
@@ -337,7 +341,7 @@ fn delayed_and_copied_messages_get_their_own_tick_on_the_wire() {
     ] {
         let s = simple(&format!("[[fault]]\nattempt = 1\n{fault}\n"));
         let trace = run(&s, Design::WithCharge);
-        let tick = trace.ticks.iter().find(|t| t.kind == kind);
+        let tick = trace.ticks().into_iter().find(|t| t.kind == kind);
         let tick = tick.unwrap_or_else(|| panic!("{fault}: no {kind:?} tick"));
         assert_eq!(tick.actor, idem::sim::Actor::Network, "{fault}");
     }
@@ -347,7 +351,7 @@ fn delayed_and_copied_messages_get_their_own_tick_on_the_wire() {
 fn run_and_the_handout_define_each_glossary_term_where_it_is_first_used() {
     let s = builtin("order-5531");
     let trace = run(&s, Design::WithCharge);
-    let text = idem::cli::run::timeline_text(&s, &trace);
+    let text = idem::cli::run::timeline_text(&s, &trace.trace);
     assert!(text.contains("▸ idempotency key: "), "{text}");
     let pay = text.find("presses Pay").unwrap_or(usize::MAX);
     let defined = text.find("▸ idempotency key").unwrap_or(0);

@@ -179,7 +179,7 @@ fn the_notes_sheet_for_order_5531() {
     assert_eq!(s.position, "tick 6/13 · 14:02:07.250");
     assert_eq!(s.now, "Processor — crashes");
     assert!(s.now.contains("crashes"));
-    assert_eq!(s.narration, trace.ticks[crash].narration);
+    assert_eq!(s.narration, scenario.tell(&trace).narrations[crash]);
     assert_eq!(s.next, "14:02:07.300 Network — answer to #1 lost");
     assert!(
         s.notes.is_empty(),
@@ -281,7 +281,7 @@ fn check_presenter_screen(app: &App, screen: &str) {
     );
     assert!(!screen.contains("Ledger"), "{screen}");
     assert!(!screen.contains("share:"), "{screen}");
-    let narration = &app.trace().ticks[app.tick].narration;
+    let narration = &app.told().narrations[app.tick];
     assert!(
         collapse(screen).contains(&collapse(narration)),
         "the narration in full:\n{screen}"

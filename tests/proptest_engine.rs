@@ -360,30 +360,30 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
             let (a, b) = (&pair[0], &pair[1]);
             prop_assert!(
                 a.at <= b.at,
-                "{}: the clock goes back from {:?} ({}) to {:?} ({})",
+                "{}: the clock goes back from {:?} ({:?}) to {:?} ({:?})",
                 design,
                 a.at,
-                a.label,
+                a.fact,
                 b.at,
-                b.label
+                b.fact
             );
             let (before, after) = (&a.state.ledger, &b.state.ledger);
             prop_assert!(
                 before.len() <= after.len() && after.iter().zip(before.iter()).all(|(x, y)| x == y),
-                "{}: the ledger before `{}` is not a prefix of the ledger after it",
+                "{}: the ledger before `{:?}` is not a prefix of the ledger after it",
                 design,
-                b.label
+                b.fact
             );
         }
         for tick in &trace.ticks {
             let received = tick.state.counters.requests_received as usize;
             prop_assert!(
                 tick.state.ledger.len() <= received,
-                "{}: {} charges after only {} requests received, at `{}`",
+                "{}: {} charges after only {} requests received, at `{:?}`",
                 design,
                 tick.state.ledger.len(),
                 received,
-                tick.label
+                tick.fact
             );
         }
         let last = trace.ticks.last().map(|t| t.kind);
@@ -391,7 +391,8 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
         let final_ledger = trace.ticks.last().map_or(0, |t| t.state.ledger.len());
         prop_assert_eq!(trace.outcome.charges, final_ledger, "{}", design);
 
-        common::truth::check(&trace).map_err(TestCaseError::fail)?;
+        let told = first.tell(&trace);
+        common::truth::check(&trace, &told).map_err(TestCaseError::fail)?;
 
         if design == Design::WithCharge && spec.key_strategy == "per-intent" {
             no_double_charge_within_retention(&first, &trace)?;

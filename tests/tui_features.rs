@@ -10,7 +10,7 @@ use idem::scenario::fork::WhatIf;
 use idem::scenario::library::BUILTIN;
 use idem::scenario::{NarrationMode, NarrationTarget};
 use idem::sim::config::FaultAction;
-use idem::sim::{Belief, Design, Instant, TickKind, Trace, Verdict};
+use idem::sim::{Belief, Design, Fact, Instant, TickKind, Trace, Verdict};
 use idem::tui::app::Overlay;
 use idem::tui::checklist::CHECKLIST;
 use idem::tui::view::glossary::{TERMS, marked};
@@ -41,12 +41,8 @@ fn flat(lines: &[String]) -> String {
 }
 
 /// The (time, label) of each tick, to compare traces' stories.
-fn story(trace: &Trace) -> Vec<(Instant, String)> {
-    trace
-        .ticks
-        .iter()
-        .map(|t| (t.at, t.label.clone()))
-        .collect()
+fn story(trace: &Trace) -> Vec<(Instant, Fact)> {
+    trace.ticks.iter().map(|t| (t.at, t.fact.clone())).collect()
 }
 
 fn footer_last(screen: &str) -> String {
@@ -87,13 +83,14 @@ fn trainer_narration_replaces_and_appends() {
     assert_eq!(narrated.narration[1].mode, NarrationMode::Append);
 
     for design in Design::ALL {
-        let before = plain.simulate(design).expect("simulates");
-        let after = narrated.simulate(design).expect("simulates");
+        let before = plain.run(design).expect("simulates");
+        let after = narrated.run(design).expect("simulates");
         assert_eq!(story(&before), story(&after), "{design:?}: same events");
         let lost = before
-            .ticks
+            .told
+            .labels
             .iter()
-            .position(|t| t.label == "answer to #1 lost")
+            .position(|l| l == "answer to #1 lost")
             .unwrap_or_else(|| panic!("{design:?}: the answer is lost in every design"));
         let timeout = before
             .ticks
@@ -101,7 +98,7 @@ fn trainer_narration_replaces_and_appends() {
             .position(|t| t.at == Instant(14 * 3_600_000 + 2 * 60_000 + 37_000))
             .unwrap_or_else(|| panic!("{design:?}: a tick at 14:02:37"));
         assert_eq!(before.ticks[timeout].kind, TickKind::Timeout);
-        for (i, (b, a)) in before.ticks.iter().zip(&after.ticks).enumerate() {
+        for (i, (b, a)) in before.ticks().into_iter().zip(after.ticks()).enumerate() {
             if i == lost {
                 assert_eq!(a.narration, REPLACED, "{design:?}: replaced exactly");
                 assert_ne!(b.narration, REPLACED);
@@ -134,10 +131,10 @@ fn a_narration_naming_no_tick_changes_nothing() {
     let idle = idem::scenario::parse("idle", "reply-lost", &text).expect("the file parses");
     assert_eq!(idle.narration.len(), 3);
     for design in Design::ALL {
-        let before = plain.simulate(design).expect("simulates");
-        let after = idle.simulate(design).expect("simulates");
-        let a: Vec<&str> = before.ticks.iter().map(|t| t.narration.as_str()).collect();
-        let b: Vec<&str> = after.ticks.iter().map(|t| t.narration.as_str()).collect();
+        let before = plain.run(design).expect("simulates");
+        let after = idle.run(design).expect("simulates");
+        let a: Vec<&str> = before.told.narrations.iter().map(String::as_str).collect();
+        let b: Vec<&str> = after.told.narrations.iter().map(String::as_str).collect();
         assert_eq!(a, b, "{design:?}");
         assert!(!b.iter().any(|n| n.contains("never shown")));
     }
@@ -153,7 +150,7 @@ fn at_first_send() -> App {
     press(&mut app, key(KeyCode::Right));
     assert_eq!(app.tick, 1);
     assert_eq!(app.trace().ticks[1].kind, TickKind::Send);
-    assert_eq!(app.trace().ticks[1].label, "charge $48.60 key K7Q4 #1");
+    assert_eq!(app.told().labels[1], "charge $48.60 key K7Q4 #1");
     app
 }
 
@@ -199,7 +196,7 @@ fn x_loses_the_request_on_the_wire() {
     assert_eq!(app.trace().outcome.charges, 1, "no-key now charges once");
     assert_eq!(app.trace().outcome.verdict, Verdict::Correct);
     assert_eq!(app.trace().ticks[2].kind, TickKind::Lost);
-    assert_eq!(app.trace().ticks[2].label, "request #1 lost");
+    assert_eq!(app.told().labels[2], "request #1 lost");
     assert_eq!(
         app.notice.as_deref(),
         Some("what if: request #1 of order 5531 lost — the future is re-simulated")
@@ -261,7 +258,7 @@ fn bang_crashes_the_processor_at_its_next_step() {
         .position(|t| t.kind == TickKind::Crash)
         .expect("a crash in the re-simulated trace");
     assert!(crash > app.tick);
-    assert_eq!(trace.ticks[crash - 1].label, "receives #1");
+    assert_eq!(app.told().labels[crash - 1], "receives #1");
     assert_eq!(trace.ticks[crash].at, trace.ticks[crash - 1].at);
     assert_eq!(trace.ticks[crash + 1].kind, TickKind::Restart);
     assert!(
@@ -275,7 +272,8 @@ fn bang_crashes_the_processor_at_its_next_step() {
         assert_eq!(app.trace_of(design).outcome.charges, 1, "{design:?}");
     }
     assert_eq!(before[2].outcome.charges, 2);
-    past_is_kept(&before, &app, 2);
+    // The fork stands at tick 1; tick 2, where the processor receives #1, is where it acts.
+    past_is_kept(&before, &app, 1);
     assert!(header(&render_full(&app)).contains("⑂ WHAT-IF (u undoes): crash after"));
 
     press(&mut app, ch('u'));
@@ -311,11 +309,13 @@ fn s_slows_the_attempt_past_the_timeout() {
         .iter()
         .map(|t| (trace.format_time(t.at), t.kind))
         .collect();
+    let told = app.told_of(Design::WithCharge);
     let conflicts: Vec<&str> = trace
         .ticks
         .iter()
-        .filter(|t| t.kind == TickKind::Conflict)
-        .map(|t| t.label.as_str())
+        .enumerate()
+        .filter(|(_, t)| t.kind == TickKind::Conflict)
+        .map(|(i, _)| told.labels[i].as_str())
         .collect();
     assert_eq!(
         conflicts,
@@ -758,12 +758,7 @@ fn picker_lists_files_then_builtins_and_opens_one() {
     assert_eq!(app.tick, 0);
     assert_eq!(app.design, Design::WithCharge, "the scenario's own design");
     assert!(app.added.is_empty());
-    assert!(
-        app.trace()
-            .ticks
-            .iter()
-            .any(|t| t.label == "answer to #1 lost")
-    );
+    assert!(app.told().labels.iter().any(|l| l == "answer to #1 lost"));
 }
 
 /// `o` reads `./scenarios` (relative to where idem runs, by design); whatever is there, the
@@ -990,7 +985,7 @@ fn plain_text(text: &ratatui::text::Text<'_>) -> String {
 #[test]
 fn glossary_terms_are_marked_where_first_used() {
     let mut app = app();
-    let first = app.trace().ticks[0].narration.clone();
+    let first = app.told().narrations[0].clone();
     assert!(first.contains("idempotency key"));
     let marked0 = marked(&first, &app, &PLAIN);
     assert_eq!(plain_text(&marked0), first, "marking keeps the text");
@@ -1003,7 +998,7 @@ fn glossary_terms_are_marked_where_first_used() {
 
     // Tick 1 uses "attempt" again, but it was first used at tick 0: nothing is marked.
     update(&mut app, Msg::Next);
-    let second = app.trace().ticks[1].narration.clone();
+    let second = app.told().narrations[1].clone();
     assert!(second.contains("attempt"));
     assert_eq!(
         underlined(&marked(&second, &app, &PLAIN)),
@@ -1016,18 +1011,18 @@ fn glossary_terms_are_marked_where_first_used() {
     );
 
     // "retention window" is first used at the charge (tick 3) under with-charge.
-    let trace = app.trace();
-    let uses: Vec<usize> = trace
-        .ticks
+    let uses: Vec<usize> = app
+        .told()
+        .narrations
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.narration.contains("retention window"))
+        .filter(|(_, n)| n.contains("retention window"))
         .map(|(i, _)| i)
         .collect();
     assert_eq!(uses[0], 3, "{uses:?}");
     update(&mut app, Msg::Next);
     update(&mut app, Msg::Next);
-    let third = app.trace().ticks[3].narration.clone();
+    let third = app.told().narrations[3].clone();
     assert_eq!(
         underlined(&marked(&third, &app, &PLAIN)),
         ["fingerprint", "retention window"]

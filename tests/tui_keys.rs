@@ -5,7 +5,7 @@ mod common;
 
 use common::{app, ch, key, press};
 use idem::scenario::library::{BUILTIN, default_scenario};
-use idem::sim::{Design, Instant, TickKind, Trace};
+use idem::sim::{Design, Instant, TickKind};
 use idem::tui::app::{Overlay, SPEEDS, Screen};
 use idem::tui::keymap::map_key;
 use idem::tui::{App, Msg, update};
@@ -23,14 +23,16 @@ fn press_all(app: &mut App, events: &[KeyEvent]) {
     }
 }
 
-/// The first index where two traces tell a different story (time, lane, kind or label),
+/// The first index where two designs tell a different story (time, lane, kind or label),
 /// or the shorter length when one is a prefix of the other. Written here independently of
 /// the app's own helper.
-fn first_split(a: &Trace, b: &Trace) -> Option<usize> {
+fn first_split(app: &App, da: Design, db: Design) -> Option<usize> {
+    let (a, b) = (app.trace_of(da), app.trace_of(db));
+    let (la, lb) = (&app.told_of(da).labels, &app.told_of(db).labels);
     let n = a.ticks.len().min(b.ticks.len());
     for i in 0..n {
         let (x, y) = (&a.ticks[i], &b.ticks[i]);
-        if (x.at, x.actor, x.kind, &x.label) != (y.at, y.actor, y.kind, &y.label) {
+        if (x.at, x.actor, x.kind, &la[i]) != (y.at, y.actor, y.kind, &lb[i]) {
             return Some(i);
         }
     }
@@ -146,7 +148,7 @@ fn switching_design_keeps_the_moment() {
     assert_eq!(app.design, Design::NoKey);
     let there = &app.trace().ticks[app.tick];
     assert_eq!(there.at, here.at);
-    assert_eq!((there.kind, &there.label), (here.kind, &here.label));
+    assert_eq!((there.kind, &there.fact), (here.kind, &here.fact));
     assert_eq!(app.now(), here.at);
     press(&mut app, ch('1'));
     assert_eq!(app.design, Design::WithCharge);
@@ -199,11 +201,10 @@ fn d_jumps_to_the_first_divergence() {
     for design in Design::ALL {
         let mut app = app();
         press(&mut app, ch((b'0' + design.hotkey()) as char));
-        let mine = app.trace();
         let expected = Design::ALL
             .iter()
             .filter(|d| **d != design)
-            .filter_map(|d| first_split(mine, app.trace_of(*d)))
+            .filter_map(|d| first_split(&app, design, *d))
             .min()
             .expect("order-5531 tells a different story under each design");
         let expected = expected.min(app.last_tick());

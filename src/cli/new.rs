@@ -106,18 +106,18 @@ mod tests {
         let trace = s
             .simulate(crate::sim::Design::WithCharge)
             .expect("it simulates");
+        let told = s.tell(&trace);
         for n in &s.narration {
-            assert!(n.target.find(&trace).is_some(), "{:?}", n.target);
+            assert!(n.target.find(&trace, &told).is_some(), "{:?}", n.target);
         }
         for q in &s.quizzes {
-            assert!(q.target.find(&trace).is_some(), "{:?}", q.target);
+            assert!(q.target.find(&trace, &told).is_some(), "{:?}", q.target);
             assert_eq!(q.correct(&trace), Some(1), "once, under with-charge");
         }
         assert!(
-            trace
-                .ticks
+            told.narrations
                 .iter()
-                .any(|t| t.narration.ends_with("The money moved long ago.")),
+                .any(|n| n.ends_with("The money moved long ago.")),
             "the appended narration reaches the trace"
         );
     }

@@ -241,11 +241,11 @@ mod tests {
             }
         );
         let forked = with_faults(&s, &[fault]);
-        let t = forked.simulate(Design::NoKey).expect("simulates");
+        let t = forked.run(Design::NoKey).expect("simulates");
         // Nothing reached the processor on attempt 1, so even no-key charges once.
         assert_eq!(t.outcome.charges, 1);
         // The past is unchanged up to the fork.
-        assert_eq!(t.ticks[send].label, trace.ticks[send].label);
+        assert_eq!(t.told.labels[send], s.tell(&trace).labels[send]);
     }
 
     #[test]

@@ -127,6 +127,13 @@ impl Scenario {
         crate::sim::simulate(&self.config, design)
     }
 
+    /// Simulates the scenario under one design and tells it.
+    pub fn run(&self, design: Design) -> Result<crate::story::Story, SimError> {
+        let trace = self.simulate(design)?;
+        let told = self.tell(&trace);
+        Ok(crate::story::Story { trace, told })
+    }
+
     /// The words for a trace of this scenario, with the trainer's own narration applied.
     pub fn tell(&self, trace: &Trace) -> Told {
         let mut told = crate::story::tell(&self.config, trace);

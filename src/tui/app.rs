@@ -333,12 +333,26 @@ impl App {
     /// The first tick where the current design's trace departs from another design's, and
     /// the design it departs from (the earliest such tick over all the others).
     pub fn divergence(&self) -> Option<(usize, Design)> {
-        let mine = self.trace();
         Design::ALL
             .iter()
             .filter(|d| **d != self.design)
-            .filter_map(|d| first_difference(mine, self.trace_of(*d)).map(|i| (i, *d)))
+            .filter_map(|d| self.first_difference(self.design, *d).map(|i| (i, *d)))
             .min_by_key(|(i, _)| *i)
+    }
+
+    /// The index of the first tick where two designs' stories differ in what is drawn (time,
+    /// lane, kind or label), or the shorter length when one is a prefix of the other.
+    pub fn first_difference(&self, a: Design, b: Design) -> Option<usize> {
+        let (ta, tb) = (self.trace_of(a), self.trace_of(b));
+        let (la, lb) = (&self.told_of(a).labels, &self.told_of(b).labels);
+        let same = |i: usize| {
+            let (x, y) = (&ta.ticks[i], &tb.ticks[i]);
+            x.at == y.at && x.actor == y.actor && x.kind == y.kind && la[i] == lb[i]
+        };
+        let common = ta.ticks.len().min(tb.ticks.len());
+        (0..common)
+            .find(|&i| !same(i))
+            .or((ta.ticks.len() != tb.ticks.len()).then_some(common))
     }
 
     /// How long autoplay waits between ticks at the current speed.
@@ -369,15 +383,4 @@ impl App {
             self.design.id()
         )
     }
-}
-
-/// The index of the first tick that differs in what happened (time, lane, kind or fact).
-pub fn first_difference(a: &Trace, b: &Trace) -> Option<usize> {
-    let same = |x: &crate::sim::Tick, y: &crate::sim::Tick| {
-        x.at == y.at && x.actor == y.actor && x.kind == y.kind && x.fact == y.fact
-    };
-    let common = a.ticks.len().min(b.ticks.len());
-    (0..common)
-        .find(|&i| !same(&a.ticks[i], &b.ticks[i]))
-        .or((a.ticks.len() != b.ticks.len()).then_some(common))
 }

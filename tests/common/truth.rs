@@ -3,6 +3,7 @@
 //! that order's facts. Shared by the built-in sweep and the random-scenario property test.
 
 use idem::sim::{TickKind, Trace};
+use idem::story::Told;
 
 /// Phrases that state a future as fact without the run having settled it.
 const UNSETTLED: &[&str] = &[
@@ -29,21 +30,20 @@ fn after<'a>(text: &'a str, marker: &str) -> Option<&'a str> {
 }
 
 /// Every rule, checked on one trace; the error names the tick and the rule.
-pub fn check(trace: &Trace) -> Result<(), String> {
+pub fn check(trace: &Trace, told: &Told) -> Result<(), String> {
     let d = trace.design;
     let several = trace.outcome.intents.len() > 1;
     for (i, tick) in trace.ticks.iter().enumerate() {
-        let n = &tick.narration;
-        let at = || format!("{d}, tick {i} `{}`: {n}", tick.label);
+        let (n, label) = (&told.narrations[i], &told.labels[i]);
+        let at = || format!("{d}, tick {i} `{label}`: {n}");
         for phrase in UNSETTLED {
             if n.contains(phrase) {
                 return Err(format!("an unsettled claim ({phrase:?}) at {}", at()));
             }
         }
         let later_reads = |id: &str| {
-            trace.ticks[i + 1..]
-                .iter()
-                .any(|t| t.kind == TickKind::Answer && names(&t.label, id))
+            (i + 1..trace.ticks.len())
+                .any(|j| trace.ticks[j].kind == TickKind::Answer && names(&told.labels[j], id))
         };
         if let Some(id) = after(n, "never reads an answer that names ")
             && later_reads(id)
@@ -67,9 +67,10 @@ pub fn check(trace: &Trace) -> Result<(), String> {
         // A key called new has not been evicted before; one called forgotten has.
         if let Some(pos) = n.find(" is new, so") {
             let key = n[..pos].rsplit(' ').next().unwrap_or_default();
-            let evicted = trace.ticks[..i]
-                .iter()
-                .any(|t| t.kind == TickKind::Expire && t.label == format!("{key} expires"));
+            let evicted = (0..i).any(|j| {
+                trace.ticks[j].kind == TickKind::Expire
+                    && told.labels[j] == format!("{key} expires")
+            });
             if evicted {
                 return Err(format!("calls the evicted key {key} new: {}", at()));
             }
@@ -77,10 +78,10 @@ pub fn check(trace: &Trace) -> Result<(), String> {
         // In a story of several orders, an attempt's number comes with its order.
         if several
             && let (Some(intent), Some(_)) = (tick.intent, tick.attempt)
-            && tick.label.contains('#')
+            && label.contains('#')
         {
             let order = &trace.outcome.intents[intent].id;
-            if !names(&tick.label, order) {
+            if !names(label, order) {
                 return Err(format!("the label does not say which order: {}", at()));
             }
         }

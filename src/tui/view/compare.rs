@@ -5,7 +5,7 @@ use super::fit;
 use super::lanes::mark;
 use crate::report::headline;
 use crate::sim::{Design, Trace};
-use crate::tui::app::{App, first_difference};
+use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -16,10 +16,9 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 pub fn compare(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let columns: [Rect; 3] = Layout::horizontal([Constraint::Ratio(1, 3); 3]).areas(area);
     // The first tick where the three stop telling the same story.
-    let base = app.trace_of(Design::CORE[0]);
     let split = Design::CORE[1..]
         .iter()
-        .filter_map(|d| first_difference(base, app.trace_of(*d)))
+        .filter_map(|d| app.first_difference(Design::CORE[0], *d))
         .min();
     for (design, rect) in Design::CORE.into_iter().zip(columns) {
         column(frame, rect, app, design, split, theme);
