@@ -277,6 +277,39 @@ fn faults_that_make_no_sense() {
     refused_at("delay-without-by.toml", 8, 1, &["`delay` needs `by`"]);
 }
 
+/// A quiz, note or narration that names a tick no design ever reaches would never be seen:
+/// an error at its label or time, not something silently ignored.
+#[test]
+fn targets_that_match_no_tick_are_errors() {
+    let message = refused_at(
+        "quiz-no-such-label.toml",
+        9,
+        9,
+        &[
+            "no tick is labelled `the moon lands` under any design",
+            "this [[quiz]] would never be seen",
+            "the labels are: `",
+        ],
+    );
+    assert!(!message.contains("did you mean"), "{message}");
+    refused_at(
+        "narration-no-such-label.toml",
+        9,
+        9,
+        &["[[narration]] would never be seen"],
+    );
+    refused_at(
+        "note-after-the-end.toml",
+        9,
+        6,
+        &[
+            "no tick comes at or after this time under any design",
+            "[[note]] would never be seen",
+            "the story's last tick, under any design, is at 14:",
+        ],
+    );
+}
+
 /// A fault on an order that does not exist is a warning, like a fault on an attempt that
 /// never comes: the scenario runs, and the message says where and what was meant.
 #[test]

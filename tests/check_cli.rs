@@ -253,6 +253,155 @@ fn built_in_names_are_checked_too() {
     );
 }
 
+// ---------------------------------------------------------------- ticks named by quizzes, notes, narration
+
+/// One purchase whose first answer is lost, so the designs part ways on the retry.
+const LOST_REPLY: &str = "title = \"targets\"\n\n[[intent]]\norder = \"5531\"\nkey = \"K7Q4\"\n\
+    amount = \"$48.60\"\nat = \"14:02:07\"\n\n[[fault]]\nlose = \"reply\"\n";
+
+/// The labels of LOST_REPLY's ticks under each design, as the engine writes them today.
+fn labels_by_design() -> Vec<(idem::sim::Design, Vec<String>)> {
+    let s = idem::scenario::parse("t.toml", "t", LOST_REPLY).expect("LOST_REPLY parses");
+    idem::sim::Design::ALL
+        .iter()
+        .map(|d| {
+            let t = s.simulate(*d).expect("simulates");
+            (*d, t.ticks.iter().map(|k| k.label.clone()).collect())
+        })
+        .collect()
+}
+
+fn with_block(dir: &TempDir, block: &str) -> String {
+    dir.file("t.toml", &format!("{LOST_REPLY}\n{block}"))
+}
+
+fn quiz_on(label: &str) -> String {
+    format!(
+        "[[quiz]]\nlabel = {}\nquestion = \"q\"\nchoices = [\"a\", \"b\"]\nanswer = 1\n",
+        toml_string(label)
+    )
+}
+
+fn toml_string(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+#[test]
+fn a_misspelt_label_is_an_error_with_a_suggestion_and_the_labels() {
+    let labels = labels_by_design();
+    // A real label of a few words, with two letters swapped.
+    let real = labels[0]
+        .1
+        .iter()
+        .find(|l| l.len() >= 10 && l.is_ascii())
+        .expect("a long enough label")
+        .clone();
+    let mut bytes = real.clone().into_bytes();
+    let i = bytes.len() / 2;
+    bytes.swap(i - 1, i);
+    let typo = String::from_utf8(bytes).expect("ascii");
+    assert_ne!(typo, real);
+    let dir = TempDir::new("typo-label");
+    let path = with_block(&dir, &quiz_on(&typo));
+    let out = check_lib(std::slice::from_ref(&path));
+    assert_eq!(out.exit, 2, "{}", out.text);
+    let quiz_line = LOST_REPLY.lines().count() + 3;
+    assert!(
+        out.errors.contains(&format!(
+            "{path}:{quiz_line}:9: error: no tick is labelled `{typo}` under any design (did you mean `{real}`?)"
+        )),
+        "{}",
+        out.errors
+    );
+    assert!(out.errors.contains("the labels are: `"), "{}", out.errors);
+    assert!(out.errors.contains(&format!("`{real}`")), "{}", out.errors);
+    assert!(
+        out.text.starts_with(&format!("ERROR {path}")),
+        "{}",
+        out.text
+    );
+}
+
+/// A label that some designs reach and others do not: the quiz is asked only under those
+/// that reach it. Not an error (the file says what it means), but a warning naming the
+/// designs that miss it; a narration may speak to one design on purpose, without a warning.
+#[test]
+fn a_label_some_designs_miss_is_a_warning_for_a_quiz_and_fine_for_a_narration() {
+    let by_design = labels_by_design();
+    let (label, missing): (String, Vec<idem::sim::Design>) = by_design
+        .iter()
+        .flat_map(|(_, labels)| labels.iter())
+        .find_map(|l| {
+            let missing: Vec<_> = by_design
+                .iter()
+                .filter(|(_, ls)| !ls.contains(l))
+                .map(|(d, _)| *d)
+                .collect();
+            (!missing.is_empty()).then(|| (l.clone(), missing))
+        })
+        .expect("the designs differ somewhere after a lost reply");
+    let dir = TempDir::new("some-designs");
+    let path = with_block(&dir, &quiz_on(&label));
+    let out = check_lib(std::slice::from_ref(&path));
+    assert_eq!(out.exit, 0, "{}{}", out.text, out.errors);
+    assert!(out.errors.contains(": warning: under "), "{}", out.errors);
+    for d in &missing {
+        assert!(out.errors.contains(d.id()), "{d:?}: {}", out.errors);
+    }
+    assert!(
+        out.errors.contains("the room is not asked there"),
+        "{}",
+        out.errors
+    );
+    assert!(!out.errors.contains("error"), "{}", out.errors);
+
+    let narration = format!(
+        "[[narration]]\nlabel = {}\ntext = \"mine\"\n",
+        toml_string(&label)
+    );
+    let path = with_block(&dir, &narration);
+    let out = check_lib(std::slice::from_ref(&path));
+    assert_eq!(out.exit, 0, "{}", out.errors);
+    assert!(out.errors.is_empty(), "{}", out.errors);
+}
+
+/// `at` names the first tick at or after the time: the time of the last tick still matches,
+/// a moment later matches nothing.
+#[test]
+fn a_time_matches_up_to_the_last_tick() {
+    let s = idem::scenario::parse("t.toml", "t", LOST_REPLY).expect("parses");
+    let last = idem::sim::Design::ALL
+        .iter()
+        .map(|d| {
+            let t = s.simulate(*d).expect("simulates");
+            t.ticks.last().expect("a tick").at
+        })
+        .max()
+        .expect("five designs");
+    let clock = |ms: u64| {
+        let s = ms / 1000;
+        format!(
+            "{:02}:{:02}:{:02}.{:03}",
+            s / 3600,
+            s / 60 % 60,
+            s % 60,
+            ms % 1000
+        )
+    };
+    let dir = TempDir::new("time-target");
+    let note = |at: String| format!("[[note]]\nat = \"{at}\"\ntext = \"n\"\n");
+    let out = check_lib(&[with_block(&dir, &note(clock(last.0)))]);
+    assert_eq!(out.exit, 0, "{}", out.errors);
+    let out = check_lib(&[with_block(&dir, &note(clock(last.0 + 1)))]);
+    assert_eq!(out.exit, 2, "{}", out.errors);
+    assert!(
+        out.errors
+            .contains("no tick comes at or after this time under any design"),
+        "{}",
+        out.errors
+    );
+}
+
 // ---------------------------------------------------------------- list and new, through the library
 
 #[test]

@@ -119,25 +119,32 @@ fn trainer_narration_replaces_and_appends() {
     }
 }
 
+/// A narration whose label or time no design reaches would never be seen: the file is
+/// refused, with each such block pointed at, rather than loaded with words that vanish.
 #[test]
-fn a_narration_naming_no_tick_changes_nothing() {
-    let plain = idem::scenario::parse("plain", "reply-lost", builtin_source("reply-lost"))
-        .expect("reply-lost parses");
+fn a_narration_naming_no_tick_is_refused() {
     let text = reply_lost_with(
         "[[narration]]\nlabel = \"the moon falls\"\ntext = \"never shown\"\n\n\
          [[narration]]\nat = \"15:00:00\"\ntext = \"never shown either\"\nmode = \"append\"\n\n\
          [[narration]]\nat = \"23:59:59\"\ntext = \"after the last tick\"\n",
     );
-    let idle = idem::scenario::parse("idle", "reply-lost", &text).expect("the file parses");
-    assert_eq!(idle.narration.len(), 3);
-    for design in Design::ALL {
-        let before = plain.run(design).expect("simulates");
-        let after = idle.run(design).expect("simulates");
-        let a: Vec<&str> = before.told.narrations.iter().map(String::as_str).collect();
-        let b: Vec<&str> = after.told.narrations.iter().map(String::as_str).collect();
-        assert_eq!(a, b, "{design:?}");
-        assert!(!b.iter().any(|n| n.contains("never shown")));
+    let err = idem::scenario::parse("idle", "reply-lost", &text).expect_err("refused");
+    let errors: Vec<_> = err.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 3, "{err}");
+    assert!(
+        errors[0]
+            .message
+            .contains("no tick is labelled `the moon falls`"),
+        "{err}"
+    );
+    for d in &errors[1..] {
+        assert!(
+            d.message.contains("no tick comes at or after this time"),
+            "{err}"
+        );
     }
+    // In the order of the file.
+    assert!(errors.windows(2).all(|w| w[0].line < w[1].line), "{err}");
 }
 
 // ---------------------------------------------------------------------------------------------

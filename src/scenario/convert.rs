@@ -26,11 +26,17 @@ pub const TICKS_PER_ATTEMPT: u64 = 8;
 
 struct Checker<'a> {
     source: &'a str,
-    found: Vec<Diagnostic>,
-    /// Problems found beyond `MAX_DIAGNOSTICS`, counted but not reported one by one.
-    dropped: usize,
+    /// Every problem found, in the order found; sorted by position when reported.
+    found: Vec<Problem>,
     /// When the first purchase is made: times with a weekday count from its week.
     start: Instant,
+}
+
+/// A problem before it is placed: a whole-file problem has an empty span at 0.
+struct Problem {
+    severity: Severity,
+    span: Range<usize>,
+    message: String,
 }
 
 /// The most problems reported for one file.
@@ -44,16 +50,47 @@ impl Checker<'_> {
         self.push(Severity::Warning, span, message);
     }
     fn push(&mut self, severity: Severity, span: Range<usize>, message: String) {
-        // Past a point more of the same helps nobody, and each one costs a scan of the file.
-        if self.found.len() >= MAX_DIAGNOSTICS {
-            self.dropped += 1;
-            return;
-        }
-        self.found.push(if span.is_empty() && span.start == 0 {
-            Diagnostic::whole(severity, message)
-        } else {
-            Diagnostic::at(severity, self.source, span, message)
+        self.found.push(Problem {
+            severity,
+            span,
+            message,
         });
+    }
+    fn has_errors(&self) -> bool {
+        self.found.iter().any(|p| p.severity == Severity::Error)
+    }
+
+    /// The problems in the order of the file (whole-file ones first), at most
+    /// `MAX_DIAGNOSTICS` of them: past a point more of the same helps nobody, and placing
+    /// each one costs a scan of the file.
+    fn into_diagnostics(mut self) -> Vec<Diagnostic> {
+        let any_error = self.has_errors();
+        self.found.sort_by_key(|p| p.span.start);
+        let dropped = self.found.len().saturating_sub(MAX_DIAGNOSTICS);
+        let mut out: Vec<Diagnostic> = self
+            .found
+            .into_iter()
+            .take(MAX_DIAGNOSTICS)
+            .map(|p| {
+                if p.span.is_empty() && p.span.start == 0 {
+                    Diagnostic::whole(p.severity, p.message)
+                } else {
+                    Diagnostic::at(p.severity, self.source, p.span, p.message)
+                }
+            })
+            .collect();
+        if dropped > 0 {
+            let severity = if any_error {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            out.push(Diagnostic::whole(
+                severity,
+                format!("and {dropped} more problems like those above"),
+            ));
+        }
+        out
     }
 }
 
@@ -62,7 +99,6 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     let mut c = Checker {
         source,
         found: Vec::new(),
-        dropped: 0,
         start: Instant(0),
     };
     let title = sanitize_line(&file.title);
@@ -135,21 +171,10 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     let expectations = expectations(&mut c, &file.expect);
     let quizzes = quizzes(&mut c, &file.quiz);
     let notes = notes(&mut c, &file.note);
-    if c.dropped > 0 {
-        let severity = if c.found.iter().any(Diagnostic::is_error) {
-            Severity::Error
-        } else {
-            Severity::Warning
-        };
-        c.found.push(Diagnostic::whole(
-            severity,
-            format!("and {} more problems like those above", c.dropped),
-        ));
+    if c.has_errors() {
+        return Err(c.into_diagnostics());
     }
-    if c.found.iter().any(Diagnostic::is_error) {
-        return Err(c.found);
-    }
-    Ok(Scenario {
+    let mut scenario = Scenario {
         name: name.to_string(),
         title,
         description: crate::text::reflow(&file.description),
@@ -159,9 +184,20 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         expectations,
         quizzes,
         notes,
-        warnings: c.found,
-        source: String::new(),
-    })
+        warnings: Vec::new(),
+        source: source.to_string(),
+    };
+    // Only a scenario that is otherwise sound can be simulated to find its ticks.
+    for (severity, span, message) in super::targets::check(&scenario) {
+        c.push(severity, span, message);
+    }
+    let errors = c.has_errors();
+    let found = c.into_diagnostics();
+    if errors {
+        return Err(found);
+    }
+    scenario.warnings = found;
+    Ok(scenario)
 }
 
 fn title_span(source: &str) -> Range<usize> {
@@ -535,7 +571,8 @@ fn narration(c: &mut Checker<'_>, specs: &[Spanned<schema::Narration>]) -> Vec<N
     let mut out = Vec::new();
     for spec in specs {
         let n = spec.get_ref();
-        let Some(target) = target(c, spec.span(), "narration", &n.label, n.at) else {
+        let Some((target, target_span)) = target(c, spec.span(), "narration", &n.label, &n.at)
+        else {
             continue;
         };
         let mode = match n.mode.as_ref().map(|m| m.get_ref().as_str()) {
@@ -558,6 +595,7 @@ fn narration(c: &mut Checker<'_>, specs: &[Spanned<schema::Narration>]) -> Vec<N
         };
         out.push(NarrationRule {
             target,
+            target_span,
             text: crate::text::reflow(&n.text),
             mode,
         });
@@ -636,17 +674,23 @@ fn expectations(c: &mut Checker<'_>, specs: &[Spanned<schema::Expect>]) -> Vec<E
     out
 }
 
-/// A tick named by `label` or `at`, exactly one of them.
+/// A tick named by `label` or `at`, exactly one of them, and where it is named.
 fn target(
     c: &mut Checker<'_>,
     span: Range<usize>,
     what: &str,
-    label: &Option<String>,
-    at: Option<super::values::ClockTime>,
-) -> Option<NarrationTarget> {
+    label: &Option<Spanned<String>>,
+    at: &Option<Spanned<super::values::ClockTime>>,
+) -> Option<(NarrationTarget, Range<usize>)> {
     match (label, at) {
-        (Some(label), None) => Some(NarrationTarget::Label(sanitize_line(label))),
-        (None, Some(at)) => Some(NarrationTarget::At(at.resolve(c.start))),
+        (Some(label), None) => Some((
+            NarrationTarget::Label(sanitize_line(label.get_ref())),
+            label.span(),
+        )),
+        (None, Some(at)) => Some((
+            NarrationTarget::At(at.get_ref().resolve(c.start)),
+            at.span(),
+        )),
         _ => {
             c.error(
                 span,
@@ -661,7 +705,7 @@ fn quizzes(c: &mut Checker<'_>, specs: &[Spanned<schema::Quiz>]) -> Vec<Quiz> {
     let mut out = Vec::new();
     for spec in specs {
         let q = spec.get_ref();
-        let Some(target) = target(c, spec.span(), "quiz", &q.label, q.at) else {
+        let Some((target, target_span)) = target(c, spec.span(), "quiz", &q.label, &q.at) else {
             continue;
         };
         let choices: Vec<String> = q
@@ -696,6 +740,7 @@ fn quizzes(c: &mut Checker<'_>, specs: &[Spanned<schema::Quiz>]) -> Vec<Quiz> {
         }
         out.push(Quiz {
             target,
+            target_span,
             question: sanitize_line(q.question.trim()),
             choices,
             answer,
@@ -710,9 +755,10 @@ fn notes(c: &mut Checker<'_>, specs: &[Spanned<schema::Note>]) -> Vec<Note> {
         .iter()
         .filter_map(|spec| {
             let n = spec.get_ref();
-            let target = target(c, spec.span(), "note", &n.label, n.at)?;
+            let (target, target_span) = target(c, spec.span(), "note", &n.label, &n.at)?;
             Some(Note {
                 target,
+                target_span,
                 text: crate::text::reflow(&n.text),
             })
         })

@@ -6,6 +6,7 @@ pub mod diagnostic;
 pub mod fork;
 pub mod library;
 mod schema;
+mod targets;
 pub mod values;
 
 pub use convert::{MAX_TICKS, TICKS_PER_ATTEMPT};
@@ -46,6 +47,8 @@ pub struct Scenario {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Quiz {
     pub target: NarrationTarget,
+    /// Where the file names the tick (its `label` or `at` value), for reports.
+    pub target_span: std::ops::Range<usize>,
     pub question: String,
     pub choices: Vec<String>,
     pub answer: QuizAnswer,
@@ -75,6 +78,8 @@ impl Quiz {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Note {
     pub target: NarrationTarget,
+    /// Where the file names the tick (its `label` or `at` value), for reports.
+    pub target_span: std::ops::Range<usize>,
     pub text: String,
 }
 
@@ -92,6 +97,8 @@ impl NarrationTarget {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NarrationRule {
     pub target: NarrationTarget,
+    /// Where the file names the tick (its `label` or `at` value), for reports.
+    pub target_span: std::ops::Range<usize>,
     pub text: String,
     pub mode: NarrationMode,
 }
@@ -182,15 +189,10 @@ pub fn parse(file: &str, name: &str, source: &str) -> Result<Scenario, ScenarioE
         file: file.to_string(),
         diagnostics: vec![toml_diagnostic(source, &e)],
     })?;
-    convert::convert(name, source, parsed)
-        .map(|mut s| {
-            s.source = source.to_string();
-            s
-        })
-        .map_err(|diagnostics| ScenarioError {
-            file: file.to_string(),
-            diagnostics,
-        })
+    convert::convert(name, source, parsed).map_err(|diagnostics| ScenarioError {
+        file: file.to_string(),
+        diagnostics,
+    })
 }
 
 /// Reads a scenario file, refusing what is not a small UTF-8 text file.

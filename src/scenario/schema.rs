@@ -44,8 +44,8 @@ pub struct File {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Quiz {
-    pub label: Option<String>,
-    pub at: Option<ClockTime>,
+    pub label: Option<Spanned<String>>,
+    pub at: Option<Spanned<ClockTime>>,
     pub question: String,
     pub choices: Spanned<Vec<String>>,
     /// A choice number (1–4), or `"charges"`: the choice numbered one more than the charges
@@ -59,8 +59,8 @@ pub struct Quiz {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Note {
-    pub label: Option<String>,
-    pub at: Option<ClockTime>,
+    pub label: Option<Spanned<String>>,
+    pub at: Option<Spanned<ClockTime>>,
     pub text: String,
 }
 
@@ -162,8 +162,8 @@ pub struct Human {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Narration {
-    pub label: Option<String>,
-    pub at: Option<ClockTime>,
+    pub label: Option<Spanned<String>>,
+    pub at: Option<Spanned<ClockTime>>,
     pub text: String,
     /// `replace` the engine's sentence (the default) or `append` to it.
     pub mode: Option<Spanned<String>>,
