@@ -184,9 +184,94 @@ fn an_unknown_key_suggests_the_near_miss() {
     assert!(message.contains("  | ^^^^^^^\n") || message.ends_with("^^^^^^^\n"));
 }
 
+/// A value of the wrong type is named in the words of the format, with an example.
 #[test]
 fn a_wrong_type() {
-    refused_at("wrong-type.toml", 4, 12, &["invalid type", "\"three\""]);
+    refused_at(
+        "wrong-type.toml",
+        4,
+        12,
+        &["attempts must be a whole number, like 3 (without quotes)"],
+    );
+    refused_at(
+        "amount-as-number.toml",
+        5,
+        10,
+        &["an amount is written as a string, like \"$23.90\""],
+    );
+    refused_at(
+        "duration-without-unit.toml",
+        4,
+        11,
+        &["`5` has no unit; write \"5s\""],
+    );
+    let message = refused_at("huge-attempts.toml", 4, 12, &["too large for attempts"]);
+    assert!(!message.contains("i128"), "{message}");
+}
+
+/// The same mistakes in other forms, through the library.
+#[test]
+fn wrong_types_in_plain_words() {
+    let intent = "\n[[intent]]\norder = \"1\"\namount = \"$1\"\nat = \"14:00:00\"\n";
+    for (text, words) in [
+        (
+            "[[checkout.layer]]\nattempts = 2.5\n",
+            "attempts must be a whole number, like 3, not 2.5",
+        ),
+        (
+            "[network]\nlatency = \"5\"\n",
+            "`5` has no unit; write \"5s\"",
+        ),
+        (
+            "seed = \"7\"\n",
+            "seed must be a whole number from 0 up, like 5531 (without quotes)",
+        ),
+        (
+            "seed = -1\n",
+            "seed must be a whole number from 0 up, like 5531, not -1",
+        ),
+        (
+            "[[checkout.layer]]\nattempts = 3\nmultiplier = \"2\"\n",
+            "multiplier must be a number, like 2 or 1.5",
+        ),
+        (
+            "[checkout]\nstamp_body = \"yes\"\n",
+            "this is true or false, not the text \"yes\"",
+        ),
+        ("merchant = 7\n", "this is text and goes in quotes"),
+        (
+            "[[expect]]\ndesign = \"no-key\"\ncharges = \"two\"\n",
+            "charges must be a whole number, like 1",
+        ),
+        (
+            "[[fault]]\nattempt = true\nlose = \"reply\"\n",
+            "attempt must be a whole number, like 2, not true",
+        ),
+    ] {
+        let source = format!("title = \"t\"\n{text}{intent}");
+        let err = idem::scenario::parse("t.toml", "t", &source).expect_err(text);
+        assert!(err.to_string().contains(words), "{text}: {err}");
+        assert!(!err.to_string().contains("invalid type"), "{text}: {err}");
+    }
+}
+
+/// Every problem of a file is listed, in the order of its lines, whatever order they are
+/// found in.
+#[test]
+fn problems_are_listed_in_line_order() {
+    let err = idem::scenario::load(Path::new(&corpus("errors-out-of-order.toml"))).unwrap_err();
+    let lines: Vec<usize> = err.diagnostics.iter().map(|d| d.line).collect();
+    assert_eq!(lines, [5, 7, 12, 20], "{err}");
+    let message = refused(&["run", &corpus("errors-out-of-order.toml")]);
+    let at = |line: usize| {
+        message
+            .find(&format!(".toml:{line}:"))
+            .unwrap_or_else(|| panic!("line {line} in {message}"))
+    };
+    assert!(
+        at(5) < at(7) && at(7) < at(12) && at(12) < at(20),
+        "{message}"
+    );
 }
 
 #[test]
@@ -206,7 +291,20 @@ fn an_integer_too_large_for_any_type() {
 
 #[test]
 fn a_multiplier_out_of_range() {
-    refused_at("huge-multiplier.toml", 5, 14, &["between 1 and 100"]);
+    refused_at(
+        "huge-multiplier.toml",
+        5,
+        14,
+        &["between 1 and 100, not 1e308"],
+    );
+    // Written as a plain number, as the file has it.
+    let source = "title = \"t\"\n[[checkout.layer]]\nattempts = 3\nmultiplier = 100.5\n\
+                  [[intent]]\norder = \"1\"\namount = \"$1\"\nat = \"14:00:00\"\n";
+    let err = idem::scenario::parse("t.toml", "t", source).expect_err("out of range");
+    assert!(
+        err.to_string().contains("between 1 and 100, not 100.5\n"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -272,7 +370,7 @@ fn faults_that_make_no_sense() {
         "fault-two-actions.toml",
         8,
         1,
-        &["one [[fault]] does one thing"],
+        &["one action per [[fault]]: this one has lose and crash_after"],
     );
     refused_at("delay-without-by.toml", 8, 1, &["`delay` needs `by`"]);
 }

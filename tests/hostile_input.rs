@@ -97,7 +97,12 @@ const REFUSED: &[(&str, usize, usize, &[&str])] = &[
         12,
         &["9999999999999 attempts", "10,000"],
     ),
-    ("hostile-seed-negative.toml", 2, 8, &["-1", "expected u64"]),
+    (
+        "hostile-seed-negative.toml",
+        2,
+        8,
+        &["not -1", "seed must be a whole number from 0 up"],
+    ),
     ("hostile-seed-float-overflow.toml", 2, 8, &["overflow"]),
     (
         "hostile-multiplier-float-overflow.toml",

@@ -138,7 +138,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         .any(|i| i.get_ref().at.get_ref().weekday.is_some());
     let config = SimConfig {
         title: title.clone(),
-        seed: file.seed,
+        seed: file.seed.map_or(0, |s| s.0),
         merchant: file
             .merchant
             .as_deref()
@@ -224,7 +224,7 @@ fn layers(c: &mut Checker<'_>, spec: &Spanned<Vec<Spanned<schema::Layer>>>) -> V
         .enumerate()
         .map(|(i, layer)| {
             let l = layer.get_ref();
-            let attempts = match *l.attempts.get_ref() {
+            let attempts = match l.attempts.get_ref().0 {
                 n if n < 1 => {
                     c.error(l.attempts.span(), format!("attempts must be at least 1, not {n}: a layer makes its first attempt and then retries"));
                     1
@@ -241,11 +241,11 @@ fn layers(c: &mut Checker<'_>, spec: &Spanned<Vec<Spanned<schema::Layer>>>) -> V
                 c.error(t.span(), "a timeout must be longer than zero".into());
             }
             let multiplier = match &l.multiplier {
-                Some(m) if !(1.0..=100.0).contains(m.get_ref()) => {
-                    c.error(m.span(), format!("the backoff multiplier must be between 1 and 100, not {:.3e}", m.get_ref()));
+                Some(m) if !(1.0..=100.0).contains(&m.get_ref().0) => {
+                    c.error(m.span(), format!("the backoff multiplier must be between 1 and 100, not {}", super::values::plain_number(m.get_ref().0)));
                     1.0
                 }
-                Some(m) => *m.get_ref(),
+                Some(m) => m.get_ref().0,
                 None => 1.0,
             };
             let default_name = if count == 1 {
@@ -375,7 +375,7 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
         // A fault on an order that does not exist cannot happen: a warning, as for an attempt
         // that never comes.
         let intent = intent_index(c, f.intent.as_ref(), orders, Severity::Warning);
-        let attempt = *f.attempt.get_ref();
+        let attempt = f.attempt.get_ref().0;
         if attempt < 1 {
             c.error(
                 f.attempt.span(),
@@ -436,7 +436,16 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
         match actions.len() {
             0 => c.error(spec.span(), "this [[fault]] does nothing; expected one of lose, delay (with by), duplicate, crash_after, processing or decline".into()),
             1 => {}
-            _ => c.error(spec.span(), "one [[fault]] does one thing; split these into separate [[fault]] blocks".into()),
+            _ => {
+                let names: Vec<&str> = actions.iter().map(|a| action_key(*a)).collect();
+                c.error(
+                    spec.span(),
+                    format!(
+                        "one action per [[fault]]: this one has {}; give each its own [[fault]] block, with the same attempt",
+                        names.join(" and ")
+                    ),
+                );
+            }
         }
         if let (Some(intent), Some(action), true) = (intent, actions.first(), attempt >= 1) {
             out.push(Fault {
@@ -447,6 +456,18 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
         }
     }
     out
+}
+
+/// The key that writes an action in a `[[fault]]`.
+fn action_key(action: FaultAction) -> &'static str {
+    match action {
+        FaultAction::Lose { .. } => "lose",
+        FaultAction::Delay { .. } => "delay",
+        FaultAction::Duplicate { .. } => "duplicate",
+        FaultAction::Crash { .. } => "crash_after",
+        FaultAction::Slow { .. } => "processing",
+        FaultAction::Decline => "decline",
+    }
 }
 
 fn human_paths(
@@ -557,7 +578,7 @@ fn check_fault_attempts(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], c
         .saturating_mul(1 + cfg.human_paths.len() as u64);
     for spec in specs {
         let f = spec.get_ref();
-        let attempt = *f.attempt.get_ref();
+        let attempt = f.attempt.get_ref().0;
         if attempt >= 1 && attempt as u64 > most {
             c.warn(
                 f.attempt.span(),
@@ -650,11 +671,11 @@ fn expectations(c: &mut Checker<'_>, specs: &[Spanned<schema::Expect>]) -> Vec<E
             found
         });
         let charges = match &e.charges {
-            Some(n) if *n.get_ref() < 0 => {
+            Some(n) if n.get_ref().0 < 0 => {
                 c.error(n.span(), "expected charges cannot be negative".into());
                 None
             }
-            Some(n) => Some(*n.get_ref() as usize),
+            Some(n) => Some(n.get_ref().0 as usize),
             None => None,
         };
         if e.charges.is_none() && e.verdict.is_none() && e.client.is_none() {

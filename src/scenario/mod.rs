@@ -259,14 +259,46 @@ fn toml_diagnostic(source: &str, e: &toml::de::Error) -> Diagnostic {
             message = format!("{message} (did you mean `{s}`?)");
         }
     }
-    // A bare TOML date or time reaches the schema as a table.
-    if message.starts_with("invalid type: map, expected a string") {
-        message.push_str("; write times and dates in quotes, such as at = \"14:02:07\"");
-    }
+    message = plain_type_error(message);
     let message = crate::text::shorten(&message, MAX_MESSAGE);
     match e.span() {
         Some(span) => Diagnostic::at(Severity::Error, source, span, message),
         None => Diagnostic::whole(Severity::Error, message),
+    }
+}
+
+/// serde's `invalid type: integer `3`, expected a string`, in the words of the format.
+fn plain_type_error(message: String) -> String {
+    let Some(rest) = message.strip_prefix("invalid type: ") else {
+        return message;
+    };
+    let Some((got, expected)) = rest.split_once(", expected ") else {
+        return message;
+    };
+    // A bare TOML date or time reaches the schema as a table.
+    let got = got.replace('`', "");
+    let got = if got == "map" {
+        "a table or an unquoted date or time".to_string()
+    } else if got == "sequence" {
+        "a list".to_string()
+    } else if let Some(n) = got
+        .strip_prefix("integer ")
+        .or(got.strip_prefix("floating point "))
+    {
+        format!("the number {n}")
+    } else if let Some(text) = got.strip_prefix("string ") {
+        format!("the text {text}")
+    } else {
+        got.strip_prefix("boolean ").unwrap_or(&got).to_string()
+    };
+    match expected {
+        "a string" if got.starts_with("a table or") => format!(
+            "this is text and goes in quotes, not {got}; write times and dates in quotes too, such as at = \"14:02:07\""
+        ),
+        "a string" => format!("this is text and goes in quotes, like \"…\", not {got}"),
+        "a boolean" => format!("this is true or false, not {got}"),
+        "a sequence" => format!("this is a list in brackets, like [\"…\", \"…\"], not {got}"),
+        _ => message,
     }
 }
 

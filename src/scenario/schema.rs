@@ -1,7 +1,10 @@
 //! The scenario file as written: the serde schema. Unknown keys are rejected, and values that
 //! later checks need to point at keep their position (`Spanned`).
 
-use super::values::{ClockTime, CrashAt, DesignId, Dur, JitterKind, KeyChoice, Money, Way};
+use super::values::{
+    AttemptNo, Attempts, Charges, ClockTime, CrashAt, DesignId, Dur, Factor, JitterKind, KeyChoice,
+    Money, Seed, Way,
+};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -12,8 +15,7 @@ pub struct File {
     #[serde(default)]
     pub description: String,
     /// Seeds the jitter; the same seed gives the same trace.
-    #[serde(default)]
-    pub seed: u64,
+    pub seed: Option<Seed>,
     /// The design the replay opens with.
     pub design: Option<DesignId>,
     /// The name on the card statement.
@@ -94,10 +96,10 @@ fn no_layers() -> Spanned<Vec<Spanned<Layer>>> {
 #[serde(deny_unknown_fields)]
 pub struct Layer {
     pub name: Option<String>,
-    pub attempts: Spanned<i64>,
+    pub attempts: Spanned<Attempts>,
     pub timeout: Option<Spanned<Dur>>,
     pub backoff: Option<Dur>,
-    pub multiplier: Option<Spanned<f64>>,
+    pub multiplier: Option<Spanned<Factor>>,
     pub cap: Option<Dur>,
     pub jitter: Option<JitterKind>,
 }
@@ -133,7 +135,7 @@ pub struct Fault {
     pub intent: Option<Spanned<String>>,
     /// Counted from 1 across every layer and every human rerun.
     #[serde(default = "one")]
-    pub attempt: Spanned<i64>,
+    pub attempt: Spanned<AttemptNo>,
     pub lose: Option<Way>,
     pub delay: Option<Way>,
     pub by: Option<Dur>,
@@ -146,8 +148,8 @@ pub struct Fault {
     pub decline: bool,
 }
 
-fn one() -> Spanned<i64> {
-    Spanned::new(0..0, 1)
+fn one() -> Spanned<AttemptNo> {
+    Spanned::new(0..0, AttemptNo(1))
 }
 
 #[derive(Debug, Deserialize)]
@@ -174,7 +176,7 @@ pub struct Narration {
 #[serde(deny_unknown_fields)]
 pub struct Expect {
     pub design: DesignId,
-    pub charges: Option<Spanned<i64>>,
+    pub charges: Option<Spanned<Charges>>,
     pub verdict: Option<Spanned<String>>,
     pub client: Option<Spanned<String>>,
 }

@@ -14,6 +14,10 @@ const MAX_DURATION_MS: u64 = 1_000_000_000_000;
 
 pub fn parse_duration(text: &str) -> Result<u64, String> {
     let hint = "expected a duration such as \"200ms\", \"30s\", \"2h\" or \"6d\"";
+    let bare = text.trim();
+    if bare != "0" && !bare.is_empty() && bare.parse::<f64>().is_ok() {
+        return Err(no_unit(&crate::text::shorten(bare, 40)));
+    }
     let parsed = humantime::parse_duration(text.trim()).map_err(|_| {
         format!(
             "`{}` is not a duration; {hint}",
@@ -34,9 +38,22 @@ pub fn parse_duration(text: &str) -> Result<u64, String> {
 
 impl<'de> Deserialize<'de> for Dur {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
+        let text = text_value(d, |got| match got {
+            de::Unexpected::Signed(_) | de::Unexpected::Unsigned(_) | de::Unexpected::Float(_) => {
+                no_unit(&written(got))
+            }
+            other => format!(
+                "a duration is written as a string with a unit, like \"30s\", not {}",
+                written(other)
+            ),
+        })?;
         parse_duration(&text).map(Dur).map_err(de::Error::custom)
     }
+}
+
+/// `5` has no unit; write "5s".
+fn no_unit(number: &str) -> String {
+    format!("`{number}` has no unit; write \"{number}s\" (or ms, m, h, d), in quotes")
 }
 
 /// An amount written as `"$48.60"`.
@@ -45,11 +62,235 @@ pub struct Money(pub Cents);
 
 impl<'de> Deserialize<'de> for Money {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
+        let text = text_value(d, |got| {
+            let example = match got {
+                de::Unexpected::Float(x) if (0.0..1e9).contains(&x) => format!("${x:.2}"),
+                de::Unexpected::Signed(n) if (0..1_000_000_000).contains(&n) => format!("${n}.00"),
+                _ => "$23.90".to_string(),
+            };
+            format!("an amount is written as a string, like \"{example}\"")
+        })?;
         crate::sim::money::parse_money(&text)
             .map(Money)
             .map_err(de::Error::custom)
     }
+}
+
+/// What a value of the wrong type was, in plain words, for messages.
+fn written(u: de::Unexpected<'_>) -> String {
+    match u {
+        de::Unexpected::Str(s) => format!(
+            "the text \"{}\"",
+            crate::text::shorten(&crate::text::sanitize_line(s), 40)
+        ),
+        de::Unexpected::Signed(n) => n.to_string(),
+        de::Unexpected::Unsigned(n) => n.to_string(),
+        de::Unexpected::Float(x) => plain_number(x),
+        de::Unexpected::Bool(b) => b.to_string(),
+        de::Unexpected::Map => "a table or a TOML date".to_string(),
+        de::Unexpected::Seq => "a list".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A number as a person writes it: `100`, `2.5`, and only a huge one with an exponent.
+pub fn plain_number(x: f64) -> String {
+    if x.is_finite() && x.abs() < 1e15 {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// A whole-number key (`attempts = 3`): a value of another type is refused in plain words,
+/// naming the key and an example.
+macro_rules! whole_number {
+    ($(#[$doc:meta])* $name:ident, $int:ty, $key:expr, $example:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $name(pub $int);
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl V {
+                    fn refuse<E: de::Error>(&self, got: de::Unexpected<'_>) -> E {
+                        let how = match got {
+                            de::Unexpected::Str(_) => " (without quotes)".to_string(),
+                            other => format!(", not {}", written(other)),
+                        };
+                        E::custom(format!(
+                            "{} must be a whole number{}, like {}{how}",
+                            $key,
+                            if <$int>::MIN == 0 { " from 0 up" } else { "" },
+                            $example
+                        ))
+                    }
+                }
+                impl<'de> de::Visitor<'de> for V {
+                    type Value = $int;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        write!(f, "a whole number, like {}", $example)
+                    }
+                    fn visit_i64<E: de::Error>(self, n: i64) -> Result<$int, E> {
+                        <$int>::try_from(n).map_err(|_| self.refuse(de::Unexpected::Signed(n)))
+                    }
+                    fn visit_u64<E: de::Error>(self, n: u64) -> Result<$int, E> {
+                        <$int>::try_from(n).map_err(|_| {
+                            E::custom(format!("{} is too large for {}", n, $key))
+                        })
+                    }
+                    fn visit_i128<E: de::Error>(self, n: i128) -> Result<$int, E> {
+                        <$int>::try_from(n).map_err(|_| {
+                            E::custom(format!(
+                                "{n} is too large for {}: whole numbers in a scenario go up to 9223372036854775807",
+                                $key
+                            ))
+                        })
+                    }
+                    fn visit_u128<E: de::Error>(self, n: u128) -> Result<$int, E> {
+                        self.visit_i128(i128::try_from(n).unwrap_or(i128::MAX))
+                    }
+                    fn visit_f64<E: de::Error>(self, x: f64) -> Result<$int, E> {
+                        Err(self.refuse(de::Unexpected::Float(x)))
+                    }
+                    fn visit_bool<E: de::Error>(self, b: bool) -> Result<$int, E> {
+                        Err(self.refuse(de::Unexpected::Bool(b)))
+                    }
+                    fn visit_str<E: de::Error>(self, s: &str) -> Result<$int, E> {
+                        Err(self.refuse(de::Unexpected::Str(s)))
+                    }
+                    fn visit_map<A: de::MapAccess<'de>>(self, _: A) -> Result<$int, A::Error> {
+                        Err(self.refuse(de::Unexpected::Map))
+                    }
+                    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<$int, A::Error> {
+                        Err(self.refuse(de::Unexpected::Seq))
+                    }
+                }
+                d.deserialize_any(V).map($name)
+            }
+        }
+    };
+}
+
+whole_number!(
+    /// `attempts` of a layer.
+    Attempts,
+    i64,
+    "attempts",
+    3
+);
+whole_number!(
+    /// `attempt` of a fault.
+    AttemptNo,
+    i64,
+    "attempt",
+    2
+);
+whole_number!(
+    /// `charges` of an expectation.
+    Charges,
+    i64,
+    "charges",
+    1
+);
+whole_number!(
+    /// The jitter seed.
+    Seed,
+    u64,
+    "seed",
+    5531
+);
+
+/// The backoff multiplier: a number, whole or not.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Factor(pub f64);
+
+impl<'de> Deserialize<'de> for Factor {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        fn refuse<E: de::Error>(got: de::Unexpected<'_>) -> E {
+            let how = match got {
+                de::Unexpected::Str(_) => " (without quotes)".to_string(),
+                other => format!(", not {}", written(other)),
+            };
+            E::custom(format!("multiplier must be a number, like 2 or 1.5{how}"))
+        }
+        impl<'de> de::Visitor<'de> for V {
+            type Value = f64;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a number, like 2 or 1.5")
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<f64, E> {
+                Ok(n as f64)
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<f64, E> {
+                Ok(n as f64)
+            }
+            fn visit_i128<E: de::Error>(self, n: i128) -> Result<f64, E> {
+                Ok(n as f64)
+            }
+            fn visit_f64<E: de::Error>(self, x: f64) -> Result<f64, E> {
+                Ok(x)
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<f64, E> {
+                Err(refuse(de::Unexpected::Bool(b)))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<f64, E> {
+                Err(refuse(de::Unexpected::Str(s)))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, _: A) -> Result<f64, A::Error> {
+                Err(refuse(de::Unexpected::Map))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<f64, A::Error> {
+                Err(refuse(de::Unexpected::Seq))
+            }
+        }
+        d.deserialize_any(V).map(Factor)
+    }
+}
+
+/// Reads a value that is written as text, refusing any other type with `hint`, which says how
+/// it is written (`an amount is written as a string, like "$23.90"`).
+fn text_value<'de, D: Deserializer<'de>>(
+    d: D,
+    hint: impl Fn(de::Unexpected<'_>) -> String,
+) -> Result<String, D::Error> {
+    struct V<F>(F);
+    impl<'de, F: Fn(de::Unexpected<'_>) -> String> de::Visitor<'de> for V<F> {
+        type Value = String;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<String, E> {
+            Ok(s.to_string())
+        }
+        fn visit_string<E: de::Error>(self, s: String) -> Result<String, E> {
+            Ok(s)
+        }
+        fn visit_i64<E: de::Error>(self, n: i64) -> Result<String, E> {
+            Err(E::custom((self.0)(de::Unexpected::Signed(n))))
+        }
+        fn visit_u64<E: de::Error>(self, n: u64) -> Result<String, E> {
+            Err(E::custom((self.0)(de::Unexpected::Unsigned(n))))
+        }
+        fn visit_i128<E: de::Error>(self, n: i128) -> Result<String, E> {
+            Err(E::custom((self.0)(de::Unexpected::Other(&n.to_string()))))
+        }
+        fn visit_f64<E: de::Error>(self, x: f64) -> Result<String, E> {
+            Err(E::custom((self.0)(de::Unexpected::Float(x))))
+        }
+        fn visit_bool<E: de::Error>(self, b: bool) -> Result<String, E> {
+            Err(E::custom((self.0)(de::Unexpected::Bool(b))))
+        }
+        fn visit_map<A: de::MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+            Err(de::Error::custom((self.0)(de::Unexpected::Map)))
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+            Err(de::Error::custom((self.0)(de::Unexpected::Seq)))
+        }
+    }
+    d.deserialize_any(V(hint))
 }
 
 /// A clock time, `14:02:07`, `14:02:07.250` or `Fri 18:00:00`.
@@ -135,7 +376,12 @@ pub fn parse_clock(text: &str) -> Result<ClockTime, String> {
 
 impl<'de> Deserialize<'de> for ClockTime {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
+        let text = text_value(d, |got| {
+            format!(
+                "a clock time is written as a string, in quotes, like \"14:02:07\", not {}",
+                written(got)
+            )
+        })?;
         parse_clock(&text).map_err(de::Error::custom)
     }
 }
