@@ -608,7 +608,7 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
     assert_eq!(
         error,
         format!(
-            "{}:10:8: invalid type: string \"x\", expected u64",
+            "{}:10:8: seed must be a whole number, like 5531",
             path.display()
         )
     );

@@ -2,6 +2,7 @@
 //! the forked scenario written back as TOML.
 
 use super::Scenario;
+pub use super::fork_toml::to_toml;
 use crate::sim::config::{CrashPoint, Direction, Fault, FaultAction};
 use crate::sim::{Actor, TickKind, Trace};
 
@@ -151,64 +152,6 @@ pub fn describe(scenario: &Scenario, fault: &Fault) -> String {
     }
 }
 
-/// The forked scenario as a file: the original text, then the added faults as `[[fault]]`
-/// blocks (TOML lets an array of tables continue at the end of a file).
-pub fn to_toml(original: &Scenario, added: &[Fault]) -> String {
-    if added.is_empty() {
-        return original.source.clone();
-    }
-    let mut out = original.source.trim_end().to_string();
-    out.push_str("\n\n# What-if faults added in the replay.\n");
-    for f in added {
-        let order = original
-            .config
-            .intents
-            .get(f.intent)
-            .map_or_else(String::new, |i| {
-                i.order.replace('\\', "\\\\").replace('"', "\\\"")
-            });
-        out.push_str(&format!(
-            "\n[[fault]]\nintent = \"{order}\"\nattempt = {}\n",
-            f.attempt
-        ));
-        let action = match f.action {
-            FaultAction::Lose { direction } => format!("lose = \"{}\"\n", direction_id(direction)),
-            FaultAction::Delay { direction, by_ms } => {
-                format!(
-                    "delay = \"{}\"\nby = \"{by_ms}ms\"\n",
-                    direction_id(direction)
-                )
-            }
-            FaultAction::Duplicate { direction, gap_ms } => {
-                format!(
-                    "duplicate = \"{}\"\ngap = \"{gap_ms}ms\"\n",
-                    direction_id(direction)
-                )
-            }
-            FaultAction::Crash {
-                after,
-                restart_after_ms,
-            } => {
-                format!(
-                    "crash_after = \"{}\"\nrestart_after = \"{restart_after_ms}ms\"\n",
-                    after.id()
-                )
-            }
-            FaultAction::Slow { processing_ms } => format!("processing = \"{processing_ms}ms\"\n"),
-            FaultAction::Decline => "decline = true\n".to_string(),
-        };
-        out.push_str(&action);
-    }
-    out
-}
-
-fn direction_id(d: Direction) -> &'static str {
-    match d {
-        Direction::Request => "request",
-        Direction::Reply => "reply",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,7 +224,7 @@ mod tests {
                 direction: Direction::Reply,
             },
         }];
-        let text = to_toml(&s, &added);
+        let text = to_toml(&s, &added).expect("the fork is written");
         let back =
             crate::scenario::parse("fork.toml", "fork", &text).expect("the saved fork parses");
         assert_eq!(back.config.faults.len(), s.config.faults.len() + 1);

@@ -4,9 +4,10 @@
 mod convert;
 pub mod diagnostic;
 pub mod fork;
+mod fork_toml;
 pub mod library;
 mod schema;
-mod targets;
+pub mod targets;
 pub mod values;
 
 pub use convert::{MAX_TICKS, TICKS_PER_ATTEMPT};

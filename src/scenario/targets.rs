@@ -24,6 +24,15 @@ enum Block {
 }
 
 impl Block {
+    /// The key of its blocks in the file.
+    fn key(self) -> &'static str {
+        match self {
+            Block::Quiz => "quiz",
+            Block::Note => "note",
+            Block::Narration => "narration",
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Block::Quiz => "[[quiz]]",
@@ -33,62 +42,104 @@ impl Block {
     }
 }
 
-/// Every problem with the scenario's tick targets, simulated under each design. A design
-/// whose run cannot be simulated is left out (its own error is reported where it is run).
-pub fn check(scenario: &Scenario) -> Vec<(Severity, Range<usize>, String)> {
-    let targets: Vec<(Block, &NarrationTarget, &Range<usize>)> = scenario
+/// One block that names a tick, and the designs whose trace lacks it.
+struct Reach<'a> {
+    block: Block,
+    /// Its index among the blocks of its kind.
+    index: usize,
+    target: &'a NarrationTarget,
+    span: &'a Range<usize>,
+    missing: Vec<Design>,
+}
+
+/// Looks for every block's tick in the trace of each design. A design whose run cannot be
+/// simulated is left out (its own error is reported where it is run).
+fn survey(scenario: &Scenario) -> (Vec<Reach<'_>>, Vec<Trace>) {
+    let targets: Vec<(Block, usize, &NarrationTarget, &Range<usize>)> = scenario
         .quizzes
         .iter()
-        .map(|q| (Block::Quiz, &q.target, &q.target_span))
+        .enumerate()
+        .map(|(i, q)| (Block::Quiz, i, &q.target, &q.target_span))
         .chain(
             scenario
                 .notes
                 .iter()
-                .map(|n| (Block::Note, &n.target, &n.target_span)),
+                .enumerate()
+                .map(|(i, n)| (Block::Note, i, &n.target, &n.target_span)),
         )
         .chain(
             scenario
                 .narration
                 .iter()
-                .map(|n| (Block::Narration, &n.target, &n.target_span)),
+                .enumerate()
+                .map(|(i, n)| (Block::Narration, i, &n.target, &n.target_span)),
         )
         .collect();
     if targets.is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let traces: Vec<Trace> = Design::ALL
         .iter()
         .filter_map(|d| crate::sim::simulate(&scenario.config, *d).ok())
         .collect();
+    let reach = targets
+        .into_iter()
+        .map(|(block, index, target, span)| Reach {
+            block,
+            index,
+            target,
+            span,
+            missing: traces
+                .iter()
+                .filter(|t| target.find(t).is_none())
+                .map(|t| t.design)
+                .collect(),
+        })
+        .collect();
+    (reach, traces)
+}
+
+/// Every problem with the scenario's tick targets, as severity, span and message.
+pub fn check(scenario: &Scenario) -> Vec<(Severity, Range<usize>, String)> {
+    let (reach, traces) = survey(scenario);
     if traces.is_empty() {
         return Vec::new();
     }
     let mut found = Vec::new();
-    for (block, target, span) in targets {
-        let missing: Vec<Design> = traces
-            .iter()
-            .filter(|t| target.find(t).is_none())
-            .map(|t| t.design)
-            .collect();
-        let message = if missing.len() == traces.len() {
-            let message = match target {
-                NarrationTarget::Label(label) => no_such_label(block, label, &traces),
-                NarrationTarget::At(_) => too_late(block, &traces),
+    for r in reach {
+        let message = if r.missing.len() == traces.len() {
+            let message = match r.target {
+                NarrationTarget::Label(label) => no_such_label(r.block, label, &traces),
+                NarrationTarget::At(_) => too_late(r.block, &traces),
             };
             Some((Severity::Error, message))
-        } else if !missing.is_empty() && block != Block::Narration {
+        } else if !r.missing.is_empty() && r.block != Block::Narration {
             Some((
                 Severity::Warning,
-                partly_missing(block, target, &missing, &traces),
+                partly_missing(r.block, r.target, &r.missing, &traces),
             ))
         } else {
             None
         };
         if let Some((severity, message)) = message {
-            found.push((severity, span.clone(), message));
+            found.push((severity, r.span.clone(), message));
         }
     }
     found
+}
+
+/// The blocks whose tick no design reaches, each as its key in the file (`quiz`, `note`,
+/// `narration`) and its index among the blocks of that key.
+pub fn unreached(scenario: &Scenario) -> Vec<(&'static str, usize)> {
+    let (reach, traces) = survey(scenario);
+    if traces.is_empty() {
+        return Vec::new();
+    }
+    reach
+        .into_iter()
+        .filter(|r| r.missing.len() == traces.len())
+        .map(|r| (r.block.key(), r.index))
+        .collect()
 }
 
 /// No design has a tick with this label: suggest the nearest, and list those there are.

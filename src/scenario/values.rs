@@ -115,15 +115,18 @@ macro_rules! whole_number {
                 struct V;
                 impl V {
                     fn refuse<E: de::Error>(&self, got: de::Unexpected<'_>) -> E {
+                        // Text in quotes: the example shows the number without them.
                         let how = match got {
-                            de::Unexpected::Str(_) => " (without quotes)".to_string(),
+                            de::Unexpected::Str(_) => String::new(),
                             other => format!(", not {}", written(other)),
                         };
+                        let range = match got {
+                            de::Unexpected::Signed(n) if n < 0 => " from 0 up",
+                            _ => "",
+                        };
                         E::custom(format!(
-                            "{} must be a whole number{}, like {}{how}",
-                            $key,
-                            if <$int>::MIN == 0 { " from 0 up" } else { "" },
-                            $example
+                            "{} must be a whole number{range}, like {}{how}",
+                            $key, $example
                         ))
                     }
                 }
@@ -211,7 +214,7 @@ impl<'de> Deserialize<'de> for Factor {
         struct V;
         fn refuse<E: de::Error>(got: de::Unexpected<'_>) -> E {
             let how = match got {
-                de::Unexpected::Str(_) => " (without quotes)".to_string(),
+                de::Unexpected::Str(_) => String::new(),
                 other => format!(", not {}", written(other)),
             };
             E::custom(format!("multiplier must be a number, like 2 or 1.5{how}"))

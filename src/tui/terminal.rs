@@ -66,6 +66,7 @@ pub fn run(mut app: App) -> io::Result<()> {
     let mut watch = Watch::new(app.path.clone());
     let started = Instant::now();
     // In presenter mode the position goes out to `idem notes` over a local socket.
+    let mut fork_file = ForkFile::default();
     let mut publisher = match app.present {
         Some(_) => {
             match crate::present::link::Publisher::bind(&crate::present::link::socket_path()) {
@@ -98,7 +99,7 @@ pub fn run(mut app: App) -> io::Result<()> {
             dirty = false;
         }
         if let Some(p) = publisher.as_mut() {
-            p.publish(&position(&app));
+            p.publish(&position(&app, fork_file.text(&app)));
         }
         // A watched file and presenter mode (its clock, and notes that may connect at any
         // moment) both need the loop to wake now and then; otherwise it sleeps until a key.
@@ -140,11 +141,33 @@ pub fn run(mut app: App) -> io::Result<()> {
     }
 }
 
+/// The story on screen as a file, for the speaker notes: written again only when the what-ifs
+/// or the file change, since writing a what-if simulates it.
+#[derive(Default)]
+struct ForkFile {
+    added: Vec<crate::sim::config::Fault>,
+    source: String,
+    text: String,
+}
+
+impl ForkFile {
+    fn text(&mut self, app: &App) -> &str {
+        if self.added != app.added || self.source != app.original.source || self.text.is_empty() {
+            self.added = app.added.clone();
+            self.source = app.original.source.clone();
+            // The file as loaded if the what-if cannot be written.
+            self.text = crate::scenario::fork::to_toml(&app.original, &app.added)
+                .unwrap_or_else(|_| app.original.source.clone());
+        }
+        &self.text
+    }
+}
+
 /// Where the presenter stands, for the speaker notes.
-fn position(app: &App) -> crate::present::link::Position {
+fn position(app: &App, scenario: &str) -> crate::present::link::Position {
     crate::present::link::Position {
         source: app.source.clone(),
-        scenario: crate::scenario::fork::to_toml(&app.original, &app.added),
+        scenario: scenario.to_string(),
         design: app.design.id().to_string(),
         tick: app.tick,
     }

@@ -454,9 +454,10 @@ fn save(app: &mut App, mut prompt: SavePrompt) {
         app.overlay = Overlay::Save(prompt);
         return;
     }
-    let text = fork::to_toml(&app.original, &app.added);
     // The prompt has already asked before replacing a file, so the write may replace it.
-    match crate::export::write::write_file(&path, text.as_bytes(), true) {
+    let written = fork::to_toml(&app.original, &app.added)
+        .and_then(|text| crate::export::write::write_file(&path, text.as_bytes(), true));
+    match written {
         Ok(()) => {
             app.overlay = Overlay::None;
             app.notice = Some(format!(
