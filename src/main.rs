@@ -85,15 +85,24 @@ fn main() -> ExitCode {
         Some(Command::New(args)) => done(idem::cli::new::run(&args)),
         Some(Command::Window(args)) => window(&args),
         Some(Command::Present(args)) => replay(&args, true),
-        Some(Command::Notes) => match idem::present::notes::run() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: the terminal failed: {e}");
-                ExitCode::FAILURE
-            }
+        Some(Command::Notes) => match idem::tui::terminal::unable_to_draw() {
+            Some(why) => usage_error(&format!(
+                "{why}; run the speaker notes in a terminal that can"
+            )),
+            None => notes(),
         },
         Some(Command::Export(args)) => done(idem::export::run(&args)),
         None => replay(&cli.replay, false),
+    }
+}
+
+fn notes() -> ExitCode {
+    match idem::present::notes::run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: the terminal failed: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -115,6 +124,11 @@ fn window(args: &idem::window::WindowArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return usage_error(&e.to_string()),
     };
+    if let Some(why) = idem::tui::terminal::unable_to_draw() {
+        return usage_error(&format!(
+            "{why}; without --tui, `idem window` prints the same as text"
+        ));
+    }
     // Enter in the calculator hands over a scenario built from the stack, to be replayed.
     match idem::tui::window::run_standalone(stack) {
         Ok(Some(scenario)) => match idem::tui::App::new(scenario, "your-stack".into()) {
@@ -136,6 +150,12 @@ fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
         Ok(s) => s,
         Err(e) => return scenario_error(&e),
     };
+    if let Some(why) = idem::tui::terminal::unable_to_draw() {
+        let arg = idem::text::shell_word(scenario.unwrap_or("order-5531"));
+        return usage_error(&format!(
+            "{why}; `idem run {arg} --design all` prints the story as text"
+        ));
+    }
     let source = idem::text::sanitize_line(scenario.unwrap_or("order-5531"));
     let mut app = match idem::tui::App::new(loaded, source) {
         Ok(app) => app,

@@ -39,6 +39,30 @@ pub fn shorten(text: &str, max: usize) -> String {
     out
 }
 
+/// A path or name as one word to paste into a shell, safe to show on a terminal: as it is
+/// when it holds nothing a shell treats specially, else in single quotes; a control character
+/// or an invisible mark (which must not reach the terminal) is written as an escape inside
+/// `$'…'`, which bash and zsh read back as the same bytes.
+pub fn shell_word(word: &str) -> String {
+    let hidden = |c: char| c.is_control() || is_invisible_format(c);
+    if !word.chars().any(hidden) {
+        // Quoting fails only on a NUL byte, which is a control character.
+        return shlex::try_quote(word).map_or_else(|_| format!("'{word}'"), |q| q.into_owned());
+    }
+    let mut out = String::from("$'");
+    for c in word.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            c if hidden(c) && (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if hidden(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
 /// Bidirectional overrides and similar marks can reorder what a terminal shows.
 fn is_invisible_format(c: char) -> bool {
     matches!(
@@ -57,5 +81,39 @@ mod tests {
         assert_eq!(sanitize_block("one\r\ntwo\u{1b}]0;x\u{7}"), "one\ntwo]0;x");
         assert_eq!(sanitize_line("tab\there"), "tab here");
         assert_eq!(sanitize_line("\u{202e}evil"), "evil");
+    }
+
+    #[test]
+    fn shell_words() {
+        assert_eq!(
+            shell_word("scenarios/my-drill.toml"),
+            "scenarios/my-drill.toml"
+        );
+        assert_eq!(shell_word("my drill.toml"), "'my drill.toml'");
+        // Whatever the quoting, a shell reads the word back whole.
+        for word in [
+            "it's.toml",
+            "$HOME;rm.toml",
+            "a \"b\" c",
+            "*?[x]",
+            "~/x y",
+            "é ü.toml",
+        ] {
+            assert_eq!(
+                shlex::split(&shell_word(word)),
+                Some(vec![word.to_string()])
+            );
+        }
+        assert_eq!(
+            shell_word("evil\u{1b}[31m'.toml"),
+            r"$'evil\x1b[31m\'.toml'"
+        );
+        assert_eq!(shell_word("a\u{202e}b"), r"$'a\u202eb'");
+        for word in ["a\tb", "x\u{1b}]0;t\u{7}", "\u{202e}"] {
+            assert!(
+                !shell_word(word).chars().any(|c| c.is_control()),
+                "{word:?}"
+            );
+        }
     }
 }

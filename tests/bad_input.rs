@@ -673,3 +673,166 @@ fn thousands_of_intents_are_refused_with_a_position() {
     // The 65th [[intent]] starts on line 4 + 64 × 5 + 1.
     assert!(message.contains(&format!("{path}:325:")), "{message}");
 }
+
+// ---------------------------------------------------------------- diagnostics on hostile shapes
+
+/// On a long line the header names the real column; the quoted part is shortened and the
+/// caret still sits under the culprit.
+#[test]
+fn a_long_line_reports_its_real_column() {
+    let dir = TempDir::new("long-line");
+    let text = format!("title = \"t\"\nseed = {}\"x\"\n", " ".repeat(500_000));
+    let path = dir.file("long.toml", text.as_bytes());
+    let message = refused(&["run", &path]);
+    assert!(
+        message.contains(&format!(
+            "{path}:2:500008: error: seed must be a whole number"
+        )),
+        "{}",
+        &message[..message.len().min(300)]
+    );
+    let lines: Vec<&str> = message.lines().collect();
+    assert!(lines.len() == 4 && lines[2].len() < 400, "{message:.400}");
+    // The caret is under the `"x"` of the shortened line.
+    let quoted = lines[2].find("\"x\"").expect("the value is shown");
+    let caret = lines[3].find('^').expect("a caret");
+    assert_eq!(
+        lines[2][..quoted].chars().count(),
+        lines[3][..caret].chars().count(),
+        "{}\n{}",
+        lines[2],
+        lines[3]
+    );
+}
+
+/// A dotted key longer than any scenario needs is refused where it is, before the TOML
+/// parser reaches its own limit (which has no position).
+#[test]
+fn a_long_dotted_key_is_refused_with_a_position() {
+    let dir = TempDir::new("dotted");
+    let key = vec!["a"; 300].join(".");
+    for (name, text) in [
+        ("key.toml", format!("title = \"t\"\n{key} = 1\n")),
+        ("header.toml", format!("title = \"t\"\n[{key}]\nx = 1\n")),
+        (
+            "inline.toml",
+            format!("title = \"t\"\nx = {{ {key} = 1 }}\n"),
+        ),
+    ] {
+        let path = dir.file(name, text.as_bytes());
+        let message = refused(&["run", &path]);
+        assert!(message.contains(&format!("{path}:2:")), "{name}: {message}");
+        assert!(
+            message.contains("dotted key has more than 32 parts"),
+            "{message}"
+        );
+        assert!(!message.contains("recursion limit"), "{message}");
+    }
+}
+
+/// Layers that multiply past any number are still described in words a person can read.
+#[test]
+fn a_huge_tick_estimate_is_not_a_capped_number() {
+    let mut text = String::from("title = \"t\"\n");
+    for _ in 0..8 {
+        text.push_str("[[checkout.layer]]\nattempts = 10000\n");
+    }
+    text.push_str("[[intent]]\norder = \"1\"\namount = \"$1\"\nat = \"14:00:00\"\n");
+    let err = idem::scenario::parse("t.toml", "t", &text).expect_err("too large");
+    let message = err.to_string();
+    assert!(
+        message.contains("could simulate about 10^33 ticks"),
+        "{message}"
+    );
+    assert!(
+        message.contains("= about 10^32 attempts per run"),
+        "{message}"
+    );
+    assert!(!message.contains(&u64::MAX.to_string()), "{message}");
+}
+
+/// Thousands of `[[human]]` reruns are refused at the rerun that takes the story past the
+/// limit, not as a problem of the whole file.
+#[test]
+fn thousands_of_human_reruns_are_refused_with_a_position() {
+    let dir = TempDir::new("humans");
+    let mut text = String::from(
+        "title = \"t\"\n[[intent]]\norder = \"1\"\namount = \"$1\"\nat = \"14:00:00\"\n",
+    );
+    for _ in 0..5000 {
+        text.push_str("[[human]]\nname = \"h\"\nafter = \"1h\"\n");
+    }
+    let path = dir.file("humans.toml", text.as_bytes());
+    let message = refused(&["run", &path]);
+    // 3 attempts × 8 ticks a run: run 4167 (rerun 4166) passes 100000; its block starts on
+    // line 5 + 3 × 4165 + 1.
+    assert!(
+        message.contains(&format!("{path}:12501:1: error: ")),
+        "{message}"
+    );
+    assert!(
+        message.contains("this is rerun 4166 of 5000; remove some [[human]] blocks"),
+        "{message}"
+    );
+}
+
+/// A comma out of place in an amount is a mistake, not a thousands separator.
+#[test]
+fn misplaced_commas_in_an_amount_are_refused() {
+    let intent = |amount: &str| {
+        format!(
+            "title = \"t\"\n[[intent]]\norder = \"1\"\namount = \"{amount}\"\nat = \"14:00:00\"\n"
+        )
+    };
+    for bad in ["$1,,2", "$12,50", "$,5", "$1,2345", "$1.2,5", "1,"] {
+        let err = idem::scenario::parse("t.toml", "t", &intent(bad)).expect_err(bad);
+        assert!(
+            err.to_string()
+                .contains("commas go between groups of three digits"),
+            "{bad}: {err}"
+        );
+        assert_eq!(
+            (err.diagnostics[0].line, err.diagnostics[0].column),
+            (4, 10),
+            "{bad}"
+        );
+    }
+    for good in ["$1,250.00", "$12,345,678", "$999", "1,000"] {
+        idem::scenario::parse("t.toml", "t", &intent(good))
+            .unwrap_or_else(|e| panic!("{good}: {e}"));
+    }
+}
+
+/// `TERM=dumb` cannot draw the replay: a clear message, a non-zero exit, and the command that
+/// prints the story instead; nothing is drawn.
+#[test]
+fn a_dumb_terminal_is_not_drawn_on() {
+    for (args, hint) in [
+        (
+            &["reply-lost"][..],
+            "`idem run reply-lost --design all` prints the story as text",
+        ),
+        (
+            &["present", "reply-lost"][..],
+            "`idem run reply-lost --design all`",
+        ),
+        (
+            &["window", "--tui"][..],
+            "without --tui, `idem window` prints the same as text",
+        ),
+        (&["notes"][..], "a terminal that can"),
+    ] {
+        let mut cmd = common::idem_command(args);
+        cmd.env("TERM", "dumb");
+        let out = common::run_with_timeout(cmd, &format!("TERM=dumb idem {args:?}"), common::LIMIT);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: something was drawn");
+        assert!(
+            stderr.contains("this terminal (TERM=dumb) cannot draw the full-screen interface"),
+            "{stderr}"
+        );
+        assert!(stderr.contains(hint), "{args:?}: {stderr}");
+        assert!(!stderr.contains('\u{1b}'), "{stderr}");
+    }
+}

@@ -441,6 +441,22 @@ fn new_writes_once_and_refuses_a_second_time() {
     assert!(out.text.ends_with(" passed, 0 failed\n"), "{}", out.text);
 }
 
+/// A name that is only a folder would write a file called `.toml` in it.
+#[test]
+fn new_refuses_a_name_that_is_only_a_folder() {
+    let dir = TempDir::new("new-folder");
+    let folder = format!("{}/", dir.path().display());
+    for name in ["/", folder.as_str(), ".", "..", ".toml", "x/.toml", "./"] {
+        let err = new::run(&NewArgs { name: name.into() }).expect_err(name);
+        assert!(
+            err.contains("names a folder, not a scenario file"),
+            "{name}: {err}"
+        );
+    }
+    assert!(!dir.join(".toml").exists());
+    assert_eq!(std::fs::read_dir(dir.path()).expect("reads").count(), 0);
+}
+
 #[test]
 fn new_refuses_an_empty_name_and_a_missing_folder() {
     let err = new::run(&NewArgs { name: "  ".into() }).expect_err("no name");

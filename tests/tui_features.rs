@@ -768,6 +768,66 @@ fn picker_lists_files_then_builtins_and_opens_one() {
     assert!(app.told().labels.iter().any(|l| l == "answer to #1 lost"));
 }
 
+/// A file whose name holds control characters is listed without them, and still opens: the
+/// picker keeps its real name. The share line then names it escaped, so a shell reads back the
+/// same bytes and the terminal never sees them raw.
+#[test]
+fn the_picker_opens_a_file_whose_name_holds_control_characters() {
+    let dir = TempDir::new("picker-ctl");
+    let real = dir.write(
+        "bell\u{7}\u{1b}[31m red.toml",
+        &builtin_source("reply-lost"),
+    );
+    let picker = idem::tui::update::open_picker(dir.path());
+    let entry = &picker.entries[0];
+    assert!(!entry.builtin);
+    assert!(!entry.source.chars().any(char::is_control), "{entry:?}");
+    assert!(entry.source.ends_with("bell[31m red.toml"), "{entry:?}");
+    let mut app = app();
+    app.overlay = Overlay::Picker(picker);
+    assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
+    assert_eq!(app.overlay, Overlay::None, "opened");
+    assert_eq!(app.scenario.title, "Reply lost: charged, and nobody told");
+    assert_eq!(
+        app.path.as_deref(),
+        Some(real.as_path()),
+        "watched by its real name"
+    );
+
+    let share = app.share_command();
+    assert!(!share.chars().any(char::is_control), "{share:?}");
+    assert!(share.contains(r"bell\x07\x1b[31m red.toml'"), "{share}");
+    assert_eq!(bash_word(&share), real.display().to_string());
+}
+
+/// Paths with spaces or shell characters are quoted in the share line.
+#[test]
+fn the_share_line_quotes_paths() {
+    let dir = TempDir::new("share quoting");
+    for name in ["my drill.toml", "it's $HOME; & more.toml"] {
+        let path = dir.write(name, &builtin_source("reply-lost"));
+        let scenario = idem::scenario::load(&path).expect("loads");
+        let mut app = App::new(scenario, path.display().to_string()).expect("simulates");
+        app.path = Some(path.clone());
+        let share = app.share_command();
+        let words = shlex::split(&share).unwrap_or_else(|| panic!("{share}"));
+        assert_eq!(words[1], path.display().to_string(), "{share}");
+        assert_eq!(words[2..4], ["--design", "with-charge"], "{share}");
+        assert_eq!(bash_word(&share), path.display().to_string());
+    }
+}
+
+/// The scenario argument of a share line, as bash reads it.
+fn bash_word(share: &str) -> String {
+    let script = share.replacen("idem ", "printf %s ", 1);
+    let script = script.split(" --design").next().expect("a design follows");
+    let out = std::process::Command::new("bash")
+        .args(["-c", script])
+        .output()
+        .expect("bash runs");
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
 /// `o` reads `./scenarios` (relative to where idem runs, by design); whatever is there, the
 /// nine built-ins close the list.
 #[test]
@@ -1045,11 +1105,13 @@ fn glossary_terms_are_marked_where_first_used() {
 /// The `--at` of the share line, read back the way `idem --at` reads it.
 fn share_at(app: &App) -> Instant {
     let command = app.share_command();
-    let at = command
-        .split("--at ")
+    // Read as a shell reads it.
+    let words = shlex::split(&command).unwrap_or_else(|| panic!("{command}"));
+    let at = words
+        .iter()
+        .skip_while(|w| *w != "--at")
         .nth(1)
-        .unwrap_or_else(|| panic!("no --at in {command}"))
-        .trim_matches('"');
+        .unwrap_or_else(|| panic!("no --at in {command}"));
     let clock =
         idem::scenario::values::parse_clock(at).unwrap_or_else(|e| panic!("{command}: {e}"));
     clock.resolve(app.trace().ticks[0].at)
@@ -1092,7 +1154,7 @@ fn the_share_line_reads_back_day_numbers() {
     app.path = Some(PathBuf::from(&path));
     app.tick = app.last_tick();
     assert!(
-        app.share_command().contains("\"day 2 "),
+        app.share_command().contains("--at 'day 2 "),
         "{}",
         app.share_command()
     );

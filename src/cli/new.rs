@@ -22,6 +22,15 @@ pub fn run(args: &NewArgs) -> Result<String, String> {
     if name.is_empty() {
         return Err("the new scenario needs a name, as in `idem new my-scenario`".into());
     }
+    // `/`, `dir/`, `.` or `.toml` would write a file with no name (`/.toml`).
+    let base = name.rsplit('/').next().unwrap_or(name);
+    let stem = base.strip_suffix(".toml").unwrap_or(base);
+    if stem.is_empty() || stem == "." || stem == ".." {
+        return Err(format!(
+            "`{}` names a folder, not a scenario file; give the scenario a name, as in `idem new my-scenario` or `idem new scenarios/my-scenario`",
+            sanitize_line(name)
+        ));
+    }
     let file = if name.ends_with(".toml") {
         name.to_string()
     } else {
@@ -47,7 +56,7 @@ pub fn run(args: &NewArgs) -> Result<String, String> {
         let _ = std::fs::remove_file(path);
         return Err(format!("could not write {shown}: {e}"));
     }
-    let arg = shell_word(&shown);
+    let arg = crate::text::shell_word(&file);
     Ok(format!(
         "Wrote {shown}: a starter scenario that explains each section in its comments.\n\
          Edit it, then:\n\
@@ -55,18 +64,6 @@ pub fn run(args: &NewArgs) -> Result<String, String> {
          \x20 idem run {arg} --design all    every design's outcome side by side\n\
          \x20 idem {arg}                     replay it tick by tick\n"
     ))
-}
-
-/// The file name as it can be pasted into a shell: quoted when it holds anything unusual.
-fn shell_word(name: &str) -> String {
-    let plain = name
-        .chars()
-        .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'));
-    if plain && !name.is_empty() {
-        name.to_string()
-    } else {
-        format!("'{}'", name.replace('\'', r"'\''"))
-    }
 }
 
 #[cfg(test)]
@@ -139,12 +136,5 @@ mod tests {
         ] {
             assert!(STARTER.contains(section), "{section}");
         }
-    }
-
-    #[test]
-    fn names_are_quoted_for_the_shell_when_needed() {
-        assert_eq!(shell_word("my-scenario.toml"), "my-scenario.toml");
-        assert_eq!(shell_word("two words.toml"), "'two words.toml'");
-        assert_eq!(shell_word("it's.toml"), r"'it'\''s.toml'");
     }
 }

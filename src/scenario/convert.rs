@@ -163,7 +163,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         },
         max_ticks: MAX_TICKS,
     };
-    check_size(&mut c, &file.checkout.layer, &config);
+    check_size(&mut c, &file.checkout.layer, &file.human, &config);
     check_deadlines(&mut c, &file.checkout.layer, &config);
     check_fault_attempts(&mut c, &file.fault, &config);
 
@@ -502,23 +502,66 @@ fn human_paths(
     out
 }
 
-/// Refuses a retry configuration that would explode into more ticks than can be shown.
-fn check_size(c: &mut Checker<'_>, layers: &Spanned<Vec<Spanned<schema::Layer>>>, cfg: &SimConfig) {
-    let runs = 1 + cfg.human_paths.len() as u64;
-    let attempts = cfg.attempts_per_run();
-    let estimate = attempts
-        .saturating_mul(runs)
-        .saturating_mul(cfg.intents.len().max(1) as u64)
-        .saturating_mul(TICKS_PER_ATTEMPT);
-    if estimate > MAX_TICKS as u64 {
-        c.error(
-            layers.span(),
+/// Refuses a retry configuration that would explode into more ticks than can be shown,
+/// pointing at what makes it too large: the layers, or the `[[human]]` reruns that repeat them.
+fn check_size(
+    c: &mut Checker<'_>,
+    layers: &Spanned<Vec<Spanned<schema::Layer>>>,
+    humans: &[Spanned<schema::Human>],
+    cfg: &SimConfig,
+) {
+    // In floating point, so a product of many large layers is still a number to show.
+    let attempts: f64 = cfg.layers.iter().map(|l| f64::from(l.attempts)).product();
+    let intents = cfg.intents.len().max(1) as f64;
+    let ticks = |runs: usize| attempts * runs as f64 * intents * TICKS_PER_ATTEMPT as f64;
+    let runs = 1 + cfg.human_paths.len();
+    if ticks(runs) <= MAX_TICKS as f64 {
+        return;
+    }
+    let parts: Vec<String> = cfg
+        .layers
+        .iter()
+        .map(|l| format!("{} {}", l.name, l.attempts))
+        .collect();
+    let layers_text = format!(
+        "{} = {} attempts per run",
+        parts.join(" × "),
+        count(attempts)
+    );
+    // The first rerun that takes it over the limit, when the layers alone stay within it.
+    let rerun = (ticks(1) <= MAX_TICKS as f64)
+        .then(|| (1..runs).find(|r| ticks(r + 1) > MAX_TICKS as f64))
+        .flatten()
+        .and_then(|r| humans.get(r - 1).map(|h| (r, h)));
+    let (span, remedy) = match rerun {
+        Some((r, h)) => (
+            h.span(),
             format!(
-                "this retry configuration could simulate about {estimate} ticks, more than the {MAX_TICKS} allowed: the retry layers multiply ({}), over {} intent(s) and {runs} run(s) each; lower the attempts of some layer",
-                crate::sim::describe_layers(cfg),
-                cfg.intents.len()
+                "each [[human]] rerun repeats them, and this is rerun {r} of {}; remove some [[human]] blocks",
+                humans.len()
             ),
-        );
+        ),
+        None => (
+            layers.span(),
+            "lower the attempts of some layer".to_string(),
+        ),
+    };
+    c.error(
+        span,
+        format!(
+            "this retry configuration could simulate {} ticks, more than the {MAX_TICKS} allowed: the retry layers multiply ({layers_text}), over {} intent(s) and {runs} run(s) each; {remedy}",
+            count(ticks(runs)),
+            cfg.intents.len(),
+        ),
+    );
+}
+
+/// A count as a person reads it: `810000`, or `about 10^32` past what digits can show.
+fn count(x: f64) -> String {
+    if x < 1e15 {
+        format!("{}", x as u64)
+    } else {
+        format!("about 10^{}", x.log10().round())
     }
 }
 

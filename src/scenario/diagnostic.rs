@@ -14,7 +14,11 @@ pub struct Diagnostic {
     pub severity: Severity,
     /// 1-based; 0 when the problem has no position (the file as a whole).
     pub line: usize,
+    /// 1-based, in characters of the whole line.
     pub column: usize,
+    /// Where the caret goes under `snippet` (1-based): the same as `column`, except on a long
+    /// line, of which the snippet shows only a part.
+    pub snippet_column: usize,
     /// Width of the caret underline.
     pub width: usize,
     pub message: String,
@@ -41,11 +45,12 @@ impl Diagnostic {
             .split('\n')
             .next()
             .map_or(1, |s| s.chars().count().max(1));
-        let (snippet, column) = window(line_text.trim_end_matches('\r'), column);
+        let (snippet, snippet_column) = window(line_text.trim_end_matches('\r'), column);
         Diagnostic {
             severity,
             line,
             column,
+            snippet_column,
             width,
             message,
             snippet: Some(snippet),
@@ -58,6 +63,7 @@ impl Diagnostic {
             severity,
             line: 0,
             column: 0,
+            snippet_column: 0,
             width: 0,
             message,
             snippet: None,
@@ -69,8 +75,8 @@ impl Diagnostic {
     }
 }
 
-/// The part of a long line around `column`, so a huge line is never printed whole; the
-/// column is moved to match the part shown.
+/// The part of a long line around `column`, so a huge line is never printed whole, and the
+/// column of the same character in that part.
 fn window(line: &str, column: usize) -> (String, usize) {
     const SHOWN: usize = 100;
     let clean = crate::text::sanitize_line(line);
@@ -166,7 +172,7 @@ pub fn write_diagnostic(f: &mut impl fmt::Write, file: &str, d: &Diagnostic) -> 
             f,
             "\n{pad} |\n{} | {snippet}\n{pad} | {}{}",
             d.line,
-            " ".repeat(d.column.saturating_sub(1)),
+            " ".repeat(d.snippet_column.saturating_sub(1)),
             "^".repeat(d.width.min(80))
         )?;
     }

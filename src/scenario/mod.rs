@@ -6,6 +6,7 @@ pub mod diagnostic;
 pub mod fork;
 mod fork_toml;
 pub mod library;
+mod prescan;
 mod schema;
 pub mod targets;
 pub mod values;
@@ -23,6 +24,8 @@ pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 const MAX_MESSAGE: usize = 400;
 /// The deepest nesting of arrays and inline tables accepted.
 const MAX_NESTING: usize = 32;
+/// The most parts a dotted key (`a.b.c`) may have.
+const MAX_KEY_PARTS: usize = 32;
 
 /// A scenario ready to simulate, with what the trainer wrote around it.
 #[derive(Clone, Debug)]
@@ -173,16 +176,33 @@ impl Scenario {
 
 /// Reads a scenario from TOML text; `file` names it in messages.
 pub fn parse(file: &str, name: &str, source: &str) -> Result<Scenario, ScenarioError> {
-    if let Some(offset) = too_deep(source) {
+    let too_much = prescan::too_deep(source, MAX_NESTING)
+        .map(|offset| {
+            (
+                offset,
+                format!(
+                    "arrays and tables nest deeper than {MAX_NESTING} levels here; a scenario never needs that"
+                ),
+            )
+        })
+        .or_else(|| {
+            prescan::too_many_key_parts(source, MAX_KEY_PARTS).map(|offset| {
+                (
+                    offset,
+                    format!(
+                        "this dotted key has more than {MAX_KEY_PARTS} parts; a scenario's keys have at most three (checkout.layer.attempts)"
+                    ),
+                )
+            })
+        });
+    if let Some((offset, message)) = too_much {
         return Err(ScenarioError {
             file: file.to_string(),
             diagnostics: vec![Diagnostic::at(
                 Severity::Error,
                 source,
                 offset..offset + 1,
-                format!(
-                    "arrays and tables nest deeper than {MAX_NESTING} levels here; a scenario never needs that"
-                ),
+                message,
             )],
         });
     }
@@ -303,74 +323,6 @@ fn plain_type_error(message: String) -> String {
     }
 }
 
-/// The offset where nesting first passes the limit, if it does; strings and comments are
-/// skipped so brackets inside them do not count.
-fn too_deep(source: &str) -> Option<usize> {
-    let bytes = source.as_bytes();
-    let mut depth = 0usize;
-    let mut i = 0;
-    let mut line_start = true;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'"' | b'\'' => {
-                let quote = bytes[i];
-                let triple = bytes.get(i..i + 3) == Some(&[quote, quote, quote][..]);
-                i += if triple { 3 } else { 1 };
-                while i < bytes.len() {
-                    if quote == b'"' && bytes[i] == b'\\' {
-                        i += 2;
-                        continue;
-                    }
-                    if triple && bytes.get(i..i + 3) == Some(&[quote, quote, quote][..]) {
-                        i += 3;
-                        break;
-                    }
-                    if !triple && (bytes[i] == quote || bytes[i] == b'\n') {
-                        i += 1;
-                        break;
-                    }
-                    i += 1;
-                }
-                line_start = false;
-                continue;
-            }
-            // `[table]` and `[[array]]` headers at the start of a line are not nesting.
-            b'[' if line_start && depth == 0 => {
-                while i < bytes.len() && bytes[i] != b'\n' && bytes[i] != b'#' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Some(i);
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            b'\n' => {
-                line_start = true;
-                i += 1;
-                continue;
-            }
-            b' ' | b'\t' | b'\r' => {
-                i += 1;
-                continue;
-            }
-            _ => {}
-        }
-        line_start = false;
-        i += 1;
-    }
-    None
-}
-
 /// Finds a scenario by path, or by the name of a built-in one (`reply-lost`).
 pub fn resolve(arg: &str) -> Result<Scenario, ScenarioError> {
     let path = Path::new(arg);
@@ -394,19 +346,4 @@ pub fn resolve(arg: &str) -> Result<Scenario, ScenarioError> {
             "no such file, and no built-in scenario by that name{hint}; `idem list` shows the built-in ones"
         ),
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn nesting_guard() {
-        assert_eq!(
-            too_deep("a = [[1], [2]]\n[table]\n[[arr]]\nb = \"[[[[\""),
-            None
-        );
-        let deep = format!("a = {}{}", "[".repeat(40), "]".repeat(40));
-        assert!(too_deep(&deep).is_some());
-    }
 }

@@ -42,8 +42,10 @@ pub struct Picker {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PickerEntry {
-    /// What opens it: a path, or a built-in name.
+    /// What it is listed as: a path (stripped of control characters), or a built-in name.
     pub source: String,
+    /// The file itself, by its real name, which may hold characters `source` leaves out.
+    pub path: Option<PathBuf>,
     pub title: String,
     pub summary: String,
     pub builtin: bool,
@@ -372,15 +374,15 @@ impl App {
                 .to_string();
         }
         let at = self.trace().clock.format_short(self.now());
-        let at = if at.contains(' ') {
-            format!("\"{at}\"")
-        } else {
-            at
+        // The file by its real name, quoted and escaped for a shell; a built-in by its name.
+        let scenario = match &self.path {
+            Some(path) => crate::text::shell_word(&path.to_string_lossy()),
+            None => crate::text::shell_word(&self.source),
         };
         format!(
-            "idem {} --design {} --at {at}",
-            self.source,
-            self.design.id()
+            "idem {scenario} --design {} --at {}",
+            self.design.id(),
+            crate::text::shell_word(&at)
         )
     }
 }

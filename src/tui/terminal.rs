@@ -46,6 +46,18 @@ fn stamp(path: &std::path::Path) -> Option<(SystemTime, u64)> {
     Some((meta.modified().ok()?, meta.len()))
 }
 
+/// Why this terminal cannot show the full-screen interface, if it cannot. `TERM=dumb` says
+/// the terminal moves no cursor and draws no colour: the screen would be a stream of escape
+/// sequences, so nothing is drawn and the caller points at a plain-text command instead.
+pub fn unable_to_draw() -> Option<&'static str> {
+    match std::env::var("TERM") {
+        Ok(term) if term == "dumb" => {
+            Some("this terminal (TERM=dumb) cannot draw the full-screen interface")
+        }
+        _ => None,
+    }
+}
+
 /// Restores the terminal when dropped, whichever way the replay ends.
 pub struct Restore;
 

@@ -193,7 +193,7 @@ pub fn update(app: &mut App, msg: Msg) {
                 WindowAction::Close => app.screen = Screen::Replay,
                 WindowAction::OpenScenario(s) => {
                     let name = crate::window::scenario::SCENARIO_NAME;
-                    match open(app, s, name, false) {
+                    match open(app, s, name, None) {
                         Ok(()) => {
                             app.notice = Some(
                                 "your stack, every reply lost: watch the attempts multiply".into(),
@@ -249,7 +249,7 @@ pub fn update(app: &mut App, msg: Msg) {
                 let opened = scenario::library::find(name)
                     .ok_or_else(|| format!("no built-in scenario {name}"))
                     .and_then(|b| b.load().map_err(|e| e.one_line()))
-                    .and_then(|s| open(app, s, name, false));
+                    .and_then(|s| open(app, s, name, None));
                 match opened {
                     Ok(()) => app.overlay = Overlay::None,
                     Err(e) => app.notice = Some(e),
@@ -362,12 +362,14 @@ pub fn open_picker(dir: &Path) -> Picker {
             match scenario::load(path) {
                 Ok(s) => PickerEntry {
                     source,
+                    path: Some(path.clone()),
                     summary: crate::cli::list::summary(&s.description, 200),
                     title: s.title,
                     builtin: false,
                 },
                 Err(e) => PickerEntry {
                     source,
+                    path: Some(path.clone()),
                     title: "(this file has errors)".to_string(),
                     // The row already names the file: keep the position and the message.
                     summary: {
@@ -384,6 +386,7 @@ pub fn open_picker(dir: &Path) -> Picker {
         if let Ok(s) = b.load() {
             entries.push(PickerEntry {
                 source: b.name.to_string(),
+                path: None,
                 summary: crate::cli::list::summary(&s.description, 200),
                 title: s.title,
                 builtin: true,
@@ -399,25 +402,27 @@ pub fn open_picker(dir: &Path) -> Picker {
 }
 
 fn pick(app: &mut App, mut picker: Picker) {
-    let (source, builtin) = match picker.entries.get(picker.selected) {
-        Some(e) => (e.source.clone(), e.builtin),
-        None => (picker.typed.trim().to_string(), false),
+    let (source, path, builtin) = match picker.entries.get(picker.selected) {
+        Some(e) => (e.source.clone(), e.path.clone(), e.builtin),
+        None => (picker.typed.trim().to_string(), None, false),
     };
     if source.is_empty() {
         picker.error = Some("type a path to a scenario file".into());
         app.overlay = Overlay::Picker(picker);
         return;
     }
-    let loaded = if builtin {
-        scenario::library::find(&source)
+    // A listed file is opened by its real name: the name shown may have lost characters.
+    let loaded = match (&path, builtin) {
+        (Some(path), _) => scenario::load(path),
+        (None, true) => scenario::library::find(&source)
             .map(|b| b.load())
-            .unwrap_or_else(|| scenario::resolve(&source))
-    } else {
-        scenario::resolve(&source)
+            .unwrap_or_else(|| scenario::resolve(&source)),
+        (None, false) => scenario::resolve(&source),
     };
+    let path = path.or_else(|| (!builtin).then(|| PathBuf::from(&source)));
     match loaded
         .map_err(|e| e.one_line())
-        .and_then(|s| open(app, s, &source, !builtin))
+        .and_then(|s| open(app, s, &source, path))
     {
         Ok(()) => app.overlay = Overlay::None,
         Err(e) => {
@@ -427,12 +432,18 @@ fn pick(app: &mut App, mut picker: Picker) {
     }
 }
 
-/// Replaces the story on screen with another scenario, from its start.
-fn open(app: &mut App, scenario: Scenario, source: &str, is_file: bool) -> Result<(), String> {
+/// Replaces the story on screen with another scenario, from its start; `path` is the file it
+/// was read from, if any.
+fn open(
+    app: &mut App,
+    scenario: Scenario,
+    source: &str,
+    path: Option<PathBuf>,
+) -> Result<(), String> {
     let design = scenario.design;
     app.show(scenario, Vec::new()).map_err(|e| e.to_string())?;
     app.source = crate::text::sanitize_line(source);
-    app.path = (is_file && Path::new(source).is_file()).then(|| PathBuf::from(source));
+    app.path = path.filter(|p| p.is_file());
     app.design = design;
     app.tick = 0;
     app.screen = Screen::Replay;
