@@ -405,6 +405,31 @@ fn targets_that_match_no_tick_are_errors() {
     );
 }
 
+/// Thousands of quizzes on ticks that never come: refused in bounded time and output, the
+/// first fifty in full, in the order of the file.
+#[test]
+fn thousands_of_targets_that_match_no_tick() {
+    let dir = TempDir::new("many-targets");
+    let mut text = String::from(
+        "title = \"t\"\n[[intent]]\norder = \"1\"\namount = \"$1\"\nat = \"14:00:00\"\n",
+    );
+    for i in 0..10_000 {
+        text.push_str(&format!(
+            "[[quiz]]\nlabel = \"nope {i}\"\nquestion = \"q\"\nchoices = [\"a\", \"b\"]\nanswer = 1\n"
+        ));
+    }
+    let path = dir.file("quizzes.toml", text.as_bytes());
+    let message = refused(&["run", &path]);
+    assert_eq!(message.matches(": error: no tick is labelled").count(), 50);
+    assert!(
+        message.contains("error: and 9950 more problems like those above"),
+        "{message:.300}"
+    );
+    let first = message.find("`nope 0`").expect("the first quiz");
+    let second = message.find("`nope 1`").expect("the second quiz");
+    assert!(first < second);
+}
+
 /// A fault on an order that does not exist is a warning, like a fault on an attempt that
 /// never comes: the scenario runs, and the message says where and what was meant.
 #[test]

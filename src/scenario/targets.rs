@@ -9,11 +9,16 @@
 use super::diagnostic::Severity;
 use super::values::did_you_mean;
 use super::{NarrationTarget, Scenario};
-use crate::sim::{Design, Trace};
+use crate::sim::{ClockStyle, Design, Instant, Trace};
+use std::collections::HashSet;
 use std::ops::Range;
 
 /// How much of the list of existing labels a message quotes.
 const LABELS_SHOWN: usize = 300;
+/// How many problems get the full message, with a suggestion and the labels there are.
+const FULL_MESSAGES: usize = 50;
+/// How many labels a misspelt one is compared with, at most.
+const SUGGEST_FROM: usize = 5_000;
 
 /// What kind of block names the tick, for messages.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -42,7 +47,42 @@ impl Block {
     }
 }
 
-/// One block that names a tick, and the designs whose trace lacks it.
+/// What one design's run offers a target: its labels, and when its last tick comes.
+struct Run {
+    design: Design,
+    /// Every label, in the order of the ticks, once each.
+    labels: Vec<String>,
+    known: HashSet<String>,
+    last: Option<(Instant, ClockStyle)>,
+}
+
+impl Run {
+    fn new(trace: &Trace) -> Run {
+        let mut known = HashSet::new();
+        let mut labels = Vec::new();
+        for tick in &trace.ticks {
+            if known.insert(tick.label.clone()) {
+                labels.push(tick.label.clone());
+            }
+        }
+        Run {
+            design: trace.design,
+            labels,
+            known,
+            last: trace.ticks.last().map(|t| (t.at, trace.clock)),
+        }
+    }
+
+    /// Whether the run has the tick: a tick with the label, or one at or after the time.
+    fn has(&self, target: &NarrationTarget) -> bool {
+        match target {
+            NarrationTarget::Label(label) => self.known.contains(label),
+            NarrationTarget::At(at) => self.last.is_some_and(|(last, _)| last >= *at),
+        }
+    }
+}
+
+/// One block that names a tick, and the designs whose run lacks it.
 struct Reach<'a> {
     block: Block,
     /// Its index among the blocks of its kind.
@@ -52,9 +92,9 @@ struct Reach<'a> {
     missing: Vec<Design>,
 }
 
-/// Looks for every block's tick in the trace of each design. A design whose run cannot be
+/// Looks for every block's tick in the run of each design. A design whose run cannot be
 /// simulated is left out (its own error is reported where it is run).
-fn survey(scenario: &Scenario) -> (Vec<Reach<'_>>, Vec<Trace>) {
+fn survey(scenario: &Scenario) -> (Vec<Reach<'_>>, Vec<Run>) {
     let targets: Vec<(Block, usize, &NarrationTarget, &Range<usize>)> = scenario
         .quizzes
         .iter()
@@ -78,9 +118,10 @@ fn survey(scenario: &Scenario) -> (Vec<Reach<'_>>, Vec<Trace>) {
     if targets.is_empty() {
         return (Vec::new(), Vec::new());
     }
-    let traces: Vec<Trace> = Design::ALL
+    let runs: Vec<Run> = Design::ALL
         .iter()
         .filter_map(|d| crate::sim::simulate(&scenario.config, *d).ok())
+        .map(|trace| Run::new(&trace))
         .collect();
     let reach = targets
         .into_iter()
@@ -89,34 +130,43 @@ fn survey(scenario: &Scenario) -> (Vec<Reach<'_>>, Vec<Trace>) {
             index,
             target,
             span,
-            missing: traces
+            missing: runs
                 .iter()
-                .filter(|t| target.find(t).is_none())
-                .map(|t| t.design)
+                .filter(|r| !r.has(target))
+                .map(|r| r.design)
                 .collect(),
         })
         .collect();
-    (reach, traces)
+    (reach, runs)
 }
 
-/// Every problem with the scenario's tick targets, as severity, span and message.
+/// Every problem with the scenario's tick targets, as severity, span and message. Only the
+/// first few, in the order of the file, get the full message: no more are shown, and a
+/// suggestion costs a comparison with every label.
 pub fn check(scenario: &Scenario) -> Vec<(Severity, Range<usize>, String)> {
-    let (reach, traces) = survey(scenario);
-    if traces.is_empty() {
+    let (mut reach, runs) = survey(scenario);
+    if runs.is_empty() {
         return Vec::new();
     }
+    reach.sort_by_key(|r| r.span.start);
+    let labels = distinct_labels(&runs);
     let mut found = Vec::new();
     for r in reach {
-        let message = if r.missing.len() == traces.len() {
+        let full = found.len() < FULL_MESSAGES;
+        let message = if r.missing.len() == runs.len() {
             let message = match r.target {
-                NarrationTarget::Label(label) => no_such_label(r.block, label, &traces),
-                NarrationTarget::At(_) => too_late(r.block, &traces),
+                NarrationTarget::Label(label) if full => no_such_label(r.block, label, &labels),
+                NarrationTarget::Label(label) => format!(
+                    "no tick is labelled `{}` under any design",
+                    crate::text::shorten(label, 60)
+                ),
+                NarrationTarget::At(_) => too_late(r.block, &runs),
             };
             Some((Severity::Error, message))
         } else if !r.missing.is_empty() && r.block != Block::Narration {
             Some((
                 Severity::Warning,
-                partly_missing(r.block, r.target, &r.missing, &traces),
+                partly_missing(r.block, r.target, &r.missing, &runs),
             ))
         } else {
             None
@@ -131,37 +181,33 @@ pub fn check(scenario: &Scenario) -> Vec<(Severity, Range<usize>, String)> {
 /// The blocks whose tick no design reaches, each as its key in the file (`quiz`, `note`,
 /// `narration`) and its index among the blocks of that key.
 pub fn unreached(scenario: &Scenario) -> Vec<(&'static str, usize)> {
-    let (reach, traces) = survey(scenario);
-    if traces.is_empty() {
+    let (reach, runs) = survey(scenario);
+    if runs.is_empty() {
         return Vec::new();
     }
     reach
         .into_iter()
-        .filter(|r| r.missing.len() == traces.len())
+        .filter(|r| r.missing.len() == runs.len())
         .map(|r| (r.block.key(), r.index))
         .collect()
 }
 
 /// No design has a tick with this label: suggest the nearest, and list those there are.
-fn no_such_label(block: Block, label: &str, traces: &[Trace]) -> String {
-    let labels = distinct_labels(traces);
-    let hint = did_you_mean(label, labels.iter().map(String::as_str))
+fn no_such_label(block: Block, label: &str, labels: &[&str]) -> String {
+    let hint = did_you_mean(label, labels.iter().take(SUGGEST_FROM).copied())
         .map(|s| format!(" (did you mean `{s}`?)"))
         .unwrap_or_default();
     format!(
         "no tick is labelled `{}` under any design{hint}, so this {} would never be seen; the labels are: {}",
         crate::text::shorten(label, 60),
         block.name(),
-        list_labels(&labels)
+        list_labels(labels)
     )
 }
 
 /// The time is after the last tick of every design.
-fn too_late(block: Block, traces: &[Trace]) -> String {
-    let last = traces
-        .iter()
-        .filter_map(|t| t.ticks.last().map(|k| (k.at, t.clock)))
-        .max_by_key(|(at, _)| *at);
+fn too_late(block: Block, runs: &[Run]) -> String {
+    let last = runs.iter().filter_map(|r| r.last).max_by_key(|(at, _)| *at);
     let ends = last.map_or_else(String::new, |(at, clock)| {
         format!(
             "; the story's last tick, under any design, is at {}",
@@ -179,7 +225,7 @@ fn partly_missing(
     block: Block,
     target: &NarrationTarget,
     missing: &[Design],
-    traces: &[Trace],
+    runs: &[Run],
 ) -> String {
     let what = match target {
         NarrationTarget::Label(label) => {
@@ -191,9 +237,9 @@ fn partly_missing(
         Block::Quiz => "the room is not asked",
         _ => "the note is not shown",
     };
-    let present: Vec<Design> = traces
+    let present: Vec<Design> = runs
         .iter()
-        .map(|t| t.design)
+        .map(|r| r.design)
         .filter(|d| !missing.contains(d))
         .collect();
     format!(
@@ -214,22 +260,18 @@ fn and_list(designs: &[Design]) -> String {
     }
 }
 
-/// Every label of every trace, each once, in the order first met.
-fn distinct_labels(traces: &[Trace]) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
-    for t in traces {
-        for tick in &t.ticks {
-            if seen.insert(tick.label.as_str()) {
-                out.push(tick.label.clone());
-            }
-        }
-    }
-    out
+/// Every label of every run, each once, in the order first met.
+fn distinct_labels(runs: &[Run]) -> Vec<&str> {
+    let mut seen = HashSet::new();
+    runs.iter()
+        .flat_map(|r| r.labels.iter())
+        .map(String::as_str)
+        .filter(|l| seen.insert(*l))
+        .collect()
 }
 
 /// `` `a`, `b`, … and 40 more ``, kept short.
-fn list_labels(labels: &[String]) -> String {
+fn list_labels(labels: &[&str]) -> String {
     let mut out = String::new();
     let mut shown = 0;
     for label in labels {

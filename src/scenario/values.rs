@@ -416,8 +416,11 @@ pub fn did_you_mean<'a>(word: &str, valid: impl IntoIterator<Item = &'a str>) ->
     if word.len() > 64 {
         return None;
     }
+    let length = word.chars().count();
     valid
         .into_iter()
+        // The distance is at least the difference in length: skip what cannot be close.
+        .filter(|v| length.abs_diff(v.chars().count()) <= 2.max(v.len() / 3))
         .map(|v| (strsim::damerau_levenshtein(word, v), v))
         .filter(|(d, v)| *d <= 2.max(v.len() / 3))
         .min_by_key(|(d, _)| *d)
