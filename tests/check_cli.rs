@@ -264,10 +264,7 @@ fn labels_by_design() -> Vec<(idem::sim::Design, Vec<String>)> {
     let s = idem::scenario::parse("t.toml", "t", LOST_REPLY).expect("LOST_REPLY parses");
     idem::sim::Design::ALL
         .iter()
-        .map(|d| {
-            let t = s.simulate(*d).expect("simulates");
-            (*d, t.ticks.iter().map(|k| k.label.clone()).collect())
-        })
+        .map(|d| (*d, s.run(*d).expect("simulates").told.labels))
         .collect()
 }
 

@@ -57,12 +57,13 @@ struct Run {
 }
 
 impl Run {
-    fn new(trace: &Trace) -> Run {
+    /// The run of `trace`, whose labels the story module writes from `cfg`.
+    fn new(cfg: &crate::sim::SimConfig, trace: &Trace) -> Run {
         let mut known = HashSet::new();
         let mut labels = Vec::new();
-        for tick in &trace.ticks {
-            if known.insert(tick.label.clone()) {
-                labels.push(tick.label.clone());
+        for label in crate::story::tell(cfg, trace).labels {
+            if known.insert(label.clone()) {
+                labels.push(label);
             }
         }
         Run {
@@ -121,7 +122,7 @@ fn survey(scenario: &Scenario) -> (Vec<Reach<'_>>, Vec<Run>) {
     let runs: Vec<Run> = Design::ALL
         .iter()
         .filter_map(|d| crate::sim::simulate(&scenario.config, *d).ok())
-        .map(|trace| Run::new(&trace))
+        .map(|trace| Run::new(&scenario.config, &trace))
         .collect();
     let reach = targets
         .into_iter()
