@@ -148,25 +148,38 @@ impl Scenario {
     /// The words for a trace of this scenario, with the trainer's own narration applied.
     pub fn tell(&self, trace: &Trace) -> Told {
         let mut told = crate::story::tell(&self.config, trace);
+        if self.narration.is_empty() {
+            return told;
+        }
+        let mut by_label: std::collections::HashMap<&str, Vec<usize>> =
+            std::collections::HashMap::new();
+        for (i, label) in told.labels.iter().enumerate() {
+            by_label.entry(label.as_str()).or_default().push(i);
+        }
+        let mut edits: Vec<(usize, &NarrationRule)> = Vec::new();
         for rule in &self.narration {
-            let targets: Vec<usize> = match &rule.target {
-                NarrationTarget::Label(label) => told
-                    .labels
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, l)| *l == label)
-                    .map(|(i, _)| i)
-                    .collect(),
-                NarrationTarget::At(_) => rule.target.find(trace, &told).into_iter().collect(),
-            };
-            for i in targets {
-                let narration = &mut told.narrations[i];
-                match rule.mode {
-                    NarrationMode::Replace => *narration = rule.text.clone(),
-                    NarrationMode::Append => {
-                        narration.push(' ');
-                        narration.push_str(&rule.text);
+            match &rule.target {
+                NarrationTarget::Label(label) => edits.extend(
+                    by_label
+                        .get(label.as_str())
+                        .into_iter()
+                        .flatten()
+                        .map(|&i| (i, rule)),
+                ),
+                NarrationTarget::At(at) => {
+                    if let Some(i) = trace.ticks.iter().position(|t| t.at >= *at) {
+                        edits.push((i, rule));
                     }
+                }
+            }
+        }
+        for (i, rule) in edits {
+            let narration = &mut told.narrations[i];
+            match rule.mode {
+                NarrationMode::Replace => *narration = rule.text.clone(),
+                NarrationMode::Append => {
+                    narration.push(' ');
+                    narration.push_str(&rule.text);
                 }
             }
         }

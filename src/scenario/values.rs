@@ -70,7 +70,6 @@ impl<'de> Deserialize<'de> for Money {
             };
             format!("an amount is written as a string, like \"{example}\"")
         })?;
-        commas_in_place(&text).map_err(de::Error::custom)?;
         crate::sim::money::parse_money(&text)
             .map(Money)
             .map_err(de::Error::custom)
@@ -295,26 +294,6 @@ fn text_value<'de, D: Deserializer<'de>>(
         }
     }
     d.deserialize_any(V(hint))
-}
-
-/// Thousands separators only where they belong: `$1,250.00`, not `$1,,2` or `$12,50`. (The
-/// amount parser drops commas wherever they are.)
-fn commas_in_place(text: &str) -> Result<(), String> {
-    let t = text.trim();
-    let t = t.strip_prefix('$').unwrap_or(t);
-    let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
-    let mut groups = whole.split(',');
-    let first = groups.next().unwrap_or("");
-    let grouped = frac.contains(',')
-        || (whole.contains(',')
-            && (!(1..=3).contains(&first.len()) || groups.any(|g| g.len() != 3)));
-    if grouped {
-        return Err(format!(
-            "`{}` is not an amount: commas go between groups of three digits, as in \"$1,250.00\"",
-            crate::text::shorten(&crate::text::sanitize_line(text), 40)
-        ));
-    }
-    Ok(())
 }
 
 /// A clock time, `14:02:07`, `14:02:07.250` or `Fri 18:00:00`.

@@ -28,10 +28,13 @@ fn write_grouped(f: &mut std::fmt::Formatter<'_>, n: u64) -> std::fmt::Result {
     write!(f, ",{:03}", n % 1000)
 }
 
-/// Reads `"$48.60"`, `"48.60"` or `"48"` into cents; at most two decimals, no sign.
+/// Reads `"$48.60"`, `"48.60"`, `"48"` or `"$1,250.00"` into cents; at most two decimals, no
+/// sign, and thousands separators only between groups of three digits.
 pub fn parse_money(text: &str) -> Result<Cents, String> {
     let t = text.trim();
-    let t = t.strip_prefix('$').unwrap_or(t).replace(',', "");
+    let t = t.strip_prefix('$').unwrap_or(t);
+    commas_in_place(text, t)?;
+    let t = t.replace(',', "");
     let (whole, frac) = match t.split_once('.') {
         Some((w, f)) => (w, f),
         None => (t.as_str(), ""),
@@ -61,6 +64,23 @@ pub fn parse_money(text: &str) -> Result<Cents, String> {
         .ok_or_else(|| format!("`{text}` is too large an amount (at most $1,000,000,000.00)"))
 }
 
+/// Thousands separators only where they belong: `$1,250.00`, not `$1,,2` or `$12,50`.
+fn commas_in_place(text: &str, amount: &str) -> Result<(), String> {
+    let (whole, frac) = amount.split_once('.').unwrap_or((amount, ""));
+    let mut groups = whole.split(',');
+    let first = groups.next().unwrap_or("");
+    let misplaced = frac.contains(',')
+        || (whole.contains(',')
+            && (!(1..=3).contains(&first.len()) || groups.any(|g| g.len() != 3)));
+    if misplaced {
+        let shown: String = text.chars().filter(|c| !c.is_control()).take(40).collect();
+        return Err(format!(
+            "`{shown}` is not an amount: commas go between groups of three digits, as in \"$1,250.00\""
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,5 +96,9 @@ mod tests {
         assert!(parse_money("-3").is_err());
         assert!(parse_money("99999999999999999999").is_err());
         assert!(parse_money("$").is_err());
+        assert_eq!(parse_money("$1,250.00"), Ok(Cents(125_000)));
+        assert!(parse_money("$1,,2").is_err());
+        assert!(parse_money("$12,50").is_err());
+        assert!(parse_money("$1,250,5").is_err());
     }
 }
