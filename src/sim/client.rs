@@ -33,14 +33,14 @@ impl World<'_> {
     /// Calls off the intent's pending timers: the retry wait, the attempt's timeout, and the
     /// deadlines of outer layers from `from_layer` up (0 means all of them).
     fn cancel_timers(&mut self, intent: usize, from_layer: usize) {
-        let run = &mut self.runs[intent];
-        let mut off = vec![run.timeout.take(), run.send.take()];
-        for (layer, d) in run.deadlines.iter_mut().enumerate() {
-            if layer >= from_layer {
-                off.push(d.take());
-            }
-        }
-        for seq in off {
+        let (timeout, send) = {
+            let run = &mut self.runs[intent];
+            (run.timeout.take(), run.send.take())
+        };
+        self.cancel(timeout);
+        self.cancel(send);
+        for layer in from_layer..self.runs[intent].deadlines.len() {
+            let seq = self.runs[intent].deadlines[layer].take();
             self.cancel(seq);
         }
     }

@@ -54,13 +54,15 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
     } else {
         cfg.clock
     };
-    let requests = world.requests.iter().map(|r| r.sent()).collect();
-    let replies = world
-        .replies
-        .iter()
+    let requests = std::mem::take(&mut world.requests)
+        .into_iter()
+        .map(|r| r.sent())
+        .collect();
+    let replies = std::mem::take(&mut world.replies)
+        .into_iter()
         .map(|r| SentReply {
             req: r.req,
-            response: r.response.clone(),
+            response: r.response,
         })
         .collect();
     Ok(Trace {

@@ -489,6 +489,9 @@ impl World<'_> {
     /// scenario asks for a crash after the reply.
     fn after_reply(&mut self, req: usize) {
         let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
+        if self.faults_for(intent, attempt).next().is_none() {
+            return;
+        }
         // Another copy of this attempt may still reach the planned step: only once every
         // copy has been answered is a crash that never came worth a word.
         // (A network copy is filed right after its original.)

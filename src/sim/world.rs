@@ -126,11 +126,11 @@ pub(super) struct Request {
 
 impl Request {
     /// What the trace keeps of the request.
-    pub fn sent(&self) -> super::fact::SentRequest {
+    pub fn sent(self) -> super::fact::SentRequest {
         super::fact::SentRequest {
             intent: self.intent,
             attempt: self.attempt,
-            key: self.key.clone(),
+            key: self.key,
             amount: self.amount,
             copy: self.copy,
             processing_ms: self.processing_ms,
@@ -285,7 +285,8 @@ impl<'a> World<'a> {
             requests: Vec::new(),
             replies: Vec::new(),
             fault_fired: vec![false; cfg.faults.len()],
-            ticks: Vec::new(),
+            // Most stories run to a few dozen ticks: start with room for them.
+            ticks: Vec::with_capacity(64),
             token_seq: 0,
             interrupted: Vec::new(),
             evicted: BTreeMap::new(),
