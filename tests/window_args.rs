@@ -68,7 +68,7 @@ fn layers_from_flags_replace_the_example() {
     assert_eq!(stack.layers.len(), 2);
     assert_eq!(stack.layers[0].name, "http client");
     assert_eq!(stack.layers[1].name, "layer 2");
-    assert_eq!(stack.layers[1].backoff, Duration::from_secs(60));
+    assert_eq!(stack.layers[1].backoff(), Duration::from_secs(60));
     assert_eq!(stack.layers[1].attempts, 4);
     assert!(
         stack.paths.is_empty(),
@@ -127,7 +127,7 @@ fn flags_beside_a_config_replace_by_name_or_add() {
             ("layer 4", 2)
         ]
     );
-    assert_eq!(stack.layers[1].backoff, Duration::from_secs(5));
+    assert_eq!(stack.layers[1].backoff(), Duration::from_secs(5));
     let paths: Vec<(&str, u64)> = stack
         .paths
         .iter()
@@ -199,7 +199,8 @@ fn the_tui_flag_is_accepted_and_left_to_the_caller() {
 fn bad_flags_say_what_is_wrong_and_what_is_expected() {
     assert_eq!(
         error(&["--layer", "3"]),
-        "--layer 3: expected BACKOFF:ATTEMPTS such as 2s:3, optionally named as in \"http client=2s:3\""
+        "--layer 3: expected BACKOFF:ATTEMPTS such as 2s:3, or BACKOFF:ATTEMPTS:TIMEOUT such as \
+         2s:3:30s, optionally named as in \"http client=2s:3:30s\""
     );
     let cases: &[(&[&str], &[&str])] = &[
         (&["--layer", "2s:0"], &["--layer 2s:0:", "at least 1"]),
@@ -213,6 +214,18 @@ fn bad_flags_say_what_is_wrong_and_what_is_expected() {
         ),
         (&["--layer", "2:3"], &["--layer 2:3:", "time unit needed"]),
         (&["--layer", "=2s:3"], &["--layer =2s:3:", "name is empty"]),
+        (
+            &["--layer", "2s:3:0s"],
+            &["--layer 2s:3:0s:", "timeout", "longer than zero"],
+        ),
+        (
+            &["--layer", "2s:3:soon"],
+            &["--layer 2s:3:soon:", "timeout", "such as 2s"],
+        ),
+        (
+            &["--layer", "2s:3:30s:9"],
+            &["--layer 2s:3:30s:9:", "BACKOFF:ATTEMPTS:TIMEOUT"],
+        ),
         (&["--layer", " =2s:3"], &["name is empty"]),
         (
             &["--path", "26h"],

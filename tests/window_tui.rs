@@ -138,25 +138,25 @@ fn backoff_steps_through_its_ladder_with_brackets_and_shift() {
     let delay = |s: &WindowScreen| s.report().map(|r| r.automatic_delay.seconds_text());
     assert_eq!(delay(&s).as_deref(), Some("7,596 s"));
     press(&mut s, &[ch(']')]);
-    assert_eq!(s.stack().layers[0].backoff, Duration::from_secs(5));
+    assert_eq!(s.stack().layers[0].backoff(), Duration::from_secs(5));
     // 5 s × 2 = 10 s innermost; 60×2 + 3×10 = 150; 3600×2 + 3×150 = 7,650.
     assert_eq!(delay(&s).as_deref(), Some("7,650 s"));
     press(&mut s, &[ch('['), ch('['), ch('H')]);
-    assert_eq!(s.stack().layers[0].backoff, Duration::from_millis(500));
+    assert_eq!(s.stack().layers[0].backoff(), Duration::from_millis(500));
     press(
         &mut s,
         &[KeyEvent::new(KeyCode::Right, KeyModifiers::SHIFT), ch('L')],
     );
-    assert_eq!(s.stack().layers[0].backoff, Duration::from_secs(2));
+    assert_eq!(s.stack().layers[0].backoff(), Duration::from_secs(2));
     assert_eq!(s.stack().layers[0].attempts, 3, "attempts untouched");
     for _ in 0..20 {
         press(&mut s, &[ch('[')]);
     }
-    assert_eq!(s.stack().layers[0].backoff, Duration::ZERO);
+    assert_eq!(s.stack().layers[0].backoff(), Duration::ZERO);
     for _ in 0..20 {
         press(&mut s, &[ch(']')]);
     }
-    assert_eq!(s.stack().layers[0].backoff, Duration::from_secs(DAY));
+    assert_eq!(s.stack().layers[0].backoff(), Duration::from_secs(DAY));
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn layers_are_added_outermost_up_to_four_and_removed_down_to_one() {
     assert_eq!(s.stack().layers.len(), 4);
     let added = &s.stack().layers[3];
     assert_eq!(
-        (added.backoff, added.attempts),
+        (added.backoff(), added.attempts),
         (Duration::from_secs(60), 3)
     );
     assert_eq!(s.selected(), Row::Layer(3), "the new layer is selected");
@@ -271,11 +271,12 @@ fn values_off_the_ladders_step_to_the_nearest_rung() {
         paths: vec![HumanPath::new("odd path", Duration::from_secs(26 * HOUR))],
         window: Duration::from_secs(100 * DAY),
         safety: 7.3,
+        ..Stack::default()
     };
     let mut s = WindowScreen::new(stack);
     press(&mut s, &[ch('h'), ch('[')]);
     assert_eq!(s.stack().layers[0].attempts, MAX_ATTEMPTS);
-    assert_eq!(s.stack().layers[0].backoff, Duration::from_secs(2));
+    assert_eq!(s.stack().layers[0].backoff(), Duration::from_secs(2));
     press(&mut s, &[ch('j'), ch('l')]);
     assert_eq!(s.stack().paths[0].delay, Duration::from_secs(2 * DAY));
     press(&mut s, &[ch('j'), ch('h')]);
@@ -356,18 +357,32 @@ fn enter_opens_a_scenario_with_the_stack_layers() {
         .iter()
         .map(|p| (p.name.as_str(), p.after_ms))
         .collect();
+    // The stack gives no timeout, so the replay waits 30 s for each answer:
+    // 4 × 30 s + 3 × 2 s = 126 s, 3 × 126 s + 2 × 1 min = 498 s,
+    // 3 × 498 s + 2 × 1 h = 8,694 s until the automatic run gives up. Each
+    // person starts when the run before has given up, at the path's delay
+    // from the first request.
+    let gives_up = 8_694_000;
     assert_eq!(
         paths,
         [
-            ("dead-letter replay", 26 * HOUR * 1000),
-            ("operator rerun", 3 * DAY * 1000),
-            ("restore from backup", 7 * DAY * 1000)
+            ("dead-letter replay", 26 * HOUR * 1000 - gives_up),
+            ("operator rerun", (72 - 26) * HOUR * 1000 - gives_up),
+            (
+                "restore from backup",
+                (7 * 24 - 72) * HOUR * 1000 - gives_up
+            )
         ]
     );
     assert_eq!(
         scenario.config.faults.len(),
-        36,
-        "every reply of the first run lost"
+        36 * 3,
+        "every answer lost, but for the last person's rerun"
+    );
+    assert!(
+        scenario.description.contains("waits 30 s for each answer"),
+        "{}",
+        scenario.description
     );
     assert_eq!(
         scenario.title,
@@ -446,10 +461,11 @@ fn a_72h_rerun_past_a_24h_window_charges_twice_even_with_the_key() {
 }
 
 #[test]
-fn the_full_worked_example_charges_again_at_the_dead_letter_replay() {
-    // 26 h is past the 24 h window: the first human path charges a second
-    // time, and since that run is paid the operator never reruns it.
-    assert_eq!(charges(&Stack::worked_example(), Design::WithCharge), 2);
+fn the_full_worked_example_charges_again_at_each_human_path() {
+    // 26 h and 72 h are both past the 24 h window: the dead-letter replay,
+    // hearing nothing either, charges a second time, and the operator's rerun
+    // 72 h after the first request a third.
+    assert_eq!(charges(&Stack::worked_example(), Design::WithCharge), 3);
 }
 
 #[test]
@@ -459,7 +475,13 @@ fn the_scenario_is_an_ordinary_file() {
     let scenario = scenario_from_stack(&stack).expect("names are escaped");
     assert!(scenario.source.contains("[[checkout.layer]]"));
     assert!(scenario.source.contains("retention = \"1d\""));
-    assert!(scenario.source.contains("after = \"26h\""));
+    // The replay's run gives up after 8,406 s (30 s per try), and the
+    // dead-letter replay starts 26 h after the first request.
+    assert!(
+        scenario.source.contains("after = \"85194s\""),
+        "{}",
+        scenario.source
+    );
     assert!(scenario.source.contains("lose = \"reply\""));
     assert!(scenario.warnings.is_empty(), "{:?}", scenario.warnings);
     let again = idem::scenario::parse("again", "again", &scenario.source).expect("parses again");
@@ -472,12 +494,13 @@ fn stacks_the_engine_cannot_replay_are_refused_with_a_reason() {
     zero_path.paths[0].delay = Duration::ZERO;
     let err = scenario_from_stack(&zero_path).expect_err("zero delay");
     assert!(
-        err.contains("dead-letter replay") && err.contains("zero"),
+        err.contains("dead-letter replay")
+            && err.contains("before the run ahead of it has given up"),
         "{err}"
     );
 
     let mut fine = Stack::worked_example();
-    fine.layers[0].backoff = Duration::from_micros(1500);
+    fine.layers[0].schedule = idem::window::Schedule::Constant(Duration::from_micros(1500));
     let err = scenario_from_stack(&fine).expect_err("sub-millisecond backoff");
     assert!(
         err.contains("millisecond") && err.contains("http client"),
@@ -660,6 +683,7 @@ fn foreign_states() -> Vec<WindowScreen> {
             .collect(),
         window: Duration::ZERO,
         safety: 1.25,
+        ..Stack::default()
     };
     let mut many_at_the_end = WindowScreen::new(many.clone());
     press(&mut many_at_the_end, &[ch('G'), ch('k'), ch('k')]);
@@ -671,6 +695,7 @@ fn foreign_states() -> Vec<WindowScreen> {
             paths: Vec::new(),
             window: Duration::from_secs(u64::MAX),
             safety: 1.0,
+            ..Stack::default()
         }),
         WindowScreen::new(Stack {
             safety: 0.5,
@@ -745,4 +770,56 @@ fn the_selected_row_is_always_on_screen_and_marked() {
     }
     press(&mut s, &[ch('G')]);
     assert_eq!(s.selected(), Row::Safety);
+}
+
+#[test]
+fn the_screen_on_order_5531_counts_its_timeouts() {
+    let order = idem::scenario::library::default_scenario().expect("loads");
+    let stack = idem::window::scenario::stack_from_config(&order.config);
+    let s = WindowScreen::new(stack);
+    let wide = plain(&s, 120, 36);
+    // Three tries of 30 s, 1 s apart: the last request 62 s after the first,
+    // the checkout giving up at 92 s; the window needs twice 62 s.
+    assert!(wide.contains("needs 2.1 min"), "{wide}");
+    assert!(!wide.contains("needs 4 s"), "{wide}");
+    assert!(wide.contains("62 s (ends 92 s)"), "{wide}");
+    assert!(wide.contains("    30 s"), "the timeout column:\n{wide}");
+    assert!(wide.contains("1 s × 2 + 3 × 30 s = 92 s"), "{wide}");
+    let compact = plain(&s, 80, 24);
+    assert!(compact.contains("62 s (ends 92 s)"), "{compact}");
+}
+
+#[test]
+fn braces_step_the_selected_layers_timeout() {
+    let mut s = worked();
+    assert_eq!(s.stack().layers[0].timeout, None);
+    press(&mut s, &[ch('}')]);
+    assert_eq!(
+        s.stack().layers[0].timeout,
+        Some(Duration::from_millis(100))
+    );
+    press(&mut s, &[ch('}'); 7]);
+    assert_eq!(s.stack().layers[0].timeout, Some(Duration::from_secs(30)));
+    let report = s.report().expect("report");
+    assert!(report.timeouts_known);
+    // 3 × 30 s + 2 × 2 s = 94 s; 3 × 94 s + 2 min = 402 s; 3 × 402 s + 2 h.
+    assert_eq!(report.gives_up.whole_seconds(), Some(3 * 402 + 7200));
+    press(&mut s, &[ch('}'); 20]);
+    assert_eq!(s.stack().layers[0].timeout, Some(Duration::from_secs(HOUR)));
+    assert!(s.notice().is_some_and(|n| n.contains("longest timeout")));
+    press(&mut s, &[ch('{'); 13]);
+    assert_eq!(
+        s.stack().layers[0].timeout,
+        Some(Duration::from_millis(100))
+    );
+    press(&mut s, &[ch('{')]);
+    assert_eq!(s.stack().layers[0].timeout, None);
+    press(&mut s, &[ch('{')]);
+    assert!(s.notice().is_some_and(|n| n.contains("no timeout already")));
+    select(&mut s, Row::Window);
+    press(&mut s, &[ch('}')]);
+    assert!(
+        s.notice()
+            .is_some_and(|n| n.contains("only a layer has a timeout"))
+    );
 }

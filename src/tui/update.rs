@@ -179,8 +179,10 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::OpenChecklist => app.overlay = Overlay::Checklist(0),
         Msg::OpenWindow => {
             app.playing = false;
-            let stack = crate::window::scenario::stack_from_config(&app.scenario.config);
-            app.window = Some(Box::new(WindowScreen::new(stack)));
+            let config = &app.scenario.config;
+            let stack = crate::window::scenario::stack_from_config(config);
+            let purchase = crate::window::scenario::Purchase::of_scenario(config);
+            app.window = Some(Box::new(WindowScreen::buying(stack, purchase)));
             app.screen = Screen::Window;
         }
         Msg::WindowKey(key) => {
@@ -196,7 +198,7 @@ pub fn update(app: &mut App, msg: Msg) {
                     match open(app, s, name, None) {
                         Ok(()) => {
                             app.notice = Some(
-                                "your stack, every reply lost: watch the attempts multiply".into(),
+                                "your stack, every answer lost: watch the attempts multiply".into(),
                             )
                         }
                         Err(e) => {

@@ -8,9 +8,10 @@
 //!
 //! Flags then adjust that base. Lists add, values replace:
 //! - `--layer NAME=...` whose NAME matches a layer already in the stack
-//!   replaces that layer in place; any other `--layer` is added outside the
-//!   existing layers, in the order given. Unnamed layers are called
-//!   "layer N" after their final position.
+//!   replaces its backoff and attempts in place (and its timeout, when the
+//!   flag gives one); any other `--layer` is added outside the existing
+//!   layers, in the order given. Unnamed layers are called "layer N" after
+//!   their final position.
 //! - `--path NAME=...` whose NAME matches an existing path replaces its
 //!   delay; any other `--path` is added after the existing paths.
 //! - `--window` and `--safety` replace the base values.
@@ -22,6 +23,7 @@ use super::error::WindowError;
 use super::json;
 use super::parse::{self, LayerSpec};
 use super::report::Report;
+use super::schedule::Schedule;
 use super::stack::{Layer, Stack};
 
 const AFTER_HELP: &str = "\
@@ -40,7 +42,10 @@ Example: idem window --layer \"http client=2s:3\" --layer 1m:3 --path \"operator
 #[command(after_help = AFTER_HELP)]
 pub struct WindowArgs {
     /// A retrying layer, innermost first; repeat for each layer, e.g. "http client=2s:3".
-    #[arg(long = "layer", value_name = "[NAME=]BACKOFF:ATTEMPTS")]
+    /// A third part is how long one try may last, e.g. "http client=2s:3:30s": for the
+    /// innermost layer the wait for an answer, for an outer one a deadline on each of its
+    /// attempts.
+    #[arg(long = "layer", value_name = "[NAME=]BACKOFF:ATTEMPTS[:TIMEOUT]")]
     pub layers: Vec<String>,
 
     /// A human recovery path and its delay; repeat for each path, e.g. "dead-letter replay=26h".
@@ -112,16 +117,20 @@ fn add_layer(stack: &mut Stack, spec: LayerSpec) {
     if let Some(name) = &spec.name
         && let Some(existing) = stack.layers.iter_mut().find(|l| &l.name == name)
     {
-        existing.backoff = spec.backoff;
+        existing.schedule = Schedule::Constant(spec.backoff);
         existing.attempts = spec.attempts;
+        existing.forever = false;
+        if spec.timeout.is_some() {
+            existing.timeout = spec.timeout;
+        }
         return;
     }
     let name = spec
         .name
         .unwrap_or_else(|| format!("layer {}", stack.layers.len() + 1));
-    stack
-        .layers
-        .push(Layer::new(name, spec.backoff, spec.attempts));
+    let mut layer = Layer::new(name, spec.backoff, spec.attempts);
+    layer.timeout = spec.timeout;
+    stack.layers.push(layer);
 }
 
 /// Builds the stack described by `args` and computes its report. This is

@@ -10,6 +10,7 @@
 //! name = "http client"  # optional, default "layer N"
 //! backoff = "2s"
 //! attempts = 3
+//! timeout = "30s"       # optional: how long one try may last
 //!
 //! [[path]]              # human recovery paths; repeat per path
 //! name = "dead-letter replay"
@@ -54,6 +55,21 @@ impl serde::de::Visitor<'_> for DurationVisitor {
     }
 }
 
+/// A duration longer than zero (a timeout).
+struct Positive(Duration);
+
+impl<'de> Deserialize<'de> for Positive {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let TomlDuration(value) = TomlDuration::deserialize(deserializer)?;
+        if value.is_zero() {
+            return Err(D::Error::custom(
+                "a timeout must be longer than zero, such as \"30s\"",
+            ));
+        }
+        Ok(Self(value))
+    }
+}
+
 /// A layer name: any non-blank text.
 struct LayerName(String);
 
@@ -62,7 +78,7 @@ impl<'de> Deserialize<'de> for LayerName {
         let text = String::deserialize(deserializer)?;
         check_name(&text)
             .map_err(|p| D::Error::custom(format!("{p}; give a label such as \"http client\"")))?;
-        Ok(Self(text.trim().to_owned()))
+        Ok(Self(crate::text::sanitize_line(text.trim())))
     }
 }
 
@@ -75,7 +91,7 @@ impl<'de> Deserialize<'de> for PathName {
         check_path_name(&text).map_err(|p| {
             D::Error::custom(format!("{p}; give a label such as \"dead-letter replay\""))
         })?;
-        Ok(Self(text.trim().to_owned()))
+        Ok(Self(crate::text::sanitize_line(text.trim())))
     }
 }
 
@@ -111,6 +127,7 @@ struct LayerEntry {
     name: Option<LayerName>,
     backoff: TomlDuration,
     attempts: Attempts,
+    timeout: Option<Positive>,
 }
 
 #[derive(Deserialize)]
@@ -137,12 +154,13 @@ impl StackFile {
             .layer
             .into_iter()
             .enumerate()
-            .map(|(i, entry)| Layer {
-                name: entry
+            .map(|(i, entry)| {
+                let name = entry
                     .name
-                    .map_or_else(|| format!("layer {}", i + 1), |n| n.0),
-                backoff: entry.backoff.0,
-                attempts: entry.attempts.0,
+                    .map_or_else(|| format!("layer {}", i + 1), |n| n.0);
+                let mut layer = Layer::new(name, entry.backoff.0, entry.attempts.0);
+                layer.timeout = entry.timeout.map(|t| t.0);
+                layer
             })
             .collect();
         let paths = self
@@ -155,6 +173,7 @@ impl StackFile {
             paths,
             window: self.window.map_or(DEFAULT_WINDOW, |w| w.0),
             safety: self.safety.map_or(DEFAULT_SAFETY, |s| s.0),
+            ..Stack::default()
         }
     }
 }

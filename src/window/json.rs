@@ -6,7 +6,11 @@
 //! {
 //!   "attempts": 27,
 //!   "automatic_delay_s": 7596,
-//!   "layers": [{"name": "http client", "backoff_s": 2, "attempts": 3}, ...],
+//!   "gives_up_s": 7596,
+//!   "requests_sent": 27,
+//!   "timeouts_known": false,
+//!   "processing_s": 0.2,
+//!   "layers": [{"name": "http client", "backoff_s": 2, "attempts": 3, "timeout_s": null}, ...],
 //!   "paths": [{"name": "automatic", "kind": "automatic", "delay_s": 7596, "covered": true}, ...],
 //!   "longest_path": "operator rerun",
 //!   "longest_path_s": 259200,
@@ -17,6 +21,11 @@
 //!   "window_is_enough": false
 //! }
 //! ```
+//!
+//! `automatic_delay_s` runs from the first request to the last one the
+//! retries send; `gives_up_s` to the moment the run gives up, its last try's
+//! timeout waited out (the same without timeouts). `requests_sent` is below
+//! `attempts` when a deadline cuts some short.
 //!
 //! Number rules:
 //! - seconds (`*_s`) are integers when the span is a whole number of seconds
@@ -34,7 +43,9 @@ use super::report::{PathKind, Report};
 
 impl Serialize for Count {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if let Some(small) = self.as_u64() {
+        if self.is_unbounded() {
+            serializer.serialize_str("unbounded")
+        } else if let Some(small) = self.as_u64() {
             serializer.serialize_u64(small)
         } else if let Some(exact) = self.exact() {
             serializer.serialize_str(&exact.to_string())
@@ -47,6 +58,9 @@ impl Serialize for Count {
 impl Serialize for Span {
     /// Seconds, following the number rules of this module.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if self.is_unbounded() {
+            return serializer.serialize_str("unbounded");
+        }
         if let Some(whole) = self.whole_seconds() {
             return serializer.serialize_u64(whole);
         }
@@ -73,6 +87,7 @@ struct LayerJson<'a> {
     name: &'a str,
     backoff_s: Span,
     attempts: u64,
+    timeout_s: Option<Span>,
 }
 
 #[derive(Serialize)]
@@ -87,6 +102,10 @@ struct PathJson<'a> {
 struct ReportJson<'a> {
     attempts: Count,
     automatic_delay_s: Span,
+    gives_up_s: Span,
+    requests_sent: Count,
+    timeouts_known: bool,
+    processing_s: Span,
     layers: Vec<LayerJson<'a>>,
     paths: Vec<PathJson<'a>>,
     longest_path: &'a str,
@@ -105,8 +124,9 @@ impl Serialize for Report {
             .iter()
             .map(|l| LayerJson {
                 name: &l.name,
-                backoff_s: Span::from_duration(l.backoff),
+                backoff_s: Span::from_duration(l.backoff()),
                 attempts: l.attempts,
+                timeout_s: l.timeout.map(Span::from_duration),
             })
             .collect();
         let paths = self
@@ -122,6 +142,10 @@ impl Serialize for Report {
         ReportJson {
             attempts: self.attempts,
             automatic_delay_s: self.automatic_delay,
+            gives_up_s: self.gives_up,
+            requests_sent: self.sends,
+            timeouts_known: self.timeouts_known,
+            processing_s: self.processing,
             layers,
             paths,
             longest_path: &self.longest.name,

@@ -26,6 +26,12 @@ enum Magnitude {
 impl Magnitude {
     const ZERO: Self = Self::Exact(0);
     const ONE: Self = Self::Exact(1);
+    /// Without end: what a layer that never stops retrying adds up to.
+    const UNBOUNDED: Self = Self::Huge(f64::INFINITY);
+
+    fn is_unbounded(self) -> bool {
+        matches!(self, Self::Huge(log) if log.is_infinite() && log > 0.0)
+    }
 
     fn log10(self) -> f64 {
         match self {
@@ -37,6 +43,9 @@ impl Magnitude {
     }
 
     fn add(self, other: Self) -> Self {
+        if self.is_unbounded() || other.is_unbounded() {
+            return Self::UNBOUNDED;
+        }
         if let (Self::Exact(a), Self::Exact(b)) = (self, other)
             && let Some(sum) = a.checked_add(b)
         {
@@ -123,8 +132,24 @@ impl Eq for Magnitude {}
 pub struct Count(Magnitude);
 
 impl Count {
+    /// No attempt at all.
+    pub const ZERO: Self = Self(Magnitude::ZERO);
+
     /// One attempt: the product of an empty stack.
     pub const ONE: Self = Self(Magnitude::ONE);
+
+    /// No limit: a layer that retries until something else stops it.
+    pub const UNBOUNDED: Self = Self(Magnitude::UNBOUNDED);
+
+    /// True for [`Count::UNBOUNDED`] and anything it was added to.
+    pub fn is_unbounded(&self) -> bool {
+        self.0.is_unbounded()
+    }
+
+    /// `self + other`, never overflowing.
+    pub fn plus(self, other: Count) -> Count {
+        Count(self.0.add(other.0))
+    }
 
     /// A count known exactly.
     pub fn new(value: u128) -> Self {
@@ -163,6 +188,7 @@ impl Count {
 impl std::fmt::Display for Count {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.0 {
+            m if m.is_unbounded() => f.write_str("unbounded"),
             Magnitude::Exact(n) if n < format::SCIENTIFIC_FROM => {
                 f.write_str(&format::group_digits(n))
             }
@@ -181,6 +207,19 @@ pub struct Span(Magnitude);
 impl Span {
     /// No time at all.
     pub const ZERO: Self = Self(Magnitude::ZERO);
+
+    /// Without end: the path of a layer that never stops retrying.
+    pub const UNBOUNDED: Self = Self(Magnitude::UNBOUNDED);
+
+    /// True for [`Span::UNBOUNDED`] and anything it was added to.
+    pub fn is_unbounded(&self) -> bool {
+        self.0.is_unbounded()
+    }
+
+    /// A span of exactly `nanos` nanoseconds.
+    pub fn from_nanos(nanos: u128) -> Self {
+        Self(Magnitude::Exact(nanos))
+    }
 
     /// The same length as `duration`.
     pub fn from_duration(duration: Duration) -> Self {
@@ -245,12 +284,18 @@ impl Span {
 
     /// The span in seconds with digit groups: "7,596 s", "8.6e127 s".
     pub fn seconds_text(&self) -> String {
+        if self.is_unbounded() {
+            return "without end".to_owned();
+        }
         format::seconds_text(*self)
     }
 }
 
 impl std::fmt::Display for Span {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_unbounded() {
+            return f.write_str("without end");
+        }
         f.write_str(&format::human_span(*self))
     }
 }

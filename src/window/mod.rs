@@ -20,8 +20,10 @@ mod matrix;
 mod parse;
 mod report;
 pub mod scenario;
+mod schedule;
 mod stack;
 mod text;
+mod timing;
 
 pub use cli::{WindowArgs, report_from_args, run, stack_from_args};
 pub use config::{line_column, load_stack, parse_stack};
@@ -34,4 +36,9 @@ pub use matrix::{
     attempts_matrix, attempts_matrix_for,
 };
 pub use report::{PathKind, PathReport, Report, compute};
-pub use stack::{AUTOMATIC_PATH, DEFAULT_SAFETY, DEFAULT_WINDOW, HumanPath, Layer, Stack};
+pub use schedule::{Jitter, Schedule};
+pub use stack::{
+    AUTOMATIC_PATH, DEFAULT_PROCESSING, DEFAULT_SAFETY, DEFAULT_WINDOW, HumanPath, Layer,
+    PathStart, Source, Stack,
+};
+pub use timing::{Timing, timing};

@@ -8,8 +8,8 @@ use super::error::WindowError;
 use super::stack::{HumanPath, check_attempts, check_name, check_path_name, check_safety};
 
 /// How a layer is written on the command line.
-pub(crate) const LAYER_FORM: &str =
-    "expected BACKOFF:ATTEMPTS such as 2s:3, optionally named as in \"http client=2s:3\"";
+pub(crate) const LAYER_FORM: &str = "expected BACKOFF:ATTEMPTS such as 2s:3, or BACKOFF:ATTEMPTS:TIMEOUT \
+     such as 2s:3:30s, optionally named as in \"http client=2s:3:30s\"";
 
 /// How a human path is written on the command line.
 pub(crate) const PATH_FORM: &str = "expected NAME=DURATION such as \"dead-letter replay=26h\"";
@@ -21,6 +21,8 @@ pub(crate) struct LayerSpec {
     pub name: Option<String>,
     pub backoff: Duration,
     pub attempts: u64,
+    /// How long one try may last, when given.
+    pub timeout: Option<Duration>,
 }
 
 /// Reads a duration such as "2s", "90m", "26h", "3days" or "7d".
@@ -52,26 +54,45 @@ fn flag_error(flag: &'static str, value: &str, problem: impl Into<String>) -> Wi
     }
 }
 
-/// Reads `--layer [NAME=]BACKOFF:ATTEMPTS`.
+/// Reads `--layer [NAME=]BACKOFF:ATTEMPTS[:TIMEOUT]`.
 pub(crate) fn layer(value: &str) -> Result<LayerSpec, WindowError> {
     let err = |problem: String| flag_error("--layer", value, problem);
     let (name, rest) = match value.split_once('=') {
         Some((name, rest)) => {
             check_name(name).map_err(|p| err(format!("{p}; {LAYER_FORM}")))?;
-            (Some(name.trim().to_owned()), rest)
+            (Some(crate::text::sanitize_line(name.trim())), rest)
         }
         None => (None, value),
     };
-    let Some((backoff, count)) = rest.rsplit_once(':') else {
-        return Err(err(LAYER_FORM.to_owned()));
+    let parts: Vec<&str> = rest.split(':').collect();
+    let (backoff, count, timeout) = match parts.as_slice() {
+        [backoff, count] => (backoff, count, None),
+        [backoff, count, timeout] => (backoff, count, Some(timeout)),
+        _ => return Err(err(LAYER_FORM.to_owned())),
     };
     let backoff = duration(backoff).map_err(|p| err(format!("backoff: {p}")))?;
     let attempts = attempts(count).map_err(err)?;
+    let timeout = timeout
+        .map(|t| positive(t, "timeout"))
+        .transpose()
+        .map_err(err)?;
     Ok(LayerSpec {
         name,
         backoff,
         attempts,
+        timeout,
     })
+}
+
+/// Reads a duration that must be longer than zero (a timeout, a deadline).
+pub(crate) fn positive(text: &str, what: &str) -> Result<Duration, String> {
+    let value = duration(text).map_err(|p| format!("{what}: {p}"))?;
+    if value.is_zero() {
+        return Err(format!(
+            "{what}: a {what} must be longer than zero, such as 30s"
+        ));
+    }
+    Ok(value)
 }
 
 /// Reads `--path NAME=DURATION`.
@@ -82,7 +103,10 @@ pub(crate) fn path(value: &str) -> Result<HumanPath, WindowError> {
     };
     check_path_name(name).map_err(|p| err(format!("{p}; {PATH_FORM}")))?;
     let delay = duration(delay).map_err(err)?;
-    Ok(HumanPath::new(name.trim(), delay))
+    Ok(HumanPath::new(
+        crate::text::sanitize_line(name.trim()),
+        delay,
+    ))
 }
 
 /// Reads `--window DURATION`.
@@ -116,6 +140,15 @@ mod tests {
         let unnamed = layer("1h:4").expect("valid layer");
         assert_eq!(unnamed.name, None);
         assert_eq!(unnamed.attempts, 4);
+        assert_eq!(unnamed.timeout, None);
+    }
+
+    #[test]
+    fn a_third_part_is_the_timeout() {
+        let timed = layer("http=2s:3:30s").expect("valid layer");
+        assert_eq!(timed.timeout, Some(Duration::from_secs(30)));
+        assert!(layer("2s:3:0s").is_err());
+        assert!(layer("2s:3:30s:1").is_err());
     }
 
     #[test]

@@ -10,12 +10,29 @@
 //! D_i = b_i × (a_i − 1) + a_i × D_(i−1)
 //! ```
 //!
-//! (Time spent in the calls themselves is ignored; only waiting counts.)
+//! That is the seed's count, where a try that hears nothing costs no time.
+//! Where timeouts are known they count too (see [`super::timing`]): every try
+//! waits out its timeout, deadlines cut budgets short, and the figures are
+//! those the simulator produces with the same stack, to the millisecond.
+//!
+//! What each figure means, every answer lost:
+//! - the **automatic delay** runs from the first request to the last one the
+//!   retries send: the latest a duplicate can reach the processor;
+//! - the run **gives up** once the last try has waited out its timeout;
+//! - a **human path** sends the intent again once, at its delay from the
+//!   first request; a path taken from a scenario starts after the run before
+//!   it gave up (give-up time + `after`);
+//! - a path is **covered** when its duplicate reaches the processor while the
+//!   key is still kept. The key is stored when the first charge completes,
+//!   `processing` after the first request arrives, and kept for the window;
+//!   a duplicate travels as long as the first request did, so the path is
+//!   covered when `delay < window + processing`. At the very instant the
+//!   window ends the key is already gone.
 
 use std::time::Duration;
 
 use super::magnitude::{Count, Span};
-use super::stack::{AUTOMATIC_PATH, Layer, Stack};
+use super::stack::{AUTOMATIC_PATH, Layer, PathStart, Stack};
 
 /// Whether a path is made of automatic retries or of a person's action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,9 +51,9 @@ pub struct PathReport {
     pub name: String,
     /// Automatic or human.
     pub kind: PathKind,
-    /// Time from the first attempt to the last possible duplicate.
+    /// Time from the first request to the last possible duplicate.
     pub delay: Span,
-    /// True when `delay <= window`.
+    /// True when the duplicate still finds the key (see the module docs).
     pub covered: bool,
 }
 
@@ -48,8 +65,18 @@ pub struct Report {
     /// Tries of the side effect one intent can cause: the product of every
     /// layer's attempts.
     pub attempts: Count,
-    /// Delay of the automatic path.
+    /// Delay of the automatic path: from the first request to the last.
     pub automatic_delay: Span,
+    /// When the automatic run gives up, its last try's timeout waited out.
+    pub gives_up: Span,
+    /// Requests the automatic run sends: `attempts`, unless a deadline cuts
+    /// some of them short.
+    pub sends: Count,
+    /// Whether any layer has a timeout or a deadline, so that tries cost
+    /// time; without, the figures are the seed's.
+    pub timeouts_known: bool,
+    /// How long after the first request arrives its key is stored.
+    pub processing: Span,
     /// The automatic path first, then the human paths in input order.
     pub paths: Vec<PathReport>,
     /// The path with the longest delay (the earliest one on ties).
@@ -68,9 +95,10 @@ impl Report {
         self.paths.iter().filter(|p| !p.covered).count()
     }
 
-    /// True when the window is at least the required window.
+    /// True when every path is covered and the window is at least the
+    /// required window.
     pub fn window_is_enough(&self) -> bool {
-        self.window >= self.required_window
+        self.uncovered_count() == 0 && self.window >= self.required_window
     }
 
     /// The window as a `Duration` (it always fits, since it came from one).
@@ -86,30 +114,22 @@ pub fn compute(stack: &Stack) -> Result<Report, super::WindowError> {
 
 /// Computes the report of a stack that has already been validated.
 pub(crate) fn compute_valid(stack: &Stack) -> Report {
-    let mut attempts = Count::ONE;
-    let mut automatic_delay = Span::ZERO;
-    for layer in &stack.layers {
-        let tries = Count::new(u128::from(layer.attempts));
-        let retries = Count::new(u128::from(layer.attempts.saturating_sub(1)));
-        let waiting = Span::from_duration(layer.backoff).times(retries);
-        automatic_delay = waiting.plus(automatic_delay.times(tries));
-        attempts = attempts.times(tries);
-    }
+    let attempts = stack.layers.iter().fold(Count::ONE, |product, layer| {
+        product.times(layer.attempt_count())
+    });
+    let timing = super::timing::timing(stack);
 
     let window = Span::from_duration(stack.window);
+    let keeps_until = window.plus(Span::from_duration(stack.processing));
     let path = |name: &str, kind, delay: Span| PathReport {
         name: name.to_owned(),
         kind,
         delay,
-        covered: delay <= window,
+        covered: delay < keeps_until,
     };
-    let mut paths = vec![path(AUTOMATIC_PATH, PathKind::Automatic, automatic_delay)];
-    for human in &stack.paths {
-        paths.push(path(
-            &human.name,
-            PathKind::Human,
-            Span::from_duration(human.delay),
-        ));
+    let mut paths = vec![path(AUTOMATIC_PATH, PathKind::Automatic, timing.last_send)];
+    for (human, delay) in stack.paths.iter().zip(human_delays(stack, timing.gives_up)) {
+        paths.push(path(&human.name, PathKind::Human, delay));
     }
 
     // The first path is always there, so the fold needs no fallback value.
@@ -123,11 +143,40 @@ pub(crate) fn compute_valid(stack: &Stack) -> Report {
     Report {
         layers: stack.layers.clone(),
         attempts,
-        automatic_delay,
+        automatic_delay: timing.last_send,
+        gives_up: timing.gives_up,
+        sends: timing.sends,
+        timeouts_known: stack
+            .layers
+            .iter()
+            .any(|l| l.timeout.is_some() || l.deadline.is_some()),
+        processing: Span::from_duration(stack.processing),
         required_window: longest.delay.scaled(stack.safety),
         longest,
         paths,
         safety: stack.safety,
         window,
     }
+}
+
+/// Each human path's delay from the first request. A path counted from a
+/// give-up follows the run before it: the automatic run for the first such
+/// path, then the rerun of the one before (which, in the worst case, heard
+/// nothing either and spent its whole budget too).
+pub(crate) fn human_delays(stack: &Stack, gives_up: Span) -> Vec<Span> {
+    let mut previous_start = Span::ZERO;
+    stack
+        .paths
+        .iter()
+        .map(|p| match p.start {
+            PathStart::FirstAttempt => Span::from_duration(p.delay),
+            PathStart::AfterGiveUp => {
+                let start = previous_start
+                    .plus(gives_up)
+                    .plus(Span::from_duration(p.delay));
+                previous_start = start;
+                start
+            }
+        })
+        .collect()
 }

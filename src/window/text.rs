@@ -67,6 +67,14 @@ impl Report {
             self.automatic_delay
         );
         line(&mut out, "Automatic delay", &automatic);
+        if self.timeouts_known {
+            let gives_up = format!("{} ({})", self.gives_up.seconds_text(), self.gives_up);
+            line(&mut out, "Gives up after", &gives_up);
+        }
+        if self.sends != self.attempts {
+            let sent = format!("{} (deadlines cut the others short)", self.sends);
+            line(&mut out, "Requests sent", &sent);
+        }
         out.push('\n');
         self.write_paths(&mut out);
         out.push('\n');
@@ -91,38 +99,57 @@ impl Report {
             out.push_str("Retry stack: no retrying layers (one attempt, nothing to wait for)\n");
             return;
         }
-        let backoffs: Vec<String> = self
-            .layers
-            .iter()
-            .map(|l| super::Span::from_duration(l.backoff).to_string())
-            .collect();
+        let backoffs: Vec<String> = self.layers.iter().map(|l| l.schedule.describe()).collect();
         let attempts: Vec<String> = self
             .layers
             .iter()
-            .map(|l| super::group_digits(u128::from(l.attempts)))
+            .map(|l| {
+                if l.forever {
+                    "no limit".to_owned()
+                } else {
+                    super::group_digits(u128::from(l.attempts))
+                }
+            })
+            .collect();
+        let with_timeouts = self.layers.iter().any(|l| l.timeout.is_some());
+        let timeouts: Vec<String> = self
+            .layers
+            .iter()
+            .map(|l| {
+                l.timeout.map_or_else(
+                    || "-".to_owned(),
+                    |t| super::Span::from_duration(t).to_string(),
+                )
+            })
             .collect();
         let number_width = self.layers.len().to_string().len();
         let name_width = widest(self.layers.iter().map(|l| l.name.as_str()), "layer".len());
         let backoff_width = widest(backoffs.iter().map(String::as_str), "backoff".len());
         let attempts_width = widest(attempts.iter().map(String::as_str), "attempts".len());
+        let timeout_width = widest(timeouts.iter().map(String::as_str), "timeout".len());
 
         out.push_str("Retry stack, innermost layer first\n");
-        let _ = writeln!(
-            out,
-            "  {:>number_width$}  {}  {}  {:>attempts_width$}",
-            "#",
-            pad("layer", name_width),
-            pad("backoff", backoff_width),
-            "attempts",
-        );
-        for (i, layer) in self.layers.iter().enumerate() {
-            let _ = writeln!(
+        let row = |out: &mut String, n: &str, name: &str, backoff: &str, count: &str, t: &str| {
+            let _ = write!(
                 out,
-                "  {:>number_width$}  {}  {}  {:>attempts_width$}",
-                i + 1,
-                pad(&layer.name, name_width),
-                pad(&backoffs[i], backoff_width),
-                attempts[i],
+                "  {n:>number_width$}  {}  {}  {count:>attempts_width$}",
+                pad(name, name_width),
+                pad(backoff, backoff_width),
+            );
+            if with_timeouts {
+                let _ = write!(out, "  {t:>timeout_width$}");
+            }
+            out.push('\n');
+        };
+        row(out, "#", "layer", "backoff", "attempts", "timeout");
+        for (i, layer) in self.layers.iter().enumerate() {
+            row(
+                out,
+                &(i + 1).to_string(),
+                &layer.name,
+                &backoffs[i],
+                &attempts[i],
+                &timeouts[i],
             );
         }
     }

@@ -10,8 +10,8 @@ use super::state::{
     WINDOW_LADDER_MS, WindowScreen,
 };
 use crate::scenario::Scenario;
-use crate::window::scenario::scenario_from_stack;
-use crate::window::{Span, human_span};
+use crate::window::scenario::replay_scenario;
+use crate::window::{PathStart, Span, human_span};
 
 /// What the caller should do after a key.
 #[derive(Clone, Debug)]
@@ -41,6 +41,7 @@ pub const KEYS: &[(&str, &str)] = &[
         "[ ] / Shift+←→",
         "shorter / longer backoff of the selected layer",
     ),
+    ("{ }", "shorter / longer timeout of the selected layer"),
     ("a", "add a layer outside the others"),
     ("A", "add a human path"),
     ("x / Delete", "remove the selected layer or path"),
@@ -70,13 +71,15 @@ impl WindowScreen {
             KeyCode::Right if shift => self.step_second(Direction::Up),
             KeyCode::Char('H') | KeyCode::Char('[') => self.step_second(Direction::Down),
             KeyCode::Char('L') | KeyCode::Char(']') => self.step_second(Direction::Up),
+            KeyCode::Char('{') => self.step_timeout(Direction::Down),
+            KeyCode::Char('}') => self.step_timeout(Direction::Up),
             KeyCode::Left | KeyCode::Char('h') => self.step_value(Direction::Down),
             KeyCode::Right | KeyCode::Char('l') => self.step_value(Direction::Up),
             KeyCode::Char('a') => self.add_layer(),
             KeyCode::Char('A') => self.add_path(),
             KeyCode::Char('x') | KeyCode::Delete => self.remove_selected(),
             KeyCode::Char('r') => self.reset(),
-            KeyCode::Enter => match scenario_from_stack(self.stack()) {
+            KeyCode::Enter => match replay_scenario(self.stack(), self.purchase()) {
                 Ok(scenario) => return WindowAction::OpenScenario(scenario),
                 Err(problem) => self.say(problem),
             },
@@ -100,23 +103,48 @@ impl WindowScreen {
         let stack = self.stack();
         match self.selected() {
             Row::Layer(i) => stack.layers.get(i).map_or_else(String::new, |l| {
-                format!(
-                    "{}: {} attempts, {} between tries. ←→ attempts {MIN_ATTEMPTS} to \
-                     {MAX_ATTEMPTS}; [ ] backoff {}.",
+                let attempts = if l.forever {
+                    "attempts without limit".to_owned()
+                } else {
+                    format!("{} attempts", l.attempts)
+                };
+                let timeout = l.timeout.map_or_else(
+                    || "no timeout (a try costs no time)".to_owned(),
+                    |t| format!("tries of {}", spell(t)),
+                );
+                let mut text = format!(
+                    "{}: {attempts}, waits {}, {timeout}. ←→ attempts {MIN_ATTEMPTS} to \
+                     {MAX_ATTEMPTS}; [ ] backoff {}; {{ }} timeout.",
                     l.name,
-                    l.attempts,
-                    spell(l.backoff),
-                    ladder_range(&BACKOFF_LADDER_MS)
-                )
+                    l.schedule.describe(),
+                    ladder_range(&BACKOFF_LADDER_MS),
+                );
+                if let Some(source) = &l.source {
+                    text.push_str(&format!(" From {}.", source.place()));
+                }
+                for warning in &l.warnings {
+                    text.push_str(&format!(" ⚠ {warning}"));
+                }
+                text
             }),
             Row::Path(i) => stack.paths.get(i).map_or_else(String::new, |p| {
-                format!(
-                    "{}: a person sends the payment again {} after the first attempt. \
-                     ←→ delay {}; x removes it.",
+                let when = match p.start {
+                    PathStart::FirstAttempt => {
+                        format!("{} after the first attempt", spell(p.delay))
+                    }
+                    PathStart::AfterGiveUp => {
+                        format!("{} after the run before it gave up", spell(p.delay))
+                    }
+                };
+                let mut text = format!(
+                    "{}: a person sends the payment again {when}. ←→ delay {}; x removes it.",
                     p.name,
-                    spell(p.delay),
                     ladder_range(&DELAY_LADDER_MS)
-                )
+                );
+                if let Some(source) = &p.source {
+                    text.push_str(&format!(" From {}.", source.place()));
+                }
+                text
             }),
             Row::Window => format!(
                 "The processor keeps each key for {}. ←→ window {}.",

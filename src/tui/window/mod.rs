@@ -17,7 +17,7 @@ mod view;
 pub use keys::{KEYS, WindowAction};
 pub use state::{
     BACKOFF_LADDER_MS, DELAY_LADDER_MS, Direction, MAX_ATTEMPTS, MAX_LAYERS, MAX_PATHS,
-    MIN_ATTEMPTS, Row, SAFETY_LADDER, WINDOW_LADDER_MS, WindowScreen,
+    MIN_ATTEMPTS, Row, SAFETY_LADDER, TIMEOUT_LADDER_MS, WINDOW_LADDER_MS, WindowScreen,
 };
 pub use view::{MIN_HEIGHT, MIN_WIDTH, render};
 

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use crate::window::scenario::Purchase;
 use crate::window::{HumanPath, Layer, Report, Stack};
 
 /// The most layers the editor builds: the attempts matrix stops at four.
@@ -40,6 +41,25 @@ pub const BACKOFF_LADDER_MS: [u64; 17] = [
     6 * H,
     12 * H,
     D,
+];
+
+/// The timeouts a layer steps through, in milliseconds; below the first rung
+/// a layer has no timeout (a try costs no time, as the seed counts).
+pub const TIMEOUT_LADDER_MS: [u64; 14] = [
+    100 * MS,
+    500 * MS,
+    S,
+    2 * S,
+    5 * S,
+    10 * S,
+    15 * S,
+    30 * S,
+    MIN,
+    2 * MIN,
+    5 * MIN,
+    15 * MIN,
+    30 * MIN,
+    H,
 ];
 
 /// The delays a human path steps through, in milliseconds.
@@ -131,6 +151,9 @@ pub enum Direction {
 #[derive(Clone, Debug)]
 pub struct WindowScreen {
     stack: Stack,
+    /// What Enter's replay buys: the scenario's own purchase when the screen
+    /// was opened from one, order 5531 otherwise.
+    purchase: Purchase,
     /// Index into the rows: layers, then paths, then window, then safety.
     selected: usize,
     /// What the last key could not do, or what it did that is not visible.
@@ -140,8 +163,14 @@ pub struct WindowScreen {
 impl WindowScreen {
     /// Opens the screen on `stack`, the first row selected.
     pub fn new(stack: Stack) -> Self {
+        Self::buying(stack, Purchase::default())
+    }
+
+    /// Opens the screen on `stack`, Enter replaying it with `purchase`.
+    pub fn buying(stack: Stack, purchase: Purchase) -> Self {
         Self {
             stack,
+            purchase,
             selected: 0,
             notice: None,
         }
@@ -150,6 +179,11 @@ impl WindowScreen {
     /// The stack as edited so far.
     pub fn stack(&self) -> &Stack {
         &self.stack
+    }
+
+    /// What Enter's replay buys.
+    pub fn purchase(&self) -> &Purchase {
+        &self.purchase
     }
 
     /// The calculation for the current stack; `None` only for a stack the
@@ -239,6 +273,14 @@ impl WindowScreen {
         let Some(layer) = self.stack.layers.get_mut(i) else {
             return;
         };
+        if layer.forever {
+            // A layer without a limit gets one, starting from the top rung.
+            layer.forever = false;
+            layer.attempts = MAX_ATTEMPTS;
+            let text = format!("{}: now limited to {MAX_ATTEMPTS} attempts", layer.name);
+            self.say(text);
+            return;
+        }
         let ladder: Vec<u64> = (MIN_ATTEMPTS..=MAX_ATTEMPTS).collect();
         match step(&ladder, layer.attempts, direction) {
             Some(next) => layer.attempts = next,
@@ -259,8 +301,8 @@ impl WindowScreen {
         let Some(layer) = self.stack.layers.get_mut(i) else {
             return;
         };
-        match step_duration(&BACKOFF_LADDER_MS, layer.backoff, direction) {
-            Some(next) => layer.backoff = next,
+        match step_duration(&BACKOFF_LADDER_MS, layer.backoff(), direction) {
+            Some(next) => layer.schedule = layer.schedule.with_first(next),
             None => {
                 let name = layer.name.clone();
                 self.say(end_of_ladder(
@@ -269,6 +311,38 @@ impl WindowScreen {
                     &BACKOFF_LADDER_MS,
                     direction,
                 ));
+            }
+        }
+    }
+
+    /// Steps the selected layer's timeout: from none up the ladder, and back
+    /// down to none.
+    pub fn step_timeout(&mut self, direction: Direction) {
+        let Row::Layer(i) = self.selected() else {
+            self.say("only a layer has a timeout: select one with ↑↓");
+            return;
+        };
+        let Some(layer) = self.stack.layers.get_mut(i) else {
+            return;
+        };
+        let next = match (layer.timeout, direction) {
+            (None, Direction::Up) => TIMEOUT_LADDER_MS.first().map(|&ms| Some(ms)),
+            (None, Direction::Down) => None,
+            (Some(t), Direction::Down) if t <= Duration::from_millis(TIMEOUT_LADDER_MS[0]) => {
+                Some(None)
+            }
+            (Some(t), _) => step_duration(&TIMEOUT_LADDER_MS, t, direction)
+                .map(|d| Some(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))),
+        };
+        match next {
+            Some(ms) => layer.timeout = ms.map(Duration::from_millis),
+            None => {
+                let name = layer.name.clone();
+                let text = match direction {
+                    Direction::Down => format!("{name}: no timeout already (a try costs no time)"),
+                    Direction::Up => end_of_ladder(&name, "timeout", &TIMEOUT_LADDER_MS, direction),
+                };
+                self.say(text);
             }
         }
     }

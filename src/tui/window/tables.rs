@@ -16,6 +16,14 @@ use crate::tui::theme::Theme;
 use crate::window::{Count, Level, Report, Span as Spell, Stack};
 use unicode_width::UnicodeWidthStr;
 
+/// What the automatic path is called in the paths box.
+const AUTOMATIC_NAME: &str = "automatic retries";
+
+/// A duration as the screen writes it.
+fn spell(duration: std::time::Duration) -> String {
+    Spell::from_duration(duration).to_string()
+}
+
 /// Rows the paths box wants: borders, the header, the automatic path and
 /// one per human path.
 pub(super) fn paths_height(stack: &Stack) -> u16 {
@@ -41,27 +49,47 @@ pub(super) fn layers(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, t
         })
         .collect();
     let widest_total = totals.iter().map(|(t, _)| t.width()).max().unwrap_or(0);
+    let backoffs: Vec<String> = stack.layers.iter().map(|l| l.schedule.describe()).collect();
+    let timeouts: Vec<String> = stack
+        .layers
+        .iter()
+        .map(|l| l.timeout.map_or_else(|| "-".to_owned(), spell))
+        .collect();
+    let with_timeouts = stack.layers.iter().any(|l| l.timeout.is_some());
     // Every number column keeps at least one space before its values.
-    let (backoff_w, attempts_w) = (7, 9);
+    let widest_backoff = backoffs.iter().map(|b| b.width()).max().unwrap_or(0);
+    let backoff_w = (widest_backoff + 1).clamp(7, 18);
+    let attempts_w = 9;
+    let timeout_w = if with_timeouts { 8 } else { 0 };
     let total_w = widest_total.max("so far".len()) + 1;
-    // The waiting of the layers so far, when there is room for it.
-    let waits_w = if width >= 70 { 14 } else { 0 };
-    let name_w = width.saturating_sub(4 + backoff_w + attempts_w + total_w + waits_w);
-    let columns = |mark: &str, number: &str, name: &str, backoff: &str, attempts: &str| {
+    // The delay of the layers so far, when there is room for it.
+    let fixed = 4 + backoff_w + attempts_w + timeout_w + total_w;
+    let waits_w = if width >= fixed + 14 + 20 { 14 } else { 0 };
+    let name_w = width.saturating_sub(fixed + waits_w);
+    let columns = |mark: &str, number: &str, name: &str, backoff: &str, attempts: &str, t: &str| {
         format!(
-            "{mark}{} {}{}{}",
+            "{mark}{} {}{}{}{}",
             pad(number, 1, true),
             pad(name, name_w, false),
             pad(backoff, backoff_w, true),
             pad(attempts, attempts_w, true),
+            pad(t, timeout_w, true),
         )
     };
     let mut lines = vec![Line::styled(
         format!(
             "{}{}{}",
-            columns("  ", "#", "layer", "backoff", "attempts"),
+            columns("  ", "#", "layer", "backoff", "attempts", "timeout"),
             pad("so far", total_w, true),
-            pad("waits so far", waits_w, true)
+            pad(
+                if with_timeouts {
+                    "delay so far"
+                } else {
+                    "waits so far"
+                },
+                waits_w,
+                true
+            )
         ),
         theme.dim(),
     )];
@@ -81,12 +109,22 @@ pub(super) fn layers(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, t
     let rows = stack.layers.iter().zip(&totals).enumerate();
     for (i, (layer, (total, level))) in rows.skip(start).take(height) {
         let is_selected = selected == Some(i);
+        let mut name = layer.name.clone();
+        if !layer.warnings.is_empty() {
+            name.push_str(" ⚠");
+        }
+        let attempts = if layer.forever {
+            "∞".to_owned()
+        } else {
+            layer.attempts.to_string()
+        };
         let text = columns(
             if is_selected { "▶ " } else { "  " },
             &(i + 1).to_string(),
-            &layer.name,
-            &Spell::from_duration(layer.backoff).to_string(),
-            &layer.attempts.to_string(),
+            &name,
+            &backoffs[i],
+            &attempts,
+            &timeouts[i],
         );
         // The running product keeps its own colour even on the selected row.
         lines.push(Line::from(vec![
@@ -140,7 +178,9 @@ pub(super) fn paths(
     let longest_name = report
         .paths
         .iter()
+        .skip(1)
         .map(|p| p.name.chars().count())
+        .chain(std::iter::once(AUTOMATIC_NAME.chars().count()))
         .max()
         .unwrap_or(0);
     let name_w = longest_name.clamp(10, 22);
@@ -197,7 +237,7 @@ pub(super) fn paths(
             (_, false) => "· ",
         };
         let name = if i == 0 {
-            "automatic retries"
+            AUTOMATIC_NAME
         } else {
             path.name.as_str()
         };

@@ -160,6 +160,7 @@ fn footer(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, theme: &Them
     let mut keys: Vec<(&str, &str)> = vec![("↑↓", "select"), ("←→", screen.value_name())];
     if matches!(screen.selected(), Row::Layer(_)) {
         keys.push(("[ ]", "backoff"));
+        keys.push(("{ }", "timeout"));
     }
     // Enter and Esc come early: a notice takes the second line on narrow screens.
     keys.extend([
@@ -284,6 +285,21 @@ pub(super) fn delays_by_layer(stack: &Stack) -> Vec<Spell> {
         .collect()
 }
 
+/// How long the innermost `n` layers take to give up, for each `n`: the
+/// figure each layer of the working multiplies.
+fn budgets_by_layer(stack: &Stack) -> Vec<Spell> {
+    (1..=stack.layers.len())
+        .map_while(|n| {
+            let inner = Stack {
+                layers: stack.layers[..n].to_vec(),
+                paths: Vec::new(),
+                ..stack.clone()
+            };
+            inner.report().ok().map(|r| r.gives_up)
+        })
+        .collect()
+}
+
 /// "×2", "×1.5".
 fn factor(safety: f64) -> String {
     format!("×{safety}")
@@ -311,11 +327,17 @@ fn summary(
             level.as_str()
         ),
     };
-    let automatic = format!(
-        "{} ({})",
-        report.automatic_delay.seconds_text(),
-        report.automatic_delay
-    );
+    let automatic = if report.timeouts_known {
+        // The give-up, after the last request's timeout: short enough for
+        // the compact column even in days.
+        format!("{} (ends {})", report.automatic_delay, report.gives_up)
+    } else {
+        format!(
+            "{} ({})",
+            report.automatic_delay.seconds_text(),
+            report.automatic_delay
+        )
+    };
     let longest = format!("{}, {}", report.longest.name, report.longest.delay);
     let required = format!(
         "{} = {} {}",
@@ -419,22 +441,52 @@ fn working(frame: &mut Frame<'_>, area: Rect, stack: &Stack, report: &Report, th
         Span::styled("Attempts multiply: ", theme.bold()),
         Span::raw(product),
     ]));
+    let timed = report.timeouts_known;
+    let rule = if timed {
+        "L = waits + attempts × L of the layers inside, starting from the innermost timeout"
+    } else {
+        "D = backoff × (attempts − 1) + attempts × D of the layers inside"
+    };
     lines.push(Line::from(vec![
         Span::styled("Waits build up from the inside: ", theme.bold()),
-        Span::raw("D = backoff × (attempts − 1) + attempts × D of the layers inside"),
+        Span::raw(rule),
     ]));
-    let mut inner = Spell::ZERO;
-    for (layer, now) in stack.layers.iter().zip(delays_by_layer(stack)) {
+    let mut inner = if timed {
+        stack
+            .layers
+            .first()
+            .and_then(|l| l.timeout)
+            .map_or(Spell::ZERO, Spell::from_duration)
+    } else {
+        Spell::ZERO
+    };
+    for (layer, now) in stack.layers.iter().zip(budgets_by_layer(stack)) {
+        let retries = layer.attempts.saturating_sub(1);
+        let waits = match layer.worst_schedule() {
+            crate::window::Schedule::Constant(b) => {
+                format!("{} × {retries}", Spell::from_duration(b))
+            }
+            other => other.total(retries).to_string(),
+        };
+        let attempts = if layer.forever {
+            "∞".to_owned()
+        } else {
+            layer.attempts.to_string()
+        };
         lines.push(Line::raw(format!(
-            "  {}: {} × {} + {} × {} = {}",
+            "  {}: {waits} + {attempts} × {} = {}",
             layer.name,
-            Spell::from_duration(layer.backoff),
-            layer.attempts.saturating_sub(1),
-            layer.attempts,
             inner.seconds_text(),
             now.seconds_text()
         )));
         inner = now;
+    }
+    if timed {
+        lines.push(Line::raw(format!(
+            "  the last request leaves {} after the first; deadlines and the last timeout \
+             come after it",
+            report.automatic_delay
+        )));
     }
     lines.push(Line::from(vec![
         Span::styled("Required window: ", theme.bold()),
@@ -454,7 +506,7 @@ fn working(frame: &mut Frame<'_>, area: Rect, stack: &Stack, report: &Report, th
     ]));
     lines.push(Line::styled(
         format!(
-            "Enter replays this stack: every answer of the first run lost, keys kept {}.",
+            "Enter replays this stack: every answer lost but the last person's, keys kept {}.",
             report.window
         ),
         theme.dim(),
