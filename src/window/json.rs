@@ -10,16 +10,27 @@
 //!   "requests_sent": 27,
 //!   "timeouts_known": false,
 //!   "processing_s": 0.2,
-//!   "layers": [{"name": "http client", "backoff_s": 2, "attempts": 3, "timeout_s": null}, ...],
-//!   "paths": [{"name": "automatic", "kind": "automatic", "delay_s": 7596, "covered": true}, ...],
+//!   "layers": [{"name": "http client", "backoff_s": 2, "attempts": 3,
+//!               "schedule": {"kind": "constant", "text": "2 s"},
+//!               "jitter": {"kind": "none", "worst_case": "no jitter"},
+//!               "timeout_s": null, "deadline_s": null,
+//!               "source": null, "warnings": []}, ...],
+//!   "paths": [{"name": "automatic", "kind": "automatic", "delay_s": 7596, "covered": true,
+//!              "source": null}, ...],
 //!   "longest_path": "operator rerun",
 //!   "longest_path_s": 259200,
 //!   "safety_factor": 2.0,
 //!   "required_window_s": 518400,
 //!   "window_s": 86400,
 //!   "uncovered_paths": 2,
-//!   "window_is_enough": false
+//!   "window_is_enough": false,
+//!   "keys_kept_by": null,
+//!   "keys_sentence": null,
+//!   "notes": []
 //! }
+//!
+//! A layer read from a file has `"source": {"file", "field", "line",
+//! "values"}`: where it was read and how each value was found.
 //! ```
 //!
 //! `automatic_delay_s` runs from the first request to the last one the
@@ -40,6 +51,7 @@ use serde::{Serialize, Serializer};
 use super::format::scientific;
 use super::magnitude::{Count, Span};
 use super::report::{PathKind, Report};
+use super::stack::Source;
 
 impl Serialize for Count {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -83,11 +95,48 @@ impl Serialize for PathKind {
 }
 
 #[derive(Serialize)]
+struct SourceJson<'a> {
+    file: &'a str,
+    field: &'a str,
+    line: Option<usize>,
+    values: &'a [String],
+}
+
+impl<'a> SourceJson<'a> {
+    fn of(source: Option<&'a Source>) -> Option<Self> {
+        source.map(|s| SourceJson {
+            file: &s.file,
+            field: &s.field,
+            line: s.line,
+            values: &s.values,
+        })
+    }
+}
+
+#[derive(Serialize)]
+struct ScheduleJson {
+    kind: &'static str,
+    text: String,
+}
+
+#[derive(Serialize)]
+struct JitterJson {
+    kind: &'static str,
+    worst_case: String,
+}
+
+#[derive(Serialize)]
 struct LayerJson<'a> {
     name: &'a str,
     backoff_s: Span,
-    attempts: u64,
+    /// A whole number, or "unbounded" for a layer without a limit.
+    attempts: Count,
+    schedule: ScheduleJson,
+    jitter: JitterJson,
     timeout_s: Option<Span>,
+    deadline_s: Option<Span>,
+    source: Option<SourceJson<'a>>,
+    warnings: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -96,6 +145,7 @@ struct PathJson<'a> {
     kind: PathKind,
     delay_s: Span,
     covered: bool,
+    source: Option<SourceJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -115,6 +165,9 @@ struct ReportJson<'a> {
     window_s: Span,
     uncovered_paths: usize,
     window_is_enough: bool,
+    keys_kept_by: Option<&'a str>,
+    keys_sentence: Option<String>,
+    notes: &'a [String],
 }
 
 impl Serialize for Report {
@@ -125,8 +178,19 @@ impl Serialize for Report {
             .map(|l| LayerJson {
                 name: &l.name,
                 backoff_s: Span::from_duration(l.backoff()),
-                attempts: l.attempts,
+                attempts: l.attempt_count(),
+                schedule: ScheduleJson {
+                    kind: l.schedule.kind(),
+                    text: l.schedule.describe(),
+                },
+                jitter: JitterJson {
+                    kind: l.jitter.id(),
+                    worst_case: l.jitter.worst_case(),
+                },
                 timeout_s: l.timeout.map(Span::from_duration),
+                deadline_s: l.deadline.map(Span::from_duration),
+                source: SourceJson::of(l.source.as_ref()),
+                warnings: &l.warnings,
             })
             .collect();
         let paths = self
@@ -137,6 +201,7 @@ impl Serialize for Report {
                 kind: p.kind,
                 delay_s: p.delay,
                 covered: p.covered,
+                source: SourceJson::of(p.source.as_ref()),
             })
             .collect();
         ReportJson {
@@ -155,6 +220,9 @@ impl Serialize for Report {
             window_s: self.window,
             uncovered_paths: self.uncovered_count(),
             window_is_enough: self.window_is_enough(),
+            keys_kept_by: self.keys_kept_by.as_deref(),
+            keys_sentence: self.keys_sentence(),
+            notes: &self.notes,
         }
         .serialize(serializer)
     }

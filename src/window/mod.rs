@@ -21,6 +21,7 @@ mod parse;
 mod report;
 pub mod scenario;
 mod schedule;
+pub mod sources;
 mod stack;
 mod text;
 mod timing;
@@ -28,7 +29,7 @@ mod timing;
 pub use cli::{WindowArgs, report_from_args, run, stack_from_args};
 pub use config::{line_column, load_stack, parse_stack};
 pub use error::WindowError;
-pub use format::{group_digits, human_span, scientific, seconds_text};
+pub use format::{group_digits, human_span, scientific, seconds_text, two_units};
 pub use json::to_json;
 pub use magnitude::{Count, Span};
 pub use matrix::{

@@ -55,6 +55,8 @@ pub struct PathReport {
     pub delay: Span,
     /// True when the duplicate still finds the key (see the module docs).
     pub covered: bool,
+    /// Where a human path was read, if it came from a file or a preset.
+    pub source: Option<super::stack::Source>,
 }
 
 /// The result of evaluating a [`Stack`].
@@ -77,6 +79,10 @@ pub struct Report {
     pub timeouts_known: bool,
     /// How long after the first request arrives its key is stored.
     pub processing: Span,
+    /// What the readers of configuration files chose or assumed.
+    pub notes: Vec<String>,
+    /// Who keeps the keys, when `--keys-kept` said.
+    pub keys_kept_by: Option<String>,
     /// The automatic path first, then the human paths in input order.
     pub paths: Vec<PathReport>,
     /// The path with the longest delay (the earliest one on ties).
@@ -126,10 +132,13 @@ pub(crate) fn compute_valid(stack: &Stack) -> Report {
         kind,
         delay,
         covered: delay < keeps_until,
+        source: None,
     };
     let mut paths = vec![path(AUTOMATIC_PATH, PathKind::Automatic, timing.last_send)];
     for (human, delay) in stack.paths.iter().zip(human_delays(stack, timing.gives_up)) {
-        paths.push(path(&human.name, PathKind::Human, delay));
+        let mut report = path(&human.name, PathKind::Human, delay);
+        report.source = human.source.clone();
+        paths.push(report);
     }
 
     // The first path is always there, so the fold needs no fallback value.
@@ -151,6 +160,8 @@ pub(crate) fn compute_valid(stack: &Stack) -> Report {
             .iter()
             .any(|l| l.timeout.is_some() || l.deadline.is_some()),
         processing: Span::from_duration(stack.processing),
+        notes: stack.notes.clone(),
+        keys_kept_by: stack.keys_kept_by.clone(),
         required_window: longest.delay.scaled(stack.safety),
         longest,
         paths,

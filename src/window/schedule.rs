@@ -72,6 +72,9 @@ pub enum Jitter {
     /// The scheduled wait plus up to this much for each retry so far
     /// (Sidekiq adds `rand(10) × (count + 1)` seconds).
     Growing(Duration),
+    /// Drawn at random around the scheduled wait, never above this many
+    /// times it (Polly's exponential jitter, counted at ×2).
+    UpTo(f64),
 }
 
 impl Jitter {
@@ -94,6 +97,10 @@ impl Jitter {
                 "jitter of up to {} per retry so far",
                 Span::from_duration(d)
             ),
+            Self::UpTo(f) => format!(
+                "random around each wait: counted at up to ×{}",
+                trim_float(f)
+            ),
         }
     }
 
@@ -106,6 +113,7 @@ impl Jitter {
             Self::Decorrelated => "decorrelated",
             Self::Proportional(_) => "proportional",
             Self::Growing(_) => "growing",
+            Self::UpTo(_) => "up-to",
         }
     }
 }
@@ -278,6 +286,7 @@ impl Schedule {
         match jitter {
             Jitter::None | Jitter::Full | Jitter::Equal => self.clone(),
             Jitter::Proportional(f) => self.scaled(1.0 + f.max(0.0)),
+            Jitter::UpTo(f) => self.scaled(f.max(1.0)),
             Jitter::Decorrelated => Self::Exponential {
                 initial: scaled(self.first(), 3.0),
                 multiplier: 3.0,

@@ -30,6 +30,8 @@ pub struct Source {
     /// The part of the file the layer or path was built from, e.g.
     /// `spec.http[0].retries`.
     pub field: String,
+    /// The line that part starts on, when known.
+    pub line: Option<usize>,
     /// How each value was found: "attempts 3 = retries.attempts 2 + 1",
     /// "backoff 25 ms: Envoy's default (not written)".
     pub values: Vec<String>,
@@ -41,6 +43,7 @@ impl Source {
         Self {
             file: file.into(),
             field: field.into(),
+            line: None,
             values: Vec::new(),
         }
     }
@@ -50,12 +53,16 @@ impl Source {
         self.values.push(text.into());
     }
 
-    /// "FILE (FIELD)".
+    /// "FILE:LINE (FIELD)".
     pub fn place(&self) -> String {
+        let file = match self.line {
+            Some(line) => format!("{}:{line}", self.file),
+            None => self.file.clone(),
+        };
         if self.field.is_empty() {
-            self.file.clone()
+            file
         } else {
-            format!("{} ({})", self.file, self.field)
+            format!("{file} ({})", self.field)
         }
     }
 }
@@ -200,9 +207,11 @@ pub struct Stack {
     /// 200 ms for a stack typed by hand, a scenario's own processing time for
     /// a stack taken from one.
     pub processing: Duration,
-    /// Who keeps the keys for `window`, when a provider preset set it
-    /// ("stripe"), and where that came from.
+    /// Who keeps the keys for `window`, when `--keys-kept` set it ("Stripe",
+    /// "the provider").
     pub keys_kept_by: Option<String>,
+    /// What the readers of configuration files chose or assumed.
+    pub notes: Vec<String>,
 }
 
 impl Default for Stack {
@@ -216,6 +225,7 @@ impl Default for Stack {
             safety: DEFAULT_SAFETY,
             processing: DEFAULT_PROCESSING,
             keys_kept_by: None,
+            notes: Vec::new(),
         }
     }
 }

@@ -23,6 +23,18 @@ fn widest<'a>(texts: impl Iterator<Item = &'a str>, at_least: usize) -> usize {
 impl Report {
     /// One sentence saying whether the window is long enough and, if not, why.
     pub fn verdict(&self) -> String {
+        if self.required_window.is_unbounded() {
+            let endless = self.layers.iter().filter(|l| l.forever).count().max(1);
+            let layers = if endless == 1 {
+                "a layer retries"
+            } else {
+                "layers retry"
+            };
+            return format!(
+                "No window is long enough: {layers} without a bound, and the duplicates never \
+                 stop. Give it a number of attempts or a deadline."
+            );
+        }
         let window = self.window.to_string();
         let required = self.required_window.to_string();
         let uncovered = self.uncovered_count();
@@ -52,6 +64,7 @@ impl Report {
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         self.write_layers(&mut out);
+        self.write_sources(&mut out);
         out.push('\n');
         let line = |out: &mut String, label: &str, value: &str| {
             let _ = writeln!(out, "{}{value}", pad(label, LABEL_WIDTH));
@@ -61,13 +74,17 @@ impl Report {
             "Attempts for one intent",
             &self.attempts.to_string(),
         );
-        let automatic = format!(
-            "{} ({})",
-            self.automatic_delay.seconds_text(),
-            self.automatic_delay
-        );
+        let automatic = if self.automatic_delay.is_unbounded() {
+            self.automatic_delay.to_string()
+        } else {
+            format!(
+                "{} ({})",
+                self.automatic_delay.seconds_text(),
+                self.automatic_delay
+            )
+        };
         line(&mut out, "Automatic delay", &automatic);
-        if self.timeouts_known {
+        if self.timeouts_known && !self.gives_up.is_unbounded() {
             let gives_up = format!("{} ({})", self.gives_up.seconds_text(), self.gives_up);
             line(&mut out, "Gives up after", &gives_up);
         }
@@ -81,17 +98,94 @@ impl Report {
         let longest = format!("{}, {}", self.longest.name, self.longest.delay);
         line(&mut out, "Longest path", &longest);
         line(&mut out, "Safety factor", &self.safety.to_string());
-        let required = format!(
-            "{} ({})",
-            self.required_window,
-            self.required_window.seconds_text()
-        );
+        let required = if self.required_window.is_unbounded() {
+            "none is long enough".to_owned()
+        } else {
+            format!(
+                "{} ({})",
+                self.required_window,
+                self.required_window.seconds_text()
+            )
+        };
         line(&mut out, "Required window", &required);
         line(&mut out, "Current window", &self.window.to_string());
         out.push('\n');
         out.push_str(&self.verdict());
         out.push('\n');
+        if let Some(sentence) = self.keys_sentence() {
+            out.push_str(&sentence);
+            out.push('\n');
+        }
+        if !self.notes.is_empty() {
+            out.push_str("\nNotes\n");
+            for note in &self.notes {
+                let _ = writeln!(out, "  {note}");
+            }
+        }
         out
+    }
+
+    /// With `--keys-kept`: how long the retries last against how long the
+    /// provider keeps keys, in one sentence.
+    pub fn keys_sentence(&self) -> Option<String> {
+        let by = self.keys_kept_by.as_deref()?;
+        let automatic = &self.paths[0];
+        let verdict = if automatic.covered {
+            "long enough for them"
+        } else {
+            "the last retries arrive after the key is gone"
+        };
+        Some(format!(
+            "Your retries last {}; {by} keeps keys {}: {verdict}.",
+            super::two_units(self.automatic_delay),
+            super::two_units(self.window),
+        ))
+    }
+
+    /// Where each layer and path was read, what was assumed, and what to
+    /// watch out for.
+    fn write_sources(&self, out: &mut String) {
+        let layers = self
+            .layers
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.source.is_some() || !l.warnings.is_empty());
+        let paths = self.paths.iter().filter(|p| p.source.is_some());
+        let mut wrote_title = false;
+        let mut title = |out: &mut String| {
+            if !wrote_title {
+                out.push_str("\nWhere the values were read\n");
+                wrote_title = true;
+            }
+        };
+        for (i, layer) in layers {
+            title(out);
+            let place = layer
+                .source
+                .as_ref()
+                .map_or_else(|| "typed in".to_owned(), super::Source::place);
+            let _ = writeln!(out, "  {} {}: {place}", i + 1, layer.name);
+            if let Some(source) = &layer.source {
+                for value in &source.values {
+                    let _ = writeln!(out, "      {value}");
+                }
+            }
+            if layer.jitter != super::Jitter::None {
+                let _ = writeln!(out, "      {}", layer.jitter.worst_case());
+            }
+            for warning in &layer.warnings {
+                let _ = writeln!(out, "    ⚠ {warning}");
+            }
+        }
+        for path in paths {
+            title(out);
+            if let Some(source) = &path.source {
+                let _ = writeln!(out, "  {}: {}", path.name, source.place());
+                for value in &source.values {
+                    let _ = writeln!(out, "      {value}");
+                }
+            }
+        }
     }
 
     fn write_layers(&self, out: &mut String) {
@@ -111,7 +205,10 @@ impl Report {
                 }
             })
             .collect();
-        let with_timeouts = self.layers.iter().any(|l| l.timeout.is_some());
+        let with_timeouts = self
+            .layers
+            .iter()
+            .any(|l| l.timeout.is_some() || l.deadline.is_some());
         let timeouts: Vec<String> = self
             .layers
             .iter()
@@ -126,10 +223,23 @@ impl Report {
         let name_width = widest(self.layers.iter().map(|l| l.name.as_str()), "layer".len());
         let backoff_width = widest(backoffs.iter().map(String::as_str), "backoff".len());
         let attempts_width = widest(attempts.iter().map(String::as_str), "attempts".len());
+        let deadlines: Vec<String> = self
+            .layers
+            .iter()
+            .map(|l| {
+                l.deadline.map_or_else(
+                    || "-".to_owned(),
+                    |t| super::Span::from_duration(t).to_string(),
+                )
+            })
+            .collect();
+        let with_deadlines = self.layers.iter().any(|l| l.deadline.is_some());
         let timeout_width = widest(timeouts.iter().map(String::as_str), "timeout".len());
+        let deadline_width = widest(deadlines.iter().map(String::as_str), "deadline".len());
 
         out.push_str("Retry stack, innermost layer first\n");
-        let row = |out: &mut String, n: &str, name: &str, backoff: &str, count: &str, t: &str| {
+        let row = |out: &mut String, cells: [&str; 6]| {
+            let [n, name, backoff, count, t, d] = cells;
             let _ = write!(
                 out,
                 "  {n:>number_width$}  {}  {}  {count:>attempts_width$}",
@@ -139,17 +249,27 @@ impl Report {
             if with_timeouts {
                 let _ = write!(out, "  {t:>timeout_width$}");
             }
+            if with_deadlines {
+                let _ = write!(out, "  {d:>deadline_width$}");
+            }
             out.push('\n');
         };
-        row(out, "#", "layer", "backoff", "attempts", "timeout");
+        row(
+            out,
+            ["#", "layer", "backoff", "attempts", "timeout", "deadline"],
+        );
         for (i, layer) in self.layers.iter().enumerate() {
+            let number = (i + 1).to_string();
             row(
                 out,
-                &(i + 1).to_string(),
-                &layer.name,
-                &backoffs[i],
-                &attempts[i],
-                &timeouts[i],
+                [
+                    &number,
+                    &layer.name,
+                    &backoffs[i],
+                    &attempts[i],
+                    &timeouts[i],
+                    &deadlines[i],
+                ],
             );
         }
     }

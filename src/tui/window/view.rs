@@ -99,6 +99,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, theme: &
 
 /// The verdict in a few words, with its symbol: never colour alone.
 pub(super) fn verdict(report: &Report, roomy: bool) -> (Tone, String) {
+    if report.required_window.is_unbounded() {
+        return (
+            Tone::Bad,
+            "✗ no window is long enough: a layer never stops retrying".to_owned(),
+        );
+    }
     let window = report.window;
     let needed = report.required_window;
     let late = report.uncovered_count();
