@@ -19,7 +19,7 @@ use std::time::Duration;
 use idem::scenario::{self, Scenario};
 use idem::sim::{Design, Tick, TickKind, Trace};
 use idem::window::scenario::{Purchase, replay_scenario, stack_from_config};
-use idem::window::{HumanPath, Layer, PathStart, Report, Schedule, Stack};
+use idem::window::{HumanPath, Jitter, Layer, PathStart, Report, Schedule, Stack};
 use proptest::prelude::*;
 
 fn ms(n: u64) -> Duration {
@@ -48,6 +48,11 @@ fn compare(stack: &Stack) -> Result<(), TestCaseError> {
     let report = stack.report().expect("a valid stack");
     let scenario = replay_scenario(stack, &Purchase::default())
         .map_err(|e| TestCaseError::fail(format!("the stack does not replay: {e}")))?;
+    prop_assert!(
+        !scenario.description.contains("evened out"),
+        "every wait of the stack replays exactly:\n{}",
+        scenario.description
+    );
     let t = trace(&scenario, Design::WithCharge);
     let sends = of_kind(&t, TickKind::Send);
     let reruns = of_kind(&t, TickKind::Rerun);
@@ -123,59 +128,116 @@ fn round_trip(processing: u64) -> u64 {
     2 * 50 + processing
 }
 
-/// One layer: attempts, waits (the same, or growing to a cap), and how long
-/// a try may last (always for the innermost, sometimes for the others).
-fn layer_strategy(innermost: bool) -> impl Strategy<Value = (Layer, Edge)> {
+/// How a layer's waits are written: the same each time, growing to a cap, or
+/// a written list that grows by one factor (as Lambda's 1 min, 2 min does).
+#[derive(Debug, Clone, Copy)]
+enum Waits {
+    Constant,
+    Exponential(f64, Option<u64>),
+    List(u64),
+}
+
+/// One layer: attempts, waits, the jitter the calculator takes at its
+/// longest, how long a try may last (always for the innermost, sometimes for
+/// the others), and a deadline on the layer's whole budget.
+fn layer_strategy(innermost: bool) -> impl Strategy<Value = (Layer, Edge, Option<Edge>)> {
     (
         1u64..=5,
         prop_oneof![Just(0u64), 1u64..=2_000, 1_000u64..=90_000],
-        prop_oneof![Just(1.0f64), Just(2.0), 1.0f64..3.0],
-        proptest::option::of(1u64..=120_000),
+        prop_oneof![
+            Just(Waits::Constant),
+            (
+                prop_oneof![Just(2.0f64), 1.0f64..3.0],
+                proptest::option::of(1u64..=120_000)
+            )
+                .prop_map(|(m, cap)| Waits::Exponential(m, cap)),
+            (2u64..=3).prop_map(Waits::List),
+        ],
+        prop_oneof![
+            Just(Jitter::None),
+            Just(Jitter::Full),
+            Just(Jitter::Equal),
+            Just(Jitter::Proportional(0.5)),
+            Just(Jitter::Decorrelated),
+        ],
         proptest::option::of(1u64..=200_000),
         prop_oneof![
             Just(Edge::Anywhere),
             (-1i64..=1).prop_map(Edge::GivesUp),
             (-1i64..=1).prop_map(Edge::LastSend),
         ],
+        proptest::option::of(prop_oneof![
+            Just(Edge::Anywhere),
+            (-1i64..=1).prop_map(Edge::GivesUp),
+            (-1i64..=1).prop_map(Edge::LastSend),
+        ]),
     )
-        .prop_map(move |(attempts, wait, multiplier, cap, timeout, edge)| {
-            let mut layer = Layer::new("layer", ms(wait), attempts);
-            if multiplier > 1.0 {
-                layer.schedule = Schedule::Exponential {
-                    initial: ms(wait),
-                    multiplier,
-                    cap: cap.map(ms),
+        .prop_map(
+            move |(attempts, wait, waits, jitter, timeout, edge, deadline)| {
+                let mut layer = Layer::new("layer", ms(wait), attempts);
+                layer.schedule = match waits {
+                    Waits::Constant => Schedule::Constant(ms(wait)),
+                    Waits::Exponential(multiplier, cap) => Schedule::Exponential {
+                        initial: ms(wait),
+                        multiplier,
+                        cap: cap.map(ms),
+                    },
+                    Waits::List(factor) => Schedule::List(vec![ms(wait), ms(wait * factor)]),
                 };
-            }
-            layer.timeout = if innermost {
-                Some(ms(timeout.unwrap_or(30_000).min(60_000)))
-            } else {
-                timeout.map(ms)
-            };
-            (layer, edge)
-        })
+                layer.jitter = jitter;
+                layer.timeout = if innermost {
+                    Some(ms(timeout.unwrap_or(30_000).min(60_000)))
+                } else {
+                    timeout.map(ms)
+                };
+                // A deadline placed anywhere is drawn from the timeout's range.
+                if matches!(deadline, Some(Edge::Anywhere)) {
+                    layer.deadline = Some(ms(timeout.unwrap_or(45_000) * 3));
+                }
+                (layer, edge, deadline)
+            },
+        )
 }
 
-/// Puts each outer layer's timeout where its [`Edge`] says, every timeout
-/// longer than a round trip.
-fn place_edges(layers: &mut [Layer], edges: &[Edge], processing: u64) {
+/// Puts each outer layer's timeout, and each deadline, where its [`Edge`]
+/// says, every one longer than a round trip.
+fn place_edges(layers: &mut [Layer], edges: &[(Edge, Option<Edge>)], processing: u64) {
     let shortest = round_trip(processing) + 1;
+    let at = |moment: idem::window::Span, nudge: i64| {
+        let at = nanos_ms(moment) as i64 + nudge;
+        ms((at.max(0) as u64).max(shortest))
+    };
     for layer in layers.iter_mut() {
         layer.timeout = layer.timeout.map(|t| t.max(ms(shortest)));
+        layer.deadline = layer.deadline.map(|t| t.max(ms(shortest)));
     }
-    for i in 1..layers.len() {
-        let beneath = Stack {
-            layers: layers[..i].to_vec(),
+    for i in 0..layers.len() {
+        if i > 0 {
+            let beneath = Stack {
+                layers: layers[..i].to_vec(),
+                ..Stack::default()
+            };
+            let report = beneath.report().expect("valid");
+            match edges[i].0 {
+                Edge::Anywhere => {}
+                Edge::GivesUp(n) => layers[i].timeout = Some(at(report.gives_up, n)),
+                Edge::LastSend(n) => layers[i].timeout = Some(at(report.automatic_delay, n)),
+            }
+        }
+        // A deadline at a moment of this layer's own budget, counted without it.
+        let mut own = Stack {
+            layers: layers[..=i].to_vec(),
             ..Stack::default()
         };
-        let report = beneath.report().expect("valid");
-        let (moment, nudge) = match edges[i] {
-            Edge::Anywhere => continue,
-            Edge::GivesUp(n) => (report.gives_up, n),
-            Edge::LastSend(n) => (report.automatic_delay, n),
-        };
-        let at = nanos_ms(moment) as i64 + nudge;
-        layers[i].timeout = Some(ms((at.max(0) as u64).max(shortest)));
+        own.layers[i].deadline = None;
+        let report = own.report().expect("valid");
+        match edges[i].1 {
+            None | Some(Edge::Anywhere) => {}
+            Some(Edge::GivesUp(n)) => layers[i].deadline = Some(at(report.gives_up, n)),
+            Some(Edge::LastSend(n)) => {
+                layers[i].deadline = Some(at(report.automatic_delay, n));
+            }
+        }
     }
 }
 
@@ -194,10 +256,10 @@ fn stack_strategy() -> impl Strategy<Value = Stack> {
     )
         .prop_map(
             |(inner, outer, afters, from_first, processing, which, nudge)| {
-                let (mut layers, mut edges) = (vec![inner.0], vec![inner.1]);
-                for (layer, edge) in outer {
+                let (mut layers, mut edges) = (vec![inner.0], vec![(inner.1, inner.2)]);
+                for (layer, edge, deadline) in outer {
                     layers.push(layer);
-                    edges.push(edge);
+                    edges.push((edge, deadline));
                 }
                 for (i, layer) in layers.iter_mut().enumerate() {
                     layer.name = format!("layer {}", i + 1);

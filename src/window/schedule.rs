@@ -407,13 +407,17 @@ impl Schedule {
             } => Some((*initial, *multiplier, *cap)),
             Self::Polynomial { .. } | Self::List(_) => {
                 // A list that grows by one factor and then stays put is an
-                // exponential schedule capped at its last wait.
+                // exponential schedule capped at its last wait. The factor
+                // is taken a half millisecond high, so that the simulator's
+                // truncation lands on the written second wait.
                 let first = self.first();
                 let second = self.wait_duration_any(2);
-                let multiplier = if first.is_zero() {
+                let first_ms = first.as_nanos() as f64 / 1e6;
+                let second_ms = second.as_nanos() as f64 / 1e6;
+                let multiplier = if first_ms <= 0.0 {
                     1.0
                 } else {
-                    (second.as_nanos() as f64 / first.as_nanos() as f64).max(1.0)
+                    ((second_ms + 0.5) / first_ms).max(1.0)
                 };
                 let last = self.wait_duration_any(retries.max(1));
                 let candidate = Self::Exponential {
@@ -484,16 +488,30 @@ mod tests {
     fn a_list_repeats_its_last_wait() {
         let s = Schedule::List(vec![Duration::from_secs(60), Duration::from_secs(120)]);
         assert_eq!(s.total(4).whole_seconds(), Some(60 + 120 * 3));
-        assert_eq!(
-            s.as_backoff(2),
-            Some((Duration::from_secs(60), 2.0, Some(Duration::from_secs(120))))
-        );
-        let odd = Schedule::List(vec![
+        let (initial, multiplier, cap) = s.as_backoff(2).expect("geometric");
+        assert_eq!(initial, Duration::from_secs(60));
+        assert_eq!(cap, Some(Duration::from_secs(120)));
+        let replayed = Schedule::Exponential {
+            initial,
+            multiplier,
+            cap,
+        };
+        assert_eq!(replayed.total(4), s.total(4));
+        // Waits that round to an odd millisecond still land exactly.
+        let odd = Schedule::List(vec![ms(311), ms(932)]);
+        let (initial, multiplier, cap) = odd.as_backoff(2).expect("geometric");
+        let replayed = Schedule::Exponential {
+            initial,
+            multiplier,
+            cap,
+        };
+        assert_eq!(replayed.wait(2), odd.wait(2));
+        let irregular = Schedule::List(vec![
             Duration::from_secs(5),
             Duration::from_secs(9),
             Duration::from_secs(6),
         ]);
-        assert_eq!(odd.as_backoff(3), None);
+        assert_eq!(irregular.as_backoff(3), None);
     }
 
     #[test]

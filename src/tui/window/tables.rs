@@ -58,22 +58,30 @@ pub(super) fn layers(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, t
     let with_timeouts = stack.layers.iter().any(|l| l.timeout.is_some());
     // Every number column keeps at least one space before its values.
     let widest_backoff = backoffs.iter().map(|b| b.width()).max().unwrap_or(0);
-    let backoff_w = (widest_backoff + 1).clamp(7, 18);
+    let backoff_w = (widest_backoff + 1).clamp(8, 19);
     let attempts_w = 9;
     let timeout_w = if with_timeouts { 8 } else { 0 };
     let total_w = widest_total.max("so far".len()) + 1;
     // The delay of the layers so far, when there is room for it.
     let fixed = 4 + backoff_w + attempts_w + timeout_w + total_w;
-    let waits_w = if width >= fixed + 14 + 20 { 14 } else { 0 };
+    let waits_w = if width >= fixed + 14 + 19 { 14 } else { 0 };
     let name_w = width.saturating_sub(fixed + waits_w);
+    // Each number column keeps a space before its values, even when cut.
+    let column = |text: &str, w: usize| {
+        if w == 0 {
+            String::new()
+        } else {
+            format!(" {}", pad(text, w - 1, true))
+        }
+    };
     let columns = |mark: &str, number: &str, name: &str, backoff: &str, attempts: &str, t: &str| {
         format!(
             "{mark}{} {}{}{}{}",
             pad(number, 1, true),
             pad(name, name_w, false),
-            pad(backoff, backoff_w, true),
-            pad(attempts, attempts_w, true),
-            pad(t, timeout_w, true),
+            column(backoff, backoff_w),
+            column(attempts, attempts_w),
+            column(t, timeout_w),
         )
     };
     let mut lines = vec![Line::styled(
@@ -109,10 +117,12 @@ pub(super) fn layers(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, t
     let rows = stack.layers.iter().zip(&totals).enumerate();
     for (i, (layer, (total, level))) in rows.skip(start).take(height) {
         let is_selected = selected == Some(i);
-        let mut name = layer.name.clone();
-        if !layer.warnings.is_empty() {
-            name.push_str(" ⚠");
-        }
+        // The warning mark goes first, so a long name cut short keeps it.
+        let name = if layer.warnings.is_empty() {
+            layer.name.clone()
+        } else {
+            format!("⚠ {}", layer.name)
+        };
         let attempts = if layer.forever {
             "∞".to_owned()
         } else {

@@ -503,6 +503,12 @@ fn working(frame: &mut Frame<'_>, area: Rect, stack: &Stack, report: &Report, th
     ]));
     let (tone, _) = verdict(report, true);
     lines.push(Line::styled(report.verdict(), theme.tone(tone)));
+    if let Some(sentence) = report.keys_sentence() {
+        lines.push(Line::styled(sentence, theme.tone(tone)));
+    }
+    for note in &report.notes {
+        lines.push(Line::styled(note.clone(), theme.dim()));
+    }
     lines.push(Line::from(vec![
         Span::styled("Human paths are not retries: ", theme.bold()),
         Span::raw(

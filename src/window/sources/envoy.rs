@@ -184,6 +184,7 @@ pub fn read_envoy(
             let host_name = host
                 .get("name")
                 .and_then(Node::scalar_text)
+                .map(|n| crate::text::sanitize_line(&n))
                 .unwrap_or_else(|| format!("host {}", h + 1));
             let Some(routes) = host.get("routes") else {
                 continue;

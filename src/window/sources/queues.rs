@@ -69,6 +69,7 @@ pub fn read(doc: &Doc<'_>, root: &Node, selector: Option<&str>) -> Result<Import
         doc.map(resources, "Resources")?;
         let dead_letter_targets = dead_letter_targets(resources);
         for (id, resource) in resources.entries() {
+            let id = &crate::text::sanitize_line(id);
             let kind = resource.get_exact("Type").and_then(Node::scalar_text);
             let props = resource.get_exact("Properties").unwrap_or(resource);
             let field = format!("Resources.{id}.Properties");
