@@ -346,3 +346,118 @@ fn integer_and_float_safety_both_parse() {
     .expect("unnamed layer");
     assert_eq!(unnamed.layers[0].name, "layer 1");
 }
+
+#[test]
+fn a_config_file_writes_every_kind_of_layer() {
+    use idem::window::{Jitter, PathStart, Schedule};
+    let path = write_config(
+        "kinds.toml",
+        r#"
+[[layer]]
+name = "client"
+backoff = "1s"
+multiplier = 2
+cap = "20s"
+jitter = "full"
+attempts = 3
+timeout = "5s"
+
+[[layer]]
+name = "lambda"
+waits = ["1m", "2m"]
+attempts = 3
+deadline = "6h"
+
+[[layer]]
+name = "celery"
+backoff = "3m"
+attempts = "unbounded"
+deadline = "1d"
+
+[[path]]
+name = "operator"
+after = "72h"
+"#,
+    );
+    let stack = idem::window::load_stack(&path).expect("valid");
+    assert_eq!(
+        stack.layers[0].schedule,
+        Schedule::Exponential {
+            initial: Duration::from_secs(1),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(20)),
+        }
+    );
+    assert_eq!(stack.layers[0].jitter, Jitter::Full);
+    assert_eq!(stack.layers[0].timeout, Some(Duration::from_secs(5)));
+    assert_eq!(
+        stack.layers[1].schedule,
+        Schedule::List(vec![Duration::from_secs(60), Duration::from_secs(120)])
+    );
+    assert_eq!(
+        stack.layers[1].deadline,
+        Some(Duration::from_secs(6 * 3600))
+    );
+    assert!(stack.layers[2].forever);
+    assert!(
+        stack.layers[2]
+            .warnings
+            .iter()
+            .any(|w| w.contains("no bound"))
+    );
+    assert_eq!(stack.paths[0].start, PathStart::AfterGiveUp);
+    // The celery layer is bounded by its deadline: the report ends.
+    let report = stack.report().expect("valid");
+    assert!(!report.gives_up.is_unbounded());
+}
+
+#[test]
+fn a_config_file_with_a_wrong_layer_kind_says_what_to_write() {
+    let both = write_config(
+        "both.toml",
+        "[[layer]]\nbackoff = \"1s\"\nwaits = [\"1m\"]\nattempts = 2\n",
+    );
+    let err = idem::window::load_stack(&both)
+        .expect_err("two schedules")
+        .to_string();
+    assert!(err.contains("backoff or waits, not both"), "{err}");
+    let neither = write_config("neither.toml", "[[layer]]\nattempts = 2\n");
+    let err = idem::window::load_stack(&neither)
+        .expect_err("no schedule")
+        .to_string();
+    assert!(err.contains("missing backoff"), "{err}");
+    let word = write_config(
+        "word.toml",
+        "[[layer]]\nbackoff = \"1s\"\nattempts = \"many\"\n",
+    );
+    let err = idem::window::load_stack(&word)
+        .expect_err("bad attempts")
+        .to_string();
+    assert!(err.contains("word.toml:3:"), "{err}");
+    assert!(err.contains("\"unbounded\""), "{err}");
+    let jitter = write_config(
+        "jitter.toml",
+        "[[layer]]\nbackoff = \"1s\"\nattempts = 2\njitter = \"wobbly\"\n",
+    );
+    let err = idem::window::load_stack(&jitter)
+        .expect_err("bad jitter")
+        .to_string();
+    assert!(err.contains("jitter.toml:4:"), "{err}");
+    assert!(err.contains("none, full, equal or decorrelated"), "{err}");
+}
+
+#[test]
+fn keys_kept_takes_a_provider_or_a_duration_but_not_with_window() {
+    let stack = stack_from_args(&args(&["--keys-kept", "adyen"])).expect("valid");
+    assert_eq!(stack.window, Duration::from_secs(31 * 86_400));
+    assert_eq!(stack.keys_kept_by.as_deref(), Some("Adyen"));
+    let err = error(&["--keys-kept", "forever"]);
+    assert!(err.contains("stripe, adyen"), "{err}");
+    let argv = ["window", "--keys-kept", "stripe", "--window", "2d"];
+    assert!(
+        Cli::try_parse_from(argv).is_err(),
+        "the two say the same thing"
+    );
+    let argv = ["window", "--preset", "resque"];
+    assert!(Cli::try_parse_from(argv).is_err(), "an unknown preset");
+}

@@ -176,3 +176,25 @@ fn config_errors_name_file_line_and_column() {
         "{message}"
     );
 }
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/window");
+
+#[test]
+fn from_reads_a_real_config_and_a_broken_one_exits_2_with_its_place() {
+    let out = succeeds(&[
+        "--from",
+        &format!("{FIXTURES}/sqs-queue-attributes.json"),
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
+    assert_eq!(json["layers"][0]["name"], "SQS capture-requests");
+    assert_eq!(json["paths"][1]["name"], "dead-letter redrive");
+    assert_eq!(json["paths"][1]["covered"], false);
+    let message = fails(&["--from", &format!("{FIXTURES}/broken/envoy-route.yaml")]);
+    assert!(
+        message.contains("envoy-route.yaml:8:22: num_retries"),
+        "{message}"
+    );
+    let message = fails(&["--from", &format!("{FIXTURES}/no-such-file.yaml")]);
+    assert!(message.contains("no-such-file.yaml"), "{message}");
+}

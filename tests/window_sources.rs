@@ -694,3 +694,32 @@ fn the_screen_shows_where_the_selected_layer_was_read() {
     assert!(flat.contains("hidden layer"), "{text}");
     assert!(flat.contains("Stripe keeps keys 24 h"), "{text}");
 }
+
+#[test]
+fn the_readme_example_holds() {
+    let text = idem::window::run(&args(&[
+        "--from",
+        &fixture("envoy-route.yaml"),
+        "--from",
+        &fixture("resilience4j-application.yml"),
+        "--from",
+        &fixture("kubernetes-cronjob.yaml"),
+        "--keys-kept",
+        "stripe",
+    ]))
+    .expect("runs");
+    for line in [
+        "  1  envoy route authorize    100 ms, 300 ms, 700 ms, 1 s         4      2 s       9 s",
+        "  2  resilience4j acquirer    750 ms ×2 to 5 s                    4      3 s         -",
+        "  3  cronjob nightly-charges  10 s ×2 to 6 min                    7        -         -",
+        "Attempts for one intent  112",
+        "Requests sent            56 (deadlines cut the others short)",
+        "next CronJob run  24 h      covered",
+        "The window of 24 h covers every path, but without the safety factor of 2; it needs 2 days.",
+        "Your retries last 12 min 39 s; Stripe keeps keys 24 h: long enough for them.",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in\n{text}");
+    }
+    let readme = std::fs::read_to_string(common::manifest("README.md")).expect("readme");
+    assert!(readme.contains("Attempts for one intent  112"));
+}

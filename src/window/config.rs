@@ -68,7 +68,7 @@ impl<'de> Deserialize<'de> for Positive {
         let TomlDuration(value) = TomlDuration::deserialize(deserializer)?;
         if value.is_zero() {
             return Err(D::Error::custom(
-                "a timeout must be longer than zero, such as \"30s\"",
+                "a timeout or deadline must be longer than zero, such as \"30s\"",
             ));
         }
         Ok(Self(value))
