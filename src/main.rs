@@ -26,7 +26,7 @@ struct Cli {
 struct ReplayArgs {
     /// A scenario file, or the name of a built-in scenario (default: order-5531).
     scenario: Option<String>,
-    /// The design to open with: an id or its number 1–5.
+    /// The design to open with: an id or its number 1–6.
     #[arg(long, short, value_parser = parse_one_design)]
     design: Option<Design>,
     /// Open at this moment of the replay, e.g. 14:02:38 or "Fri 18:00:00".
@@ -41,7 +41,7 @@ enum Command {
         /// A scenario file, or the name of a built-in scenario (default: order-5531).
         scenario: Option<String>,
         /// A design id (with-charge, log-after-charge, no-key, log-before-charge,
-        /// content-hash), its number 1–5, or `all` for every design side by side.
+        /// content-hash, inprogress-record), its number 1–6, or `all` for every design side by side.
         #[arg(long, short, value_parser = parse_design_choice)]
         design: Option<DesignChoice>,
         /// Print JSON instead of text.

@@ -5,7 +5,7 @@
 //! A sentence about what happens later is settled here, against the whole trace, so no
 //! narration claims a future that a later tick contradicts.
 
-use crate::sim::config::KeyStrategy;
+use crate::sim::config::{FailPoint, KeyStrategy};
 use crate::sim::fact::{
     CrashMoment, Cut, CutStep, Fact, HandOver, Next, Refusal, RequestId, SentRequest, Takes,
     WireFault,
@@ -152,6 +152,10 @@ impl<'a> Teller<'a> {
         human_duration(self.cfg.retention_ms)
     }
 
+    fn in_progress_expiry(&self) -> String {
+        human_duration(self.cfg.in_progress_expiry_ms)
+    }
+
     /// The answer sent for a request the processor answered at once.
     fn answer_to(&self, req: RequestId) -> String {
         self.reply_of
@@ -240,7 +244,7 @@ impl<'a> Teller<'a> {
                 };
                 return (label, stored.summary());
             }
-            Fact::InProgress { req } => {
+            Fact::InProgress { req, .. } => {
                 let label = format!("{}: 409 {} in progress", self.tag(*req), self.key(*req));
                 return (label, self.answer_to(*req));
             }
@@ -253,6 +257,11 @@ impl<'a> Teller<'a> {
                 None => "card declined".to_string(),
             },
             Fact::KeyLogged { req, .. } => format!("logs {}", self.key(*req)),
+            Fact::RecordCompleted { req, .. } => format!("completes {}", self.key(*req)),
+            Fact::HandlerError { req, .. } => {
+                let label = format!("answers {}: 500 handler error", self.tag(*req));
+                return (label, "500 handler error".to_string());
+            }
             Fact::Replied { req, response } => {
                 let label = format!("answers {}: {}", self.tag(*req), response.summary());
                 return (label, response.summary());
@@ -419,10 +428,19 @@ impl<'a> Teller<'a> {
                     )
                 }
             }
-            Fact::InProgress { req } => format!(
+            Fact::InProgress { req, until: None } => format!(
                 "At {clock} the processor receives {} while {} is still in progress. Rather than start a second charge it answers 409: the first attempt is still being worked on, ask again later.",
                 self.describe(*req),
                 self.key(*req)
+            ),
+            Fact::InProgress {
+                req,
+                until: Some(until),
+            } => format!(
+                "At {clock} the processor receives {} and finds an in-progress record for {} on disk, not yet expired (it expires at {}). Rather than start a second charge it answers 409: ask again later.",
+                self.describe(*req),
+                self.key(*req),
+                self.clock(*until)
             ),
             Fact::Takes {
                 req,
@@ -466,6 +484,26 @@ impl<'a> Teller<'a> {
             Fact::KeyLogged { req, before, held } => {
                 self.key_logged(index, *req, *before, held, &clock)
             }
+            Fact::RecordCompleted { req, response } => {
+                let key = self.key(*req);
+                match &response.charge {
+                    Some(_) => format!(
+                        "At {clock}, in a write of its own after the charge, the processor completes the record for {key} with its answer ({}), kept for a retention window of {}. A retry carrying the key is now answered from the record.",
+                        response.summary(),
+                        self.retention()
+                    ),
+                    None => format!(
+                        "At {clock} the processor completes the record for {key} with the {} answer. A decline is an answer the handler returned, so a retry carrying the key gets the same answer while the record is kept.",
+                        response.summary()
+                    ),
+                }
+            }
+            Fact::HandlerError {
+                req,
+                after,
+                charge,
+                deleted,
+            } => self.handler_error(*req, *after, charge.as_deref(), *deleted, &clock),
             Fact::Replied { req, response } => format!(
                 "At {clock} the processor sends its answer to attempt #{}: {}.",
                 self.req(*req).attempt,
@@ -486,7 +524,15 @@ impl<'a> Teller<'a> {
                     "At {clock} the processor is back. What was on disk is intact.{interrupted}"
                 )
             }
-            Fact::Expired { key, kind } => {
+            Fact::Expired {
+                key,
+                in_progress: true,
+                ..
+            } => format!(
+                "At {clock} the in-progress record for {key} reaches its expiry of {} without having been completed, and is removed. From now on a request carrying it is processed as new.",
+                self.in_progress_expiry()
+            ),
+            Fact::Expired { key, kind, .. } => {
                 let what = match kind {
                     EntryKind::BodyHash => format!("the body hash {key}"),
                     _ => format!("key {key}"),
@@ -682,6 +728,19 @@ impl<'a> Teller<'a> {
             Takes::ChargeForgetful => format!(
                 "At {clock} the processor receives {who}. It keeps no memory of earlier requests, so it charges {amount} as a new payment ({processing})."
             ),
+            Takes::WriteInProgress { lapsed } => {
+                let known = match (lapsed, forgotten) {
+                    (Some(at), f) if f.is_none_or(|f| f <= at) => format!(
+                        "The in-progress record for {key} expired at {} without being completed, so it is new again",
+                        self.clock(at)
+                    ),
+                    _ => self.unknown(key, "has no record", forgotten),
+                };
+                format!(
+                    "At {clock} the processor receives {who}. {known}, so it writes an in-progress record for the key to disk, expiring in {} unless completed, and starts charging {amount}; that takes {processing}.",
+                    self.in_progress_expiry()
+                )
+            }
             Takes::ChargeNewBody => format!(
                 "At {clock} the processor receives {who}. {}, so it charges {amount} ({processing}).",
                 self.unknown(
@@ -691,6 +750,46 @@ impl<'a> Teller<'a> {
                 )
             ),
         }
+    }
+
+    /// The handler fails: the 500, and what the error did to the key's memory.
+    fn handler_error(
+        &self,
+        req: RequestId,
+        after: FailPoint,
+        charge: Option<&str>,
+        deleted: bool,
+        clock: &str,
+    ) -> String {
+        let (name, key) = (self.name(req), self.key(req));
+        let when = match (after, charge) {
+            (FailPoint::Receive, _) => "before anything is charged".to_string(),
+            (FailPoint::Charge, Some(id)) => format!("after {id} was made"),
+            (FailPoint::Charge, None) => "after the card was declined".to_string(),
+        };
+        let memory = match (self.trace.design, deleted) {
+            (Design::InProgressRecord, true) => match charge {
+                Some(id) => format!(
+                    " The error deletes the in-progress record for {key}, so a retry is processed as new, though {id} has already moved the money: nothing now remembers it."
+                ),
+                None => format!(
+                    " The error deletes the in-progress record for {key}, so a retry is processed as new."
+                ),
+            },
+            (_, true) => format!(
+                " The in-progress mark for {key} goes with the failed work, so a retry is processed as new."
+            ),
+            (Design::WithCharge, false) if after == FailPoint::Charge => format!(
+                " The one write had already stored {key} as completed, so a retry carrying it is answered from memory."
+            ),
+            (Design::LogAfterCharge, false) if self.req(req).key.is_some() => format!(
+                " {key} never reaches the key log: the after-response hook only runs for an answer the handler returned."
+            ),
+            _ => String::new(),
+        };
+        format!(
+            "At {clock} the handler fails on {name} {when}, and the processor answers 500.{memory}"
+        )
     }
 
     /// Charges an earlier crash left without their key log line: the charge ids, with the
@@ -778,6 +877,10 @@ impl<'a> Teller<'a> {
                 format!("right after logging {}", self.key(req))
             }
             CrashMoment::AfterReply { req } => format!("right after answering {}", self.name(req)),
+            CrashMoment::AfterRecord { req } => format!(
+                "right after completing the record for {}, before it can answer",
+                self.key(req)
+            ),
         };
         let lost = if marks_lost.is_empty() {
             String::new()
@@ -811,6 +914,12 @@ impl<'a> Teller<'a> {
                 "{id} is in the ledger, but no answer went out for {name} and {key} had not reached the key log."
             ),
             (CutStep::Reply, _) => format!("No answer had gone out for {name}."),
+            (CutStep::Record, Some(id)) => format!(
+                "{id} is in the ledger, but the record for {key} had not been completed: it stays in progress on disk until it expires."
+            ),
+            (CutStep::Record, None) => format!(
+                "The answer to {name} had not been stored: the record for {key} stays in progress on disk until it expires."
+            ),
             (CutStep::Commit | CutStep::Charge, _) => format!(
                 "{} had not been charged yet, and that work is gone.",
                 capitalise(&name)
@@ -834,6 +943,9 @@ impl<'a> Teller<'a> {
             (CutStep::Reply, _) => {
                 format!("It does not resume {name}: that attempt gets no answer.")
             }
+            (CutStep::Record, _) => format!(
+                "It does not go back to complete the record for {key}, and {name} gets no answer. A retry carrying {key} is answered 409 while the in-progress record lasts, and processed as new once it has expired."
+            ),
             (CutStep::Commit | CutStep::Charge, _) => {
                 format!("It does not pick up the work on {name}: that request gets no answer.")
             }

@@ -16,7 +16,7 @@ pub enum DesignChoice {
     All,
 }
 
-/// Reads `--design`: an id, a number key 1–5, or `all`.
+/// Reads `--design`: an id, a number key 1–6, or `all`.
 pub fn parse_design_choice(text: &str) -> Result<DesignChoice, String> {
     if text == "all" {
         return Ok(DesignChoice::All);
@@ -31,12 +31,12 @@ pub fn parse_design_choice(text: &str) -> Result<DesignChoice, String> {
         .map_err(|e| format!("{e}, or all"))
 }
 
-/// Reads `--design` where only one design makes sense: an id or a number key 1–5.
+/// Reads `--design` where only one design makes sense: an id or a number key 1–6.
 pub fn parse_one_design(text: &str) -> Result<Design, String> {
     match parse_design_choice(text)? {
         DesignChoice::One(d) => Ok(d),
         DesignChoice::All => {
-            Err("this shows one design at a time: give an id or a number 1–5".into())
+            Err("this shows one design at a time: give an id or a number 1–6".into())
         }
     }
 }

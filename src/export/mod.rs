@@ -55,7 +55,7 @@ pub struct ExportArgs {
     /// What to write: md, svg or cast.
     #[arg(long, value_enum)]
     pub format: Format,
-    /// For svg and cast: the design to show, an id or its number 1–5 (default: the
+    /// For svg and cast: the design to show, an id or its number 1–6 (default: the
     /// scenario's own design).
     #[arg(long, short, value_parser = crate::cli::run::parse_one_design)]
     pub design: Option<Design>,

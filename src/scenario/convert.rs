@@ -132,6 +132,17 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         Some(r) => r.get_ref().0,
         None => DAY_MS,
     };
+    let in_progress_expiry_ms = match &file.processor.in_progress_expiry {
+        Some(r) if r.get_ref().0 == 0 => {
+            c.error(
+                r.span(),
+                "the in-progress expiry must be longer than zero".into(),
+            );
+            0
+        }
+        Some(r) => r.get_ref().0,
+        None => 60_000,
+    };
     let weekdays = file
         .intent
         .iter()
@@ -154,6 +165,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         latency_ms: file.network.latency.map_or(50, |d| d.0),
         processing_ms,
         retention_ms,
+        in_progress_expiry_ms,
         faults,
         human_paths,
         clock: if weekdays {
@@ -433,8 +445,11 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
         if f.decline {
             actions.push(FaultAction::Decline);
         }
+        if let Some(point) = f.fail_after {
+            actions.push(FaultAction::Fail { after: point.0 });
+        }
         match actions.len() {
-            0 => c.error(spec.span(), "this [[fault]] does nothing; expected one of lose, delay (with by), duplicate, crash_after, processing or decline".into()),
+            0 => c.error(spec.span(), "this [[fault]] does nothing; expected one of lose, delay (with by), duplicate, crash_after, processing, decline or fail_after".into()),
             1 => {}
             _ => {
                 let names: Vec<&str> = actions.iter().map(|a| action_key(*a)).collect();
@@ -467,6 +482,7 @@ fn action_key(action: FaultAction) -> &'static str {
         FaultAction::Crash { .. } => "crash_after",
         FaultAction::Slow { .. } => "processing",
         FaultAction::Decline => "decline",
+        FaultAction::Fail { .. } => "fail_after",
     }
 }
 

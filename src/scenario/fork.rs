@@ -149,6 +149,7 @@ pub fn describe(scenario: &Scenario, fault: &Fault) -> String {
         FaultAction::Delay { .. } => format!("#{n} delayed"),
         FaultAction::Duplicate { .. } => format!("#{n} duplicated"),
         FaultAction::Decline => format!("#{n} declined"),
+        FaultAction::Fail { after } => format!("handler error after {} of #{n}", after.id()),
     }
 }
 

@@ -341,6 +341,7 @@ fn fault_entries(original: &Scenario, f: &Fault) -> Vec<(&'static str, Value)> {
         }
         FaultAction::Slow { processing_ms } => out.push(("processing", ms(processing_ms))),
         FaultAction::Decline => out.push(("decline", Value::from(true))),
+        FaultAction::Fail { after } => out.push(("fail_after", Value::from(after.id()))),
     }
     out
 }

@@ -2,7 +2,7 @@
 //! later checks need to point at keep their position (`Spanned`).
 
 use super::values::{
-    AttemptNo, Attempts, Charges, ClockTime, CrashAt, DesignId, Dur, Factor, JitterKind, KeyChoice,
+    AttemptNo, Attempts, Charges, ClockTime, CrashAt, DesignId, Dur, FailAt, Factor, JitterKind, KeyChoice,
     Money, Seed, Way,
 };
 use serde::Deserialize;
@@ -115,6 +115,8 @@ pub struct Network {
 pub struct Processor {
     pub processing: Option<Spanned<Dur>>,
     pub retention: Option<Spanned<Dur>>,
+    /// `inprogress-record`: how long an in-progress record blocks its key.
+    pub in_progress_expiry: Option<Spanned<Dur>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -146,6 +148,8 @@ pub struct Fault {
     pub processing: Option<Dur>,
     #[serde(default)]
     pub decline: bool,
+    /// The handler fails at this point and the processor answers 500.
+    pub fail_after: Option<FailAt>,
 }
 
 fn one() -> Spanned<AttemptNo> {

@@ -1,7 +1,7 @@
 //! The value types of the scenario format: durations, money, clock times and named choices.
 //! Each parses itself during deserialisation, so a bad value is reported at its position.
 
-use crate::sim::config::{CrashPoint, Direction, Jitter, KeyStrategy};
+use crate::sim::config::{CrashPoint, Direction, FailPoint, Jitter, KeyStrategy};
 use crate::sim::{Cents, Design};
 use serde::de::{self, Deserialize, Deserializer};
 
@@ -458,6 +458,13 @@ word_type!(
     CrashPoint::ALL.map(|c| (c.id(), c))
 );
 word_type!(
+    /// Where a handler error strikes.
+    FailAt,
+    FailPoint,
+    "handler error point",
+    FailPoint::ALL.map(|c| (c.id(), c))
+);
+word_type!(
     /// Which message a network fault applies to.
     Way,
     Direction,
@@ -535,5 +542,8 @@ mod tests {
         assert!(err.contains("did you mean `with-charge`"), "{err}");
         let err = CrashAt::parse("chrage").unwrap_err();
         assert!(err.contains("did you mean `charge`"), "{err}");
+        assert_eq!(FailAt::parse("receive"), Ok(FailPoint::Receive));
+        let err = FailAt::parse("reply").unwrap_err();
+        assert!(err.contains("expected one of: receive, charge"), "{err}");
     }
 }

@@ -23,6 +23,8 @@ pub struct SimConfig {
     pub processing_ms: u64,
     /// How long the processor remembers a key (or a body hash), in milliseconds.
     pub retention_ms: u64,
+    /// `inprogress-record`: how long an in-progress record blocks its key, in milliseconds.
+    pub in_progress_expiry_ms: u64,
     pub faults: Vec<Fault>,
     /// Human paths: each re-runs the whole retry budget when the previous run ended unpaid.
     pub human_paths: Vec<HumanPath>,
@@ -145,6 +147,28 @@ pub enum FaultAction {
     Slow { processing_ms: u64 },
     /// The card is declined: an error response, no charge.
     Decline,
+    /// The handler raises an error at the named point and the processor answers 500.
+    Fail { after: FailPoint },
+}
+
+/// Where a handler error strikes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FailPoint {
+    /// Once the request is taken on as new work, before anything is charged.
+    Receive,
+    /// Right after the charge (and under `with-charge`, after its one write).
+    Charge,
+}
+
+impl FailPoint {
+    pub const ALL: [FailPoint; 2] = [FailPoint::Receive, FailPoint::Charge];
+    pub fn id(self) -> &'static str {
+        match self {
+            FailPoint::Receive => "receive",
+            FailPoint::Charge => "charge",
+        }
+    }
 }
 
 /// A person re-running the whole retry budget for an intent that ended unpaid.

@@ -1,4 +1,4 @@
-//! The five processor designs the simulation can run.
+//! The six processor designs the simulation can run.
 
 use serde::Serialize;
 
@@ -16,16 +16,20 @@ pub enum Design {
     NoKey,
     /// No key: the processor remembers a hash of each charged request body.
     ContentHash,
+    /// A durable in-progress record written before the charge, completed in a separate
+    /// write after it, and deleted when the handler fails (the AWS Lambda Powertools shape).
+    InProgressRecord,
 }
 
 impl Design {
     /// Every design, in the order of their number keys.
-    pub const ALL: [Design; 5] = [
+    pub const ALL: [Design; 6] = [
         Design::WithCharge,
         Design::LogAfterCharge,
         Design::NoKey,
         Design::LogBeforeCharge,
         Design::ContentHash,
+        Design::InProgressRecord,
     ];
 
     /// The three designs the product is built around (keys 1, 2 and 3).
@@ -39,6 +43,7 @@ impl Design {
             Design::LogBeforeCharge => "log-before-charge",
             Design::NoKey => "no-key",
             Design::ContentHash => "content-hash",
+            Design::InProgressRecord => "inprogress-record",
         }
     }
 
@@ -50,10 +55,11 @@ impl Design {
             Design::LogBeforeCharge => "key logged first",
             Design::NoKey => "no key",
             Design::ContentHash => "dedupe on content",
+            Design::InProgressRecord => "in-progress record",
         }
     }
 
-    /// The number key (1–5) that selects the design.
+    /// The number key (1–6) that selects the design.
     pub fn hotkey(self) -> u8 {
         match self {
             Design::WithCharge => 1,
@@ -61,6 +67,7 @@ impl Design {
             Design::NoKey => 3,
             Design::LogBeforeCharge => 4,
             Design::ContentHash => 5,
+            Design::InProgressRecord => 6,
         }
     }
 
@@ -76,7 +83,10 @@ impl Design {
     pub fn uses_key(self) -> bool {
         matches!(
             self,
-            Design::WithCharge | Design::LogAfterCharge | Design::LogBeforeCharge
+            Design::WithCharge
+                | Design::LogAfterCharge
+                | Design::LogBeforeCharge
+                | Design::InProgressRecord
         )
     }
 }

@@ -2,7 +2,7 @@
 //! reader sees are written from these facts at the edge (`crate::story`), in the display's
 //! clock style, when a tick is shown or exported.
 
-use super::config::{CrashPoint, Direction};
+use super::config::{CrashPoint, Direction, FailPoint};
 use super::state::{EntryKind, Response};
 use super::time::Instant;
 use serde::Serialize;
@@ -64,6 +64,11 @@ pub enum Takes {
     ChargeForgetful,
     /// `content-hash`: no charged body it remembers has this hash.
     ChargeNewBody,
+    /// `inprogress-record`: writes a durable in-progress record that expires, then charges.
+    WriteInProgress {
+        /// When an earlier in-progress record of this key expired, if one did.
+        lapsed: Option<Instant>,
+    },
 }
 
 /// Why the processor refuses a request outright.
@@ -114,6 +119,8 @@ pub enum CutStep {
     Commit,
     Charge,
     KeyLog,
+    /// `inprogress-record`: the write that completes the record.
+    Record,
     Reply,
 }
 
@@ -125,6 +132,7 @@ pub enum CrashMoment {
     AfterOneWrite { req: RequestId },
     AfterCharge { req: RequestId },
     AfterKeyLog { req: RequestId, before: bool },
+    AfterRecord { req: RequestId },
     AfterReply { req: RequestId },
 }
 
@@ -175,8 +183,12 @@ pub enum Fact {
         written_by: String,
         from_log: bool,
     },
-    /// `with-charge`: the key is still in progress.
-    InProgress { req: RequestId },
+    /// `with-charge` or `inprogress-record`: the key is still in progress.
+    InProgress {
+        req: RequestId,
+        /// `inprogress-record`: when the in-progress record expires.
+        until: Option<Instant>,
+    },
     /// The processor takes the request on as new work.
     Takes {
         req: RequestId,
@@ -203,6 +215,17 @@ pub enum Fact {
         before: bool,
         held: Response,
     },
+    /// `inprogress-record`: the record completed with the answer, a write of its own.
+    RecordCompleted { req: RequestId, response: Response },
+    /// The handler fails and the processor answers 500.
+    HandlerError {
+        req: RequestId,
+        after: FailPoint,
+        /// The charge made before the error, if any.
+        charge: Option<String>,
+        /// The in-progress record or mark the error deleted, if any.
+        deleted: bool,
+    },
     /// The processor sends its answer.
     Replied { req: RequestId, response: Response },
     /// The processor crashes.
@@ -216,7 +239,12 @@ pub enum Fact {
     /// The processor is back; `cut` is what the crash interrupted.
     Restart { cut: Vec<Cut> },
     /// A remembered entry passes its retention window.
-    Expired { key: String, kind: EntryKind },
+    Expired {
+        key: String,
+        kind: EntryKind,
+        /// An in-progress record reached its expiry, rather than the retention window.
+        in_progress: bool,
+    },
     /// The innermost layer's wait for an attempt runs out.
     TimedOut { attempt: u32, next: Next },
     /// An outer layer's deadline runs out.

@@ -2,7 +2,7 @@
 //! what it answers, and what a crash leaves behind. It records facts; the words are written
 //! from them at the edge.
 
-use super::config::{CrashPoint, FaultAction};
+use super::config::{CrashPoint, FailPoint, FaultAction};
 use super::design::Design;
 use super::digest;
 use super::fact::{CrashMoment, Cut, CutStep, Fact, MissedCrash, Refusal, Takes};
@@ -45,6 +45,13 @@ impl World<'_> {
                 _ => None,
             })
             .unwrap_or(self.cfg.processing_ms)
+    }
+
+    /// Whether the scenario makes the handler fail at `point` on this request's attempt.
+    fn fails(&self, req: usize, point: FailPoint) -> bool {
+        let r = &self.requests[req];
+        self.faults_for(r.intent, r.attempt)
+            .any(|(_, f)| f.action == FaultAction::Fail { after: point })
     }
 
     fn declined(&self, req: usize) -> bool {
@@ -172,6 +179,10 @@ impl World<'_> {
                     TickDraft::new(Actor::Processor, TickKind::Receive, fact)
                         .of(intent, Some(attempt)),
                 );
+                if self.fails(req, FailPoint::Receive) {
+                    self.handler_error(req, FailPoint::Receive);
+                    return;
+                }
                 self.next_step(req, step, after_ms);
             }
         }
@@ -182,7 +193,10 @@ impl World<'_> {
         let r = &self.requests[req];
         let looked_up = match how {
             Takes::ChargeNewBody => digest::short(r.content),
-            Takes::MarkInProgress | Takes::LogFirst | Takes::ChargeUnmarked => r.key.clone()?,
+            Takes::MarkInProgress
+            | Takes::LogFirst
+            | Takes::ChargeUnmarked
+            | Takes::WriteInProgress { .. } => r.key.clone()?,
             Takes::ChargeWithoutKey | Takes::ChargeForgetful => return None,
         };
         self.evicted.get(&looked_up).copied()
@@ -199,7 +213,7 @@ impl World<'_> {
             after_ms,
         };
         match (self.design, key) {
-            (Design::WithCharge, None) => Decision::Answer {
+            (Design::WithCharge | Design::InProgressRecord, None) => Decision::Answer {
                 kind: TickKind::Reject,
                 fact: Fact::Refused {
                     req,
@@ -208,6 +222,7 @@ impl World<'_> {
                 response: response(400, "idempotency key required", None),
             },
             (Design::WithCharge, Some(key)) => self.with_charge(req, key),
+            (Design::InProgressRecord, Some(key)) => self.in_progress_record(req, key),
             (Design::LogAfterCharge | Design::LogBeforeCharge, Some(key)) => {
                 if let Some(e) = self.find(EntryKind::LogEntry, &key) {
                     return self.replay(req, e.clone(), true);
@@ -283,9 +298,157 @@ impl World<'_> {
         self.counters.conflicts_409 += 1;
         Decision::Answer {
             kind: TickKind::Conflict,
-            fact: Fact::InProgress { req },
+            fact: Fact::InProgress { req, until: None },
             response: response(409, "key in progress", None),
         }
+    }
+
+    /// `inprogress-record`: a completed record is replayed, an in-progress one that has not
+    /// expired answered 409; otherwise a durable in-progress record is written, expiring
+    /// after `in_progress_expiry`, and the charge starts.
+    fn in_progress_record(&mut self, req: usize, key: String) -> Decision {
+        let r = &self.requests[req];
+        let (intent, attempt, processing) = (r.intent, r.attempt, r.processing_ms);
+        if let Some(e) = self.find(EntryKind::Record, &key).cloned() {
+            if e.status == EntryStatus::Completed {
+                return self.replay(req, e, false);
+            }
+            self.counters.conflicts_409 += 1;
+            return Decision::Answer {
+                kind: TickKind::Conflict,
+                fact: Fact::InProgress {
+                    req,
+                    until: e.expires_at,
+                },
+                response: response(409, "key in progress", None),
+            };
+        }
+        let now = self.now;
+        // A record past its expiry whose eviction is still pending gives way to the new one.
+        if let Some(stale) = self
+            .memory
+            .iter()
+            .position(|e| e.kind == EntryKind::Record && e.key == key)
+        {
+            let e = self.memory.remove(stale);
+            self.counters.keys_evicted += 1;
+            let at = e.expires_at.unwrap_or(now);
+            if e.status == EntryStatus::InProgress {
+                self.lapsed.insert(key.clone(), at);
+            } else {
+                self.evicted.insert(key.clone(), at);
+            }
+        }
+        let lapsed = self.lapsed.get(&key).copied();
+        let expiry = now.plus(self.cfg.in_progress_expiry_ms);
+        self.schedule(
+            expiry,
+            Event::Expire {
+                key: key.clone(),
+                at: expiry,
+            },
+        );
+        self.memory.push_back(Arc::new(MemoryEntry {
+            key,
+            kind: EntryKind::Record,
+            status: EntryStatus::InProgress,
+            fingerprint: None,
+            response: None,
+            expires_at: Some(expiry),
+            written_by: format!("attempt #{attempt}, in progress, on disk"),
+            intent,
+        }));
+        Decision::Work {
+            how: Takes::WriteInProgress { lapsed },
+            step: Step::Charge,
+            after_ms: processing,
+        }
+    }
+
+    /// The handler fails: the processor answers 500. The error deletes the in-progress
+    /// record (or the in-memory mark) of its key, so a retry is taken on as new.
+    fn handler_error(&mut self, req: usize, after: FailPoint) {
+        let r = &self.requests[req];
+        let (intent, attempt) = (r.intent, r.attempt);
+        let charge = r.response.as_ref().and_then(|x| x.charge.clone());
+        let held = r.key.as_ref().and_then(|key| {
+            self.memory.iter().position(|e| {
+                &e.key == key
+                    && e.status == EntryStatus::InProgress
+                    && matches!(e.kind, EntryKind::Record | EntryKind::KeyRecord)
+            })
+        });
+        let deleted = held.map(|i| self.memory.remove(i)).is_some();
+        let resp = response(500, "handler error", None);
+        self.requests[req].response = Some(resp.clone());
+        self.transmit_reply(req, resp);
+        let fact = Fact::HandlerError {
+            req,
+            after,
+            charge,
+            deleted,
+        };
+        self.record(
+            TickDraft::new(Actor::Processor, TickKind::Reply, fact)
+                .message(Message {
+                    from: Actor::Processor,
+                    to: Actor::Checkout,
+                    fate: Fate::Sent,
+                })
+                .of(intent, Some(attempt)),
+        );
+        self.after_reply(req);
+    }
+
+    /// `inprogress-record`: the record completed with the answer, in a write of its own
+    /// after the charge.
+    fn complete_record(&mut self, req: usize) {
+        let r = &self.requests[req];
+        let (intent, attempt) = (r.intent, r.attempt);
+        let key = r.key.clone().unwrap_or_default();
+        let resp = r
+            .response
+            .clone()
+            .unwrap_or_else(|| response(200, "ok", None));
+        let expiry = self.now.plus(self.cfg.retention_ms);
+        let written_by = match &resp.charge {
+            Some(id) => format!("attempt #{attempt}, a write after {id}"),
+            None => format!("attempt #{attempt}, a write after the decline"),
+        };
+        let entry = Arc::new(MemoryEntry {
+            key: key.clone(),
+            kind: EntryKind::Record,
+            status: EntryStatus::Completed,
+            fingerprint: None,
+            response: Some(resp.clone()),
+            expires_at: Some(expiry),
+            written_by,
+            intent,
+        });
+        match self
+            .memory
+            .iter()
+            .position(|e| e.kind == EntryKind::Record && e.key == key)
+        {
+            Some(i) => {
+                self.memory.set(i, entry);
+            }
+            None => self.memory.push_back(entry),
+        }
+        self.counters.keys_stored += 1;
+        self.schedule(expiry, Event::Expire { key, at: expiry });
+        let fact = Fact::RecordCompleted {
+            req,
+            response: resp,
+        };
+        self.record(
+            TickDraft::new(Actor::Processor, TickKind::KeyWrite, fact).of(intent, Some(attempt)),
+        );
+        if let Some(restart) = self.take_crash(req, CrashPoint::Key) {
+            self.crash(restart, CrashMoment::AfterRecord { req });
+            return;
+        }
+        self.next_step(req, Step::Reply, 0);
     }
 
     /// Answers from a remembered entry: its stored response, marked as a replay.
@@ -315,6 +478,7 @@ impl World<'_> {
             Step::Commit => self.commit(req),
             Step::Charge => self.charge(req),
             Step::KeyLog => self.key_log(req),
+            Step::Record => self.complete_record(req),
             Step::Reply => self.reply(req),
         }
     }
@@ -392,6 +556,9 @@ impl World<'_> {
             .or_else(|| self.take_crash(req, CrashPoint::Charge));
         match crash {
             Some(restart) => self.crash(restart, CrashMoment::AfterOneWrite { req }),
+            None if self.fails(req, FailPoint::Charge) => {
+                self.handler_error(req, FailPoint::Charge);
+            }
             None => self.next_step(req, Step::Reply, 0),
         }
     }
@@ -423,7 +590,17 @@ impl World<'_> {
             self.crash(restart, CrashMoment::AfterCharge { req });
             return;
         }
-        self.next_step(req, Step::Reply, 0);
+        if self.fails(req, FailPoint::Charge) {
+            self.handler_error(req, FailPoint::Charge);
+            return;
+        }
+        // The completed record is a write of its own, after the charge.
+        let step = if self.design == Design::InProgressRecord {
+            Step::Record
+        } else {
+            Step::Reply
+        };
+        self.next_step(req, step, 0);
     }
 
     fn key_log(&mut self, req: usize) {
@@ -569,6 +746,7 @@ impl World<'_> {
                 Step::Commit => CutStep::Commit,
                 Step::Charge => CutStep::Charge,
                 Step::KeyLog => CutStep::KeyLog,
+                Step::Record => CutStep::Record,
                 Step::Reply => CutStep::Reply,
             };
             let charge = r.response.as_ref().and_then(|resp| resp.charge.clone());
@@ -597,10 +775,16 @@ impl World<'_> {
         };
         let entry = self.memory.remove(pos);
         self.counters.keys_evicted += 1;
-        self.evicted.insert(key.clone(), self.now);
+        let in_progress = entry.status == EntryStatus::InProgress;
+        if in_progress {
+            self.lapsed.insert(key.clone(), self.now);
+        } else {
+            self.evicted.insert(key.clone(), self.now);
+        }
         let fact = Fact::Expired {
             key,
             kind: entry.kind,
+            in_progress,
         };
         self.record(
             TickDraft::new(Actor::Processor, TickKind::Expire, fact).of(entry.intent, None),

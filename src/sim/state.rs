@@ -58,12 +58,15 @@ pub enum EntryKind {
     LogEntry,
     /// A hash of a charged request body.
     BodyHash,
+    /// `inprogress-record`: a record in the idempotency table, written to disk in progress
+    /// before the charge and completed after it.
+    Record,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum EntryStatus {
-    /// Being processed: held in memory only, lost in a crash.
+    /// Being processed: a mark held in memory (lost in a crash), or a durable record.
     InProgress,
     /// Finished, with its response stored.
     Completed,
@@ -99,9 +102,10 @@ pub struct MemoryEntry {
 }
 
 impl MemoryEntry {
-    /// Survives a crash: everything but an in-progress mark is on disk.
+    /// Survives a crash: everything but an in-progress mark held in memory is on disk
+    /// (an in-progress record is written to the table, so it survives).
     pub fn durable(&self) -> bool {
-        self.status != EntryStatus::InProgress
+        self.status != EntryStatus::InProgress || self.kind == EntryKind::Record
     }
 }
 

@@ -76,6 +76,8 @@ pub(super) enum Step {
     Charge,
     /// Append the key to the separate log.
     KeyLog,
+    /// `inprogress-record`: complete the record with the answer.
+    Record,
     /// Send the answer.
     Reply,
 }
@@ -204,6 +206,8 @@ pub(super) struct World<'a> {
     pub interrupted: Vec<Cut>,
     /// Keys (and body hashes) the retention window has evicted, with when.
     pub evicted: BTreeMap<String, Instant>,
+    /// `inprogress-record`: keys whose in-progress record expired, with when.
+    pub lapsed: BTreeMap<String, Instant>,
 }
 
 /// The fields of a tick other than the state, which is taken from the world.
@@ -290,6 +294,7 @@ impl<'a> World<'a> {
             token_seq: 0,
             interrupted: Vec::new(),
             evicted: BTreeMap::new(),
+            lapsed: BTreeMap::new(),
         }
     }
 

@@ -94,7 +94,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('w') => Msg::OpenWindow,
         KeyCode::Esc => Msg::Back,
         KeyCode::Char('q') => Msg::Quit,
-        KeyCode::Char(c @ '1'..='5') => Msg::SwitchDesign(Design::from_hotkey(c as u8 - b'0')?),
+        KeyCode::Char(c @ '1'..='6') => Msg::SwitchDesign(Design::from_hotkey(c as u8 - b'0')?),
         _ => return None,
     })
 }

@@ -61,7 +61,8 @@ pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
 }
 
 pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let compact = area.width < 118;
+    // The full names of all six designs need 134 columns.
+    let compact = area.width < 134;
     let mut spans = vec![Span::raw(" ")];
     for design in Design::ALL {
         let name = if compact {
@@ -81,14 +82,15 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-/// Names that fit five designs on an 80-column line.
+/// Names that fit all six designs on an 80-column line.
 fn short_name(d: Design) -> &'static str {
     match d {
         Design::WithCharge => "with charge",
-        Design::LogAfterCharge => "logged apart",
+        Design::LogAfterCharge => "log after",
         Design::NoKey => "no key",
-        Design::LogBeforeCharge => "logged first",
-        Design::ContentHash => "on content",
+        Design::LogBeforeCharge => "log first",
+        Design::ContentHash => "content",
+        Design::InProgressRecord => "record",
     }
 }
 
@@ -96,7 +98,7 @@ pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let keys: &[(&str, &str)] = &[
         ("←→", "step"),
         ("Space", "play"),
-        ("1-5", "design"),
+        ("1-6", "design"),
         ("d", "diverge"),
         ("c", "compare"),
         ("?", "help"),

@@ -143,6 +143,7 @@ fn memory_lines(
             EntryKind::KeyRecord => "key",
             EntryKind::LogEntry => "log",
             EntryKind::BodyHash => "body hash",
+            EntryKind::Record => "record",
         };
         let durable = if e.durable() { "" } else { " (memory only)" };
         let answer = e

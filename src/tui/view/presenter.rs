@@ -49,7 +49,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
     money_line(frame, money, app, theme);
     frame.render_widget(
         Paragraph::new(Line::styled(
-            " PgDn/→ next · PgUp/← back · . blank · t timer · 1–5 design · ? keys · q quit",
+            " PgDn/→ next · PgUp/← back · . blank · t timer · 1–6 design · ? keys · q quit",
             theme.dim(),
         )),
         foot,
