@@ -10,7 +10,7 @@ use crate::sim::fact::{
     CrashMoment, Cut, CutStep, Fact, HandOver, Next, Refusal, RequestId, SentRequest, Takes,
     WireFault,
 };
-use crate::sim::state::{Belief, EntryKind, Response};
+use crate::sim::state::{Belief, EntryKind, EntryStatus, Response};
 use crate::sim::time::human_duration;
 use crate::sim::{Cents, Design, Instant, SimConfig, Tick, Trace};
 use std::collections::HashMap;
@@ -770,7 +770,7 @@ impl<'a> Teller<'a> {
         let memory = match (self.trace.design, deleted) {
             (Design::InProgressRecord, true) => match charge {
                 Some(id) => format!(
-                    " The error deletes the in-progress record for {key}, so a retry is processed as new, though {id} has already moved the money: nothing now remembers it."
+                    " The error deletes the in-progress record for {key}, so a retry is processed as new, though {id} has already moved the money: nothing the processor keeps ties {id} to {key} any more."
                 ),
                 None => format!(
                     " The error deletes the in-progress record for {key}, so a retry is processed as new."
@@ -894,8 +894,24 @@ impl<'a> Teller<'a> {
             .iter()
             .map(|c| format!(" {}", self.at_crash(c)))
             .collect();
+        // Records written in progress are on disk: they outlast the crash and block their key.
+        let records: String = tick
+            .state
+            .memory
+            .iter()
+            .filter(|e| e.kind == EntryKind::Record && e.status == EntryStatus::InProgress)
+            .filter_map(|e| {
+                e.expires_at.map(|t| {
+                    format!(
+                        " The in-progress record for {} is on disk and outlasts the crash: it keeps the key blocked until it expires at {}.",
+                        e.key,
+                        self.clock(t)
+                    )
+                })
+            })
+            .collect();
         format!(
-            "At {clock} the processor crashes {why}. Its disk survives: {} in the ledger, {} remembered.{lost}{cut_text} It restarts in {}.",
+            "At {clock} the processor crashes {why}. Its disk survives: {} in the ledger, {} remembered.{lost}{cut_text}{records} It restarts in {}.",
             plural(tick.state.ledger.len(), "charge"),
             plural(tick.state.memory.len(), "entry"),
             human_duration(restart_ms)

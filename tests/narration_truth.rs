@@ -56,6 +56,8 @@ const FAULTS: &[&str] = &[
     "crash_after = \"reply\"\nrestart_after = \"2s\"",
     "processing = \"45s\"",
     "decline = true",
+    "fail_after = \"receive\"",
+    "fail_after = \"charge\"",
 ];
 
 #[test]

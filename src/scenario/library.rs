@@ -35,6 +35,7 @@ pub const BUILTIN: &[Builtin] = &[
     builtin!("second-purchase"),
     builtin!("per-attempt-key"),
     builtin!("monday-rerun"),
+    builtin!("powertools-handler-error"),
 ];
 
 /// The scenario `idem` replays when given none.
