@@ -65,6 +65,7 @@ fn keys_map_to_messages() {
         (ch('3'), Msg::SwitchDesign(Design::NoKey)),
         (ch('4'), Msg::SwitchDesign(Design::LogBeforeCharge)),
         (ch('5'), Msg::SwitchDesign(Design::ContentHash)),
+        (ch('6'), Msg::SwitchDesign(Design::InProgressRecord)),
     ];
     for (event, msg) in cases {
         assert_eq!(map_key(event, &app), Some(msg), "{event:?}");
@@ -76,7 +77,7 @@ fn keys_map_to_messages() {
     assert_eq!(map_key(ctrl_c, &app), Some(Msg::Quit));
     for unused in [
         ch('0'),
-        ch('6'),
+        ch('7'),
         ch('z'),
         key(KeyCode::Tab),
         key(KeyCode::F(1)),

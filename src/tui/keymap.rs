@@ -107,7 +107,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("End / G", "last tick"),
     ("Space", "play / pause"),
     ("+ / -", "faster / slower"),
-    ("1 – 5", "switch design, keeping the moment (answer a quiz)"),
+    ("1 – 6", "switch design, keeping the moment (answer a quiz)"),
     ("d", "jump to where this design and another first differ"),
     ("c", "compare the three designs side by side"),
     ("x", "what if the message on the wire were lost?"),
