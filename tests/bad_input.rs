@@ -320,7 +320,7 @@ fn an_unknown_design_in_the_file() {
 
 #[test]
 fn an_unknown_design_on_the_command_line() {
-    for bad in ["with-charg", "6", "0", "ALL", ""] {
+    for bad in ["with-charg", "7", "0", "ALL", ""] {
         let message = refused(&["run", "--design", bad]);
         for id in [
             "with-charge",

@@ -165,7 +165,7 @@ fn the_default_file_and_the_builtin_print_the_same() {
 fn all_designs_as_a_json_array() {
     let v = json(&["run", "--design", "all", "--json"]);
     let runs = v.as_array().expect("an array");
-    assert_eq!(runs.len(), 5);
+    assert_eq!(runs.len(), 6);
     let ids: Vec<&str> = runs.iter().map(|r| r["design"].as_str().unwrap()).collect();
     assert_eq!(
         ids,
@@ -174,7 +174,8 @@ fn all_designs_as_a_json_array() {
             "log-after-charge",
             "no-key",
             "log-before-charge",
-            "content-hash"
+            "content-hash",
+            "inprogress-record"
         ]
     );
     for r in runs {
@@ -426,7 +427,7 @@ fn every_builtin_runs_under_every_design() {
     for (name, cells) in expected {
         let v = json(&["run", name, "--design", "all", "--json"]);
         let runs = v.as_array().unwrap();
-        assert_eq!(runs.len(), 5);
+        assert_eq!(runs.len(), 6);
         for (run, cell) in runs.iter().zip(cells) {
             check_run_object(run);
             if let Some(c) = cell {

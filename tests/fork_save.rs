@@ -7,7 +7,7 @@ mod common;
 use common::TempDir;
 use idem::cli::check::{self, CheckArgs, CheckOutcome};
 use idem::scenario::{self, Scenario, fork};
-use idem::sim::config::{CrashPoint, Direction, Fault, FaultAction};
+use idem::sim::config::{CrashPoint, Direction, FailPoint, Fault, FaultAction};
 use idem::sim::{Design, TickKind};
 use proptest::prelude::*;
 
@@ -220,6 +220,8 @@ fn action() -> impl Strategy<Value = FaultAction> {
             }),
         (1u64..60_000).prop_map(|processing_ms| FaultAction::Slow { processing_ms }),
         Just(FaultAction::Decline),
+        prop_oneof![Just(FailPoint::Receive), Just(FailPoint::Charge)]
+            .prop_map(|after| FaultAction::Fail { after }),
     ]
 }
 
@@ -262,6 +264,7 @@ fn fault_keys(f: &Fault) -> Vec<String> {
             keys.push(format!("processing = \"{processing_ms}ms\""))
         }
         FaultAction::Decline => keys.push("decline = true".into()),
+        FaultAction::Fail { after } => keys.push(format!("fail_after = \"{}\"", after.id())),
     }
     keys
 }
