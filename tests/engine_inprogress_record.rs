@@ -147,7 +147,11 @@ fn a_crash_before_the_completed_write_gives_409s_until_expiry_then_a_second_char
     assert_eq!(charges.len(), 2);
     assert!(charges[1].at > expired_at);
     assert_eq!(trace.outcome.verdict, Verdict::Duplicate);
-    assert!(crash.narration.contains("in-progress record for K7Q4"), "{}", crash.narration);
+    assert!(
+        crash.narration.contains("in-progress record for K7Q4"),
+        "{}",
+        crash.narration
+    );
 
     // With the key stored with the charge the same crash is rolled into one write: 1 charge.
     assert_eq!(run(&s, Design::WithCharge).outcome.charges, 1);

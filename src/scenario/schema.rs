@@ -2,8 +2,8 @@
 //! later checks need to point at keep their position (`Spanned`).
 
 use super::values::{
-    AttemptNo, Attempts, Charges, ClockTime, CrashAt, DesignId, Dur, FailAt, Factor, JitterKind, KeyChoice,
-    Money, Seed, Way,
+    AttemptNo, Attempts, Charges, ClockTime, CrashAt, DesignId, Dur, Factor, FailAt, JitterKind,
+    KeyChoice, Money, Seed, Way,
 };
 use serde::Deserialize;
 use toml::Spanned;

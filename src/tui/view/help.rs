@@ -29,7 +29,6 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, _app: &App, theme: &Theme) {
                 Span::raw(format!("{} ({})", d.name(), d.id())),
             ]));
         }
-        lines.push(Line::raw(""));
     }
     if area.height >= KEYS.len() as u16 + 9 {
         lines.push(Line::styled(" What this model leaves out", theme.bold()));
