@@ -254,10 +254,10 @@ fn fail_after_refuses_an_unknown_point_with_its_position() {
     let source = format!(
         "title = \"bad\"\n[[checkout.layer]]\nattempts = 2\n{ORDER}\n[[fault]]\nattempt = 1\nfail_after = \"reply\"\n"
     );
-    let err = scenario::parse("bad.toml", "bad", &source)
-        .err()
-        .expect("an unknown point is refused")
-        .to_string();
+    let Err(err) = scenario::parse("bad.toml", "bad", &source) else {
+        panic!("an unknown point is refused");
+    };
+    let err = err.to_string();
     assert!(err.contains("bad.toml:"), "{err}");
     assert!(err.contains("expected one of: receive, charge"), "{err}");
 }
@@ -267,9 +267,9 @@ fn in_progress_expiry_must_be_longer_than_zero() {
     let source = format!(
         "title = \"bad\"\n[[checkout.layer]]\nattempts = 2\n[processor]\nin_progress_expiry = \"0s\"\n{ORDER}"
     );
-    let err = scenario::parse("bad.toml", "bad", &source)
-        .err()
-        .expect("zero is refused")
-        .to_string();
+    let Err(err) = scenario::parse("bad.toml", "bad", &source) else {
+        panic!("zero is refused");
+    };
+    let err = err.to_string();
     assert!(err.contains("in-progress expiry"), "{err}");
 }
