@@ -381,6 +381,96 @@ fn existing_file_needs_force() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// A FIFO at `path`, made with `mkfifo`.
+fn make_fifo(path: &Path) {
+    let ok = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs")
+        .success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+#[test]
+fn force_replaces_only_a_regular_file_or_a_link_to_one() {
+    let dir = scratch("not-a-file");
+    let fifo = dir.join("pipe.md");
+    make_fifo(&fifo);
+    let folder = dir.join("folder.md");
+    fs::create_dir(&folder).expect("a directory");
+    let to_device = dir.join("null.md");
+    std::os::unix::fs::symlink("/dev/null", &to_device).expect("a link to /dev/null");
+    let dangling = dir.join("nowhere.md");
+    std::os::unix::fs::symlink(dir.join("no-such-file"), &dangling).expect("a dangling link");
+    // /dev/null itself is tried only without --force, and through the check that every write
+    // makes first: a regression must not cost the machine its /dev/null.
+    let args = ExportArgs::new("order-5531", Format::Md, "/dev/null");
+    let err = run(&args).expect_err("a device is refused");
+    assert!(
+        err.contains("is a character device") && !err.contains("--force"),
+        "{err}"
+    );
+    let err = idem::export::write::existing_file(Path::new("/dev/null")).expect_err("a device");
+    assert!(err.contains("is a character device"), "{err}");
+    for (target, what) in [
+        (fifo.as_path(), "is a FIFO (named pipe)"),
+        (folder.as_path(), "is a directory"),
+        (to_device.as_path(), "is a character device"),
+        (dangling.as_path(), "leads to no file"),
+    ] {
+        for force in [false, true] {
+            let mut args = ExportArgs::new("order-5531", Format::Md, target);
+            args.force = force;
+            let err = run(&args).expect_err("never replaced");
+            assert!(
+                err.contains(what),
+                "{} (force {force}): {err}",
+                target.display()
+            );
+            assert!(
+                !err.contains("--force"),
+                "--force would not help, so it is not offered: {err}"
+            );
+        }
+    }
+    let meta = fs::symlink_metadata("/dev/null").expect("/dev/null is still there");
+    assert!(
+        std::os::unix::fs::FileTypeExt::is_char_device(&meta.file_type()),
+        "/dev/null is still a device"
+    );
+    let meta = fs::symlink_metadata(&fifo).expect("the FIFO is still there");
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type()));
+    assert!(
+        fs::symlink_metadata(&to_device)
+            .expect("the link")
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        fs::symlink_metadata(&dangling)
+            .expect("the link")
+            .file_type()
+            .is_symlink()
+    );
+
+    // A link to a regular file is replaced with --force, and only with it.
+    let real = dir.join("real.md");
+    fs::write(&real, "keep me\n").expect("a file");
+    let link = dir.join("link.md");
+    std::os::unix::fs::symlink(&real, &link).expect("a link to a file");
+    let mut args = ExportArgs::new("order-5531", Format::Md, &link);
+    let err = run(&args).expect_err("not without --force");
+    assert!(err.contains("--force"), "{err}");
+    args.force = true;
+    run(&args).expect("a link to a file is replaced with --force");
+    assert!(
+        fs::read_to_string(&link)
+            .expect("readable")
+            .starts_with("# Order 5531")
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn failures_leave_nothing_behind() {
     let dir = scratch("failures");

@@ -404,6 +404,32 @@ fn type_save_path(app: &mut App, path: &Path) {
 }
 
 #[test]
+fn the_save_prompt_refuses_a_fifo_without_asking_to_replace_it() {
+    let dir = TempDir::new("save-fifo");
+    let fifo = dir.join("fork.toml");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let mut app = at_first_send();
+    press(&mut app, ch('x'));
+    press(&mut app, ch('S'));
+    type_save_path(&mut app, &fifo);
+    press(&mut app, key(KeyCode::Enter));
+    let Overlay::Save(prompt) = &app.overlay else {
+        panic!("the prompt stays open: {:?}", app.overlay);
+    };
+    assert!(!prompt.confirm_overwrite, "no offer to replace a device");
+    let error = prompt.error.clone().unwrap_or_default();
+    assert!(error.contains("is a FIFO (named pipe)"), "{error}");
+    // Enter again changes nothing: the FIFO is still there.
+    press(&mut app, key(KeyCode::Enter));
+    let meta = std::fs::symlink_metadata(&fifo).expect("the FIFO");
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type()));
+}
+
+#[test]
 fn s_capital_saves_the_fork_and_asks_before_replacing() {
     let dir = TempDir::new("save");
     let target = dir.path().join("fork.toml");

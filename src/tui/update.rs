@@ -461,7 +461,15 @@ fn save(app: &mut App, mut prompt: SavePrompt) {
         app.overlay = Overlay::Save(prompt);
         return;
     }
-    if path.exists() && !prompt.confirm_overwrite {
+    let exists = match crate::export::write::existing_file(&path) {
+        Ok(existing) => existing.is_some(),
+        Err(e) => {
+            prompt.error = Some(e);
+            app.overlay = Overlay::Save(prompt);
+            return;
+        }
+    };
+    if exists && !prompt.confirm_overwrite {
         prompt.confirm_overwrite = true;
         prompt.error = Some("that file exists: Enter again replaces it, Esc keeps it".into());
         app.overlay = Overlay::Save(prompt);
