@@ -41,7 +41,14 @@ impl Drop for Restore {
 /// Runs the window screen on its own terminal until the user closes it
 /// (`Ok(None)`) or presses Enter (`Ok(Some(scenario))`, for the caller to
 /// open in the replay once this terminal is restored).
-pub fn run_standalone(stack: Stack) -> io::Result<Option<Scenario>> {
+pub fn run_standalone(mut stack: Stack) -> io::Result<Option<Scenario>> {
+    // Names typed in flags or a config file are drawn: no control or bidi characters.
+    for layer in &mut stack.layers {
+        layer.name = crate::text::sanitize_line(&layer.name);
+    }
+    for path in &mut stack.paths {
+        path.name = crate::text::sanitize_line(&path.name);
+    }
     let theme = Theme::from_env();
     // `try_init` also installs a panic hook that restores the terminal first.
     let mut terminal = ratatui::try_init()?;
