@@ -4,9 +4,10 @@
 use super::link::{Follower, Position, socket_path};
 use crate::scenario::{self, Scenario};
 use crate::sim::{Design, Trace};
+use crate::tui::session::{Session, Wake};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
-use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
@@ -136,8 +137,7 @@ enum Status {
 pub fn run() -> io::Result<()> {
     let path = socket_path();
     let theme = Theme::from_env();
-    let mut terminal = ratatui::try_init()?;
-    let _restore = crate::tui::terminal::Restore;
+    let mut session = Session::start()?;
     let mut status = Status::Waiting(format!(
         "No presenter is running. Start `idem present` in another terminal; these notes will follow it. (socket: {})",
         path.display()
@@ -148,7 +148,7 @@ pub fn run() -> io::Result<()> {
     let mut dirty = true;
     loop {
         if dirty {
-            terminal.draw(|f| draw(f, &status, &theme))?;
+            session.draw(|f| draw(f, &status, &theme))?;
             dirty = false;
         }
         if follower.is_none() && last_try.elapsed() >= Duration::from_secs(1) {
@@ -183,16 +183,15 @@ pub fn run() -> io::Result<()> {
             }
         }
         let wait = if follower.is_some() { 10 } else { 200 };
-        if event::poll(Duration::from_millis(wait))? {
-            match event::read()? {
-                Event::Key(k) if k.kind != KeyEventKind::Release => {
-                    if matches!(k.code, KeyCode::Char('q') | KeyCode::Esc) {
-                        return Ok(());
-                    }
+        match session.wait(Duration::from_millis(wait))? {
+            Wake::Event(Event::Key(k)) if k.kind != KeyEventKind::Release => {
+                if matches!(k.code, KeyCode::Char('q') | KeyCode::Esc) {
+                    return Ok(());
                 }
-                Event::Resize(..) => dirty = true,
-                _ => {}
             }
+            Wake::Event(Event::Resize(..)) | Wake::Redraw => dirty = true,
+            Wake::End => return Ok(()),
+            Wake::Event(_) | Wake::Timeout => {}
         }
     }
 }

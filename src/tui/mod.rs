@@ -5,6 +5,7 @@ pub mod app;
 pub mod checklist;
 pub mod keymap;
 pub mod msg;
+pub mod session;
 pub mod terminal;
 pub mod theme;
 pub mod update;

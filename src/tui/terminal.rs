@@ -1,13 +1,14 @@
-//! The event loop on a real terminal: raw mode and the alternate screen on the way in, restored
-//! on every way out (quit, error, panic), redrawing only when something changed.
+//! The replay's event loop on a real terminal (a [`Session`]), redrawing only when something
+//! changed.
 
 use super::app::App;
 use super::keymap::map_key;
 use super::msg::Msg;
+use super::session::{Session, Wake};
 use super::theme::Theme;
 use super::update::update;
 use super::view;
-use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::event::Event;
 use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant, SystemTime};
@@ -58,21 +59,11 @@ pub fn unable_to_draw() -> Option<&'static str> {
     }
 }
 
-/// Restores the terminal when dropped, whichever way the replay ends.
-pub struct Restore;
-
-impl Drop for Restore {
-    fn drop(&mut self) {
-        ratatui::restore();
-    }
-}
-
 /// Runs the replay until the viewer quits.
 pub fn run(mut app: App) -> io::Result<()> {
     let theme = Theme::from_env();
-    // `try_init` also installs a panic hook that restores the terminal before the report.
-    let mut terminal = ratatui::try_init()?;
-    let _restore = Restore;
+    // Restored on every way out: quit, error, panic, and the signals that end or suspend it.
+    let mut session = Session::start()?;
     let mut dirty = true;
     let mut next_step = Instant::now() + app.pace();
     let mut watch = Watch::new(app.path.clone());
@@ -107,7 +98,7 @@ pub fn run(mut app: App) -> io::Result<()> {
             dirty = true;
         }
         if dirty {
-            terminal.draw(|frame| view::draw(frame, &app, &theme))?;
+            session.draw(|frame| view::draw(frame, &app, &theme))?;
             dirty = false;
         }
         if let Some(p) = publisher.as_mut() {
@@ -127,25 +118,27 @@ pub fn run(mut app: App) -> io::Result<()> {
         } else {
             idle
         };
-        if event::poll(timeout)? {
-            match event::read()? {
-                Event::Key(key) => {
-                    if let Some(msg) = map_key(key, &app) {
-                        let was_playing = app.playing;
-                        update(&mut app, msg);
-                        if app.playing && !was_playing {
-                            next_step = Instant::now() + app.pace();
-                        }
-                        dirty = true;
+        match session.wait(timeout)? {
+            Wake::Event(Event::Key(key)) => {
+                if let Some(msg) = map_key(key, &app) {
+                    let was_playing = app.playing;
+                    update(&mut app, msg);
+                    if app.playing && !was_playing {
+                        next_step = Instant::now() + app.pace();
                     }
+                    dirty = true;
                 }
-                Event::Resize(_, _) => dirty = true,
-                _ => {}
             }
-        } else if app.playing && Instant::now() >= next_step {
-            update(&mut app, Msg::PlayStep);
-            next_step = Instant::now() + app.pace();
-            dirty = true;
+            Wake::Event(Event::Resize(_, _)) | Wake::Redraw => dirty = true,
+            Wake::Event(_) => {}
+            Wake::End => return Ok(()),
+            Wake::Timeout => {
+                if app.playing && Instant::now() >= next_step {
+                    update(&mut app, Msg::PlayStep);
+                    next_step = Instant::now() + app.pace();
+                    dirty = true;
+                }
+            }
         }
         if app.quit {
             return Ok(());
