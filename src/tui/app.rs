@@ -120,6 +120,10 @@ pub struct App {
     pub answers: Vec<Option<Answer>>,
     /// Presenter mode, when the replay is projected in front of a room.
     pub present: Option<Presenting>,
+    /// In presenter mode, why the speaker notes are off (shown until they come on).
+    pub notes_off: Option<String>,
+    /// Counts the stories shown: it changes whenever the scenario on screen does.
+    pub revision: u64,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
     pub window: Option<Box<crate::tui::window::WindowScreen>>,
     pub quit: bool,
@@ -156,6 +160,8 @@ impl App {
             notice: None,
             answers,
             present: None,
+            notes_off: None,
+            revision: 0,
             window: None,
             quit: false,
         })
@@ -180,6 +186,7 @@ impl App {
         self.original = original;
         self.added = added;
         self.scenario = scenario;
+        self.revision += 1;
         // A fork changes only what comes after the moment it was made, so the same tick
         // still stands there; anything else is found again by its time.
         self.tick = if same_story

@@ -8,6 +8,7 @@ use super::session::{Session, Wake};
 use super::theme::Theme;
 use super::update::update;
 use super::view;
+use crate::present::link::{Position, Publisher, socket_place};
 use ratatui::crossterm::event::Event;
 use std::io;
 use std::path::PathBuf;
@@ -69,19 +70,7 @@ pub fn run(mut app: App) -> io::Result<()> {
     let mut watch = Watch::new(app.path.clone());
     let started = Instant::now();
     // In presenter mode the position goes out to `idem notes` over a local socket.
-    let mut fork_file = ForkFile::default();
-    let mut publisher = match app.present {
-        Some(_) => {
-            match crate::present::link::Publisher::bind(&crate::present::link::socket_path()) {
-                Ok(p) => Some(p),
-                Err(e) => {
-                    app.notice = Some(format!("speaker notes are off: {e}"));
-                    None
-                }
-            }
-        }
-        None => None,
-    };
+    let mut link = app.present.map(|_| NotesLink::new());
     loop {
         if let Some(p) = app.present.as_mut() {
             let secs = started.elapsed().as_secs();
@@ -101,8 +90,8 @@ pub fn run(mut app: App) -> io::Result<()> {
             session.draw(|frame| view::draw(frame, &app, &theme))?;
             dirty = false;
         }
-        if let Some(p) = publisher.as_mut() {
-            p.publish(&position(&app, fork_file.text(&app)));
+        if let Some(link) = link.as_mut() {
+            dirty |= link.publish(&mut app);
         }
         // A watched file and presenter mode (its clock, and notes that may connect at any
         // moment) both need the loop to wake now and then; otherwise it sleeps until a key.
@@ -146,34 +135,75 @@ pub fn run(mut app: App) -> io::Result<()> {
     }
 }
 
-/// The story on screen as a file, for the speaker notes: written again only when the what-ifs
-/// or the file change, since writing a what-if simulates it.
-#[derive(Default)]
-struct ForkFile {
-    added: Vec<crate::sim::config::Fault>,
-    source: String,
-    text: String,
+/// How often the presenter tries again to open the notes' socket while the notes are off.
+const RETRY_NOTES_EVERY: Duration = Duration::from_secs(2);
+
+/// The presenter's side of the speaker notes: the socket, or why there is none (kept in
+/// `app.notes_off`, and tried again now and then), and the scenario's text as last sent.
+struct NotesLink {
+    publisher: Option<Publisher>,
+    last_try: Option<Instant>,
+    /// The scenario as TOML for `app.revision`: worked out once per story, not per wake.
+    scenario: Option<(u64, String)>,
+    /// The story, design and tick last published.
+    sent: Option<(u64, crate::sim::Design, usize)>,
 }
 
-impl ForkFile {
-    fn text(&mut self, app: &App) -> &str {
-        if self.added != app.added || self.source != app.original.source || self.text.is_empty() {
-            self.added = app.added.clone();
-            self.source = app.original.source.clone();
-            // The file as loaded if the what-if cannot be written.
-            self.text = crate::scenario::fork::to_toml(&app.original, &app.added)
-                .unwrap_or_else(|_| app.original.source.clone());
+impl NotesLink {
+    fn new() -> NotesLink {
+        NotesLink {
+            publisher: None,
+            last_try: None,
+            scenario: None,
+            sent: None,
         }
-        &self.text
     }
-}
 
-/// Where the presenter stands, for the speaker notes.
-fn position(app: &App, scenario: &str) -> crate::present::link::Position {
-    crate::present::link::Position {
-        source: app.source.clone(),
-        scenario: scenario.to_string(),
-        design: app.design.id().to_string(),
-        tick: app.tick,
+    /// Opens the socket if it is not open (at most every few seconds) and sends the
+    /// position; returns whether the notice on screen changed.
+    fn publish(&mut self, app: &mut App) -> bool {
+        let due = self
+            .last_try
+            .is_none_or(|t| t.elapsed() >= RETRY_NOTES_EVERY);
+        let before = app.notes_off.clone();
+        if self.publisher.is_none() && due {
+            self.last_try = Some(Instant::now());
+            match Publisher::bind_at(&socket_place()) {
+                Ok(p) => {
+                    self.publisher = Some(p);
+                    app.notes_off = None;
+                }
+                Err(e) => app.notes_off = Some(crate::text::sanitize_line(&e.to_string())),
+            }
+        }
+        if let Some(p) = self.publisher.as_mut() {
+            let now = (app.revision, app.design, app.tick);
+            if self.sent != Some(now) {
+                if self
+                    .scenario
+                    .as_ref()
+                    .is_none_or(|(r, _)| *r != app.revision)
+                {
+                    // Writing a what-if simulates it; the file as loaded if it cannot be written.
+                    let text = crate::scenario::fork::to_toml(&app.original, &app.added)
+                        .unwrap_or_else(|_| app.original.source.clone());
+                    self.scenario = Some((app.revision, text));
+                }
+                let scenario = self
+                    .scenario
+                    .as_ref()
+                    .map_or(String::new(), |(_, t)| t.clone());
+                p.publish(&Position {
+                    source: app.source.clone(),
+                    scenario,
+                    design: app.design.id().to_string(),
+                    tick: app.tick,
+                });
+                self.sent = Some(now);
+            } else {
+                p.serve();
+            }
+        }
+        before != app.notes_off
     }
 }
