@@ -717,3 +717,85 @@ fn binary_export_when_wired() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// A story of one purchase whose every attempt times out: about four ticks per attempt.
+fn many_attempts(attempts: usize, extra: &str) -> String {
+    format!(
+        "title = \"Many attempts\"\n[[checkout.layer]]\nattempts = {attempts}\ntimeout = \"100ms\"\nbackoff = \"10ms\"\n\
+         [processor]\nprocessing = \"10h\"\n[[intent]]\norder = \"1\"\namount = \"$1.00\"\nat = \"10:00:00\"\n{extra}"
+    )
+}
+
+/// The rows of each design's timeline table, in order.
+fn timeline_rows(md: &str) -> Vec<usize> {
+    md.split("\n## ")
+        .filter(|s| s.contains("| Time | Lane | What happened | Narration |"))
+        .map(|s| {
+            s.lines()
+                .skip_while(|l| !l.starts_with("|---"))
+                .skip(1)
+                .take_while(|l| l.starts_with('|'))
+                .count()
+        })
+        .collect()
+}
+
+#[test]
+fn a_long_story_makes_a_bounded_handout_that_says_it_is_cut() {
+    use idem::export::markdown::{MAX_HANDOUT_ROWS, markdown};
+    let long = idem::scenario::parse("long.toml", "long", &many_attempts(600, ""))
+        .expect("the story parses");
+    let ticks = long.simulate(Design::NoKey).expect("simulates").ticks.len();
+    assert!(ticks > MAX_HANDOUT_ROWS, "{ticks} ticks");
+    let md = markdown(&long).expect("a handout");
+    let rows = timeline_rows(&md);
+    assert_eq!(rows.len(), 5, "one timeline per design");
+    assert!(rows.iter().all(|r| *r <= MAX_HANDOUT_ROWS), "{rows:?}");
+    assert!(rows.contains(&MAX_HANDOUT_ROWS), "{rows:?}");
+    assert!(
+        md.contains("**This handout is shortened.**"),
+        "said at the top"
+    );
+    let cut_line = format!(
+        "*The timeline is cut here: {} more of its {ticks} ticks are not shown.",
+        ticks - MAX_HANDOUT_ROWS
+    );
+    assert!(
+        md.contains(&cut_line),
+        "said under the no-key table: {cut_line}"
+    );
+    assert!(md.contains("`--design no-key` prints every one"));
+    // The outcome and the comparison are still there, after the cut.
+    assert!(md.contains("## Outcome across designs"));
+    assert!(md.contains("Charged 600 times"), "the outcome is whole");
+
+    // A short story is not cut, and says nothing about it.
+    let short = idem::scenario::parse("short.toml", "short", &many_attempts(3, ""))
+        .expect("the story parses");
+    let md = markdown(&short).expect("a handout");
+    assert!(!md.contains("shortened") && !md.contains("cut here"));
+}
+
+#[test]
+fn long_narration_is_bounded_by_size_too() {
+    use idem::export::markdown::{MAX_TIMELINE_BYTES, markdown};
+    let text = "word ".repeat(4_000);
+    let rules: String = (1..=40)
+        .map(|n| format!("[[narration]]\nlabel = \"no answer to #{n}\"\ntext = \"{text}\"\n"))
+        .collect();
+    let s = idem::scenario::parse("wordy.toml", "wordy", &many_attempts(40, &rules))
+        .expect("the story parses");
+    let md = markdown(&s).expect("a handout");
+    let rows = timeline_rows(&md);
+    let ticks = s.simulate(Design::NoKey).expect("simulates").ticks.len();
+    assert!(
+        rows.iter().all(|r| *r < ticks),
+        "every table was cut: {rows:?}"
+    );
+    assert!(
+        md.len() < 5 * (MAX_TIMELINE_BYTES + 2 * text.len()) + 200_000,
+        "{} bytes",
+        md.len()
+    );
+    assert!(md.contains("**This handout is shortened.**"));
+}
