@@ -124,6 +124,13 @@ pub struct App {
     pub notes_off: Option<String>,
     /// Counts the stories shown: it changes whenever the scenario on screen does.
     pub revision: u64,
+    /// New stories are simulated on another thread (the terminal's loop sets this, and takes
+    /// `job`); otherwise at once.
+    pub background: bool,
+    /// A story waiting for the loop to simulate it.
+    pub job: Option<crate::tui::story::Job>,
+    /// What is being simulated now, shown as "simulating…"; the story on screen stays live.
+    pub simulating: Option<String>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
     pub window: Option<Box<crate::tui::window::WindowScreen>>,
     pub quit: bool,
@@ -162,23 +169,29 @@ impl App {
             present: None,
             notes_off: None,
             revision: 0,
+            background: false,
+            job: None,
+            simulating: None,
             window: None,
             quit: false,
         })
     }
 
-    /// Shows `scenario` (the original plus `added`), keeping the design and the moment.
-    pub fn show(&mut self, original: Scenario, added: Vec<Fault>) -> Result<(), SimError> {
-        let scenario = crate::scenario::fork::with_faults(&original, &added);
-        let traces = Design::ALL
-            .iter()
-            .map(|d| scenario.simulate(*d))
-            .collect::<Result<Vec<_>, _>>()?;
+    /// Shows a simulated story, keeping the design and the moment.
+    pub(super) fn apply(&mut self, prepared: crate::tui::story::Prepared) {
+        let crate::tui::story::Prepared {
+            original,
+            added,
+            scenario,
+            traces,
+            told,
+            glossary,
+        } = prepared;
         let now = self.now();
         let tick = self.tick;
         let same_story = self.original.name == original.name;
-        self.told = traces.iter().map(|t| scenario.tell(t)).collect();
-        self.glossary = self.told.iter().map(crate::glossary::first_uses).collect();
+        self.told = told;
+        self.glossary = glossary;
         self.traces = traces;
         if !same_story || self.answers.len() != scenario.quizzes.len() {
             self.answers = vec![None; scenario.quizzes.len()];
@@ -197,7 +210,6 @@ impl App {
         } else {
             self.trace().tick_at_or_before(now)
         };
-        Ok(())
     }
 
     /// Takes a fresh reading of the watched file: a good one replaces the story (keeping the
@@ -206,16 +218,11 @@ impl App {
     pub fn reload(&mut self, loaded: Option<Result<Scenario, crate::scenario::ScenarioError>>) {
         match loaded {
             None => {}
-            Some(Ok(scenario)) => {
-                let added = self.added.clone();
-                match self.show(scenario, added) {
-                    Ok(()) => {
-                        self.error = None;
-                        self.notice = Some("the scenario file changed: reloaded".into());
-                    }
-                    Err(e) => self.error = Some(e.to_string()),
-                }
-            }
+            Some(Ok(scenario)) => self.start(crate::tui::story::Job {
+                original: scenario,
+                added: self.added.clone(),
+                after: crate::tui::story::After::Reload,
+            }),
             Some(Err(e)) => self.error = Some(e.one_line()),
         }
     }

@@ -6,6 +6,7 @@ pub mod checklist;
 pub mod keymap;
 pub mod msg;
 pub mod session;
+pub mod story;
 pub mod terminal;
 pub mod theme;
 pub mod update;

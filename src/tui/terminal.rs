@@ -5,6 +5,7 @@ use super::app::App;
 use super::keymap::map_key;
 use super::msg::Msg;
 use super::session::{Session, Wake};
+use super::story::{After, Job, Prepared, prepare};
 use super::theme::Theme;
 use super::update::update;
 use super::view;
@@ -12,6 +13,7 @@ use crate::present::link::{Position, Publisher, socket_place};
 use ratatui::crossterm::event::Event;
 use std::io;
 use std::path::PathBuf;
+use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
 /// How often the loaded file is looked at for changes.
@@ -71,7 +73,20 @@ pub fn run(mut app: App) -> io::Result<()> {
     let started = Instant::now();
     // In presenter mode the position goes out to `idem notes` over a local socket.
     let mut link = app.present.map(|_| NotesLink::new());
+    // New stories (what-ifs, reloads, other scenarios) are simulated on another thread.
+    app.background = true;
+    let mut simulation: Option<Simulation> = None;
     loop {
+        if let Some(job) = app.job.take() {
+            simulation = Some(Simulation::start(job));
+            dirty = true;
+        }
+        if let Some(result) = simulation.as_ref().and_then(Simulation::result) {
+            if let Some(s) = simulation.take() {
+                app.finish(s.after, result);
+            }
+            dirty = true;
+        }
         if let Some(p) = app.present.as_mut() {
             let secs = started.elapsed().as_secs();
             if secs != p.elapsed_secs {
@@ -82,7 +97,8 @@ pub fn run(mut app: App) -> io::Result<()> {
         if watch.path != app.path {
             watch = Watch::new(app.path.clone());
         }
-        if watch.changed() {
+        // A change to the file waits for the story being simulated, then is read.
+        if simulation.is_none() && watch.changed() {
             app.reload(watch.path.as_deref().map(crate::scenario::load));
             dirty = true;
         }
@@ -95,7 +111,9 @@ pub fn run(mut app: App) -> io::Result<()> {
         }
         // A watched file and presenter mode (its clock, and notes that may connect at any
         // moment) both need the loop to wake now and then; otherwise it sleeps until a key.
-        let idle = if app.path.is_some() || app.present.is_some() {
+        let idle = if simulation.is_some() {
+            SIMULATION_CHECK
+        } else if app.path.is_some() || app.present.is_some() {
             WATCH_EVERY
         } else {
             Duration::from_secs(3600)
@@ -131,6 +149,41 @@ pub fn run(mut app: App) -> io::Result<()> {
         }
         if app.quit {
             return Ok(());
+        }
+    }
+}
+
+/// How often the loop looks for a finished simulation while one runs.
+const SIMULATION_CHECK: Duration = Duration::from_millis(30);
+
+/// A story being simulated on its own thread.
+struct Simulation {
+    after: After,
+    done: mpsc::Receiver<Result<Prepared, String>>,
+}
+
+impl Simulation {
+    fn start(job: Job) -> Simulation {
+        let (tx, done) = mpsc::channel();
+        let Job {
+            original,
+            added,
+            after,
+        } = job;
+        std::thread::spawn(move || {
+            let _ = tx.send(prepare(original, added));
+        });
+        Simulation { after, done }
+    }
+
+    /// The outcome, once there is one.
+    fn result(&self) -> Option<Result<Prepared, String>> {
+        match self.done.try_recv() {
+            Ok(result) => Some(result),
+            Err(mpsc::TryRecvError::Empty) => None,
+            Err(mpsc::TryRecvError::Disconnected) => {
+                Some(Err("the simulation stopped without an answer".into()))
+            }
         }
     }
 }

@@ -49,6 +49,16 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
     money_line(frame, money, app, theme);
     // While the speaker notes are off the footer says why, in place of the key reminder.
     let footer = match &app.notes_off {
+        _ if app.simulating.is_some() => Line::styled(
+            fit(
+                &format!(
+                    " ⧗ simulating… {}",
+                    app.simulating.as_deref().unwrap_or_default()
+                ),
+                foot.width as usize,
+            ),
+            theme.key(),
+        ),
         Some(why) => Line::styled(
             fit(
                 &format!(" speaker notes are off: {why}"),
