@@ -102,12 +102,13 @@ pub fn run(mut app: App) -> io::Result<()> {
             app.reload(watch.path.as_deref().map(crate::scenario::load));
             dirty = true;
         }
+        // Before drawing: the socket is there, or the notice says why not, by the first frame.
+        if let Some(link) = link.as_mut() {
+            dirty |= link.publish(&mut app);
+        }
         if dirty {
             session.draw(|frame| view::draw(frame, &app, &theme))?;
             dirty = false;
-        }
-        if let Some(link) = link.as_mut() {
-            dirty |= link.publish(&mut app);
         }
         // A watched file and presenter mode (its clock, and notes that may connect at any
         // moment) both need the loop to wake now and then; otherwise it sleeps until a key.
