@@ -1252,12 +1252,20 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
         Some("still simulating the last change: one moment")
     );
 
-    // The engine's outcome, worked out elsewhere, is what the screen shows.
+    // The engine's outcome, worked out elsewhere, is what the screen shows; in presenter mode
+    // the story is also written as a file there, for the speaker notes.
     let after = job.after.clone();
-    let result = idem::tui::story::prepare(job.original, job.added);
+    let result = idem::tui::story::prepare(job.original, job.added)
+        .map(idem::tui::story::Prepared::with_file);
     app.finish(after, result);
     assert!(app.simulating.is_none());
     assert_eq!(app.added.len(), 1);
+    let (revision, file) = app.file.clone().expect("the story as a file");
+    assert_eq!(revision, app.revision, "written for the story on screen");
+    assert!(
+        file.contains("What-if faults added in the replay"),
+        "{file}"
+    );
     let mut at_once = at_first_send();
     press(&mut at_once, ch('x'));
     assert_eq!(

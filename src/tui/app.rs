@@ -124,6 +124,9 @@ pub struct App {
     pub notes_off: Option<String>,
     /// Counts the stories shown: it changes whenever the scenario on screen does.
     pub revision: u64,
+    /// The story on screen as a file, for the speaker notes, with its revision, when it was
+    /// written along with the simulation.
+    pub file: Option<(u64, String)>,
     /// New stories are simulated on another thread (the terminal's loop sets this, and takes
     /// `job`); otherwise at once.
     pub background: bool,
@@ -169,6 +172,7 @@ impl App {
             present: None,
             notes_off: None,
             revision: 0,
+            file: None,
             background: false,
             job: None,
             simulating: None,
@@ -186,6 +190,7 @@ impl App {
             traces,
             told,
             glossary,
+            file,
         } = prepared;
         let now = self.now();
         let tick = self.tick;
@@ -200,6 +205,7 @@ impl App {
         self.added = added;
         self.scenario = scenario;
         self.revision += 1;
+        self.file = file.map(|f| (self.revision, f));
         // A fork changes only what comes after the moment it was made, so the same tick
         // still stands there; anything else is found again by its time.
         self.tick = if same_story

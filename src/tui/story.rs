@@ -19,6 +19,17 @@ pub struct Prepared {
     pub(super) traces: Vec<Trace>,
     pub(super) told: Vec<Told>,
     pub(super) glossary: Vec<Vec<Option<usize>>>,
+    /// The story as a file, for the speaker notes, when it was worked out here too.
+    pub(super) file: Option<String>,
+}
+
+impl Prepared {
+    /// Also writes the story as a file (for the speaker notes): saving a what-if simulates it
+    /// again, so this too belongs off the UI thread.
+    pub fn with_file(mut self) -> Prepared {
+        self.file = crate::scenario::fork::to_toml(&self.original, &self.added).ok();
+        self
+    }
 }
 
 /// Simulates `original` with the what-if faults `added` under every design. Pure and
@@ -39,6 +50,7 @@ pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, String
         traces,
         told,
         glossary,
+        file: None,
     })
 }
 

@@ -78,7 +78,7 @@ pub fn run(mut app: App) -> io::Result<()> {
     let mut simulation: Option<Simulation> = None;
     loop {
         if let Some(job) = app.job.take() {
-            simulation = Some(Simulation::start(job));
+            simulation = Some(Simulation::start(job, app.present.is_some()));
             dirty = true;
         }
         if let Some(result) = simulation.as_ref().and_then(Simulation::result) {
@@ -164,7 +164,8 @@ struct Simulation {
 }
 
 impl Simulation {
-    fn start(job: Job) -> Simulation {
+    /// Simulates `job` on a thread of its own; `for_notes` also writes the story as a file.
+    fn start(job: Job, for_notes: bool) -> Simulation {
         let (tx, done) = mpsc::channel();
         let Job {
             original,
@@ -172,7 +173,12 @@ impl Simulation {
             after,
         } = job;
         std::thread::spawn(move || {
-            let _ = tx.send(prepare(original, added));
+            let prepared = prepare(original, added);
+            let _ = tx.send(if for_notes {
+                prepared.map(Prepared::with_file)
+            } else {
+                prepared
+            });
         });
         Simulation { after, done }
     }
@@ -238,9 +244,13 @@ impl NotesLink {
                     .as_ref()
                     .is_none_or(|(r, _)| *r != app.revision)
                 {
-                    // Writing a what-if simulates it; the file as loaded if it cannot be written.
-                    let text = crate::scenario::fork::to_toml(&app.original, &app.added)
-                        .unwrap_or_else(|_| app.original.source.clone());
+                    // Written along with the simulation, off this thread, when it could be;
+                    // the file as loaded if the what-if cannot be written.
+                    let text = match &app.file {
+                        Some((revision, text)) if *revision == app.revision => text.clone(),
+                        _ => crate::scenario::fork::to_toml(&app.original, &app.added)
+                            .unwrap_or_else(|_| app.original.source.clone()),
+                    };
                     self.scenario = Some((app.revision, text));
                 }
                 let scenario = self
