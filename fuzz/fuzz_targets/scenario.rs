@@ -37,7 +37,8 @@ fuzz_target!(|data: &[u8]| {
     }
     // Saving must round-trip: the saved file loads, and tells the same story.
     for faults in [&[][..], &added[..]] {
-        let saved = fork::to_toml(&s, faults);
+        let saved = fork::to_toml(&s, faults)
+            .unwrap_or_else(|e| panic!("a what-if on a loaded scenario cannot be saved: {e}"));
         let again = scenario::parse("saved.toml", "fuzz", &saved)
             .unwrap_or_else(|e| panic!("a saved scenario does not load:\n{e}\n---\n{saved}"));
         let expected = fork::with_faults(&s, faults);
