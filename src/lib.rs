@@ -1,5 +1,6 @@
 //! idem: a deterministic simulation of retries, idempotency keys and the charges they cause.
 
+pub mod bounded_read;
 pub mod cli;
 pub mod export;
 pub mod glossary;

@@ -381,6 +381,96 @@ fn existing_file_needs_force() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// A FIFO at `path`, made with `mkfifo`.
+fn make_fifo(path: &Path) {
+    let ok = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs")
+        .success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+#[test]
+fn force_replaces_only_a_regular_file_or_a_link_to_one() {
+    let dir = scratch("not-a-file");
+    let fifo = dir.join("pipe.md");
+    make_fifo(&fifo);
+    let folder = dir.join("folder.md");
+    fs::create_dir(&folder).expect("a directory");
+    let to_device = dir.join("null.md");
+    std::os::unix::fs::symlink("/dev/null", &to_device).expect("a link to /dev/null");
+    let dangling = dir.join("nowhere.md");
+    std::os::unix::fs::symlink(dir.join("no-such-file"), &dangling).expect("a dangling link");
+    // /dev/null itself is tried only without --force, and through the check that every write
+    // makes first: a regression must not cost the machine its /dev/null.
+    let args = ExportArgs::new("order-5531", Format::Md, "/dev/null");
+    let err = run(&args).expect_err("a device is refused");
+    assert!(
+        err.contains("is a character device") && !err.contains("--force"),
+        "{err}"
+    );
+    let err = idem::export::write::existing_file(Path::new("/dev/null")).expect_err("a device");
+    assert!(err.contains("is a character device"), "{err}");
+    for (target, what) in [
+        (fifo.as_path(), "is a FIFO (named pipe)"),
+        (folder.as_path(), "is a directory"),
+        (to_device.as_path(), "is a character device"),
+        (dangling.as_path(), "leads to no file"),
+    ] {
+        for force in [false, true] {
+            let mut args = ExportArgs::new("order-5531", Format::Md, target);
+            args.force = force;
+            let err = run(&args).expect_err("never replaced");
+            assert!(
+                err.contains(what),
+                "{} (force {force}): {err}",
+                target.display()
+            );
+            assert!(
+                !err.contains("--force"),
+                "--force would not help, so it is not offered: {err}"
+            );
+        }
+    }
+    let meta = fs::symlink_metadata("/dev/null").expect("/dev/null is still there");
+    assert!(
+        std::os::unix::fs::FileTypeExt::is_char_device(&meta.file_type()),
+        "/dev/null is still a device"
+    );
+    let meta = fs::symlink_metadata(&fifo).expect("the FIFO is still there");
+    assert!(std::os::unix::fs::FileTypeExt::is_fifo(&meta.file_type()));
+    assert!(
+        fs::symlink_metadata(&to_device)
+            .expect("the link")
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        fs::symlink_metadata(&dangling)
+            .expect("the link")
+            .file_type()
+            .is_symlink()
+    );
+
+    // A link to a regular file is replaced with --force, and only with it.
+    let real = dir.join("real.md");
+    fs::write(&real, "keep me\n").expect("a file");
+    let link = dir.join("link.md");
+    std::os::unix::fs::symlink(&real, &link).expect("a link to a file");
+    let mut args = ExportArgs::new("order-5531", Format::Md, &link);
+    let err = run(&args).expect_err("not without --force");
+    assert!(err.contains("--force"), "{err}");
+    args.force = true;
+    run(&args).expect("a link to a file is replaced with --force");
+    assert!(
+        fs::read_to_string(&link)
+            .expect("readable")
+            .starts_with("# Order 5531")
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn failures_leave_nothing_behind() {
     let dir = scratch("failures");
@@ -626,4 +716,86 @@ fn binary_export_when_wired() {
         "no temporary file left behind"
     );
     let _ = fs::remove_dir_all(&dir);
+}
+
+/// A story of one purchase whose every attempt times out: about four ticks per attempt.
+fn many_attempts(attempts: usize, extra: &str) -> String {
+    format!(
+        "title = \"Many attempts\"\n[[checkout.layer]]\nattempts = {attempts}\ntimeout = \"100ms\"\nbackoff = \"10ms\"\n\
+         [processor]\nprocessing = \"10h\"\n[[intent]]\norder = \"1\"\namount = \"$1.00\"\nat = \"10:00:00\"\n{extra}"
+    )
+}
+
+/// The rows of each design's timeline table, in order.
+fn timeline_rows(md: &str) -> Vec<usize> {
+    md.split("\n## ")
+        .filter(|s| s.contains("| Time | Lane | What happened | Narration |"))
+        .map(|s| {
+            s.lines()
+                .skip_while(|l| !l.starts_with("|---"))
+                .skip(1)
+                .take_while(|l| l.starts_with('|'))
+                .count()
+        })
+        .collect()
+}
+
+#[test]
+fn a_long_story_makes_a_bounded_handout_that_says_it_is_cut() {
+    use idem::export::markdown::{MAX_HANDOUT_ROWS, markdown};
+    let long = idem::scenario::parse("long.toml", "long", &many_attempts(600, ""))
+        .expect("the story parses");
+    let ticks = long.simulate(Design::NoKey).expect("simulates").ticks.len();
+    assert!(ticks > MAX_HANDOUT_ROWS, "{ticks} ticks");
+    let md = markdown(&long).expect("a handout");
+    let rows = timeline_rows(&md);
+    assert_eq!(rows.len(), 5, "one timeline per design");
+    assert!(rows.iter().all(|r| *r <= MAX_HANDOUT_ROWS), "{rows:?}");
+    assert!(rows.contains(&MAX_HANDOUT_ROWS), "{rows:?}");
+    assert!(
+        md.contains("**This handout is shortened.**"),
+        "said at the top"
+    );
+    let cut_line = format!(
+        "*The timeline is cut here: {} more of its {ticks} ticks are not shown.",
+        ticks - MAX_HANDOUT_ROWS
+    );
+    assert!(
+        md.contains(&cut_line),
+        "said under the no-key table: {cut_line}"
+    );
+    assert!(md.contains("`--design no-key` prints every one"));
+    // The outcome and the comparison are still there, after the cut.
+    assert!(md.contains("## Outcome across designs"));
+    assert!(md.contains("Charged 600 times"), "the outcome is whole");
+
+    // A short story is not cut, and says nothing about it.
+    let short = idem::scenario::parse("short.toml", "short", &many_attempts(3, ""))
+        .expect("the story parses");
+    let md = markdown(&short).expect("a handout");
+    assert!(!md.contains("shortened") && !md.contains("cut here"));
+}
+
+#[test]
+fn long_narration_is_bounded_by_size_too() {
+    use idem::export::markdown::{MAX_TIMELINE_BYTES, markdown};
+    let text = "word ".repeat(4_000);
+    let rules: String = (1..=40)
+        .map(|n| format!("[[narration]]\nlabel = \"no answer to #{n}\"\ntext = \"{text}\"\n"))
+        .collect();
+    let s = idem::scenario::parse("wordy.toml", "wordy", &many_attempts(40, &rules))
+        .expect("the story parses");
+    let md = markdown(&s).expect("a handout");
+    let rows = timeline_rows(&md);
+    let ticks = s.simulate(Design::NoKey).expect("simulates").ticks.len();
+    assert!(
+        rows.iter().all(|r| *r < ticks),
+        "every table was cut: {rows:?}"
+    );
+    assert!(
+        md.len() < 5 * (MAX_TIMELINE_BYTES + 2 * text.len()) + 200_000,
+        "{} bytes",
+        md.len()
+    );
+    assert!(md.contains("**This handout is shortened.**"));
 }

@@ -506,3 +506,14 @@ fn an_array_of_a_hundred_thousand_items() {
     );
     assert!(out.stderr.len() < 2_000);
 }
+
+#[test]
+fn a_fault_names_an_order_with_control_characters_as_the_intent_does() {
+    // The order is kept cleaned; the fault's reference to it is cleaned the same way, so it
+    // finds its intent instead of being ignored with a puzzling "did you mean" the same name.
+    let text = "title = \"t\"\n[[intent]]\norder = \"55\\u001b31\"\namount = \"$1.00\"\nat = \"10:00:00\"\n\
+                [[fault]]\nintent = \"55\\u001b31\"\nattempt = 1\nlose = \"reply\"\n";
+    let s = idem::scenario::parse("t.toml", "t", text).expect("parses");
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    assert_eq!(s.config.faults.len(), 1);
+}

@@ -553,3 +553,183 @@ fn a_file_that_is_not_a_socket_is_left_alone() {
         "the user's folder keeps its permissions"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// 5. The socket's folder, refusals the presenter shows, and followers that do not read
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn without_a_runtime_dir_the_socket_is_in_a_private_folder_of_the_temp_dir() {
+    use idem::present::link::socket_place_from;
+    let place = socket_place_from(None, None, Some("ann".into()));
+    let folder = std::env::temp_dir().join("idem-ann");
+    assert_eq!(place.path, folder.join("presenter.sock"));
+    assert_eq!(place.private_folder, Some(folder));
+    let place = socket_place_from(None, Some("/run/user/7".into()), Some("ann".into()));
+    assert_eq!(place.path, Path::new("/run/user/7/idem-ann/presenter.sock"));
+    assert!(place.private_folder.is_some());
+    // A path the user chose is theirs: no folder rule.
+    let place = socket_place_from(Some("/x/p.sock".into()), None, Some("ann".into()));
+    assert_eq!(place.path, Path::new("/x/p.sock"));
+    assert_eq!(place.private_folder, None);
+}
+
+#[test]
+fn a_socket_folder_that_is_not_ours_and_private_is_refused() {
+    use idem::present::link::{SocketPlace, check_private, private_folder};
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = TempDir::new("private");
+
+    // Made here: private, and used.
+    let mine = dir.join("idem-me");
+    private_folder(&mine).expect("a new folder is made private");
+    let meta = std::fs::metadata(&mine).expect("stat");
+    assert_eq!(meta.mode() & 0o777, 0o700);
+    private_folder(&mine).expect("and used again");
+
+    // Someone else's folder, as it looks to this user: refused.
+    let err = check_private(&mine, &meta, meta.uid() + 1).expect_err("not ours");
+    assert!(err.to_string().contains("belongs to another user"), "{err}");
+
+    // Open to others: refused, and left as it is.
+    let open = dir.join("idem-open");
+    std::fs::create_dir(&open).expect("mkdir");
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).expect("chmod");
+    let place = SocketPlace {
+        path: open.join("presenter.sock"),
+        private_folder: Some(open.clone()),
+    };
+    let Err(err) = Publisher::bind_at(&place) else {
+        panic!("a folder others can enter is refused");
+    };
+    assert!(err.to_string().contains("mode 777, not 700"), "{err}");
+    assert!(err.to_string().contains("IDEM_SOCKET"), "{err}");
+    assert!(!place.path.exists(), "no socket was made there");
+    let mode = std::fs::metadata(&open).expect("stat").mode();
+    assert_eq!(mode & 0o777, 0o777, "the folder is left alone");
+    let Err(err) = Follower::connect_at(&place) else {
+        panic!("the notes refuse it too");
+    };
+    assert!(err.to_string().contains("mode 777"), "{err}");
+
+    // A link in its place, even to a private folder of ours: refused.
+    let link = dir.join("idem-link");
+    std::os::unix::fs::symlink(&mine, &link).expect("a link");
+    let err = private_folder(&link).expect_err("a link is not the folder");
+    assert!(err.to_string().contains("is not a folder"), "{err}");
+
+    // Really another user's (possible when the tests run as root).
+    let theirs = dir.join("idem-theirs");
+    private_folder(&theirs).expect("made");
+    let chown = std::process::Command::new("chown")
+        .args(["65534", &theirs.display().to_string()])
+        .output();
+    if chown.is_ok_and(|o| o.status.success()) {
+        let err = private_folder(&theirs).expect_err("owned by nobody");
+        assert!(err.to_string().contains("belongs to another user"), "{err}");
+    }
+}
+
+#[test]
+fn a_socket_path_too_long_is_refused_with_its_length() {
+    let dir = TempDir::new("long");
+    let path = dir.join(&"s".repeat(120));
+    let Err(err) = Publisher::bind(&path) else {
+        panic!("too long for a socket");
+    };
+    assert!(err.to_string().contains("longer than the 107"), "{err}");
+    assert!(err.to_string().contains("IDEM_SOCKET"), "{err}");
+}
+
+/// A position whose scenario text is `size` bytes: larger than a socket's buffer.
+fn big_position(tick: usize, size: usize) -> Position {
+    Position {
+        scenario: format!("# {}", "x".repeat(size)),
+        ..position(tick)
+    }
+}
+
+#[test]
+fn followers_that_do_not_read_never_hold_up_the_presenter() {
+    let dir = TempDir::new("idle20");
+    let path = dir.join("p.sock");
+    let (done, finished) = std::sync::mpsc::channel();
+    let guard = std::thread::spawn(move || {
+        let mut publisher = Publisher::bind(&path).expect("binds");
+        let idle: Vec<Follower> = (0..20)
+            .map(|_| Follower::connect(&path).expect("connects"))
+            .collect();
+        // One position far larger than a socket takes at once: it waits in the presenter for
+        // each follower instead of stopping the presenter, and nobody is dropped for being slow.
+        publisher.publish(&big_position(1, 1 << 20));
+        assert_eq!(publisher.followers(), 20, "slow followers are kept");
+        // A slow follower that starts reading gets the whole line, while the presenter goes on.
+        let mut reader = Follower::connect(&path).expect("connects");
+        publisher.serve();
+        let got = loop {
+            publisher.serve();
+            if let Some(p) = reader.next(Duration::from_millis(20)).expect("reads") {
+                break p;
+            }
+        };
+        assert_eq!(got, big_position(1, 1 << 20));
+        // Followers that never read fall far behind, and are dropped; the presenter never waits.
+        for tick in 2..14 {
+            publisher.publish(&big_position(tick, 1 << 20));
+        }
+        assert_eq!(publisher.followers(), 0, "all 21 fell too far behind");
+        drop(idle);
+        let _ = done.send(());
+    });
+    let outcome = finished.recv_timeout(Duration::from_secs(60));
+    if outcome.is_err() && guard.is_finished() {
+        guard.join().expect("the publishing thread");
+    }
+    assert!(outcome.is_ok(), "publishing to idle followers stalled");
+}
+
+#[test]
+fn the_presenter_says_why_the_notes_are_off() {
+    if !tmux_available() {
+        println!("note: tmux is not on PATH; skipping");
+        return;
+    }
+    let dir = TempDir::new("off");
+    let socket = dir.join("p.sock");
+    let file = dir.join("file-in-the-way");
+    std::fs::write(&file, "mine").expect("a file");
+    let long = dir.join(&"s".repeat(120));
+    let mut tmux = Tmux::start("off");
+    tmux.session("first", WIDTH, HEIGHT);
+    tmux.session("second", WIDTH, HEIGHT);
+    start_idem(&tmux, "first", &socket, "present");
+    tmux.wait_for("first", "the first presenter", |s| presenter_at(s, 1));
+    assert!(
+        !tmux.screen("first").contains("speaker notes are off"),
+        "the first one has its notes"
+    );
+    for (path, why) in [
+        (socket.as_path(), "another presenter is already running"),
+        (file.as_path(), "is not a socket"),
+        (long.as_path(), "longer than the 107"),
+    ] {
+        start_idem(&tmux, "second", path, "present");
+        let screen = tmux.wait_for("second", why, |s| {
+            collapse(s).contains("speaker notes are off:") && collapse(s).contains(why)
+        });
+        assert!(presenter_at(&screen, 1), "{screen}");
+        tmux.press("second", "q");
+        tmux.wait_for("second", "the presenter to quit", |s| !s.contains("⏲"));
+    }
+    assert_eq!(std::fs::read(&file).expect("kept"), b"mine");
+    // Once the first presenter quits, a second one that keeps running gets the notes.
+    start_idem(&tmux, "second", &socket, "present");
+    tmux.wait_for("second", "the notice", |s| {
+        s.contains("speaker notes are off")
+    });
+    tmux.press("first", "q");
+    tmux.wait_for("second", "the notes to come on", |s| {
+        !s.contains("speaker notes are off")
+    });
+    tmux.press("second", "q");
+}

@@ -115,3 +115,38 @@ fn replay_in_a_real_terminal() {
     assert!(!screen.contains("Timeline"), "{screen}");
     assert!(!screen.contains("tick "), "{screen}");
 }
+
+/// A what-if on a long story is simulated while the replay goes on answering: the footer says
+/// "simulating…", a step is taken meanwhile, and the fork's outcome arrives after.
+#[test]
+fn a_what_if_on_a_long_story_keeps_the_replay_live() {
+    if !tmux_available() {
+        println!("note: tmux is not on PATH; skipping");
+        return;
+    }
+    let dir = common::TempDir::new("long-fork");
+    let story = dir.file(
+        "long.toml",
+        "title = \"Two thousand attempts\"\n[[checkout.layer]]\nattempts = 2000\ntimeout = \"100ms\"\n\
+         backoff = \"10ms\"\n[processor]\nprocessing = \"10h\"\n[[intent]]\norder = \"1\"\n\
+         amount = \"$1.00\"\nat = \"10:00:00\"\n",
+    );
+    let mut tmux = Tmux::start("long-fork");
+    tmux.session(SESSION, WIDTH, HEIGHT);
+    let bin = env!("CARGO_BIN_EXE_idem");
+    tmux.type_text(SESSION, &format!("'{bin}' '{story}'"));
+    tmux.press(SESSION, "Enter");
+    tmux.wait_for(SESSION, "the replay", |s| header(s).contains("tick 1/"));
+    tmux.press(SESSION, "l");
+    tmux.wait_for(SESSION, "tick 2", |s| header(s).contains("tick 2/"));
+    tmux.press(SESSION, "x");
+    tmux.wait_for(SESSION, "the simulating line", |s| {
+        s.contains("⧗ simulating… what if:")
+    });
+    // The replay is not frozen while the engine works: a step back is taken at once.
+    tmux.press(SESSION, "h");
+    tmux.wait_for(SESSION, "the step", |s| header(s).contains("tick 1/"));
+    let screen = tmux.wait_for(SESSION, "the what-if's outcome", |s| s.contains("WHAT-IF"));
+    assert!(!screen.contains("simulating…"), "{screen}");
+    tmux.press(SESSION, "q");
+}

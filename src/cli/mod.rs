@@ -18,9 +18,10 @@ pub fn load_scenario(arg: Option<&str>) -> Result<Scenario, ScenarioError> {
 
 /// Prints a scenario's warnings to standard error.
 pub fn print_warnings(s: &Scenario, file: &str) {
+    let file = crate::text::sanitize_line(file);
     for w in &s.warnings {
         let mut out = String::new();
-        if scenario::diagnostic::write_diagnostic(&mut out, file, w).is_ok() {
+        if scenario::diagnostic::write_diagnostic(&mut out, &file, w).is_ok() {
             eprintln!("{out}");
         }
     }

@@ -35,12 +35,24 @@ fn render(scenario: &Scenario, traces: &[Trace]) -> String {
         out.push_str(&block(&scenario.description));
         out.push_str("\n\n");
     }
+    let mut sections = String::new();
+    let mut cut = false;
+    for trace in traces {
+        cut |= design_section(&mut sections, trace, &scenario.tell(trace));
+    }
+    if cut {
+        let _ = writeln!(
+            out,
+            "> **This handout is shortened.** A timeline here shows at most {MAX_HANDOUT_ROWS} ticks \
+             (and about {} KiB) per design; where one is cut, a line under its table says how \
+             many ticks are left out and how to see them all.\n",
+            MAX_TIMELINE_BYTES / 1024
+        );
+    }
     if !scenario.quizzes.is_empty() {
         questions(&mut out, &scenario.quizzes, clock);
     }
-    for trace in traces {
-        design_section(&mut out, trace, &scenario.tell(trace));
-    }
+    out.push_str(&sections);
     comparison(&mut out, traces);
     if !scenario.notes.is_empty() {
         let _ = writeln!(out, "## Notes for the trainer\n");
@@ -86,14 +98,26 @@ fn questions(out: &mut String, quizzes: &[Quiz], clock: ClockStyle) {
     }
 }
 
-/// One design: its timeline as a table, then how it ended.
-fn design_section(out: &mut String, trace: &Trace, told: &Told) {
+/// The most ticks one design's timeline shows: as many as a recording holds.
+pub const MAX_HANDOUT_ROWS: usize = super::MAX_CAST_FRAMES;
+/// The most text one design's timeline takes, long narration and all.
+pub const MAX_TIMELINE_BYTES: usize = 512 * 1024;
+
+/// One design: its timeline as a table (cut at [`MAX_HANDOUT_ROWS`] rows or
+/// [`MAX_TIMELINE_BYTES`], saying so), then how it ended. Returns whether it was cut.
+fn design_section(out: &mut String, trace: &Trace, told: &Told) -> bool {
     let d = trace.design;
     let _ = writeln!(out, "## {} · {} (`{}`)\n", d.hotkey(), d.name(), d.id());
     let _ = writeln!(out, "| Time | Lane | What happened | Narration |");
     let _ = writeln!(out, "|---|---|---|---|");
     let first = crate::glossary::first_uses(told);
+    let table_start = out.len();
+    let mut shown = 0;
     for (index, tick) in trace.ticks.iter().enumerate() {
+        if shown == MAX_HANDOUT_ROWS || out.len() - table_start >= MAX_TIMELINE_BYTES {
+            break;
+        }
+        shown += 1;
         let mut narration = cell(&told.narrations[index]);
         for (term, meaning) in crate::glossary::introduced_at(&first, index) {
             let _ = write!(narration, "<br>*{term}*: {}", cell(meaning));
@@ -104,6 +128,16 @@ fn design_section(out: &mut String, trace: &Trace, told: &Told) {
             cell(&trace.format_time(tick.at)),
             cell(tick.actor.name()),
             cell(&told.labels[index]),
+        );
+    }
+    let left_out = trace.ticks.len() - shown;
+    if left_out > 0 {
+        let _ = writeln!(
+            out,
+            "\n*The timeline is cut here: {left_out} more of its {} ticks are not shown. \
+             `idem run` on this scenario with `--design {}` prints every one.*",
+            trace.ticks.len(),
+            d.id()
         );
     }
     let o = &trace.outcome;
@@ -132,6 +166,7 @@ fn design_section(out: &mut String, trace: &Trace, told: &Told) {
         let _ = writeln!(out, "- Note: {}", inline(&one_line(w)));
     }
     out.push('\n');
+    left_out > 0
 }
 
 /// Every design's outcome in one table.

@@ -12,21 +12,16 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// The longest part of the target's name carried into a temporary file's name.
 const NAME_ROOM: usize = 96;
 
-/// Writes `bytes` to `path`. An existing file is replaced only when `force` is set; a
-/// directory never is. On any failure the temporary file is removed and the target is left
-/// as it was.
+/// Writes `bytes` to `path`. An existing regular file (or a link to one) is replaced only
+/// when `force` is set; anything else there (a directory, a device, a FIFO) never is. On any
+/// failure the temporary file is removed and the target is left as it was.
 pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> {
     let shown = crate::text::sanitize_line(&path.display().to_string());
-    let existing = fs::symlink_metadata(path).ok();
-    if let Some(meta) = &existing {
-        if meta.is_dir() {
-            return Err(format!("`{shown}` is a directory; name a file instead"));
-        }
-        if !force {
-            return Err(format!(
-                "`{shown}` already exists; pass --force to overwrite it"
-            ));
-        }
+    let existing = existing_file(path)?;
+    if existing.is_some() && !force {
+        return Err(format!(
+            "`{shown}` already exists; pass --force to overwrite it"
+        ));
     }
     let Some(name) = path.file_name() else {
         return Err(format!("`{shown}` does not name a file"));
@@ -55,6 +50,33 @@ pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> 
     })?;
     sync_dir(&dir);
     Ok(())
+}
+
+/// What is at `path` now: nothing (`None`), or a regular file that may be replaced (its
+/// metadata, a link followed). Anything else is refused with a message that says what it is;
+/// `--force` would not change that, so the message does not offer it.
+pub fn existing_file(path: &Path) -> Result<Option<fs::Metadata>, String> {
+    let Ok(own) = fs::symlink_metadata(path) else {
+        return Ok(None);
+    };
+    let shown = crate::text::sanitize_line(&path.display().to_string());
+    let refuse = |what: String| {
+        Err(format!(
+            "`{shown}` {what}; idem replaces only a regular file: name a file instead"
+        ))
+    };
+    let meta = if own.file_type().is_symlink() {
+        match fs::metadata(path) {
+            Ok(target) => target,
+            Err(_) => return refuse("is a link that leads to no file".to_string()),
+        }
+    } else {
+        own
+    };
+    match crate::bounded_read::not_a_file(&meta) {
+        None => Ok(Some(meta)),
+        Some(kind) => refuse(format!("is {kind}")),
+    }
 }
 
 /// Writes a temporary file named after `name` in `dir`, then moves it to `path`; the

@@ -2,7 +2,8 @@
 //! JSON line per change, and followed by the speaker-notes terminal.
 
 use serde::{Deserialize, Serialize};
-use std::io::{self, BufRead, BufReader, Write};
+use std::ffi::OsString;
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 
@@ -17,44 +18,173 @@ pub struct Position {
     pub tick: usize,
 }
 
-/// The socket both sides agree on: `$IDEM_SOCKET`, else a private folder in the runtime or
-/// temporary directory.
-pub fn socket_path() -> PathBuf {
-    if let Some(p) = std::env::var_os("IDEM_SOCKET") {
-        return PathBuf::from(p);
+/// Where the presenter's socket lives, and whether idem chose the folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SocketPlace {
+    pub path: PathBuf,
+    /// The folder idem names for itself (`idem-$USER`): used only if it is ours and private.
+    /// `None` when `IDEM_SOCKET` chose the path: that folder is the user's business.
+    pub private_folder: Option<PathBuf>,
+}
+
+/// The socket both sides agree on: `$IDEM_SOCKET`, else `idem-$USER/presenter.sock` in
+/// `$XDG_RUNTIME_DIR` or, without one, in the temporary directory.
+pub fn socket_place() -> SocketPlace {
+    socket_place_from(
+        std::env::var_os("IDEM_SOCKET"),
+        std::env::var_os("XDG_RUNTIME_DIR"),
+        std::env::var("USER").ok(),
+    )
+}
+
+/// [`socket_place`] from the environment's values, for tests.
+pub fn socket_place_from(
+    idem_socket: Option<OsString>,
+    runtime_dir: Option<OsString>,
+    user: Option<String>,
+) -> SocketPlace {
+    if let Some(p) = idem_socket.filter(|p| !p.is_empty()) {
+        return SocketPlace {
+            path: PathBuf::from(p),
+            private_folder: None,
+        };
     }
-    let base = std::env::var_os("XDG_RUNTIME_DIR")
+    let base = runtime_dir
+        .filter(|d| !d.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(std::env::temp_dir);
-    let user = std::env::var("USER").unwrap_or_else(|_| "user".to_string());
-    base.join(format!(
+    let user = user.unwrap_or_else(|| "user".to_string());
+    let folder = base.join(format!(
         "idem-{}",
         crate::text::sanitize_line(&user).replace('/', "_")
-    ))
-    .join("presenter.sock")
+    ));
+    SocketPlace {
+        path: folder.join("presenter.sock"),
+        private_folder: Some(folder),
+    }
+}
+
+/// The socket's path, wherever it is.
+pub fn socket_path() -> PathBuf {
+    socket_place().path
+}
+
+/// Makes `folder` (mode 0700) if it is missing, then uses it only if it is a real folder (not
+/// a link), owned by this user, that nobody else can enter: in a shared temporary directory
+/// another user could have made it first, to take the socket over.
+pub fn private_folder(folder: &Path) -> io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    match std::fs::DirBuilder::new().mode(0o700).create(folder) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    check_private(folder, &std::fs::symlink_metadata(folder)?, effective_uid())
+}
+
+/// The rule of [`private_folder`], on metadata already read, for a given user.
+pub fn check_private(folder: &Path, meta: &std::fs::Metadata, uid: u32) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let shown = crate::text::sanitize_line(&folder.display().to_string());
+    let refuse = |why: String| {
+        Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("{shown} {why}, so it is not used; remove it, or set IDEM_SOCKET"),
+        ))
+    };
+    if !meta.file_type().is_dir() {
+        return refuse("is not a folder".to_string());
+    }
+    if meta.uid() != uid {
+        return refuse(format!("belongs to another user (uid {})", meta.uid()));
+    }
+    if meta.mode() & 0o777 != 0o700 {
+        return refuse(format!(
+            "can be entered by others (mode {:o}, not 700)",
+            meta.mode() & 0o777
+        ));
+    }
+    Ok(())
+}
+
+fn effective_uid() -> u32 {
+    // SAFETY: geteuid(2) takes nothing and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+/// The longest socket path the system takes (`sun_path` holds 108 bytes with its NUL).
+const MAX_SOCKET_PATH: usize = 107;
+
+/// Most bytes a follower may have waiting before it is dropped as one that cannot keep up:
+/// a few positions of the largest scenario.
+const MAX_BACKLOG: usize = 8 * 1024 * 1024;
+
+/// One follower and what has not reached it yet.
+struct Peer {
+    stream: UnixStream,
+    backlog: Vec<u8>,
+}
+
+impl Peer {
+    /// Sends what it can without waiting; false when the follower is gone or too far behind.
+    fn flush(&mut self) -> bool {
+        while !self.backlog.is_empty() {
+            match self.stream.write(&self.backlog) {
+                Ok(0) => return false,
+                Ok(n) => {
+                    self.backlog.drain(..n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return false,
+            }
+        }
+        self.backlog.len() <= MAX_BACKLOG
+    }
 }
 
 /// The presenter's end: accepts followers and sends each the position whenever it changes.
+/// Nothing here waits: a follower that does not read is sent what its socket takes, and
+/// dropped once too much is waiting for it.
 pub struct Publisher {
     listener: UnixListener,
     path: PathBuf,
-    followers: Vec<UnixStream>,
+    followers: Vec<Peer>,
     last: Option<String>,
 }
 
 impl Publisher {
+    /// Binds the socket at `place`, in a private folder when idem chose it.
+    pub fn bind_at(place: &SocketPlace) -> io::Result<Publisher> {
+        if let Some(folder) = &place.private_folder {
+            private_folder(folder)?;
+        }
+        Publisher::bind(&place.path)
+    }
+
     /// Binds the socket, replacing one left behind by a presenter that is gone; refuses when
     /// another presenter is still listening on it.
     pub fn bind(path: &Path) -> io::Result<Publisher> {
+        let length = path.as_os_str().len();
+        if length > MAX_SOCKET_PATH {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "the socket path is {length} bytes, longer than the {MAX_SOCKET_PATH} a socket may have; set IDEM_SOCKET to a shorter path"
+                ),
+            ));
+        }
         if let Some(dir) = path.parent()
             && !dir.as_os_str().is_empty()
             && !dir.exists()
         {
             // A folder made here holds only the socket: keep it private. A folder the user
             // chose is left as it is.
-            std::fs::create_dir_all(dir)?;
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+            use std::os::unix::fs::DirBuilderExt;
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)?;
         }
         if let Ok(meta) = std::fs::symlink_metadata(path) {
             use std::os::unix::fs::FileTypeExt;
@@ -63,7 +193,7 @@ impl Publisher {
                     io::ErrorKind::AlreadyExists,
                     format!(
                         "{} exists and is not a socket; it is left alone",
-                        path.display()
+                        crate::text::sanitize_line(&path.display().to_string())
                     ),
                 ));
             }
@@ -86,30 +216,33 @@ impl Publisher {
         })
     }
 
-    /// Takes in new followers (each gets the current position at once) and sends `position`
-    /// to everyone when it changed. Followers that went away are dropped.
+    /// Sends `position` to everyone when it changed, then [`serve`](Self::serve)s. Never
+    /// waits for a follower.
     pub fn publish(&mut self, position: &Position) {
         let line = match serde_json::to_string(position) {
             Ok(l) => l + "\n",
             Err(_) => return,
         };
-        let changed = self.last.as_deref() != Some(line.as_str());
-        let mut fresh = Vec::new();
+        if self.last.as_deref() != Some(line.as_str()) {
+            for peer in &mut self.followers {
+                peer.backlog.extend_from_slice(line.as_bytes());
+            }
+            self.last = Some(line);
+        }
+        self.serve();
+    }
+
+    /// Takes in new followers (each is sent the current position at once) and sends each
+    /// follower what its socket takes now. Followers that went away, or that fell too far
+    /// behind, are dropped.
+    pub fn serve(&mut self) {
         while let Ok((stream, _)) = self.listener.accept() {
-            let _ = stream.set_nonblocking(false);
-            let _ = stream.set_write_timeout(Some(std::time::Duration::from_millis(200)));
-            fresh.push(stream);
-        }
-        if changed {
-            self.followers
-                .retain_mut(|s| s.write_all(line.as_bytes()).is_ok());
-        }
-        for mut s in fresh {
-            if s.write_all(line.as_bytes()).is_ok() {
-                self.followers.push(s);
+            if stream.set_nonblocking(true).is_ok() {
+                let backlog = self.last.as_deref().unwrap_or_default().as_bytes().to_vec();
+                self.followers.push(Peer { stream, backlog });
             }
         }
-        self.last = Some(line);
+        self.followers.retain_mut(Peer::flush);
     }
 
     pub fn followers(&self) -> usize {
@@ -130,7 +263,18 @@ pub struct Follower {
     pending: String,
 }
 
+/// The longest line read from the presenter: a position with the largest scenario.
+const MAX_LINE: u64 = 8 * 1024 * 1024;
+
 impl Follower {
+    /// Connects to the socket at `place`, only through a private folder when idem chose it.
+    pub fn connect_at(place: &SocketPlace) -> io::Result<Follower> {
+        if let Some(folder) = &place.private_folder {
+            check_private(folder, &std::fs::symlink_metadata(folder)?, effective_uid())?;
+        }
+        Follower::connect(&place.path)
+    }
+
     pub fn connect(path: &Path) -> io::Result<Follower> {
         let stream = UnixStream::connect(path)?;
         Ok(Follower {
@@ -142,7 +286,14 @@ impl Follower {
     /// Waits up to `timeout` for the next position; `Ok(None)` when none came in time.
     pub fn next(&mut self, timeout: std::time::Duration) -> io::Result<Option<Position>> {
         self.reader.get_ref().set_read_timeout(Some(timeout))?;
-        match self.reader.read_line(&mut self.pending) {
+        let room = MAX_LINE.saturating_sub(self.pending.len() as u64);
+        if room == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the presenter sent a line too long to be a position",
+            ));
+        }
+        match (&mut self.reader).take(room).read_line(&mut self.pending) {
             Ok(0) => Err(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
                 "the presenter has stopped",

@@ -1,12 +1,13 @@
 //! `idem notes`: the speaker's second terminal. It follows the presenter's position and shows
 //! what comes next, the trainer's notes for this tick, and the answer to any question.
 
-use super::link::{Follower, Position, socket_path};
+use super::link::{Follower, Position, socket_place};
 use crate::scenario::{self, Scenario};
 use crate::sim::{Design, Trace};
+use crate::tui::session::{Session, Wake};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
-use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
@@ -134,13 +135,13 @@ enum Status {
 
 /// Runs the notes terminal until `q`.
 pub fn run() -> io::Result<()> {
-    let path = socket_path();
+    let place = socket_place();
+    let path = &place.path;
     let theme = Theme::from_env();
-    let mut terminal = ratatui::try_init()?;
-    let _restore = crate::tui::terminal::Restore;
+    let mut session = Session::start()?;
     let mut status = Status::Waiting(format!(
         "No presenter is running. Start `idem present` in another terminal; these notes will follow it. (socket: {})",
-        path.display()
+        crate::text::sanitize_line(&path.display().to_string())
     ));
     let mut follower: Option<Follower> = None;
     let mut loaded: Option<Loaded> = None;
@@ -148,15 +149,26 @@ pub fn run() -> io::Result<()> {
     let mut dirty = true;
     loop {
         if dirty {
-            terminal.draw(|f| draw(f, &status, &theme))?;
+            session.draw(|f| draw(f, &status, &theme))?;
             dirty = false;
         }
         if follower.is_none() && last_try.elapsed() >= Duration::from_secs(1) {
             last_try = Instant::now();
-            if let Ok(f) = Follower::connect(&path) {
-                follower = Some(f);
-                status = Status::Waiting("Connected: waiting for the presenter's position…".into());
-                dirty = true;
+            match Follower::connect_at(&place) {
+                Ok(f) => {
+                    follower = Some(f);
+                    status =
+                        Status::Waiting("Connected: waiting for the presenter's position…".into());
+                    dirty = true;
+                }
+                // A folder that is not private, or a socket that is not ours: say why.
+                Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+                    let why =
+                        Status::Waiting(format!("These notes cannot follow a presenter: {e}"));
+                    dirty |= !matches!((&status, &why), (Status::Waiting(a), Status::Waiting(b)) if a == b);
+                    status = why;
+                }
+                Err(_) => {}
             }
         }
         if let Some(f) = follower.as_mut() {
@@ -183,16 +195,15 @@ pub fn run() -> io::Result<()> {
             }
         }
         let wait = if follower.is_some() { 10 } else { 200 };
-        if event::poll(Duration::from_millis(wait))? {
-            match event::read()? {
-                Event::Key(k) if k.kind != KeyEventKind::Release => {
-                    if matches!(k.code, KeyCode::Char('q') | KeyCode::Esc) {
-                        return Ok(());
-                    }
+        match session.wait(Duration::from_millis(wait))? {
+            Wake::Event(Event::Key(k)) if k.kind != KeyEventKind::Release => {
+                if matches!(k.code, KeyCode::Char('q') | KeyCode::Esc) {
+                    return Ok(());
                 }
-                Event::Resize(..) => dirty = true,
-                _ => {}
             }
+            Wake::Event(Event::Resize(..)) | Wake::Redraw => dirty = true,
+            Wake::End => return Ok(()),
+            Wake::Event(_) | Wake::Timeout => {}
         }
     }
 }

@@ -357,7 +357,9 @@ fn intent_index(
     let Some(name) = spec else {
         return Some(0);
     };
-    let wanted = name.get_ref().trim();
+    // Orders are kept cleaned of control characters; a reference to one is cleaned the same way.
+    let wanted = sanitize_line(name.get_ref().trim());
+    let wanted = wanted.as_str();
     if let Some(i) = orders.iter().position(|o| o == wanted) {
         return Some(i);
     }
@@ -373,7 +375,7 @@ fn intent_index(
         name.span(),
         format!(
             "no intent has order `{}`{hint}{consequence}; the orders are: {}",
-            crate::text::shorten(&sanitize_line(wanted), 60),
+            crate::text::shorten(wanted, 60),
             orders.join(", ")
         ),
     );

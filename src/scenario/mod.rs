@@ -232,23 +232,16 @@ pub fn parse(file: &str, name: &str, source: &str) -> Result<Scenario, ScenarioE
 /// Reads a scenario file, refusing what is not a small UTF-8 text file.
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
     let file = crate::text::sanitize_line(&path.display().to_string());
-    let meta = std::fs::metadata(path).map_err(|e| ScenarioError::whole(&file, io_message(&e)))?;
-    if meta.is_dir() {
-        return Err(ScenarioError::whole(
-            &file,
-            "is a directory; expected a scenario file (.toml)".into(),
-        ));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(ScenarioError::whole(
-            &file,
-            format!(
-                "is {} bytes; a scenario file may be at most {MAX_FILE_BYTES} bytes",
-                meta.len()
-            ),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| ScenarioError::whole(&file, io_message(&e)))?;
+    let bytes = crate::bounded_read::read_regular_file(path, MAX_FILE_BYTES).map_err(|e| {
+        let hint = match e {
+            crate::bounded_read::ReadError::NotAFile(_) => "; expected a scenario file (.toml)",
+            crate::bounded_read::ReadError::TooLarge { .. } => {
+                "; a scenario file never needs that much"
+            }
+            _ => "",
+        };
+        ScenarioError::whole(&file, format!("{e}{hint}"))
+    })?;
     let source = match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => {
@@ -272,14 +265,6 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         .map(|s| crate::text::sanitize_line(&s.to_string_lossy()))
         .unwrap_or_else(|| "scenario".to_string());
     parse(&file, &name, &source)
-}
-
-fn io_message(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => format!("cannot be read: {e}"),
-    }
 }
 
 /// Turns a TOML or schema error into a diagnostic, with a suggestion for a misspelt key.

@@ -120,6 +120,20 @@ pub struct App {
     pub answers: Vec<Option<Answer>>,
     /// Presenter mode, when the replay is projected in front of a room.
     pub present: Option<Presenting>,
+    /// In presenter mode, why the speaker notes are off (shown until they come on).
+    pub notes_off: Option<String>,
+    /// Counts the stories shown: it changes whenever the scenario on screen does.
+    pub revision: u64,
+    /// The story on screen as a file, for the speaker notes, with its revision, when it was
+    /// written along with the simulation.
+    pub file: Option<(u64, String)>,
+    /// New stories are simulated on another thread (the terminal's loop sets this, and takes
+    /// `job`); otherwise at once.
+    pub background: bool,
+    /// A story waiting for the loop to simulate it.
+    pub job: Option<crate::tui::story::Job>,
+    /// What is being simulated now, shown as "simulating…"; the story on screen stays live.
+    pub simulating: Option<String>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
     pub window: Option<Box<crate::tui::window::WindowScreen>>,
     pub quit: bool,
@@ -156,23 +170,33 @@ impl App {
             notice: None,
             answers,
             present: None,
+            notes_off: None,
+            revision: 0,
+            file: None,
+            background: false,
+            job: None,
+            simulating: None,
             window: None,
             quit: false,
         })
     }
 
-    /// Shows `scenario` (the original plus `added`), keeping the design and the moment.
-    pub fn show(&mut self, original: Scenario, added: Vec<Fault>) -> Result<(), SimError> {
-        let scenario = crate::scenario::fork::with_faults(&original, &added);
-        let traces = Design::ALL
-            .iter()
-            .map(|d| scenario.simulate(*d))
-            .collect::<Result<Vec<_>, _>>()?;
+    /// Shows a simulated story, keeping the design and the moment.
+    pub(super) fn apply(&mut self, prepared: crate::tui::story::Prepared) {
+        let crate::tui::story::Prepared {
+            original,
+            added,
+            scenario,
+            traces,
+            told,
+            glossary,
+            file,
+        } = prepared;
         let now = self.now();
         let tick = self.tick;
         let same_story = self.original.name == original.name;
-        self.told = traces.iter().map(|t| scenario.tell(t)).collect();
-        self.glossary = self.told.iter().map(crate::glossary::first_uses).collect();
+        self.told = told;
+        self.glossary = glossary;
         self.traces = traces;
         if !same_story || self.answers.len() != scenario.quizzes.len() {
             self.answers = vec![None; scenario.quizzes.len()];
@@ -180,6 +204,8 @@ impl App {
         self.original = original;
         self.added = added;
         self.scenario = scenario;
+        self.revision += 1;
+        self.file = file.map(|f| (self.revision, f));
         // A fork changes only what comes after the moment it was made, so the same tick
         // still stands there; anything else is found again by its time.
         self.tick = if same_story
@@ -190,7 +216,6 @@ impl App {
         } else {
             self.trace().tick_at_or_before(now)
         };
-        Ok(())
     }
 
     /// Takes a fresh reading of the watched file: a good one replaces the story (keeping the
@@ -199,16 +224,11 @@ impl App {
     pub fn reload(&mut self, loaded: Option<Result<Scenario, crate::scenario::ScenarioError>>) {
         match loaded {
             None => {}
-            Some(Ok(scenario)) => {
-                let added = self.added.clone();
-                match self.show(scenario, added) {
-                    Ok(()) => {
-                        self.error = None;
-                        self.notice = Some("the scenario file changed: reloaded".into());
-                    }
-                    Err(e) => self.error = Some(e.to_string()),
-                }
-            }
+            Some(Ok(scenario)) => self.start(crate::tui::story::Job {
+                original: scenario,
+                added: self.added.clone(),
+                after: crate::tui::story::After::Reload,
+            }),
             Some(Err(e)) => self.error = Some(e.one_line()),
         }
     }

@@ -5,6 +5,8 @@ pub mod app;
 pub mod checklist;
 pub mod keymap;
 pub mod msg;
+pub mod session;
+pub mod story;
 pub mod terminal;
 pub mod theme;
 pub mod update;

@@ -5,11 +5,16 @@ use super::msg::Msg;
 use crate::scenario::{self, Scenario, fork};
 use crate::sim::Design;
 use crate::tui::checklist::CHECKLIST;
+use crate::tui::story::{After, ErrorsTo, Job};
 use crate::tui::window::{WindowAction, WindowScreen};
 use std::path::{Path, PathBuf};
 
 pub fn update(app: &mut App, msg: Msg) {
     app.notice = None;
+    if app.simulating.is_some() && changes_the_story(app, msg) {
+        app.notice = Some("still simulating the last change: one moment".into());
+        return;
+    }
     match msg {
         Msg::Next if app.quiz_pending() => {
             app.playing = false;
@@ -140,14 +145,11 @@ pub fn update(app: &mut App, msg: Msg) {
                     let mut added = app.added.clone();
                     let words = fork::describe(&app.scenario, &fault);
                     added.push(fault);
-                    let original = app.original.clone();
-                    match app.show(original, added) {
-                        Ok(()) => {
-                            app.notice =
-                                Some(format!("what if: {words} — the future is re-simulated"))
-                        }
-                        Err(e) => app.notice = Some(format!("that fork cannot be simulated: {e}")),
-                    }
+                    app.start(Job {
+                        original: app.original.clone(),
+                        added,
+                        after: After::Fork { words },
+                    });
                 }
                 Err(why) => app.notice = Some(why),
             }
@@ -157,11 +159,11 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.notice =
                     Some("this is the scenario as written: there is no what-if to undo".into());
             } else {
-                let original = app.original.clone();
-                match app.show(original, Vec::new()) {
-                    Ok(()) => app.notice = Some("back to the scenario as written".into()),
-                    Err(e) => app.notice = Some(e.to_string()),
-                }
+                app.start(Job {
+                    original: app.original.clone(),
+                    added: Vec::new(),
+                    after: After::Unfork,
+                });
             }
         }
         Msg::OpenSave => {
@@ -193,20 +195,14 @@ pub fn update(app: &mut App, msg: Msg) {
             match action {
                 WindowAction::None => {}
                 WindowAction::Close => app.screen = Screen::Replay,
-                WindowAction::OpenScenario(s) => {
-                    let name = crate::window::scenario::SCENARIO_NAME;
-                    match open(app, s, name, None) {
-                        Ok(()) => {
-                            app.notice = Some(
-                                "your stack, every answer lost: watch the attempts multiply".into(),
-                            )
-                        }
-                        Err(e) => {
-                            app.screen = Screen::Replay;
-                            app.notice = Some(e);
-                        }
-                    }
-                }
+                WindowAction::OpenScenario(s) => open(
+                    app,
+                    s,
+                    crate::window::scenario::SCENARIO_NAME,
+                    None,
+                    Some("your stack, every answer lost: watch the attempts multiply".into()),
+                    ErrorsTo::Window,
+                ),
             }
         }
         Msg::Answer(choice) => answer(app, choice),
@@ -248,12 +244,11 @@ pub fn update(app: &mut App, msg: Msg) {
             Overlay::Save(s) => save(app, s),
             Overlay::Checklist(i) => {
                 let name = CHECKLIST.get(i).map_or("order-5531", |c| c.scenario);
-                let opened = scenario::library::find(name)
+                let loaded = scenario::library::find(name)
                     .ok_or_else(|| format!("no built-in scenario {name}"))
-                    .and_then(|b| b.load().map_err(|e| e.one_line()))
-                    .and_then(|s| open(app, s, name, None));
-                match opened {
-                    Ok(()) => app.overlay = Overlay::None,
+                    .and_then(|b| b.load().map_err(|e| e.one_line()));
+                match loaded {
+                    Ok(s) => open(app, s, name, None, None, ErrorsTo::Notice),
                     Err(e) => app.notice = Some(e),
                 }
             }
@@ -269,6 +264,20 @@ pub fn update(app: &mut App, msg: Msg) {
             }
         }
         Msg::Quit => app.quit = true,
+    }
+}
+
+/// Messages that start another story, or act on the one being replaced: they wait while a
+/// story is being simulated. Stepping, switching designs and the overlays do not.
+fn changes_the_story(app: &App, msg: Msg) -> bool {
+    match msg {
+        Msg::Fork(_) | Msg::Unfork | Msg::OpenSave | Msg::OpenPicker | Msg::OpenWindow => true,
+        Msg::WindowKey(_) => true,
+        Msg::Confirm => matches!(
+            app.overlay,
+            Overlay::Picker(_) | Overlay::Save(_) | Overlay::Checklist(_)
+        ),
+        _ => false,
     }
 }
 
@@ -422,36 +431,36 @@ fn pick(app: &mut App, mut picker: Picker) {
         (None, false) => scenario::resolve(&source),
     };
     let path = path.or_else(|| (!builtin).then(|| PathBuf::from(&source)));
-    match loaded
-        .map_err(|e| e.one_line())
-        .and_then(|s| open(app, s, &source, path))
-    {
-        Ok(()) => app.overlay = Overlay::None,
+    match loaded {
+        Ok(s) => open(app, s, &source, path, None, ErrorsTo::Picker(picker)),
         Err(e) => {
-            picker.error = Some(e);
+            picker.error = Some(e.one_line());
             app.overlay = Overlay::Picker(picker);
         }
     }
 }
 
-/// Replaces the story on screen with another scenario, from its start; `path` is the file it
-/// was read from, if any.
+/// Replaces the story on screen with another scenario, from its start, once it is simulated;
+/// `path` is the file it was read from, if any.
 fn open(
     app: &mut App,
     scenario: Scenario,
     source: &str,
     path: Option<PathBuf>,
-) -> Result<(), String> {
-    let design = scenario.design;
-    app.show(scenario, Vec::new()).map_err(|e| e.to_string())?;
-    app.source = crate::text::sanitize_line(source);
-    app.path = path.filter(|p| p.is_file());
-    app.design = design;
-    app.tick = 0;
-    app.screen = Screen::Replay;
-    app.error = None;
-    app.playing = false;
-    Ok(())
+    notice: Option<String>,
+    errors_to: ErrorsTo,
+) {
+    app.overlay = Overlay::None;
+    app.start(Job {
+        original: scenario,
+        added: Vec::new(),
+        after: After::Open {
+            source: source.to_string(),
+            path,
+            notice,
+            errors_to,
+        },
+    });
 }
 
 fn save(app: &mut App, mut prompt: SavePrompt) {
@@ -461,7 +470,15 @@ fn save(app: &mut App, mut prompt: SavePrompt) {
         app.overlay = Overlay::Save(prompt);
         return;
     }
-    if path.exists() && !prompt.confirm_overwrite {
+    let exists = match crate::export::write::existing_file(&path) {
+        Ok(existing) => existing.is_some(),
+        Err(e) => {
+            prompt.error = Some(e);
+            app.overlay = Overlay::Save(prompt);
+            return;
+        }
+    };
+    if exists && !prompt.confirm_overwrite {
         prompt.confirm_overwrite = true;
         prompt.error = Some("that file exists: Enter again replaces it, Esc keeps it".into());
         app.overlay = Overlay::Save(prompt);

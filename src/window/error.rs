@@ -46,36 +46,36 @@ pub enum WindowError {
 }
 
 impl fmt::Display for WindowError {
+    /// Values, file names and messages echo what the user gave: cleaned before they are shown.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::text::sanitize_line(&self.raw_message()))
+    }
+}
+
+impl WindowError {
+    /// The message as put together, before cleaning.
+    fn raw_message(&self) -> String {
         match self {
             Self::Flag {
                 flag,
                 value,
                 problem,
-            } => write!(f, "{flag} {value}: {problem}"),
+            } => format!("{flag} {value}: {problem}"),
             Self::ReadConfig { file, reason } => {
-                write!(
-                    f,
-                    "{}: cannot read the config file: {reason}",
-                    file.display()
-                )
+                format!("{}: cannot read the config file: {reason}", file.display())
             }
             Self::Config {
                 file,
                 position: Some((line, column)),
                 message,
-            } => {
-                write!(f, "{}:{line}:{column}: {message}", file.display())
-            }
+            } => format!("{}:{line}:{column}: {message}", file.display()),
             Self::Config {
                 file,
                 position: None,
                 message,
-            } => {
-                write!(f, "{}: {message}", file.display())
-            }
-            Self::Stack(message) => f.write_str(message),
-            Self::Json(message) => write!(f, "cannot encode the report as JSON: {message}"),
+            } => format!("{}: {message}", file.display()),
+            Self::Stack(message) => message.clone(),
+            Self::Json(message) => format!("cannot encode the report as JSON: {message}"),
         }
     }
 }

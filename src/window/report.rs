@@ -127,8 +127,9 @@ pub(crate) fn compute_valid(stack: &Stack) -> Report {
 
     let window = Span::from_duration(stack.window);
     let keeps_until = window.plus(Span::from_duration(stack.processing));
+    // Names come from flags and files: what is printed or encoded is cleaned here, once.
     let path = |name: &str, kind, delay: Span| PathReport {
-        name: name.to_owned(),
+        name: crate::text::sanitize_line(name),
         kind,
         delay,
         covered: delay < keeps_until,
@@ -149,8 +150,16 @@ pub(crate) fn compute_valid(stack: &Stack) -> Report {
         }
     }
 
+    let layers = stack
+        .layers
+        .iter()
+        .map(|l| Layer {
+            name: crate::text::sanitize_line(&l.name),
+            ..l.clone()
+        })
+        .collect();
     Report {
-        layers: stack.layers.clone(),
+        layers,
         attempts,
         automatic_delay: timing.last_send,
         gives_up: timing.gives_up,

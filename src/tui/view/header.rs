@@ -110,6 +110,14 @@ pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         spans.push(Span::raw(format!(" {what}  ")));
     }
     let second = match (&app.error, &app.notice) {
+        // The story on screen stays live while the next one is worked out.
+        _ if app.simulating.is_some() => Line::from(vec![
+            Span::styled(" ⧗ simulating… ", theme.key()),
+            Span::raw(fit(
+                app.simulating.as_deref().unwrap_or_default(),
+                (area.width as usize).saturating_sub(17),
+            )),
+        ]),
         (Some(e), _) => Line::from(vec![
             Span::styled(" ⚠ ", theme.lost()),
             Span::styled(

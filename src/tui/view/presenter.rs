@@ -47,13 +47,31 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
         big_narration(frame, story, app, theme);
     }
     money_line(frame, money, app, theme);
-    frame.render_widget(
-        Paragraph::new(Line::styled(
+    // While the speaker notes are off the footer says why, in place of the key reminder.
+    let footer = match &app.notes_off {
+        _ if app.simulating.is_some() => Line::styled(
+            fit(
+                &format!(
+                    " ⧗ simulating… {}",
+                    app.simulating.as_deref().unwrap_or_default()
+                ),
+                foot.width as usize,
+            ),
+            theme.key(),
+        ),
+        Some(why) => Line::styled(
+            fit(
+                &format!(" speaker notes are off: {why}"),
+                foot.width as usize,
+            ),
+            theme.tone(crate::report::Tone::Warn),
+        ),
+        None => Line::styled(
             " PgDn/→ next · PgUp/← back · . blank · t timer · 1–6 design · ? keys · q quit",
             theme.dim(),
-        )),
-        foot,
-    );
+        ),
+    };
+    frame.render_widget(Paragraph::new(footer), foot);
 }
 
 fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, theme: &Theme) {

@@ -23,38 +23,38 @@ pub use view::{MIN_HEIGHT, MIN_WIDTH, render};
 
 use std::io;
 
-use ratatui::crossterm::event::{self, Event, KeyEventKind};
+use ratatui::crossterm::event::{Event, KeyEventKind};
 
+use super::session::{Session, Wake};
 use super::theme::Theme;
 use crate::scenario::Scenario;
 use crate::window::Stack;
 
-/// Restores the terminal when dropped, whichever way the screen ends.
-struct Restore;
-
-impl Drop for Restore {
-    fn drop(&mut self) {
-        ratatui::restore();
-    }
-}
+/// How long the screen sleeps when nothing happens: it has no clock of its own.
+const IDLE: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// Runs the window screen on its own terminal until the user closes it
 /// (`Ok(None)`) or presses Enter (`Ok(Some(scenario))`, for the caller to
 /// open in the replay once this terminal is restored).
-pub fn run_standalone(stack: Stack) -> io::Result<Option<Scenario>> {
+pub fn run_standalone(mut stack: Stack) -> io::Result<Option<Scenario>> {
+    // Names typed in flags or a config file are drawn: no control or bidi characters.
+    for layer in &mut stack.layers {
+        layer.name = crate::text::sanitize_line(&layer.name);
+    }
+    for path in &mut stack.paths {
+        path.name = crate::text::sanitize_line(&path.name);
+    }
     let theme = Theme::from_env();
-    // `try_init` also installs a panic hook that restores the terminal first.
-    let mut terminal = ratatui::try_init()?;
-    let _restore = Restore;
+    let mut session = Session::start()?;
     let mut screen = WindowScreen::new(stack);
     let mut dirty = true;
     loop {
         if dirty {
-            terminal.draw(|frame| render(frame, frame.area(), &screen, &theme))?;
+            session.draw(|frame| render(frame, frame.area(), &screen, &theme))?;
             dirty = false;
         }
-        match event::read()? {
-            Event::Key(key) if key.kind != KeyEventKind::Release => {
+        match session.wait(IDLE)? {
+            Wake::Event(Event::Key(key)) if key.kind != KeyEventKind::Release => {
                 dirty = true;
                 match screen.handle_key(key) {
                     WindowAction::None => {}
@@ -62,8 +62,9 @@ pub fn run_standalone(stack: Stack) -> io::Result<Option<Scenario>> {
                     WindowAction::OpenScenario(scenario) => return Ok(Some(scenario)),
                 }
             }
-            Event::Resize(_, _) => dirty = true,
-            _ => {}
+            Wake::Event(Event::Resize(_, _)) | Wake::Redraw => dirty = true,
+            Wake::End => return Ok(None),
+            Wake::Event(_) | Wake::Timeout => {}
         }
     }
 }

@@ -1,0 +1,176 @@
+//! Putting a new story on screen: a what-if, its undoing, a reloaded file, another scenario.
+//! The expensive part, simulating every design, is [`prepare`]: it needs nothing from the
+//! screen, so the terminal's loop runs it on another thread and the replay stays live, showing
+//! "simulating…"; the outcome comes from the engine, and the screen only shows it. Without a
+//! terminal (tests, exports) the same job runs at once.
+
+use super::app::{App, Overlay, Picker, Screen};
+use crate::scenario::Scenario;
+use crate::sim::config::Fault;
+use crate::sim::{Design, Trace};
+use crate::story::Told;
+use std::path::PathBuf;
+
+/// A story simulated under every design, ready to be shown.
+pub struct Prepared {
+    pub(super) original: Scenario,
+    pub(super) added: Vec<Fault>,
+    pub(super) scenario: Scenario,
+    pub(super) traces: Vec<Trace>,
+    pub(super) told: Vec<Told>,
+    pub(super) glossary: Vec<Vec<Option<usize>>>,
+    /// The story as a file, for the speaker notes, when it was worked out here too.
+    pub(super) file: Option<String>,
+}
+
+impl Prepared {
+    /// Also writes the story as a file (for the speaker notes): saving a what-if simulates it
+    /// again, so this too belongs off the UI thread.
+    pub fn with_file(mut self) -> Prepared {
+        self.file = crate::scenario::fork::to_toml(&self.original, &self.added).ok();
+        self
+    }
+}
+
+/// Simulates `original` with the what-if faults `added` under every design. Pure and
+/// self-contained: safe to run on any thread.
+pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, String> {
+    let scenario = crate::scenario::fork::with_faults(&original, &added);
+    let traces = Design::ALL
+        .iter()
+        .map(|d| scenario.simulate(*d))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let told: Vec<Told> = traces.iter().map(|t| scenario.tell(t)).collect();
+    let glossary = told.iter().map(crate::glossary::first_uses).collect();
+    Ok(Prepared {
+        original,
+        added,
+        scenario,
+        traces,
+        told,
+        glossary,
+        file: None,
+    })
+}
+
+/// What to say, and where to go, once the story is simulated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum After {
+    /// A what-if fault was added; `words` say which.
+    Fork { words: String },
+    /// Back to the scenario as written.
+    Unfork,
+    /// The watched file changed.
+    Reload,
+    /// Another scenario, from the picker, the checklist or the window screen.
+    Open {
+        source: String,
+        /// The file it was read from, if any: watched from now on.
+        path: Option<PathBuf>,
+        notice: Option<String>,
+        errors_to: ErrorsTo,
+    },
+}
+
+/// Where an `Open` that cannot be simulated says so.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ErrorsTo {
+    /// Back in the picker, with the error under its list.
+    Picker(Picker),
+    /// In the footer.
+    Notice,
+    /// Out of the window screen, then in the footer.
+    Window,
+}
+
+impl After {
+    /// What is being simulated, for the "simulating…" line.
+    pub fn doing(&self) -> String {
+        match self {
+            After::Fork { words } => format!("what if: {words}"),
+            After::Unfork => "the scenario as written".to_string(),
+            After::Reload => "the changed scenario file".to_string(),
+            After::Open { source, .. } => source.clone(),
+        }
+    }
+}
+
+/// A story to simulate, and what follows.
+#[derive(Debug)]
+pub struct Job {
+    pub original: Scenario,
+    pub added: Vec<Fault>,
+    pub after: After,
+}
+
+impl App {
+    /// Starts putting a story on screen: at once, or (with `background` set by the terminal's
+    /// loop) left in `job` for the loop to simulate on another thread.
+    pub fn start(&mut self, job: Job) {
+        if self.background {
+            self.simulating = Some(job.after.doing());
+            self.job = Some(job);
+        } else {
+            let result = prepare(job.original, job.added);
+            self.finish(job.after, result);
+        }
+    }
+
+    /// Shows a simulated story (or why it could not be simulated), as `after` says.
+    pub fn finish(&mut self, after: After, result: Result<Prepared, String>) {
+        self.simulating = None;
+        let prepared = match result {
+            Ok(p) => p,
+            Err(e) => {
+                match after {
+                    After::Fork { .. } => {
+                        self.notice = Some(format!("that fork cannot be simulated: {e}"))
+                    }
+                    After::Unfork => self.notice = Some(e),
+                    After::Reload => self.error = Some(e),
+                    After::Open { errors_to, .. } => match errors_to {
+                        ErrorsTo::Picker(mut picker) => {
+                            picker.error = Some(e);
+                            self.overlay = Overlay::Picker(picker);
+                        }
+                        ErrorsTo::Notice => self.notice = Some(e),
+                        ErrorsTo::Window => {
+                            self.screen = Screen::Replay;
+                            self.notice = Some(e);
+                        }
+                    },
+                }
+                return;
+            }
+        };
+        let design = prepared.original.design;
+        self.apply(prepared);
+        match after {
+            After::Fork { words } => {
+                self.notice = Some(format!("what if: {words} — the future is re-simulated"))
+            }
+            After::Unfork => self.notice = Some("back to the scenario as written".into()),
+            After::Reload => {
+                self.error = None;
+                self.notice = Some("the scenario file changed: reloaded".into());
+            }
+            After::Open {
+                source,
+                path,
+                notice,
+                ..
+            } => {
+                self.source = crate::text::sanitize_line(&source);
+                self.path = path.filter(|p| p.is_file());
+                self.design = design;
+                self.tick = 0;
+                self.screen = Screen::Replay;
+                self.overlay = Overlay::None;
+                self.error = None;
+                self.playing = false;
+                self.notice = notice;
+            }
+        }
+    }
+}
