@@ -333,22 +333,16 @@ impl<'a> Teller<'a> {
                 } else {
                     "This answer will not reach the checkout."
                 };
-                let mut text = format!(
+                let text = format!(
                     "At {clock} the network loses the processor's answer to {} ({}). {consequence} A lost answer does not mean the charge failed; it means nobody on this side knows.",
                     self.name(r.req),
                     r.response.summary()
                 );
-                if let Some(id) = &r.response.charge {
-                    text.push(' ');
-                    text.push_str(&self.hindsight(
-                        index,
-                        id,
-                        format!(
-                            "The checkout learns of {id} only later, from another attempt's answer."
-                        ),
-                    ));
-                }
-                text
+                self.settle(text, index, &r.response, |id| {
+                    format!(
+                        "The checkout learns of {id} only later, from another attempt's answer."
+                    )
+                })
             }
             Fact::Wire {
                 direction,
@@ -563,20 +557,14 @@ impl<'a> Teller<'a> {
             } => self.read(tick, *reply, *next, *hand_over, &clock),
             Fact::Late { reply } => {
                 let r = &self.trace.replies[*reply];
-                let mut text = format!(
+                let text = format!(
                     "At {clock} the answer to {} ({}) reaches the checkout, but the checkout stopped waiting for that attempt. Nobody reads it.",
                     self.name(r.req),
                     r.response.summary()
                 );
-                if let Some(id) = &r.response.charge {
-                    text.push(' ');
-                    text.push_str(&self.hindsight(
-                        index,
-                        id,
-                        format!("The checkout hears of {id} only through another answer."),
-                    ));
-                }
-                text
+                self.settle(text, index, &r.response, |id| {
+                    format!("The checkout hears of {id} only through another answer.")
+                })
             }
             Fact::CopyAnswered { reply } => {
                 let r = &self.trace.replies[*reply];
@@ -613,6 +601,22 @@ impl<'a> Teller<'a> {
                     m.attempt
                 ));
             }
+        }
+        text
+    }
+
+    /// `text`, followed, when `response` names a charge, by whether the checkout hears of it
+    /// after tick `index` (`later` says how, when it does).
+    fn settle(
+        &self,
+        mut text: String,
+        index: usize,
+        response: &Response,
+        later: impl FnOnce(&str) -> String,
+    ) -> String {
+        if let Some(id) = &response.charge {
+            text.push(' ');
+            text.push_str(&self.hindsight(index, id, later(id)));
         }
         text
     }

@@ -153,15 +153,7 @@ impl World<'_> {
             } => {
                 self.requests[req].response = Some(response.clone());
                 self.transmit_reply(req, response);
-                self.record(
-                    TickDraft::new(Actor::Processor, kind, fact)
-                        .message(Message {
-                            from: Actor::Processor,
-                            to: Actor::Checkout,
-                            fate: Fate::Sent,
-                        })
-                        .of(intent, Some(attempt)),
-                );
+                self.record_answer(kind, fact, intent, attempt);
                 self.after_reply(req);
             }
             Decision::Work {
@@ -388,15 +380,7 @@ impl World<'_> {
             charge,
             deleted,
         };
-        self.record(
-            TickDraft::new(Actor::Processor, TickKind::Reply, fact)
-                .message(Message {
-                    from: Actor::Processor,
-                    to: Actor::Checkout,
-                    fate: Fate::Sent,
-                })
-                .of(intent, Some(attempt)),
-        );
+        self.record_answer(TickKind::Reply, fact, intent, attempt);
         self.after_reply(req);
     }
 
@@ -466,6 +450,19 @@ impl World<'_> {
             },
             response: stored,
         }
+    }
+
+    /// Records the tick at which an answer leaves the processor, drawn as an arrow home.
+    fn record_answer(&mut self, kind: TickKind, fact: Fact, intent: usize, attempt: u32) {
+        self.record(
+            TickDraft::new(Actor::Processor, kind, fact)
+                .message(Message {
+                    from: Actor::Processor,
+                    to: Actor::Checkout,
+                    fate: Fate::Sent,
+                })
+                .of(intent, Some(attempt)),
+        );
     }
 
     pub(super) fn on_step(&mut self, req: usize, step: Step, incarnation: u32) {
@@ -645,15 +642,7 @@ impl World<'_> {
             req,
             response: resp,
         };
-        self.record(
-            TickDraft::new(Actor::Processor, TickKind::Reply, fact)
-                .message(Message {
-                    from: Actor::Processor,
-                    to: Actor::Checkout,
-                    fate: Fate::Sent,
-                })
-                .of(intent, Some(attempt)),
-        );
+        self.record_answer(TickKind::Reply, fact, intent, attempt);
         // The after-response hook: the key reaches the log only once the answer has left.
         // Scheduled before a crash after the reply can strike, so that crash cuts it off.
         if self.design == Design::LogAfterCharge && keyed {
