@@ -2,19 +2,13 @@
 //! the handler error it forgets a charge on, each through a small inline scenario and checked
 //! by its effect on the trace.
 
+mod common;
+
+use common::inline::{ORDER, one_layer};
 use idem::scenario::{self, Scenario, library};
 use idem::sim::state::{EntryKind, EntryStatus};
 use idem::sim::{Belief, Design, TickKind, Verdict};
 use idem::story::{Story, ToldTick};
-
-const ORDER: &str = r#"
-[[intent]]
-order = "5531"
-key = "K7Q4"
-amount = "$48.60"
-items = ["2 × notebook", "fountain pen"]
-at = "14:02:07"
-"#;
 
 /// Order 5531 with `attempts` attempts (30 s timeout, 1 s backoff), plus `extra`.
 fn checkout(attempts: u32, extra: &str) -> Scenario {
@@ -23,9 +17,7 @@ fn checkout(attempts: u32, extra: &str) -> Scenario {
 
 /// Order 5531 with `attempts` attempts, a 30 s timeout and the given backoff keys, plus `extra`.
 fn with_backoff(attempts: u32, backoff: &str, extra: &str) -> Scenario {
-    let source = format!(
-        "title = \"rule\"\nseed = 1\n\n[[checkout.layer]]\nname = \"checkout\"\nattempts = {attempts}\ntimeout = \"30s\"\n{backoff}\n{ORDER}\n{extra}"
-    );
+    let source = one_layer(attempts, backoff, extra);
     let s = scenario::parse("inline.toml", "inline", &source)
         .unwrap_or_else(|e| panic!("the inline scenario does not parse:\n{e}\n---\n{source}"));
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);

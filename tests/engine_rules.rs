@@ -1,24 +1,16 @@
 //! SPEC §2 rule by rule, each through a small inline scenario and checked by its effect on the
 //! trace: charges, answers, tick kinds, times and state, never against a copied table.
 
+mod common;
+
+use common::inline::{ORDER, one_layer};
 use idem::scenario::{self, Scenario, library};
 use idem::sim::{Belief, Design, TickKind, Verdict};
 use idem::story::{Story, ToldTick};
 
-const ORDER: &str = r#"
-[[intent]]
-order = "5531"
-key = "K7Q4"
-amount = "$48.60"
-items = ["2 × notebook", "fountain pen"]
-at = "14:02:07"
-"#;
-
 /// A one-layer checkout (3 attempts, 30 s timeout, 1 s backoff) paying order 5531, plus `extra`.
 fn simple(extra: &str) -> String {
-    format!(
-        "title = \"rule\"\nseed = 1\n\n[[checkout.layer]]\nname = \"checkout\"\nattempts = 3\ntimeout = \"30s\"\nbackoff = \"1s\"\n{ORDER}\n{extra}"
-    )
+    one_layer(3, "backoff = \"1s\"", extra)
 }
 
 fn parse(source: &str) -> Scenario {

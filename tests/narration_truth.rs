@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::inline::{ORDER, one_layer};
 use idem::report::{headline, verdict_meaning};
 use idem::scenario::{self, Scenario, library};
 use idem::sim::trace::Fate;
@@ -26,20 +27,9 @@ fn run(s: &Scenario, design: Design) -> Story {
     s.run(design).unwrap_or_else(|e| panic!("{design}: {e}"))
 }
 
-const ORDER: &str = r#"
-[[intent]]
-order = "5531"
-key = "K7Q4"
-amount = "$48.60"
-items = ["2 × notebook", "fountain pen"]
-at = "14:02:07"
-"#;
-
 /// A one-layer checkout paying order 5531, plus `extra`.
 fn simple(extra: &str) -> Scenario {
-    parse(&format!(
-        "title = \"rule\"\nseed = 1\n\n[[checkout.layer]]\nname = \"checkout\"\nattempts = 3\ntimeout = \"30s\"\nbackoff = \"1s\"\n{ORDER}\n{extra}"
-    ))
+    parse(&one_layer(3, "backoff = \"1s\"", extra))
 }
 
 /// Faults that make the narration talk about the future: every kind on attempt 1, alone.

@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod inline;
 pub mod truth;
 
 use idem::scenario::library::default_scenario;
