@@ -551,3 +551,31 @@ fn readme_text_picture_is_current() {
         "the README's picture is stale: regenerate with IDEM_REGENERATE=1 cargo test --test tui_render readme"
     );
 }
+
+/// At 80×24 no narration is cut silently: the box grows to its words, and a narration that
+/// still does not fit says so in the box's title.
+#[test]
+fn narration_at_80x24_is_whole_or_says_it_is_cut() {
+    for builtin in BUILTIN {
+        let scenario = builtin.load().expect("built-in scenarios load");
+        let mut app = app_for(scenario, builtin.name);
+        for design in Design::ALL {
+            update(&mut app, Msg::SwitchDesign(design));
+            for tick in 0..=app.last_tick() {
+                app.tick = tick;
+                if app.quiz_here().is_some() {
+                    continue;
+                }
+                let screen = render(&app, MIN_WIDTH, MIN_HEIGHT);
+                let boxed = panel(&screen, " What happens").join(" ");
+                let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+                let whole = words(&boxed).contains(&words(&app.told().narrations[tick]));
+                assert!(
+                    whole || screen.contains("What happens · cut"),
+                    "{} {design:?} tick {tick}: cut silently\n{screen}",
+                    builtin.name
+                );
+            }
+        }
+    }
+}

@@ -102,13 +102,14 @@ pub fn timeline_text(scenario: &Scenario, trace: &Trace) -> String {
             tick.actor.name(),
             told.labels[index]
         );
-        for line in wrap(&told.narrations[index], columns) {
+        for line in crate::text::wrap(&told.narrations[index], columns) {
             let _ = writeln!(out, "{indent}{line}");
         }
         for (term, meaning) in glossary::introduced_at(&first, index) {
-            for (n, line) in wrap(&format!("{term}: {meaning}"), columns.saturating_sub(2))
-                .iter()
-                .enumerate()
+            for (n, line) in
+                crate::text::wrap(&format!("{term}: {meaning}"), columns.saturating_sub(2))
+                    .iter()
+                    .enumerate()
             {
                 let lead = if n == 0 { "▸ " } else { "  " };
                 let _ = writeln!(out, "{indent}{lead}{line}");
@@ -173,23 +174,4 @@ pub fn comparison_text(scenario: &Scenario, traces: &[Trace]) -> String {
         );
     }
     out
-}
-
-/// Splits text into lines of at most `width` characters, at spaces.
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    for paragraph in text.split('\n') {
-        let mut line = String::new();
-        for word in paragraph.split(' ').filter(|w| !w.is_empty()) {
-            if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-                lines.push(std::mem::take(&mut line));
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-        lines.push(line);
-    }
-    lines
 }

@@ -42,12 +42,17 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     }
     // A question and its explanation need more room than a narration sentence.
     let asking = app.screen == Screen::Replay && app.quiz_here().is_some();
+    // The narration box grows to its text, leaving the timeline at least 8 rows.
+    let room = area.height.saturating_sub(2 + 1 + 8 + 1 + 2).max(5);
     let story_height = if asking && area.height >= 30 {
         8
     } else if asking {
         6
     } else {
-        5
+        let lines = narration::narration_text(app).map_or(1, |t| {
+            crate::text::wrap(&t, area.width.saturating_sub(2) as usize).len()
+        });
+        (lines as u16 + 2).clamp(5, room)
     };
     let [head, designs, body, story, outcome, foot] = Layout::vertical([
         Constraint::Length(2),

@@ -9,6 +9,15 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
+/// The words the narration box shows at this moment (none while a question is asked).
+pub fn narration_text(app: &App) -> Option<String> {
+    match app.screen {
+        Screen::Replay if app.quiz_here().is_some() => None,
+        Screen::Replay | Screen::Window => app.told().narrations.get(app.tick).cloned(),
+        Screen::Compare => Some("Three processors, the same requests, the same faults. Step with ← and →: all three move together; ◆ marks the first tick where they stop agreeing.".to_string()),
+    }
+}
+
 pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     if app.screen == Screen::Replay
         && let Some((index, quiz)) = app.quiz_here()
@@ -16,19 +25,19 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         question(frame, area, app, index, quiz, theme);
         return;
     }
-    let text = match app.screen {
-        Screen::Replay | Screen::Window => app
-            .told()
-            .narrations
-            .get(app.tick)
-            .cloned()
-            .unwrap_or_default(),
-        Screen::Compare => "Three processors, the same requests, the same faults. Step with ← and →: all three move together; ◆ marks the first tick where they stop agreeing.".to_string(),
+    let text = narration_text(app).unwrap_or_default();
+    // Words that do not fit are never dropped silently: the title says so.
+    let shown = area.height.saturating_sub(2) as usize;
+    let cut = crate::text::wrap(&text, area.width.saturating_sub(2) as usize).len() > shown;
+    let title = if cut {
+        " What happens · cut: enlarge the terminal to read it all "
+    } else {
+        " What happens "
     };
     let block = Block::default()
         .borders(Borders::ALL)
-        .title(" What happens ")
-        .title_style(theme.bold());
+        .title(title)
+        .title_style(if cut { theme.changed() } else { theme.bold() });
     let glossary = super::glossary::marked(&text, app, theme);
     frame.render_widget(
         Paragraph::new(glossary)
