@@ -3,12 +3,14 @@
 pub mod bounded_read;
 pub mod cli;
 pub mod export;
+pub mod files;
 pub mod glossary;
 pub mod present;
 pub mod report;
+pub mod retention;
 pub mod scenario;
 pub mod sim;
 pub mod story;
 pub mod text;
 pub mod tui;
-pub mod window;
+pub mod units;

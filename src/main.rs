@@ -3,9 +3,9 @@
 #![deny(clippy::unwrap_used)]
 
 use clap::{Parser, Subcommand};
-use idem::cli::run::{DesignChoice, parse_design_choice, parse_one_design};
 use idem::cli::{load_scenario, print_warnings};
 use idem::scenario::values::ClockTime;
+use idem::scenario::values::{DesignChoice, parse_one_design};
 use idem::sim::{Design, Instant};
 use idem::tui::app::Presenting;
 use std::process::ExitCode;
@@ -42,7 +42,7 @@ enum Command {
         scenario: Option<String>,
         /// A design id (with-charge, log-after-charge, no-key, log-before-charge,
         /// content-hash, inprogress-record), its number 1–6, or `all` for every design side by side.
-        #[arg(long, short, value_parser = parse_design_choice)]
+        #[arg(long, short, value_parser = clap::value_parser!(DesignChoice))]
         design: Option<DesignChoice>,
         /// Print JSON instead of text.
         #[arg(long)]
@@ -55,13 +55,13 @@ enum Command {
     /// Write a commented starter scenario to NAME.toml (never over an existing file).
     New(idem::cli::new::NewArgs),
     /// Work out what a retry configuration permits: attempts, delays, the window it needs.
-    Window(idem::window::WindowArgs),
+    Window(idem::cli::window::RetentionArgs),
     /// Present a scenario to a room: large narration, less chrome, remote-control keys.
     Present(ReplayArgs),
     /// Speaker notes: follow `idem present` from a second terminal.
     Notes,
     /// Write a handout: Markdown, an SVG frame, or an asciinema recording.
-    Export(idem::export::ExportArgs),
+    Export(idem::cli::export::ExportArgs),
 }
 
 fn main() -> ExitCode {
@@ -91,13 +91,13 @@ fn main() -> ExitCode {
             )),
             None => notes(),
         },
-        Some(Command::Export(args)) => done(idem::export::run(&args)),
+        Some(Command::Export(args)) => done(idem::cli::export::run(&args)),
         None => replay(&cli.replay, false),
     }
 }
 
 fn notes() -> ExitCode {
-    match idem::present::notes::run() {
+    match idem::tui::notes::run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: the terminal failed: {e}");
@@ -116,11 +116,11 @@ fn run(scenario: Option<&str>, design: Option<DesignChoice>, json: bool) -> Exit
     done(idem::cli::run::run(&loaded, &choice, json).map_err(|e| format!("{e:#}")))
 }
 
-fn window(args: &idem::window::WindowArgs) -> ExitCode {
+fn window(args: &idem::cli::window::RetentionArgs) -> ExitCode {
     if !args.tui {
-        return done(idem::window::run(args).map_err(|e| e.to_string()));
+        return done(idem::cli::window::run(args).map_err(|e| e.to_string()));
     }
-    let stack = match idem::window::stack_from_args(args) {
+    let stack = match idem::cli::window::stack_from_args(args) {
         Ok(s) => s,
         Err(e) => return usage_error(&e.to_string()),
     };
@@ -130,7 +130,7 @@ fn window(args: &idem::window::WindowArgs) -> ExitCode {
         ));
     }
     // Enter in the calculator hands over a scenario built from the stack, to be replayed.
-    match idem::tui::window::run_standalone(stack) {
+    match idem::tui::retention::run_standalone(stack) {
         Ok(Some(scenario)) => match idem::tui::App::new(scenario, "your-stack".into()) {
             Ok(app) => terminal(app),
             Err(e) => usage_error(&e.to_string()),

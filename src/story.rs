@@ -11,8 +11,8 @@ use crate::sim::fact::{
     WireFault,
 };
 use crate::sim::state::{Belief, EntryKind, EntryStatus, Response};
-use crate::sim::time::human_duration;
 use crate::sim::{Cents, Design, Instant, SimConfig, Tick, Trace};
+use crate::units::duration_ms;
 use std::collections::HashMap;
 
 /// The words for every tick of one trace.
@@ -149,11 +149,11 @@ impl<'a> Teller<'a> {
     }
 
     fn retention(&self) -> String {
-        human_duration(self.cfg.retention_ms)
+        duration_ms(self.cfg.retention_ms)
     }
 
     fn in_progress_expiry(&self) -> String {
-        human_duration(self.cfg.in_progress_expiry_ms)
+        duration_ms(self.cfg.in_progress_expiry_ms)
     }
 
     /// The answer sent for a request the processor answered at once.
@@ -209,7 +209,7 @@ impl<'a> Teller<'a> {
                 };
                 match what {
                     WireFault::Delay { by_ms } => {
-                        format!("{short} held {}", human_duration(*by_ms))
+                        format!("{short} held {}", duration_ms(*by_ms))
                     }
                     WireFault::Duplicate { .. } => format!("{short} copied"),
                 }
@@ -365,11 +365,11 @@ impl<'a> Teller<'a> {
                 match what {
                     WireFault::Delay { by_ms } => format!(
                         "At {clock} the network holds up {thing}: it arrives {} later than usual.",
-                        human_duration(*by_ms)
+                        duration_ms(*by_ms)
                     ),
                     WireFault::Duplicate { gap_ms } => format!(
                         "At {clock} the network delivers {thing} and makes a second copy, which follows {} behind. Only one was sent.",
-                        human_duration(*gap_ms)
+                        duration_ms(*gap_ms)
                     ),
                 }
             }
@@ -538,7 +538,7 @@ impl<'a> Teller<'a> {
             }
             Fact::TimedOut { attempt, next } => format!(
                 "At {clock} attempt #{attempt} has waited {} and heard nothing. The request may have been lost, the card may have been charged with the answer lost, or the processor may still be working: from here the three look the same.{}",
-                human_duration(self.cfg.timeout_ms()),
+                duration_ms(self.cfg.timeout_ms()),
                 self.next(*next)
             ),
             Fact::Deadline { layer, next } => {
@@ -546,7 +546,7 @@ impl<'a> Teller<'a> {
                 format!(
                     "At {clock} the {} layer's deadline of {} for one of its attempts runs out; it abandons everything beneath it, including any answer still on its way.{}",
                     l.name,
-                    human_duration(l.timeout_ms.unwrap_or(0)),
+                    duration_ms(l.timeout_ms.unwrap_or(0)),
                     self.next(*next)
                 )
             }
@@ -675,7 +675,7 @@ impl<'a> Teller<'a> {
         let why = if r.attempt == 1 {
             format!(
                 "It will wait {} for an answer; silence will not tell it whether the card was charged.",
-                human_duration(self.cfg.timeout_ms())
+                duration_ms(self.cfg.timeout_ms())
             )
         } else if r.key.is_none() {
             "Like every attempt it carries no key, so to the processor it is a new purchase."
@@ -712,7 +712,7 @@ impl<'a> Teller<'a> {
     fn takes(&self, req: RequestId, how: Takes, forgotten: Option<Instant>, clock: &str) -> String {
         let r = self.req(req);
         let (who, key, amount) = (self.describe(req), self.key(req), r.amount);
-        let processing = human_duration(r.processing_ms);
+        let processing = duration_ms(r.processing_ms);
         match how {
             Takes::MarkInProgress => format!(
                 "At {clock} the processor receives {who}. {}, so it marks the key in progress (in memory for now) and starts charging {amount}; that takes {processing}.",
@@ -918,7 +918,7 @@ impl<'a> Teller<'a> {
             "At {clock} the processor crashes {why}. Its disk survives: {} in the ledger, {} remembered.{lost}{cut_text}{records} It restarts in {}.",
             plural(tick.state.ledger.len(), "charge"),
             plural(tick.state.memory.len(), "entry"),
-            human_duration(restart_ms)
+            duration_ms(restart_ms)
         )
     }
 
@@ -982,7 +982,7 @@ impl<'a> Teller<'a> {
                 delay_ms,
             } => format!(
                 " It waits {} and tries again (attempt {n} of {of}).",
-                human_duration(delay_ms)
+                duration_ms(delay_ms)
             ),
             Next::Retry {
                 layer,
@@ -992,7 +992,7 @@ impl<'a> Teller<'a> {
             } => format!(
                 " The {} layer waits {} and starts its attempt {n} of {of}, which replays the whole budget of the layers beneath it.",
                 self.cfg.layers[layer].name,
-                human_duration(delay_ms)
+                duration_ms(delay_ms)
             ),
             Next::GiveUp => String::new(),
         }
@@ -1003,7 +1003,7 @@ impl<'a> Teller<'a> {
             format!(
                 " The order is not settled, so it goes to the {}, {} from now.",
                 self.cfg.human_paths[h.path].name,
-                human_duration(h.after_ms)
+                duration_ms(h.after_ms)
             )
         })
     }
@@ -1069,7 +1069,7 @@ impl<'a> Teller<'a> {
         };
         format!(
             "At {clock}, {} after the last run gave up, the {} starts order {} again: the same purchase, {key}, and the checkout's whole retry budget once more. Whether this charges the card again depends on whether the processor still remembers the first attempt.",
-            human_duration(p.after_ms),
+            duration_ms(p.after_ms),
             p.name,
             i.order
         )

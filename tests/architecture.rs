@@ -1,9 +1,46 @@
-//! Holds the line between the layers: the engine and the file format know nothing about
-//! terminals, so either could become its own crate without a rewrite.
+//! Holds the line between the layers. Every module sits on a floor, and an import may only
+//! point down to a lower floor, never up or sideways across one:
+//!
+//! ```text
+//!   main
+//!   cli                      the commands and their flags
+//!   export                   handouts, drawn with the replay's own frames
+//!   tui                      the replay, presenter and notes screens
+//!   present                  the presenter's link to the notes
+//!   retention, report        the retention arithmetic; outcomes in words
+//!   scenario                 the file format, checked against the stories it tells
+//!   glossary, story          the words written from the engine's facts
+//!   sim                      the engine: facts, no words, no terminal
+//!   files, bounded_read, units, text   plain helpers
+//! ```
+//!
+//! Only the floors above `present` may use a terminal crate, and only `cli` and `main` use
+//! clap, so the engine and the format could each become a crate of their own.
 
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+/// Each top-level module and its floor; a module may import only from lower floors.
+const FLOORS: &[(&str, u8)] = &[
+    ("text", 0),
+    ("units", 0),
+    ("bounded_read", 1),
+    ("files", 2),
+    ("sim", 3),
+    ("story", 4),
+    ("glossary", 5),
+    ("scenario", 6),
+    ("report", 7),
+    ("retention", 7),
+    ("present", 8),
+    ("tui", 9),
+    ("export", 10),
+    ("cli", 11),
+    ("main", 12),
+    ("lib", 13),
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("the source folder is readable") {
         let path = entry.expect("a directory entry").path();
         if path.is_dir() {
@@ -14,23 +51,167 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The top-level module a source file belongs to: `src/tui/view/lanes.rs` is in `tui`.
+fn module_of(file: &Path) -> String {
+    let relative = file.strip_prefix(src()).expect("a file under src");
+    let first = relative
+        .components()
+        .next()
+        .expect("a path under src")
+        .as_os_str()
+        .to_string_lossy()
+        .into_owned();
+    first.trim_end_matches(".rs").to_owned()
+}
+
+fn floor(module: &str) -> u8 {
+    FLOORS
+        .iter()
+        .find(|(name, _)| *name == module)
+        .unwrap_or_else(|| {
+            panic!("src/{module} has no floor in tests/architecture.rs: give it one")
+        })
+        .1
+}
+
+/// The code of a file with its comments taken out, so that prose may name any module.
+fn code_of(file: &Path) -> String {
+    let text = std::fs::read_to_string(file).expect("a source file is text");
+    text.lines()
+        .map(|line| match line.find("//") {
+            Some(i) if !line[..i].contains('"') => &line[..i],
+            _ => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every top-level module a piece of code names through `crate::` or `idem::`, including
+/// those inside a braced group such as `crate::{sim, text}`.
+fn named_modules(code: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for prefix in ["crate::", "idem::"] {
+        for (i, _) in code.match_indices(prefix) {
+            let before = code[..i].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let rest = &code[i + prefix.len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                let inner = &group[..group.find('}').unwrap_or(group.len())];
+                for part in inner.split(',') {
+                    let name: String = part
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if !name.is_empty() && name != "self" {
+                        out.insert(name);
+                    }
+                }
+            } else {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    out.insert(name);
+                }
+            }
+        }
+    }
+    out
+}
+
 #[test]
-fn the_engine_and_the_format_use_no_terminal_crate() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    // The window arithmetic has a command line, but draws nothing itself either.
-    for layer in ["sim", "scenario", "window"] {
-        let mut files = Vec::new();
-        rust_files(&root.join(layer), &mut files);
-        assert!(!files.is_empty(), "src/{layer} has files");
-        for file in files {
-            let text = std::fs::read_to_string(&file).expect("a source file is text");
-            for forbidden in ["ratatui", "crossterm", "crate::tui"] {
+fn every_import_points_down() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut upward = Vec::new();
+    for file in &files {
+        let from = module_of(file);
+        let code = code_of(file);
+        for to in named_modules(&code) {
+            if to == from || !FLOORS.iter().any(|(name, _)| *name == to) {
+                continue;
+            }
+            if floor(&to) >= floor(&from) {
+                upward.push(format!(
+                    "{} ({from}, floor {}) imports {to} (floor {})",
+                    file.display(),
+                    floor(&from),
+                    floor(&to)
+                ));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports that do not point down:\n{}",
+        upward.join("\n")
+    );
+}
+
+#[test]
+fn every_module_has_a_floor() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    for file in &files {
+        floor(&module_of(file));
+    }
+}
+
+#[test]
+fn the_check_finds_an_upward_import() {
+    // The checker itself must see the kinds of import it exists to forbid.
+    let found =
+        named_modules("use crate::tui::App;\nuse crate::{sim, text::wrap};\nidem::cli::run()");
+    let names: Vec<&str> = found.iter().map(String::as_str).collect();
+    assert_eq!(names, ["cli", "sim", "text", "tui"]);
+    assert!(named_modules("// crate::tui in a comment").contains("tui"));
+    assert!(
+        code_of_text("let a = 1; // crate::tui")
+            .trim_end()
+            .ends_with("1;")
+    );
+}
+
+fn code_of_text(text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("idem-arch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join("probe.rs");
+    std::fs::write(&file, text).expect("a probe file");
+    let code = code_of(&file);
+    let _ = std::fs::remove_dir_all(&dir);
+    code
+}
+
+#[test]
+fn the_lower_floors_use_no_terminal_crate_and_no_clap() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    for file in files {
+        let module = module_of(&file);
+        let code = code_of(&file);
+        if floor(&module) < floor("present") {
+            for forbidden in ["ratatui", "crossterm", "clap"] {
                 assert!(
-                    !text.contains(forbidden),
-                    "{} mentions {forbidden}",
+                    !code.contains(forbidden),
+                    "{} ({module}) uses {forbidden}",
                     file.display()
                 );
             }
+        }
+        if floor(&module) < floor("cli") {
+            assert!(
+                !code.contains("clap"),
+                "{} uses clap outside the command line",
+                file.display()
+            );
         }
     }
 }

@@ -53,7 +53,7 @@ fn the_design_has_id_name_and_key_six() {
     assert_eq!(IPR.id(), "inprogress-record");
     assert_eq!(IPR.hotkey(), 6);
     assert_eq!(Design::from_hotkey(6), Some(IPR));
-    assert_eq!(Design::from_id("inprogress-record"), Some(IPR));
+    assert_eq!("inprogress-record".parse::<Design>(), Ok(IPR));
     assert_eq!(Design::ALL.last(), Some(&IPR), "appended at the end");
     assert!(IPR.uses_key());
 }

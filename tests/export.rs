@@ -5,7 +5,8 @@
 //! The golden files and `assets/replay.svg` are rewritten, instead of compared, when the
 //! environment variable `IDEM_REGENERATE=1` is set.
 
-use idem::export::{ExportArgs, Format, run};
+use idem::cli::export::{ExportArgs, run};
+use idem::export::Format;
 use idem::scenario::values::parse_clock;
 use idem::sim::Design;
 use serde_json::Value;
@@ -410,7 +411,7 @@ fn force_replaces_only_a_regular_file_or_a_link_to_one() {
         err.contains("is a character device") && !err.contains("--force"),
         "{err}"
     );
-    let err = idem::export::write::existing_file(Path::new("/dev/null")).expect_err("a device");
+    let err = idem::files::existing_file(Path::new("/dev/null")).expect_err("a device");
     assert!(err.contains("is a character device"), "{err}");
     for (target, what) in [
         (fifo.as_path(), "is a FIFO (named pipe)"),
@@ -510,7 +511,7 @@ fn failures_leave_nothing_behind() {
 
 #[test]
 fn design_accepts_numbers_and_refuses_all() {
-    use idem::cli::run::parse_one_design;
+    use idem::scenario::values::parse_one_design;
     assert_eq!(parse_one_design("3"), Ok(Design::NoKey));
     assert_eq!(parse_one_design("with-charge"), Ok(Design::WithCharge));
     assert!(parse_one_design("all").is_err());

@@ -5,10 +5,10 @@ mod common;
 
 use common::{TempDir, Tmux, collapse, key, press, render, tmux_available};
 use idem::present::link::{Follower, Position, Publisher};
-use idem::present::notes::sheet;
 use idem::scenario::library::default_scenario;
 use idem::sim::{Design, TickKind};
 use idem::tui::app::Presenting;
+use idem::tui::notes::sheet;
 use idem::tui::{App, Msg};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::io::ErrorKind;

@@ -6,16 +6,17 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Parser;
-use idem::window::{Stack, WindowArgs, WindowError, parse_stack, run, stack_from_args};
+use idem::cli::window::{RetentionArgs, run, stack_from_args};
+use idem::retention::{RetentionError, Stack, parse_stack};
 
 /// A stand-in for the binary's `window` subcommand.
 #[derive(Parser)]
 struct Cli {
     #[command(flatten)]
-    args: WindowArgs,
+    args: RetentionArgs,
 }
 
-fn args(flags: &[&str]) -> WindowArgs {
+fn args(flags: &[&str]) -> RetentionArgs {
     let argv = std::iter::once("window").chain(flags.iter().copied());
     Cli::try_parse_from(argv)
         .expect("clap accepts the flags")
@@ -191,7 +192,7 @@ fn fractional_seconds_are_json_floats() {
 fn the_tui_flag_is_accepted_and_left_to_the_caller() {
     let parsed = args(&["--tui"]);
     assert!(parsed.tui);
-    assert!(idem::window::report_from_args(&parsed).is_ok());
+    assert!(idem::cli::window::report_from_args(&parsed).is_ok());
     assert_eq!(run(&parsed), run(&args(&[])));
 }
 
@@ -328,7 +329,7 @@ fn config_errors_point_at_file_line_and_column() {
 #[test]
 fn config_errors_keep_their_structure() {
     match parse_stack("safty = 2\n", Path::new("s.toml")) {
-        Err(WindowError::Config { position, .. }) => assert_eq!(position, Some((1, 1))),
+        Err(RetentionError::Config { position, .. }) => assert_eq!(position, Some((1, 1))),
         other => panic!("expected a config error, got {other:?}"),
     }
 }
@@ -349,7 +350,7 @@ fn integer_and_float_safety_both_parse() {
 
 #[test]
 fn a_config_file_writes_every_kind_of_layer() {
-    use idem::window::{Jitter, PathStart, Schedule};
+    use idem::retention::{Jitter, PathStart, Schedule};
     let path = write_config(
         "kinds.toml",
         r#"
@@ -379,7 +380,7 @@ name = "operator"
 after = "72h"
 "#,
     );
-    let stack = idem::window::load_stack(&path).expect("valid");
+    let stack = idem::retention::load_stack(&path).expect("valid");
     assert_eq!(
         stack.layers[0].schedule,
         Schedule::Exponential {
@@ -417,12 +418,12 @@ fn a_config_file_with_a_wrong_layer_kind_says_what_to_write() {
         "both.toml",
         "[[layer]]\nbackoff = \"1s\"\nwaits = [\"1m\"]\nattempts = 2\n",
     );
-    let err = idem::window::load_stack(&both)
+    let err = idem::retention::load_stack(&both)
         .expect_err("two schedules")
         .to_string();
     assert!(err.contains("backoff or waits, not both"), "{err}");
     let neither = write_config("neither.toml", "[[layer]]\nattempts = 2\n");
-    let err = idem::window::load_stack(&neither)
+    let err = idem::retention::load_stack(&neither)
         .expect_err("no schedule")
         .to_string();
     assert!(err.contains("missing backoff"), "{err}");
@@ -430,7 +431,7 @@ fn a_config_file_with_a_wrong_layer_kind_says_what_to_write() {
         "word.toml",
         "[[layer]]\nbackoff = \"1s\"\nattempts = \"many\"\n",
     );
-    let err = idem::window::load_stack(&word)
+    let err = idem::retention::load_stack(&word)
         .expect_err("bad attempts")
         .to_string();
     assert!(err.contains("word.toml:3:"), "{err}");
@@ -439,7 +440,7 @@ fn a_config_file_with_a_wrong_layer_kind_says_what_to_write() {
         "jitter.toml",
         "[[layer]]\nbackoff = \"1s\"\nattempts = 2\njitter = \"wobbly\"\n",
     );
-    let err = idem::window::load_stack(&jitter)
+    let err = idem::retention::load_stack(&jitter)
         .expect_err("bad jitter")
         .to_string();
     assert!(err.contains("jitter.toml:4:"), "{err}");

@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use idem::window::{
-    Count, HumanPath, Layer, Level, PathKind, Span, Stack, WindowError, attempts_matrix,
+use idem::retention::{
+    Count, HumanPath, Layer, Level, PathKind, RetentionError, Span, Stack, attempts_matrix,
     human_span, seconds_text,
 };
 use proptest::prelude::*;
@@ -200,7 +200,8 @@ fn forty_layers_of_a_thousand_attempts_do_not_overflow() {
     let text = report.to_text();
     assert!(text.contains("Attempts for one intent  1.0e120"), "{text}");
     let json: serde_json::Value =
-        serde_json::from_str(&idem::window::to_json(&report).expect("json")).expect("valid json");
+        serde_json::from_str(&idem::cli::window_json::to_json(&report).expect("json"))
+            .expect("valid json");
     assert_eq!(json["attempts"], "1.0e120");
     assert!(json["automatic_delay_s"].as_f64().expect("a number") > 8.6e127);
 }
@@ -212,7 +213,8 @@ fn attempts_beyond_u64_are_exact_strings_in_json() {
     assert_eq!(report.attempts.as_u64(), None);
     assert_eq!(report.attempts.to_string(), "1.0e21");
     let json: serde_json::Value =
-        serde_json::from_str(&idem::window::to_json(&report).expect("json")).expect("valid json");
+        serde_json::from_str(&idem::cli::window_json::to_json(&report).expect("json"))
+            .expect("valid json");
     assert_eq!(json["attempts"], "1000000000000000000000");
 }
 
@@ -229,7 +231,7 @@ fn extreme_inputs_never_panic() {
     assert!(report.attempts.to_string().contains('e'));
     assert!(report.required_window.to_string().ends_with(" days"));
     let _ = report.to_text();
-    let _ = idem::window::to_json(&report).expect("json");
+    let _ = idem::cli::window_json::to_json(&report).expect("json");
 }
 
 #[test]
@@ -296,7 +298,7 @@ fn matrix_values_and_levels() {
 #[test]
 fn invalid_stacks_are_rejected_with_a_reason() {
     let message = |s: Stack| match s.report() {
-        Err(WindowError::Stack(message)) => message,
+        Err(RetentionError::Stack(message)) => message,
         other => panic!("expected a stack error, got {other:?}"),
     };
 

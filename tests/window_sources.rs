@@ -8,10 +8,11 @@ mod common;
 
 use std::time::Duration;
 
+use idem::cli::window::{RetentionArgs, stack_from_args};
+use idem::retention::scenario::{Purchase, replay_scenario};
+use idem::retention::sources::{self, Imported};
+use idem::retention::{Jitter, Layer, PathStart, Schedule, Stack};
 use idem::sim::{Design, TickKind};
-use idem::window::scenario::{Purchase, replay_scenario};
-use idem::window::sources::{self, Imported};
-use idem::window::{Jitter, Layer, PathStart, Schedule, Stack, WindowArgs, stack_from_args};
 
 fn fixture(name: &str) -> String {
     common::manifest(&format!("tests/fixtures/window/{name}"))
@@ -417,7 +418,10 @@ fn sidekiq_retries_for_about_twenty_days_and_ten_hours() {
         report.automatic_delay.whole_seconds(),
         Some(1_763_395 + 2_925)
     );
-    assert_eq!(idem::window::two_units(report.automatic_delay), "20 d 10 h");
+    assert_eq!(
+        idem::retention::two_units(report.automatic_delay),
+        "20 d 10 h"
+    );
 }
 
 #[test]
@@ -473,12 +477,12 @@ fn a_deadline_cuts_the_budget_short() {
     );
 }
 
-fn args(flags: &[&str]) -> WindowArgs {
+fn args(flags: &[&str]) -> RetentionArgs {
     use clap::Parser;
     #[derive(clap::Parser)]
     struct Cli {
         #[command(flatten)]
-        window: WindowArgs,
+        window: RetentionArgs,
     }
     let mut all = vec!["window"];
     all.extend_from_slice(flags);
@@ -560,7 +564,8 @@ fn the_json_carries_where_each_value_came_from() {
         .report()
         .expect("valid");
     let json: serde_json::Value =
-        serde_json::from_str(&idem::window::to_json(&report).expect("json")).expect("valid json");
+        serde_json::from_str(&idem::cli::window_json::to_json(&report).expect("json"))
+            .expect("valid json");
     let first = &json["layers"][0];
     assert_eq!(
         first["source"]["field"],
@@ -591,8 +596,8 @@ fn the_json_carries_where_each_value_came_from() {
 
 #[test]
 fn the_text_says_where_each_value_came_from() {
-    let text =
-        idem::window::run(&args(&["--from", &fixture("istio-virtualservice.yaml")])).expect("runs");
+    let text = idem::cli::window::run(&args(&["--from", &fixture("istio-virtualservice.yaml")]))
+        .expect("runs");
     assert!(text.contains("Where the values were read"), "{text}");
     assert!(
         text.contains("istio-virtualservice.yaml:17 (spec.http[0].retries)"),
@@ -642,15 +647,15 @@ fn an_imported_stack_replays_and_agrees_with_the_simulator() {
 
 #[test]
 fn enter_on_an_imported_stack_opens_its_replay() {
-    use idem::tui::window::{WindowAction, WindowScreen};
+    use idem::tui::retention::{RetentionAction, RetentionScreen};
     use ratatui::crossterm::event::KeyCode;
     let stack = stack_from_args(&args(&[
         "--from",
         &fixture("lambda-event-invoke-config.json"),
     ]))
     .expect("valid");
-    let mut screen = WindowScreen::new(stack);
-    let WindowAction::OpenScenario(scenario) = screen.handle_key(common::key(KeyCode::Enter))
+    let mut screen = RetentionScreen::new(stack);
+    let RetentionAction::OpenScenario(scenario) = screen.handle_key(common::key(KeyCode::Enter))
     else {
         panic!("Enter replays: {:?}", screen.notice());
     };
@@ -675,7 +680,7 @@ fn a_sidekiq_replay_evens_its_waits_out_and_says_so() {
 
 #[test]
 fn the_screen_shows_where_the_selected_layer_was_read() {
-    use idem::tui::window::{WindowScreen, render};
+    use idem::tui::retention::{RetentionScreen, render};
     let stack = stack_from_args(&args(&[
         "--from",
         &fixture("istio-virtualservice.yaml#ledger/refunds"),
@@ -683,7 +688,7 @@ fn the_screen_shows_where_the_selected_layer_was_read() {
         "stripe",
     ]))
     .expect("valid");
-    let screen = WindowScreen::new(stack);
+    let screen = RetentionScreen::new(stack);
     let text = common::screen_text(120, 36, |frame| {
         render(frame, frame.area(), &screen, &common::PLAIN)
     });
@@ -697,7 +702,7 @@ fn the_screen_shows_where_the_selected_layer_was_read() {
 
 #[test]
 fn the_readme_example_holds() {
-    let text = idem::window::run(&args(&[
+    let text = idem::cli::window::run(&args(&[
         "--from",
         &fixture("envoy-route.yaml"),
         "--from",

@@ -16,18 +16,18 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(cents) = idem::sim::money::parse_money(text) {
         let _ = cents.to_string();
     }
-    let _ = idem::cli::run::parse_design_choice(text);
+    let _ = text.parse::<idem::scenario::values::DesignChoice>();
     // The window command's flags: a layer, a path, a window and a safety factor.
-    let args = idem::window::WindowArgs {
+    let args = idem::cli::window::RetentionArgs {
         layers: vec![text.to_string()],
         paths: vec![text.to_string()],
         ..Default::default()
     };
-    let _ = idem::window::run(&args);
-    let args = idem::window::WindowArgs {
+    let _ = idem::cli::window::run(&args);
+    let args = idem::cli::window::RetentionArgs {
         window: Some(text.to_string()),
         safety: Some(text.to_string()),
         ..Default::default()
     };
-    let _ = idem::window::run(&args);
+    let _ = idem::cli::window::run(&args);
 });

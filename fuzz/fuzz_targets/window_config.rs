@@ -9,11 +9,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    match idem::window::parse_stack(text, Path::new("fuzz.toml")) {
+    match idem::retention::parse_stack(text, Path::new("fuzz.toml")) {
         Ok(stack) => {
             if let Ok(report) = stack.report() {
                 let _ = report.to_text();
-                let _ = idem::window::to_json(&report);
+                let _ = idem::cli::window_json::to_json(&report);
             }
         }
         Err(e) => {

@@ -1,10 +1,13 @@
 //! The command-line commands other than the interactive replay.
 
 pub mod check;
+pub mod export;
 pub mod json;
 pub mod list;
 pub mod new;
 pub mod run;
+pub mod window;
+pub mod window_json;
 
 use crate::scenario::{self, Scenario, ScenarioError};
 

@@ -1,8 +1,6 @@
 //! `idem new`: writes a starter scenario, commented section by section, for a trainer to edit.
 
 use crate::text::sanitize_line;
-use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::Path;
 
 /// The starter scenario: valid as it stands, with `[[expect]]` blocks that hold.
@@ -38,23 +36,14 @@ pub fn run(args: &NewArgs) -> Result<String, String> {
     };
     let path = Path::new(&file);
     let shown = sanitize_line(&file);
-    let mut out = match OpenOptions::new().write(true).create_new(true).open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+    match crate::files::write_new(path, STARTER.as_bytes()) {
+        Ok(()) => {}
+        Err(crate::files::WriteError::Exists(_)) => {
             return Err(format!(
                 "{shown} already exists, and idem new never overwrites a file; choose another name or move that file away"
             ));
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(format!("cannot create {shown}: its folder does not exist"));
-        }
-        Err(e) => return Err(format!("cannot create {shown}: {e}")),
-    };
-    if let Err(e) = out.write_all(STARTER.as_bytes()).and_then(|()| out.flush()) {
-        drop(out);
-        // Leave no half-written scenario behind: a later `idem new` must be able to try again.
-        let _ = std::fs::remove_file(path);
-        return Err(format!("could not write {shown}: {e}"));
+        Err(crate::files::WriteError::Other(message)) => return Err(message),
     }
     let arg = crate::text::shell_word(&file);
     Ok(format!(

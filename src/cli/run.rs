@@ -4,42 +4,11 @@ use super::json::RunJson;
 use crate::glossary;
 use crate::report::{headline, intent_line, verdict_meaning};
 use crate::scenario::Scenario;
+use crate::scenario::values::DesignChoice;
 use crate::sim::{Design, Trace};
 use crate::story::Told;
 use anyhow::{Context, Result};
 use std::fmt::Write;
-
-/// Which designs to run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DesignChoice {
-    One(Design),
-    All,
-}
-
-/// Reads `--design`: an id, a number key 1–6, or `all`.
-pub fn parse_design_choice(text: &str) -> Result<DesignChoice, String> {
-    if text == "all" {
-        return Ok(DesignChoice::All);
-    }
-    if let Ok(n) = text.parse::<u8>()
-        && let Some(d) = Design::from_hotkey(n)
-    {
-        return Ok(DesignChoice::One(d));
-    }
-    crate::scenario::values::DesignId::parse(text)
-        .map(DesignChoice::One)
-        .map_err(|e| format!("{e}, or all"))
-}
-
-/// Reads `--design` where only one design makes sense: an id or a number key 1–6.
-pub fn parse_one_design(text: &str) -> Result<Design, String> {
-    match parse_design_choice(text)? {
-        DesignChoice::One(d) => Ok(d),
-        DesignChoice::All => {
-            Err("this shows one design at a time: give an id or a number 1–6".into())
-        }
-    }
-}
 
 /// Simulates and renders; the returned text is what the command prints.
 pub fn run(scenario: &Scenario, choice: &DesignChoice, json: bool) -> Result<String> {

@@ -6,14 +6,12 @@ pub mod cast;
 pub mod frame;
 pub mod markdown;
 pub mod svg;
-pub mod write;
 
 use crate::scenario::Scenario;
-use crate::scenario::values::{ClockTime, parse_clock};
+use crate::scenario::values::ClockTime;
 use crate::sim::{Design, Instant};
 use crate::tui::App;
 use crate::tui::view::{MIN_HEIGHT, MIN_WIDTH};
-use std::path::PathBuf;
 
 /// The screen size exports are drawn at unless told otherwise.
 pub const DEFAULT_WIDTH: u16 = 120;
@@ -23,10 +21,9 @@ pub const MAX_WIDTH: u16 = 400;
 pub const MAX_HEIGHT: u16 = 200;
 
 /// What kind of file to write.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// A Markdown handout: the story, every design's timeline and outcome, the quiz.
-    #[value(name = "md", alias = "markdown")]
     Md,
     /// One frame of the replay as an SVG picture.
     Svg,
@@ -35,6 +32,9 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every name a format is known by, `markdown` included.
+    pub const NAMES: [&'static str; 4] = ["md", "markdown", "svg", "cast"];
+
     pub fn id(self) -> &'static str {
         match self {
             Format::Md => "md",
@@ -44,71 +44,56 @@ impl Format {
     }
 }
 
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Format, String> {
+        match text {
+            "md" | "markdown" => Ok(Format::Md),
+            "svg" => Ok(Format::Svg),
+            "cast" => Ok(Format::Cast),
+            _ => Err(format!(
+                "unknown format `{}`: expected md, svg or cast",
+                crate::text::sanitize_line(text)
+            )),
+        }
+    }
+}
+
 /// The most ticks a recording holds: one frame each, a whole screen per frame.
 pub const MAX_CAST_FRAMES: usize = 2_000;
 
-/// Write a handout for trainers: a Markdown page, an SVG frame or an asciinema recording.
-#[derive(clap::Args, Debug, Clone)]
-pub struct ExportArgs {
-    /// A scenario file, or the name of a built-in scenario such as order-5531.
-    pub scenario: String,
-    /// What to write: md, svg or cast.
-    #[arg(long, value_enum)]
+/// How to draw an export: everything but where it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportOptions {
     pub format: Format,
-    /// For svg and cast: the design to show, an id or its number 1–6 (default: the
-    /// scenario's own design).
-    #[arg(long, short, value_parser = crate::cli::run::parse_one_design)]
+    /// For svg and cast: the design to show (default: the scenario's own).
     pub design: Option<Design>,
-    /// For svg: the moment to draw, e.g. 14:02:38 or "Fri 18:00:00"; the last tick at or
-    /// before it is shown (default: the last tick).
-    #[arg(long, value_parser = parse_clock)]
+    /// For svg: the moment to draw (default: the last tick).
     pub at: Option<ClockTime>,
-    /// The file to write.
-    #[arg(long, short)]
-    pub out: PathBuf,
-    /// Replace the file if it already exists.
-    #[arg(long)]
-    pub force: bool,
-    /// For svg and cast: the screen width in columns (default 120).
-    #[arg(long)]
+    /// For svg and cast: the screen size (default 120x36).
     pub width: Option<u16>,
-    /// For svg and cast: the screen height in rows (default 36).
-    #[arg(long)]
     pub height: Option<u16>,
 }
 
-impl ExportArgs {
-    /// Arguments for a scenario, a format and an output file, everything else by default.
-    pub fn new(scenario: &str, format: Format, out: impl Into<PathBuf>) -> ExportArgs {
-        ExportArgs {
-            scenario: scenario.to_string(),
+impl ExportOptions {
+    /// A format with every other option at its default.
+    pub fn new(format: Format) -> ExportOptions {
+        ExportOptions {
             format,
             design: None,
             at: None,
-            out: out.into(),
-            force: false,
             width: None,
             height: None,
         }
     }
 }
 
-/// Loads the scenario, renders the export, writes it; returns one line for standard output.
-pub fn run(args: &ExportArgs) -> Result<String, String> {
-    check_options(args)?;
-    let scenario = crate::scenario::resolve(&args.scenario).map_err(|e| e.to_string())?;
-    let source = crate::text::sanitize_line(&args.scenario);
-    let (bytes, what) = render(&scenario, &source, args)?;
-    write::write_file(&args.out, bytes.as_bytes(), args.force)?;
-    let shown = crate::text::sanitize_line(&args.out.display().to_string());
-    Ok(format!("wrote {shown}: {what}, {} bytes", bytes.len()))
-}
-
 /// The export's text and a short description of it, without touching the disk.
 pub fn render(
     scenario: &Scenario,
     source: &str,
-    args: &ExportArgs,
+    args: &ExportOptions,
 ) -> Result<(String, String), String> {
     check_options(args)?;
     let (width, height) = size(args);
@@ -172,7 +157,7 @@ pub fn render(
 }
 
 /// Refuses options that do not apply to the chosen format, and sizes the replay cannot use.
-fn check_options(args: &ExportArgs) -> Result<(), String> {
+pub fn check_options(args: &ExportOptions) -> Result<(), String> {
     let format = args.format.id();
     if args.format == Format::Md {
         let given: Vec<&str> = [
@@ -210,7 +195,7 @@ fn check_options(args: &ExportArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn size(args: &ExportArgs) -> (u16, u16) {
+fn size(args: &ExportOptions) -> (u16, u16) {
     (
         args.width.unwrap_or(DEFAULT_WIDTH),
         args.height.unwrap_or(DEFAULT_HEIGHT),

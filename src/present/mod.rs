@@ -1,5 +1,4 @@
-//! Teaching a room: the presenter's screen, and the link that lets `idem notes` in a second
-//! terminal follow the presenter over a local Unix socket.
+//! Teaching a room: the link that lets `idem notes` in a second terminal follow the
+//! presenter over a local Unix socket. The screens on either end belong to the terminal UI.
 
 pub mod link;
-pub mod notes;

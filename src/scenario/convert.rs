@@ -11,9 +11,10 @@ use crate::sim::config::{
     Backoff, Fault, FaultAction, HumanPath, IntentConfig, Jitter, KeyStrategy, LayerConfig,
     SimConfig,
 };
-use crate::sim::time::{ClockStyle, DAY_MS, Instant, human_duration};
+use crate::sim::time::{ClockStyle, DAY_MS, Instant};
 use crate::sim::{Belief, Design, Verdict};
 use crate::text::sanitize_line;
+use crate::units::duration_ms;
 use std::ops::Range;
 use toml::Spanned;
 
@@ -602,8 +603,8 @@ fn check_deadlines(
                 format!(
                     "the {} deadline of {} is shorter than the {} the layers beneath it may take, so it cuts their retries short",
                     layer.name,
-                    human_duration(deadline),
-                    human_duration(inner_worst)
+                    duration_ms(deadline),
+                    duration_ms(inner_worst)
                 ),
             );
         }

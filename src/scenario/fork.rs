@@ -143,7 +143,7 @@ pub fn describe(scenario: &Scenario, fault: &Fault) -> String {
         FaultAction::Slow { processing_ms } => {
             format!(
                 "#{n} takes {} at the processor",
-                crate::sim::time::human_duration(processing_ms)
+                crate::units::duration_ms(processing_ms)
             )
         }
         FaultAction::Delay { .. } => format!("#{n} delayed"),

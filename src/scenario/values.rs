@@ -443,13 +443,66 @@ macro_rules! word_type {
     };
 }
 
-word_type!(
-    /// A design id.
-    DesignId,
-    Design,
-    "design",
-    Design::ALL.map(|d| (d.id(), d))
-);
+/// The one reader of a design's name, wherever one is written: a scenario's `design`, the
+/// `--design` flag, the presenter's position. It takes an id (`with-charge`) or the number
+/// key that selects the design in the replay (`1`).
+impl std::str::FromStr for Design {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Design, String> {
+        if let Ok(n) = text.parse::<u8>()
+            && let Some(d) = Design::from_hotkey(n)
+        {
+            return Ok(d);
+        }
+        choice(text, "design", &Design::ALL.map(|d| (d.id(), d)))
+            .map_err(|e| format!("{e} (or a number 1–{})", Design::ALL.len()))
+    }
+}
+
+/// A design as a scenario file writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DesignId(pub Design);
+
+impl<'de> Deserialize<'de> for DesignId {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map(DesignId).map_err(de::Error::custom)
+    }
+}
+
+/// Which designs a command runs: one, or all of them side by side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DesignChoice {
+    One(Design),
+    All,
+}
+
+impl std::str::FromStr for DesignChoice {
+    type Err = String;
+
+    /// `all`, or anything [`Design`] reads.
+    fn from_str(text: &str) -> Result<DesignChoice, String> {
+        if text == "all" {
+            return Ok(DesignChoice::All);
+        }
+        text.parse()
+            .map(DesignChoice::One)
+            .map_err(|e: String| format!("{e}, or all"))
+    }
+}
+
+/// Reads `--design` where only one design makes sense: an id or a number key.
+pub fn parse_one_design(text: &str) -> Result<Design, String> {
+    match text.parse()? {
+        DesignChoice::One(d) => Ok(d),
+        DesignChoice::All => Err(format!(
+            "this shows one design at a time: give an id or a number 1–{}",
+            Design::ALL.len()
+        )),
+    }
+}
+
 word_type!(
     /// Where a crash happens.
     CrashAt,
@@ -537,8 +590,11 @@ mod tests {
 
     #[test]
     fn suggestions() {
-        assert_eq!(DesignId::parse("with-charge"), Ok(Design::WithCharge));
-        let err = DesignId::parse("with-charg").unwrap_err();
+        assert_eq!("with-charge".parse(), Ok(Design::WithCharge));
+        assert_eq!("2".parse(), Ok(Design::LogAfterCharge));
+        assert_eq!("all".parse(), Ok(DesignChoice::All));
+        assert!(parse_one_design("all").is_err());
+        let err = "with-charg".parse::<Design>().unwrap_err();
         assert!(err.contains("did you mean `with-charge`"), "{err}");
         let err = CrashAt::parse("chrage").unwrap_err();
         assert!(err.contains("did you mean `charge`"), "{err}");

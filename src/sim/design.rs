@@ -75,10 +75,6 @@ impl Design {
         Design::ALL.into_iter().find(|d| d.hotkey() == n)
     }
 
-    pub fn from_id(id: &str) -> Option<Design> {
-        Design::ALL.into_iter().find(|d| d.id() == id)
-    }
-
     /// Whether this design reads the idempotency key at all.
     pub fn uses_key(self) -> bool {
         matches!(

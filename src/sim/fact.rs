@@ -1,5 +1,5 @@
 //! What happened at a tick, as data. The engine records facts and nothing else; the words a
-//! reader sees are written from these facts at the edge (`crate::story`), in the display's
+//! reader sees are written from these facts at the edge (the story module), in the display's
 //! clock style, when a tick is shown or exported.
 
 use super::config::{CrashPoint, Direction, FailPoint};

@@ -87,29 +87,6 @@ pub fn weekday_index(name: &str) -> Option<u64> {
         .map(|i| i as u64)
 }
 
-/// Writes a duration the way a person says it: `200 ms`, `30 s`, `1.5 min`, `2 h`, `3 days`.
-pub fn human_duration(ms: u64) -> String {
-    fn num(v: f64) -> String {
-        if (v - v.round()).abs() < 0.05 {
-            format!("{}", v.round() as u64)
-        } else {
-            format!("{v:.1}")
-        }
-    }
-    let s = ms as f64 / 1000.0;
-    if ms < 1000 {
-        format!("{ms} ms")
-    } else if s < 120.0 {
-        format!("{} s", num(s))
-    } else if s < 7200.0 {
-        format!("{} min", num(s / 60.0))
-    } else if s < 172_800.0 {
-        format!("{} h", num(s / 3600.0))
-    } else {
-        format!("{} days", num(s / 86_400.0))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,14 +99,5 @@ mod tests {
         let fri = Instant(4 * DAY_MS + 18 * 3_600_000);
         assert_eq!(ClockStyle::Weekday.format(fri), "Fri 18:00:00.000");
         assert_eq!(ClockStyle::DayNumber.format(fri), "day 5 18:00:00.000");
-    }
-
-    #[test]
-    fn human_durations() {
-        assert_eq!(human_duration(200), "200 ms");
-        assert_eq!(human_duration(30_000), "30 s");
-        assert_eq!(human_duration(90_000), "90 s");
-        assert_eq!(human_duration(7_596_000), "2.1 h");
-        assert_eq!(human_duration(72 * 3_600_000), "3 days");
     }
 }

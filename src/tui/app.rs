@@ -135,7 +135,7 @@ pub struct App {
     /// What is being simulated now, shown as "simulating…"; the story on screen stays live.
     pub simulating: Option<String>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
-    pub window: Option<Box<crate::tui::window::WindowScreen>>,
+    pub window: Option<Box<crate::tui::retention::RetentionScreen>>,
     pub quit: bool,
 }
 

@@ -5,13 +5,14 @@ pub mod app;
 pub mod checklist;
 pub mod keymap;
 pub mod msg;
+pub mod notes;
+pub mod retention;
 pub mod session;
 pub mod story;
 pub mod terminal;
 pub mod theme;
 pub mod update;
 pub mod view;
-pub mod window;
 
 pub use app::App;
 pub use msg::Msg;

@@ -41,7 +41,7 @@ pub enum Msg {
     /// Open the retry-window calculator on this scenario's stack.
     OpenWindow,
     /// A key for the window calculator, which has keys of its own.
-    WindowKey(ratatui::crossterm::event::KeyEvent),
+    RetentionKey(ratatui::crossterm::event::KeyEvent),
     /// Presenter mode: blank the screen, or bring it back.
     Blank,
     /// Presenter mode: show or hide the elapsed time.

@@ -5,8 +5,8 @@ use super::msg::Msg;
 use crate::scenario::{self, Scenario, fork};
 use crate::sim::Design;
 use crate::tui::checklist::CHECKLIST;
+use crate::tui::retention::{RetentionAction, RetentionScreen};
 use crate::tui::story::{After, ErrorsTo, Job};
-use crate::tui::window::{WindowAction, WindowScreen};
 use std::path::{Path, PathBuf};
 
 pub fn update(app: &mut App, msg: Msg) {
@@ -182,23 +182,23 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::OpenWindow => {
             app.playing = false;
             let config = &app.scenario.config;
-            let stack = crate::window::scenario::stack_from_config(config);
-            let purchase = crate::window::scenario::Purchase::of_scenario(config);
-            app.window = Some(Box::new(WindowScreen::buying(stack, purchase)));
+            let stack = crate::retention::scenario::stack_from_config(config);
+            let purchase = crate::retention::scenario::Purchase::of_scenario(config);
+            app.window = Some(Box::new(RetentionScreen::buying(stack, purchase)));
             app.screen = Screen::Window;
         }
-        Msg::WindowKey(key) => {
+        Msg::RetentionKey(key) => {
             let action = match app.window.as_mut() {
                 Some(w) => w.handle_key(key),
-                None => WindowAction::Close,
+                None => RetentionAction::Close,
             };
             match action {
-                WindowAction::None => {}
-                WindowAction::Close => app.screen = Screen::Replay,
-                WindowAction::OpenScenario(s) => open(
+                RetentionAction::None => {}
+                RetentionAction::Close => app.screen = Screen::Replay,
+                RetentionAction::OpenScenario(s) => open(
                     app,
                     s,
-                    crate::window::scenario::SCENARIO_NAME,
+                    crate::retention::scenario::SCENARIO_NAME,
                     None,
                     Some("your stack, every answer lost: watch the attempts multiply".into()),
                     ErrorsTo::Window,
@@ -272,7 +272,7 @@ pub fn update(app: &mut App, msg: Msg) {
 fn changes_the_story(app: &App, msg: Msg) -> bool {
     match msg {
         Msg::Fork(_) | Msg::Unfork | Msg::OpenSave | Msg::OpenPicker | Msg::OpenWindow => true,
-        Msg::WindowKey(_) => true,
+        Msg::RetentionKey(_) => true,
         Msg::Confirm => matches!(
             app.overlay,
             Overlay::Picker(_) | Overlay::Save(_) | Overlay::Checklist(_)
@@ -374,7 +374,7 @@ pub fn open_picker(dir: &Path) -> Picker {
                 Ok(s) => PickerEntry {
                     source,
                     path: Some(path.clone()),
-                    summary: crate::cli::list::summary(&s.description, 200),
+                    summary: crate::text::summary(&s.description, 200),
                     title: s.title,
                     builtin: false,
                 },
@@ -398,7 +398,7 @@ pub fn open_picker(dir: &Path) -> Picker {
             entries.push(PickerEntry {
                 source: b.name.to_string(),
                 path: None,
-                summary: crate::cli::list::summary(&s.description, 200),
+                summary: crate::text::summary(&s.description, 200),
                 title: s.title,
                 builtin: true,
             });
@@ -470,7 +470,7 @@ fn save(app: &mut App, mut prompt: SavePrompt) {
         app.overlay = Overlay::Save(prompt);
         return;
     }
-    let exists = match crate::export::write::existing_file(&path) {
+    let exists = match crate::files::existing_file(&path) {
         Ok(existing) => existing.is_some(),
         Err(e) => {
             prompt.error = Some(e);
@@ -486,7 +486,7 @@ fn save(app: &mut App, mut prompt: SavePrompt) {
     }
     // The prompt has already asked before replacing a file, so the write may replace it.
     let written = fork::to_toml(&app.original, &app.added)
-        .and_then(|text| crate::export::write::write_file(&path, text.as_bytes(), true));
+        .and_then(|text| crate::files::write_file(&path, text.as_bytes(), true));
     match written {
         Ok(()) => {
             app.overlay = Overlay::None;

@@ -30,7 +30,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     if app.screen == Screen::Window
         && let Some(w) = &app.window
     {
-        crate::tui::window::render(frame, area, w, theme);
+        crate::tui::retention::render(frame, area, w, theme);
         return;
     }
     if let Some(p) = &app.present {

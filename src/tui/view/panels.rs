@@ -3,10 +3,10 @@
 
 use super::fit;
 use crate::sim::state::{Counters, EntryKind, MemoryEntry, Snapshot};
-use crate::sim::time::human_duration;
 use crate::sim::{Instant, Trace};
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
+use crate::units::duration_ms;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -170,7 +170,7 @@ fn detail(e: &MemoryEntry, at: Instant) -> String {
     if let Some(t) = e.expires_at {
         parts.push(format!(
             "expires in {}",
-            human_duration(t.0.saturating_sub(at.0))
+            duration_ms(t.0.saturating_sub(at.0))
         ));
     }
     parts.push(e.written_by.clone());

@@ -1,0 +1,231 @@
+//! The `idem window` command: flags, how they combine with a config file,
+//! and the text or JSON it prints.
+//!
+//! Where the stack comes from:
+//! 1. `--config FILE` when given; otherwise
+//! 2. the worked example when no `--layer`, `--from` or `--preset` is given;
+//!    otherwise
+//! 3. an empty stack (no human paths, 24 h window, safety factor 2).
+//!
+//! Layers are then added outside those of the base, innermost first: those
+//! read with each `--from FILE` (in order), then each `--preset`, then each
+//! `--layer`. Lists add, values replace:
+//! - `--layer NAME=...` whose NAME matches a layer already in the stack
+//!   replaces its backoff and attempts in place (and its timeout, when the
+//!   flag gives one); any other `--layer` is added outside the existing
+//!   layers, in the order given. Unnamed layers are called "layer N" after
+//!   their final position.
+//! - human paths implied by the files come after the base's; `--path
+//!   NAME=...` whose NAME matches an existing path replaces its delay; any
+//!   other `--path` (or path preset) is added after the existing paths.
+//! - `--window`, `--keys-kept` and `--safety` replace the base values.
+
+use std::path::PathBuf;
+
+use super::window_json as json;
+use crate::retention::Report;
+use crate::retention::RetentionError;
+use crate::retention::Schedule;
+use crate::retention::config;
+use crate::retention::parse::{self, LayerSpec};
+use crate::retention::sources::{self, presets};
+use crate::retention::{Layer, Stack};
+
+const AFTER_HELP: &str = "\
+Without --layer, --from, --preset or --config the worked example is used: http \
+client 2s:3, calling service 1m:3, job scheduler 1h:3, dead-letter replay 26h, \
+operator rerun 72h, window 24h, safety 2.
+
+Layers are added innermost first: --from files in order, then --preset, then \
+--layer. --from reads Envoy routes, Istio VirtualServices, ~/.aws/config, \
+Resilience4j application.yml or .properties, Polly options in \
+appsettings.json, SQS queue attributes, Lambda EventInvokeConfig, \
+CloudFormation templates and Kubernetes Jobs and CronJobs; FILE#NAME picks \
+one route, profile, instance or resource when the file has several.
+
+With --config, flags adjust the file: a --layer or --path whose name matches \
+one in the file replaces it; others are added (layers outermost). --window \
+and --safety replace the file's values.
+
+Examples:
+  idem window --layer \"http client=2s:3:30s\" --layer 1m:3 --path \"operator rerun=72h\" --window 3d
+  idem window --from envoy.yaml --from ~/.aws/config#payments --preset sidekiq --keys-kept stripe";
+
+/// Flags of `idem window`: how long must idempotency keys be kept?
+#[derive(Debug, Clone, Default, PartialEq, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct RetentionArgs {
+    /// A retrying layer, innermost first; repeat for each layer, e.g. "http client=2s:3".
+    /// A third part is how long one try may last, e.g. "http client=2s:3:30s": for the
+    /// innermost layer the wait for an answer, for an outer one a deadline on each of its
+    /// attempts.
+    #[arg(long = "layer", value_name = "[NAME=]BACKOFF:ATTEMPTS[:TIMEOUT]")]
+    pub layers: Vec<String>,
+
+    /// Read layers (and queue paths) from a configuration file, innermost first; repeat
+    /// for each file. FILE#NAME picks one of several routes, profiles or instances.
+    #[arg(long = "from", value_name = "FILE[#NAME]")]
+    pub from: Vec<String>,
+
+    /// A stack configured in code, with its documented schedule; repeat for each.
+    #[arg(long = "preset", value_name = "NAME", value_parser = presets::LAYER_PRESETS)]
+    pub presets: Vec<String>,
+
+    /// A human recovery path and its delay after the first attempt, e.g. "dead-letter replay=26h";
+    /// or a preset: dead-set (Sidekiq, 6 months), dlq-redrive (SQS, 4 days), cronjob-rerun (24 h).
+    #[arg(long = "path", value_name = "NAME=DURATION|PRESET")]
+    pub paths: Vec<String>,
+
+    /// How long idempotency keys are kept [default: 24h].
+    #[arg(long, value_name = "DURATION", conflicts_with = "keys_kept")]
+    pub window: Option<String>,
+
+    /// How long the payment provider keeps keys: a duration, or stripe (24 h) or adyen (31 days).
+    #[arg(long = "keys-kept", value_name = "DURATION|PROVIDER")]
+    pub keys_kept: Option<String>,
+
+    /// Multiplier applied to the longest path, at least 1 [default: 2].
+    #[arg(long, value_name = "FACTOR", allow_negative_numbers = true)]
+    pub safety: Option<String>,
+
+    /// Read the stack from a TOML file (see assets/window-stack.toml).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Print one JSON object instead of the text report.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Open the interactive screen instead of printing (handled by the caller).
+    #[arg(long)]
+    pub tui: bool,
+}
+
+/// Builds the stack described by `args` (see the module docs for the rules).
+pub fn stack_from_args(args: &RetentionArgs) -> Result<Stack, RetentionError> {
+    // Read every flag first so a bad value is reported even if the file is fine.
+    let layers = args
+        .layers
+        .iter()
+        .map(|l| parse::layer(l))
+        .collect::<Result<Vec<_>, _>>()?;
+    let paths = args
+        .paths
+        .iter()
+        .map(|p| presets::path(p.trim()).map_or_else(|| parse::path(p), Ok))
+        .collect::<Result<Vec<_>, _>>()?;
+    let window = args.window.as_deref().map(parse::window).transpose()?;
+    let keys_kept = args.keys_kept.as_deref().map(keys_kept).transpose()?;
+    let safety = args.safety.as_deref().map(parse::safety).transpose()?;
+    let imported = args
+        .from
+        .iter()
+        .map(|f| sources::read(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let preset_layers = args
+        .presets
+        .iter()
+        .map(|p| {
+            presets::layer(p).ok_or_else(|| RetentionError::Flag {
+                flag: "--preset",
+                value: p.clone(),
+                problem: format!("expected one of {}", presets::LAYER_PRESETS.join(", ")),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+
+    let from_elsewhere = !imported.is_empty() || !preset_layers.is_empty();
+    let mut stack = match &args.config {
+        Some(file) => config::load_stack(file)?,
+        None if layers.is_empty() && !from_elsewhere => Stack::worked_example(),
+        None => Stack::default(),
+    };
+    for file in imported {
+        stack.layers.extend(file.layers);
+        stack.paths.extend(file.paths);
+        stack.notes.extend(file.notes);
+    }
+    stack.layers.extend(preset_layers);
+    for spec in layers {
+        add_layer(&mut stack, spec);
+    }
+    for path in paths {
+        match stack.paths.iter_mut().find(|p| p.name == path.name) {
+            Some(existing) => existing.delay = path.delay,
+            None => stack.paths.push(path),
+        }
+    }
+    if let Some(window) = window {
+        stack.window = window;
+    }
+    if let Some((window, by)) = keys_kept {
+        stack.window = window;
+        stack.keys_kept_by = Some(by);
+    }
+    if let Some(safety) = safety {
+        stack.safety = safety;
+    }
+    Ok(stack)
+}
+
+/// Reads `--keys-kept`: a provider preset, or a duration.
+fn keys_kept(value: &str) -> Result<(std::time::Duration, String), RetentionError> {
+    if let Some((label, window)) = presets::provider(value) {
+        return Ok((window, label.to_owned()));
+    }
+    parse::duration(value)
+        .map(|d| (d, "the provider".to_owned()))
+        .map_err(|p| RetentionError::Flag {
+            flag: "--keys-kept",
+            value: value.to_owned(),
+            problem: format!(
+                "{p}; or a provider: {}",
+                presets::PROVIDERS
+                    .iter()
+                    .map(|(id, _, _)| *id)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })
+}
+
+/// Replaces the layer of the same name, or adds the layer outermost.
+fn add_layer(stack: &mut Stack, spec: LayerSpec) {
+    if let Some(name) = &spec.name
+        && let Some(existing) = stack.layers.iter_mut().find(|l| &l.name == name)
+    {
+        existing.schedule = Schedule::Constant(spec.backoff);
+        existing.attempts = spec.attempts;
+        existing.forever = false;
+        if spec.timeout.is_some() {
+            existing.timeout = spec.timeout;
+        }
+        return;
+    }
+    let name = spec
+        .name
+        .unwrap_or_else(|| format!("layer {}", stack.layers.len() + 1));
+    let mut layer = Layer::new(name, spec.backoff, spec.attempts);
+    layer.timeout = spec.timeout;
+    stack.layers.push(layer);
+}
+
+/// Builds the stack described by `args` and computes its report. This is
+/// what a caller honouring `--tui` needs.
+pub fn report_from_args(args: &RetentionArgs) -> Result<Report, RetentionError> {
+    stack_from_args(args)?.report()
+}
+
+/// Runs `idem window`: returns the text report, or the JSON object with
+/// `--json`, ready to print. `--tui` is ignored here; the caller checks
+/// `args.tui` and uses [`report_from_args`] to draw its screen instead.
+pub fn run(args: &RetentionArgs) -> Result<String, RetentionError> {
+    let report = report_from_args(args)?;
+    if args.json {
+        let mut text = json::to_json(&report)?;
+        text.push('\n');
+        Ok(text)
+    } else {
+        Ok(report.to_text())
+    }
+}

@@ -1,0 +1,277 @@
+//! `idem notes`: the speaker's second terminal. It follows the presenter's position and shows
+//! what comes next, the trainer's notes for this tick, and the answer to any question.
+
+use super::session::{Session, Wake};
+use super::theme::Theme;
+use crate::present::link::{Follower, Position, socket_place};
+use crate::scenario::{self, Scenario};
+use crate::sim::{Design, Trace};
+use ratatui::Frame;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use std::io;
+use std::time::{Duration, Instant};
+
+/// What the notes show for one position of the presenter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sheet {
+    pub title: String,
+    pub design: String,
+    /// `tick 5/11 · 14:02:09.250`.
+    pub position: String,
+    pub now: String,
+    pub narration: String,
+    /// The next tick, or that this is the last.
+    pub next: String,
+    /// The trainer's notes for this tick.
+    pub notes: Vec<String>,
+    /// The question at this tick or the next one to come, with its answer under this design.
+    pub quiz: Option<String>,
+}
+
+/// A scenario rebuilt from what the presenter sent, kept while the presenter shows it.
+struct Loaded {
+    text: String,
+    scenario: Scenario,
+    traces: Vec<(Design, Trace)>,
+}
+
+fn load(text: &str) -> Result<Loaded, String> {
+    let scenario = scenario::parse("presenter", "presenter", text).map_err(|e| e.to_string())?;
+    let traces = Design::ALL
+        .iter()
+        .map(|d| scenario.simulate(*d).map(|t| (*d, t)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    Ok(Loaded {
+        text: text.to_string(),
+        scenario,
+        traces,
+    })
+}
+
+/// Works out the sheet for a position.
+pub fn sheet(position: &Position) -> Result<Sheet, String> {
+    sheet_from(&load(&position.scenario)?, position)
+}
+
+fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
+    let design: Design = position
+        .design
+        .parse()
+        .map_err(|_| "the presenter sent an unknown design")?;
+    let trace = loaded
+        .traces
+        .iter()
+        .find(|(d, _)| *d == design)
+        .map(|(_, t)| t)
+        .ok_or("no trace for that design")?;
+    let told = loaded.scenario.tell(trace);
+    let tick = trace
+        .ticks
+        .get(position.tick)
+        .ok_or("the presenter is past the end")?;
+    let next = match trace.ticks.get(position.tick + 1) {
+        Some(n) => format!(
+            "{} {} — {}",
+            trace.format_time(n.at),
+            n.actor.name(),
+            told.labels[position.tick + 1]
+        ),
+        None => "this is the last tick: the outcome is on the presenter's screen".to_string(),
+    };
+    let notes = loaded
+        .scenario
+        .notes
+        .iter()
+        .filter(|n| n.target.find(trace, &told) == Some(position.tick))
+        .map(|n| n.text.clone())
+        .collect();
+    let quiz = loaded
+        .scenario
+        .quizzes
+        .iter()
+        .filter_map(|q| q.target.find(trace, &told).map(|at| (at, q)))
+        .filter(|(at, _)| *at >= position.tick)
+        .min_by_key(|(at, _)| *at)
+        .map(|(at, q)| {
+            let answer = q
+                .correct(trace)
+                .and_then(|i| q.choices.get(i).map(|c| format!("{} {c}", i + 1)))
+                .unwrap_or_else(|| "none of the choices".to_string());
+            let when = if at == position.tick {
+                "asked now".to_string()
+            } else {
+                format!("asked at tick {}", at + 1)
+            };
+            format!(
+                "{} ({when}) Answer under {}: {answer}. {}",
+                q.question,
+                design.name(),
+                q.explanation
+            )
+        });
+    Ok(Sheet {
+        title: loaded.scenario.title.clone(),
+        design: design.name().to_string(),
+        position: format!(
+            "tick {}/{} · {}",
+            position.tick + 1,
+            trace.ticks.len(),
+            trace.format_time(tick.at)
+        ),
+        now: format!("{} — {}", tick.actor.name(), told.labels[position.tick]),
+        narration: told.narrations[position.tick].clone(),
+        next,
+        notes,
+        quiz,
+    })
+}
+
+/// The notes terminal's state.
+enum Status {
+    Waiting(String),
+    Following(Result<Sheet, String>),
+}
+
+/// Runs the notes terminal until `q`.
+pub fn run() -> io::Result<()> {
+    let place = socket_place();
+    let path = &place.path;
+    let theme = Theme::from_env();
+    let mut session = Session::start()?;
+    let mut status = Status::Waiting(format!(
+        "No presenter is running. Start `idem present` in another terminal; these notes will follow it. (socket: {})",
+        crate::text::sanitize_line(&path.display().to_string())
+    ));
+    let mut follower: Option<Follower> = None;
+    let mut loaded: Option<Loaded> = None;
+    let mut last_try = Instant::now() - Duration::from_secs(10);
+    let mut dirty = true;
+    loop {
+        if dirty {
+            session.draw(|f| draw(f, &status, &theme))?;
+            dirty = false;
+        }
+        if follower.is_none() && last_try.elapsed() >= Duration::from_secs(1) {
+            last_try = Instant::now();
+            match Follower::connect_at(&place) {
+                Ok(f) => {
+                    follower = Some(f);
+                    status =
+                        Status::Waiting("Connected: waiting for the presenter's position…".into());
+                    dirty = true;
+                }
+                // A folder that is not private, or a socket that is not ours: say why.
+                Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+                    let why =
+                        Status::Waiting(format!("These notes cannot follow a presenter: {e}"));
+                    dirty |= !matches!((&status, &why), (Status::Waiting(a), Status::Waiting(b)) if a == b);
+                    status = why;
+                }
+                Err(_) => {}
+            }
+        }
+        if let Some(f) = follower.as_mut() {
+            match f.next(Duration::from_millis(150)) {
+                Ok(Some(position)) => {
+                    if loaded.as_ref().is_none_or(|l| l.text != position.scenario) {
+                        loaded = load(&position.scenario).ok();
+                    }
+                    let sheet = match &loaded {
+                        Some(l) => sheet_from(l, &position),
+                        None => Err("the presenter's scenario could not be read".into()),
+                    };
+                    status = Status::Following(sheet);
+                    dirty = true;
+                }
+                Ok(None) => {}
+                Err(_) => {
+                    follower = None;
+                    status = Status::Waiting(
+                        "The presenter has stopped. Waiting for it to come back…".into(),
+                    );
+                    dirty = true;
+                }
+            }
+        }
+        let wait = if follower.is_some() { 10 } else { 200 };
+        match session.wait(Duration::from_millis(wait))? {
+            Wake::Event(Event::Key(k)) if k.kind != KeyEventKind::Release => {
+                if matches!(k.code, KeyCode::Char('q') | KeyCode::Esc) {
+                    return Ok(());
+                }
+            }
+            Wake::Event(Event::Resize(..)) | Wake::Redraw => dirty = true,
+            Wake::End => return Ok(()),
+            Wake::Event(_) | Wake::Timeout => {}
+        }
+    }
+}
+
+fn draw(frame: &mut Frame<'_>, status: &Status, theme: &Theme) {
+    let area = frame.area();
+    let [head, body, foot] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Min(3),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            " q quits · these notes follow `idem present`",
+            theme.dim(),
+        )),
+        foot,
+    );
+    match status {
+        Status::Waiting(message) | Status::Following(Err(message)) => {
+            frame.render_widget(
+                Paragraph::new(vec![
+                    Line::styled(" idem notes", theme.title()),
+                    Line::raw(format!(" {message}")),
+                ])
+                .wrap(Wrap { trim: false }),
+                Rect::new(area.x, area.y, area.width, area.height.saturating_sub(1)),
+            );
+        }
+        Status::Following(Ok(sheet)) => {
+            frame.render_widget(
+                Paragraph::new(vec![
+                    Line::from(vec![
+                        Span::styled(" idem notes ", theme.title()),
+                        Span::styled(sheet.title.clone(), theme.bold()),
+                    ]),
+                    Line::raw(format!(" {} · {}", sheet.design, sheet.position)),
+                ]),
+                head,
+            );
+            let mut lines = vec![
+                Line::styled("Now", theme.key()),
+                Line::styled(sheet.now.clone(), theme.bold()),
+                Line::raw(sheet.narration.clone()),
+                Line::raw(""),
+                Line::styled("Next", theme.key()),
+                Line::raw(sheet.next.clone()),
+                Line::raw(""),
+                Line::styled("Your notes", theme.key()),
+            ];
+            if sheet.notes.is_empty() {
+                lines.push(Line::styled("(none for this tick)", theme.dim()));
+            }
+            lines.extend(sheet.notes.iter().map(|n| Line::raw(n.clone())));
+            if let Some(q) = &sheet.quiz {
+                lines.push(Line::raw(""));
+                lines.push(Line::styled("Question", theme.key()));
+                lines.push(Line::raw(q.clone()));
+            }
+            let block = Block::default().borders(Borders::TOP);
+            frame.render_widget(
+                Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
+                body,
+            );
+        }
+    }
+}

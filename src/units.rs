@@ -1,0 +1,137 @@
+//! Counts and durations written for people, the same way everywhere: in the narration, the
+//! replay's panels, `idem run` and the retention report.
+//!
+//! The rule for a duration:
+//! - below 1 second: milliseconds ("250 ms"; "under 1 ms" for less, "0 s" for none);
+//! - below 2 minutes: seconds ("90 s");
+//! - below 2 hours: minutes ("45 min");
+//! - below 48 hours: hours ("2.1 h", "26 h");
+//! - from 48 hours on: days ("3 days", "3.0 days", "6 days").
+//!
+//! A whole number of the chosen unit is written without decimals ("6 days"); anything else
+//! gets exactly one decimal, even when it rounds to ".0" ("3.0 days" means "a little over
+//! three days"). Integers get comma digit groups ("7,596"). From 10^18 on (10^9 for days)
+//! numbers switch to scientific notation with one decimal ("1.2e30").
+
+/// Counts at or above this value are written in scientific notation.
+pub const SCIENTIFIC_FROM: u128 = 1_000_000_000_000_000_000;
+
+/// Day counts at or above this value are written in scientific notation.
+pub const SCIENTIFIC_DAYS_FROM: f64 = 1e9;
+
+pub const MILLI: u128 = 1_000_000;
+pub const SECOND: u128 = 1_000_000_000;
+pub const MINUTE: u128 = 60 * SECOND;
+pub const HOUR: u128 = 60 * MINUTE;
+pub const DAY: u128 = 24 * HOUR;
+
+/// Writes `n` with comma digit groups: `7596` → `"7,596"`.
+pub fn group_digits(n: u128) -> String {
+    group_digit_text(&n.to_string())
+}
+
+/// Inserts commas every three digits into a run of ASCII digits.
+fn group_digit_text(digits: &str) -> String {
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Writes a non-negative value with exactly one decimal and digit groups:
+/// `12345.67` → `"12,345.7"`.
+fn one_decimal(value: f64) -> String {
+    let text = format!("{value:.1}");
+    match text.split_once('.') {
+        Some((whole, tenth)) => format!("{}.{tenth}", group_digit_text(whole)),
+        None => text,
+    }
+}
+
+/// Writes the number whose base-10 logarithm is `log10` as `"1.2e30"`.
+pub fn scientific(log10: f64) -> String {
+    if !log10.is_finite() {
+        return if log10 > 0.0 {
+            "more than 1e308".to_owned()
+        } else {
+            "0".to_owned()
+        };
+    }
+    let mut exponent = log10.floor();
+    let mut mantissa = 10f64.powf(log10 - exponent);
+    // Rounding 9.96 to one decimal would give "10.0e29"; carry it over.
+    if mantissa >= 9.95 {
+        mantissa = 1.0;
+        exponent += 1.0;
+    }
+    format!("{mantissa:.1}e{exponent}")
+}
+
+/// Writes `nanos` in `unit` (nanoseconds per unit) following the module rule.
+pub fn in_unit(nanos: u128, unit: u128, suffix: &str) -> String {
+    if nanos.is_multiple_of(unit) {
+        format!("{} {suffix}", group_digits(nanos / unit))
+    } else {
+        format!("{} {suffix}", one_decimal(nanos as f64 / unit as f64))
+    }
+}
+
+/// Writes a duration of `nanos` nanoseconds by the module's rule.
+pub fn duration_nanos(nanos: u128) -> String {
+    match nanos {
+        0 => "0 s".to_owned(),
+        n if n < MILLI => "under 1 ms".to_owned(),
+        n if n < SECOND => in_unit(n, MILLI, "ms"),
+        n if n < 2 * MINUTE => in_unit(n, SECOND, "s"),
+        n if n < 2 * HOUR => in_unit(n, MINUTE, "min"),
+        n if n < 48 * HOUR => in_unit(n, HOUR, "h"),
+        n if (n / DAY) as f64 >= SCIENTIFIC_DAYS_FROM => {
+            format!("{} days", scientific((n as f64 / DAY as f64).log10()))
+        }
+        n => in_unit(n, DAY, "days"),
+    }
+}
+
+/// Writes a duration of `ms` milliseconds by the module's rule: `200 ms`, `30 s`, `1.5 min`.
+pub fn duration_ms(ms: u64) -> String {
+    duration_nanos(u128::from(ms) * MILLI)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_digits() {
+        assert_eq!(group_digits(0), "0");
+        assert_eq!(group_digits(999), "999");
+        assert_eq!(group_digits(7596), "7,596");
+        assert_eq!(group_digits(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn durations_pick_their_unit() {
+        assert_eq!(duration_ms(0), "0 s");
+        assert_eq!(duration_ms(200), "200 ms");
+        assert_eq!(duration_ms(30_000), "30 s");
+        assert_eq!(duration_ms(90_000), "90 s");
+        assert_eq!(duration_ms(90_500), "90.5 s");
+        assert_eq!(duration_ms(120_000), "2 min");
+        assert_eq!(duration_ms(7_596_000), "2.1 h");
+        assert_eq!(duration_ms(26 * 3_600_000), "26 h");
+        assert_eq!(duration_ms(72 * 3_600_000), "3 days");
+        // Not quite three days is not written as three days.
+        assert_eq!(duration_ms(72 * 3_600_000 + 60_000), "3.0 days");
+        assert_eq!(duration_nanos(5), "under 1 ms");
+    }
+
+    #[test]
+    fn scientific_carries_rounding() {
+        assert_eq!(scientific(30.0 + 1.2f64.log10()), "1.2e30");
+        assert_eq!(scientific(119.999_999), "1.0e120");
+    }
+}
