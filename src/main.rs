@@ -6,8 +6,8 @@ use clap::{Parser, Subcommand};
 use idem::cli::{load_scenario, print_warnings};
 use idem::scenario::values::ClockTime;
 use idem::scenario::values::{DesignChoice, parse_one_design};
-use idem::sim::{Design, Instant};
-use idem::tui::app::Presenting;
+use idem::sim::Design;
+use idem::tui::app::Launch;
 use std::process::ExitCode;
 
 /// Replays, tick by tick, how a retry turns one payment into two charges, and how an
@@ -157,27 +157,17 @@ fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
         ));
     }
     let source = idem::text::sanitize_line(scenario.unwrap_or("order-5531"));
-    let mut app = match idem::tui::App::new(loaded, source) {
+    // A scenario read from a file is watched, and reloaded when it changes.
+    let launch = Launch {
+        path: scenario.map(std::path::PathBuf::from),
+        design: args.design,
+        at: args.at,
+        present,
+    };
+    let app = match idem::tui::App::launch(loaded, source, launch) {
         Ok(app) => app,
         Err(e) => return usage_error(&e.to_string()),
     };
-    // A scenario read from a file is watched, and reloaded when it changes.
-    app.path = scenario
-        .map(std::path::PathBuf::from)
-        .filter(|p| p.is_file());
-    if let Some(d) = args.design {
-        app.design = d;
-    }
-    if let Some(at) = args.at {
-        let t = at.resolve(app.trace().ticks.first().map_or(Instant(0), |t| t.at));
-        app.tick = app.trace().tick_at_or_before(t);
-    }
-    if present {
-        app.present = Some(Presenting {
-            show_elapsed: true,
-            ..Presenting::default()
-        });
-    }
     terminal(app)
 }
 

@@ -9,9 +9,10 @@
 //! - from 48 hours on: days ("3 days", "3.0 days", "6 days").
 //!
 //! A whole number of the chosen unit is written without decimals ("6 days"); anything else
-//! gets exactly one decimal, even when it rounds to ".0" ("3.0 days" means "a little over
-//! three days"). Integers get comma digit groups ("7,596"). From 10^18 on (10^9 for days)
-//! numbers switch to scientific notation with one decimal ("1.2e30").
+//! gets exactly one decimal, even when it rounds to ".0": "3.0 days" means close to three
+//! days but not exactly, which matters when a window must outlast a path by any margin.
+//! Integers get comma digit groups ("7,596"). From 10^18 on (10^9 for days) numbers switch
+//! to scientific notation with one decimal ("1.2e30").
 
 /// Counts at or above this value are written in scientific notation.
 pub const SCIENTIFIC_FROM: u128 = 1_000_000_000_000_000_000;

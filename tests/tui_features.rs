@@ -13,8 +13,17 @@ use idem::sim::config::FaultAction;
 use idem::sim::{Belief, Design, Fact, Instant, TickKind, Trace, Verdict};
 use idem::tui::app::Overlay;
 use idem::tui::checklist::CHECKLIST;
+use idem::tui::keymap::map_key;
 use idem::tui::view::glossary::{TERMS, marked};
-use idem::tui::{App, Msg, update};
+use idem::tui::{App, Effect, Msg, settle, update};
+
+/// The simulation among the effects an update asked for, if it asked for one.
+fn simulation(effects: Vec<Effect>) -> Option<idem::tui::story::Job> {
+    effects.into_iter().find_map(|e| match e {
+        Effect::Simulate(job) => Some(job),
+        _ => None,
+    })
+}
 use ratatui::crossterm::event::KeyCode;
 use ratatui::style::Modifier;
 use std::path::{Path, PathBuf};
@@ -558,7 +567,10 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
         source.replace("restart_after = \"2s\"", "restart_after = \"5s\""),
     )
     .expect("writable");
-    app.reload(Some(idem::scenario::load(&path)));
+    settle(
+        &mut app,
+        Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line())),
+    );
     assert_eq!(app.error, None);
     assert_eq!(
         app.notice.as_deref(),
@@ -591,7 +603,7 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
         + 1;
     std::fs::write(&path, &broken).expect("writable");
     let err = idem::scenario::load(&path).expect_err("the broken edit is refused");
-    app.reload(Some(Err(err)));
+    settle(&mut app, Msg::FileChanged(Err(err.one_line())));
     let error = app.error.clone().expect("the error is kept for the footer");
     // file:line:column, the column being where the bad value starts.
     let col = broken
@@ -629,7 +641,10 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
     // A short error leaves room to say the last good version keeps running.
     let short = source.replace("seed = 5531", "seed = \"x\"");
     std::fs::write(&path, &short).expect("writable");
-    app.reload(Some(idem::scenario::load(&path)));
+    settle(
+        &mut app,
+        Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line())),
+    );
     let error = app.error.clone().expect("an error");
     assert_eq!(
         error,
@@ -649,14 +664,13 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
 
     // Fixing the file clears the error.
     std::fs::write(&path, source).expect("writable");
-    app.reload(Some(idem::scenario::load(&path)));
+    settle(
+        &mut app,
+        Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line())),
+    );
     assert_eq!(app.error, None);
     assert_eq!(restart(&app).as_deref(), Some("14:02:09.250"));
     assert_eq!((app.design, app.tick, app.now()), (Design::NoKey, 3, at));
-    // Nothing read: nothing changes.
-    app.notice = None;
-    app.reload(None);
-    assert_eq!((app.error.as_deref(), app.notice.as_deref()), (None, None));
 }
 
 /// The footer should keep its promise whatever the length of the error: with a typical
@@ -674,7 +688,10 @@ fn a_long_reload_error_still_says_the_last_good_version_runs() {
         source.replace("restart_after = \"2s\"", "restart_after = \"soon\""),
     )
     .expect("writable");
-    app.reload(Some(idem::scenario::load(&path)));
+    settle(
+        &mut app,
+        Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line())),
+    );
     assert!(app.error.is_some());
     let foot = footer_last(&render_full(&app));
     assert!(foot.contains(":39:17:"), "{foot}");
@@ -699,7 +716,10 @@ fn reload_keeps_the_what_ifs() {
         source.replace("restart_after = \"2s\"", "restart_after = \"5s\""),
     )
     .expect("writable");
-    app.reload(Some(idem::scenario::load(&path)));
+    settle(
+        &mut app,
+        Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line())),
+    );
     assert_eq!(app.error, None);
     assert_eq!(app.added.len(), 1, "the what-if survives the reload");
     assert_eq!(app.tick, 1);
@@ -732,7 +752,7 @@ fn picker_dir() -> (TempDir, PathBuf, PathBuf) {
 #[test]
 fn picker_lists_files_then_builtins_and_opens_one() {
     let (dir, good, broken) = picker_dir();
-    let picker = idem::tui::update::open_picker(dir.path());
+    let picker = idem::tui::picker::list(dir.path());
     assert_eq!(picker.entries.len(), 2 + BUILTIN.len());
     assert_eq!(BUILTIN.len(), 10);
     assert_eq!(picker.selected, 0);
@@ -804,7 +824,7 @@ fn the_picker_opens_a_file_whose_name_holds_control_characters() {
         "bell\u{7}\u{1b}[31m red.toml",
         &builtin_source("reply-lost"),
     );
-    let picker = idem::tui::update::open_picker(dir.path());
+    let picker = idem::tui::picker::list(dir.path());
     let entry = &picker.entries[0];
     assert!(!entry.builtin);
     assert!(!entry.source.chars().any(char::is_control), "{entry:?}");
@@ -882,7 +902,7 @@ fn o_opens_the_picker_with_the_builtins_last() {
 fn picker_opens_a_file_and_watches_it() {
     let (dir, good, _) = picker_dir();
     let mut app = app();
-    app.overlay = Overlay::Picker(idem::tui::update::open_picker(dir.path()));
+    app.overlay = Overlay::Picker(idem::tui::picker::list(dir.path()));
     press(&mut app, key(KeyCode::Enter));
     assert_eq!(app.overlay, Overlay::None);
     assert_eq!(app.scenario.title, "My own reply-lost");
@@ -895,7 +915,7 @@ fn picker_opens_a_file_and_watches_it() {
 fn picker_keeps_a_broken_file_or_a_missing_path_open_with_an_error() {
     let (dir, _, _) = picker_dir();
     let mut app = app();
-    app.overlay = Overlay::Picker(idem::tui::update::open_picker(dir.path()));
+    app.overlay = Overlay::Picker(idem::tui::picker::list(dir.path()));
     // The broken file: the picker stays, with the file's position in the error.
     press(&mut app, key(KeyCode::Down));
     press(&mut app, key(KeyCode::Enter));
@@ -945,7 +965,7 @@ fn picker_keeps_a_broken_file_or_a_missing_path_open_with_an_error() {
 #[test]
 fn picker_screen() {
     let (dir, _, _) = picker_dir();
-    let mut picker = idem::tui::update::open_picker(dir.path());
+    let mut picker = idem::tui::picker::list(dir.path());
     // Snapshots must not hold the temp dir's name: show the files as `scenarios/…`.
     let prefix = dir.path().display().to_string();
     for e in picker.entries.iter_mut().filter(|e| !e.builtin) {
@@ -1090,7 +1110,7 @@ fn glossary_terms_are_marked_where_first_used() {
     assert_eq!(marks, ["idempotency key", "intent", "attempt"], "{first}");
 
     // Tick 1 uses "attempt" again, but it was first used at tick 0: nothing is marked.
-    update(&mut app, Msg::Next);
+    settle(&mut app, Msg::Next);
     let second = app.told().narrations[1].clone();
     assert!(second.contains("attempt"));
     assert_eq!(
@@ -1113,8 +1133,8 @@ fn glossary_terms_are_marked_where_first_used() {
         .map(|(i, _)| i)
         .collect();
     assert_eq!(uses[0], 3, "{uses:?}");
-    update(&mut app, Msg::Next);
-    update(&mut app, Msg::Next);
+    settle(&mut app, Msg::Next);
+    settle(&mut app, Msg::Next);
     let third = app.told().narrations[3].clone();
     assert_eq!(
         underlined(&marked(&third, &app, &PLAIN)),
@@ -1151,7 +1171,7 @@ fn the_share_line_reopens_the_same_moment() {
         let scenario = builtin.load().expect("loads");
         let mut app = App::new(scenario, builtin.name.to_string()).expect("simulates");
         for design in Design::ALL {
-            update(&mut app, Msg::SwitchDesign(design));
+            settle(&mut app, Msg::SwitchDesign(design));
             for tick in 0..=app.last_tick() {
                 app.tick = tick;
                 let at = share_at(&app);
@@ -1197,11 +1217,11 @@ fn the_picker_reports_a_broken_file_on_one_line() {
         "title = \"broken\"\n[[intent]]\norder = \"1\"\namount = \"lots\"\nat = \"10:00:00\"\n",
     );
     let mut app = app();
-    update(&mut app, Msg::OpenPicker);
+    settle(&mut app, Msg::OpenPicker);
     for c in path.chars() {
-        update(&mut app, Msg::Type(c));
+        settle(&mut app, Msg::Type(c));
     }
-    update(&mut app, Msg::Confirm);
+    settle(&mut app, Msg::Confirm);
     let Overlay::Picker(picker) = &app.overlay else {
         panic!("the picker stays open");
     };
@@ -1221,11 +1241,10 @@ fn the_picker_reports_a_broken_file_on_one_line() {
 #[test]
 fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
     let mut app = at_first_send();
-    // As the terminal's loop runs it: the story is left for another thread.
-    app.background = true;
+    // As the terminal's loop runs it: the update asks for the story, another thread works.
     let before = app.traces.clone();
-    press(&mut app, ch('x'));
-    let job = app.job.take().expect("the what-if waits to be simulated");
+    let msg = map_key(ch('x'), &app).expect("x is a what-if");
+    let job = simulation(update(&mut app, msg)).expect("the what-if waits to be simulated");
     assert!(
         app.added.is_empty(),
         "nothing changes on screen before the outcome is known"
@@ -1245,8 +1264,11 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
     press(&mut app, key(KeyCode::Right));
     assert_eq!(app.tick, 2);
     press(&mut app, key(KeyCode::Left));
-    press(&mut app, ch('!'));
-    assert!(app.job.is_none(), "no second story while one is simulated");
+    let msg = map_key(ch('!'), &app).expect("! is a what-if");
+    assert!(
+        simulation(update(&mut app, msg)).is_none(),
+        "no second story while one is simulated"
+    );
     assert_eq!(
         app.notice.as_deref(),
         Some("still simulating the last change: one moment")
@@ -1257,7 +1279,7 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
     let after = job.after.clone();
     let result = idem::tui::story::prepare(job.original, job.added)
         .map(idem::tui::story::Prepared::with_file);
-    app.finish(after, result);
+    settle(&mut app, Msg::Simulated { after, result });
     assert!(app.simulating.is_none());
     assert_eq!(app.added.len(), 1);
     let (revision, file) = app.file.clone().expect("the story as a file");
@@ -1288,12 +1310,17 @@ fn in_the_terminal_a_reload_and_an_opened_scenario_are_simulated_elsewhere_too()
     let dir = TempDir::new("bg-reload");
     let path = dir.write("story.toml", idem::scenario::library::BUILTIN[1].source);
     let mut app = app();
-    app.background = true;
-    app.reload(Some(idem::scenario::load(&path)));
-    let job = app.job.take().expect("a reload waits to be simulated");
+    let changed = Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line()));
+    let job = simulation(update(&mut app, changed)).expect("a reload waits to be simulated");
     assert_eq!(job.after, idem::tui::story::After::Reload);
     let result = idem::tui::story::prepare(job.original, job.added);
-    app.finish(job.after, result);
+    settle(
+        &mut app,
+        Msg::Simulated {
+            after: job.after,
+            result,
+        },
+    );
     assert_eq!(
         app.notice.as_deref(),
         Some("the scenario file changed: reloaded")
@@ -1312,14 +1339,28 @@ fn in_the_terminal_a_reload_and_an_opened_scenario_are_simulated_elsewhere_too()
     for _ in 0..n {
         press(&mut app, key(KeyCode::Down));
     }
-    press(&mut app, key(KeyCode::Enter));
+    let chosen = update(&mut app, Msg::Confirm);
+    let [idem::tui::Effect::Load { .. }] = chosen.as_slice() else {
+        panic!("the chosen scenario is read next: {chosen:?}");
+    };
+    let read = chosen
+        .into_iter()
+        .next()
+        .and_then(idem::tui::effect::run_now);
+    let job = simulation(update(&mut app, read.expect("the scenario was read")))
+        .expect("the scenario waits to be simulated");
     assert_eq!(app.overlay, Overlay::None);
-    let job = app.job.take().expect("the scenario waits to be simulated");
     let idem::tui::story::After::Open { errors_to, .. } = &job.after else {
         panic!("{:?}", job.after);
     };
     assert!(matches!(errors_to, idem::tui::story::ErrorsTo::Picker(_)));
-    app.finish(job.after, Err("the engine refused it".into()));
+    settle(
+        &mut app,
+        Msg::Simulated {
+            after: job.after,
+            result: Err("the engine refused it".into()),
+        },
+    );
     let Overlay::Picker(picker) = &app.overlay else {
         panic!("the picker is back: {:?}", app.overlay);
     };

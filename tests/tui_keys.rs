@@ -8,7 +8,7 @@ use idem::scenario::library::{BUILTIN, default_scenario};
 use idem::sim::{Design, Instant, TickKind};
 use idem::tui::app::{Overlay, SPEEDS, Screen};
 use idem::tui::keymap::map_key;
-use idem::tui::{App, Msg, update};
+use idem::tui::{App, Msg, settle};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 fn app_with_quiz() -> App {
@@ -156,7 +156,7 @@ fn switching_design_keeps_the_moment() {
     assert_eq!(app.tick, send, "switching back lands where it started");
 
     // The crash is the second tick at 14:02:07.250 under 1 and under 2: the same one.
-    update(&mut app, Msg::First);
+    settle(&mut app, Msg::First);
     while app.trace().ticks[app.tick].kind != TickKind::Crash {
         press(&mut app, key(KeyCode::Right));
     }
@@ -211,7 +211,7 @@ fn d_jumps_to_the_first_divergence() {
         let expected = expected.min(app.last_tick());
         // From the start, from the end, and from the compare screen, `d` lands there.
         for setup in [&[][..], &[ch('G')][..], &[ch('c'), ch('G')][..]] {
-            update(&mut app, Msg::First);
+            settle(&mut app, Msg::First);
             press_all(&mut app, setup);
             assert_eq!(press(&mut app, ch('d')), Some(Msg::JumpToDivergence));
             assert_eq!(app.screen, Screen::Replay, "{design:?}");
@@ -333,35 +333,35 @@ fn space_plays_and_play_steps_stop_at_the_end() {
     let mut app = app();
     let last = app.last_tick();
     // Not playing: the timer does nothing.
-    update(&mut app, Msg::PlayStep);
+    settle(&mut app, Msg::PlayStep);
     assert_eq!(app.tick, 0);
     press(&mut app, ch(' '));
     assert!(app.playing);
     for i in 1..=last {
-        update(&mut app, Msg::PlayStep);
+        settle(&mut app, Msg::PlayStep);
         assert_eq!(app.tick, i);
         assert_eq!(app.playing, i < last, "tick {i}");
     }
     assert!(app.at_end());
-    update(&mut app, Msg::PlayStep);
+    settle(&mut app, Msg::PlayStep);
     assert_eq!(app.tick, last);
     assert!(!app.playing);
     // Space at the end plays again from the top.
     press(&mut app, ch(' '));
     assert!(app.playing);
     assert_eq!(app.tick, 0);
-    update(&mut app, Msg::PlayStep);
+    settle(&mut app, Msg::PlayStep);
     assert_eq!(app.tick, 1);
     // Space pauses; stepping by hand pauses too.
     press(&mut app, ch(' '));
     assert!(!app.playing);
-    update(&mut app, Msg::PlayStep);
+    settle(&mut app, Msg::PlayStep);
     assert_eq!(app.tick, 1);
     press(&mut app, ch(' '));
     press(&mut app, key(KeyCode::Right));
     assert!(!app.playing);
     assert_eq!(app.tick, 2);
-    update(&mut app, Msg::PlayStep);
+    settle(&mut app, Msg::PlayStep);
     assert_eq!(app.tick, 2);
 }
 
@@ -414,11 +414,11 @@ fn the_quiz_holds_the_replay_until_answered() {
     // Stepping, End and autoplay all wait for the answer.
     press(&mut app, key(KeyCode::Right));
     assert_eq!(app.tick, at);
-    update(&mut app, Msg::First);
+    settle(&mut app, Msg::First);
     press(&mut app, ch('G'));
     assert_eq!(app.tick, at, "End stops at the question");
     press(&mut app, ch(' '));
-    update(&mut app, Msg::PlayStep);
+    settle(&mut app, Msg::PlayStep);
     assert_eq!(app.tick, at);
     assert!(!app.playing);
     // While the question waits, a number answers it instead of switching design.
@@ -455,7 +455,7 @@ fn an_answer_cannot_be_changed_by_stepping_back() {
         map_key(ch('2'), &app),
         Some(Msg::SwitchDesign(Design::LogAfterCharge))
     );
-    update(&mut app, Msg::Answer(1));
+    settle(&mut app, Msg::Answer(1));
     assert_eq!(app.score(), (0, 1), "no second chance");
 }
 
@@ -482,7 +482,7 @@ fn what_if_keys_fork_and_undo() {
     press(&mut app, ch('1'));
     assert_eq!(app.trace().outcome.charges, before);
     // Nothing on the wire at the first tick: a notice, no fork.
-    update(&mut app, Msg::First);
+    settle(&mut app, Msg::First);
     press(&mut app, ch('x'));
     assert!(app.added.is_empty());
     assert!(app.notice.is_some());

@@ -11,7 +11,7 @@ use idem::sim::{Design, TickKind};
 use idem::tui::app::{Overlay, Screen};
 use idem::tui::keymap::KEYS;
 use idem::tui::view::{MIN_HEIGHT, MIN_WIDTH};
-use idem::tui::{App, Msg, update};
+use idem::tui::{App, Msg, settle};
 
 fn app_for(scenario: Scenario, source: &str) -> App {
     App::new(scenario, source.to_string()).expect("every design simulates")
@@ -50,9 +50,9 @@ fn has_line(screen: &str, text: &str) -> bool {
 }
 
 fn step_to(app: &mut App, tick: usize) {
-    update(app, Msg::First);
+    settle(app, Msg::First);
     for _ in 0..tick {
-        update(app, Msg::Next);
+        settle(app, Msg::Next);
     }
     assert_eq!(app.tick, tick);
 }
@@ -67,8 +67,8 @@ fn crash_tick(app: &App) -> usize {
 
 fn last_under(design: Design) -> (App, String) {
     let mut app = app();
-    update(&mut app, Msg::SwitchDesign(design));
-    update(&mut app, Msg::Last);
+    settle(&mut app, Msg::SwitchDesign(design));
+    settle(&mut app, Msg::Last);
     assert_eq!(app.design, design);
     assert!(app.at_end());
     let screen = render_full(&app);
@@ -206,8 +206,8 @@ fn last_tick_no_key() {
 #[test]
 fn compare_view() {
     let mut app = app();
-    update(&mut app, Msg::Last);
-    update(&mut app, Msg::ToggleCompare);
+    settle(&mut app, Msg::Last);
+    settle(&mut app, Msg::ToggleCompare);
     assert_eq!(app.screen, Screen::Compare);
     let screen = render_full(&app);
     insta::assert_snapshot!("compare", screen);
@@ -251,8 +251,8 @@ fn compare_view() {
 #[test]
 fn compare_view_at_the_end() {
     let mut app = app();
-    update(&mut app, Msg::ToggleCompare);
-    update(&mut app, Msg::Last);
+    settle(&mut app, Msg::ToggleCompare);
+    settle(&mut app, Msg::Last);
     let screen = render_full(&app);
     insta::assert_snapshot!("compare_end", screen);
 
@@ -284,7 +284,7 @@ fn compare_view_at_the_end() {
 #[test]
 fn help_overlay() {
     let mut app = app();
-    update(&mut app, Msg::ToggleHelp);
+    settle(&mut app, Msg::ToggleHelp);
     assert_eq!(app.overlay, Overlay::Help);
     let screen = render_full(&app);
     insta::assert_snapshot!("help", screen);
@@ -312,8 +312,8 @@ fn help_overlay() {
 fn help_overlay_at_minimum_size_lists_every_key() {
     // Drawn over the compare screen, which (unlike the replay) draws at 80×24 today.
     let mut app = app();
-    update(&mut app, Msg::ToggleCompare);
-    update(&mut app, Msg::ToggleHelp);
+    settle(&mut app, Msg::ToggleCompare);
+    settle(&mut app, Msg::ToggleHelp);
     let screen = render(&app, MIN_WIDTH, MIN_HEIGHT);
     let help = panel(&screen, " Keys ");
     for (key, what) in KEYS {
@@ -362,8 +362,8 @@ fn too_small() {
     assert!(!screen.contains("Timeline"));
     // One column or one row short is still too small, whatever the screen.
     let mut compare = crate::app();
-    update(&mut compare, Msg::ToggleCompare);
-    update(&mut compare, Msg::ToggleHelp);
+    settle(&mut compare, Msg::ToggleCompare);
+    settle(&mut compare, Msg::ToggleHelp);
     for app in [&app, &compare] {
         for (w, h) in [
             (MIN_WIDTH - 1, MIN_HEIGHT),
@@ -393,7 +393,7 @@ fn draw_everything(sizes: &[(u16, u16)], whole_statement: bool) {
         let scenario = builtin.load().expect("built-in scenarios load");
         let mut app = app_for(scenario, builtin.name);
         for design in Design::ALL {
-            update(&mut app, Msg::SwitchDesign(design));
+            settle(&mut app, Msg::SwitchDesign(design));
             for tick in 0..=app.last_tick() {
                 app.tick = tick;
                 for &(w, h) in sizes {
@@ -458,7 +458,7 @@ fn checkout_believes_paid_when_it_reads_the_answer() {
     // tick later.
     for design in Design::ALL {
         let mut app = app();
-        update(&mut app, Msg::SwitchDesign(design));
+        settle(&mut app, Msg::SwitchDesign(design));
         let told = app.told();
         let Some(read) = app.trace().ticks.iter().enumerate().position(|(i, t)| {
             t.kind == TickKind::Answer && told.narrations[i].contains("marks the order paid")
@@ -485,7 +485,7 @@ fn quiz_question_and_answer() {
         default_scenario().expect("the default scenario loads"),
         "order-5531",
     );
-    update(&mut app, Msg::Last);
+    settle(&mut app, Msg::Last);
     assert!(app.quiz_pending(), "End stops at the question");
     let asked = render_full(&app);
     insta::assert_snapshot!("quiz_question", asked);
@@ -494,12 +494,12 @@ fn quiz_question_and_answer() {
     assert!(asked.contains("1 Not at all"), "{asked}");
     assert!(asked.contains("Press 1 to 3"), "{asked}");
 
-    update(&mut app, Msg::Answer(2));
+    settle(&mut app, Msg::Answer(2));
     let answered = render_full(&app);
     insta::assert_snapshot!("quiz_answer", answered);
     assert!(answered.contains("✗ The answer is 2 Once."), "{answered}");
 
-    update(&mut app, Msg::Last);
+    settle(&mut app, Msg::Last);
     let end = render_full(&app);
     assert!(end.contains("quiz 0/1 right"), "{end}");
 }
@@ -507,8 +507,8 @@ fn quiz_question_and_answer() {
 #[test]
 fn a_what_if_is_announced_in_the_header() {
     let mut app = app();
-    update(&mut app, Msg::Next);
-    update(
+    settle(&mut app, Msg::Next);
+    settle(
         &mut app,
         Msg::Fork(idem::scenario::fork::WhatIf::DropInFlight),
     );
@@ -526,7 +526,7 @@ fn a_what_if_is_announced_in_the_header() {
 #[test]
 fn readme_text_picture_is_current() {
     let mut app = app();
-    update(&mut app, Msg::Last);
+    settle(&mut app, Msg::Last);
     let fresh: Vec<String> = render_full(&app)
         .lines()
         .map(|l| l.trim_end().to_string())
@@ -560,7 +560,7 @@ fn narration_at_80x24_is_whole_or_says_it_is_cut() {
         let scenario = builtin.load().expect("built-in scenarios load");
         let mut app = app_for(scenario, builtin.name);
         for design in Design::ALL {
-            update(&mut app, Msg::SwitchDesign(design));
+            settle(&mut app, Msg::SwitchDesign(design));
             for tick in 0..=app.last_tick() {
                 app.tick = tick;
                 if app.quiz_here().is_some() {

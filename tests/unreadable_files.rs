@@ -6,7 +6,7 @@
 mod common;
 
 use common::{TempDir, Tmux, run_with_timeout, tmux_available};
-use idem::tui::{Msg, update};
+use idem::tui::{Msg, settle};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::mpsc;
@@ -128,11 +128,11 @@ fn the_pickers_typed_path_refuses_a_fifo() {
     let path = fifo(&dir, "story.toml").display().to_string();
     let error = within_ten_seconds("the picker", move || {
         let mut app = common::app();
-        update(&mut app, Msg::OpenPicker);
+        settle(&mut app, Msg::OpenPicker);
         for c in path.chars() {
-            update(&mut app, Msg::Type(c));
+            settle(&mut app, Msg::Type(c));
         }
-        update(&mut app, Msg::Confirm);
+        settle(&mut app, Msg::Confirm);
         match &app.overlay {
             idem::tui::app::Overlay::Picker(p) => p.error.clone(),
             other => panic!("the picker closed: {other:?}"),

@@ -79,6 +79,19 @@ pub struct Answer {
     pub design: Design,
 }
 
+/// How the command line opens the replay.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Launch {
+    /// The scenario file, watched and reloaded when it changes (a path that is not a file,
+    /// such as a built-in's name, is not watched).
+    pub path: Option<PathBuf>,
+    pub design: Option<Design>,
+    /// The moment to open at: the last tick at or before it.
+    pub at: Option<crate::scenario::values::ClockTime>,
+    /// Presenter mode.
+    pub present: bool,
+}
+
 /// The autoplay speeds a room can read, as multiples of the base pace.
 pub const SPEEDS: [f32; 5] = [0.5, 1.0, 1.5, 2.0, 4.0];
 /// One tick every this long at 1×.
@@ -127,11 +140,8 @@ pub struct App {
     /// The story on screen as a file, for the speaker notes, with its revision, when it was
     /// written along with the simulation.
     pub file: Option<(u64, String)>,
-    /// New stories are simulated on another thread (the terminal's loop sets this, and takes
-    /// `job`); otherwise at once.
-    pub background: bool,
-    /// A story waiting for the loop to simulate it.
-    pub job: Option<crate::tui::story::Job>,
+    /// Presenter mode: the position last sent to the speaker notes (story, design, tick).
+    pub published: Option<(u64, Design, usize)>,
     /// What is being simulated now, shown as "simulating…"; the story on screen stays live.
     pub simulating: Option<String>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
@@ -173,12 +183,32 @@ impl App {
             notes_off: None,
             revision: 0,
             file: None,
-            background: false,
-            job: None,
+            published: None,
             simulating: None,
             window: None,
             quit: false,
         })
+    }
+
+    /// The replay as the command line opens it: the file to watch, the design and the moment
+    /// to open at, and whether a room is watching.
+    pub fn launch(scenario: Scenario, source: String, options: Launch) -> Result<App, SimError> {
+        let mut app = App::new(scenario, source)?;
+        app.path = options.path.filter(|p| p.is_file());
+        if let Some(d) = options.design {
+            app.design = d;
+        }
+        if let Some(at) = options.at {
+            let t = at.resolve(app.trace().ticks.first().map_or(Instant(0), |t| t.at));
+            app.tick = app.trace().tick_at_or_before(t);
+        }
+        if options.present {
+            app.present = Some(Presenting {
+                show_elapsed: true,
+                ..Presenting::default()
+            });
+        }
+        Ok(app)
     }
 
     /// Shows a simulated story, keeping the design and the moment.
@@ -216,21 +246,6 @@ impl App {
         } else {
             self.trace().tick_at_or_before(now)
         };
-    }
-
-    /// Takes a fresh reading of the watched file: a good one replaces the story (keeping the
-    /// design, the moment and the what-ifs where it can); a bad one is reported on screen
-    /// while the last good version keeps running.
-    pub fn reload(&mut self, loaded: Option<Result<Scenario, crate::scenario::ScenarioError>>) {
-        match loaded {
-            None => {}
-            Some(Ok(scenario)) => self.start(crate::tui::story::Job {
-                original: scenario,
-                added: self.added.clone(),
-                after: crate::tui::story::After::Reload,
-            }),
-            Some(Err(e)) => self.error = Some(e.one_line()),
-        }
     }
 
     /// The quiz that stops the replay at the current tick, if any, with its index.

@@ -55,7 +55,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         Overlay::None => {}
     }
     if app.screen == Screen::Window {
-        return Some(Msg::RetentionKey(key));
+        return super::retention::message(key).map(Msg::Retention);
     }
     if app.present.is_some() {
         match key.code {

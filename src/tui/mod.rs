@@ -3,9 +3,12 @@
 
 pub mod app;
 pub mod checklist;
+pub mod effect;
 pub mod keymap;
 pub mod msg;
 pub mod notes;
+pub mod picker;
+pub mod program;
 pub mod retention;
 pub mod session;
 pub mod story;
@@ -15,5 +18,6 @@ pub mod update;
 pub mod view;
 
 pub use app::App;
+pub use effect::{Effect, settle};
 pub use msg::Msg;
 pub use update::update;

@@ -1,9 +1,20 @@
-//! Everything that can happen to the replay: a key was pressed, or the autoplay timer fired.
+//! Everything that can happen to the replay: a key the viewer pressed, or news from outside
+//! (the autoplay timer, the clock, the watched file, a finished simulation, the result of an
+//! effect). [`crate::tui::update`] is the only place any of them changes the state.
 
+use super::app::Picker;
+use super::retention::RetentionMsg;
+use super::story::{After, Prepared};
+use crate::files::WriteError;
+use crate::scenario::Scenario;
 use crate::scenario::fork::WhatIf;
 use crate::sim::Design;
+use std::path::PathBuf;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+// A story or a scenario travels once, by value, from the loop to the update function;
+// boxing it would only add an indirection at both ends.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
 pub enum Msg {
     Next,
     Prev,
@@ -38,12 +49,78 @@ pub enum Msg {
     Up,
     Down,
     Confirm,
-    /// Open the retry-window calculator on this scenario's stack.
+    /// Open the retention calculator on this scenario's stack.
     OpenWindow,
-    /// A key for the window calculator, which has keys of its own.
-    RetentionKey(ratatui::crossterm::event::KeyEvent),
+    /// Something for the retention calculator, which has messages of its own.
+    Retention(RetentionMsg),
     /// Presenter mode: blank the screen, or bring it back.
     Blank,
     /// Presenter mode: show or hide the elapsed time.
     ToggleElapsed,
+
+    // ---------------------------------------------------------------- news from outside
+    /// Presenter mode: whole seconds since the talk started.
+    Clock(u64),
+    /// The watched scenario file changed and was read again: the scenario, or why not.
+    FileChanged(Result<Scenario, String>),
+    /// A story finished simulating.
+    Simulated {
+        after: After,
+        result: Result<Prepared, String>,
+    },
+    /// The scenario files were listed for the picker.
+    Listed(Picker),
+    /// A scenario chosen in the picker was read: `picker` is where its errors go.
+    Loaded {
+        source: String,
+        path: Option<PathBuf>,
+        result: Result<Scenario, String>,
+        picker: Picker,
+    },
+    /// A save finished.
+    Saved {
+        path: PathBuf,
+        result: Result<(), WriteError>,
+    },
+    /// Presenter mode: the speaker notes' socket is open (`None`), or why it is not.
+    NotesLink(Option<String>),
+}
+
+impl Msg {
+    /// Whether the message came from the viewer rather than from outside.
+    pub fn from_viewer(&self) -> bool {
+        !matches!(
+            self,
+            Msg::PlayStep
+                | Msg::Clock(_)
+                | Msg::FileChanged(_)
+                | Msg::Simulated { .. }
+                | Msg::Listed(_)
+                | Msg::Loaded { .. }
+                | Msg::Saved { .. }
+                | Msg::NotesLink(_)
+        )
+    }
+}
+
+/// Messages from the viewer compare by what was asked for. News that carries a whole story
+/// or file never equals anything: nothing needs to compare those, and a story has no cheap
+/// equality.
+impl PartialEq for Msg {
+    fn eq(&self, other: &Msg) -> bool {
+        use Msg::*;
+        match (self, other) {
+            (SwitchDesign(a), SwitchDesign(b)) => a == b,
+            (Fork(a), Fork(b)) => a == b,
+            (Answer(a), Answer(b)) => a == b,
+            (Type(a), Type(b)) => a == b,
+            (Retention(a), Retention(b)) => a == b,
+            (Clock(a), Clock(b)) => a == b,
+            (NotesLink(a), NotesLink(b)) => a == b,
+            (FileChanged(_) | Simulated { .. } | Listed(_) | Loaded { .. } | Saved { .. }, _) => {
+                false
+            }
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+        }
+    }
 }

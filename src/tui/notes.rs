@@ -1,7 +1,8 @@
 //! `idem notes`: the speaker's second terminal. It follows the presenter's position and shows
 //! what comes next, the trainer's notes for this tick, and the answer to any question.
 
-use super::session::{Session, Wake};
+use super::program::{self, Program, Runtime};
+use super::session::Session;
 use super::theme::Theme;
 use crate::present::link::{Follower, Position, socket_place};
 use crate::scenario::{self, Scenario};
@@ -130,85 +131,156 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
     })
 }
 
-/// The notes terminal's state.
-enum Status {
+/// What the notes show: a wait (and why), or the sheet for the presenter's position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
     Waiting(String),
     Following(Result<Sheet, String>),
+}
+
+/// What can happen to the notes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotesMsg {
+    Quit,
+    /// News from the presenter's socket.
+    Show(Status),
+}
+
+/// The notes terminal as a program.
+pub struct Notes {
+    pub status: Status,
+    pub quit: bool,
+}
+
+impl Program for Notes {
+    type Msg = NotesMsg;
+    type Effect = std::convert::Infallible;
+
+    fn message(&self, event: &Event) -> Option<NotesMsg> {
+        match event {
+            Event::Key(k)
+                if k.kind != KeyEventKind::Release
+                    && matches!(k.code, KeyCode::Char('q') | KeyCode::Esc) =>
+            {
+                Some(NotesMsg::Quit)
+            }
+            _ => None,
+        }
+    }
+
+    fn update(&mut self, msg: NotesMsg) -> Vec<Self::Effect> {
+        match msg {
+            NotesMsg::Quit => self.quit = true,
+            NotesMsg::Show(status) => self.status = status,
+        }
+        Vec::new()
+    }
+
+    fn view(&self, frame: &mut Frame, theme: &Theme) {
+        draw(frame, &self.status, theme);
+    }
+
+    fn done(&self) -> bool {
+        self.quit
+    }
+}
+
+/// The notes' side of the world: the socket to the presenter, and the scenario it sent,
+/// simulated once per version.
+struct Follow {
+    place: crate::present::link::SocketPlace,
+    follower: Option<Follower>,
+    loaded: Option<Loaded>,
+    last_try: Instant,
+    /// The last waiting message reported, so an unchanged one is not sent again.
+    said: Option<String>,
+}
+
+impl Runtime<Notes> for Follow {
+    fn run(&mut self, effect: std::convert::Infallible, _: &Notes) {
+        match effect {}
+    }
+
+    fn news(&mut self, _: &Notes) -> Vec<NotesMsg> {
+        let mut news = Vec::new();
+        if self.follower.is_none() && self.last_try.elapsed() >= Duration::from_secs(1) {
+            self.last_try = Instant::now();
+            match Follower::connect_at(&self.place) {
+                Ok(f) => {
+                    self.follower = Some(f);
+                    news.push(self.waiting("Connected: waiting for the presenter's position…"));
+                }
+                // A folder that is not private, or a socket that is not ours: say why.
+                Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
+                    let why = format!("These notes cannot follow a presenter: {e}");
+                    if self.said.as_deref() != Some(why.as_str()) {
+                        news.push(self.waiting(&why));
+                    }
+                }
+                Err(_) => {}
+            }
+        }
+        if let Some(f) = self.follower.as_mut() {
+            match f.next(Duration::from_millis(150)) {
+                Ok(Some(position)) => {
+                    if self
+                        .loaded
+                        .as_ref()
+                        .is_none_or(|l| l.text != position.scenario)
+                    {
+                        self.loaded = load(&position.scenario).ok();
+                    }
+                    let sheet = match &self.loaded {
+                        Some(l) => sheet_from(l, &position),
+                        None => Err("the presenter's scenario could not be read".into()),
+                    };
+                    self.said = None;
+                    news.push(NotesMsg::Show(Status::Following(sheet)));
+                }
+                Ok(None) => {}
+                Err(_) => {
+                    self.follower = None;
+                    news.push(
+                        self.waiting("The presenter has stopped. Waiting for it to come back…"),
+                    );
+                }
+            }
+        }
+        news
+    }
+
+    fn patience(&self, _: &Notes) -> Duration {
+        Duration::from_millis(if self.follower.is_some() { 10 } else { 200 })
+    }
+}
+
+impl Follow {
+    fn waiting(&mut self, why: &str) -> NotesMsg {
+        self.said = Some(why.to_string());
+        NotesMsg::Show(Status::Waiting(why.to_string()))
+    }
 }
 
 /// Runs the notes terminal until `q`.
 pub fn run() -> io::Result<()> {
     let place = socket_place();
-    let path = &place.path;
     let theme = Theme::from_env();
     let mut session = Session::start()?;
-    let mut status = Status::Waiting(format!(
-        "No presenter is running. Start `idem present` in another terminal; these notes will follow it. (socket: {})",
-        crate::text::sanitize_line(&path.display().to_string())
-    ));
-    let mut follower: Option<Follower> = None;
-    let mut loaded: Option<Loaded> = None;
-    let mut last_try = Instant::now() - Duration::from_secs(10);
-    let mut dirty = true;
-    loop {
-        if dirty {
-            session.draw(|f| draw(f, &status, &theme))?;
-            dirty = false;
-        }
-        if follower.is_none() && last_try.elapsed() >= Duration::from_secs(1) {
-            last_try = Instant::now();
-            match Follower::connect_at(&place) {
-                Ok(f) => {
-                    follower = Some(f);
-                    status =
-                        Status::Waiting("Connected: waiting for the presenter's position…".into());
-                    dirty = true;
-                }
-                // A folder that is not private, or a socket that is not ours: say why.
-                Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {
-                    let why =
-                        Status::Waiting(format!("These notes cannot follow a presenter: {e}"));
-                    dirty |= !matches!((&status, &why), (Status::Waiting(a), Status::Waiting(b)) if a == b);
-                    status = why;
-                }
-                Err(_) => {}
-            }
-        }
-        if let Some(f) = follower.as_mut() {
-            match f.next(Duration::from_millis(150)) {
-                Ok(Some(position)) => {
-                    if loaded.as_ref().is_none_or(|l| l.text != position.scenario) {
-                        loaded = load(&position.scenario).ok();
-                    }
-                    let sheet = match &loaded {
-                        Some(l) => sheet_from(l, &position),
-                        None => Err("the presenter's scenario could not be read".into()),
-                    };
-                    status = Status::Following(sheet);
-                    dirty = true;
-                }
-                Ok(None) => {}
-                Err(_) => {
-                    follower = None;
-                    status = Status::Waiting(
-                        "The presenter has stopped. Waiting for it to come back…".into(),
-                    );
-                    dirty = true;
-                }
-            }
-        }
-        let wait = if follower.is_some() { 10 } else { 200 };
-        match session.wait(Duration::from_millis(wait))? {
-            Wake::Event(Event::Key(k)) if k.kind != KeyEventKind::Release => {
-                if matches!(k.code, KeyCode::Char('q') | KeyCode::Esc) {
-                    return Ok(());
-                }
-            }
-            Wake::Event(Event::Resize(..)) | Wake::Redraw => dirty = true,
-            Wake::End => return Ok(()),
-            Wake::Event(_) | Wake::Timeout => {}
-        }
-    }
+    let mut notes = Notes {
+        status: Status::Waiting(format!(
+            "No presenter is running. Start `idem present` in another terminal; these notes will follow it. (socket: {})",
+            crate::text::sanitize_line(&place.path.display().to_string())
+        )),
+        quit: false,
+    };
+    let mut follow = Follow {
+        place,
+        follower: None,
+        loaded: None,
+        last_try: Instant::now() - Duration::from_secs(10),
+        said: None,
+    };
+    program::run(&mut session, &mut notes, &mut follow, &theme)
 }
 
 fn draw(frame: &mut Frame<'_>, status: &Status, theme: &Theme) {

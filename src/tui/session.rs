@@ -140,6 +140,18 @@ fn restore() {
     let _ = execute!(io::stdout(), terminal::LeaveAlternateScreen, cursor::Show);
 }
 
+impl super::program::Host for Session {
+    type Backend = ratatui::backend::CrosstermBackend<io::Stdout>;
+
+    fn terminal(&mut self) -> &mut DefaultTerminal {
+        &mut self.terminal
+    }
+
+    fn wait(&mut self, timeout: Duration) -> io::Result<Wake> {
+        Session::wait(self, timeout)
+    }
+}
+
 impl Drop for Session {
     fn drop(&mut self) {
         restore();

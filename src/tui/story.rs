@@ -12,6 +12,7 @@ use crate::story::Told;
 use std::path::PathBuf;
 
 /// A story simulated under every design, ready to be shown.
+#[derive(Clone)]
 pub struct Prepared {
     pub(super) original: Scenario,
     pub(super) added: Vec<Fault>,
@@ -21,6 +22,23 @@ pub struct Prepared {
     pub(super) glossary: Vec<Vec<Option<usize>>>,
     /// The story as a file, for the speaker notes, when it was worked out here too.
     pub(super) file: Option<String>,
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepared")
+            .field("scenario", &self.scenario.name)
+            .field("added", &self.added.len())
+            .field(
+                "ticks",
+                &self
+                    .traces
+                    .iter()
+                    .map(|t| t.ticks.len())
+                    .collect::<Vec<_>>(),
+            )
+            .finish()
+    }
 }
 
 impl Prepared {
@@ -105,16 +123,11 @@ pub struct Job {
 }
 
 impl App {
-    /// Starts putting a story on screen: at once, or (with `background` set by the terminal's
-    /// loop) left in `job` for the loop to simulate on another thread.
-    pub fn start(&mut self, job: Job) {
-        if self.background {
-            self.simulating = Some(job.after.doing());
-            self.job = Some(job);
-        } else {
-            let result = prepare(job.original, job.added);
-            self.finish(job.after, result);
-        }
+    /// Starts putting a story on screen: says "simulating…" and asks for the simulation,
+    /// which the terminal's loop runs on another thread (and tests run at once).
+    pub fn start(&mut self, job: Job) -> crate::tui::effect::Effect {
+        self.simulating = Some(job.after.doing());
+        crate::tui::effect::Effect::Simulate(job)
     }
 
     /// Shows a simulated story (or why it could not be simulated), as `after` says.

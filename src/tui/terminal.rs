@@ -1,15 +1,18 @@
-//! The replay's event loop on a real terminal (a [`Session`]), redrawing only when something
-//! changed.
+//! The replay on a real terminal (a [`Session`]): the replay as a [`Program`], and its
+//! [`Runtime`], the part that touches the world.
 
 use super::app::App;
+use super::effect::{Effect, run_now};
 use super::keymap::map_key;
 use super::msg::Msg;
-use super::session::{Session, Wake};
+use super::program::{self, Program, Runtime};
+use super::session::Session;
 use super::story::{After, Job, Prepared, prepare};
 use super::theme::Theme;
 use super::update::update;
 use super::view;
 use crate::present::link::{Position, Publisher, socket_place};
+use ratatui::Frame;
 use ratatui::crossterm::event::Event;
 use std::io;
 use std::path::PathBuf;
@@ -62,94 +65,143 @@ pub fn unable_to_draw() -> Option<&'static str> {
     }
 }
 
-/// Runs the replay until the viewer quits.
+impl Program for App {
+    type Msg = Msg;
+    type Effect = Effect;
+
+    fn message(&self, event: &Event) -> Option<Msg> {
+        match event {
+            Event::Key(key) => map_key(*key, self),
+            _ => None,
+        }
+    }
+
+    fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        update(self, msg)
+    }
+
+    fn view(&self, frame: &mut Frame, theme: &Theme) {
+        view::draw(frame, self, theme);
+    }
+
+    fn done(&self) -> bool {
+        self.quit
+    }
+}
+
+/// Runs the replay on a real terminal until the viewer quits.
 pub fn run(mut app: App) -> io::Result<()> {
     let theme = Theme::from_env();
     // Restored on every way out: quit, error, panic, and the signals that end or suspend it.
     let mut session = Session::start()?;
-    let mut dirty = true;
-    let mut next_step = Instant::now() + app.pace();
-    let mut watch = Watch::new(app.path.clone());
-    let started = Instant::now();
-    // In presenter mode the position goes out to `idem notes` over a local socket.
-    let mut link = app.present.map(|_| NotesLink::new());
-    // New stories (what-ifs, reloads, other scenarios) are simulated on another thread.
-    app.background = true;
-    let mut simulation: Option<Simulation> = None;
-    loop {
-        if let Some(job) = app.job.take() {
-            simulation = Some(Simulation::start(job, app.present.is_some()));
-            dirty = true;
+    let mut runtime = Replay::new(&app);
+    program::run(&mut session, &mut app, &mut runtime, &theme)
+}
+
+/// The replay's side of the world: stories simulated on another thread, the autoplay timer,
+/// the presenter's clock, the watched file, and the speaker notes' socket.
+pub struct Replay {
+    started: Instant,
+    /// When autoplay takes its next step, while it plays.
+    next_step: Option<Instant>,
+    watch: Watch,
+    simulation: Option<Simulation>,
+    /// Results of effects that ran at once, waiting to be delivered as news.
+    ready: Vec<Msg>,
+    /// In presenter mode, the link to `idem notes`.
+    link: Option<NotesLink>,
+}
+
+impl Replay {
+    pub fn new(app: &App) -> Replay {
+        Replay {
+            started: Instant::now(),
+            next_step: None,
+            watch: Watch::new(app.path.clone()),
+            simulation: None,
+            ready: Vec::new(),
+            link: app.present.map(|_| NotesLink::new()),
         }
-        if let Some(result) = simulation.as_ref().and_then(Simulation::result) {
-            if let Some(s) = simulation.take() {
-                app.finish(s.after, result);
+    }
+}
+
+impl Runtime<App> for Replay {
+    fn run(&mut self, effect: Effect, app: &App) {
+        match effect {
+            Effect::Simulate(job) => {
+                self.simulation = Some(Simulation::start(job, app.present.is_some()));
             }
-            dirty = true;
+            Effect::Publish => {
+                if let Some(link) = self.link.as_mut() {
+                    link.publish(app);
+                }
+            }
+            other => self.ready.extend(run_now(other)),
         }
-        if let Some(p) = app.present.as_mut() {
-            let secs = started.elapsed().as_secs();
+    }
+
+    fn news(&mut self, app: &App) -> Vec<Msg> {
+        let mut news = std::mem::take(&mut self.ready);
+        if let Some(result) = self.simulation.as_ref().and_then(Simulation::result)
+            && let Some(s) = self.simulation.take()
+        {
+            news.push(Msg::Simulated {
+                after: s.after,
+                result,
+            });
+        }
+        // Autoplay: the first step a pace after play was pressed, then one per pace.
+        match (app.playing, self.next_step) {
+            (false, _) => self.next_step = None,
+            (true, None) => self.next_step = Some(Instant::now() + app.pace()),
+            (true, Some(due)) if Instant::now() >= due => {
+                news.push(Msg::PlayStep);
+                self.next_step = Some(Instant::now() + app.pace());
+            }
+            (true, Some(_)) => {}
+        }
+        if let Some(p) = app.present {
+            let secs = self.started.elapsed().as_secs();
             if secs != p.elapsed_secs {
-                p.elapsed_secs = secs;
-                dirty |= p.show_elapsed;
+                news.push(Msg::Clock(secs));
             }
         }
-        if watch.path != app.path {
-            watch = Watch::new(app.path.clone());
+        if self.watch.path != app.path {
+            self.watch = Watch::new(app.path.clone());
         }
         // A change to the file waits for the story being simulated, then is read.
-        if simulation.is_none() && watch.changed() {
-            app.reload(watch.path.as_deref().map(crate::scenario::load));
-            dirty = true;
+        if self.simulation.is_none()
+            && app.simulating.is_none()
+            && self.watch.changed()
+            && let Some(path) = self.watch.path.as_deref()
+        {
+            news.push(Msg::FileChanged(
+                crate::scenario::load(path).map_err(|e| e.one_line()),
+            ));
         }
-        // Before drawing: the socket is there, or the notice says why not, by the first frame.
-        if let Some(link) = link.as_mut() {
-            dirty |= link.publish(&mut app);
+        if let Some(link) = self.link.as_mut()
+            && let Some(off) = link.keep_open()
+        {
+            news.push(Msg::NotesLink(off));
         }
-        if dirty {
-            session.draw(|frame| view::draw(frame, &app, &theme))?;
-            dirty = false;
-        }
+        news
+    }
+
+    fn patience(&self, app: &App) -> Duration {
         // A watched file and presenter mode (its clock, and notes that may connect at any
         // moment) both need the loop to wake now and then; otherwise it sleeps until a key.
-        let idle = if simulation.is_some() {
+        let idle = if self.simulation.is_some() || !self.ready.is_empty() {
             SIMULATION_CHECK
         } else if app.path.is_some() || app.present.is_some() {
             WATCH_EVERY
         } else {
             Duration::from_secs(3600)
         };
-        let timeout = if app.playing {
-            next_step
-                .saturating_duration_since(Instant::now())
-                .min(idle)
-        } else {
-            idle
-        };
-        match session.wait(timeout)? {
-            Wake::Event(Event::Key(key)) => {
-                if let Some(msg) = map_key(key, &app) {
-                    let was_playing = app.playing;
-                    update(&mut app, msg);
-                    if app.playing && !was_playing {
-                        next_step = Instant::now() + app.pace();
-                    }
-                    dirty = true;
-                }
-            }
-            Wake::Event(Event::Resize(_, _)) | Wake::Redraw => dirty = true,
-            Wake::Event(_) => {}
-            Wake::End => return Ok(()),
-            Wake::Timeout => {
-                if app.playing && Instant::now() >= next_step {
-                    update(&mut app, Msg::PlayStep);
-                    next_step = Instant::now() + app.pace();
-                    dirty = true;
-                }
-            }
-        }
-        if app.quit {
-            return Ok(());
+        match self.next_step {
+            Some(due) if app.playing => due.saturating_duration_since(Instant::now()).min(idle),
+            // Play was just pressed: the step is scheduled at the next look.
+            None if app.playing => Duration::ZERO,
+            _ => idle,
         }
     }
 }
@@ -198,15 +250,16 @@ impl Simulation {
 /// How often the presenter tries again to open the notes' socket while the notes are off.
 const RETRY_NOTES_EVERY: Duration = Duration::from_secs(2);
 
-/// The presenter's side of the speaker notes: the socket, or why there is none (kept in
-/// `app.notes_off`, and tried again now and then), and the scenario's text as last sent.
+/// The presenter's side of the speaker notes: the socket, or why there is none (tried again
+/// now and then), and the scenario's text as last sent.
 struct NotesLink {
     publisher: Option<Publisher>,
     last_try: Option<Instant>,
-    /// The scenario as TOML for `app.revision`: worked out once per story, not per wake.
+    /// Why the socket is not open, as last reported.
+    off: Option<String>,
+    reported: bool,
+    /// The scenario as TOML for a revision: worked out once per story, not per wake.
     scenario: Option<(u64, String)>,
-    /// The story, design and tick last published.
-    sent: Option<(u64, crate::sim::Design, usize)>,
 }
 
 impl NotesLink {
@@ -214,60 +267,68 @@ impl NotesLink {
         NotesLink {
             publisher: None,
             last_try: None,
+            off: None,
+            reported: false,
             scenario: None,
-            sent: None,
         }
     }
 
-    /// Opens the socket if it is not open (at most every few seconds) and sends the
-    /// position; returns whether the notice on screen changed.
-    fn publish(&mut self, app: &mut App) -> bool {
+    /// Opens the socket if it is not open (at most every few seconds), and lets followers
+    /// that connected since the last look catch up. Returns the socket's state when it
+    /// changed: `Some(None)` once it is open, `Some(Some(why))` when it cannot be.
+    fn keep_open(&mut self) -> Option<Option<String>> {
+        if let Some(p) = self.publisher.as_mut() {
+            p.serve();
+            return None;
+        }
         let due = self
             .last_try
             .is_none_or(|t| t.elapsed() >= RETRY_NOTES_EVERY);
-        let before = app.notes_off.clone();
-        if self.publisher.is_none() && due {
-            self.last_try = Some(Instant::now());
-            match Publisher::bind_at(&socket_place()) {
-                Ok(p) => {
-                    self.publisher = Some(p);
-                    app.notes_off = None;
-                }
-                Err(e) => app.notes_off = Some(crate::text::sanitize_line(&e.to_string())),
-            }
+        if !due {
+            return None;
         }
-        if let Some(p) = self.publisher.as_mut() {
-            let now = (app.revision, app.design, app.tick);
-            if self.sent != Some(now) {
-                if self
-                    .scenario
-                    .as_ref()
-                    .is_none_or(|(r, _)| *r != app.revision)
-                {
-                    // Written along with the simulation, off this thread, when it could be;
-                    // the file as loaded if the what-if cannot be written.
-                    let text = match &app.file {
-                        Some((revision, text)) if *revision == app.revision => text.clone(),
-                        _ => crate::scenario::fork::to_toml(&app.original, &app.added)
-                            .unwrap_or_else(|_| app.original.source.clone()),
-                    };
-                    self.scenario = Some((app.revision, text));
-                }
-                let scenario = self
-                    .scenario
-                    .as_ref()
-                    .map_or(String::new(), |(_, t)| t.clone());
-                p.publish(&Position {
-                    source: app.source.clone(),
-                    scenario,
-                    design: app.design.id().to_string(),
-                    tick: app.tick,
-                });
-                self.sent = Some(now);
-            } else {
-                p.serve();
+        self.last_try = Some(Instant::now());
+        let off = match Publisher::bind_at(&socket_place()) {
+            Ok(p) => {
+                self.publisher = Some(p);
+                None
             }
+            Err(e) => Some(crate::text::sanitize_line(&e.to_string())),
+        };
+        let changed = !self.reported || off != self.off;
+        self.off = off.clone();
+        self.reported = true;
+        changed.then_some(off)
+    }
+
+    /// Sends where the presenter stands.
+    fn publish(&mut self, app: &App) {
+        let Some(p) = self.publisher.as_mut() else {
+            return;
+        };
+        if self
+            .scenario
+            .as_ref()
+            .is_none_or(|(r, _)| *r != app.revision)
+        {
+            // Written along with the simulation, off this thread, when it could be; the file
+            // as loaded if the what-if cannot be written.
+            let text = match &app.file {
+                Some((revision, text)) if *revision == app.revision => text.clone(),
+                _ => crate::scenario::fork::to_toml(&app.original, &app.added)
+                    .unwrap_or_else(|_| app.original.source.clone()),
+            };
+            self.scenario = Some((app.revision, text));
         }
-        before != app.notes_off
+        let scenario = self
+            .scenario
+            .as_ref()
+            .map_or(String::new(), |(_, t)| t.clone());
+        p.publish(&Position {
+            source: app.source.clone(),
+            scenario,
+            design: app.design.id().to_string(),
+            tick: app.tick,
+        });
     }
 }

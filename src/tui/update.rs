@@ -1,7 +1,11 @@
-//! The update function: a message in, the new state out. No drawing, no terminal.
+//! The update function: a message in, the new state out, and the effects it asks for. It is
+//! the only place the replay's state changes; it draws nothing, reads and writes no file, and
+//! never waits.
 
-use super::app::{Answer, App, Overlay, Picker, PickerEntry, SPEEDS, SavePrompt, Screen};
+use super::app::{Answer, App, Overlay, Picker, SPEEDS, SavePrompt, Screen};
+use super::effect::Effect;
 use super::msg::Msg;
+use crate::files::WriteError;
 use crate::scenario::{self, Scenario, fork};
 use crate::sim::Design;
 use crate::tui::checklist::CHECKLIST;
@@ -9,9 +13,26 @@ use crate::tui::retention::{RetentionAction, RetentionScreen};
 use crate::tui::story::{After, ErrorsTo, Job};
 use std::path::{Path, PathBuf};
 
-pub fn update(app: &mut App, msg: Msg) {
-    app.notice = None;
-    if app.simulating.is_some() && changes_the_story(app, msg) {
+/// Applies one message; returns the effects it asks for, in order.
+pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    apply(app, msg, &mut effects);
+    // The speaker notes follow the presenter: each new position goes out once.
+    if app.present.is_some() {
+        let here = (app.revision, app.design, app.tick);
+        if app.published != Some(here) {
+            app.published = Some(here);
+            effects.push(Effect::Publish);
+        }
+    }
+    effects
+}
+
+fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
+    if msg.from_viewer() || matches!(msg, Msg::PlayStep) {
+        app.notice = None;
+    }
+    if app.simulating.is_some() && changes_the_story(app, &msg) {
         app.notice = Some("still simulating the last change: one moment".into());
         return;
     }
@@ -30,10 +51,7 @@ pub fn update(app: &mut App, msg: Msg) {
         }
         Msg::First => {
             app.playing = false;
-            match app.screen {
-                Screen::Replay | Screen::Window => app.tick = 0,
-                Screen::Compare => app.compare_at = first_time(app),
-            }
+            go_first(app);
         }
         Msg::Last => {
             app.playing = false;
@@ -64,7 +82,7 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::TogglePlay => {
             if !app.playing && finished(app) {
                 // Play from the top when already at the end.
-                update(app, Msg::First);
+                go_first(app);
             }
             app.playing = !app.playing;
         }
@@ -87,7 +105,7 @@ pub fn update(app: &mut App, msg: Msg) {
         }
         Msg::JumpToDivergence => {
             if app.screen == Screen::Compare {
-                update(app, Msg::ToggleCompare);
+                toggle_compare(app);
             }
             app.playing = false;
             match app.divergence() {
@@ -104,22 +122,7 @@ pub fn update(app: &mut App, msg: Msg) {
                 }
             }
         }
-        Msg::ToggleCompare => match app.screen {
-            Screen::Replay | Screen::Window => {
-                // From the end of one story, show the end of all three.
-                app.compare_at = if app.at_end() {
-                    last_time(app).max(app.now())
-                } else {
-                    app.now()
-                };
-                app.screen = Screen::Compare;
-            }
-            Screen::Compare => {
-                let at = app.compare_at;
-                app.screen = Screen::Replay;
-                app.tick = app.trace().tick_at_or_before(at);
-            }
-        },
+        Msg::ToggleCompare => toggle_compare(app),
         Msg::ToggleHelp => {
             app.overlay = match app.overlay {
                 Overlay::None => Overlay::Help,
@@ -145,11 +148,11 @@ pub fn update(app: &mut App, msg: Msg) {
                     let mut added = app.added.clone();
                     let words = fork::describe(&app.scenario, &fault);
                     added.push(fault);
-                    app.start(Job {
+                    effects.push(app.start(Job {
                         original: app.original.clone(),
                         added,
                         after: After::Fork { words },
-                    });
+                    }));
                 }
                 Err(why) => app.notice = Some(why),
             }
@@ -159,11 +162,11 @@ pub fn update(app: &mut App, msg: Msg) {
                 app.notice =
                     Some("this is the scenario as written: there is no what-if to undo".into());
             } else {
-                app.start(Job {
+                effects.push(app.start(Job {
                     original: app.original.clone(),
                     added: Vec::new(),
                     after: After::Unfork,
-                });
+                }));
             }
         }
         Msg::OpenSave => {
@@ -177,7 +180,8 @@ pub fn update(app: &mut App, msg: Msg) {
                 });
             }
         }
-        Msg::OpenPicker => app.overlay = Overlay::Picker(open_picker(Path::new("scenarios"))),
+        Msg::OpenPicker => effects.push(Effect::ListScenarios(PathBuf::from("scenarios"))),
+        Msg::Listed(picker) => app.overlay = Overlay::Picker(picker),
         Msg::OpenChecklist => app.overlay = Overlay::Checklist(0),
         Msg::OpenWindow => {
             app.playing = false;
@@ -187,22 +191,22 @@ pub fn update(app: &mut App, msg: Msg) {
             app.window = Some(Box::new(RetentionScreen::buying(stack, purchase)));
             app.screen = Screen::Window;
         }
-        Msg::RetentionKey(key) => {
+        Msg::Retention(msg) => {
             let action = match app.window.as_mut() {
-                Some(w) => w.handle_key(key),
+                Some(w) => w.update(msg),
                 None => RetentionAction::Close,
             };
             match action {
                 RetentionAction::None => {}
                 RetentionAction::Close => app.screen = Screen::Replay,
-                RetentionAction::OpenScenario(s) => open(
+                RetentionAction::OpenScenario(s) => effects.push(open(
                     app,
                     s,
                     crate::retention::scenario::SCENARIO_NAME,
                     None,
                     Some("your stack, every answer lost: watch the attempts multiply".into()),
                     ErrorsTo::Window,
-                ),
+                )),
             }
         }
         Msg::Answer(choice) => answer(app, choice),
@@ -240,15 +244,15 @@ pub fn update(app: &mut App, msg: Msg) {
             _ => {}
         },
         Msg::Confirm => match app.overlay.clone() {
-            Overlay::Picker(p) => pick(app, p),
-            Overlay::Save(s) => save(app, s),
+            Overlay::Picker(p) => effects.extend(pick(app, p)),
+            Overlay::Save(s) => effects.extend(save(app, s)),
             Overlay::Checklist(i) => {
                 let name = CHECKLIST.get(i).map_or("order-5531", |c| c.scenario);
                 let loaded = scenario::library::find(name)
                     .ok_or_else(|| format!("no built-in scenario {name}"))
                     .and_then(|b| b.load().map_err(|e| e.one_line()));
                 match loaded {
-                    Ok(s) => open(app, s, name, None, None, ErrorsTo::Notice),
+                    Ok(s) => effects.push(open(app, s, name, None, None, ErrorsTo::Notice)),
                     Err(e) => app.notice = Some(e),
                 }
             }
@@ -258,21 +262,53 @@ pub fn update(app: &mut App, msg: Msg) {
             if app.overlay != Overlay::None {
                 app.overlay = Overlay::None;
             } else if app.screen == Screen::Compare {
-                update(app, Msg::ToggleCompare);
+                toggle_compare(app);
             } else {
                 app.quit = true;
             }
         }
         Msg::Quit => app.quit = true,
+        Msg::Clock(secs) => {
+            if let Some(p) = app.present.as_mut() {
+                p.elapsed_secs = secs;
+            }
+        }
+        Msg::FileChanged(Ok(scenario)) => effects.push(app.start(Job {
+            original: scenario,
+            added: app.added.clone(),
+            after: After::Reload,
+        })),
+        Msg::FileChanged(Err(e)) => app.error = Some(e),
+        Msg::Simulated { after, result } => app.finish(after, result),
+        Msg::Loaded {
+            source,
+            path,
+            result,
+            mut picker,
+        } => match result {
+            Ok(s) => effects.push(open(app, s, &source, path, None, ErrorsTo::Picker(picker))),
+            Err(e) => {
+                picker.error = Some(e);
+                app.overlay = Overlay::Picker(picker);
+            }
+        },
+        Msg::Saved { path, result } => saved(app, &path, result),
+        Msg::NotesLink(off) => {
+            // Notes that have just come on need the position, even an old one.
+            if off.is_none() {
+                app.published = None;
+            }
+            app.notes_off = off;
+        }
     }
 }
 
 /// Messages that start another story, or act on the one being replaced: they wait while a
 /// story is being simulated. Stepping, switching designs and the overlays do not.
-fn changes_the_story(app: &App, msg: Msg) -> bool {
+fn changes_the_story(app: &App, msg: &Msg) -> bool {
     match msg {
         Msg::Fork(_) | Msg::Unfork | Msg::OpenSave | Msg::OpenPicker | Msg::OpenWindow => true,
-        Msg::RetentionKey(_) => true,
+        Msg::Retention(_) => true,
         Msg::Confirm => matches!(
             app.overlay,
             Overlay::Picker(_) | Overlay::Save(_) | Overlay::Checklist(_)
@@ -355,64 +391,8 @@ fn answer(app: &mut App, choice: usize) {
     }
 }
 
-/// Lists `dir`'s scenario files, then the built-in library.
-pub fn open_picker(dir: &Path) -> Picker {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    let mut entries: Vec<PickerEntry> = files
-        .iter()
-        .map(|path| {
-            let source = crate::text::sanitize_line(&path.display().to_string());
-            match scenario::load(path) {
-                Ok(s) => PickerEntry {
-                    source,
-                    path: Some(path.clone()),
-                    summary: crate::text::summary(&s.description, 200),
-                    title: s.title,
-                    builtin: false,
-                },
-                Err(e) => PickerEntry {
-                    source,
-                    path: Some(path.clone()),
-                    title: "(this file has errors)".to_string(),
-                    // The row already names the file: keep the position and the message.
-                    summary: {
-                        let line = e.one_line();
-                        line.strip_prefix(&format!("{}:", e.file))
-                            .map_or(line.clone(), |rest| format!("line {}", rest.trim_start()))
-                    },
-                    builtin: false,
-                },
-            }
-        })
-        .collect();
-    for b in scenario::library::BUILTIN {
-        if let Ok(s) = b.load() {
-            entries.push(PickerEntry {
-                source: b.name.to_string(),
-                path: None,
-                summary: crate::text::summary(&s.description, 200),
-                title: s.title,
-                builtin: true,
-            });
-        }
-    }
-    Picker {
-        entries,
-        selected: 0,
-        typed: String::new(),
-        error: None,
-    }
-}
-
-fn pick(app: &mut App, mut picker: Picker) {
+/// Reads the chosen entry (or the typed path) next; an empty choice says what to do.
+fn pick(app: &mut App, mut picker: Picker) -> Option<Effect> {
     let (source, path, builtin) = match picker.entries.get(picker.selected) {
         Some(e) => (e.source.clone(), e.path.clone(), e.builtin),
         None => (picker.typed.trim().to_string(), None, false),
@@ -420,24 +400,15 @@ fn pick(app: &mut App, mut picker: Picker) {
     if source.is_empty() {
         picker.error = Some("type a path to a scenario file".into());
         app.overlay = Overlay::Picker(picker);
-        return;
+        return None;
     }
     // A listed file is opened by its real name: the name shown may have lost characters.
-    let loaded = match (&path, builtin) {
-        (Some(path), _) => scenario::load(path),
-        (None, true) => scenario::library::find(&source)
-            .map(|b| b.load())
-            .unwrap_or_else(|| scenario::resolve(&source)),
-        (None, false) => scenario::resolve(&source),
-    };
-    let path = path.or_else(|| (!builtin).then(|| PathBuf::from(&source)));
-    match loaded {
-        Ok(s) => open(app, s, &source, path, None, ErrorsTo::Picker(picker)),
-        Err(e) => {
-            picker.error = Some(e.one_line());
-            app.overlay = Overlay::Picker(picker);
-        }
-    }
+    Some(Effect::Load {
+        source,
+        path,
+        builtin,
+        picker,
+    })
 }
 
 /// Replaces the story on screen with another scenario, from its start, once it is simulated;
@@ -449,7 +420,7 @@ fn open(
     path: Option<PathBuf>,
     notice: Option<String>,
     errors_to: ErrorsTo,
-) {
+) -> Effect {
     app.overlay = Overlay::None;
     app.start(Job {
         original: scenario,
@@ -460,34 +431,37 @@ fn open(
             notice,
             errors_to,
         },
-    });
+    })
 }
 
-fn save(app: &mut App, mut prompt: SavePrompt) {
+/// Writes the what-if next: a new file, or (once the viewer has agreed) over one.
+fn save(app: &mut App, mut prompt: SavePrompt) -> Option<Effect> {
     let path = PathBuf::from(prompt.path.trim());
     if prompt.path.trim().is_empty() {
         prompt.error = Some("type a file name".into());
         app.overlay = Overlay::Save(prompt);
-        return;
+        return None;
     }
-    let exists = match crate::files::existing_file(&path) {
-        Ok(existing) => existing.is_some(),
+    match fork::to_toml(&app.original, &app.added) {
+        Ok(text) => Some(Effect::Save {
+            path,
+            text,
+            replace: prompt.confirm_overwrite,
+        }),
         Err(e) => {
             prompt.error = Some(e);
             app.overlay = Overlay::Save(prompt);
-            return;
+            None
         }
-    };
-    if exists && !prompt.confirm_overwrite {
-        prompt.confirm_overwrite = true;
-        prompt.error = Some("that file exists: Enter again replaces it, Esc keeps it".into());
-        app.overlay = Overlay::Save(prompt);
-        return;
     }
-    // The prompt has already asked before replacing a file, so the write may replace it.
-    let written = fork::to_toml(&app.original, &app.added)
-        .and_then(|text| crate::files::write_file(&path, text.as_bytes(), true));
-    match written {
+}
+
+/// What came of a save: done, a file in the way (the next Enter replaces it), or an error.
+fn saved(app: &mut App, path: &Path, result: Result<(), WriteError>) {
+    let Overlay::Save(mut prompt) = app.overlay.clone() else {
+        return;
+    };
+    match result {
         Ok(()) => {
             app.overlay = Overlay::None;
             app.notice = Some(format!(
@@ -495,9 +469,41 @@ fn save(app: &mut App, mut prompt: SavePrompt) {
                 crate::text::sanitize_line(&path.display().to_string())
             ));
         }
-        Err(e) => {
+        Err(WriteError::Exists(_)) => {
+            prompt.confirm_overwrite = true;
+            prompt.error = Some("that file exists: Enter again replaces it, Esc keeps it".into());
+            app.overlay = Overlay::Save(prompt);
+        }
+        Err(WriteError::Other(e)) => {
             prompt.error = Some(e);
             app.overlay = Overlay::Save(prompt);
         }
+    }
+}
+
+/// Between the replay and the compare screen, keeping the moment.
+fn toggle_compare(app: &mut App) {
+    match app.screen {
+        Screen::Replay | Screen::Window => {
+            // From the end of one story, show the end of all three.
+            app.compare_at = if app.at_end() {
+                last_time(app).max(app.now())
+            } else {
+                app.now()
+            };
+            app.screen = Screen::Compare;
+        }
+        Screen::Compare => {
+            let at = app.compare_at;
+            app.screen = Screen::Replay;
+            app.tick = app.trace().tick_at_or_before(at);
+        }
+    }
+}
+
+fn go_first(app: &mut App) {
+    match app.screen {
+        Screen::Replay | Screen::Window => app.tick = 0,
+        Screen::Compare => app.compare_at = first_time(app),
     }
 }

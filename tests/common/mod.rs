@@ -12,7 +12,7 @@ use idem::scenario::library::default_scenario;
 use idem::tui::keymap::map_key;
 use idem::tui::theme::Theme;
 use idem::tui::view::draw;
-use idem::tui::{App, Msg, update};
+use idem::tui::{App, Msg, settle};
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::{Frame, Terminal};
@@ -204,8 +204,8 @@ pub fn ch(c: char) -> KeyEvent {
 /// Presses a key in the replay: maps it in the current state and applies the message, if any.
 pub fn press(app: &mut App, event: KeyEvent) -> Option<Msg> {
     let msg = map_key(event, app);
-    if let Some(msg) = msg {
-        update(app, msg);
+    if let Some(msg) = msg.clone() {
+        settle(app, msg);
     }
     msg
 }

@@ -50,44 +50,90 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Esc / q / w", "close"),
 ];
 
+/// Everything the window screen can be asked to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetentionMsg {
+    Close,
+    Select(Direction),
+    /// Home or End: the first row, or the last.
+    SelectEnd {
+        first: bool,
+    },
+    /// ←/→: the selected row's value.
+    StepValue(Direction),
+    /// [ ]: the selected layer's backoff.
+    StepBackoff(Direction),
+    /// { }: the selected layer's timeout.
+    StepTimeout(Direction),
+    AddLayer,
+    AddPath,
+    Remove,
+    Reset,
+    /// Enter: replay the stack.
+    Replay,
+}
+
+/// The message a key asks for, if any; key releases ask for nothing.
+pub fn message(key: KeyEvent) -> Option<RetentionMsg> {
+    use RetentionMsg as M;
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+    Some(match key.code {
+        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => M::Close,
+        KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('w') => M::Close,
+        KeyCode::Up | KeyCode::Char('k') => M::Select(Direction::Up),
+        KeyCode::Down | KeyCode::Char('j') => M::Select(Direction::Down),
+        KeyCode::Home | KeyCode::Char('g') => M::SelectEnd { first: true },
+        KeyCode::End | KeyCode::Char('G') => M::SelectEnd { first: false },
+        KeyCode::Left if shift => M::StepBackoff(Direction::Down),
+        KeyCode::Right if shift => M::StepBackoff(Direction::Up),
+        KeyCode::Char('H') | KeyCode::Char('[') => M::StepBackoff(Direction::Down),
+        KeyCode::Char('L') | KeyCode::Char(']') => M::StepBackoff(Direction::Up),
+        KeyCode::Char('{') => M::StepTimeout(Direction::Down),
+        KeyCode::Char('}') => M::StepTimeout(Direction::Up),
+        KeyCode::Left | KeyCode::Char('h') => M::StepValue(Direction::Down),
+        KeyCode::Right | KeyCode::Char('l') => M::StepValue(Direction::Up),
+        KeyCode::Char('a') => M::AddLayer,
+        KeyCode::Char('A') => M::AddPath,
+        KeyCode::Char('x') | KeyCode::Delete => M::Remove,
+        KeyCode::Char('r') => M::Reset,
+        KeyCode::Enter => M::Replay,
+        _ => return None,
+    })
+}
+
 impl RetentionScreen {
-    /// Applies one key and says what the caller should do next.
-    pub fn handle_key(&mut self, key: KeyEvent) -> RetentionAction {
-        if key.kind == KeyEventKind::Release {
-            return RetentionAction::None;
-        }
+    /// Applies one message and says what the caller should do next.
+    pub fn update(&mut self, msg: RetentionMsg) -> RetentionAction {
+        use RetentionMsg as M;
         self.clear_notice();
-        let shift = key.modifiers.contains(KeyModifiers::SHIFT);
-        match key.code {
-            KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => {
-                return RetentionAction::Close;
-            }
-            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('w') => {
-                return RetentionAction::Close;
-            }
-            KeyCode::Up | KeyCode::Char('k') => self.select(Direction::Up),
-            KeyCode::Down | KeyCode::Char('j') => self.select(Direction::Down),
-            KeyCode::Home | KeyCode::Char('g') => self.select_end(true),
-            KeyCode::End | KeyCode::Char('G') => self.select_end(false),
-            KeyCode::Left if shift => self.step_second(Direction::Down),
-            KeyCode::Right if shift => self.step_second(Direction::Up),
-            KeyCode::Char('H') | KeyCode::Char('[') => self.step_second(Direction::Down),
-            KeyCode::Char('L') | KeyCode::Char(']') => self.step_second(Direction::Up),
-            KeyCode::Char('{') => self.step_timeout(Direction::Down),
-            KeyCode::Char('}') => self.step_timeout(Direction::Up),
-            KeyCode::Left | KeyCode::Char('h') => self.step_value(Direction::Down),
-            KeyCode::Right | KeyCode::Char('l') => self.step_value(Direction::Up),
-            KeyCode::Char('a') => self.add_layer(),
-            KeyCode::Char('A') => self.add_path(),
-            KeyCode::Char('x') | KeyCode::Delete => self.remove_selected(),
-            KeyCode::Char('r') => self.reset(),
-            KeyCode::Enter => match replay_scenario(self.stack(), self.purchase()) {
+        match msg {
+            M::Close => return RetentionAction::Close,
+            M::Select(direction) => self.select(direction),
+            M::SelectEnd { first } => self.select_end(first),
+            M::StepBackoff(direction) => self.step_second(direction),
+            M::StepTimeout(direction) => self.step_timeout(direction),
+            M::StepValue(direction) => self.step_value(direction),
+            M::AddLayer => self.add_layer(),
+            M::AddPath => self.add_path(),
+            M::Remove => self.remove_selected(),
+            M::Reset => self.reset(),
+            M::Replay => match replay_scenario(self.stack(), self.purchase()) {
                 Ok(scenario) => return RetentionAction::OpenScenario(scenario),
                 Err(problem) => self.say(problem),
             },
-            _ => {}
         }
         RetentionAction::None
+    }
+
+    /// Applies the message a key asks for, if any.
+    pub fn handle_key(&mut self, key: KeyEvent) -> RetentionAction {
+        match message(key) {
+            Some(msg) => self.update(msg),
+            None => RetentionAction::None,
+        }
     }
 
     /// What ←/→ change on the selected row, for the footer.

@@ -14,7 +14,7 @@ mod state;
 mod tables;
 mod view;
 
-pub use keys::{KEYS, RetentionAction};
+pub use keys::{KEYS, RetentionAction, RetentionMsg, message};
 pub use state::{
     BACKOFF_LADDER_MS, DELAY_LADDER_MS, Direction, MAX_ATTEMPTS, MAX_LAYERS, MAX_PATHS,
     MIN_ATTEMPTS, RetentionScreen, Row, SAFETY_LADDER, TIMEOUT_LADDER_MS, WINDOW_LADDER_MS,
@@ -23,15 +23,50 @@ pub use view::{MIN_HEIGHT, MIN_WIDTH, render};
 
 use std::io;
 
-use ratatui::crossterm::event::{Event, KeyEventKind};
+use ratatui::Frame;
+use ratatui::crossterm::event::Event;
 
-use super::session::{Session, Wake};
+use super::program::{self, Program, Quiet};
+use super::session::Session;
 use super::theme::Theme;
 use crate::retention::Stack;
 use crate::scenario::Scenario;
 
-/// How long the screen sleeps when nothing happens: it has no clock of its own.
-const IDLE: std::time::Duration = std::time::Duration::from_secs(3600);
+/// The window screen as a program of its own, for `idem window --tui`.
+pub struct Standalone {
+    pub screen: RetentionScreen,
+    /// Once the screen is closed: `Some(None)` for Esc, `Some(Some(scenario))` for Enter.
+    pub outcome: Option<Option<Scenario>>,
+}
+
+impl Program for Standalone {
+    type Msg = RetentionMsg;
+    type Effect = std::convert::Infallible;
+
+    fn message(&self, event: &Event) -> Option<RetentionMsg> {
+        match event {
+            Event::Key(key) => message(*key),
+            _ => None,
+        }
+    }
+
+    fn update(&mut self, msg: RetentionMsg) -> Vec<Self::Effect> {
+        match self.screen.update(msg) {
+            RetentionAction::None => {}
+            RetentionAction::Close => self.outcome = Some(None),
+            RetentionAction::OpenScenario(scenario) => self.outcome = Some(Some(scenario)),
+        }
+        Vec::new()
+    }
+
+    fn view(&self, frame: &mut Frame, theme: &Theme) {
+        render(frame, frame.area(), &self.screen, theme);
+    }
+
+    fn done(&self) -> bool {
+        self.outcome.is_some()
+    }
+}
 
 /// Runs the window screen on its own terminal until the user closes it
 /// (`Ok(None)`) or presses Enter (`Ok(Some(scenario))`, for the caller to
@@ -46,25 +81,10 @@ pub fn run_standalone(mut stack: Stack) -> io::Result<Option<Scenario>> {
     }
     let theme = Theme::from_env();
     let mut session = Session::start()?;
-    let mut screen = RetentionScreen::new(stack);
-    let mut dirty = true;
-    loop {
-        if dirty {
-            session.draw(|frame| render(frame, frame.area(), &screen, &theme))?;
-            dirty = false;
-        }
-        match session.wait(IDLE)? {
-            Wake::Event(Event::Key(key)) if key.kind != KeyEventKind::Release => {
-                dirty = true;
-                match screen.handle_key(key) {
-                    RetentionAction::None => {}
-                    RetentionAction::Close => return Ok(None),
-                    RetentionAction::OpenScenario(scenario) => return Ok(Some(scenario)),
-                }
-            }
-            Wake::Event(Event::Resize(_, _)) | Wake::Redraw => dirty = true,
-            Wake::End => return Ok(None),
-            Wake::Event(_) | Wake::Timeout => {}
-        }
-    }
+    let mut program = Standalone {
+        screen: RetentionScreen::new(stack),
+        outcome: None,
+    };
+    program::run(&mut session, &mut program, &mut Quiet, &theme)?;
+    Ok(program.outcome.flatten())
 }
