@@ -166,18 +166,6 @@ pub fn assert_exited(output: &Output, what: &str) {
     );
 }
 
-/// Whether the binary knows the subcommand `sub` yet; when it does not, this says so on
-/// stderr and the caller skips its binary test.
-pub fn wired(sub: &str) -> bool {
-    let known = run_idem_in(None, &["help", sub]).status.code() == Some(0);
-    if !known {
-        eprintln!(
-            "note: `idem {sub}` is not wired into src/main.rs yet; this binary test was skipped"
-        );
-    }
-    known
-}
-
 // ---------------------------------------------------------------- the replay, without a terminal
 
 /// Colour off, built directly: snapshots hold only text and never depend on `NO_COLOR`.
@@ -275,12 +263,62 @@ pub fn header(screen: &str) -> &str {
 
 // ---------------------------------------------------------------- a real terminal (tmux)
 
-/// Whether tmux is installed; the tests that need it skip themselves, with a note, if not.
-pub fn tmux_available() -> bool {
+/// Whether tmux is installed and answers `tmux -V`. Tests ask [`tmux_ready`] instead, which
+/// applies the CI rule.
+fn tmux_available() -> bool {
     Command::new("tmux")
         .arg("-V")
         .output()
         .is_ok_and(|o| o.status.success())
+}
+
+/// Whether the environment variable `CI` is set to something (`.ci/run` sets `CI=1`).
+pub fn ci_set() -> bool {
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty())
+}
+
+/// What a test that needs tmux does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TmuxPlan {
+    /// tmux is there: the test runs.
+    Run,
+    /// No tmux, outside CI: the test skips, with a note on the terminal.
+    Skip,
+    /// No tmux in CI, where it is required: the test fails.
+    Fail,
+}
+
+/// The rule for tests that need tmux: they run where it is installed; where it is not, they
+/// fail in CI (a skipped end-to-end test there would hide a broken terminal) and skip with a
+/// note elsewhere.
+pub fn tmux_plan(ci_set: bool, tmux_present: bool) -> TmuxPlan {
+    match (ci_set, tmux_present) {
+        (_, true) => TmuxPlan::Run,
+        (true, false) => TmuxPlan::Fail,
+        (false, false) => TmuxPlan::Skip,
+    }
+}
+
+/// Whether the test `what` can go on with tmux. Panics (the test fails) when tmux is missing
+/// and `CI` is set; returns `false` after a note on stderr when tmux is missing outside CI, and
+/// the caller returns. The note is written to stderr directly, not through `eprintln!`, so the
+/// test harness does not swallow it: a skip is seen.
+pub fn tmux_ready(what: &str) -> bool {
+    match tmux_plan(ci_set(), tmux_available()) {
+        TmuxPlan::Run => true,
+        TmuxPlan::Fail => panic!(
+            "{what} needs tmux, and tmux is not on PATH while CI is set: install tmux \
+             (`.ci/run` does), or unset CI to skip this test"
+        ),
+        TmuxPlan::Skip => {
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: tmux is not on PATH; skipping {what} (with CI set, this would fail)"
+            );
+            false
+        }
+    }
 }
 
 /// A tmux server of our own (its own socket, no config file), killed on drop whether the
