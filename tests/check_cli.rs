@@ -457,7 +457,11 @@ fn new_refuses_an_empty_name_and_a_missing_folder() {
     let dir = TempDir::new("new-missing");
     let name = dir.join("no/such/folder/x").display().to_string();
     let err = new::run(&NewArgs { name }).expect_err("no folder");
-    assert!(err.contains("folder does not exist"), "{err}");
+    let folder = dir.join("no/such/folder").display().to_string();
+    assert!(
+        err.contains(&format!("the folder `{folder}` does not exist")),
+        "{err}"
+    );
 }
 
 // ---------------------------------------------------------------- the real binary
