@@ -1,14 +1,15 @@
 //! Helpers shared by the integration tests: running the real binary with a time limit,
-//! temporary directories, drawing the replay on a test terminal, key presses, and driving a
-//! real terminal in tmux. Each test file that needs them says `mod common;`; not every file
-//! uses every helper.
+//! temporary directories, the built-in scenarios' text, drawing the replay on a test terminal,
+//! key presses, and driving a real terminal in tmux (which CI requires). Each test file that
+//! needs them says `mod common;`; not every file uses every helper.
 
 #![allow(dead_code)]
 
 pub mod inline;
 pub mod truth;
 
-use idem::scenario::library::default_scenario;
+use idem::scenario::library::{BUILTIN, default_scenario};
+use idem::sim::{Fact, TickKind, Trace};
 use idem::tui::keymap::map_key;
 use idem::tui::theme::Theme;
 use idem::tui::view::draw;
@@ -179,6 +180,30 @@ pub fn app() -> App {
     App::new(scenario, "order-5531".to_string()).expect("every design simulates")
 }
 
+/// The app standing at the first send of order 5531 (tick 1).
+pub fn at_first_send() -> App {
+    let mut app = app();
+    press(&mut app, key(KeyCode::Right));
+    assert_eq!(app.tick, 1);
+    assert_eq!(app.trace().ticks[1].kind, TickKind::Send);
+    assert_eq!(app.told().labels[1], "charge $48.60 key K7Q4 #1");
+    app
+}
+
+/// The TOML text of the built-in scenario `name`.
+pub fn builtin_source(name: &str) -> &'static str {
+    BUILTIN
+        .iter()
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("no built-in {name}"))
+        .source
+}
+
+/// The (time, fact) of each tick, to compare traces' stories.
+pub fn story(trace: &Trace) -> Vec<(idem::sim::Instant, Fact)> {
+    trace.ticks.iter().map(|t| (t.at, t.fact.clone())).collect()
+}
+
 /// A key press without modifiers.
 pub fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
@@ -254,6 +279,26 @@ pub fn panel(screen: &str, title: &str) -> Vec<String> {
 /// searched whole.
 pub fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Lines joined and runs of whitespace collapsed, so wrapped text can be searched whole.
+pub fn flat(lines: &[String]) -> String {
+    lines
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The scenario argument of a share line, as bash reads it.
+pub fn bash_word(share: &str) -> String {
+    let script = share.replacen("idem ", "printf %s ", 1);
+    let script = script.split(" --design").next().expect("a design follows");
+    let out = std::process::Command::new("bash")
+        .args(["-c", script])
+        .output()
+        .expect("bash runs");
+    String::from_utf8(out.stdout).expect("utf-8")
 }
 
 /// The header line of the replay's screen (the row under the top border).
