@@ -1,13 +1,9 @@
 //! `idem check`, `idem list` and `idem new`, through the library functions the binary calls
 //! and through the real binary.
-//!
-//! The binary tests first ask the binary whether it has the subcommand (`idem help check`);
-//! until `src/main.rs` wires it in, they say so on stderr and skip, and the library tests
-//! carry the same checks.
 
 mod common;
 
-use common::{TempDir, manifest, wired};
+use common::{TempDir, manifest};
 use idem::cli::check::{self, CheckArgs, CheckOutcome};
 use idem::cli::new::{self, NewArgs};
 use std::path::Path;
@@ -461,16 +457,17 @@ fn new_refuses_an_empty_name_and_a_missing_folder() {
     let dir = TempDir::new("new-missing");
     let name = dir.join("no/such/folder/x").display().to_string();
     let err = new::run(&NewArgs { name }).expect_err("no folder");
-    assert!(err.contains("folder does not exist"), "{err}");
+    let folder = dir.join("no/such/folder").display().to_string();
+    assert!(
+        err.contains(&format!("the folder `{folder}` does not exist")),
+        "{err}"
+    );
 }
 
 // ---------------------------------------------------------------- the real binary
 
 #[test]
 fn binary_every_canonical_scenario_passes() {
-    if !wired("check") {
-        return;
-    }
     let paths = canonical_paths();
     let mut args = vec!["check"];
     args.extend(paths.iter().map(String::as_str));
@@ -484,9 +481,6 @@ fn binary_every_canonical_scenario_passes() {
 
 #[test]
 fn binary_a_wrong_expectation_exits_1() {
-    if !wired("check") {
-        return;
-    }
     let dir = TempDir::new("bin-wrong");
     let (path, line) = wrong_expectation(&dir);
     let out = idem(&["check", &path]);
@@ -505,9 +499,6 @@ fn binary_a_wrong_expectation_exits_1() {
 
 #[test]
 fn binary_an_invalid_file_exits_2() {
-    if !wired("check") {
-        return;
-    }
     let dir = TempDir::new("bin-invalid");
     let path = dir.file("broken.toml", INVALID);
     let out = idem(&["check", &path]);
@@ -521,9 +512,6 @@ fn binary_an_invalid_file_exits_2() {
 
 #[test]
 fn binary_a_mix_exits_2() {
-    if !wired("check") {
-        return;
-    }
     let dir = TempDir::new("bin-mix");
     let (wrong, _) = wrong_expectation(&dir);
     let broken = dir.file("broken.toml", INVALID);
@@ -536,9 +524,6 @@ fn binary_a_mix_exits_2() {
 
 #[test]
 fn binary_check_needs_a_file() {
-    if !wired("check") {
-        return;
-    }
     let out = idem(&["check"]);
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert!(out.stdout.is_empty());
@@ -546,9 +531,6 @@ fn binary_check_needs_a_file() {
 
 #[test]
 fn binary_list_names_all_nine_with_titles() {
-    if !wired("list") {
-        return;
-    }
     let out = idem(&["list"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     for name in CANONICAL {
@@ -560,9 +542,6 @@ fn binary_list_names_all_nine_with_titles() {
 
 #[test]
 fn binary_new_writes_once_and_the_file_passes_check() {
-    if !wired("new") || !wired("check") {
-        return;
-    }
     let dir = TempDir::new("bin-new");
     let out = idem_in(Some(dir.path()), &["new", "my-drill"]);
     assert_eq!(out.code, Some(0), "{}", out.stderr);

@@ -5,7 +5,7 @@
 //! panics, hangs, or lets an escape byte reach the terminal.
 //!
 //! The fixed cases are `tests/bad_scenarios/hostile-*.toml`; the large ones are generated here.
-//! `idem check` is tested through the library, and through the binary once it is wired in.
+//! `idem check` is tested through the library and through the binary.
 
 mod common;
 
@@ -198,9 +198,6 @@ fn hostile_corpus_files_are_refused_with_their_position() {
 
 #[test]
 fn hostile_corpus_files_through_the_check_binary() {
-    if !common::wired("check") {
-        return;
-    }
     let paths: Vec<String> = REFUSED.iter().map(|r| corpus(r.0)).collect();
     let mut args = vec!["check"];
     args.extend(paths.iter().map(String::as_str));

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{TempDir, Tmux, collapse, key, press, render, tmux_available};
+use common::{TempDir, Tmux, collapse, key, press, render, tmux_ready};
 use idem::present::link::{Follower, Position, Publisher};
 use idem::scenario::library::default_scenario;
 use idem::sim::{Design, TickKind};
@@ -428,8 +428,7 @@ const STOPPED: &str = "The presenter has stopped. Waiting for it to come back…
 
 #[test]
 fn presenter_and_notes_in_tmux() {
-    if !tmux_available() {
-        println!("note: tmux is not on PATH; skipping the presenter and notes end-to-end test");
+    if !tmux_ready("the presenter and notes end-to-end test") {
         return;
     }
     let dir = TempDir::new("e2e");
@@ -511,8 +510,7 @@ fn presenter_and_notes_in_tmux() {
 /// it neither accepts new followers nor advances the elapsed-time display.
 #[test]
 fn notes_follow_a_presenter_without_a_key_press() {
-    if !tmux_available() {
-        println!("note: tmux is not on PATH; skipping");
+    if !tmux_ready("the idle-follower test") {
         return;
     }
     let dir = TempDir::new("idle");
@@ -690,8 +688,7 @@ fn followers_that_do_not_read_never_hold_up_the_presenter() {
 
 #[test]
 fn the_presenter_says_why_the_notes_are_off() {
-    if !tmux_available() {
-        println!("note: tmux is not on PATH; skipping");
+    if !tmux_ready("the notes-off test") {
         return;
     }
     let dir = TempDir::new("off");

@@ -6,11 +6,11 @@
 //!
 //! Everything the program writes is captured with `pipe-pane`, so the restore sequences are
 //! checked byte for byte; the replay's bytes are also searched for escape sequences from a
-//! hostile scenario. Skipped, with a note, where tmux is not installed.
+//! hostile scenario. Without tmux they fail when `CI` is set, and skip with a note otherwise.
 
 mod common;
 
-use common::{TempDir, Tmux, tmux_available};
+use common::{TempDir, Tmux, tmux_ready};
 use std::path::PathBuf;
 
 const SESSION: &str = "sig";
@@ -189,8 +189,7 @@ fn suspend_and_resume(bench: &mut Bench, args: &str, marker: &str) {
 
 /// Runs the whole check for one program.
 fn check_program(tag: &str, args: &str, marker: &str) -> Option<Bench> {
-    if !tmux_available() {
-        println!("note: tmux is not on PATH; skipping the signal tests");
+    if !tmux_ready("the signal tests") {
         return None;
     }
     let mut bench = Bench::start(tag);

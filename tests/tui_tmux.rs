@@ -1,9 +1,10 @@
 //! End to end: the real binary in a real terminal (tmux), driven by key presses and read
-//! back from the screen. Skipped, with a note, where tmux is not installed.
+//! back from the screen. Without tmux they fail when `CI` is set, and skip with a note otherwise
+//! (`tmux_ready` in `tests/common`, whose rule is tested here without tmux).
 
 mod common;
 
-use common::{Tmux, header, tmux_available};
+use common::{Tmux, TmuxPlan, header, tmux_plan, tmux_ready};
 use idem::scenario::library::default_scenario;
 use idem::sim::Design;
 
@@ -29,8 +30,7 @@ fn statement_lines(screen: &str) -> usize {
 
 #[test]
 fn replay_in_a_real_terminal() {
-    if !tmux_available() {
-        println!("note: tmux is not on PATH; skipping the end-to-end replay test");
+    if !tmux_ready("the end-to-end replay test") {
         return;
     }
     let app = idem::tui::App::new(
@@ -120,8 +120,7 @@ fn replay_in_a_real_terminal() {
 /// "simulating…", a step is taken meanwhile, and the fork's outcome arrives after.
 #[test]
 fn a_what_if_on_a_long_story_keeps_the_replay_live() {
-    if !tmux_available() {
-        println!("note: tmux is not on PATH; skipping");
+    if !tmux_ready("the long-story what-if test") {
         return;
     }
     let dir = common::TempDir::new("long-fork");
@@ -149,4 +148,14 @@ fn a_what_if_on_a_long_story_keeps_the_replay_live() {
     let screen = tmux.wait_for(SESSION, "the what-if's outcome", |s| s.contains("WHAT-IF"));
     assert!(!screen.contains("simulating…"), "{screen}");
     tmux.press(SESSION, "q");
+}
+
+/// The rule every tmux test follows: with tmux it runs; without it, it fails when `CI` is set
+/// and skips (with a note) only when it is not.
+#[test]
+fn tmux_tests_fail_in_ci_when_tmux_is_missing() {
+    assert_eq!(tmux_plan(true, true), TmuxPlan::Run);
+    assert_eq!(tmux_plan(false, true), TmuxPlan::Run);
+    assert_eq!(tmux_plan(true, false), TmuxPlan::Fail);
+    assert_eq!(tmux_plan(false, false), TmuxPlan::Skip);
 }

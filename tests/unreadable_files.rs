@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{TempDir, Tmux, run_with_timeout, tmux_available};
+use common::{TempDir, Tmux, run_with_timeout, tmux_ready};
 use idem::tui::{Msg, settle};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -145,8 +145,7 @@ fn the_pickers_typed_path_refuses_a_fifo() {
 /// A watched scenario replaced by a FIFO: the replay reports it and still answers keys.
 #[test]
 fn a_watched_file_swapped_for_a_fifo_does_not_freeze_the_replay() {
-    if !tmux_available() {
-        println!("note: tmux is not on PATH; skipped");
+    if !tmux_ready("the FIFO-swap test") {
         return;
     }
     let dir = TempDir::new("swap");

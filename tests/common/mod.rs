@@ -1,14 +1,15 @@
 //! Helpers shared by the integration tests: running the real binary with a time limit,
-//! temporary directories, drawing the replay on a test terminal, key presses, and driving a
-//! real terminal in tmux. Each test file that needs them says `mod common;`; not every file
-//! uses every helper.
+//! temporary directories, the built-in scenarios' text, drawing the replay on a test terminal,
+//! key presses, and driving a real terminal in tmux (which CI requires). Each test file that
+//! needs them says `mod common;`; not every file uses every helper.
 
 #![allow(dead_code)]
 
 pub mod inline;
 pub mod truth;
 
-use idem::scenario::library::default_scenario;
+use idem::scenario::library::{BUILTIN, default_scenario};
+use idem::sim::{Fact, TickKind, Trace};
 use idem::tui::keymap::map_key;
 use idem::tui::theme::Theme;
 use idem::tui::view::draw;
@@ -166,18 +167,6 @@ pub fn assert_exited(output: &Output, what: &str) {
     );
 }
 
-/// Whether the binary knows the subcommand `sub` yet; when it does not, this says so on
-/// stderr and the caller skips its binary test.
-pub fn wired(sub: &str) -> bool {
-    let known = run_idem_in(None, &["help", sub]).status.code() == Some(0);
-    if !known {
-        eprintln!(
-            "note: `idem {sub}` is not wired into src/main.rs yet; this binary test was skipped"
-        );
-    }
-    known
-}
-
 // ---------------------------------------------------------------- the replay, without a terminal
 
 /// Colour off, built directly: snapshots hold only text and never depend on `NO_COLOR`.
@@ -189,6 +178,30 @@ pub fn app() -> App {
     let mut scenario = default_scenario().expect("the default scenario loads");
     scenario.quizzes.clear();
     App::new(scenario, "order-5531".to_string()).expect("every design simulates")
+}
+
+/// The app standing at the first send of order 5531 (tick 1).
+pub fn at_first_send() -> App {
+    let mut app = app();
+    press(&mut app, key(KeyCode::Right));
+    assert_eq!(app.tick, 1);
+    assert_eq!(app.trace().ticks[1].kind, TickKind::Send);
+    assert_eq!(app.told().labels[1], "charge $48.60 key K7Q4 #1");
+    app
+}
+
+/// The TOML text of the built-in scenario `name`.
+pub fn builtin_source(name: &str) -> &'static str {
+    BUILTIN
+        .iter()
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("no built-in {name}"))
+        .source
+}
+
+/// The (time, fact) of each tick, to compare traces' stories.
+pub fn story(trace: &Trace) -> Vec<(idem::sim::Instant, Fact)> {
+    trace.ticks.iter().map(|t| (t.at, t.fact.clone())).collect()
 }
 
 /// A key press without modifiers.
@@ -268,6 +281,26 @@ pub fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// Lines joined and runs of whitespace collapsed, so wrapped text can be searched whole.
+pub fn flat(lines: &[String]) -> String {
+    lines
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The scenario argument of a share line, as bash reads it.
+pub fn bash_word(share: &str) -> String {
+    let script = share.replacen("idem ", "printf %s ", 1);
+    let script = script.split(" --design").next().expect("a design follows");
+    let out = std::process::Command::new("bash")
+        .args(["-c", script])
+        .output()
+        .expect("bash runs");
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
 /// The header line of the replay's screen (the row under the top border).
 pub fn header(screen: &str) -> &str {
     screen.lines().nth(1).unwrap_or("")
@@ -275,12 +308,62 @@ pub fn header(screen: &str) -> &str {
 
 // ---------------------------------------------------------------- a real terminal (tmux)
 
-/// Whether tmux is installed; the tests that need it skip themselves, with a note, if not.
-pub fn tmux_available() -> bool {
+/// Whether tmux is installed and answers `tmux -V`. Tests ask [`tmux_ready`] instead, which
+/// applies the CI rule.
+fn tmux_available() -> bool {
     Command::new("tmux")
         .arg("-V")
         .output()
         .is_ok_and(|o| o.status.success())
+}
+
+/// Whether the environment variable `CI` is set to something (`.ci/run` sets `CI=1`).
+pub fn ci_set() -> bool {
+    std::env::var_os("CI").is_some_and(|v| !v.is_empty())
+}
+
+/// What a test that needs tmux does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TmuxPlan {
+    /// tmux is there: the test runs.
+    Run,
+    /// No tmux, outside CI: the test skips, with a note on the terminal.
+    Skip,
+    /// No tmux in CI, where it is required: the test fails.
+    Fail,
+}
+
+/// The rule for tests that need tmux: they run where it is installed; where it is not, they
+/// fail in CI (a skipped end-to-end test there would hide a broken terminal) and skip with a
+/// note elsewhere.
+pub fn tmux_plan(ci_set: bool, tmux_present: bool) -> TmuxPlan {
+    match (ci_set, tmux_present) {
+        (_, true) => TmuxPlan::Run,
+        (true, false) => TmuxPlan::Fail,
+        (false, false) => TmuxPlan::Skip,
+    }
+}
+
+/// Whether the test `what` can go on with tmux. Panics (the test fails) when tmux is missing
+/// and `CI` is set; returns `false` after a note on stderr when tmux is missing outside CI, and
+/// the caller returns. The note is written to stderr directly, not through `eprintln!`, so the
+/// test harness does not swallow it: a skip is seen.
+pub fn tmux_ready(what: &str) -> bool {
+    match tmux_plan(ci_set(), tmux_available()) {
+        TmuxPlan::Run => true,
+        TmuxPlan::Fail => panic!(
+            "{what} needs tmux, and tmux is not on PATH while CI is set: install tmux \
+             (`.ci/run` does), or unset CI to skip this test"
+        ),
+        TmuxPlan::Skip => {
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: tmux is not on PATH; skipping {what} (with CI set, this would fail)"
+            );
+            false
+        }
+    }
 }
 
 /// A tmux server of our own (its own socket, no config file), killed on drop whether the

@@ -1,0 +1,103 @@
+//! The trainer's `[[narration]]` blocks, loaded from a scenario file: replacing and appending to
+//! the engine's words at a labelled tick or a clock time, and refusing a block that names no
+//! tick any design reaches.
+
+mod common;
+
+use common::{TempDir, builtin_source, story};
+use idem::scenario::{NarrationMode, NarrationTarget};
+use idem::sim::{Design, Instant, TickKind};
+
+const REPLACED: &str = "The money has moved. Nobody on the shop's side will ever hear of it.";
+const APPENDED: &str = "Ask the room what the checkout should do now.";
+
+/// `reply-lost` with extra `[[narration]]` blocks appended.
+fn reply_lost_with(narration: &str) -> String {
+    format!("{}\n{narration}", builtin_source("reply-lost"))
+}
+
+#[test]
+fn trainer_narration_replaces_and_appends() {
+    let dir = TempDir::new("narration");
+    let plain = idem::scenario::load(&dir.write("plain.toml", builtin_source("reply-lost")))
+        .expect("reply-lost loads");
+    let path = dir.write(
+        "narrated.toml",
+        &reply_lost_with(&format!(
+            "[[narration]]\nlabel = \"answer to #1 lost\"\ntext = \"{REPLACED}\"\nmode = \"replace\"\n\n\
+             [[narration]]\nat = \"14:02:37\"\ntext = \"{APPENDED}\"\nmode = \"append\"\n"
+        )),
+    );
+    let narrated = idem::scenario::load(&path).expect("the narrated scenario loads");
+    assert_eq!(narrated.narration.len(), 2);
+    assert_eq!(
+        narrated.narration[0].target,
+        NarrationTarget::Label("answer to #1 lost".into())
+    );
+    assert_eq!(narrated.narration[0].mode, NarrationMode::Replace);
+    assert_eq!(narrated.narration[1].mode, NarrationMode::Append);
+
+    for design in Design::ALL {
+        let before = plain.run(design).expect("simulates");
+        let after = narrated.run(design).expect("simulates");
+        assert_eq!(story(&before), story(&after), "{design:?}: same events");
+        let lost = before
+            .told
+            .labels
+            .iter()
+            .position(|l| l == "answer to #1 lost")
+            .unwrap_or_else(|| panic!("{design:?}: the answer is lost in every design"));
+        let timeout = before
+            .ticks
+            .iter()
+            .position(|t| t.at == Instant(14 * 3_600_000 + 2 * 60_000 + 37_000))
+            .unwrap_or_else(|| panic!("{design:?}: a tick at 14:02:37"));
+        assert_eq!(before.ticks[timeout].kind, TickKind::Timeout);
+        for (i, (b, a)) in before.ticks().into_iter().zip(after.ticks()).enumerate() {
+            if i == lost {
+                assert_eq!(a.narration, REPLACED, "{design:?}: replaced exactly");
+                assert_ne!(b.narration, REPLACED);
+            } else if i == timeout {
+                assert_eq!(
+                    a.narration,
+                    format!("{} {APPENDED}", b.narration),
+                    "{design:?}: appended after the engine's sentence"
+                );
+                assert!(
+                    b.narration
+                        .starts_with("At 14:02:37 attempt #1 has waited 30 s")
+                );
+            } else {
+                assert_eq!(a.narration, b.narration, "{design:?}: tick {i} untouched");
+            }
+        }
+    }
+}
+
+/// A narration whose label or time no design reaches would never be seen: the file is
+/// refused, with each such block pointed at, rather than loaded with words that vanish.
+#[test]
+fn a_narration_naming_no_tick_is_refused() {
+    let text = reply_lost_with(
+        "[[narration]]\nlabel = \"the moon falls\"\ntext = \"never shown\"\n\n\
+         [[narration]]\nat = \"15:00:00\"\ntext = \"never shown either\"\nmode = \"append\"\n\n\
+         [[narration]]\nat = \"23:59:59\"\ntext = \"after the last tick\"\n",
+    );
+    let err = idem::scenario::parse("idle", "reply-lost", &text).expect_err("refused");
+    let errors: Vec<_> = err.diagnostics.iter().filter(|d| d.is_error()).collect();
+    assert_eq!(errors.len(), 3, "{err}");
+    assert!(
+        errors[0]
+            .message
+            .contains("no tick is labelled `the moon falls`"),
+        "{err}"
+    );
+    for d in &errors[1..] {
+        assert!(
+            d.message.contains("no tick comes at or after this time"),
+            "{err}"
+        );
+    }
+    // In the order of the file.
+    assert!(errors.windows(2).all(|w| w[0].line < w[1].line), "{err}");
+}

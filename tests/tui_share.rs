@@ -1,0 +1,86 @@
+//! The share line in the footer: paths quoted so a shell reads them back, and an `--at` that
+//! reopens the same moment, day numbers included.
+
+mod common;
+
+use common::{TempDir, bash_word, builtin_source};
+use idem::scenario::library::BUILTIN;
+use idem::sim::{Design, Instant};
+use idem::tui::{App, Msg, settle};
+use std::path::{Path, PathBuf};
+
+/// Paths with spaces or shell characters are quoted in the share line.
+#[test]
+fn the_share_line_quotes_paths() {
+    let dir = TempDir::new("share quoting");
+    for name in ["my drill.toml", "it's $HOME; & more.toml"] {
+        let path = dir.write(name, &builtin_source("reply-lost"));
+        let scenario = idem::scenario::load(&path).expect("loads");
+        let mut app = App::new(scenario, path.display().to_string()).expect("simulates");
+        app.path = Some(path.clone());
+        let share = app.share_command();
+        let words = shlex::split(&share).unwrap_or_else(|| panic!("{share}"));
+        assert_eq!(words[1], path.display().to_string(), "{share}");
+        assert_eq!(words[2..4], ["--design", "with-charge"], "{share}");
+        assert_eq!(bash_word(&share), path.display().to_string());
+    }
+}
+
+/// The `--at` of the share line, read back the way `idem --at` reads it.
+fn share_at(app: &App) -> Instant {
+    let command = app.share_command();
+    // Read as a shell reads it.
+    let words = shlex::split(&command).unwrap_or_else(|| panic!("{command}"));
+    let at = words
+        .iter()
+        .skip_while(|w| *w != "--at")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no --at in {command}"));
+    let clock =
+        idem::scenario::values::parse_clock(at).unwrap_or_else(|e| panic!("{command}: {e}"));
+    clock.resolve(app.trace().ticks[0].at)
+}
+
+/// The share line reopens the moment it was taken at: for every built-in, every design and
+/// every tick, `--at` read back lands on a tick at the same time.
+#[test]
+fn the_share_line_reopens_the_same_moment() {
+    for builtin in BUILTIN {
+        let scenario = builtin.load().expect("loads");
+        let mut app = App::new(scenario, builtin.name.to_string()).expect("simulates");
+        for design in Design::ALL {
+            settle(&mut app, Msg::SwitchDesign(design));
+            for tick in 0..=app.last_tick() {
+                app.tick = tick;
+                let at = share_at(&app);
+                let back = app.trace().tick_at_or_before(at);
+                assert_eq!(
+                    app.trace().ticks[back].at,
+                    app.now(),
+                    "{} {design} tick {tick}",
+                    builtin.name
+                );
+            }
+        }
+    }
+}
+
+/// A story without weekdays that runs past midnight writes `day 2 …`, and that reads back too.
+#[test]
+fn the_share_line_reads_back_day_numbers() {
+    let text = "title = \"midnight\"\n[[checkout.layer]]\nattempts = 2\ntimeout = \"30s\"\n\
+                [[intent]]\norder = \"1\"\nkey = \"K1\"\namount = \"$1\"\nat = \"23:59:50\"\n\
+                [[fault]]\nlose = \"reply\"\n";
+    let dir = TempDir::new("mid");
+    let path = dir.file("midnight.toml", text);
+    let scenario = idem::scenario::load(Path::new(&path)).expect("loads");
+    let mut app = App::new(scenario, path.clone()).expect("simulates");
+    app.path = Some(PathBuf::from(&path));
+    app.tick = app.last_tick();
+    assert!(
+        app.share_command().contains("--at 'day 2 "),
+        "{}",
+        app.share_command()
+    );
+    assert_eq!(share_at(&app), app.now());
+}
