@@ -159,7 +159,6 @@ fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
     let source = idem::text::sanitize_line(scenario.unwrap_or("order-5531"));
     // A scenario read from a file is watched, and reloaded when it changes.
     let launch = Launch {
-        path: scenario.map(std::path::PathBuf::from),
         design: args.design,
         at: args.at,
         present,

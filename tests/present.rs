@@ -22,7 +22,7 @@ use std::time::Duration;
 fn position(tick: usize) -> Position {
     Position {
         source: "order-5531".into(),
-        scenario: default_scenario().expect("loads").source,
+        scenario: default_scenario().expect("loads").text,
         design: "with-charge".into(),
         tick,
     }
@@ -166,7 +166,7 @@ fn the_notes_sheet_for_order_5531() {
     let at = |design: &str, tick: usize| {
         sheet(&Position {
             source: "order-5531".into(),
-            scenario: scenario.source.clone(),
+            scenario: scenario.text.clone(),
             design: design.into(),
             tick,
         })

@@ -30,7 +30,7 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
         "nothing changes on screen before the outcome is known"
     );
     let stories = |traces: &[Trace]| traces.iter().map(story).collect::<Vec<_>>();
-    assert_eq!(stories(&app.traces), stories(&before));
+    assert_eq!(stories(app.traces.values()), stories(before.values()));
     let doing = app.simulating.clone().expect("it says it is simulating");
     assert!(doing.starts_with("what if:"), "{doing}");
     let screen = render_full(&app);
@@ -58,7 +58,8 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
     // the story is also written as a file there, for the speaker notes.
     let after = job.after.clone();
     let result = idem::tui::story::prepare(job.original, job.added)
-        .map(idem::tui::story::Prepared::with_file);
+        .map(idem::tui::story::Prepared::with_file)
+        .map_err(|e| e.to_string());
     settle(&mut app, Msg::Simulated { after, result });
     assert!(app.simulating.is_none());
     assert_eq!(app.added.len(), 1);
@@ -71,8 +72,8 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
     let mut at_once = at_first_send();
     press(&mut at_once, ch('x'));
     assert_eq!(
-        stories(&app.traces),
-        stories(&at_once.traces),
+        stories(app.traces.values()),
+        stories(at_once.traces.values()),
         "the same story as simulated at once"
     );
     assert_eq!(app.tick, 1, "the moment is kept");
@@ -88,12 +89,12 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
 #[test]
 fn in_the_terminal_a_reload_and_an_opened_scenario_are_simulated_elsewhere_too() {
     let dir = TempDir::new("bg-reload");
-    let path = dir.write("story.toml", idem::scenario::library::BUILTIN[1].source);
+    let path = dir.write("story.toml", idem::scenario::library::BUILTIN[1].text);
     let mut app = app();
     let changed = Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line()));
     let job = simulation(update(&mut app, changed)).expect("a reload waits to be simulated");
     assert_eq!(job.after, idem::tui::story::After::Reload);
-    let result = idem::tui::story::prepare(job.original, job.added);
+    let result = idem::tui::story::prepare(job.original, job.added).map_err(|e| e.to_string());
     settle(
         &mut app,
         Msg::Simulated {

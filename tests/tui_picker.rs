@@ -88,7 +88,7 @@ fn picker_lists_files_then_builtins_and_opens_one() {
     assert_eq!(app.scenario.name, "reply-lost");
     assert_eq!(app.scenario.title, "Reply lost: charged, and nobody told");
     assert_eq!(app.source, "reply-lost");
-    assert_eq!(app.path, None, "a built-in is not watched");
+    assert_eq!(app.watched(), None, "a built-in is not watched");
     assert_eq!(app.tick, 0);
     assert_eq!(app.design, Design::WithCharge, "the scenario's own design");
     assert!(app.added.is_empty());
@@ -116,7 +116,7 @@ fn the_picker_opens_a_file_whose_name_holds_control_characters() {
     assert_eq!(app.overlay, Overlay::None, "opened");
     assert_eq!(app.scenario.title, "Reply lost: charged, and nobody told");
     assert_eq!(
-        app.path.as_deref(),
+        app.watched(),
         Some(real.as_path()),
         "watched by its real name"
     );
@@ -160,7 +160,7 @@ fn picker_opens_a_file_and_watches_it() {
     assert_eq!(app.overlay, Overlay::None);
     assert_eq!(app.scenario.title, "My own reply-lost");
     assert_eq!(app.scenario.name, "a-good");
-    assert_eq!(app.path.as_deref(), Some(good.as_path()));
+    assert_eq!(app.watched(), Some(good.as_path()));
     assert_eq!(app.source, good.display().to_string());
 }
 

@@ -21,7 +21,6 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
     let path = dir.write("o.toml", source);
     let loaded = idem::scenario::load(&path).expect("loads");
     let mut app = App::new(loaded, path.display().to_string()).expect("simulates");
-    app.path = Some(path.clone());
     press(&mut app, ch('3'));
     for _ in 0..3 {
         press(&mut app, key(KeyCode::Right));

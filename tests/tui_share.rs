@@ -7,7 +7,7 @@ use common::{TempDir, bash_word, builtin_source};
 use idem::scenario::library::BUILTIN;
 use idem::sim::{Design, Instant};
 use idem::tui::{App, Msg, settle};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Paths with spaces or shell characters are quoted in the share line.
 #[test]
@@ -16,8 +16,7 @@ fn the_share_line_quotes_paths() {
     for name in ["my drill.toml", "it's $HOME; & more.toml"] {
         let path = dir.write(name, &builtin_source("reply-lost"));
         let scenario = idem::scenario::load(&path).expect("loads");
-        let mut app = App::new(scenario, path.display().to_string()).expect("simulates");
-        app.path = Some(path.clone());
+        let app = App::new(scenario, path.display().to_string()).expect("simulates");
         let share = app.share_command();
         let words = shlex::split(&share).unwrap_or_else(|| panic!("{share}"));
         assert_eq!(words[1], path.display().to_string(), "{share}");
@@ -75,7 +74,6 @@ fn the_share_line_reads_back_day_numbers() {
     let path = dir.file("midnight.toml", text);
     let scenario = idem::scenario::load(Path::new(&path)).expect("loads");
     let mut app = App::new(scenario, path.clone()).expect("simulates");
-    app.path = Some(PathBuf::from(&path));
     app.tick = app.last_tick();
     assert!(
         app.share_command().contains("--at 'day 2 "),
@@ -83,4 +81,30 @@ fn the_share_line_reads_back_day_numbers() {
         app.share_command()
     );
     assert_eq!(share_at(&app), app.now());
+}
+
+/// Where a scenario came from is part of it: a file reopens by its path, a built-in by its
+/// name, and one made in this session (here, from the retention screen's stack) by nothing.
+#[test]
+fn the_share_line_follows_where_the_scenario_came_from() {
+    use idem::scenario::Origin;
+    let builtin = idem::scenario::resolve("reply-lost").expect("a built-in");
+    assert_eq!(builtin.origin, Origin::BuiltIn("reply-lost"));
+    let app = App::new(builtin, "reply-lost".into()).expect("simulates");
+    assert_eq!(app.watched(), None);
+    assert!(app.share_command().starts_with("idem reply-lost --design"));
+
+    let dir = TempDir::new("origin");
+    let path = dir.write("mine.toml", &builtin_source("reply-lost"));
+    let file = idem::scenario::resolve(&path.display().to_string()).expect("a file");
+    assert_eq!(file.origin, Origin::File(path.clone()));
+
+    let made = idem::scenario::parse("made", "made", &builtin_source("reply-lost")).expect("text");
+    assert_eq!(made.origin, Origin::Made);
+    let app = App::new(made, "made".into()).expect("simulates");
+    assert!(
+        app.share_command().contains("lives only in this session"),
+        "{}",
+        app.share_command()
+    );
 }

@@ -60,7 +60,7 @@ fn x_loses_the_request_on_the_wire() {
         app.notice.as_deref(),
         Some("what if: request #1 of order 5531 lost — the future is re-simulated")
     );
-    past_is_kept(&before, &app, 1);
+    past_is_kept(before.values(), &app, 1);
     let screen = render_full(&app);
     assert!(
         header(&screen).contains("⑂ WHAT-IF (u undoes): request #1 of order 5531 lost"),
@@ -72,7 +72,7 @@ fn x_loses_the_request_on_the_wire() {
     assert_eq!(app.trace().outcome.charges, 2);
     assert_eq!(
         story(app.trace()),
-        story(&before[2]),
+        story(&before[Design::NoKey]),
         "the original no-key story"
     );
     assert_eq!(
@@ -130,14 +130,14 @@ fn bang_crashes_the_processor_at_its_next_step() {
     for design in Design::CORE {
         assert_eq!(app.trace_of(design).outcome.charges, 1, "{design:?}");
     }
-    assert_eq!(before[2].outcome.charges, 2);
+    assert_eq!(before[Design::NoKey].outcome.charges, 2);
     // The fork stands at tick 1; tick 2, where the processor receives #1, is where it acts.
-    past_is_kept(&before, &app, 1);
+    past_is_kept(before.values(), &app, 1);
     assert!(header(&render_full(&app)).contains("⑂ WHAT-IF (u undoes): crash after"));
 
     press(&mut app, ch('u'));
     assert!(app.added.is_empty());
-    for (design, old) in Design::ALL.iter().zip(&before) {
+    for (design, old) in Design::ALL.iter().zip(before.values()) {
         assert_eq!(story(app.trace_of(*design)), story(old), "{design:?}");
         assert_eq!(app.trace_of(*design).outcome, old.outcome, "{design:?}");
     }
@@ -158,7 +158,7 @@ fn s_slows_the_attempt_past_the_timeout() {
     assert!(processing_ms > 30_000, "slower than the 30 s timeout");
     assert_eq!(processing_ms, 45_000);
     assert_eq!(app.added[0].attempt, 1);
-    past_is_kept(&before, &app, 2);
+    past_is_kept(before.values(), &app, 2);
 
     // What the engine does with it: #1 is still in progress when #2 and #3 arrive, so both
     // are answered 409; the checkout gives up not knowing, and only then does #1 charge.
@@ -214,7 +214,7 @@ fn s_slows_the_attempt_past_the_timeout() {
     let trace = app.trace_of(Design::WithCharge);
     assert_eq!(trace.outcome.verdict, Verdict::Correct);
     assert_eq!(trace.outcome.charges, 1);
-    assert_eq!(story(trace), story(&before[0]));
+    assert_eq!(story(trace), story(&before[Design::WithCharge]));
 }
 
 #[test]

@@ -64,7 +64,7 @@ fn compare(stack: &Stack) -> Result<(), TestCaseError> {
         .map(|g| g.at.0)
         .expect("every answer lost: the run gives up");
 
-    let context = || format!("{stack:#?}\n{}", scenario.source);
+    let context = || format!("{stack:#?}\n{}", scenario.text);
     prop_assert_eq!(
         first_run.len() as u128,
         report.sends.exact().expect("exact"),
@@ -329,7 +329,7 @@ fn built_in(name: &str) -> Scenario {
 }
 
 fn with_retention(scenario: &Scenario, retention: &str) -> Scenario {
-    let source = scenario.source.replace(
+    let source = scenario.text.replace(
         "[[intent]]",
         &format!("[processor]\nretention = \"{retention}\"\n\n[[intent]]"),
     );

@@ -38,7 +38,7 @@ fn secs(n: u64) -> Duration {
 /// The field a layer says it came from, and the notes on its values.
 fn field(layer: &Layer) -> (&str, String) {
     let source = layer
-        .source
+        .provenance
         .as_ref()
         .expect("a layer read from a file knows where");
     (source.field.as_str(), source.values.join(" | "))
@@ -73,7 +73,7 @@ fn an_envoy_route_gives_its_retry_policy_and_route_timeout() {
     let (field, values) = field(layer);
     assert_eq!(field, "virtual_hosts[0].routes[0].route.retry_policy");
     assert!(values.contains("num_retries 3 + 1"), "{values}");
-    assert_eq!(layer.source.as_ref().and_then(|s| s.line), Some(13));
+    assert_eq!(layer.provenance.as_ref().and_then(|s| s.line), Some(13));
     assert!(
         imported.notes.iter().any(|n| n.contains("2 routes")),
         "{:?}",

@@ -473,18 +473,18 @@ fn the_scenario_is_an_ordinary_file() {
     let mut stack = Stack::worked_example();
     stack.layers[0].name = "quoted \"client\"\nnext".to_owned();
     let scenario = scenario_from_stack(&stack).expect("names are escaped");
-    assert!(scenario.source.contains("[[checkout.layer]]"));
-    assert!(scenario.source.contains("retention = \"1d\""));
+    assert!(scenario.text.contains("[[checkout.layer]]"));
+    assert!(scenario.text.contains("retention = \"1d\""));
     // The replay's run gives up after 8,406 s (30 s per try), and the
     // dead-letter replay starts 26 h after the first request.
     assert!(
-        scenario.source.contains("after = \"85194s\""),
+        scenario.text.contains("after = \"85194s\""),
         "{}",
-        scenario.source
+        scenario.text
     );
-    assert!(scenario.source.contains("lose = \"reply\""));
+    assert!(scenario.text.contains("lose = \"reply\""));
     assert!(scenario.warnings.is_empty(), "{:?}", scenario.warnings);
-    let again = idem::scenario::parse("again", "again", &scenario.source).expect("parses again");
+    let again = idem::scenario::parse("again", "again", &scenario.text).expect("parses again");
     assert_eq!(again.config.layers.len(), 3);
 }
 

@@ -48,7 +48,7 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::retention::Source;
+use crate::retention::Provenance;
 use crate::retention::scientific;
 use crate::retention::{Count, Span};
 use crate::retention::{PathKind, Report};
@@ -103,7 +103,7 @@ struct SourceJson<'a> {
 }
 
 impl<'a> SourceJson<'a> {
-    fn of(source: Option<&'a Source>) -> Option<Self> {
+    fn of(source: Option<&'a Provenance>) -> Option<Self> {
         source.map(|s| SourceJson {
             file: &s.file,
             field: &s.field,
@@ -189,7 +189,7 @@ impl Serialize for Report {
                 },
                 timeout_s: l.timeout.map(Span::from_duration),
                 deadline_s: l.deadline.map(Span::from_duration),
-                source: SourceJson::of(l.source.as_ref()),
+                source: SourceJson::of(l.provenance.as_ref()),
                 warnings: &l.warnings,
             })
             .collect();
@@ -201,7 +201,7 @@ impl Serialize for Report {
                 kind: p.kind,
                 delay_s: p.delay,
                 covered: p.covered,
-                source: SourceJson::of(p.source.as_ref()),
+                source: SourceJson::of(p.provenance.as_ref()),
             })
             .collect();
         ReportJson {

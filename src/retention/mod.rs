@@ -37,6 +37,6 @@ pub use report::{PathKind, PathReport, Report, compute};
 pub use schedule::{Jitter, Schedule};
 pub use stack::{
     AUTOMATIC_PATH, DEFAULT_PROCESSING, DEFAULT_SAFETY, DEFAULT_WINDOW, HumanPath, Layer,
-    PathStart, Source, Stack,
+    PathStart, Provenance, Stack,
 };
 pub use timing::{Timing, timing};

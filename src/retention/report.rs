@@ -56,7 +56,7 @@ pub struct PathReport {
     /// True when the duplicate still finds the key (see the module docs).
     pub covered: bool,
     /// Where a human path was read, if it came from a file or a preset.
-    pub source: Option<super::stack::Source>,
+    pub provenance: Option<super::stack::Provenance>,
 }
 
 /// The result of evaluating a [`Stack`].
@@ -133,12 +133,12 @@ pub(crate) fn compute_valid(stack: &Stack) -> Report {
         kind,
         delay,
         covered: delay < keeps_until,
-        source: None,
+        provenance: None,
     };
     let mut paths = vec![path(AUTOMATIC_PATH, PathKind::Automatic, timing.last_send)];
     for (human, delay) in stack.paths.iter().zip(human_delays(stack, timing.gives_up)) {
         let mut report = path(&human.name, PathKind::Human, delay);
-        report.source = human.source.clone();
+        report.provenance = human.provenance.clone();
         paths.push(report);
     }
 

@@ -24,7 +24,7 @@ pub const DEFAULT_PROCESSING: Duration = Duration::from_millis(200);
 /// Where a value of the stack was read: the file and the field, so a person
 /// can check it against the configuration it came from.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Source {
+pub struct Provenance {
     /// The file as named on the command line, or "preset NAME".
     pub file: String,
     /// The part of the file the layer or path was built from, e.g.
@@ -37,7 +37,7 @@ pub struct Source {
     pub values: Vec<String>,
 }
 
-impl Source {
+impl Provenance {
     /// A source with no per-value notes yet.
     pub fn new(file: impl Into<String>, field: impl Into<String>) -> Self {
         Self {
@@ -93,7 +93,7 @@ pub struct Layer {
     /// `activeDeadlineSeconds`).
     pub deadline: Option<Duration>,
     /// Where the layer was read, if it came from a file or a preset.
-    pub source: Option<Source>,
+    pub provenance: Option<Provenance>,
     /// What a person should know about this layer: no bound, a layer nobody
     /// wrote down, a value the calculator had to assume.
     pub warnings: Vec<String>,
@@ -110,7 +110,7 @@ impl Layer {
             jitter: Jitter::None,
             timeout: None,
             deadline: None,
-            source: None,
+            provenance: None,
             warnings: Vec::new(),
         }
     }
@@ -168,7 +168,7 @@ pub struct HumanPath {
     /// What `delay` is counted from.
     pub start: PathStart,
     /// Where the path was read, if it came from a file or a preset.
-    pub source: Option<Source>,
+    pub provenance: Option<Provenance>,
 }
 
 impl HumanPath {
@@ -178,7 +178,7 @@ impl HumanPath {
             name: name.into(),
             delay,
             start: PathStart::FirstAttempt,
-            source: None,
+            provenance: None,
         }
     }
 

@@ -149,8 +149,8 @@ impl Report {
             .layers
             .iter()
             .enumerate()
-            .filter(|(_, l)| l.source.is_some() || !l.warnings.is_empty());
-        let paths = self.paths.iter().filter(|p| p.source.is_some());
+            .filter(|(_, l)| l.provenance.is_some() || !l.warnings.is_empty());
+        let paths = self.paths.iter().filter(|p| p.provenance.is_some());
         let mut wrote_title = false;
         let mut title = |out: &mut String| {
             if !wrote_title {
@@ -161,11 +161,11 @@ impl Report {
         for (i, layer) in layers {
             title(out);
             let place = layer
-                .source
+                .provenance
                 .as_ref()
-                .map_or_else(|| "typed in".to_owned(), super::Source::place);
+                .map_or_else(|| "typed in".to_owned(), super::Provenance::place);
             let _ = writeln!(out, "  {} {}: {place}", i + 1, layer.name);
-            if let Some(source) = &layer.source {
+            if let Some(source) = &layer.provenance {
                 for value in &source.values {
                     let _ = writeln!(out, "      {value}");
                 }
@@ -179,7 +179,7 @@ impl Report {
         }
         for path in paths {
             title(out);
-            if let Some(source) = &path.source {
+            if let Some(source) = &path.provenance {
                 let _ = writeln!(out, "  {}: {}", path.name, source.place());
                 for value in &source.values {
                     let _ = writeln!(out, "      {value}");

@@ -198,7 +198,8 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         quizzes,
         notes,
         warnings: Vec::new(),
-        source: source.to_string(),
+        text: source.to_string(),
+        origin: super::Origin::Made,
     };
     // Only a scenario that is otherwise sound can be simulated to find its ticks.
     for (severity, span, message) in super::targets::check(&scenario) {

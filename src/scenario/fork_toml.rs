@@ -18,10 +18,10 @@ use toml_edit::{ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike,
 /// The forked scenario as a file, or why it cannot be written.
 pub fn to_toml(original: &Scenario, added: &[Fault]) -> Result<String, String> {
     if added.is_empty() {
-        return Ok(original.source.clone());
+        return Ok(original.text.clone());
     }
     let mut doc: DocumentMut = original
-        .source
+        .text
         .parse()
         .map_err(|e| format!("the scenario's text could not be edited: {e}"))?;
     let forked = super::fork::with_faults(original, added);

@@ -6,12 +6,15 @@ use super::{Scenario, ScenarioError};
 #[derive(Clone, Copy, Debug)]
 pub struct Builtin {
     pub name: &'static str,
-    pub source: &'static str,
+    pub text: &'static str,
 }
 
 impl Builtin {
     pub fn load(&self) -> Result<Scenario, ScenarioError> {
-        super::parse(&format!("{} (built-in)", self.name), self.name, self.source)
+        let mut scenario =
+            super::parse(&format!("{} (built-in)", self.name), self.name, self.text)?;
+        scenario.origin = super::Origin::BuiltIn(self.name);
+        Ok(scenario)
     }
 }
 
@@ -19,7 +22,7 @@ macro_rules! builtin {
     ($name:literal) => {
         Builtin {
             name: $name,
-            source: include_str!(concat!("../../scenarios/", $name, ".toml")),
+            text: include_str!(concat!("../../scenarios/", $name, ".toml")),
         }
     };
 }

@@ -16,7 +16,7 @@ pub use diagnostic::{Diagnostic, ScenarioError, Severity};
 
 use crate::sim::{Belief, Design, Instant, SimConfig, SimError, Trace, Verdict};
 use crate::story::Told;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The largest scenario file read: far more than any real scenario needs.
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
@@ -44,7 +44,31 @@ pub struct Scenario {
     /// Problems that do not stop the scenario from running.
     pub warnings: Vec<Diagnostic>,
     /// The file as written, so a fork can be saved as the original plus its added faults.
-    pub source: String,
+    pub text: String,
+    /// Where the scenario came from.
+    pub origin: Origin,
+}
+
+/// Where a scenario came from: what can reopen it, and whether a file is there to watch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Read from this file, by its real name.
+    File(PathBuf),
+    /// One of the scenarios built into idem, by name.
+    BuiltIn(&'static str),
+    /// Made from text that is in no file: a stack turned into a purchase, the presenter's
+    /// story as sent to the notes, a starter. It lives only in this session.
+    Made,
+}
+
+impl Origin {
+    /// The file to watch, if the scenario has one.
+    pub fn file(&self) -> Option<&Path> {
+        match self {
+            Origin::File(path) => Some(path),
+            Origin::BuiltIn(_) | Origin::Made => None,
+        }
+    }
 }
 
 /// A prediction checkpoint.
@@ -264,7 +288,9 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         .file_stem()
         .map(|s| crate::text::sanitize_line(&s.to_string_lossy()))
         .unwrap_or_else(|| "scenario".to_string());
-    parse(&file, &name, &source)
+    let mut scenario = parse(&file, &name, &source)?;
+    scenario.origin = Origin::File(path.to_path_buf());
+    Ok(scenario)
 }
 
 /// Turns a TOML or schema error into a diagnostic, with a suggestion for a misspelt key.

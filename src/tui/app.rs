@@ -1,9 +1,9 @@
 //! The replay's state: the scenario, its trace under every design, where the viewer stands,
 //! and what is on screen. Everything the view draws is read from here.
 
-use crate::scenario::Scenario;
+use crate::scenario::{Origin, Scenario};
 use crate::sim::config::Fault;
-use crate::sim::{Design, Instant, SimError, Trace};
+use crate::sim::{Design, Instant, PerDesign, SimError, Trace};
 use crate::story::Told;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -82,9 +82,6 @@ pub struct Answer {
 /// How the command line opens the replay.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Launch {
-    /// The scenario file, watched and reloaded when it changes (a path that is not a file,
-    /// such as a built-in's name, is not watched).
-    pub path: Option<PathBuf>,
     pub design: Option<Design>,
     /// The moment to open at: the last tick at or before it.
     pub at: Option<crate::scenario::values::ClockTime>,
@@ -108,16 +105,14 @@ pub struct App {
     pub scenario: Scenario,
     /// How the scenario was named on the command line, for the shareable command.
     pub source: String,
-    /// The file the scenario came from, watched for changes; `None` for a built-in.
-    pub path: Option<PathBuf>,
     /// Why the last reload failed; the last good version keeps running meanwhile.
     pub error: Option<String>,
-    /// The trace under each design, in `Design::ALL` order.
-    pub traces: Vec<Trace>,
+    /// The trace under each design.
+    pub traces: PerDesign<Trace>,
     /// For each trace, its words: labels, narration, arrow labels (written once).
-    pub told: Vec<Told>,
+    pub told: PerDesign<Told>,
     /// For each trace, the tick where each glossary term is first used (worked out once).
-    glossary: Vec<Vec<Option<usize>>>,
+    glossary: PerDesign<Vec<Option<usize>>>,
     pub design: Design,
     /// Index of the current tick in the current design's trace.
     pub tick: usize,
@@ -152,20 +147,19 @@ pub struct App {
 impl App {
     /// Simulates every design up front, so switching and stepping never wait.
     pub fn new(scenario: Scenario, source: String) -> Result<App, SimError> {
-        let traces = Design::ALL
-            .iter()
-            .map(|d| scenario.simulate(*d))
-            .collect::<Result<Vec<_>, _>>()?;
+        let crate::tui::story::Prepared {
+            traces,
+            told,
+            glossary,
+            ..
+        } = crate::tui::story::prepare(scenario.clone(), Vec::new())?;
         let design = scenario.design;
         let answers = vec![None; scenario.quizzes.len()];
-        let told: Vec<Told> = traces.iter().map(|t| scenario.tell(t)).collect();
-        let glossary = told.iter().map(crate::glossary::first_uses).collect();
         Ok(App {
             original: scenario.clone(),
             added: Vec::new(),
             scenario,
             source,
-            path: None,
             error: None,
             traces,
             told,
@@ -194,7 +188,6 @@ impl App {
     /// to open at, and whether a room is watching.
     pub fn launch(scenario: Scenario, source: String, options: Launch) -> Result<App, SimError> {
         let mut app = App::new(scenario, source)?;
-        app.path = options.path.filter(|p| p.is_file());
         if let Some(d) = options.design {
             app.design = d;
         }
@@ -295,17 +288,12 @@ impl App {
     }
 
     pub fn trace_of(&self, design: Design) -> &Trace {
-        let i = Design::ALL.iter().position(|d| *d == design).unwrap_or(0);
-        &self.traces[i]
+        &self.traces[design]
     }
 
     /// Where each glossary term is first used in the current design's trace.
     pub fn glossary_first(&self) -> &[Option<usize>] {
-        let i = Design::ALL
-            .iter()
-            .position(|d| *d == self.design)
-            .unwrap_or(0);
-        self.glossary.get(i).map_or(&[], |g| g.as_slice())
+        &self.glossary[self.design]
     }
 
     pub fn trace(&self) -> &Trace {
@@ -318,8 +306,13 @@ impl App {
     }
 
     pub fn told_of(&self, design: Design) -> &Told {
-        let i = Design::ALL.iter().position(|d| *d == design).unwrap_or(0);
-        &self.told[i]
+        &self.told[design]
+    }
+
+    /// The file the story on screen was read from, watched for changes; `None` for a
+    /// built-in or a scenario made in this session.
+    pub fn watched(&self) -> Option<&std::path::Path> {
+        self.original.origin.file()
     }
 
     pub fn last_tick(&self) -> usize {
@@ -403,17 +396,16 @@ impl App {
         if !self.added.is_empty() {
             return "this is a what-if: save it with S, then share the file".to_string();
         }
-        let reopens = self.path.is_some() || crate::scenario::library::find(&self.source).is_some();
-        if !reopens {
-            return "this scenario lives only in this session: save it with S to share it"
-                .to_string();
-        }
-        let at = self.trace().clock.format_short(self.now());
         // The file by its real name, quoted and escaped for a shell; a built-in by its name.
-        let scenario = match &self.path {
-            Some(path) => crate::text::shell_word(&path.to_string_lossy()),
-            None => crate::text::shell_word(&self.source),
+        let scenario = match &self.original.origin {
+            Origin::File(path) => crate::text::shell_word(&path.to_string_lossy()),
+            Origin::BuiltIn(name) => crate::text::shell_word(name),
+            Origin::Made => {
+                return "this scenario lives only in this session: save it with S to share it"
+                    .to_string();
+            }
         };
+        let at = self.trace().clock.format_short(self.now());
         format!(
             "idem {scenario} --design {} --at {}",
             self.design.id(),

@@ -48,7 +48,7 @@ pub fn run_now(effect: Effect) -> Option<Msg> {
             after,
         }) => Some(Msg::Simulated {
             after,
-            result: prepare(original, added),
+            result: prepare(original, added).map_err(|e| e.to_string()),
         }),
         Effect::ListScenarios(dir) => Some(Msg::Listed(super::picker::list(&dir))),
         Effect::Load {
@@ -64,11 +64,8 @@ pub fn run_now(effect: Effect) -> Option<Msg> {
                     .unwrap_or_else(|| scenario::resolve(&source)),
                 (None, false) => scenario::resolve(&source),
             };
-            // A typed path that names a file is watched once it is open.
-            let path = path.or_else(|| (!builtin).then(|| PathBuf::from(&source)));
             Some(Msg::Loaded {
                 source,
-                path,
                 result: result.map_err(|e| e.one_line()),
                 picker,
             })

@@ -73,7 +73,6 @@ pub enum Msg {
     /// A scenario chosen in the picker was read: `picker` is where its errors go.
     Loaded {
         source: String,
-        path: Option<PathBuf>,
         result: Result<Scenario, String>,
         picker: Picker,
     },

@@ -6,7 +6,7 @@ use super::session::Session;
 use super::theme::Theme;
 use crate::present::link::{Follower, Position, socket_place};
 use crate::scenario::{self, Scenario};
-use crate::sim::{Design, Trace};
+use crate::sim::{Design, PerDesign, Trace};
 use ratatui::Frame;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -36,16 +36,12 @@ pub struct Sheet {
 struct Loaded {
     text: String,
     scenario: Scenario,
-    traces: Vec<(Design, Trace)>,
+    traces: PerDesign<Trace>,
 }
 
 fn load(text: &str) -> Result<Loaded, String> {
     let scenario = scenario::parse("presenter", "presenter", text).map_err(|e| e.to_string())?;
-    let traces = Design::ALL
-        .iter()
-        .map(|d| scenario.simulate(*d).map(|t| (*d, t)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
+    let traces = PerDesign::try_new(|d| scenario.simulate(d)).map_err(|e| e.to_string())?;
     Ok(Loaded {
         text: text.to_string(),
         scenario,
@@ -63,12 +59,7 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
         .design
         .parse()
         .map_err(|_| "the presenter sent an unknown design")?;
-    let trace = loaded
-        .traces
-        .iter()
-        .find(|(d, _)| *d == design)
-        .map(|(_, t)| t)
-        .ok_or("no trace for that design")?;
+    let trace = &loaded.traces[design];
     let told = loaded.scenario.tell(trace);
     let tick = trace
         .ticks

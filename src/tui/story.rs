@@ -7,9 +7,8 @@
 use super::app::{App, Overlay, Picker, Screen};
 use crate::scenario::Scenario;
 use crate::sim::config::Fault;
-use crate::sim::{Design, Trace};
+use crate::sim::{PerDesign, SimError, Trace};
 use crate::story::Told;
-use std::path::PathBuf;
 
 /// A story simulated under every design, ready to be shown.
 #[derive(Clone)]
@@ -17,9 +16,9 @@ pub struct Prepared {
     pub(super) original: Scenario,
     pub(super) added: Vec<Fault>,
     pub(super) scenario: Scenario,
-    pub(super) traces: Vec<Trace>,
-    pub(super) told: Vec<Told>,
-    pub(super) glossary: Vec<Vec<Option<usize>>>,
+    pub(super) traces: PerDesign<Trace>,
+    pub(super) told: PerDesign<Told>,
+    pub(super) glossary: PerDesign<Vec<Option<usize>>>,
     /// The story as a file, for the speaker notes, when it was worked out here too.
     pub(super) file: Option<String>,
 }
@@ -33,6 +32,7 @@ impl std::fmt::Debug for Prepared {
                 "ticks",
                 &self
                     .traces
+                    .values()
                     .iter()
                     .map(|t| t.ticks.len())
                     .collect::<Vec<_>>(),
@@ -52,15 +52,11 @@ impl Prepared {
 
 /// Simulates `original` with the what-if faults `added` under every design. Pure and
 /// self-contained: safe to run on any thread.
-pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, String> {
+pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimError> {
     let scenario = crate::scenario::fork::with_faults(&original, &added);
-    let traces = Design::ALL
-        .iter()
-        .map(|d| scenario.simulate(*d))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    let told: Vec<Told> = traces.iter().map(|t| scenario.tell(t)).collect();
-    let glossary = told.iter().map(crate::glossary::first_uses).collect();
+    let traces = PerDesign::try_new(|d| scenario.simulate(d))?;
+    let told = traces.map(|_, t| scenario.tell(t));
+    let glossary = told.map(|_, t| crate::glossary::first_uses(t));
     Ok(Prepared {
         original,
         added,
@@ -84,8 +80,6 @@ pub enum After {
     /// Another scenario, from the picker, the checklist or the window screen.
     Open {
         source: String,
-        /// The file it was read from, if any: watched from now on.
-        path: Option<PathBuf>,
         notice: Option<String>,
         errors_to: ErrorsTo,
     },
@@ -168,14 +162,8 @@ impl App {
                 self.error = None;
                 self.notice = Some("the scenario file changed: reloaded".into());
             }
-            After::Open {
-                source,
-                path,
-                notice,
-                ..
-            } => {
+            After::Open { source, notice, .. } => {
                 self.source = crate::text::sanitize_line(&source);
-                self.path = path.filter(|p| p.is_file());
                 self.design = design;
                 self.tick = 0;
                 self.screen = Screen::Replay;

@@ -15,7 +15,7 @@ use crate::present::link::{Position, Publisher, socket_place};
 use ratatui::Frame;
 use ratatui::crossterm::event::Event;
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -117,7 +117,7 @@ impl Replay {
         Replay {
             started: Instant::now(),
             next_step: None,
-            watch: Watch::new(app.path.clone()),
+            watch: Watch::new(app.watched().map(Path::to_path_buf)),
             simulation: None,
             ready: Vec::new(),
             link: app.present.map(|_| NotesLink::new()),
@@ -166,8 +166,8 @@ impl Runtime<App> for Replay {
                 news.push(Msg::Clock(secs));
             }
         }
-        if self.watch.path != app.path {
-            self.watch = Watch::new(app.path.clone());
+        if self.watch.path.as_deref() != app.watched() {
+            self.watch = Watch::new(app.watched().map(Path::to_path_buf));
         }
         // A change to the file waits for the story being simulated, then is read.
         if self.simulation.is_none()
@@ -192,7 +192,7 @@ impl Runtime<App> for Replay {
         // moment) both need the loop to wake now and then; otherwise it sleeps until a key.
         let idle = if self.simulation.is_some() || !self.ready.is_empty() {
             SIMULATION_CHECK
-        } else if app.path.is_some() || app.present.is_some() {
+        } else if app.watched().is_some() || app.present.is_some() {
             WATCH_EVERY
         } else {
             Duration::from_secs(3600)
@@ -225,7 +225,7 @@ impl Simulation {
             after,
         } = job;
         std::thread::spawn(move || {
-            let prepared = prepare(original, added);
+            let prepared = prepare(original, added).map_err(|e| e.to_string());
             let _ = tx.send(if for_notes {
                 prepared.map(Prepared::with_file)
             } else {
@@ -316,7 +316,7 @@ impl NotesLink {
             let text = match &app.file {
                 Some((revision, text)) if *revision == app.revision => text.clone(),
                 _ => crate::scenario::fork::to_toml(&app.original, &app.added)
-                    .unwrap_or_else(|_| app.original.source.clone()),
+                    .unwrap_or_else(|_| app.original.text.clone()),
             };
             self.scenario = Some((app.revision, text));
         }

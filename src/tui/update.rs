@@ -203,7 +203,6 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                     app,
                     s,
                     crate::retention::scenario::SCENARIO_NAME,
-                    None,
                     Some("your stack, every answer lost: watch the attempts multiply".into()),
                     ErrorsTo::Window,
                 )),
@@ -252,7 +251,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                     .ok_or_else(|| format!("no built-in scenario {name}"))
                     .and_then(|b| b.load().map_err(|e| e.one_line()));
                 match loaded {
-                    Ok(s) => effects.push(open(app, s, name, None, None, ErrorsTo::Notice)),
+                    Ok(s) => effects.push(open(app, s, name, None, ErrorsTo::Notice)),
                     Err(e) => app.notice = Some(e),
                 }
             }
@@ -282,11 +281,10 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         Msg::Simulated { after, result } => app.finish(after, result),
         Msg::Loaded {
             source,
-            path,
             result,
             mut picker,
         } => match result {
-            Ok(s) => effects.push(open(app, s, &source, path, None, ErrorsTo::Picker(picker))),
+            Ok(s) => effects.push(open(app, s, &source, None, ErrorsTo::Picker(picker))),
             Err(e) => {
                 picker.error = Some(e);
                 app.overlay = Overlay::Picker(picker);
@@ -411,13 +409,11 @@ fn pick(app: &mut App, mut picker: Picker) -> Option<Effect> {
     })
 }
 
-/// Replaces the story on screen with another scenario, from its start, once it is simulated;
-/// `path` is the file it was read from, if any.
+/// Replaces the story on screen with another scenario, from its start, once it is simulated.
 fn open(
     app: &mut App,
     scenario: Scenario,
     source: &str,
-    path: Option<PathBuf>,
     notice: Option<String>,
     errors_to: ErrorsTo,
 ) -> Effect {
@@ -427,7 +423,6 @@ fn open(
         added: Vec::new(),
         after: After::Open {
             source: source.to_string(),
-            path,
             notice,
             errors_to,
         },

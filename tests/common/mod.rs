@@ -196,7 +196,7 @@ pub fn builtin_source(name: &str) -> &'static str {
         .iter()
         .find(|b| b.name == name)
         .unwrap_or_else(|| panic!("no built-in {name}"))
-        .source
+        .text
 }
 
 /// The (time, fact) of each tick, to compare traces' stories.

@@ -49,7 +49,7 @@ pub fn read(
     } else {
         format!("[profile {name}]")
     };
-    let mut source = doc.source(profile, section);
+    let mut source = doc.provenance(profile, section);
     let mut layer = Layer::new(format!("AWS SDK ({name})"), Duration::ZERO, 3);
     let mode = match profile.get_exact("retry_mode") {
         Some(n) => {
@@ -100,7 +100,7 @@ pub fn read(
     layer.jitter = Jitter::Full;
     source.note("waits up to 1 s × 2^(n−1) before retry n, at most 20 s (full jitter)");
     source.note("no per-try timeout in this file (each SDK sets its own in code)");
-    layer.source = Some(source);
+    layer.provenance = Some(source);
     Ok(Imported {
         layers: vec![layer],
         paths: Vec::new(),

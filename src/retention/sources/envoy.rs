@@ -23,7 +23,7 @@ use super::durations::Style;
 use super::fields::Doc;
 use super::tree::Node;
 use super::{Imported, pick};
-use crate::retention::{Jitter, Layer, RetentionError, Schedule, Source};
+use crate::retention::{Jitter, Layer, Provenance, RetentionError, Schedule};
 
 /// Envoy's backoff before the first retry when none is written.
 const BASE: Duration = Duration::from_millis(25);
@@ -87,7 +87,11 @@ fn envoy_waits(base: Duration, max: Duration) -> Vec<Duration> {
 }
 
 /// The retry policy's backoff: base and cap, each noted where it came from.
-fn backoff(doc: &Doc<'_>, policy: &Node, source: &mut Source) -> Result<Schedule, RetentionError> {
+fn backoff(
+    doc: &Doc<'_>,
+    policy: &Node,
+    source: &mut Provenance,
+) -> Result<Schedule, RetentionError> {
     let back_off = policy.get("retry_back_off");
     let base = match back_off.and_then(|b| b.get("base_interval")) {
         Some(n) => {
@@ -145,7 +149,7 @@ fn route_timeout(
     doc: &Doc<'_>,
     action: &Node,
     default: Option<Duration>,
-    source: &mut Source,
+    source: &mut Provenance,
     who: &str,
 ) -> Result<Option<Duration>, RetentionError> {
     match action.get("timeout") {
@@ -225,7 +229,7 @@ fn envoy_layer(
         (None, Some(p)) => (Some(p), "the virtual host's retry_policy".to_owned()),
         (None, None) => (None, field.to_owned()),
     };
-    let mut source = doc.source(policy.unwrap_or(action), policy_field);
+    let mut source = doc.provenance(policy.unwrap_or(action), policy_field);
     let mut layer = Layer::new(format!("envoy route {name}"), Duration::ZERO, 1);
     match policy {
         None => source.note("no retry_policy on the route or its virtual host: Envoy sends once"),
@@ -264,7 +268,7 @@ fn envoy_layer(
         source.note("no per_try_timeout: a try waits until the route timeout");
         layer.timeout = Some(deadline);
     }
-    layer.source = Some(source);
+    layer.provenance = Some(source);
     Ok(layer)
 }
 
@@ -322,7 +326,7 @@ fn istio_layer(
     field: &str,
 ) -> Result<Layer, RetentionError> {
     let retries_node = route.get("retries");
-    let mut source = doc.source(
+    let mut source = doc.provenance(
         retries_node.unwrap_or(route),
         match retries_node {
             Some(_) => format!("{field}.retries"),
@@ -377,7 +381,7 @@ fn istio_layer(
         source.note("no perTryTimeout: a try waits until the route timeout");
         layer.timeout = Some(deadline);
     }
-    layer.source = Some(source);
+    layer.provenance = Some(source);
     Ok(layer)
 }
 

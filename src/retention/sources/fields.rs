@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::durations::{self, Style};
 use super::tree::{Node, Value, error_at};
-use crate::retention::{RetentionError, Source};
+use crate::retention::{Provenance, RetentionError};
 
 /// The file being read: its name for messages and provenance.
 #[derive(Debug, Clone, Copy)]
@@ -24,8 +24,8 @@ impl<'a> Doc<'a> {
     }
 
     /// A source for a layer or path read at `node`, under `field`.
-    pub fn source(&self, node: &Node, field: impl Into<String>) -> Source {
-        let mut source = Source::new(self.file, field);
+    pub fn provenance(&self, node: &Node, field: impl Into<String>) -> Provenance {
+        let mut source = Provenance::new(self.file, field);
         source.line = (node.at.0 > 0).then_some(node.at.0);
         source
     }

@@ -56,7 +56,7 @@ pub fn read(
         (spec, "spec")
     };
     doc.map(job_spec, field)?;
-    let mut source = doc.source(job_spec, field);
+    let mut source = doc.provenance(job_spec, field);
     let mut layer = Layer::new(format!("{} {name}", kind.to_lowercase()), Duration::ZERO, 7);
     match job_spec.get("backoffLimit") {
         Some(n) => {
@@ -101,7 +101,7 @@ pub fn read(
         }
         None => source.note("no deadline per pod: a try counts as taking no time"),
     }
-    layer.source = Some(source);
+    layer.provenance = Some(source);
     let mut paths = Vec::new();
     if kind == "CronJob"
         && let Some(schedule) = spec.get("schedule")
@@ -110,13 +110,13 @@ pub fn read(
         match cron_period(&text) {
             Some(period) => {
                 let mut path = HumanPath::new("next CronJob run", period);
-                let mut path_source = doc.source(schedule, "spec.schedule");
+                let mut path_source = doc.provenance(schedule, "spec.schedule");
                 path_source.note(format!(
                     "{text:?} runs every {}: the next run starts the same work again one period \
                      after the first",
                     span(period)
                 ));
-                path.source = Some(path_source);
+                path.provenance = Some(path_source);
                 paths.push(path);
             }
             None => notes.push(format!(

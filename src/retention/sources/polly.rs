@@ -15,7 +15,7 @@ use super::durations::Style;
 use super::fields::Doc;
 use super::tree::Node;
 use super::{Imported, pick};
-use crate::retention::{Jitter, Layer, RetentionError, Schedule, Source};
+use crate::retention::{Jitter, Layer, Provenance, RetentionError, Schedule};
 
 const KEYS: [&str; 3] = ["Retry", "AttemptTimeout", "TotalRequestTimeout"];
 
@@ -68,7 +68,7 @@ fn timeout(
     section: &Node,
     key: &str,
     default: Duration,
-    source: &mut Source,
+    source: &mut Provenance,
     meaning: &str,
 ) -> Result<Duration, RetentionError> {
     let Some(block) = section.get(key) else {
@@ -102,7 +102,7 @@ pub fn read(
         selector,
         &mut notes,
     )?;
-    let mut source = doc.source(section, name.clone());
+    let mut source = doc.provenance(section, name.clone());
     let mut layer = Layer::new(format!("polly {name}"), Duration::ZERO, 4);
     let retry = section.get("Retry");
     let get = |key: &str| retry.and_then(|r| r.get(key));
@@ -190,7 +190,7 @@ pub fn read(
         &mut source,
         "all tries within",
     )?);
-    layer.source = Some(source);
+    layer.provenance = Some(source);
     Ok(Imported {
         layers: vec![layer],
         paths: Vec::new(),

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::retention::{HumanPath, Jitter, Layer, PathStart, Schedule, Source};
+use crate::retention::{HumanPath, Jitter, Layer, PathStart, Provenance, Schedule};
 
 const MIN: u64 = 60;
 const HOUR: u64 = 3600;
@@ -20,8 +20,8 @@ pub const PATH_PRESETS: [&str; 3] = ["dead-set", "dlq-redrive", "cronjob-rerun"]
 pub const PROVIDERS: [(&str, &str, u64); 2] =
     [("stripe", "Stripe", DAY), ("adyen", "Adyen", 31 * DAY)];
 
-fn source(name: &str, notes: &[&str]) -> Source {
-    let mut source = Source::new(format!("preset {name}"), "");
+fn source(name: &str, notes: &[&str]) -> Provenance {
+    let mut source = Provenance::new(format!("preset {name}"), "");
     for note in notes {
         source.note(*note);
     }
@@ -41,7 +41,7 @@ pub fn layer(name: &str) -> Option<Layer> {
                 offset: secs(15),
             };
             l.jitter = Jitter::Growing(secs(9));
-            l.source = Some(source(
+            l.provenance = Some(source(
                 name,
                 &[
                     "attempts 26: 25 retries, Sidekiq's default",
@@ -60,7 +60,7 @@ pub fn layer(name: &str) -> Option<Layer> {
                 cap: Some(secs(600)),
             };
             l.jitter = Jitter::Full;
-            l.source = Some(source(
+            l.provenance = Some(source(
                 name,
                 &[
                     "attempts 4: max_retries 3, Celery's default",
@@ -84,7 +84,7 @@ pub fn layer(name: &str) -> Option<Layer> {
                  only a ScheduleToClose timeout would stop it"
                     .to_owned(),
             );
-            l.source = Some(source(
+            l.provenance = Some(source(
                 name,
                 &[
                     "attempts unlimited: maximumAttempts 0, Temporal's default",
@@ -97,7 +97,7 @@ pub fn layer(name: &str) -> Option<Layer> {
             let mut l = Layer::new("lambda async", Duration::ZERO, 3);
             l.schedule = Schedule::List(vec![secs(MIN), secs(2 * MIN)]);
             l.deadline = Some(secs(6 * HOUR));
-            l.source = Some(source(
+            l.provenance = Some(source(
                 name,
                 &[
                     "attempts 3: 2 retries, Lambda's default for asynchronous calls",
@@ -137,7 +137,7 @@ pub fn path(name: &str) -> Option<HumanPath> {
     };
     let mut path = HumanPath::new(label, Duration::from_secs(delay));
     path.start = start;
-    path.source = Some(source(name, notes));
+    path.provenance = Some(source(name, notes));
     Some(path)
 }
 

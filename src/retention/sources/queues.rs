@@ -151,7 +151,7 @@ fn queue(
     field: &str,
     resources: Option<&Node>,
 ) -> Result<Imported, RetentionError> {
-    let mut source = doc.source(props, field);
+    let mut source = doc.provenance(props, field);
     let mut layer = Layer::new(format!("SQS {name}"), Duration::ZERO, 1);
     let visibility = match props.get_exact("VisibilityTimeout") {
         Some(n) => {
@@ -221,7 +221,7 @@ fn queue(
         }
     }
     source.note("each receive counted as taking no time beyond the wait (the consumer's own time is not in this file)");
-    layer.source = Some(source);
+    layer.provenance = Some(source);
     Ok(Imported {
         layers: vec![layer],
         paths,
@@ -265,7 +265,7 @@ fn dead_letter_path(
     fifo: bool,
     at: &Node,
 ) -> Result<HumanPath, RetentionError> {
-    let mut source = doc.source(at, "RedrivePolicy.deadLetterTargetArn");
+    let mut source = doc.provenance(at, "RedrivePolicy.deadLetterTargetArn");
     let target = policy
         .get_exact("deadLetterTargetArn")
         .and_then(referenced_id);
@@ -297,7 +297,7 @@ fn dead_letter_path(
     } else {
         source.note("counted from the message's first arrival, as a standard queue does");
     }
-    path.source = Some(source);
+    path.provenance = Some(source);
     Ok(path)
 }
 
@@ -307,7 +307,7 @@ fn lambda(
     props: &Node,
     field: &str,
 ) -> Result<Imported, RetentionError> {
-    let mut source = doc.source(props, field);
+    let mut source = doc.provenance(props, field);
     let retries = match props.get_exact("MaximumRetryAttempts") {
         Some(n) => {
             let r = doc.count(n, "MaximumRetryAttempts")?;
@@ -350,7 +350,7 @@ fn lambda(
         }
     });
     source.note("no per-try timeout here (the function's own timeout is set elsewhere)");
-    layer.source = Some(source);
+    layer.provenance = Some(source);
     Ok(Imported {
         layers: vec![layer],
         paths: Vec::new(),

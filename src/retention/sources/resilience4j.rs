@@ -17,7 +17,7 @@ use super::durations::Style;
 use super::fields::Doc;
 use super::tree::Node;
 use super::{Imported, pick};
-use crate::retention::{Jitter, Layer, RetentionError, Schedule, Source};
+use crate::retention::{Jitter, Layer, Provenance, RetentionError, Schedule};
 
 /// The `retry` or `timelimiter` section, written nested or with a dotted key.
 fn section<'a>(root: &'a Node, name: &str) -> Option<&'a Node> {
@@ -114,7 +114,7 @@ pub fn read(
         Some(_) => format!("resilience4j.retry.instances.{name}"),
         None => "resilience4j.retry.configs.default".to_owned(),
     };
-    let mut source = doc.source(anchor, field);
+    let mut source = doc.provenance(anchor, field);
     let mut layer = Layer::new(format!("resilience4j {name}"), Duration::ZERO, 3);
 
     let attempts = lookup.get("maxAttempts").or_else(|| {
@@ -166,7 +166,7 @@ pub fn read(
         ));
     }
     layer.timeout = time_limit(doc, root, &name, &mut source)?;
-    layer.source = Some(source);
+    layer.provenance = Some(source);
     Ok(Imported {
         layers: vec![layer],
         paths: Vec::new(),
@@ -186,7 +186,7 @@ fn schedule(
     doc: &Doc<'_>,
     lookup: &Lookup<'_>,
     wait: Duration,
-    source: &mut Source,
+    source: &mut Provenance,
 ) -> Result<Schedule, RetentionError> {
     if !flag(doc, lookup, "enableExponentialBackoff")? {
         return Ok(Schedule::Constant(wait));
@@ -225,7 +225,7 @@ fn time_limit(
     doc: &Doc<'_>,
     root: &Node,
     name: &str,
-    source: &mut Source,
+    source: &mut Provenance,
 ) -> Result<Option<Duration>, RetentionError> {
     let Some(limiter) = section(root, "timelimiter") else {
         source.note("no timelimiter: tries count as taking no time");

@@ -167,7 +167,7 @@ impl RetentionScreen {
                     l.schedule.describe(),
                     ladder_range(&BACKOFF_LADDER_MS),
                 );
-                if let Some(source) = &l.source {
+                if let Some(source) = &l.provenance {
                     text.push_str(&format!(" From {}.", source.place()));
                 }
                 for warning in &l.warnings {
@@ -189,7 +189,7 @@ impl RetentionScreen {
                     p.name,
                     ladder_range(&DELAY_LADDER_MS)
                 );
-                if let Some(source) = &p.source {
+                if let Some(source) = &p.provenance {
                     text.push_str(&format!(" From {}.", source.place()));
                 }
                 text
