@@ -99,7 +99,7 @@ fn the_share_line_follows_where_the_scenario_came_from() {
     let file = idem::scenario::resolve(&path.display().to_string()).expect("a file");
     assert_eq!(file.origin, Origin::File(path.clone()));
 
-    let made = idem::scenario::parse("made", "made", &builtin_source("reply-lost")).expect("text");
+    let made = idem::scenario::parse("made", "made", builtin_source("reply-lost")).expect("text");
     assert_eq!(made.origin, Origin::Made);
     let app = App::new(made, "made".into()).expect("simulates");
     assert!(
