@@ -10,7 +10,7 @@ use crate::sim::fact::{
     CrashMoment, Cut, CutStep, Fact, HandOver, Next, Refusal, RequestId, SentRequest, Takes,
     WireFault,
 };
-use crate::sim::state::{Belief, EntryKind, EntryStatus, Response};
+use crate::sim::state::{Belief, ChargeId, EntryKind, EntryStatus, Response};
 use crate::sim::{Cents, Design, Instant, SimConfig, Tick, Trace};
 use crate::units::duration_ms;
 use std::collections::HashMap;
@@ -58,7 +58,7 @@ struct Teller<'a> {
     cfg: &'a SimConfig,
     trace: &'a Trace,
     /// The first tick at which the checkout reads an answer naming each charge.
-    heard: HashMap<&'a str, usize>,
+    heard: HashMap<ChargeId, usize>,
     /// The first answer the processor sent to each request.
     reply_of: HashMap<RequestId, usize>,
 }
@@ -68,7 +68,7 @@ impl<'a> Teller<'a> {
         let mut heard = HashMap::new();
         for (i, tick) in trace.ticks.iter().enumerate() {
             if let Fact::Read { reply, .. } = tick.fact
-                && let Some(id) = trace.replies[reply].response.charge.as_deref()
+                && let Some(id) = trace.replies[reply].response.charge
             {
                 heard.entry(id).or_insert(i);
             }
@@ -497,7 +497,7 @@ impl<'a> Teller<'a> {
                 after,
                 charge,
                 deleted,
-            } => self.handler_error(*req, *after, charge.as_deref(), *deleted, &clock),
+            } => self.handler_error(*req, *after, *charge, *deleted, &clock),
             Fact::Replied { req, response } => format!(
                 "At {clock} the processor sends its answer to attempt #{}: {}.",
                 self.req(*req).attempt,
@@ -612,9 +612,9 @@ impl<'a> Teller<'a> {
         mut text: String,
         index: usize,
         response: &Response,
-        later: impl FnOnce(&str) -> String,
+        later: impl FnOnce(ChargeId) -> String,
     ) -> String {
-        if let Some(id) = &response.charge {
+        if let Some(id) = response.charge {
             text.push(' ');
             text.push_str(&self.hindsight(index, id, later(id)));
         }
@@ -622,8 +622,8 @@ impl<'a> Teller<'a> {
     }
 
     /// Whether the checkout hears of a charge after tick `index`: settled against the trace.
-    fn hindsight(&self, index: usize, id: &str, later: String) -> String {
-        match self.heard.get(id) {
+    fn hindsight(&self, index: usize, id: ChargeId, later: String) -> String {
+        match self.heard.get(&id) {
             Some(&at) if at > index => later,
             Some(_) => format!("The checkout already knows of {id} from an earlier answer."),
             None => format!("The checkout never reads an answer that names {id}."),
@@ -761,7 +761,7 @@ impl<'a> Teller<'a> {
         &self,
         req: RequestId,
         after: FailPoint,
-        charge: Option<&str>,
+        charge: Option<ChargeId>,
         deleted: bool,
         clock: &str,
     ) -> String {
@@ -808,7 +808,7 @@ impl<'a> Teller<'a> {
             .flatten()
             .filter(|c| self.orphaned(c) && self.key(c.req) == key)
             .filter_map(|c| {
-                let id = c.charge.as_deref()?;
+                let id = c.charge?;
                 Some(format!("{id} (attempt #{})", self.req(c.req).attempt))
             })
             .collect()
@@ -856,7 +856,7 @@ impl<'a> Teller<'a> {
         &self,
         tick: &Tick,
         moment: CrashMoment,
-        marks_lost: &[String],
+        marks_lost: &[crate::sim::state::Key],
         cut: &[Cut],
         restart_ms: u64,
         clock: &str,
