@@ -538,7 +538,7 @@ impl<'a> Teller<'a> {
             }
             Fact::TimedOut { attempt, next } => format!(
                 "At {clock} attempt #{attempt} has waited {} and heard nothing. The request may have been lost, the card may have been charged with the answer lost, or the processor may still be working: from here the three look the same.{}",
-                duration_ms(self.cfg.timeout_ms()),
+                duration_ms(self.cfg.timeout_ms),
                 self.next(*next)
             ),
             Fact::Deadline { layer, next } => {
@@ -546,7 +546,7 @@ impl<'a> Teller<'a> {
                 format!(
                     "At {clock} the {} layer's deadline of {} for one of its attempts runs out; it abandons everything beneath it, including any answer still on its way.{}",
                     l.name,
-                    duration_ms(l.timeout_ms.unwrap_or(0)),
+                    duration_ms(l.deadline_ms.unwrap_or(0)),
                     self.next(*next)
                 )
             }
@@ -675,7 +675,7 @@ impl<'a> Teller<'a> {
         let why = if r.attempt == 1 {
             format!(
                 "It will wait {} for an answer; silence will not tell it whether the card was charged.",
-                duration_ms(self.cfg.timeout_ms())
+                duration_ms(self.cfg.timeout_ms)
             )
         } else if r.key.is_none() {
             "Like every attempt it carries no key, so to the processor it is a new purchase."

@@ -67,7 +67,7 @@ impl World<'_> {
         {
             let token = self.next_token();
             self.runs[intent].layers[layer].token = token;
-            if let Some(t) = self.cfg.layers[layer].timeout_ms {
+            if let Some(t) = self.cfg.layers[layer].deadline_ms {
                 let seq = self.schedule_in(
                     t,
                     Event::Deadline {
@@ -130,7 +130,7 @@ impl World<'_> {
                 })
                 .of(intent, Some(attempt)),
         );
-        let timeout = self.cfg.timeout_ms();
+        let timeout = self.cfg.timeout_ms;
         let seq = self.schedule_in(
             timeout,
             Event::Timeout {

@@ -85,7 +85,7 @@ impl World<'_> {
             .iter()
             .position(|e| e.kind == kind && e.key == key && e.expires_at.is_some_and(|t| t <= now))
         {
-            self.memory.remove(stale);
+            self.memory_mut().remove(stale);
             self.counters.keys_evicted += 1;
         }
         let expiry = now.plus(self.cfg.retention_ms);
@@ -100,7 +100,7 @@ impl World<'_> {
             EntryKind::LogEntry => EntryStatus::Logged,
             _ => EntryStatus::Completed,
         };
-        self.memory.push_back(Arc::new(MemoryEntry {
+        self.memory_mut().push_back(Arc::new(MemoryEntry {
             key,
             kind,
             status,
@@ -266,7 +266,7 @@ impl World<'_> {
             .map(|e| (e.fingerprint, e.status, e.response, e.written_by));
         let Some((fingerprint, status, stored, written_by)) = found else {
             // The in-progress mark is held in memory only: it is not a stored key yet.
-            self.memory.push_back(Arc::new(MemoryEntry {
+            self.memory_mut().push_back(Arc::new(MemoryEntry {
                 key,
                 kind: EntryKind::KeyRecord,
                 status: EntryStatus::InProgress,
@@ -334,7 +334,7 @@ impl World<'_> {
             .iter()
             .position(|e| e.kind == EntryKind::Record && e.key == key)
         {
-            let e = self.memory.remove(stale);
+            let e = self.memory_mut().remove(stale);
             self.counters.keys_evicted += 1;
             let at = e.expires_at.unwrap_or(now);
             if e.status == EntryStatus::InProgress {
@@ -352,7 +352,7 @@ impl World<'_> {
                 at: expiry,
             },
         );
-        self.memory.push_back(Arc::new(MemoryEntry {
+        self.memory_mut().push_back(Arc::new(MemoryEntry {
             key,
             kind: EntryKind::Record,
             status: EntryStatus::InProgress,
@@ -385,7 +385,7 @@ impl World<'_> {
                     && matches!(e.kind, EntryKind::Record | EntryKind::KeyRecord)
             })
         });
-        let deleted = held.map(|i| self.memory.remove(i)).is_some();
+        let deleted = held.map(|i| self.memory_mut().remove(i)).is_some();
         let resp = Response::new(500, Body::HandlerError);
         self.requests[req].response = Some(resp);
         self.transmit_reply(req, resp);
@@ -427,9 +427,9 @@ impl World<'_> {
             .position(|e| e.kind == EntryKind::Record && e.key == key)
         {
             Some(i) => {
-                self.memory.set(i, entry);
+                self.memory_mut().set(i, entry);
             }
-            None => self.memory.push_back(entry),
+            None => self.memory_mut().push_back(entry),
         }
         self.counters.keys_stored += 1;
         self.schedule(expiry, Event::Expire { key, at: expiry });
@@ -514,7 +514,7 @@ impl World<'_> {
             attempt: r.attempt,
             at: self.now,
         };
-        self.ledger.push_back(Arc::new(charge));
+        Arc::make_mut(&mut self.ledger).push_back(Arc::new(charge));
         (Response::new(200, Body::Charged(id)), Some(id))
     }
 
@@ -544,7 +544,10 @@ impl World<'_> {
                     && e.status == EntryStatus::InProgress
             })
         });
-        if let Some(e) = held.and_then(|i| self.memory.get_mut(i)).map(Arc::make_mut) {
+        if let Some(e) = held
+            .and_then(|i| self.memory_mut().get_mut(i))
+            .map(Arc::make_mut)
+        {
             e.status = EntryStatus::Completed;
             e.response = Some(resp);
             e.expires_at = Some(expiry);
@@ -729,7 +732,7 @@ impl World<'_> {
             .map(|e| e.key.clone())
             .collect();
         if !marks_lost.is_empty() {
-            self.memory.retain(|e| e.durable());
+            self.memory_mut().retain(|e| e.durable());
         }
         let cut = self.cut_off_work();
         self.interrupted = cut.clone();
@@ -781,7 +784,7 @@ impl World<'_> {
         else {
             return;
         };
-        let entry = self.memory.remove(pos);
+        let entry = self.memory_mut().remove(pos);
         self.counters.keys_evicted += 1;
         let in_progress = entry.status == EntryStatus::InProgress;
         if in_progress {

@@ -15,10 +15,11 @@ pub type Shared<T> = imbl::Vector<Arc<T>>;
 /// The complete state after one tick. Cloning it is cheap: the large parts are shared.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Snapshot {
-    /// The processor's dedupe memory: key records, key log entries or body hashes.
-    pub memory: Shared<MemoryEntry>,
-    /// Charges that moved money, in the order they were made.
-    pub ledger: Shared<Charge>,
+    /// The processor's dedupe memory: key records, key log entries or body hashes. Behind
+    /// an `Arc` of its own, so the many ticks that leave it as it was share it outright.
+    pub memory: Arc<Shared<MemoryEntry>>,
+    /// Charges that moved money, in the order they were made (shared the same way).
+    pub ledger: Arc<Shared<Charge>>,
     /// What the checkout knows about each intent, in the scenario's order.
     pub clients: Arc<Vec<ClientView>>,
     pub processor_up: bool,

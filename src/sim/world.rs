@@ -190,11 +190,13 @@ pub(super) struct World<'a> {
     /// Whether each scheduled event (by its number) has been called off.
     cancelled: Vec<bool>,
     pub rng: fastrand::Rng,
-    pub memory: super::state::Shared<MemoryEntry>,
-    pub ledger: super::state::Shared<Charge>,
+    pub memory: Arc<super::state::Shared<MemoryEntry>>,
+    pub ledger: Arc<super::state::Shared<Charge>>,
     /// `(intent, attempt, index into cfg.faults)`, sorted, so a lookup does not scan every
     /// fault.
     pub fault_index: Vec<(usize, u32, usize)>,
+    /// The last lookup in `fault_index`: intent, attempt, and where its faults sit.
+    last_faults: std::cell::Cell<(usize, u32, usize, usize)>,
     /// Each intent's order id and key, shared by every charge, request and view that names
     /// them rather than copied into each.
     pub orders: Vec<Arc<str>>,
@@ -294,7 +296,7 @@ impl<'a> World<'a> {
             cfg,
             design,
             now: Instant(0),
-            queue: BinaryHeap::with_capacity(32),
+            queue: BinaryHeap::with_capacity(16),
             seq: 0,
             alive: 0,
             cancelled: {
@@ -303,8 +305,8 @@ impl<'a> World<'a> {
                 c
             },
             rng: fastrand::Rng::with_seed(cfg.seed),
-            memory: imbl::Vector::new(),
-            ledger: imbl::Vector::new(),
+            memory: Arc::default(),
+            ledger: Arc::default(),
             fault_index: {
                 let mut index: Vec<(usize, u32, usize)> = cfg
                     .faults
@@ -315,6 +317,7 @@ impl<'a> World<'a> {
                 index.sort_unstable();
                 index
             },
+            last_faults: std::cell::Cell::new((usize::MAX, 0, 0, 0)),
             orders,
             keys,
             clients: Arc::new(clients),
@@ -411,13 +414,18 @@ impl<'a> World<'a> {
 
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
-            memory: self.memory.clone(),
-            ledger: self.ledger.clone(),
+            memory: Arc::clone(&self.memory),
+            ledger: Arc::clone(&self.ledger),
             clients: Arc::clone(&self.clients),
             processor_up: self.processor_up,
             counters: self.counters,
             in_flight: self.in_flight.clone(),
         }
+    }
+
+    /// The processor's memory, to change: copied first if a recorded tick still shows it.
+    pub fn memory_mut(&mut self) -> &mut super::state::Shared<MemoryEntry> {
+        Arc::make_mut(&mut self.memory)
     }
 
     pub fn client_mut(&mut self, intent: usize) -> &mut ClientView {
@@ -440,9 +448,19 @@ impl<'a> World<'a> {
 
     /// Where the faults of one attempt of one intent sit in `fault_index`.
     pub fn fault_range(&self, intent: usize, attempt: u32) -> std::ops::Range<usize> {
+        if self.fault_index.is_empty() {
+            return 0..0;
+        }
+        // The same attempt is asked about several times in a row (at its send, arrival,
+        // each step and its answer): remember the last answer.
+        let (i, a, start, end) = self.last_faults.get();
+        if (i, a) == (intent, attempt) {
+            return start..end;
+        }
         let key = (intent, attempt);
         let start = self.fault_index.partition_point(|&(i, a, _)| (i, a) < key);
         let end = start + self.fault_index[start..].partition_point(|&(i, a, _)| (i, a) == key);
+        self.last_faults.set((intent, attempt, start, end));
         start..end
     }
 
