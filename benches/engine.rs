@@ -1,28 +1,48 @@
-//! How fast the engine simulates: order-5531 under each design, snapshots included, and a
-//! 27-attempt retry storm. Throughput is reported in ticks per second.
+//! How fast the engine simulates: order-5531 under each design, snapshots included, a
+//! 27-attempt retry storm, and a 12,000-attempt storm. Throughput is reported in ticks per
+//! second.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use idem::scenario::library::default_scenario;
-use idem::sim::{Design, simulate};
+use idem::sim::{Design, SimConfig, simulate};
 use std::hint::black_box;
+use std::time::Duration;
 
-const STORM: &str = r#"
+/// Three layers whose attempts multiply to `inner × middle × outer`, every answer lost.
+fn storm(inner: u32, middle: u32, outer: u32) -> SimConfig {
+    let mut source = format!(
+        r#"
 title = "Storm"
 [[checkout.layer]]
-attempts = 3
+attempts = {inner}
 timeout = "2s"
 [[checkout.layer]]
-attempts = 3
+attempts = {middle}
 backoff = "1m"
 [[checkout.layer]]
-attempts = 3
+attempts = {outer}
 backoff = "1h"
 [[intent]]
 order = "1"
 key = "K1"
 amount = "$1.00"
 at = "10:00:00"
-"#;
+"#
+    );
+    for attempt in 1..=inner * middle * outer {
+        source.push_str(&format!(
+            "[[fault]]\nattempt = {attempt}\nlose = \"reply\"\n"
+        ));
+    }
+    match idem::scenario::parse("storm", "storm", &source) {
+        Ok(s) => s.config,
+        Err(e) => panic!("the storm scenario must parse: {e}"),
+    }
+}
+
+fn ticks(cfg: &SimConfig, design: Design) -> u64 {
+    simulate(cfg, design).map_or(0, |t| t.ticks.len() as u64)
+}
 
 fn engine(c: &mut Criterion) {
     let scenario = match default_scenario() {
@@ -31,8 +51,7 @@ fn engine(c: &mut Criterion) {
     };
     let mut group = c.benchmark_group("order-5531");
     for design in Design::ALL {
-        let ticks = simulate(&scenario.config, design).map_or(0, |t| t.ticks.len());
-        group.throughput(Throughput::Elements(ticks as u64));
+        group.throughput(Throughput::Elements(ticks(&scenario.config, design)));
         group.bench_function(design.id(), |b| {
             b.iter(|| simulate(black_box(&scenario.config), design))
         });
@@ -40,22 +59,25 @@ fn engine(c: &mut Criterion) {
     group.finish();
 
     // Every answer is lost, so all 27 attempts go out.
-    let mut source = STORM.to_string();
-    for attempt in 1..=27 {
-        source.push_str(&format!(
-            "[[fault]]\nattempt = {attempt}\nlose = \"reply\"\n"
-        ));
-    }
-    let storm = match idem::scenario::parse("storm", "storm", &source) {
-        Ok(s) => s,
-        Err(e) => panic!("the storm scenario must parse: {e}"),
-    };
+    let storm27 = storm(3, 3, 3);
     let mut group = c.benchmark_group("storm-27");
     for design in [Design::WithCharge, Design::NoKey] {
-        let ticks = simulate(&storm.config, design).map_or(0, |t| t.ticks.len());
-        group.throughput(Throughput::Elements(ticks as u64));
+        group.throughput(Throughput::Elements(ticks(&storm27, design)));
         group.bench_function(design.id(), |b| {
-            b.iter(|| simulate(black_box(&storm.config), design))
+            b.iter(|| simulate(black_box(&storm27), design))
+        });
+    }
+    group.finish();
+
+    // 10 × 12 × 100 = 12,000 attempts, every answer lost: under no-key each one is a charge.
+    let storm12k = storm(10, 12, 100);
+    let mut group = c.benchmark_group("storm-12000");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    for design in [Design::WithCharge, Design::NoKey] {
+        group.throughput(Throughput::Elements(ticks(&storm12k, design)));
+        group.bench_function(design.id(), |b| {
+            b.iter(|| simulate(black_box(&storm12k), design))
         });
     }
     group.finish();

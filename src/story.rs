@@ -10,7 +10,7 @@ use crate::sim::fact::{
     CrashMoment, Cut, CutStep, Fact, HandOver, Next, Refusal, RequestId, SentRequest, Takes,
     WireFault,
 };
-use crate::sim::state::{Belief, EntryKind, EntryStatus, Response};
+use crate::sim::state::{Belief, ChargeId, EntryKind, EntryStatus, Response};
 use crate::sim::{Cents, Design, Instant, SimConfig, Tick, Trace};
 use crate::units::duration_ms;
 use std::collections::HashMap;
@@ -58,7 +58,7 @@ struct Teller<'a> {
     cfg: &'a SimConfig,
     trace: &'a Trace,
     /// The first tick at which the checkout reads an answer naming each charge.
-    heard: HashMap<&'a str, usize>,
+    heard: HashMap<ChargeId, usize>,
     /// The first answer the processor sent to each request.
     reply_of: HashMap<RequestId, usize>,
 }
@@ -68,7 +68,7 @@ impl<'a> Teller<'a> {
         let mut heard = HashMap::new();
         for (i, tick) in trace.ticks.iter().enumerate() {
             if let Fact::Read { reply, .. } = tick.fact
-                && let Some(id) = trace.replies[reply].response.charge.as_deref()
+                && let Some(id) = trace.replies[reply].response.charge
             {
                 heard.entry(id).or_insert(i);
             }
@@ -497,7 +497,7 @@ impl<'a> Teller<'a> {
                 after,
                 charge,
                 deleted,
-            } => self.handler_error(*req, *after, charge.as_deref(), *deleted, &clock),
+            } => self.handler_error(*req, *after, *charge, *deleted, &clock),
             Fact::Replied { req, response } => format!(
                 "At {clock} the processor sends its answer to attempt #{}: {}.",
                 self.req(*req).attempt,
@@ -538,7 +538,7 @@ impl<'a> Teller<'a> {
             }
             Fact::TimedOut { attempt, next } => format!(
                 "At {clock} attempt #{attempt} has waited {} and heard nothing. The request may have been lost, the card may have been charged with the answer lost, or the processor may still be working: from here the three look the same.{}",
-                duration_ms(self.cfg.timeout_ms()),
+                duration_ms(self.cfg.timeout_ms),
                 self.next(*next)
             ),
             Fact::Deadline { layer, next } => {
@@ -546,7 +546,7 @@ impl<'a> Teller<'a> {
                 format!(
                     "At {clock} the {} layer's deadline of {} for one of its attempts runs out; it abandons everything beneath it, including any answer still on its way.{}",
                     l.name,
-                    duration_ms(l.timeout_ms.unwrap_or(0)),
+                    duration_ms(l.deadline_ms.unwrap_or(0)),
                     self.next(*next)
                 )
             }
@@ -612,9 +612,9 @@ impl<'a> Teller<'a> {
         mut text: String,
         index: usize,
         response: &Response,
-        later: impl FnOnce(&str) -> String,
+        later: impl FnOnce(ChargeId) -> String,
     ) -> String {
-        if let Some(id) = &response.charge {
+        if let Some(id) = response.charge {
             text.push(' ');
             text.push_str(&self.hindsight(index, id, later(id)));
         }
@@ -622,8 +622,8 @@ impl<'a> Teller<'a> {
     }
 
     /// Whether the checkout hears of a charge after tick `index`: settled against the trace.
-    fn hindsight(&self, index: usize, id: &str, later: String) -> String {
-        match self.heard.get(id) {
+    fn hindsight(&self, index: usize, id: ChargeId, later: String) -> String {
+        match self.heard.get(&id) {
             Some(&at) if at > index => later,
             Some(_) => format!("The checkout already knows of {id} from an earlier answer."),
             None => format!("The checkout never reads an answer that names {id}."),
@@ -675,7 +675,7 @@ impl<'a> Teller<'a> {
         let why = if r.attempt == 1 {
             format!(
                 "It will wait {} for an answer; silence will not tell it whether the card was charged.",
-                duration_ms(self.cfg.timeout_ms())
+                duration_ms(self.cfg.timeout_ms)
             )
         } else if r.key.is_none() {
             "Like every attempt it carries no key, so to the processor it is a new purchase."
@@ -761,7 +761,7 @@ impl<'a> Teller<'a> {
         &self,
         req: RequestId,
         after: FailPoint,
-        charge: Option<&str>,
+        charge: Option<ChargeId>,
         deleted: bool,
         clock: &str,
     ) -> String {
@@ -808,7 +808,7 @@ impl<'a> Teller<'a> {
             .flatten()
             .filter(|c| self.orphaned(c) && self.key(c.req) == key)
             .filter_map(|c| {
-                let id = c.charge.as_deref()?;
+                let id = c.charge?;
                 Some(format!("{id} (attempt #{})", self.req(c.req).attempt))
             })
             .collect()
@@ -856,7 +856,7 @@ impl<'a> Teller<'a> {
         &self,
         tick: &Tick,
         moment: CrashMoment,
-        marks_lost: &[String],
+        marks_lost: &[crate::sim::state::Key],
         cut: &[Cut],
         restart_ms: u64,
         clock: &str,

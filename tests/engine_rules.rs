@@ -812,7 +812,7 @@ fn each_tick_state_is_self_contained() {
             "{d}"
         );
         assert_eq!(rebuilt.len(), trace.outcome.charges, "{d}");
-        let ids: Vec<String> = rebuilt.iter().map(|c| c.id.clone()).collect();
+        let ids: Vec<String> = rebuilt.iter().map(|c| c.id.to_string()).collect();
         let expected: Vec<String> = (1..=ids.len()).map(|i| format!("ch_{i}")).collect();
         assert_eq!(ids, expected, "{d}: charge ids count up");
         // The first tick knows nothing yet; a clone of any tick's state stands alone.

@@ -463,7 +463,7 @@ at = "09:15:00"
     assert_eq!(config.merchant, "PAPER LANTERN");
     assert_eq!(config.latency_ms, 80);
     assert_eq!(config.processing_ms, 350);
-    assert_eq!(config.layers[0].timeout_ms, Some(10_000));
+    assert_eq!(config.timeout_ms, 10_000);
 }
 
 #[test]

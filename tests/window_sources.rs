@@ -664,7 +664,7 @@ fn enter_on_an_imported_stack_opens_its_replay() {
     let layers = &scenario.config.layers;
     assert_eq!(layers[0].attempts, 2);
     assert_eq!(layers[0].backoff.initial_ms, 60_000);
-    assert_eq!(layers[1].timeout_ms, Some(3_600_000));
+    assert_eq!(layers[1].deadline_ms, Some(3_600_000));
 }
 
 #[test]

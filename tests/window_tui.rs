@@ -342,7 +342,7 @@ fn enter_opens_a_scenario_with_the_stack_layers() {
             ("job scheduler", 3, 3_600_000)
         ]
     );
-    assert_eq!(scenario.config.layers[0].timeout_ms, Some(30_000));
+    assert_eq!(scenario.config.timeout_ms, 30_000);
     assert!(
         scenario
             .config

@@ -486,7 +486,21 @@ fn describe(stack: &Stack, replayed: &Stack, report: &super::Report, evened: &[S
 /// `after` counts from the give-up of the run before it, as the engine does.
 pub fn stack_from_config(cfg: &SimConfig) -> Stack {
     Stack {
-        layers: cfg.layers.iter().map(layer_from_config).collect(),
+        layers: cfg
+            .layers
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                layer_from_config(
+                    l,
+                    if i == 0 {
+                        Some(cfg.timeout_ms)
+                    } else {
+                        l.deadline_ms
+                    },
+                )
+            })
+            .collect(),
         paths: cfg
             .human_paths
             .iter()
@@ -500,7 +514,7 @@ pub fn stack_from_config(cfg: &SimConfig) -> Stack {
 }
 
 /// One of the checkout's layers as the calculator sees it.
-fn layer_from_config(l: &config::LayerConfig) -> Layer {
+fn layer_from_config(l: &config::LayerConfig, timeout_ms: Option<u64>) -> Layer {
     let b = &l.backoff;
     let ms = Duration::from_millis;
     let schedule = if b.multiplier <= 1.0 {
@@ -521,7 +535,7 @@ fn layer_from_config(l: &config::LayerConfig) -> Layer {
         config::Jitter::Equal => Jitter::Equal,
         config::Jitter::Decorrelated => Jitter::Decorrelated,
     };
-    layer.timeout = l.timeout_ms.map(ms);
+    layer.timeout = timeout_ms.map(ms);
     layer
 }
 

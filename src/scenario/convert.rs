@@ -25,6 +25,20 @@ pub const MAX_INTENTS: usize = 64;
 /// A generous estimate of ticks per attempt (send, receive, write, answer, timeout, …).
 pub const TICKS_PER_ATTEMPT: u64 = 8;
 
+// What a scenario gets where its file says nothing. They are applied here and nowhere else:
+// the engine's `SimConfig` holds every value resolved.
+/// How long the innermost layer waits for an answer.
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+/// The checkout when the file has no `[[checkout.layer]]`: three attempts, a second apart.
+const DEFAULT_ATTEMPTS: u32 = 3;
+const DEFAULT_BACKOFF_MS: u64 = 1_000;
+const DEFAULT_LATENCY_MS: u64 = 50;
+const DEFAULT_PROCESSING_MS: u64 = 200;
+const DEFAULT_RETENTION_MS: u64 = DAY_MS;
+const DEFAULT_IN_PROGRESS_EXPIRY_MS: u64 = 60_000;
+const DEFAULT_MERCHANT: &str = "INKWELL STATIONERY";
+const DEFAULT_HUMAN_PATH: &str = "operator rerun";
+
 struct Checker<'a> {
     source: &'a str,
     /// Every problem found, in the order found; sorted by position when reported.
@@ -121,7 +135,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         .processor
         .processing
         .as_ref()
-        .map_or(200, |d| d.get_ref().0);
+        .map_or(DEFAULT_PROCESSING_MS, |d| d.get_ref().0);
     let retention_ms = match &file.processor.retention {
         Some(r) if r.get_ref().0 == 0 => {
             c.error(
@@ -131,7 +145,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
             0
         }
         Some(r) => r.get_ref().0,
-        None => DAY_MS,
+        None => DEFAULT_RETENTION_MS,
     };
     let in_progress_expiry_ms = match &file.processor.in_progress_expiry {
         Some(r) if r.get_ref().0 == 0 => {
@@ -142,7 +156,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
             0
         }
         Some(r) => r.get_ref().0,
-        None => 60_000,
+        None => DEFAULT_IN_PROGRESS_EXPIRY_MS,
     };
     let weekdays = file
         .intent
@@ -155,15 +169,22 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
             .merchant
             .as_deref()
             .map(sanitize_line)
-            .unwrap_or_else(|| "INKWELL STATIONERY".to_string()),
+            .unwrap_or_else(|| DEFAULT_MERCHANT.to_string()),
         intents,
         layers,
         key_strategy: file
             .checkout
             .key_strategy
             .map_or(KeyStrategy::PerIntent, |k| k.0),
+        timeout_ms: file
+            .checkout
+            .layer
+            .get_ref()
+            .first()
+            .and_then(|l| l.get_ref().timeout.as_ref())
+            .map_or(DEFAULT_TIMEOUT_MS, |t| t.get_ref().0.max(1)),
         stamp_body: file.checkout.stamp_body,
-        latency_ms: file.network.latency.map_or(50, |d| d.0),
+        latency_ms: file.network.latency.map_or(DEFAULT_LATENCY_MS, |d| d.0),
         processing_ms,
         retention_ms,
         in_progress_expiry_ms,
@@ -222,10 +243,10 @@ fn layers(c: &mut Checker<'_>, spec: &Spanned<Vec<Spanned<schema::Layer>>>) -> V
     if spec.get_ref().is_empty() {
         return vec![LayerConfig {
             name: "checkout".to_string(),
-            attempts: 3,
-            timeout_ms: Some(30_000),
+            attempts: DEFAULT_ATTEMPTS,
+            deadline_ms: None,
             backoff: Backoff {
-                initial_ms: 1000,
+                initial_ms: DEFAULT_BACKOFF_MS,
                 multiplier: 1.0,
                 cap_ms: None,
                 jitter: Jitter::None,
@@ -270,13 +291,10 @@ fn layers(c: &mut Checker<'_>, spec: &Spanned<Vec<Spanned<schema::Layer>>>) -> V
             LayerConfig {
                 name: l.name.as_deref().map(sanitize_line).filter(|n| !n.trim().is_empty()).unwrap_or(default_name),
                 attempts,
-                timeout_ms: match (&l.timeout, i) {
-                    (Some(t), _) => Some(t.get_ref().0.max(1)),
-                    (None, 0) => Some(30_000),
-                    (None, _) => None,
-                },
+                // The innermost layer's timeout is the scenario's `timeout_ms`.
+                deadline_ms: l.timeout.as_ref().filter(|_| i > 0).map(|t| t.get_ref().0.max(1)),
                 backoff: Backoff {
-                    initial_ms: l.backoff.map_or(1000, |d| d.0),
+                    initial_ms: l.backoff.map_or(DEFAULT_BACKOFF_MS, |d| d.0),
                     multiplier,
                     cap_ms: l.cap.map(|d| d.0),
                     jitter: l.jitter.map_or(Jitter::None, |j| j.0),
@@ -511,7 +529,7 @@ fn human_paths(
         let name = sanitize_line(h.name.trim());
         out.push(HumanPath {
             name: if name.is_empty() {
-                "operator rerun".to_string()
+                DEFAULT_HUMAN_PATH.to_string()
             } else {
                 name
             },
@@ -595,7 +613,7 @@ fn check_deadlines(
     let mut inner_worst: u64 = 0;
     for (i, layer) in cfg.layers.iter().enumerate() {
         if i > 0
-            && let (Some(deadline), Some(spec)) = (layer.timeout_ms, specs.get_ref().get(i))
+            && let (Some(deadline), Some(spec)) = (layer.deadline_ms, specs.get_ref().get(i))
             && deadline < inner_worst
             && let Some(t) = &spec.get_ref().timeout
         {
@@ -610,14 +628,12 @@ fn check_deadlines(
             );
         }
         let own = if i == 0 {
-            layer.timeout_ms.unwrap_or(0)
+            cfg.timeout_ms
         } else {
-            inner_worst
+            layer
+                .deadline_ms
+                .map_or(inner_worst, |d| d.min(inner_worst))
         };
-        let own = layer
-            .timeout_ms
-            .filter(|_| i > 0)
-            .map_or(own, |d| d.min(own));
         let mut waits: u64 = 0;
         let mut wait = layer.backoff.initial_ms as f64;
         for _ in 1..layer.attempts {

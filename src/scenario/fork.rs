@@ -85,12 +85,7 @@ pub fn fault_for(
             if finished {
                 attempt += 1;
             }
-            let timeout = scenario
-                .config
-                .layers
-                .first()
-                .and_then(|l| l.timeout_ms)
-                .unwrap_or(30_000);
+            let timeout = scenario.config.timeout_ms;
             Ok(Fault {
                 intent,
                 attempt,

@@ -4,10 +4,9 @@
 use super::config::{Jitter, KeyStrategy};
 use super::digest;
 use super::fact::{Fact, HandOver, Next};
-use super::state::{Belief, Response};
+use super::state::{Belief, Key, Response};
 use super::trace::{Actor, Fate, Message, TickKind};
 use super::world::{Event, Request, TickDraft, World};
-use std::sync::Arc;
 
 impl World<'_> {
     pub(super) fn on_pay(&mut self, intent: usize) {
@@ -22,7 +21,9 @@ impl World<'_> {
         let layers = self.cfg.layers.len();
         let run = &mut self.runs[intent];
         run.epoch += 1;
-        run.layer_attempt = vec![1; layers];
+        for layer in &mut run.layers {
+            layer.attempt = 1;
+        }
         run.fresh_layers = layers.saturating_sub(1);
         run.finished = false;
         let epoch = run.epoch;
@@ -39,8 +40,8 @@ impl World<'_> {
         };
         self.cancel(timeout);
         self.cancel(send);
-        for layer in from_layer..self.runs[intent].deadlines.len() {
-            let seq = self.runs[intent].deadlines[layer].take();
+        for layer in from_layer..self.runs[intent].layers.len() {
+            let seq = self.runs[intent].layers[layer].deadline.take();
             self.cancel(seq);
         }
     }
@@ -48,9 +49,9 @@ impl World<'_> {
     /// The attempts of layers `1..=top` have ended: their deadlines no longer apply.
     fn end_layer_attempts(&mut self, intent: usize, top: usize) {
         for layer in 1..=top.min(self.cfg.layers.len().saturating_sub(1)) {
-            let seq = self.runs[intent].deadlines[layer].take();
+            let seq = self.runs[intent].layers[layer].deadline.take();
             self.cancel(seq);
-            self.runs[intent].layer_token[layer] = 0;
+            self.runs[intent].layers[layer].token = 0;
         }
     }
 
@@ -65,8 +66,8 @@ impl World<'_> {
             .min(self.cfg.layers.len() - 1)
         {
             let token = self.next_token();
-            self.runs[intent].layer_token[layer] = token;
-            if let Some(t) = self.cfg.layers[layer].timeout_ms {
+            self.runs[intent].layers[layer].token = token;
+            if let Some(t) = self.cfg.layers[layer].deadline_ms {
                 let seq = self.schedule_in(
                     t,
                     Event::Deadline {
@@ -75,7 +76,7 @@ impl World<'_> {
                         token,
                     },
                 );
-                let old = self.runs[intent].deadlines[layer].replace(seq);
+                let old = self.runs[intent].layers[layer].deadline.replace(seq);
                 self.cancel(old);
             }
         }
@@ -86,9 +87,9 @@ impl World<'_> {
 
         let cfg = &self.cfg.intents[intent];
         let key = match self.cfg.key_strategy {
-            KeyStrategy::PerIntent => Some(cfg.key.clone()),
-            KeyStrategy::PerAttempt if attempt == 1 => Some(cfg.key.clone()),
-            KeyStrategy::PerAttempt => Some(digest::mint_key(&cfg.key, attempt)),
+            KeyStrategy::PerIntent => Some(self.keys[intent].clone()),
+            KeyStrategy::PerAttempt if attempt == 1 => Some(self.keys[intent].clone()),
+            KeyStrategy::PerAttempt => Some(Key::from(digest::mint_key(&cfg.key, attempt))),
             KeyStrategy::None => None,
         };
         let stamp = self.cfg.stamp_body.then_some(self.now.0);
@@ -112,7 +113,7 @@ impl World<'_> {
         self.counters.attempts_sent += 1;
         {
             let view = self.client_mut(intent);
-            view.key = key.as_deref().map(Arc::from);
+            view.key = key.as_ref().map(Key::shared);
             view.attempts_sent += 1;
             view.belief = Belief::Waiting;
         }
@@ -129,7 +130,7 @@ impl World<'_> {
                 })
                 .of(intent, Some(attempt)),
         );
-        let timeout = self.cfg.timeout_ms();
+        let timeout = self.cfg.timeout_ms;
         let seq = self.schedule_in(
             timeout,
             Event::Timeout {
@@ -154,11 +155,11 @@ impl World<'_> {
 
     pub(super) fn on_deadline(&mut self, intent: usize, layer: usize, token: u64) {
         let run = &self.runs[intent];
-        if run.finished || run.layer_token[layer] != token {
+        if run.finished || run.layers[layer].token != token {
             return;
         }
         // Whatever the layers beneath were doing is abandoned: forget their pending events.
-        self.runs[intent].deadlines[layer] = None;
+        self.runs[intent].layers[layer].deadline = None;
         let inner = self.runs[intent].timeout.take();
         let wait = self.runs[intent].send.take();
         self.cancel(inner);
@@ -191,16 +192,16 @@ impl World<'_> {
     fn plan_retry(&mut self, intent: usize, from_layer: usize) -> Next {
         self.runs[intent].waiting_for = None;
         for layer in from_layer..self.cfg.layers.len() {
-            if self.runs[intent].layer_attempt[layer] < self.cfg.layers[layer].attempts {
+            if self.runs[intent].layers[layer].attempt < self.cfg.layers[layer].attempts {
                 // This layer's attempt, and every attempt beneath it, is over.
                 self.end_layer_attempts(intent, layer);
                 let run = &mut self.runs[intent];
-                run.layer_attempt[layer] += 1;
+                run.layers[layer].attempt += 1;
                 for inner in 0..layer {
-                    run.layer_attempt[inner] = 1;
+                    run.layers[inner].attempt = 1;
                 }
                 run.fresh_layers = layer;
-                let retry = run.layer_attempt[layer] - 1;
+                let retry = run.layers[layer].attempt - 1;
                 let epoch = run.epoch;
                 let delay_ms = self.backoff(intent, layer, retry);
                 let send = self.schedule_in(delay_ms, Event::Send { intent, epoch });
@@ -229,10 +230,10 @@ impl World<'_> {
             Jitter::Equal => base / 2 + self.rng.u64(0..=base - base / 2),
             Jitter::Decorrelated => {
                 let low = b.initial_ms;
-                let prev = self.runs[intent].last_sleep[layer].max(low);
+                let prev = self.runs[intent].layers[layer].last_sleep.max(low);
                 let high = prev.saturating_mul(3).clamp(low, 1_000_000_000_000_000);
                 let sleep = (self.rng.u64(low..=high) as f64).min(cap) as u64;
-                self.runs[intent].last_sleep[layer] = sleep;
+                self.runs[intent].layers[layer].last_sleep = sleep;
                 sleep
             }
         }

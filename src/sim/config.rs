@@ -15,6 +15,8 @@ pub struct SimConfig {
     /// The checkout's retrying layers, innermost (the one that sends requests) first.
     pub layers: Vec<LayerConfig>,
     pub key_strategy: KeyStrategy,
+    /// How long the innermost layer waits for each answer before the attempt counts as failed.
+    pub timeout_ms: u64,
     /// The request body carries the time it was sent, so no two attempts have the same body.
     pub stamp_body: bool,
     /// One-way network latency in milliseconds.
@@ -51,9 +53,9 @@ pub struct IntentConfig {
 pub struct LayerConfig {
     pub name: String,
     pub attempts: u32,
-    /// For the innermost layer, how long one request waits for its reply; for an outer
-    /// layer, an optional deadline on one whole attempt of the layers beneath it.
-    pub timeout_ms: Option<u64>,
+    /// An outer layer's deadline on one whole attempt of the layers beneath it, if it has
+    /// one. Always `None` for the innermost layer, whose wait is `SimConfig::timeout_ms`.
+    pub deadline_ms: Option<u64>,
     pub backoff: Backoff,
 }
 
@@ -182,14 +184,6 @@ pub struct HumanPath {
 }
 
 impl SimConfig {
-    /// How long the innermost layer waits for each answer (30 s when the scenario says nothing).
-    pub fn timeout_ms(&self) -> u64 {
-        self.layers
-            .first()
-            .and_then(|l| l.timeout_ms)
-            .unwrap_or(30_000)
-    }
-
     /// Attempts one run of the retry budget can make: the product of every layer's attempts.
     pub fn attempts_per_run(&self) -> u64 {
         self.layers

@@ -48,11 +48,6 @@ pub fn content(merchant: &str, amount: Cents, items: &[String], stamp: Option<u6
     h.0
 }
 
-/// Six hex digits, enough to tell digests apart on screen.
-pub fn short(d: u64) -> String {
-    format!("{:06x}", d >> 40)
-}
-
 /// A fresh four-character key for an attempt, derived from the intent's first key.
 pub fn mint_key(first: &str, attempt: u32) -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHJKMNPQRSTVWXYZ23456789";

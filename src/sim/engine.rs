@@ -2,7 +2,7 @@
 
 use super::config::SimConfig;
 use super::design::Design;
-use super::fact::{Fact, SentReply};
+use super::fact::Fact;
 use super::state::Belief;
 use super::time::ClockStyle;
 use super::trace::{Actor, IntentOutcome, Outcome, TickKind, Trace, Verdict};
@@ -58,13 +58,7 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
         .into_iter()
         .map(|r| r.sent())
         .collect();
-    let replies = std::mem::take(&mut world.replies)
-        .into_iter()
-        .map(|r| SentReply {
-            req: r.req,
-            response: r.response,
-        })
-        .collect();
+    let replies = std::mem::take(&mut world.replies);
     Ok(Trace {
         design,
         clock,
@@ -146,7 +140,11 @@ fn outcome(world: &World<'_>) -> Outcome {
         .iter()
         .enumerate()
         .map(|(i, cfg)| {
-            let charges: Vec<_> = world.ledger.iter().filter(|c| c.intent == i).collect();
+            let (charges, cents) = world
+                .ledger
+                .iter()
+                .filter(|c| c.intent == i)
+                .fold((0, 0), |(n, sum), c| (n + 1, sum + c.amount.0));
             let belief = match world.clients[i].belief {
                 Belief::Waiting | Belief::NotStarted => Belief::Unknown,
                 b => b,
@@ -155,10 +153,10 @@ fn outcome(world: &World<'_>) -> Outcome {
                 id: cfg.order.clone(),
                 key: (world.cfg.key_strategy != super::config::KeyStrategy::None)
                     .then(|| cfg.key.clone()),
-                charges: charges.len(),
-                charged_cents: super::money::Cents(charges.iter().map(|c| c.amount.0).sum()),
+                charges,
+                charged_cents: super::money::Cents(cents),
                 client_view: belief,
-                verdict: Verdict::judge(charges.len(), belief),
+                verdict: Verdict::judge(charges, belief),
             }
         })
         .collect();

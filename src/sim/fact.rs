@@ -3,7 +3,7 @@
 //! clock style, when a tick is shown or exported.
 
 use super::config::{CrashPoint, Direction, FailPoint};
-use super::state::{EntryKind, Response};
+use super::state::{ChargeId, Digest, EntryKind, Key, Response, WrittenBy};
 use super::time::Instant;
 use serde::Serialize;
 
@@ -17,7 +17,7 @@ pub type ReplyId = usize;
 pub struct SentRequest {
     pub intent: usize,
     pub attempt: u32,
-    pub key: Option<String>,
+    pub key: Option<Key>,
     pub amount: super::money::Cents,
     /// 0 for the original, 1 for a copy made by the network.
     pub copy: u8,
@@ -29,7 +29,7 @@ pub struct SentRequest {
 impl SentRequest {
     /// The body's hash as `content-hash` remembers it: `1cea76`.
     pub fn body_hash(&self) -> String {
-        super::digest::short(self.content)
+        Digest(self.content).to_string()
     }
 }
 
@@ -78,7 +78,7 @@ pub enum Refusal {
     /// `with-charge` will not charge without a key: 400.
     NoKey,
     /// `content-hash`: the body matches a charge already made: 400.
-    DuplicateBody { written_by: String },
+    DuplicateBody { written_by: WrittenBy },
 }
 
 /// What comes after an attempt that ended without a final answer.
@@ -109,7 +109,7 @@ pub struct Cut {
     pub req: RequestId,
     pub step: CutStep,
     /// The charge the request had already made, if any.
-    pub charge: Option<String>,
+    pub charge: Option<ChargeId>,
 }
 
 /// The processor's steps, as a crash can interrupt them.
@@ -173,14 +173,14 @@ pub enum Fact {
     /// `with-charge`: the key is known for a different request.
     Mismatch {
         req: RequestId,
-        first: String,
-        this: String,
+        first: Digest,
+        this: Digest,
     },
     /// The processor answers from memory: a key record, or a key log line.
     Replayed {
         req: RequestId,
         stored: Response,
-        written_by: String,
+        written_by: WrittenBy,
         from_log: bool,
     },
     /// `with-charge` or `inprogress-record`: the key is still in progress.
@@ -199,15 +199,15 @@ pub enum Fact {
     /// `with-charge`: the charge and the key record in one write (or the decline, stored).
     OneWrite {
         req: RequestId,
-        charge: Option<String>,
+        charge: Option<ChargeId>,
         response: Response,
     },
     /// The charge alone (or the decline).
     Charged {
         req: RequestId,
-        charge: Option<String>,
+        charge: Option<ChargeId>,
         /// `content-hash`: the body hash remembered with the charge.
-        hash: Option<String>,
+        hash: Option<Digest>,
     },
     /// The key appended to the separate log, before or after the charge.
     KeyLogged {
@@ -222,7 +222,7 @@ pub enum Fact {
         req: RequestId,
         after: FailPoint,
         /// The charge made before the error, if any.
-        charge: Option<String>,
+        charge: Option<ChargeId>,
         /// The in-progress record or mark the error deleted, if any.
         deleted: bool,
     },
@@ -232,7 +232,7 @@ pub enum Fact {
     Crash {
         moment: CrashMoment,
         /// Keys whose in-progress marks, held in memory, are gone.
-        marks_lost: Vec<String>,
+        marks_lost: Vec<Key>,
         cut: Vec<Cut>,
         restart_ms: u64,
     },
@@ -240,7 +240,7 @@ pub enum Fact {
     Restart { cut: Vec<Cut> },
     /// A remembered entry passes its retention window.
     Expired {
-        key: String,
+        key: Key,
         kind: EntryKind,
         /// An in-progress record reached its expiry, rather than the retention window.
         in_progress: bool,

@@ -2,11 +2,11 @@
 //! a request or a reply (lose, delay, duplicate).
 
 use super::config::{Direction, FaultAction};
+use super::fact::SentReply;
 use super::fact::{Fact, WireFault};
 use super::state::{Flight, Response};
 use super::trace::{Actor, Fate, Message, TickKind};
-use super::world::{Event, Reply, TickDraft, World};
-use std::sync::Arc;
+use super::world::{Event, TickDraft, World};
 
 /// How the network treats one message.
 struct Plan {
@@ -17,7 +17,7 @@ struct Plan {
 
 impl World<'_> {
     fn take_off(&mut self, intent: usize, attempt: u32, direction: Direction, id: usize) {
-        Arc::make_mut(&mut self.in_flight).push(Flight {
+        self.in_flight.push_back(Flight {
             intent,
             attempt,
             direction,
@@ -32,7 +32,7 @@ impl World<'_> {
             .iter()
             .position(|f| f.direction == direction && f.id == id)
         {
-            Arc::make_mut(&mut self.in_flight).remove(i);
+            self.in_flight.remove(i);
         }
     }
 
@@ -42,9 +42,10 @@ impl World<'_> {
             extra_ms: 0,
             duplicate_gap_ms: None,
         };
-        let mut fired = Vec::new();
-        for (i, f) in self.faults_for(intent, attempt) {
-            match f.action {
+        let cfg = self.cfg;
+        for k in self.fault_range(intent, attempt) {
+            let i = self.fault_index[k].2;
+            match cfg.faults[i].action {
                 FaultAction::Lose { direction: d } if d == direction => plan.lost = true,
                 FaultAction::Delay {
                     direction: d,
@@ -56,9 +57,6 @@ impl World<'_> {
                 } if d == direction => plan.duplicate_gap_ms = Some(gap_ms),
                 _ => continue,
             }
-            fired.push(i);
-        }
-        for i in fired {
             self.fault_fired[i] = true;
         }
         plan
@@ -142,10 +140,7 @@ impl World<'_> {
         let (intent, attempt) = (self.requests[req].intent, self.requests[req].attempt);
         let plan = self.plan(intent, attempt, Direction::Reply);
         let travel = self.cfg.latency_ms.saturating_add(plan.extra_ms);
-        self.replies.push(Reply {
-            req,
-            response: response.clone(),
-        });
+        self.replies.push(SentReply { req, response });
         let reply = self.replies.len() - 1;
         self.take_off(intent, attempt, Direction::Reply, reply);
         self.announce(&plan, Direction::Reply, reply);
@@ -155,7 +150,7 @@ impl World<'_> {
         }
         self.schedule_in(travel, Event::ReplyArrive { reply });
         if let Some(gap) = plan.duplicate_gap_ms {
-            self.replies.push(Reply { req, response });
+            self.replies.push(SentReply { req, response });
             let dup = self.replies.len() - 1;
             self.take_off(intent, attempt, Direction::Reply, dup);
             self.schedule_in(

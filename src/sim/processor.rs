@@ -4,9 +4,11 @@
 
 use super::config::{CrashPoint, FailPoint, FaultAction};
 use super::design::Design;
-use super::digest;
 use super::fact::{CrashMoment, Cut, CutStep, Fact, MissedCrash, Refusal, Takes};
-use super::state::{Charge, EntryKind, EntryStatus, MemoryEntry, Response};
+use super::state::{
+    Body, Charge, ChargeId, Digest, EntryKind, EntryStatus, Key, MemoryEntry, Response, Write,
+    WrittenBy,
+};
 use super::trace::{Actor, Fate, Message, TickKind};
 use super::world::{Event, Step, TickDraft, World};
 use std::sync::Arc;
@@ -27,14 +29,13 @@ enum Decision {
     },
 }
 
-fn response(status: u16, body: &str, charge: Option<String>) -> Response {
-    Response {
-        status,
-        body: body.to_string(),
-        charge,
-        replayed: false,
-    }
-}
+/// The answer a success leaves when nothing more specific was prepared.
+const OK: Response = Response {
+    status: 200,
+    body: Body::Ok,
+    charge: None,
+    replayed: false,
+};
 
 impl World<'_> {
     /// How long the processor spends on an attempt: the scenario's default unless slowed.
@@ -64,7 +65,7 @@ impl World<'_> {
     fn find(&self, kind: EntryKind, key: &str) -> Option<&MemoryEntry> {
         self.memory
             .iter()
-            .find(|e| e.kind == kind && e.key == key && e.expires_at.is_none_or(|t| t > self.now))
+            .find(|e| e.kind == kind && &*e.key == key && e.expires_at.is_none_or(|t| t > self.now))
             .map(|e| &**e)
     }
 
@@ -72,9 +73,9 @@ impl World<'_> {
     fn remember_on_disk(
         &mut self,
         kind: EntryKind,
-        key: String,
+        key: Key,
         response: Response,
-        written_by: String,
+        written_by: WrittenBy,
         intent: usize,
     ) {
         let now = self.now;
@@ -84,7 +85,7 @@ impl World<'_> {
             .iter()
             .position(|e| e.kind == kind && e.key == key && e.expires_at.is_some_and(|t| t <= now))
         {
-            self.memory.remove(stale);
+            self.memory_mut().remove(stale);
             self.counters.keys_evicted += 1;
         }
         let expiry = now.plus(self.cfg.retention_ms);
@@ -99,7 +100,7 @@ impl World<'_> {
             EntryKind::LogEntry => EntryStatus::Logged,
             _ => EntryStatus::Completed,
         };
-        self.memory.push_back(Arc::new(MemoryEntry {
+        self.memory_mut().push_back(Arc::new(MemoryEntry {
             key,
             kind,
             status,
@@ -151,7 +152,7 @@ impl World<'_> {
                 fact,
                 response,
             } => {
-                self.requests[req].response = Some(response.clone());
+                self.requests[req].response = Some(response);
                 self.transmit_reply(req, response);
                 self.record_answer(kind, fact, intent, attempt);
                 self.after_reply(req);
@@ -183,15 +184,20 @@ impl World<'_> {
     /// When the key (or body hash) a request is looked up by was evicted, if it was.
     fn forgotten(&self, req: usize, how: Takes) -> Option<super::time::Instant> {
         let r = &self.requests[req];
-        let looked_up = match how {
-            Takes::ChargeNewBody => digest::short(r.content),
+        if self.evicted.is_empty() {
+            return None;
+        }
+        match how {
+            Takes::ChargeNewBody => self
+                .evicted
+                .get(Digest(r.content).to_string().as_str())
+                .copied(),
             Takes::MarkInProgress
             | Takes::LogFirst
             | Takes::ChargeUnmarked
-            | Takes::WriteInProgress { .. } => r.key.clone()?,
-            Takes::ChargeWithoutKey | Takes::ChargeForgetful => return None,
-        };
-        self.evicted.get(&looked_up).copied()
+            | Takes::WriteInProgress { .. } => self.evicted.get(r.key.as_deref()?).copied(),
+            Takes::ChargeWithoutKey | Takes::ChargeForgetful => None,
+        }
     }
 
     /// The rules of each design for a request that has just arrived: answer from memory,
@@ -211,13 +217,14 @@ impl World<'_> {
                     req,
                     why: Refusal::NoKey,
                 },
-                response: response(400, "idempotency key required", None),
+                response: Response::new(400, Body::KeyRequired),
             },
             (Design::WithCharge, Some(key)) => self.with_charge(req, key),
             (Design::InProgressRecord, Some(key)) => self.in_progress_record(req, key),
             (Design::LogAfterCharge | Design::LogBeforeCharge, Some(key)) => {
                 if let Some(e) = self.find(EntryKind::LogEntry, &key) {
-                    return self.replay(req, e.clone(), true);
+                    let (stored, written_by) = (e.response, e.written_by);
+                    return self.replay(req, stored, written_by, true);
                 }
                 if self.design == Design::LogBeforeCharge {
                     work(Takes::LogFirst, Step::KeyLog, 0)
@@ -230,11 +237,11 @@ impl World<'_> {
             }
             (Design::NoKey, _) => work(Takes::ChargeForgetful, Step::Charge, processing),
             (Design::ContentHash, _) => {
-                let hash = digest::short(self.requests[req].content);
+                let hash = Digest(self.requests[req].content).to_string();
                 let Some(e) = self.find(EntryKind::BodyHash, &hash) else {
                     return work(Takes::ChargeNewBody, Step::Charge, processing);
                 };
-                let written_by = e.written_by.clone();
+                let written_by = e.written_by;
                 self.counters.dedupe_hits += 1;
                 Decision::Answer {
                     kind: TickKind::Reject,
@@ -242,7 +249,7 @@ impl World<'_> {
                         req,
                         why: Refusal::DuplicateBody { written_by },
                     },
-                    response: response(400, "duplicate request", None),
+                    response: Response::new(400, Body::DuplicateRequest),
                 }
             }
         }
@@ -250,20 +257,26 @@ impl World<'_> {
 
     /// `with-charge`: a known key with another fingerprint is refused, a completed one
     /// replayed, one in progress answered 409; a new key is marked in progress, in memory.
-    fn with_charge(&mut self, req: usize, key: String) -> Decision {
+    fn with_charge(&mut self, req: usize, key: Key) -> Decision {
         let r = &self.requests[req];
-        let fp = digest::short(r.fingerprint);
+        let fp = Digest(r.fingerprint);
         let (intent, attempt, processing) = (r.intent, r.attempt, r.processing_ms);
-        let Some(e) = self.find(EntryKind::KeyRecord, &key).cloned() else {
+        let found = self
+            .find(EntryKind::KeyRecord, &key)
+            .map(|e| (e.fingerprint, e.status, e.response, e.written_by));
+        let Some((fingerprint, status, stored, written_by)) = found else {
             // The in-progress mark is held in memory only: it is not a stored key yet.
-            self.memory.push_back(Arc::new(MemoryEntry {
+            self.memory_mut().push_back(Arc::new(MemoryEntry {
                 key,
                 kind: EntryKind::KeyRecord,
                 status: EntryStatus::InProgress,
                 fingerprint: Some(fp),
                 response: None,
                 expires_at: None,
-                written_by: format!("attempt #{attempt}, in memory"),
+                written_by: WrittenBy {
+                    attempt,
+                    how: Write::InMemory,
+                },
                 intent,
             }));
             return Decision::Work {
@@ -272,47 +285,46 @@ impl World<'_> {
                 after_ms: processing,
             };
         };
-        if e.fingerprint.as_deref() != Some(fp.as_str()) {
+        if fingerprint != Some(fp) {
             self.counters.mismatches_422 += 1;
             return Decision::Answer {
                 kind: TickKind::Mismatch,
                 fact: Fact::Mismatch {
                     req,
-                    first: e.fingerprint.clone().unwrap_or_default(),
+                    first: fingerprint.unwrap_or(Digest(0)),
                     this: fp,
                 },
-                response: response(422, "key reused for another request", None),
+                response: Response::new(422, Body::KeyReused),
             };
         }
-        if e.status == EntryStatus::Completed {
-            return self.replay(req, e, false);
+        if status == EntryStatus::Completed {
+            return self.replay(req, stored, written_by, false);
         }
         self.counters.conflicts_409 += 1;
         Decision::Answer {
             kind: TickKind::Conflict,
             fact: Fact::InProgress { req, until: None },
-            response: response(409, "key in progress", None),
+            response: Response::new(409, Body::KeyInProgress),
         }
     }
 
     /// `inprogress-record`: a completed record is replayed, an in-progress one that has not
     /// expired answered 409; otherwise a durable in-progress record is written, expiring
     /// after `in_progress_expiry`, and the charge starts.
-    fn in_progress_record(&mut self, req: usize, key: String) -> Decision {
+    fn in_progress_record(&mut self, req: usize, key: Key) -> Decision {
         let r = &self.requests[req];
         let (intent, attempt, processing) = (r.intent, r.attempt, r.processing_ms);
-        if let Some(e) = self.find(EntryKind::Record, &key).cloned() {
-            if e.status == EntryStatus::Completed {
-                return self.replay(req, e, false);
+        if let Some(e) = self.find(EntryKind::Record, &key) {
+            let (status, stored, written_by, until) =
+                (e.status, e.response, e.written_by, e.expires_at);
+            if status == EntryStatus::Completed {
+                return self.replay(req, stored, written_by, false);
             }
             self.counters.conflicts_409 += 1;
             return Decision::Answer {
                 kind: TickKind::Conflict,
-                fact: Fact::InProgress {
-                    req,
-                    until: e.expires_at,
-                },
-                response: response(409, "key in progress", None),
+                fact: Fact::InProgress { req, until },
+                response: Response::new(409, Body::KeyInProgress),
             };
         }
         let now = self.now;
@@ -322,7 +334,7 @@ impl World<'_> {
             .iter()
             .position(|e| e.kind == EntryKind::Record && e.key == key)
         {
-            let e = self.memory.remove(stale);
+            let e = self.memory_mut().remove(stale);
             self.counters.keys_evicted += 1;
             let at = e.expires_at.unwrap_or(now);
             if e.status == EntryStatus::InProgress {
@@ -340,14 +352,17 @@ impl World<'_> {
                 at: expiry,
             },
         );
-        self.memory.push_back(Arc::new(MemoryEntry {
+        self.memory_mut().push_back(Arc::new(MemoryEntry {
             key,
             kind: EntryKind::Record,
             status: EntryStatus::InProgress,
             fingerprint: None,
             response: None,
             expires_at: Some(expiry),
-            written_by: format!("attempt #{attempt}, in progress, on disk"),
+            written_by: WrittenBy {
+                attempt,
+                how: Write::InProgressOnDisk,
+            },
             intent,
         }));
         Decision::Work {
@@ -362,17 +377,17 @@ impl World<'_> {
     fn handler_error(&mut self, req: usize, after: FailPoint) {
         let r = &self.requests[req];
         let (intent, attempt) = (r.intent, r.attempt);
-        let charge = r.response.as_ref().and_then(|x| x.charge.clone());
+        let charge = r.response.and_then(|x| x.charge);
         let held = r.key.as_ref().and_then(|key| {
             self.memory.iter().position(|e| {
-                &e.key == key
+                e.key == *key
                     && e.status == EntryStatus::InProgress
                     && matches!(e.kind, EntryKind::Record | EntryKind::KeyRecord)
             })
         });
-        let deleted = held.map(|i| self.memory.remove(i)).is_some();
-        let resp = response(500, "handler error", None);
-        self.requests[req].response = Some(resp.clone());
+        let deleted = held.map(|i| self.memory_mut().remove(i)).is_some();
+        let resp = Response::new(500, Body::HandlerError);
+        self.requests[req].response = Some(resp);
         self.transmit_reply(req, resp);
         let fact = Fact::HandlerError {
             req,
@@ -389,22 +404,19 @@ impl World<'_> {
     fn complete_record(&mut self, req: usize) {
         let r = &self.requests[req];
         let (intent, attempt) = (r.intent, r.attempt);
-        let key = r.key.clone().unwrap_or_default();
-        let resp = r
-            .response
-            .clone()
-            .unwrap_or_else(|| response(200, "ok", None));
+        let key = r.key.clone().unwrap_or_else(|| Key::from(""));
+        let resp = r.response.unwrap_or(OK);
         let expiry = self.now.plus(self.cfg.retention_ms);
-        let written_by = match &resp.charge {
-            Some(id) => format!("attempt #{attempt}, a write after {id}"),
-            None => format!("attempt #{attempt}, a write after the decline"),
+        let written_by = WrittenBy {
+            attempt,
+            how: Write::After(resp.charge),
         };
         let entry = Arc::new(MemoryEntry {
             key: key.clone(),
             kind: EntryKind::Record,
             status: EntryStatus::Completed,
             fingerprint: None,
-            response: Some(resp.clone()),
+            response: Some(resp),
             expires_at: Some(expiry),
             written_by,
             intent,
@@ -415,9 +427,9 @@ impl World<'_> {
             .position(|e| e.kind == EntryKind::Record && e.key == key)
         {
             Some(i) => {
-                self.memory.set(i, entry);
+                self.memory_mut().set(i, entry);
             }
-            None => self.memory.push_back(entry),
+            None => self.memory_mut().push_back(entry),
         }
         self.counters.keys_stored += 1;
         self.schedule(expiry, Event::Expire { key, at: expiry });
@@ -436,16 +448,22 @@ impl World<'_> {
     }
 
     /// Answers from a remembered entry: its stored response, marked as a replay.
-    fn replay(&mut self, req: usize, e: MemoryEntry, from_log: bool) -> Decision {
-        let mut stored = e.response.unwrap_or_else(|| response(200, "ok", None));
+    fn replay(
+        &mut self,
+        req: usize,
+        stored: Option<Response>,
+        written_by: WrittenBy,
+        from_log: bool,
+    ) -> Decision {
+        let mut stored = stored.unwrap_or(OK);
         stored.replayed = true;
         self.counters.dedupe_hits += 1;
         Decision::Answer {
             kind: TickKind::Replay,
             fact: Fact::Replayed {
                 req,
-                stored: stored.clone(),
-                written_by: e.written_by,
+                stored,
+                written_by,
                 from_log,
             },
             response: stored,
@@ -481,26 +499,23 @@ impl World<'_> {
     }
 
     /// Moves the money unless the card is declined; returns the answer to send.
-    fn move_money(&mut self, req: usize) -> (Response, Option<String>) {
+    fn move_money(&mut self, req: usize) -> (Response, Option<ChargeId>) {
         if self.declined(req) {
-            return (response(402, "card declined", None), None);
+            return (Response::new(402, Body::Declined), None);
         }
         let r = &self.requests[req];
-        let id = format!("ch_{}", self.ledger.len() + 1);
+        let id = ChargeId(self.ledger.len() as u32 + 1);
         let charge = Charge {
-            id: id.clone(),
+            id,
             amount: r.amount,
             key: r.key.clone(),
-            order: self.cfg.intents[r.intent].order.clone(),
+            order: Arc::clone(&self.orders[r.intent]),
             intent: r.intent,
             attempt: r.attempt,
             at: self.now,
         };
-        self.ledger.push_back(Arc::new(charge));
-        (
-            response(200, &format!("charged {id}"), Some(id.clone())),
-            Some(id),
-        )
+        Arc::make_mut(&mut self.ledger).push_back(Arc::new(charge));
+        (Response::new(200, Body::Charged(id)), Some(id))
     }
 
     fn next_step(&mut self, req: usize, step: Step, after_ms: u64) {
@@ -520,23 +535,31 @@ impl World<'_> {
         let (resp, id) = self.move_money(req);
         let r = &self.requests[req];
         let (intent, attempt) = (r.intent, r.attempt);
-        let key = r.key.clone().unwrap_or_default();
+        let key = r.key.clone();
         let expiry = self.now.plus(self.cfg.retention_ms);
-        let held = self.memory.iter().position(|e| {
-            e.kind == EntryKind::KeyRecord && e.key == key && e.status == EntryStatus::InProgress
+        let held = key.as_ref().and_then(|key| {
+            self.memory.iter().position(|e| {
+                e.kind == EntryKind::KeyRecord
+                    && e.key == *key
+                    && e.status == EntryStatus::InProgress
+            })
         });
-        if let Some(e) = held.and_then(|i| self.memory.get_mut(i)).map(Arc::make_mut) {
+        if let Some(e) = held
+            .and_then(|i| self.memory_mut().get_mut(i))
+            .map(Arc::make_mut)
+        {
             e.status = EntryStatus::Completed;
-            e.response = Some(resp.clone());
+            e.response = Some(resp);
             e.expires_at = Some(expiry);
-            e.written_by = match &id {
-                Some(id) => format!("attempt #{attempt}, one write with {id}"),
-                None => format!("attempt #{attempt}, one write with the decline"),
+            e.written_by = WrittenBy {
+                attempt,
+                how: Write::OneWrite(id),
             };
+            let key = e.key.clone();
             self.counters.keys_stored += 1;
             self.schedule(expiry, Event::Expire { key, at: expiry });
         }
-        self.requests[req].response = Some(resp.clone());
+        self.requests[req].response = Some(resp);
         let kind = if id.is_some() {
             TickKind::Charge
         } else {
@@ -562,14 +585,18 @@ impl World<'_> {
 
     fn charge(&mut self, req: usize) {
         let (resp, id) = self.move_money(req);
-        self.requests[req].response = Some(resp.clone());
+        self.requests[req].response = Some(resp);
         let r = &self.requests[req];
         let (intent, attempt, content) = (r.intent, r.attempt, r.content);
         let mut hash = None;
-        if let (Design::ContentHash, Some(id)) = (self.design, &id) {
-            let h = digest::short(content);
-            let written_by = format!("attempt #{attempt}, with {id}");
-            self.remember_on_disk(EntryKind::BodyHash, h.clone(), resp, written_by, intent);
+        if let (Design::ContentHash, Some(id)) = (self.design, id) {
+            let h = Digest(content);
+            let written_by = WrittenBy {
+                attempt,
+                how: Write::With(id),
+            };
+            let key = Key::from(h.to_string());
+            self.remember_on_disk(EntryKind::BodyHash, key, resp, written_by, intent);
             hash = Some(h);
         }
         let kind = if id.is_some() {
@@ -603,20 +630,18 @@ impl World<'_> {
     fn key_log(&mut self, req: usize) {
         let r = &self.requests[req];
         let (intent, attempt, processing) = (r.intent, r.attempt, r.processing_ms);
-        let key = r.key.clone().unwrap_or_default();
+        let key = r.key.clone().unwrap_or_else(|| Key::from(""));
         let before = self.design == Design::LogBeforeCharge;
         let held = if before {
-            response(200, "approved", None)
+            Response::new(200, Body::Approved)
         } else {
-            r.response
-                .clone()
-                .unwrap_or_else(|| response(200, "ok", None))
+            r.response.unwrap_or(OK)
         };
-        let written_by = format!(
-            "attempt #{attempt}, {} the charge",
-            if before { "before" } else { "after" }
-        );
-        self.remember_on_disk(EntryKind::LogEntry, key, held.clone(), written_by, intent);
+        let written_by = WrittenBy {
+            attempt,
+            how: Write::Logged { before },
+        };
+        self.remember_on_disk(EntryKind::LogEntry, key, held, written_by, intent);
         let fact = Fact::KeyLogged { req, before, held };
         self.record(
             TickDraft::new(Actor::Processor, TickKind::KeyWrite, fact).of(intent, Some(attempt)),
@@ -633,11 +658,8 @@ impl World<'_> {
     fn reply(&mut self, req: usize) {
         let r = &self.requests[req];
         let (intent, attempt, keyed) = (r.intent, r.attempt, r.key.is_some());
-        let resp = r
-            .response
-            .clone()
-            .unwrap_or_else(|| response(200, "ok", None));
-        self.transmit_reply(req, resp.clone());
+        let resp = r.response.unwrap_or(OK);
+        self.transmit_reply(req, resp);
         let fact = Fact::Replied {
             req,
             response: resp,
@@ -703,14 +725,14 @@ impl World<'_> {
     fn crash(&mut self, restart_ms: u64, moment: CrashMoment) {
         self.processor_up = false;
         self.incarnation += 1;
-        let marks_lost: Vec<String> = self
+        let marks_lost: Vec<Key> = self
             .memory
             .iter()
             .filter(|e| !e.durable())
             .map(|e| e.key.clone())
             .collect();
         if !marks_lost.is_empty() {
-            self.memory.retain(|e| e.durable());
+            self.memory_mut().retain(|e| e.durable());
         }
         let cut = self.cut_off_work();
         self.interrupted = cut.clone();
@@ -738,7 +760,7 @@ impl World<'_> {
                 Step::Record => CutStep::Record,
                 Step::Reply => CutStep::Reply,
             };
-            let charge = r.response.as_ref().and_then(|resp| resp.charge.clone());
+            let charge = r.response.and_then(|resp| resp.charge);
             cut.push(Cut { req, step, charge });
         }
         cut
@@ -754,7 +776,7 @@ impl World<'_> {
         ));
     }
 
-    pub(super) fn on_expire(&mut self, key: String, at: super::time::Instant) {
+    pub(super) fn on_expire(&mut self, key: Key, at: super::time::Instant) {
         let Some(pos) = self
             .memory
             .iter()
@@ -762,7 +784,7 @@ impl World<'_> {
         else {
             return;
         };
-        let entry = self.memory.remove(pos);
+        let entry = self.memory_mut().remove(pos);
         self.counters.keys_evicted += 1;
         let in_progress = entry.status == EntryStatus::InProgress;
         if in_progress {

@@ -15,16 +15,19 @@ pub type Shared<T> = imbl::Vector<Arc<T>>;
 /// The complete state after one tick. Cloning it is cheap: the large parts are shared.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Snapshot {
-    /// The processor's dedupe memory: key records, key log entries or body hashes.
-    pub memory: Shared<MemoryEntry>,
-    /// Charges that moved money, in the order they were made.
-    pub ledger: Shared<Charge>,
+    /// The processor's dedupe memory: key records, key log entries or body hashes. Behind
+    /// an `Arc` of its own, so the many ticks that leave it as it was share it outright.
+    pub memory: Arc<Shared<MemoryEntry>>,
+    /// Charges that moved money, in the order they were made (shared the same way).
+    pub ledger: Arc<Shared<Charge>>,
     /// What the checkout knows about each intent, in the scenario's order.
     pub clients: Arc<Vec<ClientView>>,
     pub processor_up: bool,
     pub counters: Counters,
-    /// Messages on the wire: sent, not yet delivered or lost.
-    pub in_flight: Arc<Vec<Flight>>,
+    /// Messages on the wire: sent, not yet delivered or lost. Held by value: a few of them
+    /// fit inside the snapshot itself, so the list changing at nearly every tick costs no
+    /// allocation.
+    pub in_flight: imbl::Vector<Flight>,
 }
 
 /// A message on its way.
@@ -88,15 +91,15 @@ impl EntryStatus {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MemoryEntry {
     /// The idempotency key, or for body hashes a short hex digest.
-    pub key: String,
+    pub key: Key,
     pub kind: EntryKind,
     pub status: EntryStatus,
     /// A short digest of the request body the key was first used with.
-    pub fingerprint: Option<String>,
+    pub fingerprint: Option<Digest>,
     pub response: Option<Response>,
     pub expires_at: Option<Instant>,
     /// Which write put the entry here, for the screen: `attempt #1, one write with ch_1`.
-    pub written_by: String,
+    pub written_by: WrittenBy,
     /// The intent whose request wrote it.
     pub intent: usize,
 }
@@ -109,19 +112,34 @@ impl MemoryEntry {
     }
 }
 
-/// A response as the processor sends it, and as it may be replayed later.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A response as the processor sends it, and as it may be replayed later. Small and `Copy`:
+/// the engine hands it from the processor to the wire, the memory and the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Response {
     pub status: u16,
     /// A short body: `charged ch_1`, `key in progress`, `card declined`.
-    pub body: String,
+    pub body: Body,
     /// The charge the response reports, if any.
-    pub charge: Option<String>,
+    pub charge: Option<ChargeId>,
     /// Sent from memory rather than from new work (`Idempotent-Replayed: true`).
     pub replayed: bool,
 }
 
 impl Response {
+    /// A fresh answer (not a replay).
+    pub fn new(status: u16, body: Body) -> Response {
+        let charge = match body {
+            Body::Charged(id) => Some(id),
+            _ => None,
+        };
+        Response {
+            status,
+            body,
+            charge,
+            replayed: false,
+        }
+    }
+
     pub fn is_success(&self) -> bool {
         (200..300).contains(&self.status)
     }
@@ -136,14 +154,190 @@ impl Response {
     }
 }
 
+/// What a response says, written out only when it is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Body {
+    /// `charged ch_1`
+    Charged(ChargeId),
+    /// The key log's stand-in answer, written before the charge.
+    Approved,
+    /// A success with nothing more to say.
+    Ok,
+    Declined,
+    KeyRequired,
+    DuplicateRequest,
+    KeyReused,
+    KeyInProgress,
+    HandlerError,
+}
+
+impl std::fmt::Display for Body {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Body::Charged(id) => return write!(f, "charged {id}"),
+            Body::Approved => "approved",
+            Body::Ok => "ok",
+            Body::Declined => "card declined",
+            Body::KeyRequired => "idempotency key required",
+            Body::DuplicateRequest => "duplicate request",
+            Body::KeyReused => "key reused for another request",
+            Body::KeyInProgress => "key in progress",
+            Body::HandlerError => "handler error",
+        })
+    }
+}
+
+/// An idempotency key (or a body hash standing in for one), shared rather than copied by
+/// every request, memory entry and charge that carries it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct Key(pub Arc<str>);
+
+impl Key {
+    /// The same text, shared.
+    pub fn shared(&self) -> Arc<str> {
+        Arc::clone(&self.0)
+    }
+}
+
+impl std::ops::Deref for Key {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Key {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for Key {
+    fn from(text: &str) -> Key {
+        Key(Arc::from(text))
+    }
+}
+
+impl From<String> for Key {
+    fn from(text: String) -> Key {
+        Key(Arc::from(text))
+    }
+}
+
+impl PartialEq<str> for Key {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for Key {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+/// A charge's place in the ledger, counted from 1 and shown as `ch_1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ChargeId(pub u32);
+
+impl std::fmt::Display for ChargeId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ch_{}", self.0)
+    }
+}
+
+/// `ch_3` compared with the text a reader sees.
+impl PartialEq<&str> for ChargeId {
+    fn eq(&self, other: &&str) -> bool {
+        other
+            .strip_prefix("ch_")
+            .is_some_and(|n| !n.starts_with('0') && n.parse() == Ok(self.0))
+    }
+}
+
+/// A 64-bit digest shown by its top six hex digits (`1cea76`): a request fingerprint or a
+/// body hash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Digest(pub u64);
+
+impl std::fmt::Display for Digest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:06x}", self.0 >> 40)
+    }
+}
+
+/// Which write put a memory entry there, shown as `attempt #1, one write with ch_1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WrittenBy {
+    pub attempt: u32,
+    pub how: Write,
+}
+
+/// The kinds of write that leave an entry in the processor's memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Write {
+    /// `with-charge`: the in-progress mark, held in memory.
+    InMemory,
+    /// `with-charge`: the one write with the charge (`None`: with the decline).
+    OneWrite(Option<ChargeId>),
+    /// `inprogress-record`: the in-progress record, on disk.
+    InProgressOnDisk,
+    /// `inprogress-record`: the write completing the record after the charge (`None`: after
+    /// the decline).
+    After(Option<ChargeId>),
+    /// `content-hash`: the body hash stored with the charge.
+    With(ChargeId),
+    /// A key log line, written before or after the charge.
+    Logged { before: bool },
+}
+
+impl std::fmt::Display for WrittenBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.attempt;
+        match self.how {
+            Write::InMemory => write!(f, "attempt #{n}, in memory"),
+            Write::OneWrite(Some(id)) => write!(f, "attempt #{n}, one write with {id}"),
+            Write::OneWrite(None) => write!(f, "attempt #{n}, one write with the decline"),
+            Write::InProgressOnDisk => write!(f, "attempt #{n}, in progress, on disk"),
+            Write::After(Some(id)) => write!(f, "attempt #{n}, a write after {id}"),
+            Write::After(None) => write!(f, "attempt #{n}, a write after the decline"),
+            Write::With(id) => write!(f, "attempt #{n}, with {id}"),
+            Write::Logged { before } => write!(
+                f,
+                "attempt #{n}, {} the charge",
+                if before { "before" } else { "after" }
+            ),
+        }
+    }
+}
+
+/// Serialised as the text they show, as they were when they were kept as strings.
+macro_rules! serialize_as_text {
+    ($($t:ty),*) => {$(
+        impl Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(self)
+            }
+        }
+    )*};
+}
+serialize_as_text!(Body, ChargeId, Digest, WrittenBy);
+
 /// A charge in the ledger; the statement shows the same lines.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Charge {
     /// `ch_1`, `ch_2`, …
-    pub id: String,
+    pub id: ChargeId,
     pub amount: Cents,
-    pub key: Option<String>,
-    pub order: String,
+    pub key: Option<Key>,
+    pub order: Arc<str>,
     pub intent: usize,
     pub attempt: u32,
     pub at: Instant,

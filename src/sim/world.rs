@@ -2,14 +2,17 @@
 
 use super::config::{CrashPoint, Fault, FaultAction, SimConfig};
 use super::design::Design;
-use super::fact::{Cut, Fact, MissedCrash, WireFault};
+use super::fact::{Cut, Fact, MissedCrash, SentReply, WireFault};
 use super::money::Cents;
-use super::state::{Charge, ClientView, Counters, MemoryEntry, Response, Snapshot};
+use super::state::{Charge, ClientView, Counters, Key, MemoryEntry, Response, Snapshot};
 use super::time::Instant;
 use super::trace::{Actor, Message, Tick, TickKind};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::Arc;
+
+/// Ticks a typical attempt makes (send, receive, charge, answer, and a timeout or two).
+const TICKS_PER_ATTEMPT: usize = 6;
 
 /// Something scheduled to happen at a virtual time.
 #[derive(Clone, Debug)]
@@ -54,7 +57,7 @@ pub(super) enum Event {
     /// The processor comes back after a crash.
     Restart,
     /// A remembered entry reaches the end of its retention window.
-    Expire { key: String, at: Instant },
+    Expire { key: Key, at: Instant },
     /// A person re-runs an intent that ended unpaid.
     Rerun { intent: usize, path: usize },
 }
@@ -111,7 +114,7 @@ pub(super) struct Request {
     pub intent: usize,
     pub attempt: u32,
     pub epoch: u64,
-    pub key: Option<String>,
+    pub key: Option<Key>,
     pub amount: Cents,
     /// Digest of what is charged (order, amount, items): the `with-charge` fingerprint.
     pub fingerprint: u64,
@@ -141,20 +144,11 @@ impl Request {
     }
 }
 
-/// An answer on its way back to the checkout.
-#[derive(Clone, Debug)]
-pub(super) struct Reply {
-    pub req: usize,
-    pub response: Response,
-}
-
 /// The checkout's bookkeeping for one intent.
 #[derive(Clone, Debug, Default)]
 pub(super) struct ClientRun {
-    /// Current attempt (1-based) of each layer, innermost first.
-    pub layer_attempt: Vec<u32>,
-    /// Identifies the current attempt of each layer, so a stale deadline can be recognised.
-    pub layer_token: Vec<u64>,
+    /// Where each layer stands, innermost first.
+    pub layers: Vec<LayerRun>,
     /// Bumped whenever pending client events must be forgotten (a run abandoned or restarted).
     pub epoch: u64,
     /// Layers (0..=n) whose attempt begins with the next send, so their deadlines start then.
@@ -165,15 +159,24 @@ pub(super) struct ClientRun {
     pub attempts: u32,
     /// Index of the next human path to try when a run ends unpaid.
     pub next_path: usize,
-    /// The previous sleep of each layer, for decorrelated jitter.
-    pub last_sleep: Vec<u64>,
     pub finished: bool,
     /// The pending timers of this intent, so they can be called off when they stop mattering
     /// (an answer arrived, an attempt was abandoned, the run ended).
     pub timeout: Option<u64>,
     pub send: Option<u64>,
-    /// The pending deadline of each outer layer's current attempt.
-    pub deadlines: Vec<Option<u64>>,
+}
+
+/// Where one retrying layer of the checkout stands for one intent.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LayerRun {
+    /// The layer's current attempt, counted from 1.
+    pub attempt: u32,
+    /// Identifies the current attempt, so a stale deadline can be recognised.
+    pub token: u64,
+    /// The previous sleep, for decorrelated jitter.
+    pub last_sleep: u64,
+    /// The pending deadline of an outer layer's current attempt.
+    pub deadline: Option<u64>,
 }
 
 /// The simulation in motion.
@@ -187,27 +190,34 @@ pub(super) struct World<'a> {
     /// Whether each scheduled event (by its number) has been called off.
     cancelled: Vec<bool>,
     pub rng: fastrand::Rng,
-    pub memory: super::state::Shared<MemoryEntry>,
-    pub ledger: super::state::Shared<Charge>,
-    /// Indices of `cfg.faults` by (intent, attempt), so a lookup does not scan every fault.
-    fault_index: BTreeMap<(usize, u32), Vec<usize>>,
+    pub memory: Arc<super::state::Shared<MemoryEntry>>,
+    pub ledger: Arc<super::state::Shared<Charge>>,
+    /// `(intent, attempt, index into cfg.faults)`, sorted, so a lookup does not scan every
+    /// fault.
+    pub fault_index: Vec<(usize, u32, usize)>,
+    /// The last lookup in `fault_index`: intent, attempt, and where its faults sit.
+    last_faults: std::cell::Cell<(usize, u32, usize, usize)>,
+    /// Each intent's order id and key, shared by every charge, request and view that names
+    /// them rather than copied into each.
+    pub orders: Vec<Arc<str>>,
+    pub keys: Vec<Key>,
     pub clients: Arc<Vec<ClientView>>,
     pub processor_up: bool,
-    pub in_flight: Arc<Vec<super::state::Flight>>,
+    pub in_flight: imbl::Vector<super::state::Flight>,
     pub incarnation: u32,
     pub counters: Counters,
     pub runs: Vec<ClientRun>,
     pub requests: Vec<Request>,
-    pub replies: Vec<Reply>,
+    pub replies: Vec<SentReply>,
     pub fault_fired: Vec<bool>,
     pub ticks: Vec<Tick>,
     pub token_seq: u64,
     /// What the last crash cut off, told when the processor is back.
     pub interrupted: Vec<Cut>,
     /// Keys (and body hashes) the retention window has evicted, with when.
-    pub evicted: BTreeMap<String, Instant>,
+    pub evicted: BTreeMap<Key, Instant>,
     /// `inprogress-record`: keys whose in-progress record expired, with when.
-    pub lapsed: BTreeMap<String, Instant>,
+    pub lapsed: BTreeMap<Key, Instant>,
 }
 
 /// The fields of a tick other than the state, which is taken from the world.
@@ -245,52 +255,88 @@ impl TickDraft {
 impl<'a> World<'a> {
     pub fn new(cfg: &'a SimConfig, design: Design) -> World<'a> {
         let layers = cfg.layers.len();
-        let clients = cfg
+        // Attempts every intent would make if each one ran its whole retry budget, and every
+        // human path too.
+        let attempts = usize::try_from(cfg.attempts_per_run())
+            .unwrap_or(usize::MAX)
+            .saturating_mul(cfg.intents.len())
+            .saturating_mul(1 + cfg.human_paths.len());
+        let orders: Vec<Arc<str>> = cfg
             .intents
             .iter()
-            .map(|i| ClientView {
-                order: Arc::from(i.order.as_str()),
+            .map(|i| Arc::from(i.order.as_str()))
+            .collect();
+        let keys: Vec<Key> = cfg
+            .intents
+            .iter()
+            .map(|i| Key::from(i.key.as_str()))
+            .collect();
+        let clients = orders
+            .iter()
+            .map(|order| ClientView {
+                order: Arc::clone(order),
                 key: None,
                 belief: super::state::Belief::NotStarted,
                 attempts_sent: 0,
             })
             .collect();
         let run = ClientRun {
-            layer_attempt: vec![1; layers],
-            layer_token: vec![0; layers],
-            last_sleep: vec![0; layers],
-            deadlines: vec![None; layers],
+            layers: vec![
+                LayerRun {
+                    attempt: 1,
+                    token: 0,
+                    last_sleep: 0,
+                    deadline: None,
+                };
+                layers
+            ],
             ..ClientRun::default()
         };
         World {
             cfg,
             design,
             now: Instant(0),
-            queue: BinaryHeap::new(),
+            queue: BinaryHeap::with_capacity(16),
             seq: 0,
             alive: 0,
-            cancelled: vec![false],
+            cancelled: {
+                let mut c = Vec::with_capacity(64);
+                c.push(false);
+                c
+            },
             rng: fastrand::Rng::with_seed(cfg.seed),
-            memory: imbl::Vector::new(),
-            ledger: imbl::Vector::new(),
+            memory: Arc::default(),
+            ledger: Arc::default(),
             fault_index: {
-                let mut index: BTreeMap<(usize, u32), Vec<usize>> = BTreeMap::new();
-                for (i, f) in cfg.faults.iter().enumerate() {
-                    index.entry((f.intent, f.attempt)).or_default().push(i);
-                }
+                let mut index: Vec<(usize, u32, usize)> = cfg
+                    .faults
+                    .iter()
+                    .enumerate()
+                    .map(|(i, f)| (f.intent, f.attempt, i))
+                    .collect();
+                index.sort_unstable();
                 index
             },
+            last_faults: std::cell::Cell::new((usize::MAX, 0, 0, 0)),
+            orders,
+            keys,
             clients: Arc::new(clients),
             processor_up: true,
-            in_flight: Arc::new(Vec::new()),
+            in_flight: imbl::Vector::new(),
             incarnation: 0,
             counters: Counters::default(),
             runs: vec![run; cfg.intents.len()],
-            requests: Vec::new(),
-            replies: Vec::new(),
+            requests: Vec::with_capacity(attempts.min(64)),
+            replies: Vec::with_capacity(attempts.min(64)),
             fault_fired: vec![false; cfg.faults.len()],
-            // Most stories run to a few dozen ticks: start with room for them.
-            ticks: Vec::with_capacity(64),
+            // Room for the ticks the attempts are likely to make, so a long story is not
+            // copied as its list grows (and does not briefly need twice its memory).
+            ticks: Vec::with_capacity(
+                attempts
+                    .saturating_mul(TICKS_PER_ATTEMPT)
+                    .saturating_add(8)
+                    .min(cfg.max_ticks.saturating_add(1)),
+            ),
             token_seq: 0,
             interrupted: Vec::new(),
             evicted: BTreeMap::new(),
@@ -368,13 +414,18 @@ impl<'a> World<'a> {
 
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
-            memory: self.memory.clone(),
-            ledger: self.ledger.clone(),
+            memory: Arc::clone(&self.memory),
+            ledger: Arc::clone(&self.ledger),
             clients: Arc::clone(&self.clients),
             processor_up: self.processor_up,
             counters: self.counters,
-            in_flight: Arc::clone(&self.in_flight),
+            in_flight: self.in_flight.clone(),
         }
+    }
+
+    /// The processor's memory, to change: copied first if a recorded tick still shows it.
+    pub fn memory_mut(&mut self) -> &mut super::state::Shared<MemoryEntry> {
+        Arc::make_mut(&mut self.memory)
     }
 
     pub fn client_mut(&mut self, intent: usize) -> &mut ClientView {
@@ -390,11 +441,27 @@ impl<'a> World<'a> {
 
     /// The faults that apply to one attempt of one intent, with their indices.
     pub fn faults_for(&self, intent: usize, attempt: u32) -> impl Iterator<Item = (usize, &Fault)> {
-        self.fault_index
-            .get(&(intent, attempt))
-            .into_iter()
-            .flatten()
-            .map(|&i| (i, &self.cfg.faults[i]))
+        self.fault_index[self.fault_range(intent, attempt)]
+            .iter()
+            .map(|&(_, _, i)| (i, &self.cfg.faults[i]))
+    }
+
+    /// Where the faults of one attempt of one intent sit in `fault_index`.
+    pub fn fault_range(&self, intent: usize, attempt: u32) -> std::ops::Range<usize> {
+        if self.fault_index.is_empty() {
+            return 0..0;
+        }
+        // The same attempt is asked about several times in a row (at its send, arrival,
+        // each step and its answer): remember the last answer.
+        let (i, a, start, end) = self.last_faults.get();
+        if (i, a) == (intent, attempt) {
+            return start..end;
+        }
+        let key = (intent, attempt);
+        let start = self.fault_index.partition_point(|&(i, a, _)| (i, a) < key);
+        let end = start + self.fault_index[start..].partition_point(|&(i, a, _)| (i, a) == key);
+        self.last_faults.set((intent, attempt, start, end));
+        start..end
     }
 
     /// The crash the scenario places at `point` of this request, if it has not happened yet.

@@ -173,7 +173,7 @@ fn detail(e: &MemoryEntry, at: Instant) -> String {
             duration_ms(t.0.saturating_sub(at.0))
         ));
     }
-    parts.push(e.written_by.clone());
+    parts.push(e.written_by.to_string());
     format!("  {}", parts.join(" · "))
 }
 
