@@ -1030,7 +1030,7 @@ impl<'a> Teller<'a> {
                 .charge
                 .as_ref()
                 .and_then(|id| tick.state.ledger.iter().find(|c| &c.id == id))
-                .map(|c| (c.id.clone(), c.intent));
+                .map(|c| (c.id, c.intent));
             let how = match (response.replayed, owner) {
                 (false, _) => "The checkout marks the order paid.".to_string(),
                 (true, Some((id, owner))) if owner == intent => format!(
