@@ -296,7 +296,7 @@ impl<'a> Teller<'a> {
             }
             Fact::Rerun { path } => format!(
                 "{}: order {}",
-                self.cfg.human_paths[*path].name,
+                self.cfg.reruns[*path].name,
                 self.order(tick.intent.unwrap_or(0))
             ),
             Fact::Statement => match tick.state.ledger.len() {
@@ -1002,7 +1002,7 @@ impl<'a> Teller<'a> {
         hand_over.map_or_else(String::new, |h| {
             format!(
                 " The order is not settled, so it goes to the {}, {} from now.",
-                self.cfg.human_paths[h.path].name,
+                self.cfg.reruns[h.path].name,
                 duration_ms(h.after_ms)
             )
         })
@@ -1060,7 +1060,7 @@ impl<'a> Teller<'a> {
     }
 
     fn rerun(&self, tick: &Tick, path: usize, clock: &str) -> String {
-        let p = &self.cfg.human_paths[path];
+        let p = &self.cfg.reruns[path];
         let i = &self.cfg.intents[tick.intent.unwrap_or(0)];
         let key = match self.cfg.key_strategy {
             KeyStrategy::None => "no key".to_string(),

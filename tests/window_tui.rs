@@ -353,7 +353,7 @@ fn enter_opens_a_scenario_with_the_stack_layers() {
     assert_eq!(scenario.config.retention_ms, DAY * 1000);
     let paths: Vec<(&str, u64)> = scenario
         .config
-        .human_paths
+        .reruns
         .iter()
         .map(|p| (p.name.as_str(), p.after_ms))
         .collect();

@@ -502,7 +502,7 @@ pub fn stack_from_config(cfg: &SimConfig) -> Stack {
             })
             .collect(),
         paths: cfg
-            .human_paths
+            .reruns
             .iter()
             .filter(|p| p.intent.is_none_or(|i| i == 0))
             .map(|p| HumanPath::after_give_up(p.name.clone(), Duration::from_millis(p.after_ms)))

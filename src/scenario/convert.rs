@@ -8,8 +8,7 @@ use super::{
     Expectation, NarrationMode, NarrationRule, NarrationTarget, Note, Quiz, QuizAnswer, Scenario,
 };
 use crate::sim::config::{
-    Backoff, Fault, FaultAction, HumanPath, IntentConfig, Jitter, KeyStrategy, LayerConfig,
-    SimConfig,
+    Backoff, Fault, FaultAction, IntentConfig, Jitter, KeyStrategy, LayerConfig, Rerun, SimConfig,
 };
 use crate::sim::time::{ClockStyle, DAY_MS, Instant};
 use crate::sim::{Belief, Design, Verdict};
@@ -129,7 +128,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     c.start = intents.first().map_or(Instant(0), |i| i.at);
     let orders: Vec<String> = intents.iter().map(|i| i.order.clone()).collect();
     let faults = faults(&mut c, &file.fault, &orders);
-    let human_paths = human_paths(&mut c, &file.human, &orders);
+    let reruns = reruns(&mut c, &file.human, &orders);
 
     let processing_ms = file
         .processor
@@ -189,7 +188,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         retention_ms,
         in_progress_expiry_ms,
         faults,
-        human_paths,
+        reruns,
         clock: if weekdays {
             ClockStyle::Weekday
         } else {
@@ -508,11 +507,7 @@ fn action_key(action: FaultAction) -> &'static str {
     }
 }
 
-fn human_paths(
-    c: &mut Checker<'_>,
-    specs: &[Spanned<schema::Human>],
-    orders: &[String],
-) -> Vec<HumanPath> {
+fn reruns(c: &mut Checker<'_>, specs: &[Spanned<schema::Human>], orders: &[String]) -> Vec<Rerun> {
     let mut out = Vec::new();
     for spec in specs {
         let h = spec.get_ref();
@@ -527,7 +522,7 @@ fn human_paths(
             None => None,
         };
         let name = sanitize_line(h.name.trim());
-        out.push(HumanPath {
+        out.push(Rerun {
             name: if name.is_empty() {
                 DEFAULT_HUMAN_PATH.to_string()
             } else {
@@ -552,7 +547,7 @@ fn check_size(
     let attempts: f64 = cfg.layers.iter().map(|l| f64::from(l.attempts)).product();
     let intents = cfg.intents.len().max(1) as f64;
     let ticks = |runs: usize| attempts * runs as f64 * intents * TICKS_PER_ATTEMPT as f64;
-    let runs = 1 + cfg.human_paths.len();
+    let runs = 1 + cfg.reruns.len();
     if ticks(runs) <= MAX_TICKS as f64 {
         return;
     }
@@ -654,7 +649,7 @@ fn check_deadlines(
 fn check_fault_attempts(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], cfg: &SimConfig) {
     let most = cfg
         .attempts_per_run()
-        .saturating_mul(1 + cfg.human_paths.len() as u64);
+        .saturating_mul(1 + cfg.reruns.len() as u64);
     for spec in specs {
         let f = spec.get_ref();
         let attempt = f.attempt.get_ref().0;

@@ -324,7 +324,7 @@ impl World<'_> {
     fn hand_over(&mut self, intent: usize) -> Option<HandOver> {
         let (path, p) = self
             .cfg
-            .human_paths
+            .reruns
             .iter()
             .enumerate()
             .filter(|(_, p)| p.intent.is_none_or(|i| i == intent))

@@ -29,7 +29,7 @@ pub struct SimConfig {
     pub in_progress_expiry_ms: u64,
     pub faults: Vec<Fault>,
     /// Human paths: each re-runs the whole retry budget when the previous run ended unpaid.
-    pub human_paths: Vec<HumanPath>,
+    pub reruns: Vec<Rerun>,
     pub clock: ClockStyle,
     /// The engine stops with an error rather than trace more ticks than this.
     pub max_ticks: usize,
@@ -175,7 +175,7 @@ impl FailPoint {
 
 /// A person re-running the whole retry budget for an intent that ended unpaid.
 #[derive(Clone, Debug, Serialize)]
-pub struct HumanPath {
+pub struct Rerun {
     pub name: String,
     /// Delay after the previous run gave up.
     pub after_ms: u64,

@@ -260,7 +260,7 @@ impl<'a> World<'a> {
         let attempts = usize::try_from(cfg.attempts_per_run())
             .unwrap_or(usize::MAX)
             .saturating_mul(cfg.intents.len())
-            .saturating_mul(1 + cfg.human_paths.len());
+            .saturating_mul(1 + cfg.reruns.len());
         let orders: Vec<Arc<str>> = cfg
             .intents
             .iter()
