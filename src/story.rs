@@ -7,8 +7,8 @@
 
 use crate::sim::config::{FailPoint, KeyStrategy};
 use crate::sim::fact::{
-    CrashMoment, Cut, CutStep, Fact, HandOver, Next, Refusal, RequestId, SentRequest, Takes,
-    WireFault,
+    CrashMoment, Cut, CutStep, Fact, HandOver, LookupAnswer, Next, Refusal, RequestId, SentRequest,
+    Takes, WireFault,
 };
 use crate::sim::state::{Belief, ChargeId, EntryKind, EntryStatus, Response};
 use crate::sim::{Cents, Design, Instant, SimConfig, Tick, Trace};
@@ -303,6 +303,27 @@ impl<'a> Teller<'a> {
                 1 => "statement: 1 line".to_string(),
                 n => format!("statement: {n} lines"),
             },
+            Fact::LookupSent { lookup } => {
+                let key = &self.trace.lookups[*lookup].key;
+                return (format!("asks about {key}"), format!("lookup {key}"));
+            }
+            Fact::LookupDown { .. } => "lookup arrives: processor down".to_string(),
+            Fact::LookupAnswered { lookup } => {
+                let l = &self.trace.lookups[*lookup];
+                let answer = lookup_answer(l.answer.as_ref());
+                return (format!("{}: {answer}", l.key), answer);
+            }
+            Fact::LookedUp { lookup, .. } => {
+                let l = &self.trace.lookups[*lookup];
+                match &l.answer {
+                    Some(LookupAnswer::Found { response }) => {
+                        format!("reads {} from the lookup", response.summary())
+                    }
+                    Some(LookupAnswer::InProgress) => "reads: still in progress".to_string(),
+                    Some(LookupAnswer::NotFound) | None => "reads: not found, retries".to_string(),
+                }
+            }
+            Fact::LookupTimedOut { .. } => "no answer to the lookup".to_string(),
         };
         (label.clone(), label)
     }
@@ -586,6 +607,24 @@ impl<'a> Teller<'a> {
                 )
             }
             Fact::Rerun { path } => self.rerun(tick, *path, &clock),
+            Fact::LookupSent { lookup } => format!(
+                "At {clock} the checkout still does not know how its last attempt ended. Before it sends another charge request, it asks the processor what it remembers under key {}: a lookup, which charges nothing.",
+                self.trace.lookups[*lookup].key
+            ),
+            Fact::LookupDown { .. } => format!(
+                "At {clock} the lookup reaches the processor while it is down. No answer will come; after {} the checkout retries without one.",
+                duration_ms(self.cfg.timeout_ms)
+            ),
+            Fact::LookupAnswered { lookup } => self.lookup_answered(*lookup, &clock),
+            Fact::LookedUp {
+                lookup,
+                next,
+                hand_over,
+            } => self.looked_up(tick, *lookup, *next, *hand_over, &clock),
+            Fact::LookupTimedOut { .. } => format!(
+                "At {clock} the lookup has waited {} with no answer. The checkout knows no more than before, so it sends the retry anyway.",
+                duration_ms(self.cfg.timeout_ms)
+            ),
             Fact::Statement => self.statement(tick),
         };
         for m in &tick.missed {
@@ -972,6 +1011,68 @@ impl<'a> Teller<'a> {
         }
     }
 
+    /// The processor's side of a lookup: what its memory holds under the key.
+    fn lookup_answered(&self, lookup: usize, clock: &str) -> String {
+        let l = &self.trace.lookups[lookup];
+        match &l.answer {
+            Some(LookupAnswer::Found { response }) => format!(
+                "At {clock} the processor finds a finished request under {} and sends back the answer it stored for it: {}.",
+                l.key,
+                response.summary()
+            ),
+            Some(LookupAnswer::InProgress) => format!(
+                "At {clock} the processor finds {} but no answer stored under it yet: a request with this key is still being worked on, as far as it knows.",
+                l.key
+            ),
+            Some(LookupAnswer::NotFound) | None if !self.trace.design.uses_key() => format!(
+                "At {clock} the lookup reaches a processor that keeps nothing under keys, so it has nothing to report about {} whatever it has charged.",
+                l.key
+            ),
+            Some(LookupAnswer::NotFound) | None => format!(
+                "At {clock} the processor has nothing under {} in its memory and says so: not found.",
+                l.key
+            ),
+        }
+    }
+
+    /// The checkout reading a lookup's answer.
+    fn looked_up(
+        &self,
+        tick: &Tick,
+        lookup: usize,
+        next: Option<Next>,
+        hand_over: Option<HandOver>,
+        clock: &str,
+    ) -> String {
+        let l = &self.trace.lookups[lookup];
+        let order = self.order(tick.intent.unwrap_or(l.intent));
+        match &l.answer {
+            Some(LookupAnswer::Found { response }) if response.is_success() => format!(
+                "At {clock} the checkout reads the stored answer ({}): order {order} is paid, and no new charge request is sent.",
+                response.summary()
+            ),
+            Some(LookupAnswer::Found { response }) => format!(
+                "At {clock} the checkout reads the stored answer ({}): the payment failed, and retrying would not change that.{}",
+                response.summary(),
+                self.hand_over(hand_over)
+            ),
+            Some(LookupAnswer::InProgress) => format!(
+                "At {clock} the checkout reads that the payment is still in progress, so it does not send another request now; this try is spent on waiting.{}",
+                next.map_or_else(String::new, |n| self.next(n))
+            ),
+            Some(LookupAnswer::NotFound) | None => {
+                let key = match self.cfg.key_strategy {
+                    crate::sim::config::KeyStrategy::PerIntent => "with the same key",
+                    crate::sim::config::KeyStrategy::PerAttempt => "with a new key",
+                    crate::sim::config::KeyStrategy::None => "without a key",
+                };
+                format!(
+                    "At {clock} the checkout reads \"not found\" and sends its retry now, {key}."
+                )
+            }
+        }
+    }
+
     /// What the checkout does next, after an attempt ended without a final answer.
     fn next(&self, next: Next) -> String {
         match next {
@@ -1185,5 +1286,14 @@ impl Story {
                 arrow: self.told.arrows[i].as_deref(),
             })
             .collect()
+    }
+}
+
+/// A lookup's answer in a few words: `found: 200 charged ch_1`, `in progress`, `not found`.
+fn lookup_answer(answer: Option<&LookupAnswer>) -> String {
+    match answer {
+        Some(LookupAnswer::Found { response }) => format!("found: {}", response.summary()),
+        Some(LookupAnswer::InProgress) => "in progress".to_string(),
+        Some(LookupAnswer::NotFound) | None => "not found".to_string(),
     }
 }

@@ -183,6 +183,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
             .and_then(|l| l.get_ref().timeout.as_ref())
             .map_or(DEFAULT_TIMEOUT_MS, |t| t.get_ref().0.max(1)),
         stamp_body: file.checkout.stamp_body,
+        lookup: file.checkout.lookup,
         latency_ms: file.network.latency.map_or(DEFAULT_LATENCY_MS, |d| d.0),
         processing_ms,
         retention_ms,

@@ -39,6 +39,7 @@ pub const BUILTIN: &[Builtin] = &[
     builtin!("per-attempt-key"),
     builtin!("monday-rerun"),
     builtin!("powertools-handler-error"),
+    builtin!("lookup-first"),
 ];
 
 /// The scenario `idem` replays when given none.

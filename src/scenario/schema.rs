@@ -73,6 +73,9 @@ pub struct Checkout {
     /// The body carries the time it was sent.
     #[serde(default)]
     pub stamp_body: bool,
+    /// Before each retry, ask the processor about the key (SPEC §5.4).
+    #[serde(default)]
+    pub lookup: bool,
     /// Retrying layers, innermost first.
     #[serde(default = "no_layers")]
     pub layer: Spanned<Vec<Spanned<Layer>>>,
@@ -83,6 +86,7 @@ impl Default for Checkout {
         Checkout {
             key_strategy: None,
             stamp_body: false,
+            lookup: false,
             layer: no_layers(),
         }
     }

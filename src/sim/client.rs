@@ -60,6 +60,10 @@ impl World<'_> {
             return;
         }
         self.runs[intent].send = None;
+        // A retry whose outcome before it is unknown may ask about the key first.
+        if self.ask_first(intent) {
+            return;
+        }
         // Outer layers whose attempt starts with this request start their deadlines now.
         for layer in 1..=self.runs[intent]
             .fresh_layers
@@ -167,6 +171,8 @@ impl World<'_> {
         self.end_layer_attempts(intent, layer.saturating_sub(1));
         self.runs[intent].epoch += 1;
         self.runs[intent].waiting_for = None;
+        // A lookup under way is abandoned with the attempt it stood in for.
+        self.runs[intent].lookup = None;
         self.fail_attempt(intent, layer, TickKind::Timeout, None, |next| {
             Fact::Deadline { layer, next }
         });
@@ -174,7 +180,7 @@ impl World<'_> {
 
     /// An attempt ended without a final answer: retry in the innermost layer that still has
     /// attempts left (starting at `layer`), or give up. `fact` says how it ended.
-    fn fail_attempt(
+    pub(super) fn fail_attempt(
         &mut self,
         intent: usize,
         layer: usize,
@@ -321,7 +327,7 @@ impl World<'_> {
     }
 
     /// Schedules the next human path for an intent that ended unpaid.
-    fn hand_over(&mut self, intent: usize) -> Option<HandOver> {
+    pub(super) fn hand_over(&mut self, intent: usize) -> Option<HandOver> {
         let (path, p) = self
             .cfg
             .reruns
@@ -335,7 +341,7 @@ impl World<'_> {
         Some(HandOver { path, after_ms })
     }
 
-    fn finish(&mut self, intent: usize, belief: Belief) {
+    pub(super) fn finish(&mut self, intent: usize, belief: Belief) {
         self.cancel_timers(intent, 0);
         self.runs[intent].finished = true;
         self.runs[intent].waiting_for = None;

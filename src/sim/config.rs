@@ -21,6 +21,8 @@ pub struct SimConfig {
     pub stamp_body: bool,
     /// One-way network latency in milliseconds.
     pub latency_ms: u64,
+    /// Before each retry, the checkout asks the processor about the key (SPEC §5.4).
+    pub lookup: bool,
     /// Time the processor takes to charge a card, in milliseconds.
     pub processing_ms: u64,
     /// How long the processor remembers a key (or a body hash), in milliseconds.

@@ -59,12 +59,14 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
         .map(|r| r.sent())
         .collect();
     let replies = std::mem::take(&mut world.replies);
+    let lookups = std::mem::take(&mut world.lookups);
     Ok(Trace {
         design,
         clock,
         ticks: world.ticks,
         requests,
         replies,
+        lookups,
         outcome,
         warnings,
     })
@@ -115,6 +117,9 @@ fn dispatch(world: &mut World<'_>, event: Event) {
         Event::Restart => world.on_restart(),
         Event::Expire { key, at } => world.on_expire(key, at),
         Event::Rerun { intent, path } => world.on_rerun(intent, path),
+        Event::LookupArrive { lookup } => world.on_lookup_arrive(lookup),
+        Event::LookupReply { lookup } => world.on_lookup_reply(lookup),
+        Event::LookupTimeout { lookup } => world.on_lookup_timeout(lookup),
     }
 }
 

@@ -33,6 +33,31 @@ impl SentRequest {
     }
 }
 
+/// A lookup the checkout sent: index into `Trace::lookups`.
+pub type LookupId = usize;
+
+/// The checkout asking the processor about a key before it retries (SPEC §5.4).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SentLookup {
+    pub intent: usize,
+    /// The key of the attempt whose outcome is unknown.
+    pub key: Key,
+    /// The processor's answer, once it gave one.
+    pub answer: Option<LookupAnswer>,
+}
+
+/// What the processor's memory says about a key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum LookupAnswer {
+    /// A finished request under the key, with the answer stored for it.
+    Found { response: Response },
+    /// A request under the key is still being worked on.
+    InProgress,
+    /// Nothing is remembered under the key (or the design remembers no keys).
+    NotFound,
+}
+
 /// An answer on its way back, as the trace keeps it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SentReply {
@@ -270,4 +295,20 @@ pub enum Fact {
     Rerun { path: usize },
     /// The customer reads the card statement.
     Statement,
+    /// The checkout asks the processor about a key before retrying.
+    LookupSent { lookup: LookupId },
+    /// The lookup reaches a processor that is down: no answer will come.
+    LookupDown { lookup: LookupId },
+    /// The processor answers a lookup from its memory.
+    LookupAnswered { lookup: LookupId },
+    /// The checkout reads the lookup's answer (kept with the lookup): found, and the run is
+    /// over (with `hand_over` when it ended unpaid); in progress, and `next` says when it asks
+    /// again; not found, and the retry goes out now.
+    LookedUp {
+        lookup: LookupId,
+        next: Option<Next>,
+        hand_over: Option<HandOver>,
+    },
+    /// No answer to a lookup within the attempt timeout: the retry goes ahead.
+    LookupTimedOut { lookup: LookupId },
 }

@@ -7,6 +7,7 @@ pub mod design;
 mod digest;
 mod engine;
 pub mod fact;
+mod lookup;
 pub mod money;
 mod network;
 mod per_design;

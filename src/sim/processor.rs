@@ -62,7 +62,7 @@ impl World<'_> {
     }
 
     /// The live entry of this kind under this key (expired entries are already forgotten).
-    fn find(&self, kind: EntryKind, key: &str) -> Option<&MemoryEntry> {
+    pub(super) fn find(&self, kind: EntryKind, key: &str) -> Option<&MemoryEntry> {
         self.memory
             .iter()
             .find(|e| e.kind == kind && &*e.key == key && e.expires_at.is_none_or(|t| t > self.now))

@@ -1,7 +1,7 @@
 //! The engine's output: a list of ticks, each with the full state after it, and the outcome.
 
 use super::design::Design;
-use super::fact::{Fact, MissedCrash, SentReply, SentRequest};
+use super::fact::{Fact, MissedCrash, SentLookup, SentReply, SentRequest};
 use super::money::Cents;
 use super::state::{Belief, Counters, Snapshot};
 use super::time::{ClockStyle, Instant};
@@ -42,6 +42,8 @@ pub enum TickKind {
     Pay,
     /// The checkout sends a charge request.
     Send,
+    /// The checkout asks the processor about a key before retrying.
+    Lookup,
     /// The network loses a message.
     Lost,
     /// The network holds a message up: it arrives late.
@@ -93,6 +95,7 @@ impl TickKind {
         match self {
             TickKind::Pay => "pay",
             TickKind::Send => "send",
+            TickKind::Lookup => "lookup",
             TickKind::Lost => "lost",
             TickKind::Delayed => "delayed",
             TickKind::Duplicated => "duplicated",
@@ -233,6 +236,8 @@ pub struct Trace {
     pub requests: Vec<SentRequest>,
     /// Every answer the processor sent.
     pub replies: Vec<SentReply>,
+    /// Every lookup of a key the checkout made before a retry.
+    pub lookups: Vec<SentLookup>,
     pub outcome: Outcome,
     /// Things the scenario asked for that never happened (a fault on an attempt never sent).
     pub warnings: Vec<String>,

@@ -60,6 +60,12 @@ pub(super) enum Event {
     Expire { key: Key, at: Instant },
     /// A person re-runs an intent that ended unpaid.
     Rerun { intent: usize, path: usize },
+    /// A lookup reaches the processor.
+    LookupArrive { lookup: usize },
+    /// The answer to a lookup reaches the checkout.
+    LookupReply { lookup: usize },
+    /// No answer to a lookup in time.
+    LookupTimeout { lookup: usize },
 }
 
 impl Event {
@@ -164,6 +170,10 @@ pub(super) struct ClientRun {
     /// (an answer arrived, an attempt was abandoned, the run ended).
     pub timeout: Option<u64>,
     pub send: Option<u64>,
+    /// The lookup the checkout is waiting on before its retry, if any.
+    pub lookup: Option<usize>,
+    /// The last lookup said to go ahead: the next send is the retry itself.
+    pub cleared: bool,
 }
 
 /// Where one retrying layer of the checkout stands for one intent.
@@ -209,6 +219,7 @@ pub(super) struct World<'a> {
     pub runs: Vec<ClientRun>,
     pub requests: Vec<Request>,
     pub replies: Vec<SentReply>,
+    pub lookups: Vec<super::fact::SentLookup>,
     pub fault_fired: Vec<bool>,
     pub ticks: Vec<Tick>,
     pub token_seq: u64,
@@ -328,6 +339,7 @@ impl<'a> World<'a> {
             runs: vec![run; cfg.intents.len()],
             requests: Vec::with_capacity(attempts.min(64)),
             replies: Vec::with_capacity(attempts.min(64)),
+            lookups: Vec::new(),
             fault_fired: vec![false; cfg.faults.len()],
             // Room for the ticks the attempts are likely to make, so a long story is not
             // copied as its list grows (and does not briefly need twice its memory).

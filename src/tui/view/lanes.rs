@@ -30,6 +30,7 @@ pub fn mark(kind: TickKind) -> &'static str {
         TickKind::Mismatch => "≠",
         TickKind::Dropped => "∅",
         TickKind::Timeout => "◷",
+        TickKind::Lookup => "⌕",
         TickKind::GiveUp => "?",
         TickKind::Crash => "✸",
         TickKind::Restart => "↻",

@@ -1,0 +1,193 @@
+//! Asking instead of retrying (SPEC §5.4): before a retry, a checkout with `lookup` on asks
+//! the processor what it remembers under the key of the attempt whose outcome it does not
+//! know. A payment found there ends the run without a new attempt; one still in progress
+//! waits for the next try; nothing found lets the retry go ahead.
+
+use super::fact::{Fact, LookupAnswer, SentLookup};
+use super::state::{Belief, EntryKind, EntryStatus, Key};
+use super::trace::{Actor, Fate, Message, TickKind};
+use super::world::{Event, TickDraft, World};
+
+impl World<'_> {
+    /// Sends a lookup instead of the attempt, when this send is a retry and the checkout asks
+    /// first; returns whether it did. The retry itself follows the answer.
+    pub(super) fn ask_first(&mut self, intent: usize) -> bool {
+        let run = &mut self.runs[intent];
+        if !self.cfg.lookup || run.attempts == 0 || std::mem::take(&mut run.cleared) {
+            return false;
+        }
+        // The key of the last attempt: nothing to look up without one.
+        let Some(key) = self.clients[intent].key.clone() else {
+            return false;
+        };
+        self.lookups.push(SentLookup {
+            intent,
+            key: Key::from(&*key),
+            answer: None,
+        });
+        let lookup = self.lookups.len() - 1;
+        self.runs[intent].lookup = Some(lookup);
+        self.record(
+            TickDraft::new(
+                Actor::Checkout,
+                TickKind::Lookup,
+                Fact::LookupSent { lookup },
+            )
+            .message(Message {
+                from: Actor::Checkout,
+                to: Actor::Processor,
+                fate: Fate::Sent,
+            })
+            .of(intent, None),
+        );
+        self.schedule_in(self.cfg.latency_ms, Event::LookupArrive { lookup });
+        let timeout = self.cfg.timeout_ms;
+        let seq = self.schedule_in(timeout, Event::LookupTimeout { lookup });
+        self.runs[intent].timeout = Some(seq);
+        true
+    }
+
+    /// The processor answers from its memory, if it is up.
+    pub(super) fn on_lookup_arrive(&mut self, lookup: usize) {
+        let intent = self.lookups[lookup].intent;
+        if !self.processor_up {
+            self.record(
+                TickDraft::new(
+                    Actor::Processor,
+                    TickKind::Unanswered,
+                    Fact::LookupDown { lookup },
+                )
+                .message(Message {
+                    from: Actor::Checkout,
+                    to: Actor::Processor,
+                    fate: Fate::Unanswered,
+                })
+                .of(intent, None),
+            );
+            return;
+        }
+        let answer = self.remembered(&self.lookups[lookup].key);
+        self.lookups[lookup].answer = Some(answer);
+        self.record(
+            TickDraft::new(
+                Actor::Processor,
+                TickKind::Reply,
+                Fact::LookupAnswered { lookup },
+            )
+            .message(Message {
+                from: Actor::Processor,
+                to: Actor::Checkout,
+                fate: Fate::Sent,
+            })
+            .of(intent, None),
+        );
+        self.schedule_in(self.cfg.latency_ms, Event::LookupReply { lookup });
+    }
+
+    /// What the processor's memory holds under a key, as its design keeps keys.
+    fn remembered(&self, key: &str) -> LookupAnswer {
+        let kind = match self.design {
+            super::Design::WithCharge => EntryKind::KeyRecord,
+            super::Design::InProgressRecord => EntryKind::Record,
+            super::Design::LogAfterCharge | super::Design::LogBeforeCharge => EntryKind::LogEntry,
+            // These designs keep nothing under a key.
+            super::Design::NoKey | super::Design::ContentHash => return LookupAnswer::NotFound,
+        };
+        match self.find(kind, key) {
+            Some(e) if e.status == EntryStatus::InProgress => LookupAnswer::InProgress,
+            Some(e) => match e.response {
+                Some(response) => LookupAnswer::Found { response },
+                // A log line that holds no answer says only that the key was seen.
+                None => LookupAnswer::InProgress,
+            },
+            None => LookupAnswer::NotFound,
+        }
+    }
+
+    /// The checkout reads the answer: the run ends, waits for its next try, or retries now.
+    pub(super) fn on_lookup_reply(&mut self, lookup: usize) {
+        let intent = self.lookups[lookup].intent;
+        if self.runs[intent].lookup != Some(lookup) || self.runs[intent].finished {
+            return;
+        }
+        self.runs[intent].lookup = None;
+        let timer = self.runs[intent].timeout.take();
+        self.cancel(timer);
+        match self.lookups[lookup].answer.clone() {
+            Some(LookupAnswer::Found { response }) => {
+                let belief = if response.is_success() {
+                    Belief::Paid
+                } else {
+                    Belief::Failed
+                };
+                self.finish(intent, belief);
+                let hand_over = if belief == Belief::Paid {
+                    None
+                } else {
+                    self.hand_over(intent)
+                };
+                self.record(
+                    TickDraft::new(
+                        Actor::Checkout,
+                        TickKind::Answer,
+                        Fact::LookedUp {
+                            lookup,
+                            next: None,
+                            hand_over,
+                        },
+                    )
+                    .of(intent, None),
+                );
+            }
+            Some(LookupAnswer::InProgress) => {
+                // Not yet: the lookup takes the place of this try, and the next one asks again.
+                self.fail_attempt(intent, 0, TickKind::Answer, None, |next| Fact::LookedUp {
+                    lookup,
+                    next: Some(next),
+                    hand_over: None,
+                });
+            }
+            Some(LookupAnswer::NotFound) | None => {
+                self.record(
+                    TickDraft::new(
+                        Actor::Checkout,
+                        TickKind::Answer,
+                        Fact::LookedUp {
+                            lookup,
+                            next: None,
+                            hand_over: None,
+                        },
+                    )
+                    .of(intent, None),
+                );
+                self.retry_now(intent);
+            }
+        }
+    }
+
+    /// No answer came: the outcome is as unknown as before, and the retry goes ahead.
+    pub(super) fn on_lookup_timeout(&mut self, lookup: usize) {
+        let intent = self.lookups[lookup].intent;
+        if self.runs[intent].lookup != Some(lookup) || self.runs[intent].finished {
+            return;
+        }
+        self.runs[intent].lookup = None;
+        self.runs[intent].timeout = None;
+        self.record(
+            TickDraft::new(
+                Actor::Checkout,
+                TickKind::Timeout,
+                Fact::LookupTimedOut { lookup },
+            )
+            .of(intent, None),
+        );
+        self.retry_now(intent);
+    }
+
+    fn retry_now(&mut self, intent: usize) {
+        self.runs[intent].cleared = true;
+        let epoch = self.runs[intent].epoch;
+        let send = self.schedule_in(0, Event::Send { intent, epoch });
+        self.runs[intent].send = Some(send);
+    }
+}
