@@ -67,9 +67,16 @@ impl<'a> Teller<'a> {
     fn new(cfg: &'a SimConfig, trace: &'a Trace) -> Teller<'a> {
         let mut heard = HashMap::new();
         for (i, tick) in trace.ticks.iter().enumerate() {
-            if let Fact::Read { reply, .. } = tick.fact
-                && let Some(id) = trace.replies[reply].response.charge
-            {
+            let read = match &tick.fact {
+                Fact::Read { reply, .. } => trace.replies[*reply].response.charge,
+                // A lookup's stored answer names its charge too.
+                Fact::LookedUp { lookup, .. } => match &trace.lookups[*lookup].answer {
+                    Some(LookupAnswer::Found { response }) => response.charge,
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(id) = read {
                 heard.entry(id).or_insert(i);
             }
         }

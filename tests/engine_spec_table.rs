@@ -41,6 +41,8 @@ const TABLE: &[(&str, [Option<usize>; 5])] = &[
         "powertools-handler-error",
         [Some(1), Some(2), Some(1), Some(2), Some(1)],
     ),
+    // SPEC §5.4's lookup: order-5531 with the checkout asking before it retries.
+    ("lookup-first", [Some(1), Some(2), Some(1), Some(2), Some(1)]),
 ];
 
 fn scenario_path(name: &str) -> PathBuf {
@@ -111,16 +113,17 @@ spec_row!(table_second_purchase, "second-purchase");
 spec_row!(table_per_attempt_key, "per-attempt-key");
 spec_row!(table_monday_rerun, "monday-rerun");
 spec_row!(table_powertools_handler_error, "powertools-handler-error");
+spec_row!(table_lookup_first, "lookup-first");
 
 #[test]
-fn the_table_has_38_claims_and_names_every_scenario_file() {
+fn the_table_has_43_claims_and_names_every_scenario_file() {
     let claims: usize = TABLE
         .iter()
         .map(|(_, cells)| cells.iter().flatten().count())
         .sum();
     assert_eq!(
-        claims, 38,
-        "the SPEC §3 table has 33 non-`–` cells, and the handler-error row 5 more"
+        claims, 43,
+        "the SPEC §3 table has 33 non-`–` cells, and the handler-error and lookup rows 5 more each"
     );
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
