@@ -42,7 +42,10 @@ const TABLE: &[(&str, [Option<usize>; 5])] = &[
         [Some(1), Some(2), Some(1), Some(2), Some(1)],
     ),
     // SPEC §5.4's lookup: order-5531 with the checkout asking before it retries.
-    ("lookup-first", [Some(1), Some(2), Some(1), Some(2), Some(1)]),
+    (
+        "lookup-first",
+        [Some(1), Some(2), Some(1), Some(2), Some(1)],
+    ),
 ];
 
 fn scenario_path(name: &str) -> PathBuf {

@@ -65,6 +65,8 @@ struct Spec {
     seed: u64,
     key_strategy: &'static str,
     stamp_body: bool,
+    /// The checkout asks about the key before each retry.
+    lookup: bool,
     latency_ms: u64,
     processing_ms: u64,
     retention_ms: u64,
@@ -164,7 +166,7 @@ fn spec() -> impl Strategy<Value = Spec> {
         (
             any::<u64>(),
             prop_oneof![Just("per-intent"), Just("per-attempt"), Just("none")],
-            any::<bool>(),
+            (any::<bool>(), any::<bool>()),
             0u64..=500,
             0u64..=2_000,
             // Short windows half the time, so keys expire while the story is still going.
@@ -177,7 +179,7 @@ fn spec() -> impl Strategy<Value = Spec> {
     )
         .prop_map(
             |(
-                (seed, key_strategy, stamp_body, latency_ms, processing_ms, retention_ms),
+                (seed, key_strategy, (stamp_body, lookup), latency_ms, processing_ms, retention_ms),
                 layers,
                 intents,
                 faults,
@@ -186,6 +188,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 seed,
                 key_strategy,
                 stamp_body,
+                lookup,
                 latency_ms,
                 processing_ms,
                 retention_ms,
@@ -218,8 +221,8 @@ fn toml(spec: &Spec) -> String {
     let _ = writeln!(s, "title = \"generated\"\nseed = {}", spec.seed);
     let _ = writeln!(
         s,
-        "\n[checkout]\nkey_strategy = \"{}\"\nstamp_body = {}",
-        spec.key_strategy, spec.stamp_body
+        "\n[checkout]\nkey_strategy = \"{}\"\nstamp_body = {}\nlookup = {}",
+        spec.key_strategy, spec.stamp_body, spec.lookup
     );
     for (i, l) in spec.layers.iter().enumerate() {
         let _ = writeln!(
@@ -393,10 +396,38 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
 
         let told = first.tell(&trace);
         common::truth::check(&trace, &told).map_err(TestCaseError::fail)?;
+        a_found_payment_ends_its_run(&trace)?;
 
         if design == Design::WithCharge && spec.key_strategy == "per-intent" {
             no_double_charge_within_retention(&first, &trace)?;
         }
+    }
+    Ok(())
+}
+
+/// A lookup that finds a finished payment ends that run: no request for the intent goes out
+/// again until a person reruns it.
+fn a_found_payment_ends_its_run(trace: &idem::sim::Trace) -> Result<(), TestCaseError> {
+    use idem::sim::fact::{Fact, LookupAnswer};
+    for (i, tick) in trace.ticks.iter().enumerate() {
+        let Fact::LookedUp { lookup, .. } = tick.fact else {
+            continue;
+        };
+        let l = &trace.lookups[lookup];
+        let Some(LookupAnswer::Found { .. }) = l.answer else {
+            continue;
+        };
+        let after = trace.ticks[i + 1..]
+            .iter()
+            .filter(|t| t.intent == Some(l.intent))
+            .take_while(|t| t.kind != TickKind::Rerun)
+            .find(|t| t.kind == TickKind::Send);
+        prop_assert!(
+            after.is_none(),
+            "{}: a request went out after the lookup found the payment: {:?}",
+            trace.design,
+            after.map(|t| &t.fact)
+        );
     }
     Ok(())
 }
@@ -425,6 +456,7 @@ fn the_retention_invariant_allows_a_charge_after_the_window() {
         seed: 1,
         key_strategy: "per-intent",
         stamp_body: false,
+        lookup: false,
         latency_ms: 50,
         processing_ms: 200,
         retention_ms: 1_000,
