@@ -52,6 +52,7 @@ fn canonical_paths() -> Vec<String> {
 fn check_lib(files: &[String]) -> CheckOutcome {
     check::run(&CheckArgs {
         files: files.to_vec(),
+        json: false,
     })
 }
 

@@ -82,6 +82,7 @@ fn assert_clean_json(bytes: &[u8], what: &str) {
 fn check_lib(path: &str) -> check::CheckOutcome {
     check::run(&CheckArgs {
         files: vec![path.to_string()],
+        json: false,
     })
 }
 
