@@ -203,11 +203,10 @@ fn mistyped_command(word: &str) -> Option<String> {
         return None;
     }
     let command = Cli::command();
-    let names: Vec<&str> = command
-        .get_subcommands()
-        .map(|c| c.get_name())
-        .filter(|n| *n != word)
-        .collect();
+    let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+    if names.contains(&word) {
+        return None;
+    }
     let close = idem::scenario::values::did_you_mean(word, names.iter().copied())?;
     let shown = idem::text::sanitize_line(word);
     Some(format!(
