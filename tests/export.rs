@@ -440,6 +440,13 @@ fn cast_is_asciinema_v2() {
         .windows(2)
         .filter(|w| (w[1] - w[0] - pause).abs() < 1e-6);
     assert_eq!(paused.count(), 1, "the answer comes after the pause");
+    // No key to press in a recording: the question says the answer will come, then it does.
+    assert!(cast.contains("Think it over: the answer follows in a moment."));
+    assert!(
+        cast.contains("✓ The answer is 2 Once."),
+        "under with-charge, once"
+    );
+    assert!(!cast.contains("Press 1 to"));
     assert!(cast.contains("Charged once"));
     let _ = fs::remove_dir_all(&dir);
 }
