@@ -123,8 +123,8 @@ fn main() -> ExitCode {
             // word is more likely a mistyped command.
             if e.kind() != clap::error::ErrorKind::DisplayHelp
                 && e.kind() != clap::error::ErrorKind::DisplayVersion
-                && let Some(first) = std::env::args().nth(1)
-                && let Some(message) = mistyped_command(&first)
+                && let Some(first) = std::env::args_os().nth(1)
+                && let Some(message) = first.to_str().and_then(mistyped_command)
             {
                 return usage_error(&message);
             }
