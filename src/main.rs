@@ -2,18 +2,36 @@
 //! a command or the interactive replay.
 #![deny(clippy::unwrap_used)]
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+use idem::cli::failure::{self, Failure};
 use idem::cli::{load_scenario, print_warnings};
 use idem::scenario::values::ClockTime;
 use idem::scenario::values::{DesignChoice, parse_one_design};
 use idem::sim::Design;
 use idem::tui::app::Launch;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+
+const EXAMPLES: &str = "\
+Examples:
+  idem                                  replay the default story (order-5531) in the terminal
+  idem reply-lost --design no-key       replay a built-in scenario under one design
+  idem run reply-lost --design all      every design's outcome side by side, as text
+  idem list                             the built-in scenarios
+  idem new my-story && idem check my-story.toml
+  idem window --require-covered         does the key window outlast every retry?
+  idem export reply-lost --format md --out handout.md
+  idem completions bash > ~/.local/share/bash-completion/completions/idem";
 
 /// Replays, tick by tick, how a retry turns one payment into two charges, and how an
 /// idempotency key stored with the charge stops it.
 #[derive(Parser, Debug)]
-#[command(name = "idem", version, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "idem",
+    version,
+    args_conflicts_with_subcommands = true,
+    after_help = EXAMPLES
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -29,7 +47,8 @@ struct ReplayArgs {
     /// The design to open with: an id or its number 1–6.
     #[arg(long, short, value_parser = parse_one_design)]
     design: Option<Design>,
-    /// Open at this moment of the replay, e.g. 14:02:38 or "Fri 18:00:00".
+    /// Open at this moment of the replay: HH:MM, HH:MM:SS or HH:MM:SS.mmm, optionally after
+    /// a weekday or a day number, e.g. 14:02, 14:02:38.250, "Fri 18:00" or "day 2 09:30".
     #[arg(long, value_parser = idem::scenario::values::parse_clock)]
     at: Option<ClockTime>,
 }
@@ -37,6 +56,12 @@ struct ReplayArgs {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Replay a scenario without the terminal UI and print its timeline and outcome.
+    #[command(after_help = "\
+Examples:
+  idem run
+  idem run reply-lost --design no-key
+  idem run my-story.toml --design all
+  idem run reply-lost --json | jq '.verdict'")]
     Run {
         /// A scenario file, or the name of a built-in scenario (default: order-5531).
         scenario: Option<String>,
@@ -51,21 +76,69 @@ enum Command {
     /// Validate scenario files and check their [[expect]] blocks, like a test runner.
     Check(idem::cli::check::CheckArgs),
     /// List the built-in scenarios.
-    List,
+    List(idem::cli::list::ListArgs),
     /// Write a commented starter scenario to NAME.toml (never over an existing file).
+    #[command(
+        after_help = "Examples:\n  idem new my-story\n  idem new my-story && idem check my-story.toml && idem my-story.toml"
+    )]
     New(idem::cli::new::NewArgs),
     /// Work out what a retry configuration permits: attempts, delays, the window it needs.
     Window(idem::cli::window::RetentionArgs),
     /// Present a scenario to a room: large narration, less chrome, remote-control keys.
+    #[command(after_help = "\
+Examples:
+  idem present reply-lost
+  idem present reply-lost --design no-key --at 14:02
+  idem notes                  (in a second terminal, for the speaker's notes)")]
     Present(ReplayArgs),
     /// Speaker notes: follow `idem present` from a second terminal.
+    #[command(
+        after_help = "Examples:\n  idem present reply-lost     (in the terminal the room sees)\n  idem notes                  (in a second one, for the speaker)"
+    )]
     Notes,
     /// Write a handout: Markdown, an SVG frame, or an asciinema recording.
     Export(idem::cli::export::ExportArgs),
+    /// Print a shell completion script for idem.
+    #[command(after_help = "\
+Examples:
+  idem completions bash > ~/.local/share/bash-completion/completions/idem
+  idem completions zsh > \"${fpath[1]}/_idem\"
+  idem completions fish > ~/.config/fish/completions/idem.fish")]
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), e.g. `idem man > idem.1; man ./idem.1`.
+    #[command(
+        after_help = "Examples:\n  idem man | man -l -\n  idem man > ~/.local/share/man/man1/idem.1"
+    )]
+    Man,
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // `idem rnu reply-lost`: clap sees a scenario and a stray argument; the first
+            // word is more likely a mistyped command.
+            if e.kind() != clap::error::ErrorKind::DisplayHelp
+                && e.kind() != clap::error::ErrorKind::DisplayVersion
+                && let Some(first) = std::env::args_os().nth(1)
+                && let Some(message) = first.to_str().and_then(mistyped_command)
+            {
+                return usage_error(&message);
+            }
+            e.exit()
+        }
+    };
+    // `idem rnu`: read as a scenario name, but it names no file or built-in, and is close to a
+    // command.
+    if cli.command.is_none()
+        && let Some(word) = &cli.replay.scenario
+        && let Some(message) = mistyped_command(word)
+    {
+        return usage_error(&message);
+    }
     match cli.command {
         Some(Command::Run {
             scenario,
@@ -74,13 +147,19 @@ fn main() -> ExitCode {
         }) => run(scenario.as_deref(), design, json),
         Some(Command::Check(args)) => {
             let outcome = idem::cli::check::run(&args);
-            print!("{}", outcome.text);
-            eprint!("{}", outcome.errors);
-            ExitCode::from(outcome.exit)
+            failure::eprint(&outcome.errors);
+            match write_stdout(outcome.text.as_bytes()) {
+                ExitCode::SUCCESS => ExitCode::from(outcome.exit),
+                failed => failed,
+            }
         }
-        Some(Command::List) => {
-            print!("{}", idem::cli::list::run());
-            ExitCode::SUCCESS
+        Some(Command::List(args)) if args.json => match idem::cli::list::json() {
+            Ok(text) => write_stdout(text.as_bytes()),
+            Err(e) => usage_error(&e),
+        },
+        Some(Command::List(_)) => {
+            let fit = std::io::stdout().is_terminal();
+            write_stdout(idem::cli::list::run(fit).as_bytes())
         }
         Some(Command::New(args)) => done(idem::cli::new::run(&args)),
         Some(Command::Window(args)) => window(&args),
@@ -91,8 +170,57 @@ fn main() -> ExitCode {
             )),
             None => notes(),
         },
-        Some(Command::Export(args)) => done(idem::cli::export::run(&args)),
+        Some(Command::Export(args)) => match idem::cli::export::run(&args) {
+            Ok(idem::cli::export::Exported::File(line)) => done(Ok(line)),
+            Ok(idem::cli::export::Exported::Stdout(bytes)) => write_stdout(bytes.as_bytes()),
+            Err(e) => report(&e),
+        },
+        Some(Command::Completions { shell }) => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "idem", &mut script);
+            write_stdout(&script)
+        }
+        Some(Command::Man) => {
+            let mut page = Vec::new();
+            match clap_mangen::Man::new(Cli::command()).render(&mut page) {
+                Ok(()) => write_stdout(&page),
+                Err(e) => usage_error(&format!("cannot write the manual page: {e}")),
+            }
+        }
         None => replay(&cli.replay, false),
+    }
+}
+
+/// When `word` names no file and no built-in scenario but is close to one of idem's
+/// commands, the error that says so.
+fn mistyped_command(word: &str) -> Option<String> {
+    if word.starts_with('-')
+        || std::path::Path::new(word).exists()
+        || idem::scenario::library::BUILTIN
+            .iter()
+            .any(|b| b.name == word)
+    {
+        return None;
+    }
+    let command = Cli::command();
+    let names: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+    if names.contains(&word) {
+        return None;
+    }
+    let close = idem::scenario::values::did_you_mean(word, names.iter().copied())?;
+    let shown = idem::text::sanitize_line(word);
+    Some(format!(
+        "`{shown}` is not a command, a file or a built-in scenario; did you mean `idem {close}`?"
+    ))
+}
+
+/// Writes a command's output; a reader that has gone away (`| head`) is no failure.
+fn write_stdout(bytes: &[u8]) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => usage_error(&format!("cannot write to standard output: {e}")),
     }
 }
 
@@ -100,7 +228,7 @@ fn notes() -> ExitCode {
     match idem::tui::notes::run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: the terminal failed: {e}");
+            failure::eprint(&failure::message_text(&format!("the terminal failed: {e}")));
             ExitCode::FAILURE
         }
     }
@@ -109,7 +237,7 @@ fn notes() -> ExitCode {
 fn run(scenario: Option<&str>, design: Option<DesignChoice>, json: bool) -> ExitCode {
     let loaded = match load_scenario(scenario) {
         Ok(s) => s,
-        Err(e) => return scenario_error(&e),
+        Err(e) => return report(&e.into()),
     };
     print_warnings(&loaded, scenario.unwrap_or("order-5531"));
     let choice = design.unwrap_or(DesignChoice::One(loaded.design));
@@ -118,7 +246,19 @@ fn run(scenario: Option<&str>, design: Option<DesignChoice>, json: bool) -> Exit
 
 fn window(args: &idem::cli::window::RetentionArgs) -> ExitCode {
     if !args.tui {
-        return done(idem::cli::window::run(args).map_err(|e| e.to_string()));
+        return match idem::cli::window::run_checked(args) {
+            Ok(outcome) => {
+                let printed = done(Ok(outcome.text));
+                match outcome.uncovered {
+                    Some(why) => {
+                        failure::eprint(&failure::message_text(&why));
+                        ExitCode::FAILURE
+                    }
+                    None => printed,
+                }
+            }
+            Err(e) => usage_error(&e.to_string()),
+        };
     }
     let stack = match idem::cli::window::stack_from_args(args) {
         Ok(s) => s,
@@ -137,7 +277,7 @@ fn window(args: &idem::cli::window::RetentionArgs) -> ExitCode {
         },
         Ok(None) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: the terminal failed: {e}");
+            failure::eprint(&failure::message_text(&format!("the terminal failed: {e}")));
             ExitCode::FAILURE
         }
     }
@@ -148,7 +288,7 @@ fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
     let scenario = args.scenario.as_deref();
     let loaded = match load_scenario(scenario) {
         Ok(s) => s,
-        Err(e) => return scenario_error(&e),
+        Err(e) => return report(&e.into()),
     };
     if let Some(why) = idem::tui::terminal::unable_to_draw() {
         let arg = idem::text::shell_word(scenario.unwrap_or("order-5531"));
@@ -174,34 +314,28 @@ fn terminal(app: idem::tui::App) -> ExitCode {
     match idem::tui::terminal::run(app) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: the terminal failed: {e}");
+            failure::eprint(&failure::message_text(&format!("the terminal failed: {e}")));
             ExitCode::FAILURE
         }
     }
 }
 
-/// Prints a command's result: its text on success, its error with exit code 2 otherwise.
+/// Prints a command's result: its text (ending in a newline) on success, its error with exit
+/// code 2 otherwise.
 fn done(result: Result<String, String>) -> ExitCode {
     match result {
-        Ok(text) if text.ends_with('\n') => {
-            print!("{text}");
-            ExitCode::SUCCESS
-        }
-        Ok(text) => {
-            println!("{text}");
-            ExitCode::SUCCESS
-        }
+        Ok(text) if text.ends_with('\n') => write_stdout(text.as_bytes()),
+        Ok(text) => write_stdout(format!("{text}\n").as_bytes()),
         Err(e) => usage_error(&e),
     }
 }
 
-/// A scenario's problems carry their own `file:line:column: error:` prefix.
-fn scenario_error(e: &idem::scenario::ScenarioError) -> ExitCode {
-    eprintln!("{e}");
+/// Reports a failure on standard error in the one shape, `error: …`, with exit code 2.
+fn report(failure: &Failure) -> ExitCode {
+    failure::eprint(&failure.text());
     ExitCode::from(2)
 }
 
 fn usage_error(message: &str) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(2)
+    report(&Failure::Message(message.to_string()))
 }

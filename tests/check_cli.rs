@@ -52,6 +52,7 @@ fn canonical_paths() -> Vec<String> {
 fn check_lib(files: &[String]) -> CheckOutcome {
     check::run(&CheckArgs {
         files: files.to_vec(),
+        json: false,
     })
 }
 
@@ -164,7 +165,7 @@ fn an_invalid_file_exits_2_with_its_position() {
     assert_eq!(out.exit, 2);
     assert!(
         out.errors
-            .contains(&format!("{path}:4:1: error: unknown field `atempts`")),
+            .contains(&format!("error: {path}:4:1: unknown field `atempts`")),
         "{}",
         out.errors
     );
@@ -232,7 +233,7 @@ fn warnings_go_to_stderr_and_do_not_fail() {
     let out = check_lib(std::slice::from_ref(&path));
     assert_ne!(out.exit, 2, "{}", out.errors);
     assert!(
-        out.errors.contains(&format!("{path}:12:11: warning: ")),
+        out.errors.contains(&format!("warning: {path}:12:11: ")),
         "{}",
         out.errors
     );
@@ -301,7 +302,7 @@ fn a_misspelt_label_is_an_error_with_a_suggestion_and_the_labels() {
     let quiz_line = LOST_REPLY.lines().count() + 3;
     assert!(
         out.errors.contains(&format!(
-            "{path}:{quiz_line}:9: error: no tick is labelled `{typo}` under any design (did you mean `{real}`?)"
+            "error: {path}:{quiz_line}:9: no tick is labelled `{typo}` under any design (did you mean `{real}`?)"
         )),
         "{}",
         out.errors
@@ -337,7 +338,13 @@ fn a_label_some_designs_miss_is_a_warning_for_a_quiz_and_fine_for_a_narration() 
     let path = with_block(&dir, &quiz_on(&label));
     let out = check_lib(std::slice::from_ref(&path));
     assert_eq!(out.exit, 0, "{}{}", out.text, out.errors);
-    assert!(out.errors.contains(": warning: under "), "{}", out.errors);
+    assert!(
+        out.errors
+            .lines()
+            .any(|l| l.starts_with("warning: ") && l.contains(": under ")),
+        "{}",
+        out.errors
+    );
     for d in &missing {
         assert!(out.errors.contains(d.id()), "{d:?}: {}", out.errors);
     }
@@ -399,7 +406,7 @@ fn a_time_matches_up_to_the_last_tick() {
 
 #[test]
 fn the_listing_holds_all_nine_with_titles() {
-    let text = idem::cli::list::run();
+    let text = idem::cli::list::run(true);
     for name in CANONICAL {
         let s = idem::scenario::resolve(name).expect("a built-in loads");
         let line = text
@@ -504,7 +511,7 @@ fn binary_an_invalid_file_exits_2() {
     let out = idem(&["check", &path]);
     assert_eq!(out.code, Some(2), "{}\n{}", out.stdout, out.stderr);
     assert!(
-        out.stderr.contains(&format!("{path}:4:1: error: ")),
+        out.stderr.contains(&format!("error: {path}:4:1: ")),
         "{}",
         out.stderr
     );

@@ -5,7 +5,7 @@
 //! The golden files and `assets/replay.svg` are rewritten, instead of compared, when the
 //! environment variable `IDEM_REGENERATE=1` is set.
 
-use idem::cli::export::{ExportArgs, run};
+use idem::cli::export::{ExportArgs, Exported};
 use idem::export::Format;
 use idem::scenario::values::parse_clock;
 use idem::sim::Design;
@@ -46,6 +46,15 @@ fn listing(dir: &Path) -> Vec<String> {
         .collect();
     names.sort();
     names
+}
+
+/// Runs an export: the line that says what was written (or, for `--out -`, the export
+/// itself), or the error as it would be printed.
+fn run(args: &ExportArgs) -> Result<String, String> {
+    match idem::cli::export::run(args) {
+        Ok(Exported::File(line)) | Ok(Exported::Stdout(line)) => Ok(line),
+        Err(e) => Err(e.text()),
+    }
 }
 
 /// Runs an export into a scratch directory and returns the file's text.
@@ -126,6 +135,99 @@ fn golden_cast_with_charge() {
     golden(
         "tests/golden/order-5531-with-charge.cast",
         &export(cast_args(&dir)),
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn golden_svg_light() {
+    let dir = scratch("golden-svg-light");
+    let mut args = svg_args(&dir);
+    args.theme = Some(idem::export::SvgTheme::Light);
+    let svg = export(args);
+    golden("tests/golden/order-5531-no-key-14-02-38-light.svg", &svg);
+    // A light page, dark text: neither of the dark theme's defaults is left.
+    assert!(svg.contains("fill=\"#fbfbfc\""), "the light page");
+    assert!(!svg.contains(idem::export::svg::DEFAULT_BG));
+    assert!(!svg.contains(idem::export::svg::DEFAULT_FG));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn golden_markdown_for_the_trainer() {
+    let dir = scratch("golden-md-trainer");
+    let mut args = md_args(&dir);
+    args.trainer = true;
+    golden("tests/golden/order-5531-trainer.md", &export(args));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// The students' handout keeps the answers and the trainer's notes away from the questions;
+/// the trainer's has the notes, and each answer under its question.
+#[test]
+fn the_students_handout_keeps_the_answers_apart() {
+    let dir = scratch("audience");
+    let students = export(md_args(&dir));
+    let questions = students.find("## Questions").expect("the questions");
+    let answers = students
+        .find("## Answers")
+        .expect("the answers, on their own page");
+    let page_break = students.find("page-break-before").expect("a page break");
+    assert!(
+        questions < page_break && page_break < answers,
+        "answers last"
+    );
+    assert!(
+        students.find("## 1 ·").is_some_and(|t| t < questions),
+        "timelines come first"
+    );
+    assert!(
+        !students[..answers].contains("**2. Once**"),
+        "no answer before the last page"
+    );
+    assert!(!students.contains("Notes for the trainer"));
+    let mut args = md_args(&dir);
+    args.trainer = true;
+    args.out = dir.join("trainer.md");
+    let trainer = export(args);
+    assert!(trainer.contains("## Notes for the trainer"));
+    assert!(!trainer.contains("## Answers"));
+    let question = trainer.find("**Question 1**").expect("the question");
+    let answer = trainer.find("**2. Once**").expect("its answer");
+    let timelines = trainer.find("## 1 ·").expect("the timelines");
+    assert!(
+        question < answer && answer < timelines,
+        "the answer is inline, up front"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// An export is drawn for a slide: the replay without the key hints and the share line.
+#[test]
+fn pictures_have_no_key_hints_or_share_line() {
+    let dir = scratch("no-footer");
+    let svg = export(svg_args(&dir));
+    let cast = export(cast_args(&dir));
+    for text in [&svg, &cast] {
+        assert!(!text.contains("share:"), "the share line");
+        assert!(!text.contains("diverge"), "the key hints");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Options that belong to another format are refused, not ignored.
+#[test]
+fn theme_and_trainer_belong_to_their_formats() {
+    let dir = scratch("theme-trainer");
+    let mut md = md_args(&dir);
+    md.theme = Some(idem::export::SvgTheme::Light);
+    assert!(run(&md).expect_err("md has no theme").contains("--theme"));
+    let mut svg = svg_args(&dir);
+    svg.trainer = true;
+    assert!(
+        run(&svg)
+            .expect_err("svg has no audience")
+            .contains("--trainer")
     );
     let _ = fs::remove_dir_all(&dir);
 }
@@ -304,13 +406,22 @@ fn cast_is_asciinema_v2() {
         .len();
     let mut last = -1.0;
     let mut count = 0;
-    for line in lines {
+    let mut events: Vec<&str> = lines.collect();
+    // The last event only shows the cursor again, hidden while the recording played.
+    let end: Value = serde_json::from_str(events.pop().expect("a closing event")).expect("JSON");
+    assert_eq!(
+        end[2], "\u{1b}[?25h",
+        "the recording ends by showing the cursor"
+    );
+    let mut times = Vec::new();
+    for line in events {
         let event: Value = serde_json::from_str(line).expect("each event is JSON");
         let event = event.as_array().expect("each event is an array");
         assert_eq!(event.len(), 3, "{line}");
         let t = event[0].as_f64().expect("a time");
         assert!(t > last, "times advance");
         last = t;
+        times.push(t);
         assert_eq!(event[1], "o");
         let data = event[2].as_str().expect("output text");
         assert!(
@@ -321,19 +432,34 @@ fn cast_is_asciinema_v2() {
         assert_only_our_escapes(data);
         count += 1;
     }
-    assert_eq!(count, ticks, "one frame per tick");
+    // order-5531 asks one question: its answer gets a frame of its own, after a pause.
+    assert_eq!(count, ticks + 1, "one frame per tick, and one per answer");
+    assert!(end[0].as_f64().is_some_and(|t| t > last));
+    let pause = idem::export::cast::QUIZ_PAUSE_MS as f64 / 1000.0;
+    let paused = times
+        .windows(2)
+        .filter(|w| (w[1] - w[0] - pause).abs() < 1e-6);
+    assert_eq!(paused.count(), 1, "the answer comes after the pause");
+    // No key to press in a recording: the question says the answer will come, then it does.
+    assert!(cast.contains("Think it over: the answer follows in a moment."));
+    assert!(
+        cast.contains("✓ The answer is 2 Once."),
+        "under with-charge, once"
+    );
+    assert!(!cast.contains("Press 1 to"));
     assert!(cast.contains("Charged once"));
     let _ = fs::remove_dir_all(&dir);
 }
 
 /// Every ESC in a frame starts a sequence the exporter writes: SGR, cursor home, clear,
-/// cursor hide.
+/// cursor hide and show.
 fn assert_only_our_escapes(data: &str) {
     for (i, _) in data.match_indices('\u{1b}') {
         let rest = &data[i + 1..];
         let ok = rest.starts_with("[H")
             || rest.starts_with("[2J")
             || rest.starts_with("[?25l")
+            || rest.starts_with("[?25h")
             || rest.strip_prefix('[').is_some_and(|r| {
                 let params: String = r
                     .chars()

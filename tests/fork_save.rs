@@ -17,7 +17,10 @@ fn parse(text: &str) -> Scenario {
 
 fn check_text(dir: &TempDir, text: &str) -> CheckOutcome {
     let path = dir.file("saved.toml", text);
-    check::run(&CheckArgs { files: vec![path] })
+    check::run(&CheckArgs {
+        files: vec![path],
+        json: false,
+    })
 }
 
 fn lose(intent: usize, attempt: u32, direction: Direction) -> Fault {

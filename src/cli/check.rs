@@ -7,6 +7,7 @@
 use crate::scenario::{self, Expectation, Scenario, ScenarioError};
 use crate::sim::{Design, SimError, Trace};
 use crate::text::sanitize_line;
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
@@ -16,10 +17,71 @@ const STATUS_WIDTH: usize = 6;
 
 /// Arguments of `idem check`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Exit status: 0 when every expectation holds, 1 when one does not, 2 when a file is invalid.
+
+Examples:
+  idem check my-story.toml
+  idem check scenarios/*.toml reply-lost
+  idem check --json my-story.toml | jq '.files[].expectations[] | select(.status == \"fail\")'")]
 pub struct CheckArgs {
     /// Scenario files to check, or names of built-in scenarios (reply-lost, …).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,
+    /// Print one JSON object on standard output instead of the report: every file, its
+    /// problems and each expectation's result, and the totals.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `idem check --json`: the whole run.
+#[derive(Serialize, Debug, Default)]
+pub struct CheckJson {
+    pub files: Vec<FileJson>,
+    pub passed: usize,
+    pub failed: usize,
+    pub invalid: usize,
+    /// The exit code: 0, 1 or 2.
+    pub exit: u8,
+}
+
+/// One file checked.
+#[derive(Serialize, Debug, Default)]
+pub struct FileJson {
+    /// The path as given, or `NAME (built-in)`.
+    pub file: String,
+    /// `ok`, `fail` (an expectation does not hold), `skip` (nothing to check) or `invalid`.
+    pub status: &'static str,
+    /// Errors and warnings, each with its position (line 0: the file as a whole).
+    pub problems: Vec<ProblemJson>,
+    pub expectations: Vec<ExpectationJson>,
+}
+
+#[derive(Serialize, Debug)]
+pub struct ProblemJson {
+    pub severity: &'static str,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+#[derive(Serialize, Debug)]
+pub struct ExpectationJson {
+    pub line: usize,
+    pub design: &'static str,
+    /// `ok` or `fail`.
+    pub status: &'static str,
+    /// What held, or every difference.
+    pub detail: String,
+}
+
+fn problem_json(d: &crate::scenario::diagnostic::Diagnostic) -> ProblemJson {
+    ProblemJson {
+        severity: if d.is_error() { "error" } else { "warning" },
+        line: d.line,
+        column: d.column,
+        message: sanitize_line(&d.message),
+    }
 }
 
 /// What `idem check` prints, and how it exits.
@@ -46,8 +108,11 @@ pub fn run(args: &CheckArgs) -> CheckOutcome {
     let mut text = String::new();
     let mut errors = String::new();
     let mut tally = Tally::default();
+    let mut report = CheckJson::default();
     for arg in &args.files {
-        check_one(arg, &mut text, &mut errors, &mut tally);
+        let mut file = FileJson::default();
+        check_one(arg, &mut text, &mut errors, &mut tally, &mut file);
+        report.files.push(file);
     }
     let _ = write!(text, "{} passed, {} failed", tally.passed, tally.failed);
     if tally.invalid > 0 {
@@ -66,24 +131,53 @@ pub fn run(args: &CheckArgs) -> CheckOutcome {
     } else {
         0
     };
+    if args.json {
+        report.passed = tally.passed;
+        report.failed = tally.failed;
+        report.invalid = tally.invalid;
+        report.exit = exit;
+        text = match serde_json::to_string_pretty(&report) {
+            Ok(json) => json + "\n",
+            Err(e) => {
+                let _ = writeln!(errors, "error: cannot write the report as JSON: {e}");
+                return CheckOutcome {
+                    text: String::new(),
+                    errors,
+                    exit: 2,
+                };
+            }
+        };
+    }
     CheckOutcome { text, errors, exit }
 }
 
-fn check_one(arg: &str, text: &mut String, errors: &mut String, tally: &mut Tally) {
+fn check_one(
+    arg: &str,
+    text: &mut String,
+    errors: &mut String,
+    tally: &mut Tally,
+    json: &mut FileJson,
+) {
     let scenario = match scenario::resolve(arg) {
         Ok(s) => s,
         Err(e) => {
             report_invalid(&e, text, errors);
             tally.invalid += 1;
+            json.file = sanitize_line(&e.file);
+            json.status = "invalid";
+            json.problems = e.diagnostics.iter().map(problem_json).collect();
             return;
         }
     };
     let file = shown_name(arg, &scenario);
+    json.file = file.clone();
+    json.problems = scenario.warnings.iter().map(problem_json).collect();
+    json.status = "ok";
     for w in &scenario.warnings {
-        let _ = scenario::diagnostic::write_diagnostic(errors, &file, w);
-        errors.push('\n');
+        errors.push_str(&super::failure::diagnostic_text(&file, w));
     }
     if scenario.expectations.is_empty() {
+        json.status = "skip";
         let _ = writeln!(
             text,
             "{:<STATUS_WIDTH$}{file}  no [[expect]] blocks, so there is nothing to check",
@@ -109,9 +203,16 @@ fn check_one(arg: &str, text: &mut String, errors: &mut String, tally: &mut Tall
             }
             Err(detail) => {
                 tally.failed += 1;
+                json.status = "fail";
                 ("FAIL", detail)
             }
         };
+        json.expectations.push(ExpectationJson {
+            line: e.line,
+            design: e.design.id(),
+            status: if status == "ok" { "ok" } else { "fail" },
+            detail: detail.clone(),
+        });
         let _ = writeln!(
             text,
             "{status:<STATUS_WIDTH$}{:<width$}  {:<17}  {detail}",
@@ -124,7 +225,7 @@ fn check_one(arg: &str, text: &mut String, errors: &mut String, tally: &mut Tall
 /// The problems go to standard error in full; standard output gets one line saying so, so
 /// that it alone still accounts for every file.
 fn report_invalid(e: &ScenarioError, text: &mut String, errors: &mut String) {
-    let _ = writeln!(errors, "{e}");
+    errors.push_str(&super::failure::scenario_text(e));
     let count = e.diagnostics.iter().filter(|d| d.is_error()).count().max(1);
     let _ = writeln!(
         text,
@@ -202,6 +303,7 @@ mod tests {
     fn check(files: &[&str]) -> CheckOutcome {
         run(&CheckArgs {
             files: files.iter().map(|s| s.to_string()).collect(),
+            json: false,
         })
     }
 
@@ -216,6 +318,32 @@ mod tests {
             out.text.contains("ok    reply-lost (built-in):"),
             "{}",
             out.text
+        );
+    }
+
+    #[test]
+    fn the_json_report_has_every_file_and_expectation() {
+        let out = run(&CheckArgs {
+            files: vec!["reply-lost".into(), "reply-lots".into()],
+            json: true,
+        });
+        assert_eq!(out.exit, 2);
+        let v: serde_json::Value = serde_json::from_str(&out.text).expect("valid JSON");
+        assert_eq!(v["invalid"], 1);
+        assert_eq!(v["exit"], 2);
+        assert_eq!(v["files"][0]["file"], "reply-lost (built-in)");
+        assert_eq!(v["files"][0]["status"], "ok");
+        let first = &v["files"][0]["expectations"][0];
+        assert!(first["line"].as_u64().is_some_and(|l| l > 0), "{first}");
+        assert_eq!(first["status"], "ok");
+        assert!(first["design"].is_string() && first["detail"].is_string());
+        assert_eq!(v["files"][1]["status"], "invalid");
+        assert_eq!(v["files"][1]["problems"][0]["severity"], "error");
+        assert_eq!(
+            v["passed"].as_u64(),
+            v["files"][0]["expectations"]
+                .as_array()
+                .map(|a| a.len() as u64)
         );
     }
 

@@ -1,13 +1,22 @@
 //! `idem export`: its flags, and writing what the export module draws to a file.
 
-use crate::export::{ExportOptions, Format, check_options, render};
+use crate::export::{Audience, ExportOptions, Format, SvgTheme, check_options, render};
 use crate::scenario::values::{ClockTime, parse_clock, parse_one_design};
 use crate::sim::Design;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use std::path::PathBuf;
 
-/// Write a handout for trainers: a Markdown page, an SVG frame or an asciinema recording.
+const EXAMPLES: &str = "\
+Examples:
+  idem export reply-lost --format md --out reply-lost.md
+  idem export reply-lost --format md --trainer --out trainer.md
+  idem export reply-lost --format svg --design no-key --at 14:02 --theme light --out slide.svg
+  idem export reply-lost --format cast --out reply-lost.cast && asciinema play reply-lost.cast
+  idem export reply-lost --format md --out - | less";
+
+/// Write a handout: a Markdown page, an SVG frame or an asciinema recording.
 #[derive(clap::Args, Debug, Clone)]
+#[command(after_help = EXAMPLES)]
 pub struct ExportArgs {
     /// A scenario file, or the name of a built-in scenario such as order-5531.
     pub scenario: String,
@@ -21,13 +30,23 @@ pub struct ExportArgs {
     /// scenario's own design).
     #[arg(long, short, value_parser = parse_one_design)]
     pub design: Option<Design>,
-    /// For svg: the moment to draw, e.g. 14:02:38 or "Fri 18:00:00"; the last tick at or
-    /// before it is shown (default: the last tick).
+    /// For svg: the moment to draw, e.g. 14:02, 14:02:38.250, "Fri 18:00" or "day 2 09:30";
+    /// the last tick at or before it is shown (default: the last tick).
     #[arg(long, value_parser = parse_clock)]
     pub at: Option<ClockTime>,
-    /// The file to write.
+    /// The file to write, or - for standard output.
     #[arg(long, short)]
     pub out: PathBuf,
+    /// For svg: the page, dark (like a terminal) or light (for slides and paper).
+    #[arg(
+        long,
+        value_parser = PossibleValuesParser::new(SvgTheme::NAMES).try_map(|s| s.parse::<SvgTheme>())
+    )]
+    pub theme: Option<SvgTheme>,
+    /// For md: the trainer's handout, with the trainer's notes and each answer under its
+    /// question (by default the handout is for students, with the answers on the last page).
+    #[arg(long)]
+    pub trainer: bool,
     /// Replace the file if it already exists.
     #[arg(long)]
     pub force: bool,
@@ -51,6 +70,8 @@ impl ExportArgs {
             force: false,
             width: None,
             height: None,
+            theme: None,
+            trainer: false,
         }
     }
 
@@ -62,18 +83,45 @@ impl ExportArgs {
             at: self.at,
             width: self.width,
             height: self.height,
+            theme: self.theme,
+            audience: if self.trainer {
+                Audience::Trainer
+            } else {
+                Audience::Students
+            },
         }
     }
 }
 
-/// Loads the scenario, renders the export, writes it; returns one line for standard output.
-pub fn run(args: &ExportArgs) -> Result<String, String> {
+/// What an export produced, for the caller to print.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exported {
+    /// Written to a file: one line saying what and where, for standard output.
+    File(String),
+    /// Asked for with `--out -`: the export itself, to go to standard output unchanged.
+    Stdout(String),
+}
+
+/// Whether `--out` names standard output rather than a file.
+pub fn is_stdout(out: &std::path::Path) -> bool {
+    out.as_os_str() == "-"
+}
+
+/// Loads the scenario, renders the export, and writes it to its file, or hands it back
+/// for standard output when `--out` is `-`.
+pub fn run(args: &ExportArgs) -> Result<Exported, super::Failure> {
     let options = args.options();
     check_options(&options)?;
-    let scenario = crate::scenario::resolve(&args.scenario).map_err(|e| e.to_string())?;
+    let scenario = crate::scenario::resolve(&args.scenario)?;
     let source = crate::text::sanitize_line(&args.scenario);
     let (bytes, what) = render(&scenario, &source, &options)?;
+    if is_stdout(&args.out) {
+        return Ok(Exported::Stdout(bytes));
+    }
     crate::files::write_file(&args.out, bytes.as_bytes(), args.force)?;
     let shown = crate::text::sanitize_line(&args.out.display().to_string());
-    Ok(format!("wrote {shown}: {what}, {} bytes", bytes.len()))
+    Ok(Exported::File(format!(
+        "wrote {shown}: {what}, {} bytes",
+        bytes.len()
+    )))
 }

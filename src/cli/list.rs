@@ -1,9 +1,69 @@
 //! `idem list`: the scenarios compiled into the binary, each with its title and the opening
-//! sentence of its description.
+//! sentence of its description; or all of it as JSON.
 
 use crate::scenario::library::BUILTIN;
-use crate::text::{cut, summary};
+use crate::text::{cut, sanitize_line, summary};
+use serde::Serialize;
 use std::fmt::Write;
+
+/// Flags of `idem list`.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(after_help = "Examples:\n  idem list\n  idem list --json | jq -r '.[].name'")]
+pub struct ListArgs {
+    /// Print a JSON array, one object per scenario (name, title, summary, description,
+    /// designs, quizzes), instead of the listing.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One built-in scenario, as `idem list --json` prints it.
+#[derive(Serialize, Debug)]
+pub struct ListedJson {
+    pub name: &'static str,
+    pub title: String,
+    /// The opening sentence of the description, never cut.
+    pub summary: String,
+    pub description: String,
+    /// The design the scenario opens with.
+    pub design: &'static str,
+    pub quizzes: usize,
+    pub expectations: usize,
+    /// Why the scenario does not load, when it does not (the fields above are then empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Every built-in scenario as a pretty JSON array, ending in a newline.
+pub fn json() -> Result<String, String> {
+    let listed: Vec<ListedJson> = BUILTIN
+        .iter()
+        .map(|b| match b.load() {
+            Ok(s) => ListedJson {
+                name: b.name,
+                title: sanitize_line(&s.title),
+                summary: summary(&s.description, usize::MAX),
+                description: crate::text::sanitize_block(s.description.trim()),
+                design: s.design.id(),
+                quizzes: s.quizzes.len(),
+                expectations: s.expectations.len(),
+                error: None,
+            },
+            Err(e) => ListedJson {
+                name: b.name,
+                title: String::new(),
+                summary: String::new(),
+                description: String::new(),
+                design: "",
+                quizzes: 0,
+                expectations: 0,
+                error: Some(e.one_line()),
+            },
+        })
+        .collect();
+    serde_json::to_string_pretty(&listed)
+        .map(|t| t + "\n")
+        .map_err(|e| format!("cannot write the listing as JSON: {e}"))
+}
 
 /// How wide the listing may grow, in terminal columns.
 const COLUMNS: usize = 100;
@@ -11,24 +71,23 @@ const COLUMNS: usize = 100;
 const INDENT: usize = 2 + 16 + 2;
 
 /// The listing `idem list` prints: two lines per scenario (name and title, then a summary
-/// beneath the title), and a closing hint on how to open one.
-pub fn run() -> String {
+/// beneath the title), and a closing hint on how to open one. On a terminal (`fit`) titles
+/// and summaries are cut to fit its width; elsewhere, a pipe or a file, they are whole.
+pub fn run(fit: bool) -> String {
+    let room = if fit { COLUMNS - INDENT } else { usize::MAX };
     let mut out = String::from("Built-in scenarios:\n\n");
     for b in BUILTIN {
         let (title, about) = match b.load() {
-            Ok(s) => (s.title, summary(&s.description, COLUMNS - INDENT)),
+            Ok(s) => (s.title, summary(&s.description, room)),
             // The built-ins are checked by the test suite; should one ever break, the listing
             // still names it and says why instead of failing as a whole.
-            Err(e) => (
-                "(does not load)".to_string(),
-                summary(&e.to_string(), COLUMNS - INDENT),
-            ),
+            Err(e) => ("(does not load)".to_string(), summary(&e.to_string(), room)),
         };
         let _ = writeln!(
             out,
             "  {:<w$}  {}",
             b.name,
-            cut(&title, COLUMNS - INDENT),
+            cut(&sanitize_line(&title), room),
             w = INDENT - 4
         );
         if !about.is_empty() {
@@ -50,7 +109,7 @@ mod tests {
 
     #[test]
     fn the_listing_names_every_builtin_within_the_width() {
-        let text = run();
+        let text = run(true);
         for b in BUILTIN {
             assert!(text.contains(&format!("  {:<16}  ", b.name)), "{text}");
         }
@@ -59,5 +118,29 @@ mod tests {
         }
         assert!(text.contains("idem run NAME"));
         assert!(!text.contains("does not load"));
+    }
+
+    #[test]
+    fn the_listing_is_whole_off_a_terminal() {
+        let whole = run(false);
+        assert!(!whole.contains('…'), "{whole}");
+        for b in BUILTIN {
+            let s = b.load().expect("a built-in loads");
+            assert!(whole.contains(&summary(&s.description, usize::MAX)));
+        }
+        assert!(whole.len() >= run(true).len());
+    }
+
+    #[test]
+    fn the_json_names_every_builtin() {
+        let v: serde_json::Value = serde_json::from_str(&json().expect("json")).expect("parses");
+        let items = v.as_array().expect("an array");
+        assert_eq!(items.len(), BUILTIN.len());
+        for (item, b) in items.iter().zip(BUILTIN) {
+            assert_eq!(item["name"], b.name);
+            assert!(item["title"].as_str().is_some_and(|t| !t.is_empty()));
+            assert!(item["summary"].is_string() && item["description"].is_string());
+            assert!(item.get("error").is_none());
+        }
     }
 }

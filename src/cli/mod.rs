@@ -2,12 +2,15 @@
 
 pub mod check;
 pub mod export;
+pub mod failure;
 pub mod json;
 pub mod list;
 pub mod new;
 pub mod run;
 pub mod window;
 pub mod window_json;
+
+pub use failure::Failure;
 
 use crate::scenario::{self, Scenario, ScenarioError};
 
@@ -23,9 +26,6 @@ pub fn load_scenario(arg: Option<&str>) -> Result<Scenario, ScenarioError> {
 pub fn print_warnings(s: &Scenario, file: &str) {
     let file = crate::text::sanitize_line(file);
     for w in &s.warnings {
-        let mut out = String::new();
-        if scenario::diagnostic::write_diagnostic(&mut out, &file, w).is_ok() {
-            eprintln!("{out}");
-        }
+        failure::eprint(&failure::diagnostic_text(&file, w));
     }
 }

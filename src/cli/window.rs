@@ -47,9 +47,15 @@ With --config, flags adjust the file: a --layer or --path whose name matches \
 one in the file replaces it; others are added (layers outermost). --window \
 and --safety replace the file's values.
 
+With --require-covered, the report is printed as usual and the exit status is 1 when any \
+path is NOT covered by the window, so a CI pipeline can hold a configuration to its window.
+
 Examples:
+  idem window
   idem window --layer \"http client=2s:3:30s\" --layer 1m:3 --path \"operator rerun=72h\" --window 3d
-  idem window --from envoy.yaml --from ~/.aws/config#payments --preset sidekiq --keys-kept stripe";
+  idem window --from envoy.yaml --from ~/.aws/config#payments --preset sidekiq --keys-kept stripe
+  idem window --config assets/window-stack.toml --require-covered --json > window.json
+  idem window --tui";
 
 /// Flags of `idem window`: how long must idempotency keys be kept?
 #[derive(Debug, Clone, Default, PartialEq, clap::Args)]
@@ -96,7 +102,12 @@ pub struct RetentionArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Open the interactive screen instead of printing (handled by the caller).
+    /// Exit with status 1 when any path is NOT covered by the window (the report is still
+    /// printed), so a pipeline can fail on a retry configuration that outlives its keys.
+    #[arg(long, conflicts_with = "tui")]
+    pub require_covered: bool,
+
+    /// Open the interactive calculator instead of printing the report.
     #[arg(long)]
     pub tui: bool,
 }
@@ -220,9 +231,44 @@ pub fn report_from_args(args: &RetentionArgs) -> Result<Report, RetentionError> 
 /// `--json`, ready to print. `--tui` is ignored here; the caller checks
 /// `args.tui` and uses [`report_from_args`] to draw its screen instead.
 pub fn run(args: &RetentionArgs) -> Result<String, RetentionError> {
+    printed(&report_from_args(args)?, args)
+}
+
+/// What `idem window` prints, and whether `--require-covered` fails the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowOutcome {
+    /// The report, for standard output.
+    pub text: String,
+    /// With `--require-covered` and a path not covered: why the run fails, for standard
+    /// error (exit status 1).
+    pub uncovered: Option<String>,
+}
+
+/// Runs `idem window` and judges `--require-covered`.
+pub fn run_checked(args: &RetentionArgs) -> Result<WindowOutcome, RetentionError> {
     let report = report_from_args(args)?;
+    let text = printed(&report, args)?;
+    let missing = report.uncovered_count();
+    let uncovered = (args.require_covered && missing > 0).then(|| {
+        let names: Vec<String> = report
+            .paths
+            .iter()
+            .filter(|p| !p.covered)
+            .map(|p| crate::text::sanitize_line(&p.name))
+            .collect();
+        format!(
+            "{missing} of {} paths {} NOT covered by the window ({}); --require-covered fails the run",
+            report.paths.len(),
+            if missing == 1 { "is" } else { "are" },
+            names.join(", ")
+        )
+    });
+    Ok(WindowOutcome { text, uncovered })
+}
+
+fn printed(report: &Report, args: &RetentionArgs) -> Result<String, RetentionError> {
     if args.json {
-        let mut text = json::to_json(&report)?;
+        let mut text = json::to_json(report)?;
         text.push('\n');
         Ok(text)
     } else {

@@ -3,6 +3,7 @@
 
 use super::frame::{Glyph, render, row};
 use crate::tui::App;
+use crate::tui::app::Answer;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 use serde::Serialize;
@@ -10,6 +11,13 @@ use std::fmt::Write;
 
 /// Time between frames: the replay's own autoplay pace at 1×.
 pub const PACE_MS: u64 = 1800;
+/// How long a question stays on screen before its answer is shown: time for the room to
+/// think.
+pub const QUIZ_PAUSE_MS: u64 = 6000;
+
+/// Hides the cursor while the recording plays, and shows it again at the end.
+const HIDE_CURSOR: &str = "\x1b[?25l";
+const SHOW_CURSOR: &str = "\x1b[?25h";
 
 #[derive(Serialize)]
 struct Header<'a> {
@@ -32,29 +40,61 @@ pub fn cast(app: &mut App, width: u16, height: u16, title: &str) -> Result<Strin
         .map_err(|e| format!("cannot encode the recording's header: {e}"))?;
     out.push('\n');
     let frames = app.trace().ticks.len().max(1);
+    let mut ms = 0;
     for i in 0..frames {
         app.tick = i;
         // Autoplay runs until the last tick, and waits wherever a question stops the room.
         let question = app
-            .scenario
-            .quizzes
-            .iter()
-            .any(|q| q.target.find(app.trace(), app.told()) == Some(i));
-        app.playing = i + 1 < frames && !question;
-        let buffer = render(app, width, height)?;
+            .quiz_here()
+            .map(|(q, quiz)| (q, quiz.correct(app.trace())));
+        app.playing = i + 1 < frames && question.is_none();
         let mut data = String::new();
         if i == 0 {
-            // Hide the cursor: it would otherwise blink at the end of the last row.
-            data.push_str("\x1b[?25l");
+            // Hidden while it plays: it would otherwise blink at the end of the last row.
+            data.push_str(HIDE_CURSOR);
         }
-        data.push_str("\x1b[H\x1b[2J");
-        data.push_str(&ansi(&buffer));
-        let encoded = serde_json::to_string(&data)
-            .map_err(|e| format!("cannot encode frame {}: {e}", i + 1))?;
-        let ms = i as u64 * PACE_MS;
-        let _ = writeln!(out, "[{}.{:03}, \"o\", {encoded}]", ms / 1000, ms % 1000);
+        push_frame(&mut out, ms, &mut data, app, width, height)?;
+        if let Some((q, Some(choice))) = question {
+            // The room has had its pause: the right answer is given, as if someone chose it.
+            ms += QUIZ_PAUSE_MS;
+            if let Some(slot) = app.answers.get_mut(q) {
+                *slot = Some(Answer {
+                    choice,
+                    right: true,
+                    design: app.design,
+                });
+            }
+            app.playing = i + 1 < frames;
+            push_frame(&mut out, ms, &mut String::new(), app, width, height)?;
+        }
+        ms += PACE_MS;
     }
+    // The last frame stays up for one more beat, then the cursor comes back.
+    event(&mut out, ms, SHOW_CURSOR)?;
     Ok(out)
+}
+
+/// Appends one frame at `ms`: `data` (what comes before it), a cleared screen, the replay.
+fn push_frame(
+    out: &mut String,
+    ms: u64,
+    data: &mut String,
+    app: &App,
+    width: u16,
+    height: u16,
+) -> Result<(), String> {
+    let buffer = render(app, width, height)?;
+    data.push_str("\x1b[H\x1b[2J");
+    data.push_str(&ansi(&buffer));
+    event(out, ms, data)
+}
+
+/// Appends one output event of the recording.
+fn event(out: &mut String, ms: u64, data: &str) -> Result<(), String> {
+    let encoded = serde_json::to_string(data)
+        .map_err(|e| format!("cannot encode the recording at {ms} ms: {e}"))?;
+    let _ = writeln!(out, "[{}.{:03}, \"o\", {encoded}]", ms / 1000, ms % 1000);
+    Ok(())
 }
 
 /// The buffer as terminal text: rows joined by CR LF, styles as SGR sequences, each row

@@ -1,5 +1,6 @@
-//! The trainer's handout: the story, each design's timeline and outcome, the outcomes side by
-//! side, the questions to ask the room, and their answers at the very end.
+//! The Markdown handout. For students (the default): the story, each design's timeline and
+//! outcome, the outcomes side by side, the questions, and their answers alone on a last page.
+//! For the trainer: the questions up front with their answers inline, and the trainer's notes.
 
 use crate::report::{headline, verdict_meaning};
 use crate::scenario::{NarrationTarget, Quiz, QuizAnswer, Scenario};
@@ -7,8 +8,23 @@ use crate::sim::{ClockStyle, Design, Trace};
 use crate::story::Told;
 use std::fmt::Write;
 
-/// The whole handout, simulated under every design.
+/// Who a handout is written for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Audience {
+    /// The room: no trainer's notes, and the answers kept apart, on the last page.
+    #[default]
+    Students,
+    /// The trainer: the questions first with their answers inline, then the notes.
+    Trainer,
+}
+
+/// The students' handout, simulated under every design.
 pub fn markdown(scenario: &Scenario) -> Result<String, String> {
+    handout(scenario, Audience::Students)
+}
+
+/// The whole handout for `audience`, simulated under every design.
+pub fn handout(scenario: &Scenario, audience: Audience) -> Result<String, String> {
     let traces = Design::ALL
         .iter()
         .map(|d| {
@@ -17,10 +33,10 @@ pub fn markdown(scenario: &Scenario) -> Result<String, String> {
                 .map_err(|e| format!("cannot simulate {} under {}: {e}", scenario.name, d.id()))
         })
         .collect::<Result<Vec<Trace>, String>>()?;
-    Ok(render(scenario, &traces))
+    Ok(render(scenario, &traces, audience))
 }
 
-fn render(scenario: &Scenario, traces: &[Trace]) -> String {
+fn render(scenario: &Scenario, traces: &[Trace], audience: Audience) -> String {
     let clock = traces.first().map_or(ClockStyle::TimeOfDay, |t| t.clock);
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", heading(&scenario.title));
@@ -49,12 +65,16 @@ fn render(scenario: &Scenario, traces: &[Trace]) -> String {
             MAX_TIMELINE_BYTES / 1024
         );
     }
-    if !scenario.quizzes.is_empty() {
-        questions(&mut out, &scenario.quizzes, clock);
+    let trainer = audience == Audience::Trainer;
+    if trainer && !scenario.quizzes.is_empty() {
+        questions(&mut out, &scenario.quizzes, clock, Some(traces));
     }
     out.push_str(&sections);
     comparison(&mut out, traces);
-    if !scenario.notes.is_empty() {
+    if !trainer && !scenario.quizzes.is_empty() {
+        questions(&mut out, &scenario.quizzes, clock, None);
+    }
+    if trainer && !scenario.notes.is_empty() {
         let _ = writeln!(out, "## Notes for the trainer\n");
         for note in &scenario.notes {
             let _ = writeln!(
@@ -66,7 +86,7 @@ fn render(scenario: &Scenario, traces: &[Trace]) -> String {
         }
         out.push('\n');
     }
-    if !scenario.quizzes.is_empty() {
+    if !trainer && !scenario.quizzes.is_empty() {
         answers(&mut out, &scenario.quizzes, traces);
     }
     // One newline at the end, whatever the last section left.
@@ -76,13 +96,27 @@ fn render(scenario: &Scenario, traces: &[Trace]) -> String {
     out
 }
 
-/// The questions, with their choices, and where in the replay to ask them.
-fn questions(out: &mut String, quizzes: &[Quiz], clock: ClockStyle) {
-    let _ = writeln!(out, "## Questions for the room\n");
-    let _ = writeln!(
-        out,
-        "Stop the replay at each of these moments and let the room answer before going on. The answers are at the end of this handout.\n"
-    );
+/// The questions, with their choices, and where in the replay they stand; for the trainer
+/// (given the traces) each with its answer under it.
+fn questions(
+    out: &mut String,
+    quizzes: &[Quiz],
+    clock: ClockStyle,
+    inline_answers: Option<&[Trace]>,
+) {
+    if inline_answers.is_some() {
+        let _ = writeln!(out, "## Questions for the room\n");
+        let _ = writeln!(
+            out,
+            "Stop the replay at each of these moments and let the room answer before going on. Each answer follows its question.\n"
+        );
+    } else {
+        let _ = writeln!(out, "## Questions\n");
+        let _ = writeln!(
+            out,
+            "Each question stands at a moment of the replay. Work out your answer before you turn to the last page.\n"
+        );
+    }
     for (n, quiz) in quizzes.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -95,6 +129,9 @@ fn questions(out: &mut String, quizzes: &[Quiz], clock: ClockStyle) {
             let _ = writeln!(out, "{}. {}", i + 1, inline(choice));
         }
         out.push('\n');
+        if let Some(traces) = inline_answers {
+            answer(out, quiz, traces);
+        }
     }
 }
 
@@ -203,37 +240,48 @@ fn comparison(out: &mut String, traces: &[Trace]) {
     out.push('\n');
 }
 
-/// The answers, after everything else so a reader meets the questions first.
+/// Where a printed handout starts a new page (Markdown renderers that print to paper, and
+/// HTML, honour it; elsewhere it is invisible).
+const PAGE_BREAK: &str = "<div style=\"page-break-before: always\"></div>\n\n";
+
+/// The answers on a page of their own, after everything else so a reader meets the
+/// questions first.
 fn answers(out: &mut String, quizzes: &[Quiz], traces: &[Trace]) {
+    out.push_str(PAGE_BREAK);
     let _ = writeln!(out, "## Answers\n");
     for (n, quiz) in quizzes.iter().enumerate() {
         let _ = writeln!(out, "**Question {}.** {}\n", n + 1, inline(&quiz.question));
-        match quiz.answer {
-            QuizAnswer::Choice(_) => {
-                let right = traces.first().and_then(|t| quiz.correct(t));
-                let _ = writeln!(out, "Answer: {}\n", choice_text(quiz, right));
-            }
-            QuizAnswer::Charges => {
+        answer(out, quiz, traces);
+    }
+}
+
+/// One question's answer (under each design when it depends on the design), and why.
+fn answer(out: &mut String, quiz: &Quiz, traces: &[Trace]) {
+    match quiz.answer {
+        QuizAnswer::Choice(_) => {
+            let right = traces.first().and_then(|t| quiz.correct(t));
+            let _ = writeln!(out, "Answer: {}\n", choice_text(quiz, right));
+        }
+        QuizAnswer::Charges => {
+            let _ = writeln!(
+                out,
+                "The answer depends on the design: it is the number of charges the run ends with.\n"
+            );
+            for trace in traces {
                 let _ = writeln!(
                     out,
-                    "The answer depends on the design: it is the number of charges the run ends with.\n"
+                    "- {} (`{}`): {}",
+                    trace.design.name(),
+                    trace.design.id(),
+                    choice_text(quiz, quiz.correct(trace))
                 );
-                for trace in traces {
-                    let _ = writeln!(
-                        out,
-                        "- {} (`{}`): {}",
-                        trace.design.name(),
-                        trace.design.id(),
-                        choice_text(quiz, quiz.correct(trace))
-                    );
-                }
-                out.push('\n');
             }
+            out.push('\n');
         }
-        if !quiz.explanation.trim().is_empty() {
-            out.push_str(&block(&quiz.explanation));
-            out.push_str("\n\n");
-        }
+    }
+    if !quiz.explanation.trim().is_empty() {
+        out.push_str(&block(&quiz.explanation));
+        out.push_str("\n\n");
     }
 }
 

@@ -12,6 +12,8 @@ use crate::scenario::values::ClockTime;
 use crate::sim::{Design, Instant};
 use crate::tui::App;
 use crate::tui::view::{MIN_HEIGHT, MIN_WIDTH};
+pub use markdown::Audience;
+pub use svg::SvgTheme;
 
 /// The screen size exports are drawn at unless told otherwise.
 pub const DEFAULT_WIDTH: u16 = 120;
@@ -74,6 +76,10 @@ pub struct ExportOptions {
     /// For svg and cast: the screen size (default 120x36).
     pub width: Option<u16>,
     pub height: Option<u16>,
+    /// For svg: the page, dark or light (default dark).
+    pub theme: Option<SvgTheme>,
+    /// For md: the students' handout, or the trainer's.
+    pub audience: Audience,
 }
 
 impl ExportOptions {
@@ -85,6 +91,8 @@ impl ExportOptions {
             at: None,
             width: None,
             height: None,
+            theme: None,
+            audience: Audience::Students,
         }
     }
 }
@@ -99,9 +107,13 @@ pub fn render(
     let (width, height) = size(args);
     match args.format {
         Format::Md => {
-            let text = markdown::markdown(scenario)?;
+            let text = markdown::handout(scenario, args.audience)?;
             let what = format!(
-                "Markdown handout of {} under {} designs",
+                "Markdown handout{} of {} under {} designs",
+                match args.audience {
+                    Audience::Students => "",
+                    Audience::Trainer => " for the trainer",
+                },
                 scenario.name,
                 Design::ALL.len()
             );
@@ -132,7 +144,8 @@ pub fn render(
                 app.tick + 1,
                 trace.ticks.len()
             );
-            Ok((svg::svg(&buffer, &title), what))
+            let theme = args.theme.unwrap_or_default();
+            Ok((svg::svg_themed(&buffer, &title, theme), what))
         }
         Format::Cast => {
             let mut app = app_for(scenario, source, args.design)?;
@@ -178,6 +191,16 @@ pub fn check_options(args: &ExportOptions) -> Result<(), String> {
             ));
         }
     }
+    if args.format != Format::Svg && args.theme.is_some() {
+        return Err(format!(
+            "--theme does not apply to --format {format}: only an SVG picture has a page colour"
+        ));
+    }
+    if args.format != Format::Md && args.audience == Audience::Trainer {
+        return Err(format!(
+            "--trainer does not apply to --format {format}: it chooses what the Markdown handout shows"
+        ));
+    }
     if args.format == Format::Cast && args.at.is_some() {
         return Err("--at does not apply to --format cast: a recording plays every tick".into());
     }
@@ -208,6 +231,7 @@ fn app_for(scenario: &Scenario, source: &str, design: Option<Design>) -> Result<
     if let Some(d) = design {
         app.design = d;
     }
+    app.for_export = true;
     Ok(app)
 }
 

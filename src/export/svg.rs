@@ -1,5 +1,5 @@
 //! A drawn frame as an SVG picture: a monospace `<text>` per stretch of cells that look alike,
-//! a rectangle under every stretch with a background, on a dark page.
+//! a rectangle under every stretch with a background, on a dark page or a light one.
 
 use super::frame::{Glyph, row};
 use ratatui::buffer::Buffer;
@@ -17,12 +17,81 @@ const BASELINE: u32 = 13;
 const PADDING: u32 = 12;
 const FONTS: &str = "ui-monospace, 'SFMono-Regular', 'DejaVu Sans Mono', Menlo, Consolas, 'Liberation Mono', monospace";
 
-/// The page and the text where the terminal would use its own defaults.
+/// The page and the text where the terminal would use its own defaults, on the dark page.
 pub const DEFAULT_FG: &str = "#d7dae0";
 pub const DEFAULT_BG: &str = "#16181d";
 
+/// The page a picture is drawn on: dark like a terminal, or light for a slide or paper.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SvgTheme {
+    #[default]
+    Dark,
+    Light,
+}
+
+impl SvgTheme {
+    /// Every name a theme is known by.
+    pub const NAMES: [&'static str; 2] = ["dark", "light"];
+
+    fn palette(self) -> &'static Palette {
+        match self {
+            SvgTheme::Dark => &DARK,
+            SvgTheme::Light => &LIGHT,
+        }
+    }
+}
+
+impl std::str::FromStr for SvgTheme {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<SvgTheme, String> {
+        match text {
+            "dark" => Ok(SvgTheme::Dark),
+            "light" => Ok(SvgTheme::Light),
+            _ => Err(format!(
+                "unknown theme `{}`: expected dark or light",
+                crate::text::sanitize_line(text)
+            )),
+        }
+    }
+}
+
+/// The colours of a page: its default text and background, and the 16 named terminal
+/// colours (black, red, … white, then their bright forms) as they read on it.
+struct Palette {
+    fg: &'static str,
+    bg: &'static str,
+    named: [&'static str; 16],
+}
+
+const DARK: Palette = Palette {
+    fg: DEFAULT_FG,
+    bg: DEFAULT_BG,
+    named: [
+        "#3f4451", "#ef6b73", "#8fd18a", "#e8c170", "#68aaf0", "#d08ae6", "#5fc4d0", "#b4bac4",
+        "#80868f", "#ff8f96", "#b2e8a6", "#f5d898", "#94c5ff", "#e5aef5", "#8fe0ea", "#f4f6f8",
+    ],
+};
+
+/// Darker inks than the dark page's, so each colour keeps its contrast on white; "white"
+/// and "gray" become near-black and mid-grey, which is what they mean on paper.
+const LIGHT: Palette = Palette {
+    fg: "#24292f",
+    bg: "#fbfbfc",
+    named: [
+        "#24292f", "#c0262f", "#1f7a2e", "#8a6100", "#0b5cc2", "#8a3fb0", "#0e7583", "#57606a",
+        "#6e7781", "#d1242f", "#2d8a3e", "#9a6d00", "#0969da", "#9b4dca", "#1b7c83", "#1f2328",
+    ],
+};
+
 /// Renders the buffer as a standalone SVG document; `title` becomes its accessible name.
 pub fn svg(buffer: &Buffer, title: &str) -> String {
+    svg_themed(buffer, title, SvgTheme::Dark)
+}
+
+/// Renders the buffer as a standalone SVG document on the page of `theme`.
+pub fn svg_themed(buffer: &Buffer, title: &str, theme: SvgTheme) -> String {
+    let palette = theme.palette();
     let cols = u32::from(buffer.area.width);
     let rows = u32::from(buffer.area.height);
     let width = cols * CELL_WIDTH + 2 * PADDING;
@@ -31,7 +100,7 @@ pub fn svg(buffer: &Buffer, title: &str) -> String {
     let mut texts = String::new();
     for y in 0..buffer.area.height {
         let glyphs = row(buffer, y);
-        let looks: Vec<Look> = glyphs.iter().map(Look::of).collect();
+        let looks: Vec<Look> = glyphs.iter().map(|g| Look::of(g, palette)).collect();
         write_backgrounds(&mut backgrounds, &glyphs, &looks, u32::from(y));
         write_texts(&mut texts, &glyphs, &looks, u32::from(y));
     }
@@ -47,10 +116,11 @@ pub fn svg(buffer: &Buffer, title: &str) -> String {
     );
     let _ = writeln!(
         out,
-        "<rect width=\"{width}\" height=\"{height}\" rx=\"8\" fill=\"{DEFAULT_BG}\"/>"
+        "<rect width=\"{width}\" height=\"{height}\" rx=\"8\" fill=\"{}\"/>",
+        palette.bg
     );
     out.push_str(&backgrounds);
-    let _ = writeln!(out, "<g fill=\"{DEFAULT_FG}\">");
+    let _ = writeln!(out, "<g fill=\"{}\">", palette.fg);
     out.push_str(&texts);
     out.push_str("</g>\n</svg>\n");
     out
@@ -72,11 +142,11 @@ struct Look {
 }
 
 impl Look {
-    fn of(g: &Glyph<'_>) -> Look {
-        let (mut fg, mut bg) = (hex(g.fg), hex(g.bg));
+    fn of(g: &Glyph<'_>, palette: &Palette) -> Look {
+        let (mut fg, mut bg) = (hex(g.fg, palette), hex(g.bg, palette));
         if g.modifier.contains(Modifier::REVERSED) {
-            let new_fg = Some(bg.unwrap_or_else(|| DEFAULT_BG.to_string()));
-            bg = Some(fg.unwrap_or_else(|| DEFAULT_FG.to_string()));
+            let new_fg = Some(bg.unwrap_or_else(|| palette.bg.to_string()));
+            bg = Some(fg.unwrap_or_else(|| palette.fg.to_string()));
             fg = new_fg;
         }
         Look {
@@ -223,55 +293,37 @@ fn flush(out: &mut String, run: Option<Run<'_>>, y: u32) {
     );
 }
 
-/// A terminal colour as it should read on the dark page; `None` for the default.
-fn hex(color: Color) -> Option<String> {
-    let named = |s: &str| Some(s.to_string());
+/// A terminal colour as it should read on the page; `None` for the default.
+fn hex(color: Color, palette: &Palette) -> Option<String> {
+    let named = |i: usize| Some(palette.named[i].to_string());
     match color {
         Color::Reset => None,
-        Color::Black => named("#3f4451"),
-        Color::Red => named("#ef6b73"),
-        Color::Green => named("#8fd18a"),
-        Color::Yellow => named("#e8c170"),
-        Color::Blue => named("#68aaf0"),
-        Color::Magenta => named("#d08ae6"),
-        Color::Cyan => named("#5fc4d0"),
-        Color::Gray => named("#b4bac4"),
-        Color::DarkGray => named("#80868f"),
-        Color::LightRed => named("#ff8f96"),
-        Color::LightGreen => named("#b2e8a6"),
-        Color::LightYellow => named("#f5d898"),
-        Color::LightBlue => named("#94c5ff"),
-        Color::LightMagenta => named("#e5aef5"),
-        Color::LightCyan => named("#8fe0ea"),
-        Color::White => named("#f4f6f8"),
+        Color::Black => named(0),
+        Color::Red => named(1),
+        Color::Green => named(2),
+        Color::Yellow => named(3),
+        Color::Blue => named(4),
+        Color::Magenta => named(5),
+        Color::Cyan => named(6),
+        Color::Gray => named(7),
+        Color::DarkGray => named(8),
+        Color::LightRed => named(9),
+        Color::LightGreen => named(10),
+        Color::LightYellow => named(11),
+        Color::LightBlue => named(12),
+        Color::LightMagenta => named(13),
+        Color::LightCyan => named(14),
+        Color::White => named(15),
         Color::Rgb(r, g, b) => Some(format!("#{r:02x}{g:02x}{b:02x}")),
-        Color::Indexed(n) => Some(indexed(n)),
+        Color::Indexed(n) => Some(indexed(n, palette)),
     }
 }
 
-/// The xterm 256-colour palette, with its first 16 entries read as the named colours above.
-fn indexed(n: u8) -> String {
-    const NAMED: [Color; 16] = [
-        Color::Black,
-        Color::Red,
-        Color::Green,
-        Color::Yellow,
-        Color::Blue,
-        Color::Magenta,
-        Color::Cyan,
-        Color::Gray,
-        Color::DarkGray,
-        Color::LightRed,
-        Color::LightGreen,
-        Color::LightYellow,
-        Color::LightBlue,
-        Color::LightMagenta,
-        Color::LightCyan,
-        Color::White,
-    ];
+/// The xterm 256-colour palette, with its first 16 entries read as the page's named colours.
+fn indexed(n: u8, palette: &Palette) -> String {
     const LEVELS: [u8; 6] = [0, 95, 135, 175, 215, 255];
     match n {
-        0..=15 => hex(NAMED[usize::from(n)]).unwrap_or_else(|| DEFAULT_FG.to_string()),
+        0..=15 => palette.named[usize::from(n)].to_string(),
         16..=231 => {
             let i = n - 16;
             let (r, g, b) = (i / 36, (i / 6) % 6, i % 6);
@@ -323,11 +375,11 @@ mod tests {
 
     #[test]
     fn palette_covers_256_colours() {
-        assert_eq!(indexed(16), "#000000");
-        assert_eq!(indexed(231), "#ffffff");
-        assert_eq!(indexed(232), "#080808");
-        assert_eq!(indexed(255), "#eeeeee");
-        assert_eq!(indexed(1), "#ef6b73");
+        assert_eq!(indexed(16, &DARK), "#000000");
+        assert_eq!(indexed(231, &DARK), "#ffffff");
+        assert_eq!(indexed(232, &DARK), "#080808");
+        assert_eq!(indexed(255, &DARK), "#eeeeee");
+        assert_eq!(indexed(1, &DARK), "#ef6b73");
     }
 
     #[test]

@@ -323,7 +323,7 @@ impl ClockTime {
 pub fn parse_clock(text: &str) -> Result<ClockTime, String> {
     let bad = || {
         format!(
-            "`{text}` is not a clock time; expected HH:MM:SS such as \"14:02:07\", optionally with milliseconds (\"14:02:07.250\") or a weekday (\"Fri 18:00:00\")"
+            "`{text}` is not a clock time; expected HH:MM or HH:MM:SS such as \"14:02\" or \"14:02:07\", optionally with milliseconds (\"14:02:07.250\"), a weekday (\"Fri 18:00\") or a day (\"day 2 09:30\")"
         )
     };
     let t = text.trim();
@@ -350,13 +350,22 @@ pub fn parse_clock(text: &str) -> Result<ClockTime, String> {
         None => (None, t),
     };
     let (hms, millis) = match time.split_once('.') {
-        Some((hms, ms)) if ms.len() == 3 && ms.bytes().all(|b| b.is_ascii_digit()) => {
+        // Milliseconds only after seconds: `14:02.250` is not a time anyone writes.
+        Some((hms, ms))
+            if hms.matches(':').count() == 2
+                && ms.len() == 3
+                && ms.bytes().all(|b| b.is_ascii_digit()) =>
+        {
             (hms, ms.parse::<u64>().map_err(|_| bad())?)
         }
         Some(_) => return Err(bad()),
         None => (time, 0),
     };
-    let parts: Vec<&str> = hms.split(':').collect();
+    let mut parts: Vec<&str> = hms.split(':').collect();
+    // `HH:MM` is the minute's first second.
+    if parts.len() == 2 {
+        parts.push("00");
+    }
     if parts.len() != 3
         || parts
             .iter()
@@ -579,6 +588,24 @@ mod tests {
             Ok(86_401_000)
         );
         assert!(parse_clock("day 0 00:00:01").is_err());
+    }
+
+    #[test]
+    fn a_clock_may_leave_out_the_seconds() {
+        assert_eq!(parse_clock("15:00").map(|c| c.ms_of_day), Ok(54_000_000));
+        assert_eq!(parse_clock("Fri 18:00"), parse_clock("Fri 18:00:00"));
+        assert_eq!(parse_clock("day 2 09:30"), parse_clock("day 2 09:30:00"));
+        assert!(
+            parse_clock("15:00.250").is_err(),
+            "milliseconds need seconds"
+        );
+        assert!(parse_clock("15").is_err());
+        assert!(parse_clock("24:00").is_err());
+        assert!(parse_clock("15:60").is_err());
+    }
+
+    #[test]
+    fn clocks_resolve_weekdays() {
         let fri = crate::sim::Instant(4 * crate::sim::time::DAY_MS);
         let mon = parse_clock("Mon 18:00:00").map(|c| c.resolve(fri).day());
         assert_eq!(mon, Ok(7), "the Monday after a Friday start");

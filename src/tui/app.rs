@@ -141,6 +141,9 @@ pub struct App {
     pub simulating: Option<String>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
     pub window: Option<Box<crate::tui::retention::RetentionScreen>>,
+    /// Drawn for an export (a slide, a recording): no key hints and no share line, since
+    /// nobody can press a key in a picture.
+    pub for_export: bool,
     pub quit: bool,
 }
 
@@ -180,6 +183,7 @@ impl App {
             published: None,
             simulating: None,
             window: None,
+            for_export: false,
             quit: false,
         })
     }

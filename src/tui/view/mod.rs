@@ -43,7 +43,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     // A question and its explanation need more room than a narration sentence.
     let asking = app.screen == Screen::Replay && app.quiz_here().is_some();
     // The narration box grows to its text, leaving the timeline at least 8 rows.
-    let room = area.height.saturating_sub(2 + 1 + 8 + 1 + 2).max(5);
+    // An export has no footer: no keys to press, no command to share.
+    let footer_height = if app.for_export { 0 } else { 2 };
+    let room = area
+        .height
+        .saturating_sub(2 + 1 + 8 + 1 + footer_height)
+        .max(5);
     let story_height = if asking && area.height >= 30 {
         8
     } else if asking {
@@ -60,7 +65,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Constraint::Min(8),
         Constraint::Length(story_height),
         Constraint::Length(1),
-        Constraint::Length(2),
+        Constraint::Length(footer_height),
     ])
     .areas(area);
     header::header(frame, head, app, theme);
@@ -81,7 +86,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     }
     narration::narration(frame, story, app, theme);
     narration::outcome(frame, outcome, app, theme);
-    header::footer(frame, foot, app, theme);
+    if !app.for_export {
+        header::footer(frame, foot, app, theme);
+    }
     match &app.overlay {
         Overlay::None => {}
         Overlay::Help => help::help(frame, area, app, theme),

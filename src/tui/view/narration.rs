@@ -70,6 +70,14 @@ fn question(
     }
     lines.push(Line::from(choices));
     let title = match given {
+        // A recording has no keys to press: it pauses, then shows the answer itself.
+        None if app.for_export => {
+            lines.push(Line::styled(
+                "Think it over: the answer follows in a moment.",
+                theme.dim(),
+            ));
+            " Question for the room "
+        }
         None => {
             lines.push(Line::styled(
                 format!(
@@ -85,6 +93,10 @@ fn question(
                 .correct(app.trace_of(a.design))
                 .and_then(|i| quiz.choices.get(i).map(|c| (i, c)));
             let verdict = match (a.right, right) {
+                (true, Some((i, c))) if app.for_export => Span::styled(
+                    format!("✓ The answer is {} {c}. ", i + 1),
+                    theme.tone(Tone::Good),
+                ),
                 (true, _) => Span::styled("✓ Right. ", theme.tone(Tone::Good)),
                 (false, Some((i, c))) => Span::styled(
                     format!("✗ The answer is {} {c}. ", i + 1),
