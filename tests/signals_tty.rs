@@ -265,3 +265,58 @@ fn assert_only_csi(bytes: &[u8], what: &str) {
         assert!(!bad, "{what}: {c:?} reached the terminal");
     }
 }
+
+/// Whether a process is still running (a zombie counts as gone).
+fn running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| !stat.split(") ").nth(1).is_some_and(|s| s.starts_with('Z')))
+}
+
+/// When its terminal goes away (the window closed, the tmux server killed), every full-screen
+/// program ends within a few seconds rather than spinning on a terminal that only says EOF.
+#[test]
+fn every_screen_ends_when_its_terminal_goes_away() {
+    if !common::tmux_ready("a screen whose terminal goes away") {
+        return;
+    }
+    for args in [
+        &[][..],
+        &["present"][..],
+        &["notes"][..],
+        &["window", "--tui"][..],
+    ] {
+        let tmux = common::Tmux::start("hangup");
+        let mut command = vec![
+            "new-session",
+            "-d",
+            "-s",
+            "gone",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            common::IDEM,
+        ];
+        command.extend_from_slice(args);
+        let out = tmux.run(&command);
+        assert!(out.status.success(), "tmux new-session: {out:?}");
+        std::thread::sleep(std::time::Duration::from_millis(800));
+        let pid = tmux.format("gone", "#{pane_pid}");
+        assert!(!pid.is_empty() && running(&pid), "idem {args:?} started");
+        let _ = tmux.run(&["kill-server"]);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while running(&pid) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let alive = running(&pid);
+        if alive {
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid])
+                .status();
+        }
+        assert!(
+            !alive,
+            "idem {args:?} kept running after its terminal went away"
+        );
+    }
+}

@@ -2,7 +2,8 @@
 //! `window --tui`): raw mode and the alternate screen on the way in, and the terminal given
 //! back on every way out — quit, error, panic, and the signals that end or suspend a program.
 //!
-//! - SIGTERM, SIGINT, SIGHUP and SIGQUIT: the loop is told to end; once the session is dropped
+//! - SIGTERM, SIGINT, SIGHUP and SIGQUIT, or a terminal that hangs up without a signal: the
+//!   loop is told to end; once the session is dropped
 //!   (terminal restored) the signal's own default action ends the process, so the shell sees
 //!   what ended it.
 //! - Ctrl-Z (a key in raw mode) and SIGTSTP: the terminal is restored and the process stops;
@@ -41,6 +42,8 @@ pub struct Session {
     signals: Signals,
     /// The signal that ended the session, re-raised once the terminal is restored.
     ended_by: Option<i32>,
+    /// Standard input is the terminal, so it can be waited on directly.
+    stdin_is_terminal: bool,
 }
 
 impl Session {
@@ -49,10 +52,15 @@ impl Session {
     pub fn start() -> io::Result<Session> {
         let signals = Signals::new([SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT])?;
         let terminal = ratatui::try_init()?;
+        let stdin_is_terminal = io::IsTerminal::is_terminal(&io::stdin());
+        if stdin_is_terminal {
+            watch_for_hangup();
+        }
         Ok(Session {
             terminal,
             signals,
             ended_by: None,
+            stdin_is_terminal,
         })
     }
 
@@ -68,7 +76,21 @@ impl Session {
                 return Ok(wake);
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            if event::poll(left.min(SIGNAL_CHECK))? {
+            let slice = left.min(SIGNAL_CHECK);
+            // Wait on the terminal here, not inside the event reader: a terminal that hung up
+            // reads as an endless EOF, which the reader would spin on without returning. (When
+            // standard input is not the terminal, the reader opens the terminal itself.)
+            let reader_waits = if self.stdin_is_terminal {
+                if stdin_wait(slice) == Stdin::HungUp {
+                    self.ended_by = Some(SIGHUP);
+                    return Ok(Wake::End);
+                }
+                // Keys were waited for above; a resize waits in the reader's own queue.
+                Duration::ZERO
+            } else {
+                slice
+            };
+            if event::poll(reader_waits)? {
                 let event = event::read()?;
                 if is_suspend_key(&event) {
                     self.suspend()?;
@@ -124,6 +146,52 @@ fn stop_process_group() -> io::Result<()> {
     } else {
         Err(io::Error::last_os_error())
     }
+}
+
+/// What standard input (the terminal) has to say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stdin {
+    /// Input is waiting, or nothing came in the time given.
+    Quiet,
+    /// The terminal went away: its window closed, its pty master shut.
+    HungUp,
+}
+
+/// Waits up to `timeout` for the terminal on standard input to have input or to hang up.
+fn stdin_wait(timeout: Duration) -> Stdin {
+    let mut fd = libc::pollfd {
+        fd: libc::STDIN_FILENO,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ms = libc::c_int::try_from(timeout.as_millis()).unwrap_or(libc::c_int::MAX);
+    // SAFETY: poll(2) on one valid, initialised pollfd.
+    let ready = unsafe { libc::poll(&mut fd, 1, ms) };
+    if ready > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+        Stdin::HungUp
+    } else {
+        Stdin::Quiet
+    }
+}
+
+/// Ends the process once its terminal (on standard input) has been gone for a second, for the rare hangup that
+/// lands while the event reader is reading (where it would spin): with no terminal left there
+/// is nothing to restore.
+fn watch_for_hangup() {
+    std::thread::spawn(|| {
+        let mut gone_since: Option<Instant> = None;
+        loop {
+            std::thread::sleep(Duration::from_millis(250));
+            if stdin_wait(Duration::ZERO) == Stdin::HungUp {
+                let since = *gone_since.get_or_insert_with(Instant::now);
+                if since.elapsed() >= Duration::from_secs(1) {
+                    std::process::exit(128 + SIGHUP);
+                }
+            } else {
+                gone_since = None;
+            }
+        }
+    });
 }
 
 fn is_suspend_key(event: &Event) -> bool {
