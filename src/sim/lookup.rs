@@ -22,23 +22,21 @@ impl World<'_> {
         };
         self.lookups.push(SentLookup {
             intent,
-            key: Key::from(&*key),
+            key: Key(key),
             answer: None,
         });
         let lookup = self.lookups.len() - 1;
         self.runs[intent].lookup = Some(lookup);
-        self.record(
-            TickDraft::new(
-                Actor::Checkout,
-                TickKind::Lookup,
-                Fact::LookupSent { lookup },
-            )
-            .message(Message {
-                from: Actor::Checkout,
-                to: Actor::Processor,
-                fate: Fate::Sent,
-            })
-            .of(intent, None),
+        let asks = Message {
+            from: Actor::Checkout,
+            to: Actor::Processor,
+            fate: Fate::Sent,
+        };
+        self.lookup_tick(
+            lookup,
+            TickKind::Lookup,
+            Fact::LookupSent { lookup },
+            Some(asks),
         );
         self.schedule_in(self.cfg.latency_ms, Event::LookupArrive { lookup });
         let timeout = self.cfg.timeout_ms;
@@ -49,38 +47,25 @@ impl World<'_> {
 
     /// The processor answers from its memory, if it is up.
     pub(super) fn on_lookup_arrive(&mut self, lookup: usize) {
-        let intent = self.lookups[lookup].intent;
         if !self.processor_up {
-            self.record(
-                TickDraft::new(
-                    Actor::Processor,
-                    TickKind::Unanswered,
-                    Fact::LookupDown { lookup },
-                )
-                .message(Message {
-                    from: Actor::Checkout,
-                    to: Actor::Processor,
-                    fate: Fate::Unanswered,
-                })
-                .of(intent, None),
-            );
+            let unanswered = Message {
+                from: Actor::Checkout,
+                to: Actor::Processor,
+                fate: Fate::Unanswered,
+            };
+            let fact = Fact::LookupDown { lookup };
+            self.lookup_tick(lookup, TickKind::Unanswered, fact, Some(unanswered));
             return;
         }
-        let answer = self.remembered(&self.lookups[lookup].key);
+        let answer = self.remembered(&self.lookups[lookup].key.0);
         self.lookups[lookup].answer = Some(answer);
-        self.record(
-            TickDraft::new(
-                Actor::Processor,
-                TickKind::Reply,
-                Fact::LookupAnswered { lookup },
-            )
-            .message(Message {
-                from: Actor::Processor,
-                to: Actor::Checkout,
-                fate: Fate::Sent,
-            })
-            .of(intent, None),
-        );
+        let answers = Message {
+            from: Actor::Processor,
+            to: Actor::Checkout,
+            fate: Fate::Sent,
+        };
+        let fact = Fact::LookupAnswered { lookup };
+        self.lookup_tick(lookup, TickKind::Reply, fact, Some(answers));
         self.schedule_in(self.cfg.latency_ms, Event::LookupReply { lookup });
     }
 
@@ -115,29 +100,15 @@ impl World<'_> {
         self.cancel(timer);
         match self.lookups[lookup].answer.clone() {
             Some(LookupAnswer::Found { response }) => {
-                let belief = if response.is_success() {
-                    Belief::Paid
-                } else {
-                    Belief::Failed
+                let paid = response.is_success();
+                self.finish(intent, if paid { Belief::Paid } else { Belief::Failed });
+                let hand_over = if paid { None } else { self.hand_over(intent) };
+                let fact = Fact::LookedUp {
+                    lookup,
+                    next: None,
+                    hand_over,
                 };
-                self.finish(intent, belief);
-                let hand_over = if belief == Belief::Paid {
-                    None
-                } else {
-                    self.hand_over(intent)
-                };
-                self.record(
-                    TickDraft::new(
-                        Actor::Checkout,
-                        TickKind::Answer,
-                        Fact::LookedUp {
-                            lookup,
-                            next: None,
-                            hand_over,
-                        },
-                    )
-                    .of(intent, None),
-                );
+                self.lookup_tick(lookup, TickKind::Answer, fact, None);
             }
             Some(LookupAnswer::InProgress) => {
                 // Not yet: the lookup takes the place of this try, and the next one asks again.
@@ -148,18 +119,12 @@ impl World<'_> {
                 });
             }
             Some(LookupAnswer::NotFound) | None => {
-                self.record(
-                    TickDraft::new(
-                        Actor::Checkout,
-                        TickKind::Answer,
-                        Fact::LookedUp {
-                            lookup,
-                            next: None,
-                            hand_over: None,
-                        },
-                    )
-                    .of(intent, None),
-                );
+                let fact = Fact::LookedUp {
+                    lookup,
+                    next: None,
+                    hand_over: None,
+                };
+                self.lookup_tick(lookup, TickKind::Answer, fact, None);
                 self.retry_now(intent);
             }
         }
@@ -173,15 +138,25 @@ impl World<'_> {
         }
         self.runs[intent].lookup = None;
         self.runs[intent].timeout = None;
-        self.record(
-            TickDraft::new(
-                Actor::Checkout,
-                TickKind::Timeout,
-                Fact::LookupTimedOut { lookup },
-            )
-            .of(intent, None),
+        self.lookup_tick(
+            lookup,
+            TickKind::Timeout,
+            Fact::LookupTimedOut { lookup },
+            None,
         );
         self.retry_now(intent);
+    }
+
+    /// Records a tick of a lookup, on the lane of whoever acts: the processor answers, the
+    /// checkout does everything else.
+    fn lookup_tick(&mut self, lookup: usize, kind: TickKind, fact: Fact, arrow: Option<Message>) {
+        let actor = match kind {
+            TickKind::Reply | TickKind::Unanswered => Actor::Processor,
+            _ => Actor::Checkout,
+        };
+        let mut draft = TickDraft::new(actor, kind, fact).of(self.lookups[lookup].intent, None);
+        draft.message = arrow;
+        self.record(draft);
     }
 
     fn retry_now(&mut self, intent: usize) {
