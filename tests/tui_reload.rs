@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TempDir, builtin_source, ch, key, press, render_full, story};
+use common::{TempDir, builtin_source, ch, file_changed, key, press, render_full, story};
 use idem::sim::{Design, TickKind};
 use idem::tui::{App, Msg, settle};
 use ratatui::crossterm::event::KeyCode;
@@ -35,10 +35,7 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
         source.replace("restart_after = \"2s\"", "restart_after = \"5s\""),
     )
     .expect("writable");
-    settle(
-        &mut app,
-        Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line())),
-    );
+    file_changed(&mut app, &path);
     assert_eq!(app.error, None);
     assert_eq!(
         app.notice.as_deref(),
@@ -109,10 +106,7 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
     // A short error leaves room to say the last good version keeps running.
     let short = source.replace("seed = 5531", "seed = \"x\"");
     std::fs::write(&path, &short).expect("writable");
-    settle(
-        &mut app,
-        Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line())),
-    );
+    file_changed(&mut app, &path);
     let error = app.error.clone().expect("an error");
     assert_eq!(
         error,
@@ -132,10 +126,7 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
 
     // Fixing the file clears the error.
     std::fs::write(&path, source).expect("writable");
-    settle(
-        &mut app,
-        Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line())),
-    );
+    file_changed(&mut app, &path);
     assert_eq!(app.error, None);
     assert_eq!(restart(&app).as_deref(), Some("14:02:09.250"));
     assert_eq!((app.design, app.tick, app.now()), (Design::NoKey, 3, at));
@@ -156,10 +147,7 @@ fn a_long_reload_error_still_says_the_last_good_version_runs() {
         source.replace("restart_after = \"2s\"", "restart_after = \"soon\""),
     )
     .expect("writable");
-    settle(
-        &mut app,
-        Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line())),
-    );
+    file_changed(&mut app, &path);
     assert!(app.error.is_some());
     let foot = footer_last(&render_full(&app));
     assert!(foot.contains(":39:17:"), "{foot}");
@@ -184,10 +172,7 @@ fn reload_keeps_the_what_ifs() {
         source.replace("restart_after = \"2s\"", "restart_after = \"5s\""),
     )
     .expect("writable");
-    settle(
-        &mut app,
-        Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line())),
-    );
+    file_changed(&mut app, &path);
     assert_eq!(app.error, None);
     assert_eq!(app.added.len(), 1, "the what-if survives the reload");
     assert_eq!(app.tick, 1);

@@ -214,6 +214,14 @@ pub fn ch(c: char) -> KeyEvent {
     key(KeyCode::Char(c))
 }
 
+/// Tells the replay its watched file changed, read back as the terminal's loop reads it.
+pub fn file_changed(app: &mut App, path: &Path) {
+    settle(
+        app,
+        Msg::FileChanged(idem::scenario::load(path).map_err(|e| e.one_line())),
+    );
+}
+
 /// Presses a key in the replay: maps it in the current state and applies the message, if any.
 pub fn press(app: &mut App, event: KeyEvent) -> Option<Msg> {
     let msg = map_key(event, app);
