@@ -1023,7 +1023,7 @@ impl<'a> Teller<'a> {
         let l = &self.trace.lookups[lookup];
         match &l.answer {
             Some(LookupAnswer::Found { response }) => format!(
-                "At {clock} the processor finds a finished request under {} and sends back the answer it stored for it: {}.",
+                "At {clock} the processor finds an answer stored under {} and sends it back: {}.",
                 l.key,
                 response.summary()
             ),
@@ -1052,12 +1052,29 @@ impl<'a> Teller<'a> {
         clock: &str,
     ) -> String {
         let l = &self.trace.lookups[lookup];
-        let order = self.order(tick.intent.unwrap_or(l.intent));
+        let order = self.order(l.intent);
         match &l.answer {
-            Some(LookupAnswer::Found { response }) if response.is_success() => format!(
-                "At {clock} the checkout reads the stored answer ({}): order {order} is paid, and no new charge request is sent.",
-                response.summary()
-            ),
+            Some(LookupAnswer::Found { response }) if response.is_success() => {
+                let whose = match charge_owner(tick, response) {
+                    Some((id, owner)) if owner == l.intent => format!(
+                        "It names {id}, the charge made for order {order}, so the checkout marks the order paid."
+                    ),
+                    Some((id, owner)) => format!(
+                        "That answer belongs to order {}: {id} paid for that order, not this one, yet the checkout marks order {order} paid.",
+                        self.order(owner)
+                    ),
+                    None if tick.state.ledger.iter().any(|c| c.intent == l.intent) => {
+                        format!("The checkout marks order {order} paid.")
+                    }
+                    None => format!(
+                        "No charge for order {order} is in the ledger, yet the checkout marks it paid."
+                    ),
+                };
+                format!(
+                    "At {clock} the checkout reads the stored answer ({}) and sends no new charge request. {whose}",
+                    response.summary()
+                )
+            }
             Some(LookupAnswer::Found { response }) => format!(
                 "At {clock} the checkout reads the stored answer ({}): the payment failed, and retrying would not change that.{}",
                 response.summary(),
@@ -1134,12 +1151,7 @@ impl<'a> Teller<'a> {
             req.attempt
         );
         if response.is_success() {
-            let owner = response
-                .charge
-                .as_ref()
-                .and_then(|id| tick.state.ledger.iter().find(|c| &c.id == id))
-                .map(|c| (c.id, c.intent));
-            let how = match (response.replayed, owner) {
+            let how = match (response.replayed, charge_owner(tick, response)) {
                 (false, _) => "The checkout marks the order paid.".to_string(),
                 (true, Some((id, owner))) if owner == intent => format!(
                     "The processor recognised the key and answered from memory with {id}, charging nothing more, so the checkout marks the order paid."
@@ -1294,6 +1306,17 @@ impl Story {
             })
             .collect()
     }
+}
+
+/// The charge a successful answer names, and the intent it was made for, if the ledger at
+/// this tick holds it.
+fn charge_owner(tick: &Tick, response: &Response) -> Option<(ChargeId, usize)> {
+    let id = response.charge?;
+    tick.state
+        .ledger
+        .iter()
+        .find(|c| c.id == id)
+        .map(|c| (c.id, c.intent))
 }
 
 /// A lookup's answer in a few words: `found: 200 charged ch_1`, `in progress`, `not found`.

@@ -354,3 +354,29 @@ fn run_and_the_handout_define_each_glossary_term_where_it_is_first_used() {
     );
     assert_eq!(text.matches("▸ idempotency key").count(), 1);
 }
+
+/// A lookup answered from a key logged before the charge, when the charge never happened, must
+/// not tell the room the order is paid: the checkout only marks it so.
+#[test]
+fn a_lookup_that_finds_a_logged_key_without_a_charge_says_nothing_was_charged() {
+    let s = simple(
+        "[checkout]\nlookup = true\n[[fault]]\nattempt = 1\ncrash_after = \"key\"\nrestart_after = \"2s\"\n",
+    );
+    let story = run(&s, Design::LogBeforeCharge);
+    assert_eq!(
+        story.outcome.charges, 0,
+        "the crash struck before the charge"
+    );
+    let ticks = story.ticks();
+    let read = ticks
+        .iter()
+        .find(|t| matches!(t.fact, idem::sim::Fact::LookedUp { .. }))
+        .expect("the checkout reads the lookup");
+    assert!(
+        read.narration
+            .contains("No charge for order 5531 is in the ledger"),
+        "{}",
+        read.narration
+    );
+    assert!(!read.narration.contains("is paid"), "{}", read.narration);
+}
