@@ -614,13 +614,16 @@ impl<'a> Teller<'a> {
                 )
             }
             Fact::Rerun { path } => self.rerun(tick, *path, &clock),
-            Fact::LookupSent { lookup } => format!(
-                "At {clock} the checkout still does not know how its last attempt ended. Before it sends another charge request, it asks the processor what it remembers under key {}: a lookup, which charges nothing.",
-                self.trace.lookups[*lookup].key
-            ),
+            Fact::LookupSent { lookup } => {
+                let l = &self.trace.lookups[*lookup];
+                format!(
+                    "At {clock}, before it sends another charge request for order {}, the checkout asks the processor what it remembers under key {}: a lookup, which charges nothing.",
+                    self.order(l.intent),
+                    l.key
+                )
+            }
             Fact::LookupDown { .. } => format!(
-                "At {clock} the lookup reaches the processor while it is down. No answer will come; after {} the checkout retries without one.",
-                duration_ms(self.cfg.timeout_ms)
+                "At {clock} the lookup reaches the processor while it is down: no answer to it will come."
             ),
             Fact::LookupAnswered { lookup } => self.lookup_answered(*lookup, &clock),
             Fact::LookedUp {
