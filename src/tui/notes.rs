@@ -182,7 +182,8 @@ struct Follow {
     place: crate::present::link::SocketPlace,
     follower: Option<Follower>,
     loaded: Option<Loaded>,
-    last_try: Instant,
+    /// When the notes last tried to reach the presenter; `None` before the first try.
+    last_try: Option<Instant>,
     /// The last waiting message reported, so an unchanged one is not sent again.
     said: Option<String>,
 }
@@ -194,8 +195,11 @@ impl Runtime<Notes> for Follow {
 
     fn news(&mut self, _: &Notes) -> Vec<NotesMsg> {
         let mut news = Vec::new();
-        if self.follower.is_none() && self.last_try.elapsed() >= Duration::from_secs(1) {
-            self.last_try = Instant::now();
+        let due = self
+            .last_try
+            .is_none_or(|t| t.elapsed() >= Duration::from_secs(1));
+        if self.follower.is_none() && due {
+            self.last_try = Some(Instant::now());
             match Follower::connect_at(&self.place) {
                 Ok(f) => {
                     self.follower = Some(f);
@@ -268,7 +272,7 @@ pub fn run() -> io::Result<()> {
         place,
         follower: None,
         loaded: None,
-        last_try: Instant::now() - Duration::from_secs(10),
+        last_try: None,
         said: None,
     };
     program::run(&mut session, &mut notes, &mut follow, &theme)
