@@ -172,3 +172,26 @@ fn a_lookup_that_is_not_a_boolean_is_refused_with_its_position() {
         "{text}"
     );
 }
+
+#[test]
+fn a_person_rerunning_the_payment_asks_first_too() {
+    // One attempt, its answer lost: the checkout gives up, and an operator reruns it an hour
+    // later; the rerun's first request is preceded by a lookup, which finds the charge.
+    let s = asking(
+        1,
+        &format!("{REPLY_LOST}[[human]]\nname = \"operator rerun\"\nafter = \"1h\"\n"),
+    );
+    let t = run(&s, Design::WithCharge);
+    let rerun = t
+        .ticks
+        .iter()
+        .position(|k| k.kind == TickKind::Rerun)
+        .expect("the operator reruns it");
+    assert!(
+        matches!(t.ticks[rerun + 1].fact, Fact::LookupSent { .. }),
+        "{:?}",
+        t.ticks[rerun + 1].fact
+    );
+    assert_eq!(sends(&t), 1, "the rerun sends no charge request");
+    assert_eq!(t.outcome.intents[0].client_view, Belief::Paid);
+}
