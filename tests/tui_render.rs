@@ -323,6 +323,16 @@ fn help_overlay_at_minimum_size_lists_every_key() {
             "help lists {key:?} ({what:?}):\n{screen}"
         );
     }
+    // What a short screen leaves out is said, not dropped in silence.
+    assert!(
+        help.iter().any(|l| l
+            .contains("a taller terminal also lists the designs and what the model leaves out")),
+        "{screen}"
+    );
+    assert!(
+        help.iter().any(|l| l.contains("Esc or ? closes this help")),
+        "{screen}"
+    );
 }
 
 #[test]

@@ -18,9 +18,18 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, _app: &App, theme: &Theme) {
             ])
         })
         .collect();
-    lines.push(Line::raw(""));
-    // On a short screen the design list gives way: the design bar already shows it.
+    // On a short screen the design list gives way (the design bar already shows it), then
+    // what the model leaves out; a line says what was left, in place of the blank line.
     let roomy = area.height >= KEYS.len() as u16 + 15;
+    let leaves_out = area.height >= KEYS.len() as u16 + 9;
+    lines.push(match (roomy, leaves_out) {
+        (true, _) => Line::raw(""),
+        (false, true) => Line::styled(" ↓ a taller terminal also lists the designs", theme.dim()),
+        (false, false) => Line::styled(
+            " ↓ a taller terminal also lists the designs and what the model leaves out",
+            theme.dim(),
+        ),
+    });
     if roomy {
         lines.push(Line::styled(" Designs", theme.bold()));
         for d in Design::ALL {
@@ -30,7 +39,7 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, _app: &App, theme: &Theme) {
             ]));
         }
     }
-    if area.height >= KEYS.len() as u16 + 9 {
+    if leaves_out {
         lines.push(Line::styled(" What this model leaves out", theme.bold()));
         lines.push(Line::raw(
             " One processor and one database per design; the network only loses, delays or duplicates messages (no partial partitions); clocks never drift; money moves in whole cents.",
