@@ -589,3 +589,26 @@ fn narration_at_80x24_is_whole_or_says_it_is_cut() {
         }
     }
 }
+
+/// A panel too short for its lines says how many it could not show: at 80×24 the memory box
+/// has room for one line of the key record and its details.
+#[test]
+fn a_short_panel_counts_the_lines_it_cannot_show() {
+    let mut app = app();
+    let crash = crash_tick(&app);
+    step_to(&mut app, crash + 2);
+    let screen = render(&app, MIN_WIDTH, MIN_HEIGHT);
+    let memory = panel(&screen, " Processor memory");
+    assert_eq!(memory.len(), 1, "{screen}");
+    assert!(memory[0].trim_end().ends_with("more"), "{screen}");
+    // With room, the details wrap rather than stop at the edge.
+    let screen = render(&app, 160, 48);
+    let memory = panel(&screen, " Processor memory");
+    let text = memory
+        .iter()
+        .map(|l| l.trim())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(text.contains("attempt #1, one write with ch_1"), "{screen}");
+    assert!(!text.contains('…'), "{screen}");
+}

@@ -110,6 +110,34 @@ fn boxed(
     } else {
         title.to_string()
     };
+    // Rows that do not fit are counted on the last row that does, so nothing disappears
+    // without a sign.
+    let rows = usize::from(area.height.saturating_sub(2));
+    let width = usize::from(area.width.saturating_sub(2));
+    let mut lines = lines;
+    if rows > 1 && lines.len() > rows {
+        let hidden = lines.len() - (rows - 1);
+        lines.truncate(rows - 1);
+        lines.push(Line::styled(
+            format!(
+                "… {hidden} more {}",
+                if hidden == 1 { "line" } else { "lines" }
+            ),
+            theme.dim(),
+        ));
+    } else if rows == 1 && lines.len() > 1 {
+        // One row: the first line keeps what fits, and says how many follow it.
+        let suffix = format!(" +{} more", lines.len() - 1);
+        let text: String = lines[0].spans.iter().map(|s| s.content.as_ref()).collect();
+        let style = lines[0].style;
+        lines = vec![Line::from(vec![
+            Span::styled(
+                fit(&text, width.saturating_sub(suffix.chars().count())),
+                style,
+            ),
+            Span::styled(suffix, theme.dim()),
+        ])];
+    }
     let block = Block::default()
         .borders(Borders::ALL)
         .title(marker)
@@ -150,16 +178,24 @@ fn memory_lines(
             .response
             .as_ref()
             .map_or(String::new(), |r| format!(" → {} {}", r.status, r.body));
-        lines.push(Line::styled(
-            fit(
-                &format!("{what} {} · {}{durable}{answer}", e.key, e.status.label()),
-                width,
-            ),
-            style.patch(theme.bold()),
-        ));
-        lines.push(Line::styled(fit(&detail(e, at), width), style));
+        let head = format!("{what} {} · {}{durable}{answer}", e.key, e.status.label());
+        lines.extend(wrapped(&head, width, (0, 2), style.patch(theme.bold())));
+        lines.extend(wrapped(&detail(e, at), width, (2, 4), style));
     }
     lines
+}
+
+/// `text` on as many lines as it needs, the first indented by `indent.0` spaces and the rest
+/// by `indent.1`.
+fn wrapped(text: &str, width: usize, indent: (usize, usize), style: Style) -> Vec<Line<'static>> {
+    crate::text::wrap(text, width.saturating_sub(indent.1).max(1))
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let pad = if i == 0 { indent.0 } else { indent.1 };
+            Line::styled(fit(&format!("{:pad$}{line}", ""), width), style)
+        })
+        .collect()
 }
 
 fn detail(e: &MemoryEntry, at: Instant) -> String {
@@ -174,7 +210,7 @@ fn detail(e: &MemoryEntry, at: Instant) -> String {
         ));
     }
     parts.push(e.written_by.to_string());
-    format!("  {}", parts.join(" · "))
+    parts.join(" · ")
 }
 
 fn ledger_lines(
