@@ -118,3 +118,49 @@ fn a_what_if_is_simulated_by_the_loop_and_shown() {
     assert_eq!(app.added.len(), 1, "the what-if is on screen");
     assert!(app.simulating.is_none());
 }
+
+/// In presenter mode the notes hear of each new position once, and again when they come on.
+#[test]
+fn the_presenter_publishes_each_new_position_once() {
+    use idem::tui::app::Launch;
+    use idem::tui::{Effect, Msg, update};
+    let scenario = idem::scenario::library::default_scenario().expect("the default scenario");
+    let launch = Launch {
+        present: true,
+        ..Launch::default()
+    };
+    let mut app = App::launch(scenario, "order-5531".into(), launch).expect("it simulates");
+    let publishes = |effects: Vec<Effect>| {
+        effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Publish))
+            .count()
+    };
+    assert_eq!(
+        publishes(update(&mut app, Msg::Next)),
+        1,
+        "a step is a new position"
+    );
+    assert_eq!(
+        publishes(update(&mut app, Msg::ToggleElapsed)),
+        0,
+        "the same position"
+    );
+    assert_eq!(
+        publishes(update(&mut app, Msg::Clock(5))),
+        0,
+        "the clock moves nothing"
+    );
+    assert_eq!(
+        publishes(update(&mut app, Msg::NotesLink(None))),
+        1,
+        "notes that come on hear where the presenter stands"
+    );
+    assert_eq!(
+        publishes(update(&mut app, Msg::SwitchDesign(Design::NoKey))),
+        1
+    );
+    // Without a room, nothing is published.
+    let mut alone = order_5531();
+    assert_eq!(publishes(update(&mut alone, Msg::Next)), 0);
+}
