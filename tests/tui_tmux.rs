@@ -104,8 +104,11 @@ fn replay_in_a_real_terminal() {
     let token = format!("idem-done-{}-marker", std::process::id());
     tmux.type_text(SESSION, &format!("echo \"exit=$? {token}\""));
     tmux.press(SESSION, "Enter");
+    // The typed line may be echoed before the shell prints its prompt again, so the answer can
+    // share a line with that prompt: it only has to end the line.
+    let answer = format!("exit=0 {token}");
     let screen = tmux.wait_for(SESSION, "the shell to answer", |s| {
-        s.lines().any(|l| l.trim_end() == format!("exit=0 {token}"))
+        s.lines().any(|l| l.trim_end().ends_with(&answer))
     });
     assert_eq!(
         tmux.format(SESSION, "#{alternate_on}"),
