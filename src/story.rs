@@ -1262,7 +1262,8 @@ impl<'a> Teller<'a> {
         );
         text.push_str(&match actions {
             0 => " They agree: every order the shop believes paid has one charge, and no charge belongs to an order it does not believe paid. There is nothing to put right.".to_string(),
-            n => format!(" They disagree, and the job has {} to do, each on its own.", plural(n, "thing")),
+            1 => " They disagree, and the job has one thing to put right.".to_string(),
+            n => format!(" They disagree, and the job has {n} things to put right, one at a time."),
         });
         if pending > 0 {
             text.push_str(&format!(
@@ -1309,6 +1310,9 @@ impl<'a> Teller<'a> {
     }
 
     fn statement(&self, tick: &Tick) -> String {
+        if !tick.state.refunds.is_empty() || tick.state.clients.iter().any(|c| c.marked_paid) {
+            return self.reconciled_statement(tick);
+        }
         let ledger = &tick.state.ledger;
         let merchant = &self.cfg.merchant;
         let total = Cents(ledger.iter().map(|c| c.amount.0).sum());
@@ -1363,6 +1367,65 @@ impl<'a> Teller<'a> {
             String::new()
         };
         format!("Later the customer opens the card statement: {what}.{meaning}")
+    }
+}
+
+impl Teller<'_> {
+    /// The statement once the reconciliation has refunded a charge or marked an order paid.
+    fn reconciled_statement(&self, tick: &Tick) -> String {
+        let state = &tick.state;
+        let merchant = &self.cfg.merchant;
+        let charges = state.ledger.len();
+        let refunds = state.refunds.len();
+        let mut text = format!(
+            "Later the customer opens the card statement: {} and {} from {merchant}, {} charged, {} refunded, net {}.",
+            plural(charges, "charge"),
+            plural(refunds, "refund"),
+            state.charged_total(),
+            state.refunded_total(),
+            state.net_total()
+        );
+        if let Some(longest) = state
+            .refunds
+            .iter()
+            .map(|r| r.at.0.saturating_sub(r.charged_at.0))
+            .max()
+        {
+            text.push_str(&format!(
+                " The money came back, but only after the customer had seen it taken: {} for the longest-standing refunded charge.",
+                crate::units::lived_ms(longest)
+            ));
+        }
+        let marked: Vec<String> = (0..self.cfg.intents.len())
+            .filter(|&i| state.clients.get(i).is_some_and(|c| c.marked_paid))
+            .map(|i| self.order(i).to_string())
+            .collect();
+        if !marked.is_empty() {
+            text.push_str(&format!(
+                " The shop kept the charge for {}, which the checkout never saw confirmed, and marked it paid.",
+                orders_phrase(&marked, "", "").trim_end()
+            ));
+        }
+        // Orders that still carry more than one charge nobody refunded (the order was still
+        // being paid when the job ran, or the charge came after it).
+        let standing: Vec<String> = (0..self.cfg.intents.len())
+            .filter(|&i| {
+                state
+                    .ledger
+                    .iter()
+                    .filter(|c| c.intent == i && !state.refunds.iter().any(|r| r.charge == c.id))
+                    .count()
+                    > 1
+            })
+            .map(|i| self.order(i).to_string())
+            .collect();
+        if !standing.is_empty() {
+            text.push_str(&format!(
+                " {} still charged more than once: the job did not refund those charges.",
+                capitalise(&orders_phrase(&standing, "is", "are"))
+            ));
+        }
+        text
     }
 }
 
