@@ -46,7 +46,11 @@ fn run(s: &Scenario, design: Design) -> Story {
         let mut charges: Vec<_> = last.refunds.iter().map(|r| r.charge).collect();
         charges.sort();
         charges.dedup();
-        assert_eq!(charges.len(), last.refunds.len(), "{design}: a charge refunded twice");
+        assert_eq!(
+            charges.len(),
+            last.refunds.len(),
+            "{design}: a charge refunded twice"
+        );
     } else {
         assert!(last.refunds.is_empty(), "{design}");
     }
@@ -79,8 +83,15 @@ fn no_key_is_charged_twice_and_the_night_job_refunds_the_second() {
     // The verdict stays what the payment path did.
     assert_eq!(o.verdict, Verdict::Duplicate);
     let r = o.reconcile.as_ref().expect("the scenario reconciles");
-    assert_eq!(r.at, Instant(DAY + 2 * 3_600_000), "the first 02:00 after 14:02");
-    assert_eq!((r.refunds, r.refunded_cents, r.net_cents), (1, Cents(4860), Cents(4860)));
+    assert_eq!(
+        r.at,
+        Instant(DAY + 2 * 3_600_000),
+        "the first 02:00 after 14:02"
+    );
+    assert_eq!(
+        (r.refunds, r.refunded_cents, r.net_cents),
+        (1, Cents(4860), Cents(4860))
+    );
     let refunds = kinds(&trace, TickKind::Refund);
     assert_eq!(refunds.len(), 1);
     assert_eq!(refunds[0].at, r.at);
@@ -88,7 +99,10 @@ fn no_key_is_charged_twice_and_the_night_job_refunds_the_second() {
     let Fact::Refund { charge, why, .. } = &refunds[0].fact else {
         panic!("a refund tick records a refund");
     };
-    assert!(*charge == "ch_2", "the extra charge is refunded, not the first");
+    assert!(
+        *charge == "ch_2",
+        "the extra charge is refunded, not the first"
+    );
     assert_eq!(*why, RefundReason::Duplicate);
     assert_eq!(refunds[0].label, "refunds ch_2: refund −$48.60");
     // From the second charge (14:02:38.250) to 02:00: the customer saw it for 11 h 58 m.
@@ -117,7 +131,10 @@ fn with_charge_gives_the_night_job_nothing_to_do() {
         assert!(kinds(&trace, kind).is_empty(), "{kind:?}");
     }
     let r = o.reconcile.as_ref().expect("the scenario reconciles");
-    assert_eq!((r.refunds, r.net_cents, r.unowed_ms), (0, Cents(4860), None));
+    assert_eq!(
+        (r.refunds, r.net_cents, r.unowed_ms),
+        (0, Cents(4860), None)
+    );
     assert_eq!(reconcile_line(r), "nothing to put right, net $48.60");
 }
 
@@ -171,7 +188,10 @@ fn the_job_runs_at_the_next_such_time_after_the_story_starts() {
     // Later the same day.
     let s = checkout(3, "[reconcile]\nat = \"18:00\"\n");
     let trace = run(&s, Design::WithCharge);
-    assert_eq!(kinds(&trace, TickKind::Reconcile)[0].at, Instant(18 * 3_600_000));
+    assert_eq!(
+        kinds(&trace, TickKind::Reconcile)[0].at,
+        Instant(18 * 3_600_000)
+    );
     // Earlier in the day than the purchase: the next night.
     let s = checkout(3, "[reconcile]\nat = \"09:30:00\"\n");
     let trace = run(&s, Design::WithCharge);
@@ -199,7 +219,11 @@ fn an_order_still_being_paid_is_left_alone() {
             ..
         }
     ));
-    assert!(job.narration.contains("still being paid"), "{}", job.narration);
+    assert!(
+        job.narration.contains("still being paid"),
+        "{}",
+        job.narration
+    );
     // The three charges that follow are never refunded: the job has already run.
     assert_eq!(trace.outcome.charges, 3);
     assert_eq!(trace.outcome.reconcile.as_ref().map(|r| r.refunds), Some(0));
@@ -210,7 +234,8 @@ fn an_order_still_being_paid_is_left_alone() {
 /// n charges for an order the shop believes paid: n − 1 refunds, the first charge kept.
 #[test]
 fn an_order_charged_three_times_gets_two_refunds() {
-    let faults = "[[fault]]\nattempt = 1\nlose = \"reply\"\n[[fault]]\nattempt = 2\nlose = \"reply\"\n";
+    let faults =
+        "[[fault]]\nattempt = 1\nlose = \"reply\"\n[[fault]]\nattempt = 2\nlose = \"reply\"\n";
     let s = checkout(3, &format!("[reconcile]\nat = \"02:00\"\n{faults}"));
     let trace = run(&s, Design::NoKey);
     let o = &trace.outcome;
@@ -254,7 +279,10 @@ fn an_unconfirmed_charge_is_refunded_by_default() {
     // Under no-key the same story charges three times: two extras and the unconfirmed one.
     let trace = run(&s, Design::NoKey);
     let r = trace.outcome.reconcile.as_ref().expect("reconciles");
-    assert_eq!((trace.outcome.charges, r.refunds, r.net_cents), (3, 3, Cents(0)));
+    assert_eq!(
+        (trace.outcome.charges, r.refunds, r.net_cents),
+        (3, 3, Cents(0))
+    );
 }
 
 #[test]
@@ -327,13 +355,22 @@ fn a_bad_reconcile_is_refused_where_it_is_written() {
     let base = one_layer(3, "backoff = \"1s\"", "");
     let lines = base.lines().count();
     let message = refused(&format!("{base}[reconcile]\nat = \"2am\"\n"));
-    assert!(message.contains(&format!("bad.toml:{}:6", lines + 2)), "{message}");
+    assert!(
+        message.contains(&format!("bad.toml:{}:6", lines + 2)),
+        "{message}"
+    );
     assert!(message.contains("not a clock time"), "{message}");
     let message = refused(&format!(
         "{base}[reconcile]\nat = \"02:00\"\nunconfirmed = \"refnd\"\n"
     ));
-    assert!(message.contains(&format!("bad.toml:{}:", lines + 3)), "{message}");
-    assert!(message.contains("unknown unconfirmed policy `refnd`"), "{message}");
+    assert!(
+        message.contains(&format!("bad.toml:{}:", lines + 3)),
+        "{message}"
+    );
+    assert!(
+        message.contains("unknown unconfirmed policy `refnd`"),
+        "{message}"
+    );
     assert!(message.contains("did you mean `refund`?"), "{message}");
     assert!(message.contains("refund, mark-paid"), "{message}");
     let message = refused(&format!(

@@ -371,7 +371,10 @@ fn reconciled_money(s: &Scenario, trace: &Trace) -> Result<(), TestCaseError> {
         return Ok(());
     };
     let o = &trace.outcome;
-    let r = o.reconcile.as_ref().ok_or_else(|| TestCaseError::fail("no reconcile outcome"))?;
+    let r = o
+        .reconcile
+        .as_ref()
+        .ok_or_else(|| TestCaseError::fail("no reconcile outcome"))?;
     let at = trace
         .ticks
         .iter()
@@ -382,14 +385,19 @@ fn reconciled_money(s: &Scenario, trace: &Trace) -> Result<(), TestCaseError> {
     let mut refunded: Vec<_> = last.refunds.iter().map(|x| x.charge).collect();
     refunded.sort();
     refunded.dedup();
-    prop_assert_eq!(refunded.len(), last.refunds.len(), "{}: a charge refunded twice", d);
+    prop_assert_eq!(
+        refunded.len(),
+        last.refunds.len(),
+        "{}: a charge refunded twice",
+        d
+    );
     prop_assert_eq!(r.refunds, last.refunds.len(), "{}", d);
     for (i, intent) in s.config.intents.iter().enumerate() {
         let belief = seen.clients[i].belief;
         let charged = seen.ledger.iter().filter(|c| c.intent == i).count();
         let refunds = last.refunds.iter().filter(|x| x.intent == i).count();
-        let kept = charged > 0
-            && (belief == Belief::Paid || job.unconfirmed == Unconfirmed::MarkPaid);
+        let kept =
+            charged > 0 && (belief == Belief::Paid || job.unconfirmed == Unconfirmed::MarkPaid);
         let extra = charged - usize::from(kept);
         let pending = matches!(belief, Belief::Waiting | Belief::NotStarted);
         prop_assert!(
@@ -402,7 +410,9 @@ fn reconciled_money(s: &Scenario, trace: &Trace) -> Result<(), TestCaseError> {
         );
         for x in last.refunds.iter().filter(|x| x.intent == i) {
             prop_assert!(
-                seen.ledger.iter().any(|c| c.id == x.charge && c.intent == i),
+                seen.ledger
+                    .iter()
+                    .any(|c| c.id == x.charge && c.intent == i),
                 "{}: a refund of a charge not this order's",
                 d
             );
@@ -410,10 +420,7 @@ fn reconciled_money(s: &Scenario, trace: &Trace) -> Result<(), TestCaseError> {
         // Net equals intended, for an order the job settled and nothing charged after it.
         let later = last.ledger.iter().filter(|c| c.intent == i).count() > charged;
         if !pending && !later {
-            let net = o.intents[i]
-                .reconcile
-                .as_ref()
-                .map_or(0, |x| x.net_cents.0);
+            let net = o.intents[i].reconcile.as_ref().map_or(0, |x| x.net_cents.0);
             let intended = if kept { intent.amount.0 } else { 0 };
             prop_assert_eq!(net, intended, "{}: order {}", d, intent.order);
         }

@@ -784,8 +784,7 @@ fn expectations(
             Some(n) => Some(n.get_ref().0 as usize),
             None => None,
         };
-        if e.charges.is_none() && e.verdict.is_none() && e.client.is_none() && e.refunds.is_none()
-        {
+        if e.charges.is_none() && e.verdict.is_none() && e.client.is_none() && e.refunds.is_none() {
             c.error(
                 spec.span(),
                 "this [[expect]] checks nothing; give charges, verdict, client or refunds".into(),

@@ -618,7 +618,10 @@ mod tests {
         assert_eq!(two("18:00"), Ok(Instant(64_800_000)));
         // The very instant of the start is not after it.
         assert_eq!(two("14:02:07"), Ok(Instant(86_400_000 + 50_527_000)));
-        assert_eq!(two("day 3 02:00:00"), Ok(Instant(2 * 86_400_000 + 7_200_000)));
+        assert_eq!(
+            two("day 3 02:00:00"),
+            Ok(Instant(2 * 86_400_000 + 7_200_000))
+        );
         assert!(parse_clock("Someday 14:02:07").is_err());
         assert_eq!(
             parse_clock("day 2 00:00:01").map(|c| c.ms_of_day),

@@ -185,7 +185,10 @@ fn outcome(world: &World<'_>) -> Outcome {
         verdict,
         intents,
         counters: world.counters,
-        reconcile: world.cfg.reconcile.map(|job| world.reconcile_outcome(job.at)),
+        reconcile: world
+            .cfg
+            .reconcile
+            .map(|job| world.reconcile_outcome(job.at)),
     }
 }
 
