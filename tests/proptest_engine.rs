@@ -596,6 +596,7 @@ fn the_reconcile_invariant_catches_a_refund_of_the_kept_charge() {
         seed: 1,
         key_strategy: "per-intent",
         stamp_body: false,
+        lookup: false,
         latency_ms: 50,
         processing_ms: 200,
         retention_ms: 24 * HOUR_MS,
