@@ -2,7 +2,7 @@
 //! what the engine decided; it decides nothing.
 
 use crate::sim::Belief;
-use crate::sim::trace::{IntentOutcome, Outcome, Verdict};
+use crate::sim::trace::{IntentOutcome, IntentReconcile, Outcome, ReconcileOutcome, Verdict};
 
 /// How an outcome should look: good, bad, or a warning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,14 +113,72 @@ pub fn intent_line(i: &IntentOutcome) -> String {
         .key
         .as_deref()
         .map_or("no key".to_string(), |k| format!("key {k}"));
-    format!(
+    let line = format!(
         "order {} ({key}): {} charge{}, {}; the checkout believes {}",
         i.id,
         i.charges,
         if i.charges == 1 { "" } else { "s" },
         i.charged_cents,
         i.client_view.label()
-    )
+    );
+    match &i.reconcile {
+        Some(r) => format!("{line}; {}", intent_reconcile_line(r)),
+        None => line,
+    }
+}
+
+/// What the reconciliation did over the run, in one line: `1 refund ($48.60), net $48.60;
+/// refunded after 11 h 58 m`. The verdict above it stays what the payment path did.
+pub fn reconcile_line(r: &ReconcileOutcome) -> String {
+    let mut parts = Vec::new();
+    if r.refunds > 0 {
+        parts.push(format!(
+            "{} ({})",
+            crate::story::plural(r.refunds, "refund"),
+            r.refunded_cents
+        ));
+    }
+    if r.marked_paid > 0 {
+        parts.push(format!(
+            "{} marked paid",
+            crate::story::plural(r.marked_paid, "order")
+        ));
+    }
+    if r.alerts > 0 {
+        parts.push(format!(
+            "{} \"shipped unpaid\"",
+            crate::story::plural(r.alerts, "alert")
+        ));
+    }
+    let did = if parts.is_empty() {
+        "nothing to put right".to_string()
+    } else {
+        parts.join(", ")
+    };
+    let after = r
+        .unowed_ms
+        .map(|ms| format!("; refunded after {}", crate::units::lived_ms(ms)))
+        .unwrap_or_default();
+    format!("{did}, net {}{after}", r.net_cents)
+}
+
+/// The reconciliation's part in one order: `1 refund, net $48.60, refunded after 11 h 58 m`.
+pub fn intent_reconcile_line(r: &IntentReconcile) -> String {
+    let mut text = match r.refunds {
+        0 => "no refund".to_string(),
+        n => crate::story::plural(n, "refund"),
+    };
+    text.push_str(&format!(", net {}", r.net_cents));
+    if let Some(ms) = r.unowed_ms {
+        text.push_str(&format!(", refunded after {}", crate::units::lived_ms(ms)));
+    }
+    if r.marked_paid {
+        text.push_str(", marked paid");
+    }
+    if r.alert {
+        text.push_str(", alert: shipped unpaid");
+    }
+    text
 }
 
 /// `once`, `twice`, `three times`, `27 times`.

@@ -10,7 +10,7 @@ use crate::sim::fact::{
     CrashMoment, Cut, CutStep, Fact, HandOver, LookupAnswer, Next, Refusal, RequestId, SentRequest,
     Takes, WireFault,
 };
-use crate::sim::state::{Belief, ChargeId, EntryKind, EntryStatus, Response};
+use crate::sim::state::{Belief, ChargeId, EntryKind, EntryStatus, RefundReason, Response};
 use crate::sim::{Cents, Design, Instant, SimConfig, Tick, Trace};
 use crate::units::duration_ms;
 use std::collections::HashMap;
@@ -306,7 +306,26 @@ impl<'a> Teller<'a> {
                 self.cfg.reruns[*path].name,
                 self.order(tick.intent.unwrap_or(0))
             ),
-            Fact::Statement => match tick.state.ledger.len() {
+            Fact::Reconcile {
+                orders, charges, ..
+            } => format!(
+                "reconciles {} with {}",
+                plural(*charges, "charge"),
+                plural(*orders, "order")
+            ),
+            Fact::Refund { charge, .. } => {
+                let amount = self.amount_of(tick, *charge);
+                format!("refunds {charge}: refund −{amount}")
+            }
+            Fact::MarkPaid { charge } => format!(
+                "keeps {charge}, marks {} paid",
+                self.order(tick.intent.unwrap_or(0))
+            ),
+            Fact::ShippedUnpaid => format!(
+                "alert: {} shipped unpaid",
+                self.order(tick.intent.unwrap_or(0))
+            ),
+            Fact::Statement => match tick.state.ledger.len() + tick.state.refunds.len() {
                 1 => "statement: 1 line".to_string(),
                 n => format!("statement: {n} lines"),
             },
@@ -634,6 +653,30 @@ impl<'a> Teller<'a> {
             Fact::LookupTimedOut { .. } => format!(
                 "At {clock} the lookup has waited {} with no answer. The checkout knows no more than before, so it sends the retry anyway.",
                 duration_ms(self.cfg.timeout_ms)
+            ),
+            Fact::Reconcile {
+                orders,
+                pending,
+                charges,
+                actions,
+            } => self.reconcile(*orders, *pending, *charges, *actions, &clock),
+            Fact::Refund {
+                charge,
+                why,
+                charged_at,
+            } => self.refund(tick, *charge, *why, *charged_at, &clock),
+            Fact::MarkPaid { charge } => {
+                let i = tick.intent.unwrap_or(0);
+                format!(
+                    "At {clock} the job finds {charge} ({}) for order {}, which the shop believed {}. Its policy for such a charge is to keep it and mark the order paid, so the shop can now ship what the customer paid for. The verdict on the payment path stays as it was: the checkout itself never learned of the charge.",
+                    self.amount_of(tick, *charge),
+                    self.order(i),
+                    self.belief_before(tick, i).label()
+                )
+            }
+            Fact::ShippedUnpaid => format!(
+                "At {clock} the job finds no charge for order {}, which the shop believes paid, so the goods go out unpaid. No refund can put that right: the job raises an alert, \"shipped unpaid\", for a person to chase the money.",
+                self.order(tick.intent.unwrap_or(0))
             ),
             Fact::Statement => self.statement(tick),
         };
@@ -1198,7 +1241,93 @@ impl<'a> Teller<'a> {
         )
     }
 
+    /// The amount of a charge, from the ledger as it stands at the tick.
+    fn amount_of(&self, tick: &Tick, charge: ChargeId) -> Cents {
+        tick.state
+            .ledger
+            .iter()
+            .find(|c| c.id == charge)
+            .map_or(Cents(0), |c| c.amount)
+    }
+
+    /// What the checkout concluded about an order (the job never changes that).
+    fn belief_before(&self, tick: &Tick, intent: usize) -> Belief {
+        tick.state
+            .clients
+            .get(intent)
+            .map_or(Belief::Unknown, |c| c.belief)
+    }
+
+    fn reconcile(
+        &self,
+        orders: usize,
+        pending: usize,
+        charges: usize,
+        actions: usize,
+        clock: &str,
+    ) -> String {
+        let mut text = format!(
+            "At {clock} the shop's reconciliation job runs. It reads the processor's ledger ({}) and sets it beside what the shop believes of {}.",
+            plural(charges, "charge"),
+            match orders {
+                0 => "its orders".to_string(),
+                1 if !self.several_orders() => "the order".to_string(),
+                n => plural(n, "settled order"),
+            }
+        );
+        text.push_str(&match actions {
+            0 => " They agree: every order the shop believes paid has one charge, and no charge belongs to an order it does not believe paid. There is nothing to put right.".to_string(),
+            1 => " They disagree, and the job has one thing to put right.".to_string(),
+            n => format!(" They disagree, and the job has {n} things to put right, one at a time."),
+        });
+        if pending > 0 {
+            text.push_str(&format!(
+                " {} still being paid, so the job leaves {} alone.",
+                match pending {
+                    1 => "One order is".to_string(),
+                    n => format!("{n} orders are"),
+                },
+                if pending == 1 { "it" } else { "them" }
+            ));
+        }
+        text
+    }
+
+    fn refund(
+        &self,
+        tick: &Tick,
+        charge: ChargeId,
+        why: RefundReason,
+        charged_at: Instant,
+        clock: &str,
+    ) -> String {
+        let i = tick.intent.unwrap_or(0);
+        let amount = self.amount_of(tick, charge);
+        let reason = match why {
+            RefundReason::Duplicate => format!(
+                "order {} was charged more than once, and {charge} is one of the extra charges",
+                self.order(i)
+            ),
+            RefundReason::Unconfirmed => format!(
+                "the shop believes order {} {}, so it shipped nothing for {charge}, and its policy for such a charge is to give the money back",
+                self.order(i),
+                match self.belief_before(tick, i) {
+                    Belief::Failed => "failed".to_string(),
+                    b => format!("ended {}", b.label()),
+                }
+            ),
+        };
+        format!(
+            "At {clock} the job refunds {charge} ({amount}): {reason}. The refund is a ledger line of its own, and the card statement shows it as refund −{amount}. The customer saw that money, which was not owed, from {} until now: {}.",
+            self.clock(charged_at),
+            crate::units::lived_ms(tick.at.0.saturating_sub(charged_at.0))
+        )
+    }
+
     fn statement(&self, tick: &Tick) -> String {
+        if !tick.state.refunds.is_empty() || tick.state.clients.iter().any(|c| c.marked_paid) {
+            return self.reconciled_statement(tick);
+        }
         let ledger = &tick.state.ledger;
         let merchant = &self.cfg.merchant;
         let total = Cents(ledger.iter().map(|c| c.amount.0).sum());
@@ -1253,6 +1382,65 @@ impl<'a> Teller<'a> {
             String::new()
         };
         format!("Later the customer opens the card statement: {what}.{meaning}")
+    }
+}
+
+impl Teller<'_> {
+    /// The statement once the reconciliation has refunded a charge or marked an order paid.
+    fn reconciled_statement(&self, tick: &Tick) -> String {
+        let state = &tick.state;
+        let merchant = &self.cfg.merchant;
+        let charges = state.ledger.len();
+        let refunds = state.refunds.len();
+        let mut text = format!(
+            "Later the customer opens the card statement: {} and {} from {merchant}, {} charged, {} refunded, net {}.",
+            plural(charges, "charge"),
+            plural(refunds, "refund"),
+            state.charged_total(),
+            state.refunded_total(),
+            state.net_total()
+        );
+        if let Some(longest) = state
+            .refunds
+            .iter()
+            .map(|r| r.at.0.saturating_sub(r.charged_at.0))
+            .max()
+        {
+            text.push_str(&format!(
+                " The money came back, but only after the customer had seen it taken: {} for the longest-standing refunded charge.",
+                crate::units::lived_ms(longest)
+            ));
+        }
+        let marked: Vec<String> = (0..self.cfg.intents.len())
+            .filter(|&i| state.clients.get(i).is_some_and(|c| c.marked_paid))
+            .map(|i| self.order(i).to_string())
+            .collect();
+        if !marked.is_empty() {
+            text.push_str(&format!(
+                " The shop kept the charge for {}, which the checkout never saw confirmed, and marked it paid.",
+                orders_phrase(&marked, "", "").trim_end()
+            ));
+        }
+        // Orders that still carry more than one charge nobody refunded (the order was still
+        // being paid when the job ran, or the charge came after it).
+        let standing: Vec<String> = (0..self.cfg.intents.len())
+            .filter(|&i| {
+                state
+                    .ledger
+                    .iter()
+                    .filter(|c| c.intent == i && !state.refunds.iter().any(|r| r.charge == c.id))
+                    .count()
+                    > 1
+            })
+            .map(|i| self.order(i).to_string())
+            .collect();
+        if !standing.is_empty() {
+            text.push_str(&format!(
+                " {} still charged more than once: the job did not refund those charges.",
+                capitalise(&orders_phrase(&standing, "is", "are"))
+            ));
+        }
+        text
     }
 }
 

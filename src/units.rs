@@ -102,9 +102,34 @@ pub fn duration_ms(ms: u64) -> String {
     duration_nanos(u128::from(ms) * MILLI)
 }
 
+/// A span a person lived through, to the minute: `11 h 58 m`, `3 d 2 h 0 m`, `45 s`. A
+/// started minute counts as a whole one (the customer saw the money for part of it).
+pub fn lived_ms(ms: u64) -> String {
+    if ms < 60_000 {
+        return format!("{} s", ms.div_ceil(1000));
+    }
+    let minutes = ms.div_ceil(60_000);
+    let (d, h, m) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
+    match (d, h) {
+        (0, 0) => format!("{m} m"),
+        (0, _) => format!("{h} h {m} m"),
+        _ => format!("{d} d {h} h {m} m"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lived_spans() {
+        // 14:02:38.250 to 02:00:00: the started minute counts.
+        assert_eq!(lived_ms(43_041_750), "11 h 58 m");
+        assert_eq!(lived_ms(43_080_000), "11 h 58 m");
+        assert_eq!(lived_ms(1_500), "2 s");
+        assert_eq!(lived_ms(45 * 60_000), "45 m");
+        assert_eq!(lived_ms(3 * 86_400_000 + 60_000), "3 d 0 h 1 m");
+    }
 
     #[test]
     fn groups_digits() {

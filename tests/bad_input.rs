@@ -359,6 +359,26 @@ fn values_that_do_not_parse() {
     refused_at("bad-amount.toml", 5, 10, &["not an amount", "$48.60"]);
     refused_at("bad-duration.toml", 5, 11, &["not a duration"]);
     refused_at("bad-time.toml", 6, 6, &["not a time of day"]);
+    refused_at(
+        "reconcile-bad-time.toml",
+        9,
+        6,
+        &["`2am` is not a clock time", "\"02:00\""],
+    );
+}
+
+#[test]
+fn an_unknown_reconcile_policy() {
+    refused_at(
+        "reconcile-unknown-policy.toml",
+        10,
+        15,
+        &[
+            "unknown unconfirmed policy `refnud`",
+            "did you mean `refund`?",
+            "refund, mark-paid",
+        ],
+    );
 }
 
 #[test]

@@ -61,6 +61,15 @@ fn every_builtin_and_every_single_fault_keeps_the_narration_rules() {
             fault.to_string(),
             simple(&format!("[[fault]]\nattempt = 1\n{fault}\n")),
         ));
+        // The same fault with the shop's night job, under both policies.
+        for policy in ["refund", "mark-paid"] {
+            stories.push((
+                format!("{fault} + reconcile ({policy})"),
+                simple(&format!(
+                    "[reconcile]\nat = \"02:00\"\nunconfirmed = \"{policy}\"\n[[fault]]\nattempt = 1\n{fault}\n"
+                )),
+            ));
+        }
     }
     for (name, s) in &stories {
         for design in Design::ALL {
@@ -379,4 +388,27 @@ fn a_lookup_that_finds_a_logged_key_without_a_charge_says_nothing_was_charged() 
         read.narration
     );
     assert!(!read.narration.contains("is paid"), "{}", read.narration);
+}
+
+/// The refund rule catches a refund told with the wrong amount, and a statement whose net is
+/// not the ledger's.
+#[test]
+fn a_refund_or_a_net_the_state_does_not_bear_out_is_caught() {
+    let s = builtin("nightly-reconcile");
+    let trace = run(&s, Design::NoKey);
+    assert!(common::truth::check(&trace, &trace.told).is_ok());
+    let refund = trace
+        .ticks
+        .iter()
+        .position(|t| t.kind == idem::sim::TickKind::Refund)
+        .expect("a refund tick");
+    let mut told = trace.told.clone();
+    told.narrations[refund] = told.narrations[refund].replace("−$48.60", "−$97.20");
+    let err = common::truth::check(&trace, &told).expect_err("a wrong amount");
+    assert!(err.contains("refund the state does not bear out"), "{err}");
+    let mut told = trace.told.clone();
+    let last = told.narrations.len() - 1;
+    told.narrations[last] = told.narrations[last].replace("net $48.60", "net $97.20");
+    let err = common::truth::check(&trace, &told).expect_err("a wrong net");
+    assert!(err.contains("net is not the ledger's"), "{err}");
 }

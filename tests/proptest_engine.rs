@@ -7,7 +7,8 @@
 mod common;
 
 use idem::scenario::{self, Scenario};
-use idem::sim::{Design, TickKind, Trace};
+use idem::sim::config::Unconfirmed;
+use idem::sim::{Belief, Design, TickKind, Trace};
 use proptest::prelude::*;
 use std::fmt::Write;
 
@@ -74,6 +75,8 @@ struct Spec {
     intents: Vec<IntentSpec>,
     faults: Vec<FaultSpec>,
     human: Option<HumanSpec>,
+    /// The shop's night job: minutes after midnight, and its policy for an unconfirmed charge.
+    reconcile: Option<(u64, &'static str)>,
 }
 
 const KEYS: [&str; 3] = ["K7Q4", "P2W9", "Z8M3"];
@@ -176,6 +179,10 @@ fn spec() -> impl Strategy<Value = Spec> {
         prop::collection::vec(intent(), 1..=3),
         prop::collection::vec(fault(), 0..=4),
         prop::option::of(human()),
+        prop::option::of((
+            0u64..24 * 60,
+            prop_oneof![Just("refund"), Just("mark-paid")],
+        )),
     )
         .prop_map(
             |(
@@ -184,6 +191,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 intents,
                 faults,
                 human,
+                reconcile,
             )| Spec {
                 seed,
                 key_strategy,
@@ -196,6 +204,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 intents,
                 faults,
                 human,
+                reconcile,
             },
         )
 }
@@ -287,6 +296,14 @@ fn toml(spec: &Spec) -> String {
             let _ = writeln!(s, "intent = \"{}\"", order(i % spec.intents.len()));
         }
     }
+    if let Some((minutes, policy)) = spec.reconcile {
+        let _ = writeln!(
+            s,
+            "\n[reconcile]\nat = \"{:02}:{:02}\"\nunconfirmed = \"{policy}\"",
+            minutes / 60,
+            minutes % 60
+        );
+    }
     s
 }
 
@@ -339,6 +356,73 @@ fn no_double_charge_within_retention(s: &Scenario, trace: &Trace) -> Result<(), 
                 pair[1] - pair[0],
                 retention
             );
+        }
+    }
+    Ok(())
+}
+
+/// The night job gives back no more than the charges an order was not owed, never the same
+/// charge twice, and leaves each order it settled at the amount the shop keeps: the price
+/// when it believes the order paid (or marks it so), nothing otherwise.
+fn reconciled_money(s: &Scenario, trace: &Trace) -> Result<(), TestCaseError> {
+    let d = trace.design;
+    let Some(job) = s.config.reconcile else {
+        prop_assert!(trace.outcome.reconcile.is_none(), "{}", d);
+        return Ok(());
+    };
+    let o = &trace.outcome;
+    let r = o
+        .reconcile
+        .as_ref()
+        .ok_or_else(|| TestCaseError::fail("no reconcile outcome"))?;
+    let at = trace
+        .ticks
+        .iter()
+        .position(|t| t.kind == TickKind::Reconcile)
+        .ok_or_else(|| TestCaseError::fail(format!("{d}: the job never ran")))?;
+    let seen = &trace.ticks[at].state;
+    let last = &trace.ticks[trace.ticks.len() - 1].state;
+    let mut refunded: Vec<_> = last.refunds.iter().map(|x| x.charge).collect();
+    refunded.sort();
+    refunded.dedup();
+    prop_assert_eq!(
+        refunded.len(),
+        last.refunds.len(),
+        "{}: a charge refunded twice",
+        d
+    );
+    prop_assert_eq!(r.refunds, last.refunds.len(), "{}", d);
+    for (i, intent) in s.config.intents.iter().enumerate() {
+        let belief = seen.clients[i].belief;
+        let charged = seen.ledger.iter().filter(|c| c.intent == i).count();
+        let refunds = last.refunds.iter().filter(|x| x.intent == i).count();
+        let kept =
+            charged > 0 && (belief == Belief::Paid || job.unconfirmed == Unconfirmed::MarkPaid);
+        let extra = charged - usize::from(kept);
+        let pending = matches!(belief, Belief::Waiting | Belief::NotStarted);
+        prop_assert!(
+            refunds <= if pending { 0 } else { extra },
+            "{}: order {} got {} refunds for {} extra charges",
+            d,
+            intent.order,
+            refunds,
+            extra
+        );
+        for x in last.refunds.iter().filter(|x| x.intent == i) {
+            prop_assert!(
+                seen.ledger
+                    .iter()
+                    .any(|c| c.id == x.charge && c.intent == i),
+                "{}: a refund of a charge not this order's",
+                d
+            );
+        }
+        // Net equals intended, for an order the job settled and nothing charged after it.
+        let later = last.ledger.iter().filter(|c| c.intent == i).count() > charged;
+        if !pending && !later {
+            let net = o.intents[i].reconcile.as_ref().map_or(0, |x| x.net_cents.0);
+            let intended = if kept { intent.amount.0 } else { 0 };
+            prop_assert_eq!(net, intended, "{}: order {}", d, intent.order);
         }
     }
     Ok(())
@@ -401,6 +485,7 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
         if design == Design::WithCharge && spec.key_strategy == "per-intent" {
             no_double_charge_within_retention(&first, &trace)?;
         }
+        reconciled_money(&first, &trace)?;
     }
     Ok(())
 }
@@ -482,6 +567,7 @@ fn the_retention_invariant_allows_a_charge_after_the_window() {
             after_ms: 60_000,
             intent: None,
         }),
+        reconcile: None,
     };
     let s = scenario::parse("x.toml", "x", &toml(&spec)).expect("it parses");
     let trace = s.simulate(Design::WithCharge).expect("it runs");
@@ -500,4 +586,52 @@ fn the_retention_invariant_catches_a_double_charge_inside_the_window() {
     assert!(no_double_charge_within_retention(&s, &trace).is_err());
     let trace = s.simulate(Design::WithCharge).expect("it runs");
     assert!(no_double_charge_within_retention(&s, &trace).is_ok());
+}
+
+/// The money check is not vacuous: order 5531 charged twice under no-key, reconciled at
+/// 02:00, passes; the same trace with the kept charge refunded as well fails it.
+#[test]
+fn the_reconcile_invariant_catches_a_refund_of_the_kept_charge() {
+    let spec = Spec {
+        seed: 1,
+        key_strategy: "per-intent",
+        stamp_body: false,
+        lookup: false,
+        latency_ms: 50,
+        processing_ms: 200,
+        retention_ms: 24 * HOUR_MS,
+        layers: vec![LayerSpec {
+            attempts: 3,
+            timeout_ms: Some(30_000),
+            backoff_ms: 1_000,
+            multiplier_centi: 100,
+            cap_ms: None,
+            jitter: "none",
+        }],
+        intents: vec![IntentSpec {
+            gap_ms: 0,
+            cents: 4860,
+            key: Some(0),
+        }],
+        faults: vec![FaultSpec {
+            intent: 0,
+            attempt: 1,
+            action: Action::Lose("reply"),
+        }],
+        human: None,
+        reconcile: Some((120, "refund")),
+    };
+    let s = scenario::parse("x.toml", "x", &toml(&spec)).expect("it parses");
+    let mut trace = s.simulate(Design::NoKey).expect("it runs");
+    assert_eq!(trace.outcome.charges, 2);
+    assert!(reconciled_money(&s, &trace).is_ok());
+    check(&spec).expect("the invariants hold");
+    let last = trace.ticks.last_mut().expect("ticks");
+    let mut wrong = (*last.state.refunds[0]).clone();
+    wrong.charge = last.state.ledger[0].id;
+    std::sync::Arc::make_mut(&mut last.state.refunds).push_back(std::sync::Arc::new(wrong));
+    if let Some(r) = trace.outcome.reconcile.as_mut() {
+        r.refunds += 1;
+    }
+    assert!(reconciled_money(&s, &trace).is_err());
 }

@@ -416,8 +416,10 @@ fn draw_everything(sizes: &[(u16, u16)], whole_statement: bool) {
                     let room = panel(&screen, " Timeline ").len().saturating_sub(1);
                     assert_eq!(rows.len(), (tick + 1).min(room), "{at}:\n{screen}");
                     if whole_statement {
-                        let charges = app.trace().ticks[tick].state.ledger.len();
-                        assert_eq!(statement_lines(&screen), charges, "{at}:\n{screen}");
+                        // A refund is a statement line of its own.
+                        let state = &app.trace().ticks[tick].state;
+                        let lines = state.ledger.len() + state.refunds.len();
+                        assert_eq!(statement_lines(&screen), lines, "{at}:\n{screen}");
                     }
                     if (w, h) == sizes[0] {
                         app.overlay = Overlay::Help;

@@ -289,6 +289,14 @@ fn judge(e: &Expectation, trace: &Result<Trace, SimError>) -> Result<String, Str
             ));
         }
     }
+    if let Some(want) = e.refunds {
+        let got = o.reconcile.as_ref().map_or(0, |r| r.refunds);
+        if got == want {
+            held.push(format!("refunds {want}"));
+        } else {
+            wrong.push(format!("refunds: expected {want}, got {got}"));
+        }
+    }
     if wrong.is_empty() {
         Ok(held.join(", "))
     } else {

@@ -2,7 +2,7 @@
 
 use crate::scenario::Scenario;
 use crate::sim::state::Counters;
-use crate::sim::trace::{IntentOutcome, Trace, Verdict};
+use crate::sim::trace::{IntentOutcome, ReconcileOutcome, Trace, Verdict};
 use crate::sim::{Actor, Cents, TickKind};
 use crate::story::Told;
 use serde::Serialize;
@@ -18,8 +18,43 @@ pub struct RunJson<'a> {
     pub verdict: Verdict,
     pub intents: &'a [IntentOutcome],
     pub counters: Counters,
+    /// What the `[reconcile]` job did, when the scenario runs one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconcile: Option<ReconcileJson>,
     pub warnings: &'a [String],
     pub ticks: Vec<TickJson<'a>>,
+}
+
+/// The reconciliation's totals, with its time written as the replay writes it and its
+/// summary in words.
+#[derive(Serialize)]
+pub struct ReconcileJson {
+    pub at: String,
+    pub at_ms: u64,
+    pub refunds: usize,
+    pub refunded_cents: Cents,
+    pub net_cents: Cents,
+    pub marked_paid: usize,
+    pub alerts: usize,
+    /// The longest a refunded charge stood on the statement before its refund.
+    pub unowed_ms: Option<u64>,
+    pub summary: String,
+}
+
+impl ReconcileJson {
+    fn new(trace: &Trace, r: &ReconcileOutcome) -> ReconcileJson {
+        ReconcileJson {
+            at: trace.format_time(r.at),
+            at_ms: r.at.0,
+            refunds: r.refunds,
+            refunded_cents: r.refunded_cents,
+            net_cents: r.net_cents,
+            marked_paid: r.marked_paid,
+            alerts: r.alerts,
+            unowed_ms: r.unowed_ms,
+            summary: crate::report::reconcile_line(r),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -44,6 +79,11 @@ impl<'a> RunJson<'a> {
             verdict: trace.outcome.verdict,
             intents: &trace.outcome.intents,
             counters: trace.outcome.counters,
+            reconcile: trace
+                .outcome
+                .reconcile
+                .as_ref()
+                .map(|r| ReconcileJson::new(trace, r)),
             warnings: &trace.warnings,
             ticks: trace
                 .ticks

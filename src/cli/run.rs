@@ -2,7 +2,7 @@
 
 use super::json::RunJson;
 use crate::glossary;
-use crate::report::{headline, intent_line, verdict_meaning};
+use crate::report::{headline, intent_line, reconcile_line, verdict_meaning};
 use crate::scenario::Scenario;
 use crate::scenario::values::DesignChoice;
 use crate::sim::{Design, Trace};
@@ -101,6 +101,14 @@ fn outcome_text(trace: &Trace) -> String {
     let _ = writeln!(out, "Verdict: {} ({})", o.verdict.id(), verdict_meaning(o));
     for i in &o.intents {
         let _ = writeln!(out, "  {}", intent_line(i));
+    }
+    if let Some(r) = &o.reconcile {
+        let _ = writeln!(
+            out,
+            "Reconcile at {}: {}",
+            trace.format_time(r.at),
+            reconcile_line(r)
+        );
     }
     let c = &o.counters;
     let _ = writeln!(

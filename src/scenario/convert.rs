@@ -8,7 +8,8 @@ use super::{
     Expectation, NarrationMode, NarrationRule, NarrationTarget, Note, Quiz, QuizAnswer, Scenario,
 };
 use crate::sim::config::{
-    Backoff, Fault, FaultAction, IntentConfig, Jitter, KeyStrategy, LayerConfig, Rerun, SimConfig,
+    Backoff, Fault, FaultAction, IntentConfig, Jitter, KeyStrategy, LayerConfig, Reconcile, Rerun,
+    SimConfig, Unconfirmed,
 };
 use crate::sim::time::{ClockStyle, DAY_MS, Instant};
 use crate::sim::{Belief, Design, Verdict};
@@ -195,6 +196,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         } else {
             ClockStyle::TimeOfDay
         },
+        reconcile: reconcile(&c, file.reconcile.as_ref()),
         max_ticks: MAX_TICKS,
     };
     check_size(&mut c, &file.checkout.layer, &file.human, &config);
@@ -202,7 +204,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     check_fault_attempts(&mut c, &file.fault, &config);
 
     let narration = narration(&mut c, &file.narration);
-    let expectations = expectations(&mut c, &file.expect);
+    let expectations = expectations(&mut c, &file.expect, config.reconcile.is_some());
     let quizzes = quizzes(&mut c, &file.quiz);
     let notes = notes(&mut c, &file.note);
     if c.has_errors() {
@@ -233,6 +235,16 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     }
     scenario.warnings = found;
     Ok(scenario)
+}
+
+/// The reconciliation job, at the first such time after the story starts; a charge the shop
+/// does not believe paid is refunded unless the file says otherwise.
+fn reconcile(c: &Checker<'_>, spec: Option<&Spanned<schema::Reconcile>>) -> Option<Reconcile> {
+    let r = spec?.get_ref();
+    Some(Reconcile {
+        at: r.at.get_ref().next_after(c.start),
+        unconfirmed: r.unconfirmed.map_or(Unconfirmed::Refund, |p| p.0),
+    })
 }
 
 fn title_span(source: &str) -> Range<usize> {
@@ -699,7 +711,11 @@ fn narration(c: &mut Checker<'_>, specs: &[Spanned<schema::Narration>]) -> Vec<N
     out
 }
 
-fn expectations(c: &mut Checker<'_>, specs: &[Spanned<schema::Expect>]) -> Vec<Expectation> {
+fn expectations(
+    c: &mut Checker<'_>,
+    specs: &[Spanned<schema::Expect>],
+    reconciles: bool,
+) -> Vec<Expectation> {
     let mut out = Vec::new();
     for spec in specs {
         let e = spec.get_ref();
@@ -753,10 +769,25 @@ fn expectations(c: &mut Checker<'_>, specs: &[Spanned<schema::Expect>]) -> Vec<E
             Some(n) => Some(n.get_ref().0 as usize),
             None => None,
         };
-        if e.charges.is_none() && e.verdict.is_none() && e.client.is_none() {
+        let refunds = match &e.refunds {
+            Some(n) if n.get_ref().0 < 0 => {
+                c.error(n.span(), "expected refunds cannot be negative".into());
+                None
+            }
+            Some(n) if !reconciles => {
+                c.error(
+                    n.span(),
+                    "`refunds` counts what the [reconcile] job gives back, and this scenario has no [reconcile]".into(),
+                );
+                None
+            }
+            Some(n) => Some(n.get_ref().0 as usize),
+            None => None,
+        };
+        if e.charges.is_none() && e.verdict.is_none() && e.client.is_none() && e.refunds.is_none() {
             c.error(
                 spec.span(),
-                "this [[expect]] checks nothing; give charges, verdict or client".into(),
+                "this [[expect]] checks nothing; give charges, verdict, client or refunds".into(),
             );
         }
         out.push(Expectation {
@@ -764,6 +795,7 @@ fn expectations(c: &mut Checker<'_>, specs: &[Spanned<schema::Expect>]) -> Vec<E
             charges,
             verdict,
             client,
+            refunds,
             line: Diagnostic::at(Severity::Error, c.source, spec.span(), String::new()).line,
         });
     }

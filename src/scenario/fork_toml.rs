@@ -205,6 +205,16 @@ fn rewrite(
             Value::from(o.verdict.id()),
         );
     }
+    let refunds = o.reconcile.as_ref().map_or(0, |r| r.refunds);
+    if let Some(want) = e.refunds
+        && want != refunds
+    {
+        set(
+            "refunds",
+            want.to_string(),
+            Value::from(i64::try_from(refunds).unwrap_or(i64::MAX)),
+        );
+    }
     if let Some(want) = e.client
         && !o.intents.iter().all(|i| i.client_view == want)
     {

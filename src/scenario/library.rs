@@ -40,6 +40,7 @@ pub const BUILTIN: &[Builtin] = &[
     builtin!("monday-rerun"),
     builtin!("powertools-handler-error"),
     builtin!("lookup-first"),
+    builtin!("nightly-reconcile"),
 ];
 
 /// The scenario `idem` replays when given none.

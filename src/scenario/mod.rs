@@ -152,6 +152,8 @@ pub struct Expectation {
     pub charges: Option<usize>,
     pub verdict: Option<Verdict>,
     pub client: Option<Belief>,
+    /// Refunds the reconciliation makes (only with a `[reconcile]`).
+    pub refunds: Option<usize>,
     /// Where the `[[expect]]` block starts, for reports.
     pub line: usize,
 }

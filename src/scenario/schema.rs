@@ -3,7 +3,7 @@
 
 use super::values::{
     AttemptNo, Attempts, Charges, ClockTime, CrashAt, DesignId, Dur, Factor, FailAt, JitterKind,
-    KeyChoice, Money, Seed, Way,
+    KeyChoice, Money, Policy, Seed, Way,
 };
 use serde::Deserialize;
 use toml::Spanned;
@@ -32,6 +32,8 @@ pub struct File {
     pub fault: Vec<Spanned<Fault>>,
     #[serde(default)]
     pub human: Vec<Spanned<Human>>,
+    /// The shop's reconciliation job.
+    pub reconcile: Option<Spanned<Reconcile>>,
     #[serde(default)]
     pub narration: Vec<Spanned<Narration>>,
     #[serde(default)]
@@ -168,6 +170,17 @@ pub struct Human {
     pub intent: Option<Spanned<String>>,
 }
 
+/// The shop's reconciliation job: when it runs and what it does with a charge the shop does
+/// not believe paid.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reconcile {
+    /// The next such time after the story starts.
+    pub at: Spanned<ClockTime>,
+    /// `refund` (the default) or `mark-paid`.
+    pub unconfirmed: Option<Policy>,
+}
+
 /// A trainer's own words for a tick, chosen by label or by time.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -187,4 +200,6 @@ pub struct Expect {
     pub charges: Option<Spanned<Charges>>,
     pub verdict: Option<Spanned<String>>,
     pub client: Option<Spanned<String>>,
+    /// Refunds the `[reconcile]` job makes.
+    pub refunds: Option<Spanned<Charges>>,
 }

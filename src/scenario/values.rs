@@ -1,7 +1,7 @@
 //! The value types of the scenario format: durations, money, clock times and named choices.
 //! Each parses itself during deserialisation, so a bad value is reported at its position.
 
-use crate::sim::config::{CrashPoint, Direction, FailPoint, Jitter, KeyStrategy};
+use crate::sim::config::{CrashPoint, Direction, FailPoint, Jitter, KeyStrategy, Unconfirmed};
 use crate::sim::{Cents, Design};
 use serde::de::{self, Deserialize, Deserializer};
 
@@ -318,6 +318,25 @@ impl ClockTime {
         };
         crate::sim::Instant(day * crate::sim::time::DAY_MS + self.ms_of_day)
     }
+
+    /// The first instant after `start` that this time names: `02:00` after a 14:02 start is
+    /// the next night's 02:00. A time with a day number (`day 2 02:00:00`) names one instant.
+    pub fn next_after(self, start: crate::sim::Instant) -> crate::sim::Instant {
+        use crate::sim::time::DAY_MS;
+        let step = match self.weekday {
+            Some(_) => 7 * DAY_MS,
+            None if self.ms_of_day >= DAY_MS => return crate::sim::Instant(self.ms_of_day),
+            None => DAY_MS,
+        };
+        let mut at = match self.weekday {
+            Some(_) => self.resolve(start),
+            None => crate::sim::Instant(start.day() * DAY_MS + self.ms_of_day),
+        };
+        while at <= start {
+            at = at.plus(step);
+        }
+        at
+    }
 }
 
 pub fn parse_clock(text: &str) -> Result<ClockTime, String> {
@@ -527,6 +546,13 @@ word_type!(
     FailPoint::ALL.map(|c| (c.id(), c))
 );
 word_type!(
+    /// What the reconciliation does with a charge the shop does not believe paid.
+    Policy,
+    Unconfirmed,
+    "unconfirmed policy",
+    Unconfirmed::ALL.map(|u| (u.id(), u))
+);
+word_type!(
     /// Which message a network fault applies to.
     Way,
     Direction,
@@ -582,6 +608,25 @@ mod tests {
         );
         assert!(parse_clock("24:00:00").is_err());
         assert!(parse_clock("14:2:7").is_err());
+        assert_eq!(parse_clock("02:00").map(|c| c.ms_of_day), Ok(7_200_000));
+        assert!(parse_clock("02:00.500").is_err());
+        assert!(parse_clock("2:00").is_err());
+    }
+
+    #[test]
+    fn a_time_after_the_start() {
+        use crate::sim::Instant;
+        let two = |t: &str| parse_clock(t).map(|c| c.next_after(Instant(50_527_000)));
+        // 02:00 after 14:02:07 is the next night's.
+        assert_eq!(two("02:00"), Ok(Instant(86_400_000 + 7_200_000)));
+        // A later time the same day is that day's.
+        assert_eq!(two("18:00"), Ok(Instant(64_800_000)));
+        // The very instant of the start is not after it.
+        assert_eq!(two("14:02:07"), Ok(Instant(86_400_000 + 50_527_000)));
+        assert_eq!(
+            two("day 3 02:00:00"),
+            Ok(Instant(2 * 86_400_000 + 7_200_000))
+        );
         assert!(parse_clock("Someday 14:02:07").is_err());
         assert_eq!(
             parse_clock("day 2 00:00:01").map(|c| c.ms_of_day),

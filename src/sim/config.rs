@@ -33,6 +33,9 @@ pub struct SimConfig {
     /// Human paths: each re-runs the whole retry budget when the previous run ended unpaid.
     pub reruns: Vec<Rerun>,
     pub clock: ClockStyle,
+    /// The shop's reconciliation job, if the scenario runs one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconcile: Option<Reconcile>,
     /// The engine stops with an error rather than trace more ticks than this.
     pub max_ticks: usize,
 }
@@ -171,6 +174,36 @@ impl FailPoint {
         match self {
             FailPoint::Receive => "receive",
             FailPoint::Charge => "charge",
+        }
+    }
+}
+
+/// The shop's nightly job that compares the processor's ledger with its own orders and
+/// puts right what it can.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Reconcile {
+    /// When the job runs.
+    pub at: Instant,
+    /// What it does with a charge for an order the shop does not believe paid.
+    pub unconfirmed: Unconfirmed,
+}
+
+/// The policy for a charge the shop does not believe paid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unconfirmed {
+    /// Give the money back: the shop never shipped.
+    Refund,
+    /// Keep the money and mark the order paid, so the shop ships it.
+    MarkPaid,
+}
+
+impl Unconfirmed {
+    pub const ALL: [Unconfirmed; 2] = [Unconfirmed::Refund, Unconfirmed::MarkPaid];
+    pub fn id(self) -> &'static str {
+        match self {
+            Unconfirmed::Refund => "refund",
+            Unconfirmed::MarkPaid => "mark-paid",
         }
     }
 }

@@ -35,6 +35,9 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
     for (intent, i) in cfg.intents.iter().enumerate() {
         world.schedule(i.at, Event::Pay { intent });
     }
+    if let Some(job) = cfg.reconcile {
+        world.schedule(job.at, Event::Reconcile);
+    }
     while let Some(event) = world.pop() {
         dispatch(&mut world, event);
         if world.ticks.len() > cfg.max_ticks {
@@ -120,6 +123,11 @@ fn dispatch(world: &mut World<'_>, event: Event) {
         Event::LookupArrive { lookup } => world.on_lookup_arrive(lookup),
         Event::LookupReply { lookup } => world.on_lookup_reply(lookup),
         Event::LookupTimeout { lookup } => world.on_lookup_timeout(lookup),
+        Event::Reconcile => {
+            if let Some(job) = world.cfg.reconcile {
+                world.on_reconcile(job.unconfirmed);
+            }
+        }
     }
 }
 
@@ -162,6 +170,7 @@ fn outcome(world: &World<'_>) -> Outcome {
                 charged_cents: super::money::Cents(cents),
                 client_view: belief,
                 verdict: Verdict::judge(charges, belief),
+                reconcile: world.cfg.reconcile.map(|_| world.reconciled(i)),
             }
         })
         .collect();
@@ -176,6 +185,10 @@ fn outcome(world: &World<'_>) -> Outcome {
         verdict,
         intents,
         counters: world.counters,
+        reconcile: world
+            .cfg
+            .reconcile
+            .map(|job| world.reconcile_outcome(job.at)),
     }
 }
 

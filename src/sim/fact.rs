@@ -3,7 +3,7 @@
 //! clock style, when a tick is shown or exported.
 
 use super::config::{CrashPoint, Direction, FailPoint};
-use super::state::{ChargeId, Digest, EntryKind, Key, Response, WrittenBy};
+use super::state::{ChargeId, Digest, EntryKind, Key, RefundReason, Response, WrittenBy};
 use super::time::Instant;
 use serde::Serialize;
 
@@ -293,6 +293,31 @@ pub enum Fact {
     },
     /// A person re-runs the intent.
     Rerun { path: usize },
+    /// The shop's reconciliation job compares the ledger with what the shop believes of
+    /// each order; the ticks after it are what it does.
+    Reconcile {
+        /// Orders the job compared: every one whose payment had settled.
+        orders: usize,
+        /// Orders still being paid, which the job leaves alone.
+        pending: usize,
+        /// Ledger lines (charges) the job read.
+        charges: usize,
+        /// What it is about to do: refunds, orders marked paid and alerts.
+        actions: usize,
+    },
+    /// The job refunds a charge of the tick's intent.
+    Refund {
+        charge: ChargeId,
+        why: RefundReason,
+        /// When the charge was made.
+        charged_at: Instant,
+    },
+    /// The job keeps the charge for an order the shop did not believe paid, and marks the
+    /// order paid (`unconfirmed = "mark-paid"`).
+    MarkPaid { charge: ChargeId },
+    /// The shop believes the tick's order paid, and the ledger holds no charge for it: an
+    /// alert for a person.
+    ShippedUnpaid,
     /// The customer reads the card statement.
     Statement,
     /// The checkout asks the processor about a key before retrying.

@@ -12,6 +12,7 @@ pub mod money;
 mod network;
 mod per_design;
 mod processor;
+mod reconcile;
 pub mod state;
 pub mod time;
 pub mod trace;

@@ -20,6 +20,10 @@ pub struct Snapshot {
     pub memory: Arc<Shared<MemoryEntry>>,
     /// Charges that moved money, in the order they were made (shared the same way).
     pub ledger: Arc<Shared<Charge>>,
+    /// Refunds the shop's reconciliation made, in order: ledger lines of their own, and lines
+    /// on the card statement.
+    #[serde(skip_serializing_if = "no_refunds")]
+    pub refunds: Arc<Shared<Refund>>,
     /// What the checkout knows about each intent, in the scenario's order.
     pub clients: Arc<Vec<ClientView>>,
     pub processor_up: bool,
@@ -48,6 +52,56 @@ impl Snapshot {
 
     pub fn charged_total(&self) -> Cents {
         Cents(self.ledger.iter().map(|c| c.amount.0).sum())
+    }
+
+    pub fn refunded_total(&self) -> Cents {
+        Cents(self.refunds.iter().map(|r| r.amount.0).sum())
+    }
+
+    /// What the customer has paid once refunds are taken off.
+    pub fn net_total(&self) -> Cents {
+        Cents(self.charged_total().0 - self.refunded_total().0)
+    }
+
+    /// The lines of the card statement in the order they appeared: charges, then refunds at
+    /// the time each was made.
+    pub fn statement_lines(&self) -> Vec<StatementLine<'_>> {
+        let mut lines: Vec<StatementLine<'_>> = self
+            .ledger
+            .iter()
+            .map(|c| StatementLine::Charge(c))
+            .chain(self.refunds.iter().map(|r| StatementLine::Refund(r)))
+            .collect();
+        lines.sort_by_key(|l| l.at());
+        lines
+    }
+}
+
+fn no_refunds(refunds: &Arc<Shared<Refund>>) -> bool {
+    refunds.is_empty()
+}
+
+/// One line of the card statement: a charge or a refund.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatementLine<'a> {
+    Charge(&'a Charge),
+    Refund(&'a Refund),
+}
+
+impl StatementLine<'_> {
+    pub fn at(&self) -> super::time::Instant {
+        match self {
+            StatementLine::Charge(c) => c.at,
+            StatementLine::Refund(r) => r.at,
+        }
+    }
+
+    /// The amount as the statement prints it: a refund is negative.
+    pub fn signed_amount(&self) -> Cents {
+        match self {
+            StatementLine::Charge(c) => c.amount,
+            StatementLine::Refund(r) => Cents(-r.amount.0),
+        }
     }
 }
 
@@ -343,6 +397,30 @@ pub struct Charge {
     pub at: Instant,
 }
 
+/// Why the reconciliation gave a charge back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RefundReason {
+    /// The order was charged more than once: every charge after its first.
+    Duplicate,
+    /// The shop does not believe the order paid, and its policy is to refund.
+    Unconfirmed,
+}
+
+/// A refund of one charge, made by the shop's reconciliation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Refund {
+    /// The charge given back.
+    pub charge: ChargeId,
+    pub amount: Cents,
+    pub order: Arc<str>,
+    pub intent: usize,
+    pub why: RefundReason,
+    pub at: Instant,
+    /// When the charge was made: the customer saw that money from then until `at`.
+    pub charged_at: Instant,
+}
+
 /// What the checkout believes about a payment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -376,6 +454,13 @@ pub struct ClientView {
     pub key: Option<Arc<str>>,
     pub belief: Belief,
     pub attempts_sent: u32,
+    /// The reconciliation found a charge and marked the order paid (`unconfirmed =
+    /// "mark-paid"`). What the checkout itself concluded stays in `belief`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub marked_paid: bool,
+    /// The reconciliation raised "shipped unpaid" for this order: believed paid, no charge.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub alerted: bool,
 }
 
 /// Running totals over the whole scenario.

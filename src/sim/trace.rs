@@ -86,6 +86,14 @@ pub enum TickKind {
     Expire,
     /// A person re-runs the payment (operator rerun, dead-letter replay).
     Rerun,
+    /// The shop's reconciliation job compares the ledger with the orders.
+    Reconcile,
+    /// The reconciliation gives a charge back.
+    Refund,
+    /// The reconciliation keeps a charge and marks its order paid.
+    MarkPaid,
+    /// The reconciliation raises an alert for a person: an order shipped unpaid.
+    Alert,
     /// The customer reads the card statement.
     Statement,
 }
@@ -117,6 +125,10 @@ impl TickKind {
             TickKind::Restart => "restart",
             TickKind::Expire => "expire",
             TickKind::Rerun => "rerun",
+            TickKind::Reconcile => "reconcile",
+            TickKind::Refund => "refund",
+            TickKind::MarkPaid => "mark-paid",
+            TickKind::Alert => "alert",
             TickKind::Statement => "statement",
         }
     }
@@ -214,6 +226,40 @@ pub struct IntentOutcome {
     pub charged_cents: Cents,
     pub client_view: Belief,
     pub verdict: Verdict,
+    /// What the shop's reconciliation did for this order, when the scenario runs one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconcile: Option<IntentReconcile>,
+}
+
+/// What the reconciliation did for one order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct IntentReconcile {
+    pub refunds: usize,
+    pub refunded_cents: Cents,
+    /// Charged less refunded.
+    pub net_cents: Cents,
+    /// The longest time a refunded charge stood on the statement, from the charge to its
+    /// refund: how long the customer saw money that was not owed.
+    pub unowed_ms: Option<u64>,
+    /// The order was not believed paid, and the job kept its charge and marked it paid.
+    pub marked_paid: bool,
+    /// Believed paid with no charge: the job raised "shipped unpaid".
+    pub alert: bool,
+}
+
+/// What the reconciliation did over the whole run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReconcileOutcome {
+    /// When the job ran.
+    pub at: Instant,
+    pub refunds: usize,
+    pub refunded_cents: Cents,
+    /// Charged less refunded, over every order.
+    pub net_cents: Cents,
+    pub marked_paid: usize,
+    pub alerts: usize,
+    /// The longest time any refunded charge stood on the statement.
+    pub unowed_ms: Option<u64>,
 }
 
 /// How the whole run ended.
@@ -224,6 +270,9 @@ pub struct Outcome {
     pub verdict: Verdict,
     pub intents: Vec<IntentOutcome>,
     pub counters: Counters,
+    /// What the shop's reconciliation did, when the scenario runs one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconcile: Option<ReconcileOutcome>,
 }
 
 /// A whole simulated run of one scenario under one design.

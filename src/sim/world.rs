@@ -66,6 +66,8 @@ pub(super) enum Event {
     LookupReply { lookup: usize },
     /// No answer to a lookup in time.
     LookupTimeout { lookup: usize },
+    /// The shop's reconciliation job runs.
+    Reconcile,
 }
 
 impl Event {
@@ -202,6 +204,7 @@ pub(super) struct World<'a> {
     pub rng: fastrand::Rng,
     pub memory: Arc<super::state::Shared<MemoryEntry>>,
     pub ledger: Arc<super::state::Shared<Charge>>,
+    pub refunds: Arc<super::state::Shared<super::state::Refund>>,
     /// `(intent, attempt, index into cfg.faults)`, sorted, so a lookup does not scan every
     /// fault.
     pub fault_index: Vec<(usize, u32, usize)>,
@@ -289,6 +292,8 @@ impl<'a> World<'a> {
                 key: None,
                 belief: super::state::Belief::NotStarted,
                 attempts_sent: 0,
+                marked_paid: false,
+                alerted: false,
             })
             .collect();
         let run = ClientRun {
@@ -318,6 +323,7 @@ impl<'a> World<'a> {
             rng: fastrand::Rng::with_seed(cfg.seed),
             memory: Arc::default(),
             ledger: Arc::default(),
+            refunds: Arc::default(),
             fault_index: {
                 let mut index: Vec<(usize, u32, usize)> = cfg
                     .faults
@@ -428,6 +434,7 @@ impl<'a> World<'a> {
         Snapshot {
             memory: Arc::clone(&self.memory),
             ledger: Arc::clone(&self.ledger),
+            refunds: Arc::clone(&self.refunds),
             clients: Arc::clone(&self.clients),
             processor_up: self.processor_up,
             counters: self.counters,

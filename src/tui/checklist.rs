@@ -32,6 +32,6 @@ pub const CHECKLIST: &[Check] = &[
     Check {
         question: "Where does recognition end, and what catches the rest?",
         why: "Recognition covers one boundary. Past it, and wherever a repeat is mistaken for an error, only reconciliation (charges compared with orders) catches the money that moved twice or without the shop knowing.",
-        scenario: "reply-lost",
+        scenario: "nightly-reconcile",
     },
 ];

@@ -100,6 +100,30 @@ pub fn check(trace: &Trace, told: &Told) -> Result<(), String> {
                 ));
             }
         }
+        // A refund names a charge of this order, refunded at this tick and never before, and
+        // the amount the ledger holds for it.
+        if let Some(id) = after(label, "refunds ") {
+            let now = tick.state.refunds.iter().find(|r| r.charge == id);
+            let charge = tick.state.ledger.iter().find(|c| c.id == id);
+            let before = i
+                .checked_sub(1)
+                .map_or(0, |j| trace.ticks[j].state.refunds.len());
+            match (now, charge) {
+                (Some(r), Some(c))
+                    if c.intent == r.intent
+                        && Some(r.intent) == tick.intent
+                        && before + 1 == tick.state.refunds.len()
+                        && n.contains(&format!("refund −{}", c.amount)) => {}
+                _ => return Err(format!("a refund the state does not bear out: {}", at())),
+            }
+        }
+        // The net the statement gives is charged less refunded.
+        if tick.kind == TickKind::Statement
+            && n.contains("net $")
+            && !n.contains(&format!("net {}.", tick.state.net_total()))
+        {
+            return Err(format!("the statement's net is not the ledger's: {}", at()));
+        }
     }
     Ok(())
 }

@@ -36,6 +36,10 @@ pub fn mark(kind: TickKind) -> &'static str {
         TickKind::Restart => "↻",
         TickKind::Expire => "⌫",
         TickKind::Rerun => "↺",
+        TickKind::Reconcile => "⇄",
+        TickKind::Refund => "↩",
+        TickKind::MarkPaid => "✓",
+        TickKind::Alert => "!",
         TickKind::Statement => "≡",
     }
 }

@@ -1,7 +1,7 @@
 //! The narration of the current moment, and the outcome once the last tick is reached.
 
 use super::fit;
-use crate::report::{Tone, headline, verdict_meaning};
+use crate::report::{Tone, headline, reconcile_line, verdict_meaning};
 use crate::tui::app::{App, Screen};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -127,12 +127,15 @@ pub fn outcome(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             let o = &app.trace().outcome;
             let (tone, head) = headline(o);
             let beliefs: Vec<&str> = o.intents.iter().map(|i| i.client_view.label()).collect();
-            let rest = format!(
+            let mut rest = format!(
                 "  ·  verdict: {}  ·  checkout believes: {}  ·  {}",
                 o.verdict.id(),
                 beliefs.join(", "),
                 verdict_meaning(o),
             );
+            if let Some(r) = &o.reconcile {
+                rest.push_str(&format!("  ·  reconcile: {}", reconcile_line(r)));
+            }
             let rest = match app.score_text() {
                 Some(score) => format!("  ·  {score}{rest}"),
                 None => rest,

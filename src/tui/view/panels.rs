@@ -2,7 +2,7 @@
 //! Whatever changed at the current tick is highlighted, found by comparing with the tick before.
 
 use super::fit;
-use crate::sim::state::{Counters, EntryKind, MemoryEntry, Snapshot};
+use crate::sim::state::{Counters, EntryKind, MemoryEntry, Snapshot, StatementLine};
 use crate::sim::{Instant, Trace};
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
@@ -59,7 +59,7 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             frame,
             ledger_area,
             " Ledger ",
-            !same(&now.ledger, &before.ledger),
+            !same(&now.ledger, &before.ledger) || now.refunds.len() != before.refunds.len(),
             ledger,
             theme,
         );
@@ -72,7 +72,7 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         } else {
             " Card statement "
         },
-        now.ledger.len() != before.ledger.len(),
+        now.ledger.len() != before.ledger.len() || now.refunds.len() != before.refunds.len(),
         statement,
         theme,
     );
@@ -243,6 +243,18 @@ fn ledger_lines(
                 highlight(i >= before.ledger.len(), theme),
             )
         })
+        .chain(now.refunds.iter().enumerate().map(|(i, r)| {
+            let text = format!(
+                "refund {} −{} {}",
+                r.charge,
+                r.amount,
+                trace.clock.format_short(r.at)
+            );
+            Line::styled(
+                fit(&text, width),
+                highlight(i >= before.refunds.len(), theme),
+            )
+        }))
         .collect()
 }
 
@@ -276,20 +288,31 @@ fn statement_lines_with_ids(
             )
         })
         .collect();
+    lines.extend(now.refunds.iter().enumerate().map(|(i, r)| {
+        let text = format!(
+            "refund {} {} −{}",
+            r.charge,
+            trace.clock.format_short(r.at),
+            r.amount
+        );
+        Line::styled(
+            fit(&text, width),
+            highlight(i >= before.refunds.len(), theme).patch(theme.money()),
+        )
+    }));
     lines.push(total_line(now, width, theme));
     lines
 }
 
 fn total_line(now: &Snapshot, width: usize, theme: &Theme) -> Line<'static> {
-    let count = now.ledger.len();
+    let count = now.ledger.len() + now.refunds.len();
     let plural = if count == 1 { "" } else { "s" };
-    Line::styled(
-        fit(
-            &format!("{count} line{plural} · total {}", now.charged_total()),
-            width,
-        ),
-        theme.bold(),
-    )
+    let text = if now.refunds.is_empty() {
+        format!("{count} line{plural} · total {}", now.charged_total())
+    } else {
+        format!("{count} line{plural} · net {}", now.net_total())
+    };
+    Line::styled(fit(&text, width), theme.bold())
 }
 
 fn statement_lines(
@@ -302,18 +325,29 @@ fn statement_lines(
     let merchant = &app.scenario.config.merchant;
     let trace = app.trace();
     let mut lines: Vec<Line<'static>> = now
-        .statement()
-        .enumerate()
-        .map(|(i, c)| {
+        .statement_lines()
+        .into_iter()
+        .map(|line| {
             // A statement shows the second, not the millisecond.
-            let full = trace.clock.format_short(c.at);
+            let full = trace.clock.format_short(line.at());
             let day = full.split('.').next().unwrap_or(&full).to_string();
-            let amount = c.amount.to_string();
-            let name_room = width.saturating_sub(day.len() + amount.len() + 2);
-            let text = format!("{day} {:<name_room$} {amount}", fit(merchant, name_room));
+            let (name, amount, new) = match line {
+                StatementLine::Charge(c) => (
+                    merchant.to_string(),
+                    c.amount.to_string(),
+                    c.id.0 as usize > before.ledger.len(),
+                ),
+                StatementLine::Refund(r) => (
+                    format!("refund {merchant}"),
+                    format!("−{}", r.amount),
+                    !before.refunds.iter().any(|b| b.charge == r.charge),
+                ),
+            };
+            let name_room = width.saturating_sub(day.len() + amount.chars().count() + 2);
+            let text = format!("{day} {:<name_room$} {amount}", fit(&name, name_room));
             Line::styled(
                 fit(&text, width),
-                highlight(i >= before.ledger.len(), theme).patch(theme.money()),
+                highlight(new, theme).patch(theme.money()),
             )
         })
         .collect();
