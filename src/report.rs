@@ -2,7 +2,10 @@
 //! what the engine decided; it decides nothing.
 
 use crate::sim::Belief;
-use crate::sim::trace::{IntentOutcome, IntentReconcile, Outcome, ReconcileOutcome, Verdict};
+use crate::sim::config::{KeyMode, Service};
+use crate::sim::trace::{
+    IntentOutcome, IntentReconcile, Outcome, ReconcileOutcome, StepOutcome, StepState, Verdict,
+};
 
 /// How an outcome should look: good, bad, or a warning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +57,19 @@ pub fn headline(outcome: &Outcome) -> (Tone, String) {
                 format!("✗ {subject} — but the checkout believes it was paid"),
             )
         }
+        Verdict::DownstreamDuplicate => {
+            let subject = if single {
+                "Charged once".to_string()
+            } else {
+                format!("{who}charged once")
+            };
+            let repeated = decider
+                .and_then(|i| i.steps.iter().max_by_key(|s| s.effects))
+                .map_or("a step after it ran twice".to_string(), |s| {
+                    effect_phrase(s.service, s.effects)
+                });
+            (Tone::Bad, format!("✗ {subject} — {whose}, but {repeated}"))
+        }
         Verdict::ChargedUnconfirmed => {
             let thinks = match decider.map_or(Belief::Unknown, |i| i.client_view) {
                 Belief::Failed => "the checkout believes it failed",
@@ -95,6 +111,9 @@ pub fn verdict_meaning(outcome: &Outcome) -> String {
     let meaning = match outcome.verdict {
         Verdict::Duplicate => "one purchase became more than one charge",
         Verdict::Unpaid => "the shop thinks it was paid and no money moved",
+        Verdict::DownstreamDuplicate => {
+            "paid once, and a step the shop ran after the payment took effect more than once"
+        }
         Verdict::ChargedUnconfirmed => "the money moved and the shop does not know it",
         Verdict::NotCharged => "nothing was charged and the shop knows it",
         Verdict::Correct => "every purchase charged exactly once, and the shop knows",
@@ -121,9 +140,49 @@ pub fn intent_line(i: &IntentOutcome) -> String {
         i.charged_cents,
         i.client_view.label()
     );
-    match &i.reconcile {
+    let line = match &i.reconcile {
         Some(r) => format!("{line}; {}", intent_reconcile_line(r)),
         None => line,
+    };
+    if i.steps.is_empty() {
+        return line;
+    }
+    let steps: Vec<String> = i.steps.iter().map(step_line).collect();
+    format!("{line}; then: {}", steps.join("; "))
+}
+
+/// `courier booked twice (derived key)`, `e-mail sent never (not run, no key)`.
+pub fn step_line(s: &StepOutcome) -> String {
+    let (noun, verb) = effect_words(s.service);
+    let noun = noun.trim_start_matches("the ");
+    let key = match s.key_mode {
+        KeyMode::Derived => "derived key",
+        KeyMode::PerAttempt => "a key per try",
+        KeyMode::None => "no key",
+    };
+    let state = match s.state {
+        StepState::NotRun => "not run, ",
+        StepState::Unknown => "no answer, ",
+        StepState::Done => "",
+    };
+    format!("{noun} {verb} {} ({state}{key})", times_word(s.effects))
+}
+
+fn effect_words(service: Service) -> (&'static str, &'static str) {
+    match service {
+        Service::Warehouse => ("stock", "reserved"),
+        Service::Mailer => ("the confirmation", "sent"),
+        Service::Courier => ("the courier", "booked"),
+    }
+}
+
+/// What a service did, counted: `the courier was booked twice`, `no e-mail was sent`.
+pub fn effect_phrase(service: Service, times: usize) -> String {
+    let (noun, verb) = effect_words(service);
+    match times {
+        0 => format!("{noun} was not {verb}"),
+        1 => format!("{noun} was {verb} once"),
+        n => format!("{noun} was {verb} {}", times_word(n)),
     }
 }
 

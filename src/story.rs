@@ -15,6 +15,8 @@ use crate::sim::{Cents, Design, Instant, SimConfig, Tick, Trace};
 use crate::units::duration_ms;
 use std::collections::HashMap;
 
+mod downstream;
+
 /// The words for every tick of one trace.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Told {
@@ -172,6 +174,9 @@ impl<'a> Teller<'a> {
 
     /// The tick's short label, and the label its arrow carries.
     fn label(&self, tick: &Tick) -> (String, String) {
+        if let Some(pair) = self.call_label(tick) {
+            return pair;
+        }
         let label = match &tick.fact {
             Fact::Pay => {
                 let intent = tick.intent.unwrap_or(0);
@@ -350,6 +355,15 @@ impl<'a> Teller<'a> {
                 }
             }
             Fact::LookupTimedOut { .. } => "no answer to the lookup".to_string(),
+            Fact::CallSent { .. }
+            | Fact::CallLost { .. }
+            | Fact::CallDelayed { .. }
+            | Fact::CallDone { .. }
+            | Fact::CallReplayed { .. }
+            | Fact::CallReplied { .. }
+            | Fact::CallRead { .. }
+            | Fact::CallLate { .. }
+            | Fact::CallTimedOut { .. } => String::new(),
         };
         (label.clone(), label)
     }
@@ -679,6 +693,15 @@ impl<'a> Teller<'a> {
                 self.order(tick.intent.unwrap_or(0))
             ),
             Fact::Statement => self.statement(tick),
+            Fact::CallSent { .. }
+            | Fact::CallLost { .. }
+            | Fact::CallDelayed { .. }
+            | Fact::CallDone { .. }
+            | Fact::CallReplayed { .. }
+            | Fact::CallReplied { .. }
+            | Fact::CallRead { .. }
+            | Fact::CallLate { .. }
+            | Fact::CallTimedOut { .. } => self.call_narration(tick, &clock).unwrap_or_default(),
         };
         for m in &tick.missed {
             if m.key_less {

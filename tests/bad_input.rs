@@ -363,7 +363,7 @@ fn values_that_do_not_parse() {
         "reconcile-bad-time.toml",
         9,
         6,
-        &["`2am` is not a clock time", "\"02:00\""],
+        &["`2am` is not a clock time", "HH:MM"],
     );
 }
 

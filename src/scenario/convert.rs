@@ -8,8 +8,8 @@ use super::{
     Expectation, NarrationMode, NarrationRule, NarrationTarget, Note, Quiz, QuizAnswer, Scenario,
 };
 use crate::sim::config::{
-    Backoff, Fault, FaultAction, IntentConfig, Jitter, KeyStrategy, LayerConfig, Reconcile, Rerun,
-    SimConfig, Unconfirmed,
+    Backoff, Fault, FaultAction, IntentConfig, Jitter, KeyMode, KeyStrategy, LayerConfig,
+    Reconcile, Rerun, SimConfig, StepConfig, StepFault, StepFaultAction, Unconfirmed,
 };
 use crate::sim::time::{ClockStyle, DAY_MS, Instant};
 use crate::sim::{Belief, Design, Verdict};
@@ -38,6 +38,12 @@ const DEFAULT_RETENTION_MS: u64 = DAY_MS;
 const DEFAULT_IN_PROGRESS_EXPIRY_MS: u64 = 60_000;
 const DEFAULT_MERCHANT: &str = "INKWELL STATIONERY";
 const DEFAULT_HUMAN_PATH: &str = "operator rerun";
+/// A downstream step: three tries, ten seconds each, a second apart, 100 ms of work.
+const DEFAULT_STEP_ATTEMPTS: u32 = 3;
+const DEFAULT_STEP_TIMEOUT_MS: u64 = 10_000;
+const DEFAULT_STEP_PROCESSING_MS: u64 = 100;
+/// The most tries one downstream step may make.
+const MAX_STEP_ATTEMPTS: i64 = 100;
 
 struct Checker<'a> {
     source: &'a str,
@@ -130,6 +136,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     let orders: Vec<String> = intents.iter().map(|i| i.order.clone()).collect();
     let faults = faults(&mut c, &file.fault, &orders);
     let reruns = reruns(&mut c, &file.human, &orders);
+    let steps = steps(&mut c, &file.step, &orders);
 
     let processing_ms = file
         .processor
@@ -197,6 +204,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
             ClockStyle::TimeOfDay
         },
         reconcile: reconcile(&c, file.reconcile.as_ref()),
+        steps,
         max_ticks: MAX_TICKS,
     };
     check_size(&mut c, &file.checkout.layer, &file.human, &config);
@@ -500,6 +508,120 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
             out.push(Fault {
                 intent,
                 attempt: attempt.min(u32::MAX as i64) as u32,
+                action: *action,
+            });
+        }
+    }
+    out
+}
+
+/// The shop's downstream steps, each service at most once.
+fn steps(c: &mut Checker<'_>, specs: &[Spanned<schema::Step>], orders: &[String]) -> Vec<StepConfig> {
+    let mut out: Vec<StepConfig> = Vec::new();
+    for spec in specs {
+        let s = spec.get_ref();
+        let service = s.service.get_ref().0;
+        if out.iter().any(|o| o.service == service) {
+            c.error(
+                s.service.span(),
+                format!(
+                    "the {} already has a [[step]]; each service is called by one step",
+                    service.id()
+                ),
+            );
+        }
+        let attempts = match &s.attempts {
+            None => DEFAULT_STEP_ATTEMPTS,
+            Some(a) => match a.get_ref().0 {
+                n if (1..=MAX_STEP_ATTEMPTS).contains(&n) => n as u32,
+                n => {
+                    c.error(
+                        a.span(),
+                        format!("a step makes from 1 to {MAX_STEP_ATTEMPTS} tries, not {n}"),
+                    );
+                    1
+                }
+            },
+        };
+        let timeout_ms = match &s.timeout {
+            Some(t) if t.get_ref().0 == 0 => {
+                c.error(t.span(), "a timeout must be longer than zero".into());
+                1
+            }
+            Some(t) => t.get_ref().0,
+            None => DEFAULT_STEP_TIMEOUT_MS,
+        };
+        let faults = step_faults(c, &s.fault, orders);
+        out.push(StepConfig {
+            service,
+            key_mode: s.key.map_or(KeyMode::Derived, |k| k.0),
+            attempts,
+            timeout_ms,
+            backoff_ms: s.backoff.map_or(DEFAULT_BACKOFF_MS, |d| d.0),
+            processing_ms: s.processing.map_or(DEFAULT_STEP_PROCESSING_MS, |d| d.0),
+            faults,
+        });
+    }
+    out
+}
+
+/// The faults of one step: one action each, as for the checkout's `[[fault]]`.
+fn step_faults(
+    c: &mut Checker<'_>,
+    specs: &[Spanned<schema::StepFault>],
+    orders: &[String],
+) -> Vec<StepFault> {
+    let mut out = Vec::new();
+    for spec in specs {
+        let f = spec.get_ref();
+        let intent = intent_index(c, f.intent.as_ref(), orders, Severity::Warning);
+        let attempt = f.attempt.get_ref().0;
+        if attempt < 1 {
+            c.error(
+                f.attempt.span(),
+                format!("tries are counted from 1, so try {attempt} never happens"),
+            );
+        }
+        let mut actions = Vec::new();
+        if let Some(w) = f.lose {
+            actions.push(StepFaultAction::Lose { direction: w.0 });
+        }
+        match (f.delay, f.by) {
+            (Some(w), Some(by)) => actions.push(StepFaultAction::Delay {
+                direction: w.0,
+                by_ms: by.0,
+            }),
+            (Some(w), None) => {
+                c.error(
+                    spec.span(),
+                    "`delay` needs `by`, how much later the message arrives (by = \"40s\")".into(),
+                );
+                actions.push(StepFaultAction::Delay {
+                    direction: w.0,
+                    by_ms: 0,
+                });
+            }
+            (None, Some(_)) => c.error(spec.span(), "`by` only goes with `delay`".into()),
+            (None, None) => {}
+        }
+        if let Some(p) = f.processing {
+            actions.push(StepFaultAction::Slow { processing_ms: p.0 });
+        }
+        match actions.len() {
+            0 => c.error(
+                spec.span(),
+                "this [[step.fault]] does nothing; expected one of lose, delay (with by) or processing".into(),
+            ),
+            1 => {}
+            _ => c.error(
+                spec.span(),
+                "one action per [[step.fault]]; give each its own block, with the same attempt".into(),
+            ),
+        }
+        if let (Some(intent), Some(action), true) = (intent, actions.first(), attempt >= 1) {
+            out.push(StepFault {
+                intent,
+                attempt: attempt.min(i64::from(u32::MAX)) as u32,
                 action: *action,
             });
         }

@@ -3,7 +3,7 @@
 
 use super::values::{
     AttemptNo, Attempts, Charges, ClockTime, CrashAt, DesignId, Dur, Factor, FailAt, JitterKind,
-    KeyChoice, Money, Policy, Seed, Way,
+    KeyChoice, KeyModeId, Money, Policy, Seed, ServiceId, Way,
 };
 use serde::Deserialize;
 use toml::Spanned;
@@ -34,6 +34,9 @@ pub struct File {
     pub human: Vec<Spanned<Human>>,
     /// The shop's reconciliation job.
     pub reconcile: Option<Spanned<Reconcile>>,
+    /// The shop's own steps once an order is paid, in the order it runs them.
+    #[serde(default)]
+    pub step: Vec<Spanned<Step>>,
     #[serde(default)]
     pub narration: Vec<Spanned<Narration>>,
     #[serde(default)]
@@ -168,6 +171,34 @@ pub struct Human {
     pub name: String,
     pub after: Spanned<Dur>,
     pub intent: Option<Spanned<String>>,
+}
+
+/// A downstream step: a service the shop calls once the order is paid.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    pub service: Spanned<ServiceId>,
+    /// `derived` (the default), `per-attempt` or `none`.
+    pub key: Option<KeyModeId>,
+    pub attempts: Option<Spanned<Attempts>>,
+    pub timeout: Option<Spanned<Dur>>,
+    pub backoff: Option<Dur>,
+    pub processing: Option<Dur>,
+    #[serde(default)]
+    pub fault: Vec<Spanned<StepFault>>,
+}
+
+/// Something that goes wrong on one try of a downstream call.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepFault {
+    pub intent: Option<Spanned<String>>,
+    #[serde(default = "one")]
+    pub attempt: Spanned<AttemptNo>,
+    pub lose: Option<Way>,
+    pub delay: Option<Way>,
+    pub by: Option<Dur>,
+    pub processing: Option<Dur>,
 }
 
 /// The shop's reconciliation job: when it runs and what it does with a charge the shop does

@@ -1,7 +1,9 @@
 //! The value types of the scenario format: durations, money, clock times and named choices.
 //! Each parses itself during deserialisation, so a bad value is reported at its position.
 
-use crate::sim::config::{CrashPoint, Direction, FailPoint, Jitter, KeyStrategy, Unconfirmed};
+use crate::sim::config::{
+    CrashPoint, Direction, FailPoint, Jitter, KeyMode, KeyStrategy, Service, Unconfirmed,
+};
 use crate::sim::{Cents, Design};
 use serde::de::{self, Deserialize, Deserializer};
 
@@ -551,6 +553,20 @@ word_type!(
     Unconfirmed,
     "unconfirmed policy",
     Unconfirmed::ALL.map(|u| (u.id(), u))
+);
+word_type!(
+    /// The service a downstream step calls.
+    ServiceId,
+    Service,
+    "service",
+    Service::ALL.map(|s| (s.id(), s))
+);
+word_type!(
+    /// How the shop keys its calls to a downstream service.
+    KeyModeId,
+    KeyMode,
+    "key mode",
+    KeyMode::ALL.map(|k| (k.id(), k))
 );
 word_type!(
     /// Which message a network fault applies to.

@@ -346,6 +346,9 @@ impl World<'_> {
         self.runs[intent].finished = true;
         self.runs[intent].waiting_for = None;
         self.client_mut(intent).belief = belief;
+        if belief == Belief::Paid {
+            self.start_steps(intent);
+        }
     }
 
     pub(super) fn on_rerun(&mut self, intent: usize, path: usize) {

@@ -36,6 +36,9 @@ pub struct SimConfig {
     /// The shop's reconciliation job, if the scenario runs one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reconcile: Option<Reconcile>,
+    /// The shop's own steps after it reads "paid", in the order it runs them (SPEC §5.1).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<StepConfig>,
     /// The engine stops with an error rather than trace more ticks than this.
     pub max_ticks: usize,
 }
@@ -206,6 +209,107 @@ impl Unconfirmed {
             Unconfirmed::MarkPaid => "mark-paid",
         }
     }
+}
+
+/// A call the shop makes to a service of its own once an order is paid: reserve the stock,
+/// send the confirmation, book the courier. Each service keeps its own memory.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepConfig {
+    pub service: Service,
+    pub key_mode: KeyMode,
+    /// Tries of the call: the first and its retries.
+    pub attempts: u32,
+    /// How long the shop waits for the service's answer before it tries again.
+    pub timeout_ms: u64,
+    /// The wait between a failed try and the next.
+    pub backoff_ms: u64,
+    /// How long the service takes over one call.
+    pub processing_ms: u64,
+    pub faults: Vec<StepFault>,
+}
+
+/// The services a shop calls after the payment, each a lane with its own memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Service {
+    /// Reserves the stock for the order.
+    Warehouse,
+    /// Sends the confirmation e-mail.
+    Mailer,
+    /// Books the courier.
+    Courier,
+}
+
+impl Service {
+    pub const ALL: [Service; 3] = [Service::Warehouse, Service::Mailer, Service::Courier];
+    pub fn id(self) -> &'static str {
+        match self {
+            Service::Warehouse => "warehouse",
+            Service::Mailer => "mailer",
+            Service::Courier => "courier",
+        }
+    }
+    /// What the key is derived from besides the order: `5531:courier`.
+    pub fn key_suffix(self) -> &'static str {
+        match self {
+            Service::Warehouse => "stock",
+            Service::Mailer => "email",
+            Service::Courier => "courier",
+        }
+    }
+}
+
+/// How the shop keys its calls to a downstream service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeyMode {
+    /// Made from the order and the step (`5531:courier`): the same on every try, stored by
+    /// the service with its effect, so a repeat is answered from memory.
+    Derived,
+    /// A fresh key on every try: the service never sees one twice.
+    PerAttempt,
+    /// No key: every call is a new effect.
+    None,
+}
+
+impl KeyMode {
+    pub const ALL: [KeyMode; 3] = [KeyMode::Derived, KeyMode::PerAttempt, KeyMode::None];
+    pub fn id(self) -> &'static str {
+        match self {
+            KeyMode::Derived => "derived",
+            KeyMode::PerAttempt => "per-attempt",
+            KeyMode::None => "none",
+        }
+    }
+    /// The next mode, for a toggle that walks through all three.
+    pub fn next(self) -> KeyMode {
+        match self {
+            KeyMode::Derived => KeyMode::PerAttempt,
+            KeyMode::PerAttempt => KeyMode::None,
+            KeyMode::None => KeyMode::Derived,
+        }
+    }
+}
+
+/// Something that goes wrong on one try of a downstream call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct StepFault {
+    /// Index into `SimConfig::intents`.
+    pub intent: usize,
+    /// The try, counted from 1.
+    pub attempt: u32,
+    pub action: StepFaultAction,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum StepFaultAction {
+    /// The call or its answer never arrives.
+    Lose { direction: Direction },
+    /// The call or its answer arrives this much later than usual.
+    Delay { direction: Direction, by_ms: u64 },
+    /// The service takes this long over the call.
+    Slow { processing_ms: u64 },
 }
 
 /// A person re-running the whole retry budget for an intent that ended unpaid.

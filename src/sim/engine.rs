@@ -5,7 +5,7 @@ use super::design::Design;
 use super::fact::Fact;
 use super::state::Belief;
 use super::time::ClockStyle;
-use super::trace::{Actor, IntentOutcome, Outcome, TickKind, Trace, Verdict};
+use super::trace::{Actor, IntentOutcome, Outcome, StepOutcome, TickKind, Trace, Verdict};
 use super::world::{Event, TickDraft, World};
 use std::fmt;
 
@@ -63,6 +63,7 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
         .collect();
     let replies = std::mem::take(&mut world.replies);
     let lookups = std::mem::take(&mut world.lookups);
+    let calls = std::mem::take(&mut world.calls);
     Ok(Trace {
         design,
         clock,
@@ -70,6 +71,7 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
         requests,
         replies,
         lookups,
+        calls,
         outcome,
         warnings,
     })
@@ -123,6 +125,17 @@ fn dispatch(world: &mut World<'_>, event: Event) {
         Event::LookupArrive { lookup } => world.on_lookup_arrive(lookup),
         Event::LookupReply { lookup } => world.on_lookup_reply(lookup),
         Event::LookupTimeout { lookup } => world.on_lookup_timeout(lookup),
+        Event::CallSend { intent, step } => world.on_call_send(intent, step),
+        Event::CallArrive { call } => world.on_call_arrive(call),
+        Event::CallWork { call } => world.on_call_work(call),
+        Event::CallAnswer { call } => world.on_call_answer(call),
+        Event::CallLose { call, direction } => world.on_call_lose(call, direction),
+        Event::CallDelay {
+            call,
+            direction,
+            by_ms,
+        } => world.on_call_delay(call, direction, by_ms),
+        Event::CallTimeout { call } => world.on_call_timeout(call),
         Event::Reconcile => {
             if let Some(job) = world.cfg.reconcile {
                 world.on_reconcile(job.unconfirmed);
@@ -162,6 +175,20 @@ fn outcome(world: &World<'_>) -> Outcome {
                 Belief::Waiting | Belief::NotStarted => Belief::Unknown,
                 b => b,
             };
+            let steps: Vec<StepOutcome> = world
+                .cfg
+                .steps
+                .iter()
+                .enumerate()
+                .map(|(s, step)| StepOutcome {
+                    service: step.service,
+                    key_mode: step.key_mode,
+                    effects: world.services[s].effects_for(i),
+                    calls: world.step_runs[i][s].tries,
+                    state: world.step_runs[i][s].state,
+                })
+                .collect();
+            let most_effects = steps.iter().map(|s| s.effects).max().unwrap_or(0);
             IntentOutcome {
                 id: cfg.order.clone(),
                 key: (world.cfg.key_strategy != super::config::KeyStrategy::None)
@@ -169,8 +196,9 @@ fn outcome(world: &World<'_>) -> Outcome {
                 charges,
                 charged_cents: super::money::Cents(cents),
                 client_view: belief,
-                verdict: Verdict::judge(charges, belief),
+                verdict: Verdict::judge_with_steps(charges, belief, most_effects),
                 reconcile: world.cfg.reconcile.map(|_| world.reconciled(i)),
+                steps,
             }
         })
         .collect();

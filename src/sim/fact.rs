@@ -58,6 +58,32 @@ pub enum LookupAnswer {
     NotFound,
 }
 
+/// A call the shop made to a downstream service: index into `Trace::calls`.
+pub type CallId = usize;
+
+/// One try of a downstream step (SPEC §5.1), as the trace keeps it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SentCall {
+    pub intent: usize,
+    /// Index into the scenario's steps.
+    pub step: usize,
+    pub service: super::config::Service,
+    /// The try, counted from 1.
+    pub attempt: u32,
+    pub key: Option<Key>,
+    /// What the service did with it, once it did anything.
+    pub answer: Option<CallAnswer>,
+}
+
+/// The service's answer to a call: the effect it reports, new or from memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CallAnswer {
+    /// The effect, counted from 1 within the service (booking #1).
+    pub effect: u32,
+    /// Found under the call's key rather than done anew.
+    pub replayed: bool,
+}
+
 /// An answer on its way back, as the trace keeps it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SentReply {
@@ -336,4 +362,27 @@ pub enum Fact {
     },
     /// No answer to a lookup within the attempt timeout: the retry goes ahead.
     LookupTimedOut { lookup: LookupId },
+    /// The shop calls a downstream service (reserve stock, send the confirmation, book the
+    /// courier).
+    CallSent { call: CallId },
+    /// The network loses a call or its answer.
+    CallLost { call: CallId, direction: Direction },
+    /// The network holds a call or its answer up.
+    CallDelayed {
+        call: CallId,
+        direction: Direction,
+        by_ms: u64,
+    },
+    /// The service does the work anew, and stores the key with it when the call has one.
+    CallDone { call: CallId },
+    /// The service finds the call's key and answers with the effect stored under it.
+    CallReplayed { call: CallId },
+    /// The service sends its answer.
+    CallReplied { call: CallId },
+    /// The shop reads the service's answer; `next` is the step it starts next, if any.
+    CallRead { call: CallId, next: Option<usize> },
+    /// An answer to a try the shop has stopped waiting for.
+    CallLate { call: CallId },
+    /// The shop's wait for a call runs out: it tries again, or gives the step up.
+    CallTimedOut { call: CallId, next: Next },
 }

@@ -5,6 +5,7 @@ mod client;
 pub mod config;
 pub mod design;
 mod digest;
+mod downstream;
 mod engine;
 pub mod fact;
 mod lookup;

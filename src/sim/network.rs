@@ -22,6 +22,7 @@ impl World<'_> {
             attempt,
             direction,
             id,
+            service: None,
         });
     }
 

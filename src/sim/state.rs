@@ -32,6 +32,51 @@ pub struct Snapshot {
     /// fit inside the snapshot itself, so the list changing at nearly every tick costs no
     /// allocation.
     pub in_flight: imbl::Vector<Flight>,
+    /// The shop's downstream services (SPEC §5.1), in the order the scenario runs its steps:
+    /// what each remembers and the effects it has had.
+    #[serde(skip_serializing_if = "no_services")]
+    pub services: Arc<Vec<ServiceView>>,
+}
+
+fn no_services(services: &Arc<Vec<ServiceView>>) -> bool {
+    services.is_empty()
+}
+
+/// One downstream service as it stands: its memory of keys and the effects it has had.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ServiceView {
+    pub service: super::config::Service,
+    pub memory: Vec<ServiceEntry>,
+    pub effects: Vec<StepEffect>,
+}
+
+impl ServiceView {
+    /// How many of the effects belong to one order.
+    pub fn effects_for(&self, intent: usize) -> usize {
+        self.effects.iter().filter(|e| e.intent == intent).count()
+    }
+}
+
+/// A key a service stored with its effect.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ServiceEntry {
+    pub key: Key,
+    /// The effect stored with it, counted from 1 within the service.
+    pub effect: u32,
+    pub intent: usize,
+    /// The try of the shop's call that wrote it.
+    pub attempt: u32,
+}
+
+/// Something a service did: a reservation made, an e-mail sent, a courier booked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StepEffect {
+    /// Counted from 1 within the service.
+    pub n: u32,
+    pub intent: usize,
+    pub attempt: u32,
+    pub key: Option<Key>,
+    pub at: Instant,
 }
 
 /// A message on its way.
@@ -40,8 +85,13 @@ pub struct Flight {
     pub intent: usize,
     pub attempt: u32,
     pub direction: Direction,
-    /// Which copy this is: the engine's own number for the request or reply.
+    /// Which copy this is: the engine's own number for the request or reply, or for a call
+    /// to a downstream service, the call's number.
     pub id: usize,
+    /// The downstream service a call or its answer travels to or from; `None` for the charge
+    /// request and its answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub service: Option<super::config::Service>,
 }
 
 impl Snapshot {

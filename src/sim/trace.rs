@@ -1,7 +1,7 @@
 //! The engine's output: a list of ticks, each with the full state after it, and the outcome.
 
 use super::design::Design;
-use super::fact::{Fact, MissedCrash, SentLookup, SentReply, SentRequest};
+use super::fact::{Fact, MissedCrash, SentCall, SentLookup, SentReply, SentRequest};
 use super::money::Cents;
 use super::state::{Belief, Counters, Snapshot};
 use super::time::{ClockStyle, Instant};
@@ -15,6 +15,10 @@ pub enum Actor {
     Checkout,
     Network,
     Processor,
+    /// The downstream services of SPEC §5.1, each a lane when the scenario calls it.
+    Warehouse,
+    Mailer,
+    Courier,
 }
 
 impl Actor {
@@ -30,6 +34,18 @@ impl Actor {
             Actor::Checkout => "Checkout",
             Actor::Network => "Network",
             Actor::Processor => "Processor",
+            Actor::Warehouse => "Warehouse",
+            Actor::Mailer => "Mailer",
+            Actor::Courier => "Courier",
+        }
+    }
+
+    /// The lane of a downstream service.
+    pub fn of(service: super::config::Service) -> Actor {
+        match service {
+            super::config::Service::Warehouse => Actor::Warehouse,
+            super::config::Service::Mailer => Actor::Mailer,
+            super::config::Service::Courier => Actor::Courier,
         }
     }
 }
@@ -56,6 +72,8 @@ pub enum TickKind {
     Unanswered,
     /// The processor writes the charge (and, in `with-charge`, the key record with it).
     Charge,
+    /// A downstream service does its work: stock reserved, an e-mail sent, a courier booked.
+    Effect,
     /// The processor appends to its key log or remembers a body hash.
     KeyWrite,
     /// The processor declines the card.
@@ -110,6 +128,7 @@ impl TickKind {
             TickKind::Receive => "receive",
             TickKind::Unanswered => "unanswered",
             TickKind::Charge => "charge",
+            TickKind::Effect => "effect",
             TickKind::KeyWrite => "key-write",
             TickKind::Decline => "decline",
             TickKind::Replay => "replay",
@@ -178,6 +197,9 @@ pub enum Verdict {
     Duplicate,
     /// The client believes it paid, and nothing was charged.
     Unpaid,
+    /// Charged as it should be, but a downstream step's effect happened more than once (two
+    /// couriers booked, two e-mails sent).
+    DownstreamDuplicate,
     /// Charged once, and the client does not believe it paid.
     ChargedUnconfirmed,
     /// Nothing charged, and the client does not believe it paid.
@@ -187,9 +209,10 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub const ALL: [Verdict; 5] = [
+    pub const ALL: [Verdict; 6] = [
         Verdict::Duplicate,
         Verdict::Unpaid,
+        Verdict::DownstreamDuplicate,
         Verdict::ChargedUnconfirmed,
         Verdict::NotCharged,
         Verdict::Correct,
@@ -198,6 +221,7 @@ impl Verdict {
         match self {
             Verdict::Duplicate => "duplicate",
             Verdict::Unpaid => "unpaid",
+            Verdict::DownstreamDuplicate => "downstream-duplicate",
             Verdict::ChargedUnconfirmed => "charged-unconfirmed",
             Verdict::NotCharged => "not-charged",
             Verdict::Correct => "correct",
@@ -206,9 +230,16 @@ impl Verdict {
 
     /// Judges one intent from its charges and what the client believes.
     pub fn judge(charges: usize, belief: Belief) -> Verdict {
+        Verdict::judge_with_steps(charges, belief, 0)
+    }
+
+    /// Judges one intent, with the largest number of times any of its downstream steps took
+    /// effect: a repeated effect ranks just below an order paid for nothing.
+    pub fn judge_with_steps(charges: usize, belief: Belief, most_effects: usize) -> Verdict {
         match (charges, belief) {
             (c, _) if c > 1 => Verdict::Duplicate,
             (0, Belief::Paid) => Verdict::Unpaid,
+            _ if most_effects > 1 => Verdict::DownstreamDuplicate,
             (0, _) => Verdict::NotCharged,
             (_, Belief::Paid) => Verdict::Correct,
             _ => Verdict::ChargedUnconfirmed,
@@ -229,6 +260,43 @@ pub struct IntentOutcome {
     /// What the shop's reconciliation did for this order, when the scenario runs one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reconcile: Option<IntentReconcile>,
+    /// The shop's downstream steps for this order, in the order it runs them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<StepOutcome>,
+}
+
+/// How one downstream step ended for one order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StepOutcome {
+    pub service: super::config::Service,
+    pub key_mode: super::config::KeyMode,
+    /// Times the service did the work for this order.
+    pub effects: usize,
+    /// Calls the shop made.
+    pub calls: u32,
+    pub state: StepState,
+}
+
+/// Where a downstream step stands at the end of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StepState {
+    /// The shop never got to it: the order was not read paid, or an earlier step gave up.
+    NotRun,
+    /// The shop read the service's answer.
+    Done,
+    /// Every try went unanswered: the shop does not know whether it happened.
+    Unknown,
+}
+
+impl StepState {
+    pub fn label(self) -> &'static str {
+        match self {
+            StepState::NotRun => "not run",
+            StepState::Done => "done",
+            StepState::Unknown => "unknown",
+        }
+    }
 }
 
 /// What the reconciliation did for one order.
@@ -287,6 +355,8 @@ pub struct Trace {
     pub replies: Vec<SentReply>,
     /// Every lookup of a key the checkout made before a retry.
     pub lookups: Vec<SentLookup>,
+    /// Every call the shop made to a downstream service.
+    pub calls: Vec<SentCall>,
     pub outcome: Outcome,
     /// Things the scenario asked for that never happened (a fault on an attempt never sent).
     pub warnings: Vec<String>,

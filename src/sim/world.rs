@@ -68,6 +68,27 @@ pub(super) enum Event {
     LookupTimeout { lookup: usize },
     /// The shop's reconciliation job runs.
     Reconcile,
+    /// The shop calls a downstream service: the step's first try, or a retry.
+    CallSend { intent: usize, step: usize },
+    /// A call reaches its service.
+    CallArrive { call: usize },
+    /// The service has worked on a call for its processing time.
+    CallWork { call: usize },
+    /// The service's answer reaches the shop.
+    CallAnswer { call: usize },
+    /// The network drops a call or its answer.
+    CallLose {
+        call: usize,
+        direction: super::config::Direction,
+    },
+    /// The network holds a call or its answer up: told when it would have arrived.
+    CallDelay {
+        call: usize,
+        direction: super::config::Direction,
+        by_ms: u64,
+    },
+    /// The shop's wait for a call runs out.
+    CallTimeout { call: usize },
 }
 
 impl Event {
@@ -232,6 +253,12 @@ pub(super) struct World<'a> {
     pub evicted: BTreeMap<Key, Instant>,
     /// `inprogress-record`: keys whose in-progress record expired, with when.
     pub lapsed: BTreeMap<Key, Instant>,
+    /// The downstream services, one per step, shared with the ticks that show them.
+    pub services: Arc<Vec<super::state::ServiceView>>,
+    /// Where each step stands, by intent and then by step.
+    pub step_runs: Vec<Vec<super::downstream::StepRun>>,
+    /// Every call the shop made to a downstream service.
+    pub calls: Vec<super::fact::SentCall>,
 }
 
 /// The fields of a tick other than the state, which is taken from the world.
@@ -359,6 +386,9 @@ impl<'a> World<'a> {
             interrupted: Vec::new(),
             evicted: BTreeMap::new(),
             lapsed: BTreeMap::new(),
+            services: Arc::new(super::downstream::services(cfg)),
+            step_runs: vec![vec![super::downstream::StepRun::NEW; cfg.steps.len()]; cfg.intents.len()],
+            calls: Vec::new(),
         }
     }
 
@@ -439,6 +469,7 @@ impl<'a> World<'a> {
             processor_up: self.processor_up,
             counters: self.counters,
             in_flight: self.in_flight.clone(),
+            services: Arc::clone(&self.services),
         }
     }
 

@@ -23,6 +23,7 @@ pub fn mark(kind: TickKind) -> &'static str {
         TickKind::Delayed => "⧗",
         TickKind::Duplicated => "⧉",
         TickKind::Charge => "$",
+        TickKind::Effect => "◆",
         TickKind::KeyWrite => "✎",
         TickKind::Decline | TickKind::Reject => "⊘",
         TickKind::Replay => "⟲",
@@ -48,20 +49,53 @@ pub fn mark(kind: TickKind) -> &'static str {
 struct Lanes {
     left: u16,
     width: u16,
+    /// The downstream services the story calls, left to right after the processor.
+    services: Vec<Actor>,
 }
 
 impl Lanes {
     /// The customer's lane is narrow (it acts twice); the others share the rest, so the
-    /// charge request between checkout and processor has room for its label.
+    /// charge request between checkout and processor has room for its label. Downstream
+    /// services, when the story has any, take the right-hand part.
     fn center(&self, actor: Actor) -> u16 {
-        let per_mille: u32 = match actor {
-            Actor::Customer => 70,
-            Actor::Checkout => 350,
-            Actor::Network => 640,
-            Actor::Processor => 930,
+        let per_mille: u32 = if self.services.is_empty() {
+            match actor {
+                Actor::Customer => 70,
+                Actor::Checkout => 350,
+                Actor::Network => 640,
+                _ => 930,
+            }
+        } else {
+            match actor {
+                Actor::Customer => 40,
+                Actor::Checkout => 230,
+                Actor::Network => 430,
+                Actor::Processor => 610,
+                service => {
+                    let i = self.services.iter().position(|a| *a == service).unwrap_or(0) as u32;
+                    let n = self.services.len() as u32;
+                    // Spread over 730..=960.
+                    730 + 230 * (2 * i + 1) / (2 * n)
+                }
+            }
         };
         self.left + (u32::from(self.width) * per_mille / 1000) as u16
     }
+
+    fn all(&self) -> impl Iterator<Item = Actor> + '_ {
+        Actor::ALL.into_iter().chain(self.services.iter().copied())
+    }
+}
+
+/// The lanes of the downstream services a trace's story calls, in its order of steps.
+fn service_lanes(trace: &Trace) -> Vec<Actor> {
+    trace.ticks.first().map_or_else(Vec::new, |t| {
+        t.state
+            .services
+            .iter()
+            .map(|s| Actor::of(s.service))
+            .collect()
+    })
 }
 
 pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
@@ -102,10 +136,11 @@ pub fn render_rows(
     let lanes = Lanes {
         left: inner.x + time_width + 1,
         width: inner.width.saturating_sub(time_width + 1),
+        services: service_lanes(trace),
     };
     // Full lane names where they fit, short ones on a narrow screen.
-    let short = lanes.width < 56;
-    for actor in Actor::ALL {
+    let short = lanes.width < if lanes.services.is_empty() { 56 } else { 100 };
+    for actor in lanes.all() {
         let name = if short {
             short_name(actor)
         } else {
@@ -128,7 +163,7 @@ pub fn render_rows(
         if index == current {
             buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
         }
-        for actor in Actor::ALL {
+        for actor in lanes.all() {
             buf.set_string(lanes.center(actor), y, "│", theme.lane().patch(style));
         }
         let time = trace.format_time(tick.at);
@@ -235,6 +270,9 @@ fn short_name(actor: Actor) -> &'static str {
         Actor::Checkout => "Checkout",
         Actor::Network => "Net",
         Actor::Processor => "Proc",
+        Actor::Warehouse => "Stock",
+        Actor::Mailer => "Mail",
+        Actor::Courier => "Cour",
     }
 }
 
