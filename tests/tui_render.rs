@@ -22,7 +22,7 @@ fn app_for(scenario: Scenario, source: &str) -> App {
 fn statement_lines(screen: &str) -> usize {
     statement_panel(screen)
         .iter()
-        .filter(|l| l.contains('$') && !l.contains("total"))
+        .filter(|l| l.contains('$') && !l.contains("total") && !l.contains("net $"))
         .count()
 }
 
