@@ -4,7 +4,7 @@
 use super::Scenario;
 pub use super::fork_toml::to_toml;
 use crate::sim::config::{CrashPoint, Direction, Fault, FaultAction};
-use crate::sim::{Actor, TickKind, Trace};
+use crate::sim::{Actor, Fact, TickKind, Trace};
 
 /// What the trainer asks "what if" about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,9 +33,19 @@ pub fn fault_for(
     let tick = trace.ticks.get(at).ok_or("there is no tick here")?;
     match what {
         WhatIf::DropInFlight => {
-            let flight = tick.state.in_flight.last().ok_or(
-                "nothing is on the wire at this tick: step to a tick where a message is travelling",
-            )?;
+            // Only the charge request and its answer: a call to a downstream service has
+            // faults of its own, written in its [[step]].
+            let flight = tick
+                .state
+                .in_flight
+                .iter()
+                .rev()
+                .find(|f| f.service.is_none())
+                .ok_or(if tick.state.in_flight.is_empty() {
+                    "nothing is on the wire at this tick: step to a tick where a message is travelling"
+                } else {
+                    "only a call to a downstream service is on the wire here; x drops a charge request or its answer (a call's faults go in its [[step.fault]])"
+                })?;
             Ok(Fault {
                 intent: flight.intent,
                 attempt: flight.attempt,
@@ -67,7 +77,7 @@ pub fn fault_for(
             let sent = trace.ticks[..=at]
                 .iter()
                 .rev()
-                .find(|t| t.kind == TickKind::Send)
+                .find(|t| matches!(t.fact, Fact::Send { .. }))
                 .ok_or("no attempt has been sent yet: step to the first request")?;
             let (Some(intent), Some(mut attempt)) = (sent.intent, sent.attempt) else {
                 return Err("the last request belongs to no attempt".into());

@@ -41,6 +41,7 @@ pub const BUILTIN: &[Builtin] = &[
     builtin!("powertools-handler-error"),
     builtin!("lookup-first"),
     builtin!("nightly-reconcile"),
+    builtin!("courier-retry"),
 ];
 
 /// The scenario `idem` replays when given none.

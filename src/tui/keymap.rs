@@ -88,6 +88,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('!') => Msg::Fork(WhatIf::CrashNext),
         KeyCode::Char('s') => Msg::Fork(WhatIf::SlowAttempt),
         KeyCode::Char('u') => Msg::Unfork,
+        KeyCode::Char('m') => Msg::CycleStepKeys,
         KeyCode::Char('S') => Msg::OpenSave,
         KeyCode::Char('o') => Msg::OpenPicker,
         KeyCode::Char('k') => Msg::OpenChecklist,
@@ -114,6 +115,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("!", "what if the processor crashed at its next step?"),
     ("s", "what if this attempt were slow at the processor?"),
     ("u", "undo the what-ifs: back to the scenario as written"),
+    (
+        "m",
+        "key the steps after payment another way: derived, per try, none",
+    ),
     ("S", "save the scenario with its what-ifs as a new file"),
     ("o", "open another scenario"),
     (

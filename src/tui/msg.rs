@@ -37,6 +37,8 @@ pub enum Msg {
     Fork(WhatIf),
     /// Drop every what-if fault: back to the scenario as written.
     Unfork,
+    /// Key the downstream steps the next way: derived, per attempt, none.
+    CycleStepKeys,
     /// Ask where to save the forked scenario.
     OpenSave,
     OpenPicker,

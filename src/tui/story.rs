@@ -75,6 +75,8 @@ pub enum After {
     Fork { words: String },
     /// Back to the scenario as written.
     Unfork,
+    /// The downstream steps keyed another way.
+    StepKeys { mode: crate::sim::config::KeyMode },
     /// The watched file changed.
     Reload,
     /// Another scenario, from the picker, the checklist or the window screen.
@@ -102,9 +104,20 @@ impl After {
         match self {
             After::Fork { words } => format!("what if: {words}"),
             After::Unfork => "the scenario as written".to_string(),
+            After::StepKeys { mode } => format!("the steps after payment with {}", step_keys(*mode)),
             After::Reload => "the changed scenario file".to_string(),
             After::Open { source, .. } => source.clone(),
         }
+    }
+}
+
+/// How the downstream steps are keyed, in words.
+pub fn step_keys(mode: crate::sim::config::KeyMode) -> &'static str {
+    use crate::sim::config::KeyMode;
+    match mode {
+        KeyMode::Derived => "a key derived from the order and the step",
+        KeyMode::PerAttempt => "a fresh key per try",
+        KeyMode::None => "no key",
     }
 }
 
@@ -134,7 +147,7 @@ impl App {
                     After::Fork { .. } => {
                         self.notice = Some(format!("that fork cannot be simulated: {e}"))
                     }
-                    After::Unfork => self.notice = Some(e),
+                    After::Unfork | After::StepKeys { .. } => self.notice = Some(e),
                     After::Reload => self.error = Some(e),
                     After::Open { errors_to, .. } => match errors_to {
                         ErrorsTo::Picker(mut picker) => {
@@ -158,6 +171,12 @@ impl App {
                 self.notice = Some(format!("what if: {words} — the future is re-simulated"))
             }
             After::Unfork => self.notice = Some("back to the scenario as written".into()),
+            After::StepKeys { mode } => {
+                self.notice = Some(format!(
+                    "steps after payment now sent with {} (m for the next way)",
+                    step_keys(mode)
+                ))
+            }
             After::Reload => {
                 self.error = None;
                 self.notice = Some("the scenario file changed: reloaded".into());

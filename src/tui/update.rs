@@ -169,6 +169,27 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 }));
             }
         }
+        Msg::CycleStepKeys => match app.original.config.steps.first() {
+            None => {
+                app.notice = Some(
+                    "this scenario has no steps after the payment: m keys its [[step]] calls"
+                        .into(),
+                )
+            }
+            Some(first) => {
+                app.playing = false;
+                let mode = first.key_mode.next();
+                let mut original = app.original.clone();
+                for step in &mut original.config.steps {
+                    step.key_mode = mode;
+                }
+                effects.push(app.start(Job {
+                    original,
+                    added: app.added.clone(),
+                    after: After::StepKeys { mode },
+                }));
+            }
+        },
         Msg::OpenSave => {
             if app.added.is_empty() {
                 app.notice = Some("nothing to save yet: add a what-if with x, ! or s first".into());
@@ -305,7 +326,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
 /// story is being simulated. Stepping, switching designs and the overlays do not.
 fn changes_the_story(app: &App, msg: &Msg) -> bool {
     match msg {
-        Msg::Fork(_) | Msg::Unfork | Msg::OpenSave | Msg::OpenPicker | Msg::OpenWindow => true,
+        Msg::Fork(_) | Msg::Unfork | Msg::CycleStepKeys | Msg::OpenSave | Msg::OpenPicker | Msg::OpenWindow => true,
         Msg::Retention(_) => true,
         Msg::Confirm => matches!(
             app.overlay,

@@ -36,10 +36,22 @@ pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mut second = vec![
         Span::raw(" design "),
         Span::styled(app.design.name(), theme.bold()),
+    ];
+    // How the steps after payment are keyed, which m changes.
+    if let Some(step) = app.scenario.config.steps.first() {
+        let keys = match step.key_mode {
+            crate::sim::config::KeyMode::Derived => "derived keys",
+            crate::sim::config::KeyMode::PerAttempt => "a key per try",
+            crate::sim::config::KeyMode::None => "no key",
+        };
+        second.push(Span::raw(" · steps: "));
+        second.push(Span::styled(keys, theme.bold()));
+    }
+    second.extend([
         Span::raw("   "),
         Span::styled(format!("◷ {clock}"), theme.bold()),
         Span::raw(format!("   {position}   {play} · {}×", SPEEDS[app.speed])),
-    ];
+    ]);
     // The room must know when it is looking at a what-if rather than the scenario as written.
     if let Some(last) = app.added.last() {
         let more = match app.added.len() {

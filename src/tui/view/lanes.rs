@@ -138,13 +138,20 @@ pub fn render_rows(
         width: inner.width.saturating_sub(time_width + 1),
         services: service_lanes(trace),
     };
-    // Full lane names where they fit, short ones on a narrow screen.
+    // Full lane names where they fit, short ones on a narrow screen, and for services packed
+    // close together, their initials.
     let short = lanes.width < if lanes.services.is_empty() { 56 } else { 100 };
+    let service_gap = match lanes.services.as_slice() {
+        [a, b, ..] => lanes.center(*b).saturating_sub(lanes.center(*a)),
+        _ => u16::MAX,
+    };
     for actor in lanes.all() {
-        let name = if short {
+        let name = if !short {
+            actor.name()
+        } else if Actor::ALL.contains(&actor) || service_gap > 5 {
             short_name(actor)
         } else {
-            actor.name()
+            &actor.name()[..1]
         };
         let x = lanes.center(actor).saturating_sub(name.len() as u16 / 2);
         let room = (inner.x + inner.width).saturating_sub(x) as usize;
@@ -270,7 +277,7 @@ fn short_name(actor: Actor) -> &'static str {
         Actor::Checkout => "Checkout",
         Actor::Network => "Net",
         Actor::Processor => "Proc",
-        Actor::Warehouse => "Stock",
+        Actor::Warehouse => "Ware",
         Actor::Mailer => "Mail",
         Actor::Courier => "Cour",
     }

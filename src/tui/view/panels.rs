@@ -2,6 +2,7 @@
 //! Whatever changed at the current tick is highlighted, found by comparing with the tick before.
 
 use super::fit;
+use crate::sim::config::Service;
 use crate::sim::state::{Counters, EntryKind, MemoryEntry, Snapshot, StatementLine};
 use crate::sim::{Instant, Trace};
 use crate::tui::app::App;
@@ -53,7 +54,38 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mem_title = format!(" Processor memory · {up} ");
     let changed_memory =
         !same(&now.memory, &before.memory) || now.processor_up != before.processor_up;
-    boxed(frame, mem_area, &mem_title, changed_memory, memory, theme);
+    // The downstream services' memory sits under the processor's, sharing its room; where
+    // there is room for one box only, the services take it once the shop has called them,
+    // and the title says the processor's memory is hidden.
+    let mut mem_area = mem_area;
+    if !now.services.is_empty() {
+        let services = service_lines(now, before, width, theme);
+        let changed = !Arc::ptr_eq(&now.services, &before.services);
+        if mem_area.height >= 6 {
+            let want = services.len() as u16 + 2;
+            let [top, service_area] = Layout::vertical([
+                Constraint::Min(3),
+                Constraint::Length(want.min(mem_area.height - 3)),
+            ])
+            .areas(mem_area);
+            boxed(frame, service_area, " Services after payment ", changed, services, theme);
+            mem_area = top;
+        } else if called_yet(trace, app.tick) {
+            // One row: how many times each service did its work, which is the lesson.
+            let summary: Vec<String> = now
+                .services
+                .iter()
+                .map(|s| format!("{} {}", short_service(s.service), s.effects.len()))
+                .collect();
+            let line = Line::styled(fit(&summary.join(" · "), width), highlight(changed, theme));
+            let title = " Services · processor hidden ";
+            boxed(frame, mem_area, title, changed, vec![line], theme);
+            mem_area = Rect::default();
+        }
+    }
+    if !mem_area.is_empty() {
+        boxed(frame, mem_area, &mem_title, changed_memory, memory, theme);
+    }
     if !compact {
         boxed(
             frame,
@@ -84,6 +116,68 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         counters,
         theme,
     );
+}
+
+fn short_service(service: Service) -> &'static str {
+    match service {
+        Service::Warehouse => "stock",
+        Service::Mailer => "mail",
+        Service::Courier => "courier",
+    }
+}
+
+/// Whether the shop has called a downstream service by tick `at`.
+fn called_yet(trace: &Trace, at: usize) -> bool {
+    trace.ticks[..=at.min(trace.ticks.len().saturating_sub(1))]
+        .iter()
+        .any(|t| matches!(t.fact, crate::sim::Fact::CallSent { .. }))
+}
+
+/// Each downstream service: how many times it did its work, and the keys it stores.
+fn service_lines(now: &Snapshot, before: &Snapshot, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for (i, s) in now.services.iter().enumerate() {
+        let old = before.services.get(i);
+        let (name, noun) = match s.service {
+            Service::Warehouse => ("warehouse", "reservation"),
+            Service::Mailer => ("mailer", "e-mail"),
+            Service::Courier => ("courier", "booking"),
+        };
+        let count = s.effects.len();
+        let style = highlight(old.is_none_or(|o| o.effects.len() != count), theme);
+        let noun = if count == 1 {
+            noun.to_string()
+        } else {
+            format!("{noun}s")
+        };
+        // An order served more than once is the lesson: the line says so.
+        let most = s
+            .effects
+            .iter()
+            .map(|e| s.effects_for(e.intent))
+            .max()
+            .unwrap_or(0);
+        let repeated = if most > 1 {
+            format!(" · {most}× one order")
+        } else {
+            String::new()
+        };
+        lines.push(Line::styled(
+            fit(&format!("{name}: {count} {noun}{repeated}"), width),
+            style,
+        ));
+        if s.memory.is_empty() {
+            lines.push(Line::styled(fit("  no keys stored", width), theme.dim()));
+        }
+        for e in &s.memory {
+            let new = old.is_none_or(|o| !o.memory.iter().any(|m| m.key == e.key));
+            lines.push(Line::styled(
+                fit(&format!("  {} → #{}", e.key, e.effect), width),
+                highlight(new, theme),
+            ));
+        }
+    }
+    lines
 }
 
 /// Whether a shared list is unchanged: the same nodes, or (for lists small enough to be held
