@@ -887,3 +887,34 @@ fn a_dumb_terminal_is_not_drawn_on() {
         assert!(!stderr.contains('\u{1b}'), "{stderr}");
     }
 }
+
+#[test]
+fn downstream_steps_that_cannot_be() {
+    refused_at(
+        "step-unknown-key-mode.toml",
+        10,
+        7,
+        &["unknown key mode `random`", "derived, per-attempt, none"],
+    );
+    refused_at(
+        "step-unknown-service.toml",
+        9,
+        11,
+        &["did you mean `courier`?", "warehouse, mailer, courier"],
+    );
+    refused_at(
+        "step-service-twice.toml",
+        12,
+        11,
+        &["the courier already has a [[step]]"],
+    );
+    refused_at(
+        "step-fault-no-action.toml",
+        11,
+        1,
+        &[
+            "this [[step.fault]] does nothing",
+            "lose, delay (with by) or processing",
+        ],
+    );
+}

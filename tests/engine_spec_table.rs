@@ -52,6 +52,12 @@ const TABLE: &[(&str, [Option<usize>; 5])] = &[
         "nightly-reconcile",
         [Some(1), Some(2), Some(1), Some(2), None],
     ),
+    // SPEC §5.1's downstream steps: the payment goes right under every design; what differs
+    // is the courier's bookings, which tests/engine_downstream.rs checks.
+    (
+        "courier-retry",
+        [Some(1), Some(1), Some(1), Some(1), Some(1)],
+    ),
 ];
 
 fn scenario_path(name: &str) -> PathBuf {
@@ -124,6 +130,7 @@ spec_row!(table_monday_rerun, "monday-rerun");
 spec_row!(table_powertools_handler_error, "powertools-handler-error");
 spec_row!(table_lookup_first, "lookup-first");
 spec_row!(table_nightly_reconcile, "nightly-reconcile");
+spec_row!(table_courier_retry, "courier-retry");
 
 #[test]
 fn the_table_has_47_claims_and_names_every_scenario_file() {
@@ -132,8 +139,8 @@ fn the_table_has_47_claims_and_names_every_scenario_file() {
         .map(|(_, cells)| cells.iter().flatten().count())
         .sum();
     assert_eq!(
-        claims, 47,
-        "the SPEC §3 table has 33 non-`–` cells, the handler-error and lookup rows 5 more each, the reconcile row 4"
+        claims, 52,
+        "the SPEC §3 table has 33 non-`–` cells, the handler-error, lookup and courier rows 5 more each, the reconcile row 4"
     );
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");

@@ -77,6 +77,44 @@ struct Spec {
     human: Option<HumanSpec>,
     /// The shop's night job: minutes after midnight, and its policy for an unconfirmed charge.
     reconcile: Option<(u64, &'static str)>,
+    /// The shop's steps after the payment.
+    steps: Vec<StepSpec>,
+}
+
+/// A downstream step: its service, key mode, tries, and faults on its tries.
+#[derive(Clone, Debug)]
+struct StepSpec {
+    service: &'static str,
+    key: &'static str,
+    attempts: u32,
+    /// (intent, try, `lose = "…"` or `delay` by milliseconds)
+    faults: Vec<(usize, u32, &'static str, u64)>,
+}
+
+fn steps() -> impl Strategy<Value = Vec<StepSpec>> {
+    let fault = (
+        0usize..3,
+        1u32..=3,
+        direction(),
+        prop_oneof![Just(0u64), 1u64..=30_000],
+    );
+    let step = (
+        prop_oneof![Just("derived"), Just("per-attempt"), Just("none")],
+        1u32..=3,
+        prop::collection::vec(fault, 0..=3),
+    );
+    prop::collection::vec(step, 0..=3).prop_map(|steps| {
+        steps
+            .into_iter()
+            .zip(["warehouse", "mailer", "courier"])
+            .map(|((key, attempts, faults), service)| StepSpec {
+                service,
+                key,
+                attempts,
+                faults,
+            })
+            .collect()
+    })
 }
 
 const KEYS: [&str; 3] = ["K7Q4", "P2W9", "Z8M3"];
@@ -179,10 +217,13 @@ fn spec() -> impl Strategy<Value = Spec> {
         prop::collection::vec(intent(), 1..=3),
         prop::collection::vec(fault(), 0..=4),
         prop::option::of(human()),
-        prop::option::of((
-            0u64..24 * 60,
-            prop_oneof![Just("refund"), Just("mark-paid")],
-        )),
+        (
+            prop::option::of((
+                0u64..24 * 60,
+                prop_oneof![Just("refund"), Just("mark-paid")],
+            )),
+            steps(),
+        ),
     )
         .prop_map(
             |(
@@ -191,7 +232,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 intents,
                 faults,
                 human,
-                reconcile,
+                (reconcile, steps),
             )| Spec {
                 seed,
                 key_strategy,
@@ -205,6 +246,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 faults,
                 human,
                 reconcile,
+                steps,
             },
         )
 }
@@ -303,6 +345,25 @@ fn toml(spec: &Spec) -> String {
             minutes / 60,
             minutes % 60
         );
+    }
+    for step in &spec.steps {
+        let _ = writeln!(
+            s,
+            "\n[[step]]\nservice = \"{}\"\nkey = \"{}\"\nattempts = {}\ntimeout = \"10s\"",
+            step.service, step.key, step.attempts
+        );
+        for &(intent, attempt, direction, by_ms) in &step.faults {
+            let _ = writeln!(
+                s,
+                "[[step.fault]]\nintent = \"{}\"\nattempt = {attempt}",
+                order(intent % spec.intents.len())
+            );
+            if by_ms == 0 {
+                let _ = writeln!(s, "lose = \"{direction}\"");
+            } else {
+                let _ = writeln!(s, "delay = \"{direction}\"\nby = \"{by_ms}ms\"");
+            }
+        }
     }
     s
 }
@@ -486,6 +547,41 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
             no_double_charge_within_retention(&first, &trace)?;
         }
         reconciled_money(&first, &trace)?;
+        downstream_steps(&first, &trace)?;
+    }
+    Ok(())
+}
+
+/// The shop calls a service only for an order it has read paid, never more than a step's
+/// tries, and a key derived from the order and the step lets each service act once per order.
+fn downstream_steps(s: &Scenario, trace: &idem::sim::Trace) -> Result<(), TestCaseError> {
+    let d = trace.design;
+    for tick in &trace.ticks {
+        if let idem::sim::Fact::CallSent { call } = tick.fact {
+            let intent = trace.calls[call].intent;
+            prop_assert_eq!(
+                tick.state.clients[intent].belief,
+                idem::sim::Belief::Paid,
+                "{}: a call for an order not read paid",
+                d
+            );
+        }
+    }
+    let last = &trace.ticks.last().expect("ticks").state;
+    for (i, intent) in trace.outcome.intents.iter().enumerate() {
+        for (n, step) in intent.steps.iter().enumerate() {
+            let cfg = &s.config.steps[n];
+            prop_assert_eq!(step.effects, last.services[n].effects_for(i), "{}", d);
+            prop_assert!(step.calls <= cfg.attempts, "{}: more calls than tries", d);
+            prop_assert!(
+                step.effects <= step.calls as usize,
+                "{}: an effect without a call",
+                d
+            );
+            if cfg.key_mode == idem::sim::config::KeyMode::Derived {
+                prop_assert!(step.effects <= 1, "{}: a derived key acted twice", d);
+            }
+        }
     }
     Ok(())
 }
@@ -506,7 +602,7 @@ fn a_found_payment_ends_its_run(trace: &idem::sim::Trace) -> Result<(), TestCase
             .iter()
             .filter(|t| t.intent == Some(l.intent))
             .take_while(|t| t.kind != TickKind::Rerun)
-            .find(|t| t.kind == TickKind::Send);
+            .find(|t| matches!(t.fact, idem::sim::Fact::Send { .. }));
         prop_assert!(
             after.is_none(),
             "{}: a request went out after the lookup found the payment: {:?}",
@@ -568,6 +664,7 @@ fn the_retention_invariant_allows_a_charge_after_the_window() {
             intent: None,
         }),
         reconcile: None,
+        steps: Vec::new(),
     };
     let s = scenario::parse("x.toml", "x", &toml(&spec)).expect("it parses");
     let trace = s.simulate(Design::WithCharge).expect("it runs");
@@ -620,6 +717,7 @@ fn the_reconcile_invariant_catches_a_refund_of_the_kept_charge() {
         }],
         human: None,
         reconcile: Some((120, "refund")),
+        steps: Vec::new(),
     };
     let s = scenario::parse("x.toml", "x", &toml(&spec)).expect("it parses");
     let mut trace = s.simulate(Design::NoKey).expect("it runs");

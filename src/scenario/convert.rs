@@ -516,7 +516,11 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
 }
 
 /// The shop's downstream steps, each service at most once.
-fn steps(c: &mut Checker<'_>, specs: &[Spanned<schema::Step>], orders: &[String]) -> Vec<StepConfig> {
+fn steps(
+    c: &mut Checker<'_>,
+    specs: &[Spanned<schema::Step>],
+    orders: &[String],
+) -> Vec<StepConfig> {
     let mut out: Vec<StepConfig> = Vec::new();
     for spec in specs {
         let s = spec.get_ref();

@@ -316,8 +316,12 @@ impl World<'_> {
         self.cancel(timer);
         let next = (step + 1 < self.cfg.steps.len()).then_some(step + 1);
         self.record(
-            TickDraft::new(Actor::Checkout, TickKind::Answer, Fact::CallRead { call, next })
-                .of(intent, None),
+            TickDraft::new(
+                Actor::Checkout,
+                TickKind::Answer,
+                Fact::CallRead { call, next },
+            )
+            .of(intent, None),
         );
         if let Some(step) = next {
             self.schedule_in(0, Event::CallSend { intent, step });

@@ -387,7 +387,10 @@ impl<'a> World<'a> {
             evicted: BTreeMap::new(),
             lapsed: BTreeMap::new(),
             services: Arc::new(super::downstream::services(cfg)),
-            step_runs: vec![vec![super::downstream::StepRun::NEW; cfg.steps.len()]; cfg.intents.len()],
+            step_runs: vec![
+                vec![super::downstream::StepRun::NEW; cfg.steps.len()];
+                cfg.intents.len()
+            ],
             calls: Vec::new(),
         }
     }

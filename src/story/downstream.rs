@@ -3,9 +3,9 @@
 
 use super::{Teller, plural};
 use crate::report::times_word;
+use crate::sim::Tick;
 use crate::sim::config::{Direction, KeyMode, Service};
 use crate::sim::fact::{CallId, Fact, Next, SentCall};
-use crate::sim::Tick;
 use crate::units::duration_ms;
 
 /// How a service's work is named: the service, the thing it makes, and what it does.
@@ -319,9 +319,9 @@ impl Teller<'_> {
             (KeyMode::Derived, Some(key)) => format!(
                 " It stores key {key} in the same write, so a repeat of this call can be answered from memory."
             ),
-            (KeyMode::PerAttempt, Some(key)) => format!(
-                " It stores key {key} with it, a key no other try carries."
-            ),
+            (KeyMode::PerAttempt, Some(key)) => {
+                format!(" It stores key {key} with it, a key no other try carries.")
+            }
             _ => " With no key, it keeps nothing that could recognise a repeat.".to_string(),
         };
         let so_far = tick
@@ -349,7 +349,9 @@ impl Teller<'_> {
         let step = &self.cfg.steps[c.step];
         let w = words(c.service);
         let then = match next {
-            Next::Retry { n, of, delay_ms, .. } => format!(
+            Next::Retry {
+                n, of, delay_ms, ..
+            } => format!(
                 " It waits {} and tries again (try {n} of {of}).",
                 duration_ms(delay_ms)
             ),

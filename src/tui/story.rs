@@ -104,7 +104,9 @@ impl After {
         match self {
             After::Fork { words } => format!("what if: {words}"),
             After::Unfork => "the scenario as written".to_string(),
-            After::StepKeys { mode } => format!("the steps after payment with {}", step_keys(*mode)),
+            After::StepKeys { mode } => {
+                format!("the steps after payment with {}", step_keys(*mode))
+            }
             After::Reload => "the changed scenario file".to_string(),
             After::Open { source, .. } => source.clone(),
         }

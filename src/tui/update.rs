@@ -326,7 +326,12 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
 /// story is being simulated. Stepping, switching designs and the overlays do not.
 fn changes_the_story(app: &App, msg: &Msg) -> bool {
     match msg {
-        Msg::Fork(_) | Msg::Unfork | Msg::CycleStepKeys | Msg::OpenSave | Msg::OpenPicker | Msg::OpenWindow => true,
+        Msg::Fork(_)
+        | Msg::Unfork
+        | Msg::CycleStepKeys
+        | Msg::OpenSave
+        | Msg::OpenPicker
+        | Msg::OpenWindow => true,
         Msg::Retention(_) => true,
         Msg::Confirm => matches!(
             app.overlay,

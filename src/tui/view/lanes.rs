@@ -72,7 +72,11 @@ impl Lanes {
                 Actor::Network => 430,
                 Actor::Processor => 610,
                 service => {
-                    let i = self.services.iter().position(|a| *a == service).unwrap_or(0) as u32;
+                    let i = self
+                        .services
+                        .iter()
+                        .position(|a| *a == service)
+                        .unwrap_or(0) as u32;
                     let n = self.services.len() as u32;
                     // Spread over 730..=960.
                     730 + 230 * (2 * i + 1) / (2 * n)

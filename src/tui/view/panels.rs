@@ -68,7 +68,14 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 Constraint::Length(want.min(mem_area.height - 3)),
             ])
             .areas(mem_area);
-            boxed(frame, service_area, " Services after payment ", changed, services, theme);
+            boxed(
+                frame,
+                service_area,
+                " Services after payment ",
+                changed,
+                services,
+                theme,
+            );
             mem_area = top;
         } else if called_yet(trace, app.tick) {
             // One row: how many times each service did its work, which is the lesson.
@@ -134,7 +141,12 @@ fn called_yet(trace: &Trace, at: usize) -> bool {
 }
 
 /// Each downstream service: how many times it did its work, and the keys it stores.
-fn service_lines(now: &Snapshot, before: &Snapshot, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+fn service_lines(
+    now: &Snapshot,
+    before: &Snapshot,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     for (i, s) in now.services.iter().enumerate() {
         let old = before.services.get(i);
