@@ -240,13 +240,21 @@ pub fn intent_reconcile_line(r: &IntentReconcile) -> String {
     text
 }
 
-/// `once`, `twice`, `three times`, `27 times`.
-pub fn times_word(n: usize) -> String {
-    match n {
-        0 => "never".to_string(),
-        1 => "once".to_string(),
-        2 => "twice".to_string(),
-        3 => "three times".to_string(),
-        n => format!("{n} times"),
-    }
+pub use crate::story::times_word;
+
+/// The dedupe store over a run, as an operator watches it: `holds 1 key · hit rate 50.0 % (1 of
+/// 2 requests answered from memory)`. The hit rate is dedupe hits over requests received.
+pub fn store_line(counters: &crate::sim::state::Counters, held: usize) -> String {
+    let received = counters.requests_received;
+    let rate = if received == 0 {
+        "no requests received".to_string()
+    } else {
+        format!(
+            "hit rate {:.1} % ({} of {} answered from memory)",
+            f64::from(counters.dedupe_hits) * 100.0 / f64::from(received),
+            counters.dedupe_hits,
+            crate::story::plural(received as usize, "request")
+        )
+    };
+    format!("holds {} · {rate}", crate::story::plural(held, "entry"))
 }

@@ -48,6 +48,17 @@ pub fn plural(n: usize, word: &str) -> String {
     }
 }
 
+/// `once`, `twice`, `three times`, `27 times`.
+pub fn times_word(n: usize) -> String {
+    match n {
+        0 => "never".to_string(),
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        3 => "three times".to_string(),
+        n => format!("{n} times"),
+    }
+}
+
 /// The first letter in upper case, for a phrase that opens a sentence.
 fn capitalise(text: &str) -> String {
     let mut chars = text.chars();

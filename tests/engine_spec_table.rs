@@ -58,6 +58,12 @@ const TABLE: &[(&str, [Option<usize>; 5])] = &[
         "courier-retry",
         [Some(1), Some(1), Some(1), Some(1), Some(1)],
     ),
+    // SPEC §5.3's crash after the charge, before the completed write (the sixth design's two
+    // charges are checked by the file's own [[expect]]).
+    (
+        "inprogress-crash",
+        [Some(1), Some(2), Some(1), Some(2), Some(1)],
+    ),
 ];
 
 fn scenario_path(name: &str) -> PathBuf {
@@ -131,6 +137,7 @@ spec_row!(table_powertools_handler_error, "powertools-handler-error");
 spec_row!(table_lookup_first, "lookup-first");
 spec_row!(table_nightly_reconcile, "nightly-reconcile");
 spec_row!(table_courier_retry, "courier-retry");
+spec_row!(table_inprogress_crash, "inprogress-crash");
 
 #[test]
 fn the_table_has_47_claims_and_names_every_scenario_file() {
@@ -139,8 +146,8 @@ fn the_table_has_47_claims_and_names_every_scenario_file() {
         .map(|(_, cells)| cells.iter().flatten().count())
         .sum();
     assert_eq!(
-        claims, 52,
-        "the SPEC §3 table has 33 non-`–` cells, the handler-error, lookup and courier rows 5 more each, the reconcile row 4"
+        claims, 57,
+        "the SPEC §3 table has 33 non-`–` cells, the handler-error, lookup, courier and in-progress crash rows 5 more each, the reconcile row 4"
     );
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");

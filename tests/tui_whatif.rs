@@ -382,3 +382,68 @@ fn esc_cancels_the_save_prompt_without_writing() {
     assert!(!app.quit, "Esc closed the prompt, it did not quit");
     assert!(!target.exists());
 }
+
+/// `m` keys the steps after the payment the next way (derived → a key per try → none →
+/// derived), re-simulating every design; the header and the services panel follow, and a
+/// story without steps says what m is for.
+#[test]
+fn m_keys_the_steps_after_payment_another_way() {
+    use idem::sim::config::{KeyMode, Service};
+    let mut scenario = idem::scenario::library::find("courier-retry")
+        .expect("built in")
+        .load()
+        .expect("loads");
+    // No question stops the way to the end.
+    scenario.quizzes.clear();
+    let mut app = App::new(scenario, "courier-retry".to_string()).expect("simulates");
+    let bookings = |app: &App| {
+        app.trace().outcome.intents[0]
+            .steps
+            .iter()
+            .find(|s| s.service == Service::Courier)
+            .map(|s| s.effects)
+    };
+    assert_eq!(bookings(&app), Some(1));
+    press(&mut app, key(KeyCode::End));
+    assert!(header(&render_full(&app)).contains("steps: derived keys"));
+    assert!(render_full(&app).contains("courier: 1 booking"));
+
+    assert_eq!(press(&mut app, ch('m')), Some(Msg::CycleStepKeys));
+    assert_eq!(app.scenario.config.steps[0].key_mode, KeyMode::PerAttempt);
+    assert_eq!(bookings(&app), Some(2));
+    assert_eq!(app.trace().outcome.verdict, Verdict::DownstreamDuplicate);
+    for design in Design::ALL {
+        assert_eq!(
+            app.trace_of(design).outcome.verdict,
+            Verdict::DownstreamDuplicate,
+            "{design}"
+        );
+    }
+    press(&mut app, key(KeyCode::End));
+    let screen = render_full(&app);
+    assert!(header(&screen).contains("steps: a key per try"), "{screen}");
+    assert!(
+        screen.contains("courier: 2 bookings · 2× one order"),
+        "{screen}"
+    );
+    assert!(screen.contains("courier was booked twice"), "{screen}");
+
+    press(&mut app, ch('m'));
+    assert_eq!(app.scenario.config.steps[0].key_mode, KeyMode::None);
+    assert_eq!(bookings(&app), Some(2));
+    press(&mut app, ch('m'));
+    assert_eq!(app.scenario.config.steps[0].key_mode, KeyMode::Derived);
+    assert_eq!(bookings(&app), Some(1));
+    assert_eq!(app.trace().outcome.verdict, Verdict::Correct);
+
+    let mut plain = common::app();
+    press(&mut plain, ch('m'));
+    assert!(
+        plain
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.contains("no steps after the payment")),
+        "{:?}",
+        plain.notice
+    );
+}

@@ -122,6 +122,8 @@ fn outcome_text(trace: &Trace) -> String {
         c.keys_stored,
         c.keys_evicted
     );
+    let held = trace.ticks.last().map_or(0, |t| t.state.memory.len());
+    let _ = writeln!(out, "Dedupe store: {}", crate::report::store_line(c, held));
     out
 }
 

@@ -42,6 +42,7 @@ pub const BUILTIN: &[Builtin] = &[
     builtin!("lookup-first"),
     builtin!("nightly-reconcile"),
     builtin!("courier-retry"),
+    builtin!("inprogress-crash"),
 ];
 
 /// The scenario `idem` replays when given none.

@@ -89,7 +89,7 @@ impl World<'_> {
             fate: Fate::Sent,
         };
         self.record(
-            TickDraft::new(Actor::Checkout, TickKind::Send, Fact::CallSent { call })
+            TickDraft::new(Actor::Checkout, TickKind::Call, Fact::CallSent { call })
                 .message(arrow)
                 .of(intent, None),
         );

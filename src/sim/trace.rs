@@ -72,6 +72,8 @@ pub enum TickKind {
     Unanswered,
     /// The processor writes the charge (and, in `with-charge`, the key record with it).
     Charge,
+    /// The shop calls a downstream service after the payment.
+    Call,
     /// A downstream service does its work: stock reserved, an e-mail sent, a courier booked.
     Effect,
     /// The processor appends to its key log or remembers a body hash.
@@ -129,6 +131,7 @@ impl TickKind {
             TickKind::Unanswered => "unanswered",
             TickKind::Charge => "charge",
             TickKind::Effect => "effect",
+            TickKind::Call => "call",
             TickKind::KeyWrite => "key-write",
             TickKind::Decline => "decline",
             TickKind::Replay => "replay",

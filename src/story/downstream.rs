@@ -1,8 +1,7 @@
 //! The words for the shop's downstream steps (SPEC §5.1): its calls to the warehouse, the
 //! mailer and the courier, written from the calls the trace keeps and the services' state.
 
-use super::{Teller, plural};
-use crate::report::times_word;
+use super::{Teller, plural, times_word};
 use crate::sim::Tick;
 use crate::sim::config::{Direction, KeyMode, Service};
 use crate::sim::fact::{CallId, Fact, Next, SentCall};

@@ -104,8 +104,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
 pub const KEYS: &[(&str, &str)] = &[
     ("→ / l", "next tick (PageDown too)"),
     ("← / h", "previous tick (PageUp too)"),
-    ("Home / g", "first tick"),
-    ("End / G", "last tick"),
+    ("g / G", "first / last tick (Home / End too)"),
     ("Space", "play / pause"),
     ("+ / -", "faster / slower"),
     ("1 – 6", "switch design, keeping the moment (answer a quiz)"),

@@ -18,7 +18,7 @@ use unicode_width::UnicodeWidthStr;
 pub fn mark(kind: TickKind) -> &'static str {
     match kind {
         TickKind::Pay | TickKind::Receive | TickKind::Answer => "●",
-        TickKind::Send | TickKind::Reply => "→",
+        TickKind::Send | TickKind::Call | TickKind::Reply => "→",
         TickKind::Lost | TickKind::Unanswered => "✗",
         TickKind::Delayed => "⧗",
         TickKind::Duplicated => "⧉",
@@ -289,7 +289,11 @@ fn short_name(actor: Actor) -> &'static str {
 
 fn mark_at_sender(kind: TickKind) -> &'static str {
     match kind {
-        TickKind::Send | TickKind::Reply | TickKind::Lost | TickKind::Unanswered => "├",
+        TickKind::Send
+        | TickKind::Call
+        | TickKind::Reply
+        | TickKind::Lost
+        | TickKind::Unanswered => "├",
         other => mark(other),
     }
 }

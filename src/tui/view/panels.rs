@@ -514,6 +514,8 @@ fn counter_lines(
         ("422", mismatches_422, b.mismatches_422),
         ("stored", keys_stored, b.keys_stored),
         ("evicted", keys_evicted, b.keys_evicted),
+        // What the store holds now, beside what it has stored and evicted over the run.
+        ("held", now.memory.len() as u32, before.memory.len() as u32),
     ];
     // Fill lines greedily, so a narrow panel wraps instead of cutting a counter in half.
     let mut line: Vec<Span<'static>> = Vec::new();
