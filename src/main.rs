@@ -51,6 +51,10 @@ struct ReplayArgs {
     /// a weekday or a day number, e.g. 14:02, 14:02:38.250, "Fri 18:00" or "day 2 09:30".
     #[arg(long, value_parser = idem::scenario::values::parse_clock)]
     at: Option<ClockTime>,
+    /// Key the scenario's steps after payment another way: derived, per-attempt or none (as m
+    /// does in the replay).
+    #[arg(long, value_name = "MODE", value_parser = idem::scenario::values::KeyModeId::parse)]
+    step_keys: Option<idem::sim::config::KeyMode>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -286,10 +290,20 @@ fn window(args: &idem::cli::window::RetentionArgs) -> ExitCode {
 /// Loads and checks everything before the screen changes, then opens the replay.
 fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
     let scenario = args.scenario.as_deref();
-    let loaded = match load_scenario(scenario) {
+    let mut loaded = match load_scenario(scenario) {
         Ok(s) => s,
         Err(e) => return report(&e.into()),
     };
+    if let Some(mode) = args.step_keys {
+        if loaded.config.steps.is_empty() {
+            return usage_error(
+                "--step-keys keys the steps after payment, and this scenario has no [[step]]",
+            );
+        }
+        for step in &mut loaded.config.steps {
+            step.key_mode = mode;
+        }
+    }
     if let Some(why) = idem::tui::terminal::unable_to_draw() {
         let arg = idem::text::shell_word(scenario.unwrap_or("order-5531"));
         return usage_error(&format!(

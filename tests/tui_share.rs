@@ -108,3 +108,39 @@ fn the_share_line_follows_where_the_scenario_came_from() {
         app.share_command()
     );
 }
+
+/// A story with steps after payment shares how they are keyed now, which `m` changes, and
+/// `idem --step-keys` reads it back; a story without steps takes no such flag.
+#[test]
+fn the_share_line_carries_the_step_keys() {
+    let scenario = idem::scenario::library::find("courier-retry")
+        .expect("built in")
+        .load()
+        .expect("loads");
+    let mut app = App::new(scenario, "courier-retry".to_string()).expect("simulates");
+    assert!(
+        app.share_command().contains(" --step-keys derived "),
+        "{}",
+        app.share_command()
+    );
+    settle(&mut app, Msg::CycleStepKeys);
+    let share = app.share_command();
+    assert!(share.contains(" --step-keys per-attempt "), "{share}");
+    let words = shlex::split(&share).unwrap_or_else(|| panic!("{share}"));
+    let mode = words
+        .iter()
+        .skip_while(|w| *w != "--step-keys")
+        .nth(1)
+        .expect("a mode");
+    assert_eq!(
+        idem::scenario::values::KeyModeId::parse(mode),
+        Ok(idem::sim::config::KeyMode::PerAttempt)
+    );
+    let plain = common::app();
+    assert!(!plain.share_command().contains("--step-keys"));
+
+    let out = common::run_idem_in(None, &["order-5531", "--step-keys", "none"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("has no [[step]]"), "{stderr}");
+}

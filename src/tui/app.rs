@@ -410,8 +410,15 @@ impl App {
             }
         };
         let at = self.trace().clock.format_short(self.now());
+        // The steps after payment as they are keyed now, which m may have changed.
+        let steps = self
+            .scenario
+            .config
+            .steps
+            .first()
+            .map_or_else(String::new, |s| format!(" --step-keys {}", s.key_mode.id()));
         format!(
-            "idem {scenario} --design {} --at {}",
+            "idem {scenario} --design {}{steps} --at {}",
             self.design.id(),
             crate::text::shell_word(&at)
         )
