@@ -918,3 +918,13 @@ fn downstream_steps_that_cannot_be() {
         ],
     );
 }
+
+#[test]
+fn a_handler_error_at_a_point_no_design_has() {
+    refused_at(
+        "fail-after-unknown-point.toml",
+        10,
+        14,
+        &["unknown handler error point `key`", "receive, charge"],
+    );
+}
