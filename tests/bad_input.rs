@@ -928,3 +928,23 @@ fn a_handler_error_at_a_point_no_design_has() {
         &["unknown handler error point `key`", "receive, charge"],
     );
 }
+
+/// With standard output captured (a pipe), the screens are not started: one line that says
+/// why and names the plain-text command, exit 2, nothing written to the pipe.
+#[test]
+fn the_screens_need_a_terminal() {
+    for args in [&["reply-lost"][..], &["present", "reply-lost"][..]] {
+        let mut cmd = common::idem_command(args);
+        cmd.env("TERM", "xterm-256color");
+        let out = common::run_with_timeout(cmd, &format!("idem {args:?} | …"), common::LIMIT);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: something was drawn");
+        assert!(stderr.contains("standard output is not one"), "{stderr}");
+        assert!(
+            stderr.contains("`idem run reply-lost --design all`"),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}

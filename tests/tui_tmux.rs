@@ -162,3 +162,42 @@ fn tmux_tests_fail_in_ci_when_tmux_is_missing() {
     assert_eq!(tmux_plan(true, false), TmuxPlan::Fail);
     assert_eq!(tmux_plan(false, false), TmuxPlan::Skip);
 }
+
+/// From a real terminal, `idem > file` and `idem | cat` say in one line that the screens need
+/// a terminal, exit 2, and write no escape codes to the file or the pipe.
+#[test]
+fn the_replay_refuses_an_output_that_is_not_a_terminal() {
+    if !tmux_ready("the redirected-output test") {
+        return;
+    }
+    let dir = common::TempDir::new("redirected");
+    let file = dir.path().join("screen.out");
+    let piped = dir.path().join("piped.out");
+    let mut tmux = Tmux::start("redirect");
+    tmux.session("out", 200, 20);
+    let bin = env!("CARGO_BIN_EXE_idem");
+    tmux.type_text(
+        "out",
+        &format!(
+            "'{bin}' > '{}'; echo \"file=$?\"; {{ '{bin}'; echo \"pipe=$?\" >&2; }} | cat > '{}'",
+            file.display(),
+            piped.display()
+        ),
+    );
+    tmux.press("out", "Enter");
+    let screen = tmux.wait_for("out", "both commands to end", |s| {
+        s.lines().any(|l| l.starts_with("file=")) && s.lines().any(|l| l.starts_with("pipe="))
+    });
+    assert!(screen.lines().any(|l| l == "file=2"), "{screen}");
+    assert!(screen.lines().any(|l| l == "pipe=2"), "{screen}");
+    assert!(screen.contains("standard output is not one"), "{screen}");
+    for out in [&file, &piped] {
+        let bytes = std::fs::read(out).unwrap_or_default();
+        assert!(
+            !bytes.contains(&0x1b),
+            "escape codes reached {}",
+            out.display()
+        );
+    }
+    assert_eq!(tmux.format("out", "#{alternate_on}"), "0");
+}

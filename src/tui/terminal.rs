@@ -53,16 +53,26 @@ fn stamp(path: &std::path::Path) -> Option<(SystemTime, u64)> {
     Some((meta.modified().ok()?, meta.len()))
 }
 
-/// Why this terminal cannot show the full-screen interface, if it cannot. `TERM=dumb` says
-/// the terminal moves no cursor and draws no colour: the screen would be a stream of escape
+/// Why the full-screen interface cannot be shown here, if it cannot: standard output or input
+/// is not a terminal (`idem > file`, `idem | cat`, input from a file), or `TERM=dumb` says the
+/// terminal moves no cursor and draws no colour. The screen would be a stream of escape
 /// sequences, so nothing is drawn and the caller points at a plain-text command instead.
 pub fn unable_to_draw() -> Option<&'static str> {
-    match std::env::var("TERM") {
-        Ok(term) if term == "dumb" => {
-            Some("this terminal (TERM=dumb) cannot draw the full-screen interface")
-        }
-        _ => None,
+    use std::io::IsTerminal;
+    if std::env::var("TERM").is_ok_and(|t| t == "dumb") {
+        return Some("this terminal (TERM=dumb) cannot draw the full-screen interface");
     }
+    if !std::io::stdout().is_terminal() {
+        return Some(
+            "idem's screens need a terminal, and standard output is not one (a file or a pipe)",
+        );
+    }
+    if !std::io::stdin().is_terminal() {
+        return Some(
+            "idem's screens need a terminal to read keys from, and standard input is not one",
+        );
+    }
+    None
 }
 
 impl Program for App {
