@@ -213,7 +213,7 @@ fn compare_view() {
     insta::assert_snapshot!("compare", screen);
 
     let header = screen.lines().nth(1).expect("a second header line");
-    assert!(header.contains("compare"), "{header}");
+    assert!(header.contains("COMPARE"), "{header}");
     assert!(!header.contains("tick "), "no tick counter in compare");
     // From the end of one design, compare opens at the end of all three.
     let last = Design::CORE
@@ -565,9 +565,9 @@ fn readme_text_picture_is_current() {
 }
 
 /// At 80×24 no narration is cut silently: the box grows to its words, and a narration that
-/// still does not fit says so in the box's title.
+/// still does not fit says how much is hidden, and scrolling with ↓ brings all of it into view.
 #[test]
-fn narration_at_80x24_is_whole_or_says_it_is_cut() {
+fn narration_at_80x24_is_whole_or_scrolls_into_view() {
     for builtin in BUILTIN {
         let scenario = builtin.load().expect("built-in scenarios load");
         let mut app = app_for(scenario, builtin.name);
@@ -578,14 +578,26 @@ fn narration_at_80x24_is_whole_or_says_it_is_cut() {
                 if app.quiz_here().is_some() {
                     continue;
                 }
-                let screen = render(&app, MIN_WIDTH, MIN_HEIGHT);
-                let boxed = panel(&screen, " What happens").join(" ");
+                let mut seen: Vec<String> = Vec::new();
+                for offset in 0u16..40 {
+                    app.story_scroll = (tick, design, offset);
+                    let screen = render(&app, MIN_WIDTH, MIN_HEIGHT);
+                    let rows = panel(&screen, " What happens");
+                    match offset {
+                        0 => seen.extend(rows),
+                        _ => seen.extend(rows.last().cloned()),
+                    }
+                    if !screen.contains("↓ ") || !screen.contains(" more · ↓↑ scroll") {
+                        break;
+                    }
+                }
+                app.story_scroll = (tick, design, 0);
                 let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-                let whole = words(&boxed).contains(&words(&app.told().narrations[tick]));
                 assert!(
-                    whole || screen.contains("What happens · cut"),
-                    "{} {design:?} tick {tick}: cut silently\n{screen}",
-                    builtin.name
+                    words(&seen.join(" ")).contains(&words(&app.told().narrations[tick])),
+                    "{} {design:?} tick {tick}: not all of the narration can be read:\n{}",
+                    builtin.name,
+                    seen.join("\n")
                 );
             }
         }
@@ -613,4 +625,50 @@ fn a_short_panel_counts_the_lines_it_cannot_show() {
         .join(" ");
     assert!(text.contains("attempt #1, one write with ch_1"), "{screen}");
     assert!(!text.contains('…'), "{screen}");
+}
+
+/// The header keeps the mode and the speed at every width; the design's long name is the
+/// first thing to shorten.
+#[test]
+fn the_header_ranks_what_it_keeps() {
+    let mut app = app();
+    settle(&mut app, Msg::Next);
+    settle(
+        &mut app,
+        Msg::Fork(idem::scenario::fork::WhatIf::DropInFlight),
+    );
+    assert_eq!(app.added.len(), 1);
+    settle(&mut app, Msg::TogglePlay);
+    for width in [80u16, 100, 120, 200] {
+        let screen = render(&app, width, 30);
+        let line = screen.lines().nth(1).expect("a second header line");
+        assert!(line.contains("⑂ WHAT-IF"), "{width}: {line}");
+        assert!(line.contains("▶ PLAYING"), "{width}: {line}");
+        assert!(line.contains(" · 1×"), "{width}: {line}");
+        assert!(line.contains("◷ 14:02:07.000"), "{width}: {line}");
+        if width == 200 {
+            assert!(
+                line.contains("key stored with the charge"),
+                "{width}: {line}"
+            );
+        } else {
+            assert!(line.contains("design with charge"), "{width}: {line}");
+        }
+        if width == 200 {
+            assert!(
+                line.contains("(u undoes): request #1 of order 5531 lost"),
+                "{line}"
+            );
+        }
+    }
+    settle(&mut app, Msg::ToggleCompare);
+    let line = render(&app, 80, 24)
+        .lines()
+        .nth(1)
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        line.contains("COMPARE") && line.contains("⑂ WHAT-IF"),
+        "{line}"
+    );
 }

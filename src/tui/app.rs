@@ -124,6 +124,9 @@ pub struct App {
     pub speed: usize,
     /// A one-line notice for the footer, such as where `d` jumped.
     pub notice: Option<String>,
+    /// How far the narration box is scrolled, and at which tick and design: another moment
+    /// starts at the top.
+    pub story_scroll: (usize, Design, u16),
     /// The answers given to the scenario's quizzes, by quiz index.
     pub answers: Vec<Option<Answer>>,
     /// Presenter mode, when the replay is projected in front of a room.
@@ -175,6 +178,7 @@ impl App {
             playing: false,
             speed: 1,
             notice: None,
+            story_scroll: (0, design, 0),
             answers,
             present: None,
             notes_off: None,
@@ -270,6 +274,16 @@ impl App {
 
     /// `quiz 1/1 right under key stored with the charge`: the score and the design (or
     /// designs) the answers were given under, which need not be the one on screen.
+    /// How far the narration box is scrolled at this moment.
+    pub fn story_offset(&self) -> u16 {
+        let (tick, design, offset) = self.story_scroll;
+        if (tick, design) == (self.tick, self.design) {
+            offset
+        } else {
+            0
+        }
+    }
+
     pub fn score_text(&self) -> Option<String> {
         let (right, given) = self.score();
         if given == 0 {

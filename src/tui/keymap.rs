@@ -89,6 +89,8 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('s') => Msg::Fork(WhatIf::SlowAttempt),
         KeyCode::Char('u') => Msg::Unfork,
         KeyCode::Char('m') => Msg::CycleStepKeys,
+        KeyCode::Down => Msg::ScrollStory(1),
+        KeyCode::Up => Msg::ScrollStory(-1),
         KeyCode::Char('S') => Msg::OpenSave,
         KeyCode::Char('o') => Msg::OpenPicker,
         KeyCode::Char('k') => Msg::OpenChecklist,
@@ -102,10 +104,13 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
 
 /// Every key, as the help overlay and the README list them.
 pub const KEYS: &[(&str, &str)] = &[
-    ("→ / l", "next tick (PageDown too)"),
-    ("← / h", "previous tick (PageUp too)"),
+    ("→ ← / l h", "next / previous tick (PageDown / PageUp too)"),
     ("g / G", "first / last tick (Home / End too)"),
     ("Space", "play / pause"),
+    (
+        "↓ / ↑",
+        "scroll the narration when it is longer than its box",
+    ),
     ("+ / -", "faster / slower"),
     ("1 – 6", "switch design, keeping the moment (answer a quiz)"),
     ("d", "jump to where this design and another first differ"),

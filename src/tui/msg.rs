@@ -35,6 +35,8 @@ pub enum Msg {
     Quit,
     /// Add a what-if fault at the current tick.
     Fork(WhatIf),
+    /// Scroll the narration box by this many rows (negative: up).
+    ScrollStory(i16),
     /// Drop every what-if fault: back to the scenario as written.
     Unfork,
     /// Key the downstream steps the next way: derived, per attempt, none.

@@ -169,6 +169,10 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 }));
             }
         }
+        Msg::ScrollStory(by) => {
+            let offset = app.story_offset().saturating_add_signed(by);
+            app.story_scroll = (app.tick, app.design, offset);
+        }
         Msg::CycleStepKeys => match app.original.config.steps.first() {
             None => {
                 app.notice = Some(

@@ -22,54 +22,99 @@ pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         Span::raw("  "),
         Span::styled(order, theme.dim()),
     ]);
+    let second = status_line(app, width, theme);
+    frame.render_widget(Paragraph::new(vec![first, second]), area);
+}
+
+/// The second header line: design, clock, position, play state and speed, and the mode
+/// (what-if, compare, a question waiting). The mode and the speed always stay; when the line
+/// is too long, the design's long name shortens first, then the steps' keys, then the what-if's
+/// description.
+fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
     let trace = app.trace();
     let clock = trace.format_time(app.now());
     let position = match app.screen {
         Screen::Replay | Screen::Window => format!("tick {}/{}", app.tick + 1, trace.ticks.len()),
-        Screen::Compare => "compare".to_string(),
+        Screen::Compare => "COMPARE".to_string(),
     };
     let play = if app.playing {
-        "▶ playing"
+        "▶ PLAYING"
     } else {
         "❚❚ paused"
     };
-    let mut second = vec![
-        Span::raw(" design "),
-        Span::styled(app.design.name(), theme.bold()),
-    ];
-    // How the steps after payment are keyed, which m changes.
-    if let Some(step) = app.scenario.config.steps.first() {
-        let keys = match step.key_mode {
-            crate::sim::config::KeyMode::Derived => "derived keys",
-            crate::sim::config::KeyMode::PerAttempt => "a key per try",
-            crate::sim::config::KeyMode::None => "no key",
-        };
-        second.push(Span::raw(" · steps: "));
-        second.push(Span::styled(keys, theme.bold()));
-    }
-    second.extend([
-        Span::raw("   "),
-        Span::styled(format!("◷ {clock}"), theme.bold()),
-        Span::raw(format!("   {position}   {play} · {}×", SPEEDS[app.speed])),
-    ]);
-    // The room must know when it is looking at a what-if rather than the scenario as written.
-    if let Some(last) = app.added.last() {
+    let steps = app.scenario.config.steps.first().map(|s| match s.key_mode {
+        crate::sim::config::KeyMode::Derived => ("derived keys", "derived"),
+        crate::sim::config::KeyMode::PerAttempt => ("a key per try", "per try"),
+        crate::sim::config::KeyMode::None => ("no key", "no key"),
+    });
+    let what_if = app.added.last().map(|last| {
         let more = match app.added.len() {
             1 => String::new(),
             n => format!(" (+{} more)", n - 1),
         };
-        let used: usize = second.iter().map(|s| s.content.chars().count()).sum();
-        let text = format!(
-            "   ⑂ WHAT-IF (u undoes): {}{more}",
+        format!(
+            " (u undoes): {}{more}",
             crate::scenario::fork::describe(&app.original, last)
-        );
-        second.push(Span::styled(
-            fit(&text, width.saturating_sub(used)),
-            theme.changed(),
-        ));
+        )
+    });
+    let quiz = app.quiz_pending();
+    let designs = [app.design.name(), short_name(app.design)];
+    let build = |design: &str, long_steps: bool, detail: bool| -> Vec<Span<'static>> {
+        let mut spans = vec![
+            Span::raw(" design "),
+            Span::styled(design.to_string(), theme.bold()),
+        ];
+        if let Some((long, short)) = steps {
+            spans.push(Span::raw(" · steps: "));
+            spans.push(Span::styled(
+                if long_steps { long } else { short },
+                theme.bold(),
+            ));
+        }
+        spans.push(Span::raw("   "));
+        spans.push(Span::styled(format!("◷ {clock}"), theme.bold()));
+        spans.push(Span::raw(format!(
+            "   {position}   {play} · {}×",
+            SPEEDS[app.speed]
+        )));
+        if quiz {
+            spans.push(Span::styled("   ? QUIZ", theme.changed()));
+        }
+        if let Some(text) = &what_if {
+            spans.push(Span::styled("   ⑂ WHAT-IF", theme.changed()));
+            if detail {
+                spans.push(Span::styled(text.clone(), theme.changed()));
+            }
+        }
+        spans
+    };
+    let length = |spans: &[Span<'_>]| -> usize {
+        spans
+            .iter()
+            .map(|s| unicode_width::UnicodeWidthStr::width(s.content.as_ref()))
+            .sum()
+    };
+    // From the richest line to the plainest; the first that fits is shown. Past the last, the
+    // what-if's words are cut to the room left, with a mark, rather than dropped.
+    let order = [
+        (designs[0], true, true),
+        (designs[1], true, true),
+        (designs[1], false, true),
+    ];
+    for (design, long_steps, detail) in order {
+        let spans = build(design, long_steps, detail);
+        if length(&spans) <= width {
+            return Line::from(spans);
+        }
     }
-    let second = Line::from(second);
-    frame.render_widget(Paragraph::new(vec![first, second]), area);
+    let mut spans = build(designs[1], false, false);
+    if let Some(text) = &what_if {
+        let room = width.saturating_sub(length(&spans));
+        if room > 12 {
+            spans.push(Span::styled(fit(text, room), theme.changed()));
+        }
+    }
+    Line::from(spans)
 }
 
 pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {

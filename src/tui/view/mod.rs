@@ -45,26 +45,26 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     // The narration box grows to its text, leaving the timeline at least 8 rows.
     // An export has no footer: no keys to press, no command to share.
     let footer_height = if app.for_export { 0 } else { 2 };
+    let outcome_height = narration::outcome_lines(app, area.width as usize, theme).len() as u16;
+    // The body keeps at least 8 rows, and room for every line of the card statement.
+    let body_least = match app.screen {
+        Screen::Replay => panels::least_height(app).max(8),
+        _ => 8,
+    };
     let room = area
         .height
-        .saturating_sub(2 + 1 + 8 + 1 + footer_height)
+        .saturating_sub(2 + 1 + body_least + outcome_height + footer_height)
         .max(5);
-    let story_height = if asking && area.height >= 30 {
-        8
-    } else if asking {
-        6
-    } else {
-        let lines = narration::narration_text(app).map_or(1, |t| {
-            crate::text::wrap(&t, area.width.saturating_sub(2) as usize).len()
-        });
-        (lines as u16 + 2).clamp(5, room)
-    };
+    // The question box keeps room for its choices and answer even when its text is short.
+    let least = if asking { 6 } else { 5 };
+    let rows = narration::story_rows(app, area.width, theme) as u16;
+    let story_height = (rows + 2).clamp(least, room.max(least));
     let [head, designs, body, story, outcome, foot] = Layout::vertical([
         Constraint::Length(2),
         Constraint::Length(1),
         Constraint::Min(8),
         Constraint::Length(story_height),
-        Constraint::Length(1),
+        Constraint::Length(outcome_height),
         Constraint::Length(footer_height),
     ])
     .areas(area);

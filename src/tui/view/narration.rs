@@ -6,6 +6,7 @@ use crate::tui::app::{App, Screen};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
@@ -18,30 +19,62 @@ pub fn narration_text(app: &App) -> Option<String> {
     }
 }
 
-pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+/// What the narration box holds at this moment: the narration, or a question and its answer;
+/// with the box's title and the title's style.
+fn story<'a>(app: &'a App, text: &'a str, theme: &Theme) -> (Paragraph<'a>, &'static str, Style) {
     if app.screen == Screen::Replay
         && let Some((index, quiz)) = app.quiz_here()
     {
-        question(frame, area, app, index, quiz, theme);
-        return;
+        let (lines, title) = question(app, index, quiz, theme);
+        return (
+            Paragraph::new(lines).wrap(Wrap { trim: true }),
+            title,
+            theme.changed(),
+        );
     }
+    let glossary = super::glossary::marked(text, app, theme);
+    (
+        Paragraph::new(glossary).wrap(Wrap { trim: true }),
+        " What happens ",
+        theme.bold(),
+    )
+}
+
+/// The rows the narration box's content needs at `width` (the box's, borders included).
+pub fn story_rows(app: &App, width: u16, theme: &Theme) -> usize {
     let text = narration_text(app).unwrap_or_default();
-    // Words that do not fit are never dropped silently: the title says so.
-    let shown = area.height.saturating_sub(2) as usize;
-    let cut = crate::text::wrap(&text, area.width.saturating_sub(2) as usize).len() > shown;
-    let title = if cut {
-        " What happens · cut: enlarge the terminal to read it all "
+    let (paragraph, _, _) = story(app, &text, theme);
+    paragraph.line_count(width.saturating_sub(2))
+}
+
+/// The narration box. Words that do not fit are never dropped in silence: the title says how
+/// many rows are hidden above and below, and ↓ / ↑ scroll them into view.
+pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let text = narration_text(app).unwrap_or_default();
+    let (paragraph, title, style) = story(app, &text, theme);
+    let rows = paragraph.line_count(area.width.saturating_sub(2));
+    let shown = usize::from(area.height.saturating_sub(2));
+    let hidden = rows.saturating_sub(shown);
+    let offset = usize::from(app.story_offset()).min(hidden);
+    let title = if hidden == 0 {
+        title.to_string()
     } else {
-        " What happens "
+        let below = hidden - offset;
+        let marks = match (offset, below) {
+            (0, b) => format!("↓ {b} more"),
+            (a, 0) => format!("↑ {a} above"),
+            (a, b) => format!("↑ {a} above, ↓ {b} more"),
+        };
+        format!("{title}· {marks} · ↓↑ scroll ")
     };
+    let title_style = if hidden > 0 { theme.changed() } else { style };
     let block = Block::default()
         .borders(Borders::ALL)
         .title(title)
-        .title_style(if cut { theme.changed() } else { theme.bold() });
-    let glossary = super::glossary::marked(&text, app, theme);
+        .title_style(title_style);
     frame.render_widget(
-        Paragraph::new(glossary)
-            .wrap(Wrap { trim: true })
+        paragraph
+            .scroll((u16::try_from(offset).unwrap_or(u16::MAX), 0))
             .block(block),
         area,
     );
@@ -49,13 +82,11 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
 
 /// A prediction checkpoint: the question while it waits, the answer once it is given.
 fn question(
-    frame: &mut Frame<'_>,
-    area: Rect,
     app: &App,
     index: usize,
     quiz: &crate::scenario::Quiz,
     theme: &Theme,
-) {
+) -> (Vec<Line<'static>>, &'static str) {
     let given = app.answers.get(index).copied().flatten();
     let mut lines = vec![Line::styled(quiz.question.clone(), theme.bold())];
     let mut choices: Vec<Span> = Vec::new();
@@ -111,55 +142,60 @@ fn question(
             " The answer "
         }
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(title)
-        .title_style(theme.changed());
-    frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
-        area,
-    );
+    (lines, title)
 }
 
-pub fn outcome(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let line = match app.screen {
+/// The outcome rows under the narration: at the last tick, the headline with the verdict on
+/// one line and what it means on lines of its own, wrapped rather than cut; before it, a hint.
+pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    match app.screen {
         Screen::Replay if app.at_end() => {
             let o = &app.trace().outcome;
             let (tone, head) = headline(o);
             let beliefs: Vec<&str> = o.intents.iter().map(|i| i.client_view.label()).collect();
-            let mut rest = format!(
-                "  ·  verdict: {}  ·  checkout believes: {}  ·  {}",
+            let facts = format!(
+                "  ·  verdict: {}  ·  checkout believes: {}",
                 o.verdict.id(),
-                beliefs.join(", "),
-                verdict_meaning(o),
+                beliefs.join(", ")
             );
-            if let Some(r) = &o.reconcile {
-                rest.push_str(&format!("  ·  reconcile: {}", reconcile_line(r)));
-            }
-            let rest = match app.score_text() {
-                Some(score) => format!("  ·  {score}{rest}"),
-                None => rest,
-            };
-            let room = (area.width as usize).saturating_sub(head.chars().count() + 1);
-            Line::from(vec![
+            let room = width.saturating_sub(head.chars().count() + 1);
+            let mut lines = vec![Line::from(vec![
                 Span::raw(" "),
                 Span::styled(head, theme.tone(tone)),
-                Span::raw(fit(&rest, room)),
-            ])
+                Span::raw(fit(&facts, room)),
+            ])];
+            let mut meaning = verdict_meaning(o);
+            if let Some(r) = &o.reconcile {
+                meaning.push_str(&format!("  ·  reconcile: {}", reconcile_line(r)));
+            }
+            if let Some(score) = app.score_text() {
+                meaning = format!("{score}  ·  {meaning}");
+            }
+            for row in crate::text::wrap(&meaning, width.saturating_sub(2)) {
+                lines.push(Line::styled(format!(" {row}"), theme.dim()));
+            }
+            lines
         }
         Screen::Replay | Screen::Window => {
             let left = app.last_tick() - app.tick;
-            Line::styled(
-                format!(
-                    " Outcome at the last tick ({left} to go). How many times will the card be charged?"
+            vec![Line::styled(
+                fit(
+                    &format!(
+                        " Outcome at the last tick ({left} to go). How many times will the card be charged?"
+                    ),
+                    width,
                 ),
                 theme.dim(),
-            )
+            )]
         }
-        Screen::Compare => Line::styled(
+        Screen::Compare => vec![Line::styled(
             " Each column shows its outcome once it reaches its last tick.",
             theme.dim(),
-        ),
-    };
-    frame.render_widget(Paragraph::new(line), area);
+        )],
+    }
+}
+
+pub fn outcome(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let lines = outcome_lines(app, area.width as usize, theme);
+    frame.render_widget(Paragraph::new(lines), area);
 }

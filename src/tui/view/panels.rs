@@ -15,6 +15,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use std::sync::Arc;
 
+/// The fewest rows the side panels need so that no charge or refund on the statement is cut:
+/// the statement box (ledger folded in), a row of processor memory and a row of counters.
+pub fn least_height(app: &App) -> u16 {
+    let state = app.trace().ticks.get(app.tick).map(|t| &t.state);
+    let lines = state.map_or(0, |s| s.ledger.len() + s.refunds.len()) as u16;
+    // The statement's lines and its total, in a box; a box of memory, a box of counters.
+    (lines + 1 + 2) + 3 + 3
+}
+
 pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let trace = app.trace();
     let Some(tick) = trace.ticks.get(app.tick) else {
@@ -38,11 +47,18 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     // The money panels come first: the memory box gives up rows before a charge is hidden,
     // and on a short screen the ledger folds into the statement, which lists the same charges.
     let compact = area.height < counter_h + ledger_h + statement_h + 4;
+    // Money is never cut: the counters give up rows before the statement does.
+    let ledger_rows = if compact { 0 } else { ledger_h };
+    let counter_rows = counter_h.min(
+        area.height
+            .saturating_sub(3 + ledger_rows + statement_h)
+            .max(3),
+    );
     let [mem_area, ledger_area, statement_area, counter_area] = Layout::vertical([
         Constraint::Min(3),
-        Constraint::Length(if compact { 0 } else { ledger_h }),
+        Constraint::Length(ledger_rows),
         Constraint::Length(statement_h),
-        Constraint::Length(counter_h),
+        Constraint::Length(counter_rows),
     ])
     .areas(area);
     let statement = if compact {
@@ -382,11 +398,12 @@ fn statement_lines_with_ids(
         .enumerate()
         .map(|(i, c)| {
             let key = c.key.as_deref().unwrap_or("no key");
+            // The amount comes before anything that may be cut: money is never cut.
             let text = format!(
-                "{} {} {} {key}",
+                "{} {} {key} {}",
                 c.id,
-                trace.clock.format_short(c.at),
-                c.amount
+                c.amount,
+                trace.clock.format_short(c.at)
             );
             Line::styled(
                 fit(&text, width),
@@ -396,10 +413,10 @@ fn statement_lines_with_ids(
         .collect();
     lines.extend(now.refunds.iter().enumerate().map(|(i, r)| {
         let text = format!(
-            "refund {} {} −{}",
+            "refund {} −{} {}",
             r.charge,
-            trace.clock.format_short(r.at),
-            r.amount
+            r.amount,
+            trace.clock.format_short(r.at)
         );
         Line::styled(
             fit(&text, width),
