@@ -24,6 +24,9 @@ pub struct Told {
     pub narrations: Vec<String>,
     /// The label on the tick's arrow, for a tick that draws one.
     pub arrows: Vec<Option<String>>,
+    /// Shorter forms of the arrow's label for a narrow screen, longest first: the prose goes,
+    /// the key and the attempt number stay (`$48.60 K7Q4 #1`, then `K7Q4 #1`).
+    pub arrows_short: Vec<Vec<String>>,
 }
 
 /// Writes the words for every tick of `trace`, which `cfg` produced.
@@ -35,6 +38,10 @@ pub fn tell(cfg: &SimConfig, trace: &Trace) -> Told {
         told.labels.push(label);
         told.narrations.push(teller.narration(i, tick));
         told.arrows.push(tick.message.map(|_| arrow));
+        told.arrows_short.push(match tick.message {
+            Some(_) => teller.short_arrows(tick),
+            None => Vec::new(),
+        });
     }
     told
 }
@@ -377,6 +384,41 @@ impl<'a> Teller<'a> {
             | Fact::CallTimedOut { .. } => String::new(),
         };
         (label.clone(), label)
+    }
+
+    /// Shorter forms of a tick's arrow label, longest first (empty: the label has none).
+    fn short_arrows(&self, tick: &Tick) -> Vec<String> {
+        let request = |req: RequestId| {
+            let r = self.req(req);
+            let key = r.key.as_deref().unwrap_or("no key");
+            vec![
+                format!("{} {key} {}", r.amount, self.tag(req)),
+                format!("{key} {}", self.tag(req)),
+            ]
+        };
+        let answer = |response: &Response| match response.charge {
+            Some(id) => vec![
+                format!("{} {id}", response.status),
+                response.status.to_string(),
+            ],
+            None => vec![response.status.to_string()],
+        };
+        let first_answer = |req: RequestId| {
+            self.reply_of
+                .get(&req)
+                .map_or_else(Vec::new, |&r| answer(&self.trace.replies[r].response))
+        };
+        match &tick.fact {
+            Fact::Send { req } | Fact::LostRequest { req } => request(*req),
+            Fact::LostReply { reply } => answer(&self.trace.replies[*reply].response),
+            Fact::Replied { response, .. } => answer(response),
+            Fact::Replayed { stored, .. } => answer(stored),
+            Fact::Refused { req, .. }
+            | Fact::Mismatch { req, .. }
+            | Fact::InProgress { req, .. }
+            | Fact::HandlerError { req, .. } => first_answer(*req),
+            _ => self.call_short_arrows(tick),
+        }
     }
 
     /// `#1` (or `5538 #1`) for a tick that names an attempt without a request of its own.

@@ -38,8 +38,10 @@ fn statement_panel(screen: &str) -> Vec<String> {
 /// The diagram rows of the timeline: those that start with a time (the lane names and the
 /// empty rows start with a space).
 fn timeline_rows(screen: &str) -> Vec<String> {
+    // The first row names the lanes (and, on a narrow screen, the hour the rows share).
     panel(screen, " Timeline ")
         .into_iter()
+        .skip(1)
         .filter(|l| !l.starts_with(' '))
         .collect()
 }
@@ -671,4 +673,54 @@ fn the_header_ranks_what_it_keeps() {
         line.contains("COMPARE") && line.contains("⑂ WHAT-IF"),
         "{line}"
     );
+}
+
+/// At 80×24, 100×30 and 120×36, every arrow that carries a key shows it with its attempt
+/// number, under every design of every built-in: the prose gives way first.
+#[test]
+fn every_arrow_that_carries_a_key_shows_it() {
+    use idem::sim::Fact;
+    for builtin in BUILTIN {
+        let scenario = builtin.load().expect("built-in scenarios load");
+        let mut app = app_for(scenario, builtin.name);
+        for design in Design::ALL {
+            settle(&mut app, Msg::SwitchDesign(design));
+            let trace = app.trace().clone();
+            for (tick, t) in trace.ticks.iter().enumerate() {
+                let (key, tag) = match t.fact {
+                    Fact::Send { req } | Fact::LostRequest { req } => {
+                        let r = &trace.requests[req];
+                        let Some(key) = r.key.as_deref() else {
+                            continue;
+                        };
+                        let tag = if trace.outcome.intents.len() > 1 {
+                            format!("{} #{}", trace.outcome.intents[r.intent].id, r.attempt)
+                        } else {
+                            format!("#{}", r.attempt)
+                        };
+                        (key.to_string(), tag)
+                    }
+                    Fact::CallSent { call } => {
+                        let c = &trace.calls[call];
+                        let Some(key) = c.key.as_deref() else {
+                            continue;
+                        };
+                        (key.to_string(), format!("#{}", c.attempt))
+                    }
+                    _ => continue,
+                };
+                app.tick = tick;
+                for (w, h) in [(80, 24), (100, 30), (120, 36)] {
+                    let screen = render(&app, w, h);
+                    let rows = timeline_rows(&screen);
+                    let row = rows.last().expect("the current tick is drawn");
+                    assert!(
+                        row.contains(&key) && row.contains(&tag),
+                        "{} {design:?} tick {tick} at {w}×{h}: {key} {tag} not in\n{row}\n{screen}",
+                        builtin.name
+                    );
+                }
+            }
+        }
+    }
 }

@@ -170,6 +170,23 @@ impl Teller<'_> {
         }
     }
 
+    /// Shorter forms of a call's arrow label: the key and the try, or what the answer reports.
+    pub(super) fn call_short_arrows(&self, tick: &Tick) -> Vec<String> {
+        match &tick.fact {
+            Fact::CallSent { call }
+            | Fact::CallLost {
+                call,
+                direction: Direction::Request,
+            } => {
+                let c = self.call(*call);
+                let key = c.key.as_deref().unwrap_or("no key");
+                vec![format!("{key} {}", self.call_tag(*call))]
+            }
+            // An answer's label (`booking #1`) is short already.
+            _ => Vec::new(),
+        }
+    }
+
     /// A call tick's narration.
     pub(super) fn call_narration(&self, tick: &Tick, clock: &str) -> Option<String> {
         Some(match &tick.fact {

@@ -91,6 +91,26 @@ impl Lanes {
     }
 }
 
+/// `mm:ss.mmm`, the time column with its day and hour left out.
+const COMPACT_TIME: u16 = 9;
+
+/// The day and hour every tick from `start` to `last` shares (`14:`, `day 2 02:`), if they share
+/// one.
+fn shared_prefix(trace: &Trace, start: usize, last: usize) -> Option<String> {
+    let cut = |t: &str| t.len().checked_sub(usize::from(COMPACT_TIME));
+    let first = trace.format_time(trace.ticks.get(start)?.at);
+    let prefix = first[..cut(&first)?].to_string();
+    trace.ticks[start..=last]
+        .iter()
+        .all(|t| {
+            trace
+                .format_time(t.at)
+                .strip_prefix(prefix.as_str())
+                .is_some_and(|r| r.len() == usize::from(COMPACT_TIME))
+        })
+        .then_some(prefix)
+}
+
 /// The lanes of the downstream services a trace's story calls, in its order of steps.
 fn service_lanes(trace: &Trace) -> Vec<Actor> {
     trace.ticks.first().map_or_else(Vec::new, |t| {
@@ -131,17 +151,38 @@ pub fn render_rows(
     if inner.height < 2 || inner.width < 30 {
         return;
     }
-    let time_width = trace
+    let rows = (inner.height - 1) as usize;
+    let last = current.min(trace.ticks.len().saturating_sub(1));
+    let start = (current + 1).saturating_sub(rows);
+    let full_width = trace
         .ticks
         .iter()
         .map(|t| trace.format_time(t.at).len() as u16)
         .max()
         .unwrap_or(12);
+    // On a narrow screen the time column gives up its repeated part first, so the arrows keep
+    // their words: when every row shown shares its day and hour, the rows show minutes,
+    // seconds and milliseconds, and the shared part stands once above them.
+    let shared = (inner.width.saturating_sub(full_width + 1) < 48)
+        .then(|| shared_prefix(trace, start, last))
+        .flatten();
+    let time_width = match &shared {
+        Some(_) => COMPACT_TIME,
+        None => full_width,
+    };
     let lanes = Lanes {
         left: inner.x + time_width + 1,
         width: inner.width.saturating_sub(time_width + 1),
         services: service_lanes(trace),
     };
+    if let Some(prefix) = &shared {
+        buf.set_string(
+            inner.x,
+            inner.y,
+            fit(prefix, usize::from(time_width)),
+            theme.dim(),
+        );
+    }
     // Full lane names where they fit, short ones on a narrow screen, and for services packed
     // close together, their initials.
     let short = lanes.width < if lanes.services.is_empty() { 56 } else { 100 };
@@ -161,9 +202,7 @@ pub fn render_rows(
         let room = (inner.x + inner.width).saturating_sub(x) as usize;
         buf.set_string(x, inner.y, fit(name, room), theme.bold());
     }
-    let rows = (inner.height - 1) as usize;
-    let start = (current + 1).saturating_sub(rows);
-    for (row, index) in (start..=current.min(trace.ticks.len().saturating_sub(1))).enumerate() {
+    for (row, index) in (start..=last).enumerate() {
         let y = inner.y + 1 + row as u16;
         let tick = &trace.ticks[index];
         let style = if index == current {
@@ -178,34 +217,58 @@ pub fn render_rows(
             buf.set_string(lanes.center(actor), y, "│", theme.lane().patch(style));
         }
         let time = trace.format_time(tick.at);
-        buf.set_string(inner.x, y, &time, theme.dim().patch(style));
-        let words = (told.labels[index].as_str(), told.arrows[index].as_deref());
-        draw_tick(buf, &lanes, y, tick, words, style, theme);
+        let time = match &shared {
+            Some(prefix) => &time[prefix.len()..],
+            None => &time[..],
+        };
+        buf.set_string(inner.x, y, time, theme.dim().patch(style));
+        let words = Words {
+            label: told.labels[index].as_str(),
+            arrow: told.arrows[index].as_deref(),
+            shorter: told.arrows_short.get(index).map_or(&[][..], Vec::as_slice),
+        };
+        draw_tick(buf, &lanes, y, tick, &words, style, theme);
+    }
+}
+
+/// The words of one row: the tick's label, its arrow's label, and shorter forms of that.
+struct Words<'a> {
+    label: &'a str,
+    arrow: Option<&'a str>,
+    shorter: &'a [String],
+}
+
+impl Words<'_> {
+    /// The longest form of the arrow's label that fits in `room` columns (padding included),
+    /// cut with a mark only when even the shortest does not.
+    fn arrow_fitting(&self, room: usize) -> String {
+        let full = self.arrow.unwrap_or(self.label);
+        let forms = || std::iter::once(full).chain(self.shorter.iter().map(String::as_str));
+        if let Some(l) = forms().find(|l| l.width() + 2 <= room) {
+            return format!(" {l} ");
+        }
+        // Tight: the words without the spaces around them, before anything is cut.
+        if let Some(l) = forms().find(|l| l.width() <= room) {
+            return l.to_string();
+        }
+        let last = self.shorter.last().map_or(full, String::as_str);
+        fit(last, room)
     }
 }
 
 /// Draws one tick's row: an arrow with its label, or the tick's mark on its lane with the
-/// tick's label beside it. `words` is (the tick's label, its arrow's label).
+/// tick's label beside it.
 fn draw_tick(
     buf: &mut Buffer,
     lanes: &Lanes,
     y: u16,
     tick: &Tick,
-    words: (&str, Option<&str>),
+    words: &Words<'_>,
     row: Style,
     theme: &Theme,
 ) {
     match &tick.message {
-        Some(m) => draw_arrow(
-            buf,
-            lanes,
-            y,
-            m,
-            words.1.unwrap_or(words.0),
-            tick.kind,
-            row,
-            theme,
-        ),
+        Some(m) => draw_arrow(buf, lanes, y, m, words, tick.kind, row, theme),
         None => {
             let x = lanes.center(tick.actor);
             let mark_style = match tick.kind {
@@ -215,7 +278,7 @@ fn draw_tick(
             }
             .patch(row);
             buf.set_string(x, y, mark(tick.kind), mark_style);
-            let label = words.0;
+            let label = words.label;
             let room_right = (lanes.left + lanes.width).saturating_sub(x + 2) as usize;
             let room_left = x.saturating_sub(lanes.left + 1) as usize;
             let text_style = theme.text().patch(row);
@@ -236,7 +299,7 @@ fn draw_arrow(
     lanes: &Lanes,
     y: u16,
     m: &Message,
-    label: &str,
+    words: &Words<'_>,
     kind: TickKind,
     row: Style,
     theme: &Theme,
@@ -265,14 +328,36 @@ fn draw_arrow(
     buf.set_string(to, y, head, line_style);
     buf.set_string(from, y, mark_at_sender(kind), line_style);
     let room = (hi - lo).saturating_sub(3) as usize;
-    let label = fit(&format!(" {label} "), room);
+    let label = words.arrow_fitting(room);
+    let text_style = theme.text().patch(row).patch(theme.bold());
+    // A cut arrow whose words need more room than its stretch gets them past the cut, on
+    // the side it was heading to, where the row is empty.
+    if m.fate == Fate::Lost && label.trim_end().ends_with('…') {
+        let dest = lanes.center(m.to);
+        let beyond = if rightward {
+            dest.saturating_sub(to + 2)
+        } else {
+            to.saturating_sub(dest + 2)
+        } as usize;
+        let there = words.arrow_fitting(beyond);
+        if !there.trim_end().ends_with('…') || beyond > room {
+            let width = there.width() as u16;
+            let start = if rightward {
+                to + 1
+            } else {
+                to.saturating_sub(width)
+            };
+            buf.set_string(start, y, there, text_style);
+            return;
+        }
+    }
     let start = lo
         + 2
         + (hi - lo)
             .saturating_sub(3)
             .saturating_sub(label.width() as u16)
             / 2;
-    buf.set_string(start, y, label, theme.text().patch(row).patch(theme.bold()));
+    buf.set_string(start, y, label, text_style);
 }
 
 fn short_name(actor: Actor) -> &'static str {
