@@ -74,7 +74,7 @@ fn keys_map_to_messages() {
     let shift_g = KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT);
     assert_eq!(map_key(shift_g, &app), Some(Msg::Last));
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-    assert_eq!(map_key(ctrl_c, &app), Some(Msg::Quit));
+    assert_eq!(map_key(ctrl_c, &app), Some(Msg::QuitNow));
     for unused in [
         ch('0'),
         ch('7'),
@@ -293,7 +293,11 @@ fn help_opens_and_esc_closes_then_quits() {
     assert_eq!(app.overlay, Overlay::None);
     assert!(!app.quit, "the first Esc only closes the help");
     press(&mut app, key(KeyCode::Esc));
-    assert!(app.quit, "the second Esc quits");
+    assert!(!app.quit, "Esc never quits the replay");
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("nothing open to close: q quits")
+    );
 
     // `?` and Enter close it too; in compare, Esc goes back to the replay before quitting.
     let mut app = self::app();
@@ -311,7 +315,9 @@ fn help_opens_and_esc_closes_then_quits() {
     assert_eq!(app.screen, Screen::Replay);
     assert!(!app.quit);
     press(&mut app, key(KeyCode::Esc));
-    assert!(app.quit);
+    assert!(!app.quit);
+    press(&mut app, ch('q'));
+    assert!(app.quit, "q quits when nothing is unsaved");
 }
 
 #[test]

@@ -10,7 +10,7 @@ use idem::sim::config::FaultAction;
 use idem::sim::{Belief, Design, TickKind, Trace, Verdict};
 use idem::tui::app::Overlay;
 use idem::tui::{App, Msg};
-use ratatui::crossterm::event::KeyCode;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use std::path::Path;
 
 /// Every design's ticks up to and including `upto` are the same before and after a fork.
@@ -77,7 +77,7 @@ fn x_loses_the_request_on_the_wire() {
     );
     assert_eq!(
         app.notice.as_deref(),
-        Some("back to the scenario as written")
+        Some("back to the scenario as written (r redoes)")
     );
     assert!(!header(&render_full(&app)).contains("WHAT-IF"));
     // Undoing again says there is nothing to undo.
@@ -230,8 +230,77 @@ fn forks_stack_and_the_header_counts_them() {
         "{screen}"
     );
     assert!(header(&render_full(&app)).contains("⑂ WHAT-IF (u undoes): #1 takes"));
+    // u takes back one what-if at a time, the last first, and r brings it back.
+    let both = app.added.clone();
     press(&mut app, ch('u'));
+    assert_eq!(app.added, both[..1]);
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("the last what-if is taken back; 1 still in force (r redoes)")
+    );
+    press(&mut app, ch('r'));
+    assert_eq!(app.added, both);
+    press_twice_u(&mut app);
     assert!(app.added.is_empty());
+    press(&mut app, ch('r'));
+    press(&mut app, ch('r'));
+    assert_eq!(app.added, both, "redo brings them back in order");
+    press(&mut app, ch('r'));
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("nothing to redo: u takes back a what-if first")
+    );
+}
+
+fn press_twice_u(app: &mut App) {
+    press(app, ch('u'));
+    press(app, ch('u'));
+}
+
+/// `q` with what-ifs that were never saved asks first; `n` stays, `y` quits, and after a save
+/// `q` quits at once. Ctrl-C never asks.
+#[test]
+fn q_asks_before_losing_unsaved_what_ifs() {
+    let mut app = at_first_send();
+    press(&mut app, ch('x'));
+    assert_eq!(app.added.len(), 1);
+    press(&mut app, ch('q'));
+    assert!(!app.quit);
+    assert_eq!(app.overlay, Overlay::ConfirmQuit);
+    assert!(render_full(&app).contains("1 what-if in this replay are not saved"));
+    press(&mut app, ch('n'));
+    assert_eq!(app.overlay, Overlay::None);
+    assert!(!app.quit);
+    press(&mut app, ch('q'));
+    press(&mut app, ch('y'));
+    assert!(app.quit);
+
+    let mut app = at_first_send();
+    press(&mut app, ch('x'));
+    press(&mut app, ch('S'));
+    assert!(matches!(app.overlay, Overlay::Save(_)));
+    // The file was written: what the replay holds is saved.
+    idem::tui::settle(
+        &mut app,
+        Msg::Saved {
+            path: std::path::PathBuf::from("saved.toml"),
+            result: Ok(()),
+        },
+    );
+    assert_eq!(app.overlay, Overlay::None);
+    press(&mut app, ch('q'));
+    assert!(app.quit, "saved what-ifs: nothing to lose");
+
+    let mut app = at_first_send();
+    press(&mut app, ch('x'));
+    press(
+        &mut app,
+        KeyEvent::new(
+            KeyCode::Char('c'),
+            ratatui::crossterm::event::KeyModifiers::CONTROL,
+        ),
+    );
+    assert!(app.quit, "Ctrl-C quits at once");
 }
 
 // ---------------------------------------------------------------------------------------------

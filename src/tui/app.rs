@@ -27,6 +27,8 @@ pub enum Overlay {
     Save(SavePrompt),
     /// The five questions to ask before trusting a retry; the number is the selected one.
     Checklist(usize),
+    /// `q` with what-ifs that are not saved: quit anyway, or stay.
+    ConfirmQuit,
 }
 
 /// The scenario picker: files in `./scenarios`, the built-in library, and a typed path.
@@ -101,6 +103,11 @@ pub struct App {
     pub original: Scenario,
     /// What-if faults added in the replay, in the order they were added.
     pub added: Vec<Fault>,
+    /// What-ifs taken back with `u`, the last one last: `r` adds it again.
+    pub undone: Vec<Fault>,
+    /// The what-ifs as last saved with `S` (none saved: empty), so `q` knows whether
+    /// quitting loses any.
+    pub saved_added: Vec<Fault>,
     /// The scenario being shown: the original plus the added faults.
     pub scenario: Scenario,
     /// How the scenario was named on the command line, for the shareable command.
@@ -164,6 +171,8 @@ impl App {
         Ok(App {
             original: scenario.clone(),
             added: Vec::new(),
+            undone: Vec::new(),
+            saved_added: Vec::new(),
             scenario,
             source,
             error: None,
@@ -274,6 +283,11 @@ impl App {
 
     /// `quiz 1/1 right under key stored with the charge`: the score and the design (or
     /// designs) the answers were given under, which need not be the one on screen.
+    /// Whether quitting now would lose what-ifs that were never saved.
+    pub fn unsaved(&self) -> bool {
+        !self.added.is_empty() && self.added != self.saved_added
+    }
+
     /// How far the narration box is scrolled at this moment.
     pub fn story_offset(&self) -> u16 {
         let (tick, design, offset) = self.story_scroll;

@@ -12,7 +12,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         return None;
     }
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
-        return Some(Msg::Quit);
+        return Some(Msg::QuitNow);
     }
     match &app.overlay {
         Overlay::Help => {
@@ -27,6 +27,14 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             return match key.code {
                 KeyCode::Esc | KeyCode::Enter | KeyCode::Char('g') => Some(Msg::Back),
                 KeyCode::Char('q') => Some(Msg::Quit),
+                _ => None,
+            };
+        }
+        Overlay::ConfirmQuit => {
+            return match key.code {
+                KeyCode::Char('y') | KeyCode::Char('q') => Some(Msg::QuitNow),
+                KeyCode::Char('n') | KeyCode::Esc => Some(Msg::Back),
+                KeyCode::Char('S') => Some(Msg::OpenSave),
                 _ => None,
             };
         }
@@ -88,6 +96,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('!') => Msg::Fork(WhatIf::CrashNext),
         KeyCode::Char('s') => Msg::Fork(WhatIf::SlowAttempt),
         KeyCode::Char('u') => Msg::Unfork,
+        KeyCode::Char('r') => Msg::Redo,
         KeyCode::Char('m') => Msg::CycleStepKeys,
         KeyCode::Down => Msg::ScrollStory(1),
         KeyCode::Up => Msg::ScrollStory(-1),
@@ -118,7 +127,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("x", "what if the message on the wire were lost?"),
     ("!", "what if the processor crashed at its next step?"),
     ("s", "what if this attempt were slow at the processor?"),
-    ("u", "undo the what-ifs: back to the scenario as written"),
+    ("u / r", "undo the last what-if / redo it"),
     (
         "m",
         "key the steps after payment another way: derived, per try, none",
@@ -131,6 +140,6 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     ("w", "the retry window: what this checkout's layers permit"),
     ("?", "this help; then g for the glossary"),
-    ("Esc", "close what is open; quit from the replay"),
-    ("q", "quit"),
+    ("Esc", "close what is open (q quits)"),
+    ("q", "quit (asks first if what-ifs are not saved)"),
 ];

@@ -37,8 +37,12 @@ pub enum Msg {
     Fork(WhatIf),
     /// Scroll the narration box by this many rows (negative: up).
     ScrollStory(i16),
-    /// Drop every what-if fault: back to the scenario as written.
+    /// Take back the last what-if fault.
     Unfork,
+    /// Add again the last what-if taken back.
+    Redo,
+    /// Quit without asking, whatever is unsaved (Ctrl-C, or `y` when asked).
+    QuitNow,
     /// Key the downstream steps the next way: derived, per attempt, none.
     CycleStepKeys,
     /// Ask where to save the forked scenario.

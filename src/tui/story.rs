@@ -73,8 +73,8 @@ pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimErr
 pub enum After {
     /// A what-if fault was added; `words` say which.
     Fork { words: String },
-    /// Back to the scenario as written.
-    Unfork,
+    /// The last what-if taken back; `left` are still in force.
+    Unfork { left: usize },
     /// The downstream steps keyed another way.
     StepKeys { mode: crate::sim::config::KeyMode },
     /// The watched file changed.
@@ -103,7 +103,8 @@ impl After {
     pub fn doing(&self) -> String {
         match self {
             After::Fork { words } => format!("what if: {words}"),
-            After::Unfork => "the scenario as written".to_string(),
+            After::Unfork { left: 0 } => "the scenario as written".to_string(),
+            After::Unfork { .. } => "one what-if fewer".to_string(),
             After::StepKeys { mode } => {
                 format!("the steps after payment with {}", step_keys(*mode))
             }
@@ -149,7 +150,7 @@ impl App {
                     After::Fork { .. } => {
                         self.notice = Some(format!("that fork cannot be simulated: {e}"))
                     }
-                    After::Unfork | After::StepKeys { .. } => self.notice = Some(e),
+                    After::Unfork { .. } | After::StepKeys { .. } => self.notice = Some(e),
                     After::Reload => self.error = Some(e),
                     After::Open { errors_to, .. } => match errors_to {
                         ErrorsTo::Picker(mut picker) => {
@@ -172,7 +173,14 @@ impl App {
             After::Fork { words } => {
                 self.notice = Some(format!("what if: {words} — the future is re-simulated"))
             }
-            After::Unfork => self.notice = Some("back to the scenario as written".into()),
+            After::Unfork { left: 0 } => {
+                self.notice = Some("back to the scenario as written (r redoes)".into())
+            }
+            After::Unfork { left } => {
+                self.notice = Some(format!(
+                    "the last what-if is taken back; {left} still in force (r redoes)"
+                ))
+            }
             After::StepKeys { mode } => {
                 self.notice = Some(format!(
                     "steps after payment now sent with {} (m for the next way)",

@@ -148,6 +148,8 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                     let mut added = app.added.clone();
                     let words = fork::describe(&app.scenario, &fault);
                     added.push(fault);
+                    // A new what-if starts a new line of history: nothing left to redo.
+                    app.undone.clear();
                     effects.push(app.start(Job {
                         original: app.original.clone(),
                         added,
@@ -162,13 +164,31 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 app.notice =
                     Some("this is the scenario as written: there is no what-if to undo".into());
             } else {
+                let mut added = app.added.clone();
+                if let Some(last) = added.pop() {
+                    app.undone.push(last);
+                }
+                let left = added.len();
                 effects.push(app.start(Job {
                     original: app.original.clone(),
-                    added: Vec::new(),
-                    after: After::Unfork,
+                    added,
+                    after: After::Unfork { left },
                 }));
             }
         }
+        Msg::Redo => match app.undone.pop() {
+            None => app.notice = Some("nothing to redo: u takes back a what-if first".into()),
+            Some(fault) => {
+                let words = fork::describe(&app.scenario, &fault);
+                let mut added = app.added.clone();
+                added.push(fault);
+                effects.push(app.start(Job {
+                    original: app.original.clone(),
+                    added,
+                    after: After::Fork { words },
+                }));
+            }
+        },
         Msg::ScrollStory(by) => {
             let offset = app.story_offset().saturating_add_signed(by);
             app.story_scroll = (app.tick, app.design, offset);
@@ -288,10 +308,15 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             } else if app.screen == Screen::Compare {
                 toggle_compare(app);
             } else {
-                app.quit = true;
+                // Esc never quits: a room's stray key press must not end the session.
+                app.notice = Some("nothing open to close: q quits".into());
             }
         }
-        Msg::Quit => app.quit = true,
+        Msg::Quit if app.unsaved() && app.overlay != Overlay::ConfirmQuit => {
+            app.playing = false;
+            app.overlay = Overlay::ConfirmQuit;
+        }
+        Msg::Quit | Msg::QuitNow => app.quit = true,
         Msg::Clock(secs) => {
             if let Some(p) = app.present.as_mut() {
                 p.elapsed_secs = secs;
@@ -332,6 +357,7 @@ fn changes_the_story(app: &App, msg: &Msg) -> bool {
     match msg {
         Msg::Fork(_)
         | Msg::Unfork
+        | Msg::Redo
         | Msg::CycleStepKeys
         | Msg::OpenSave
         | Msg::OpenPicker
@@ -489,6 +515,7 @@ fn saved(app: &mut App, path: &Path, result: Result<(), WriteError>) {
     match result {
         Ok(()) => {
             app.overlay = Overlay::None;
+            app.saved_added = app.added.clone();
             app.notice = Some(format!(
                 "saved to {}",
                 crate::text::sanitize_line(&path.display().to_string())

@@ -104,6 +104,30 @@ pub fn save(frame: &mut Frame<'_>, area: Rect, prompt: &SavePrompt, theme: &Them
     super::popup(frame, area, (80, 7), "Save the what-if", lines, theme);
 }
 
+/// `q` with what-ifs that were never saved: they would be lost.
+pub fn confirm_quit(frame: &mut Frame<'_>, area: Rect, unsaved: usize, theme: &Theme) {
+    let what = if unsaved == 1 {
+        "1 what-if".to_string()
+    } else {
+        format!("{unsaved} what-ifs")
+    };
+    let lines = vec![
+        Line::raw(format!(
+            "{what} in this replay are not saved, and quitting loses them."
+        )),
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled("y", theme.key()),
+            Span::raw(" quit anyway · "),
+            Span::styled("S", theme.key()),
+            Span::raw(" save first · "),
+            Span::styled("n", theme.key()),
+            Span::raw(" / Esc stay"),
+        ]),
+    ];
+    super::popup(frame, area, (70, 6), "Quit?", lines, theme);
+}
+
 pub fn checklist(frame: &mut Frame<'_>, area: Rect, selected: usize, theme: &Theme) {
     let roomy = area.height >= 22;
     let mut lines = Vec::new();

@@ -96,6 +96,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Overlay::Picker(p) => dialogs::picker(frame, area, p, theme),
         Overlay::Save(s) => dialogs::save(frame, area, s, theme),
         Overlay::Checklist(i) => dialogs::checklist(frame, area, *i, theme),
+        Overlay::ConfirmQuit => dialogs::confirm_quit(frame, area, app.added.len(), theme),
     }
 }
 
