@@ -523,3 +523,95 @@ fn w_opens_the_window_calculator_on_this_checkout_and_enter_replays_the_stack() 
     );
     assert_eq!(app.trace_of(Design::WithCharge).outcome.charges, 1);
 }
+
+/// `]` and `[` move between the ticks that matter (a charge, a crash, a lost message, …), and
+/// say where they landed; the timeline's title counts the rows scrolled off the top.
+#[test]
+fn brackets_jump_between_events_that_matter() {
+    let mut app = app();
+    press(&mut app, ch('3'));
+    let kinds: Vec<TickKind> = app.trace().ticks.iter().map(|t| t.kind).collect();
+    let matters = |k: TickKind| {
+        matches!(
+            k,
+            TickKind::Charge
+                | TickKind::Crash
+                | TickKind::Lost
+                | TickKind::Expire
+                | TickKind::GiveUp
+        )
+    };
+    let expected: Vec<usize> = (1..kinds.len()).filter(|&i| matters(kinds[i])).collect();
+    assert!(expected.len() >= 3, "{kinds:?}");
+    let mut visited = Vec::new();
+    for _ in 0..expected.len() {
+        press(&mut app, ch(']'));
+        visited.push(app.tick);
+    }
+    assert_eq!(visited, expected);
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.starts_with(&format!("tick {}: ", app.tick + 1))),
+        "{:?}",
+        app.notice
+    );
+    press(&mut app, ch(']'));
+    assert_eq!(
+        app.tick,
+        *expected.last().unwrap(),
+        "nothing after the last"
+    );
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("nothing more that matters after this tick")
+    );
+    press(&mut app, ch('['));
+    assert_eq!(app.tick, expected[expected.len() - 2]);
+
+    // On a short screen the timeline says how many rows are above its top.
+    press(&mut app, key(KeyCode::End));
+    let screen = common::render(&app, 80, 24);
+    assert!(screen.contains(" Timeline · ↑ "), "{screen}");
+}
+
+/// `:` asks for a tick number or a time; a bad answer is explained in the prompt, which stays.
+#[test]
+fn colon_goes_to_a_tick_or_a_time() {
+    let mut app = app();
+    press(&mut app, ch(':'));
+    assert!(matches!(app.overlay, Overlay::Goto { .. }));
+    for c in "5".chars() {
+        press(&mut app, ch(c));
+    }
+    press(&mut app, key(KeyCode::Enter));
+    assert_eq!((app.overlay.clone(), app.tick), (Overlay::None, 4));
+
+    press(&mut app, ch(':'));
+    for c in "14:02:38".chars() {
+        press(&mut app, ch(c));
+    }
+    press(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.overlay, Overlay::None);
+    let t = &app.trace().ticks[app.tick];
+    assert!(t.at <= Instant(50_558_000), "{:?}", t.at);
+    assert!(
+        app.trace()
+            .ticks
+            .get(app.tick + 1)
+            .is_none_or(|n| n.at > Instant(50_558_000)),
+        "the last tick at or before 14:02:38"
+    );
+
+    press(&mut app, ch(':'));
+    for c in "99".chars() {
+        press(&mut app, ch(c));
+    }
+    press(&mut app, key(KeyCode::Enter));
+    match &app.overlay {
+        Overlay::Goto { error: Some(e), .. } => assert!(e.contains("there is no tick 99"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    press(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.overlay, Overlay::None);
+}

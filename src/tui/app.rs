@@ -29,6 +29,12 @@ pub enum Overlay {
     Checklist(usize),
     /// `q` with what-ifs that are not saved: quit anyway, or stay.
     ConfirmQuit,
+    /// `:` asks for a tick number or a time to go to; the text typed so far, and why the last
+    /// one could not be used.
+    Goto {
+        typed: String,
+        error: Option<String>,
+    },
 }
 
 /// The scenario picker: files in `./scenarios`, the built-in library, and a typed path.
@@ -134,6 +140,8 @@ pub struct App {
     /// How far the narration box is scrolled, and at which tick and design: another moment
     /// starts at the top.
     pub story_scroll: (usize, Design, u16),
+    /// How far the help overlay is scrolled.
+    pub help_scroll: u16,
     /// The answers given to the scenario's quizzes, by quiz index.
     pub answers: Vec<Option<Answer>>,
     /// Presenter mode, when the replay is projected in front of a room.
@@ -188,6 +196,7 @@ impl App {
             speed: 1,
             notice: None,
             story_scroll: (0, design, 0),
+            help_scroll: 0,
             answers,
             present: None,
             notes_off: None,

@@ -18,6 +18,8 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         Overlay::Help => {
             return match key.code {
                 KeyCode::Esc | KeyCode::Char('?') | KeyCode::Enter => Some(Msg::ToggleHelp),
+                KeyCode::Down | KeyCode::Char('j') | KeyCode::PageDown => Some(Msg::Down),
+                KeyCode::Up | KeyCode::Char('k') | KeyCode::PageUp => Some(Msg::Up),
                 KeyCode::Char('g') => Some(Msg::OpenGlossary),
                 KeyCode::Char('q') => Some(Msg::Quit),
                 _ => None,
@@ -49,7 +51,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             };
         }
         // Typing overlays take every printable key as text.
-        Overlay::Picker(_) | Overlay::Save(_) => {
+        Overlay::Picker(_) | Overlay::Save(_) | Overlay::Goto { .. } => {
             return match key.code {
                 KeyCode::Esc => Some(Msg::Back),
                 KeyCode::Enter => Some(Msg::Confirm),
@@ -97,6 +99,9 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('s') => Msg::Fork(WhatIf::SlowAttempt),
         KeyCode::Char('u') => Msg::Unfork,
         KeyCode::Char('r') => Msg::Redo,
+        KeyCode::Char(']') => Msg::JumpEvent(true),
+        KeyCode::Char('[') => Msg::JumpEvent(false),
+        KeyCode::Char(':') => Msg::OpenGoto,
         KeyCode::Char('m') => Msg::CycleStepKeys,
         KeyCode::Down => Msg::ScrollStory(1),
         KeyCode::Up => Msg::ScrollStory(-1),
@@ -123,6 +128,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ("+ / -", "faster / slower"),
     ("1 – 6", "switch design, keeping the moment (answer a quiz)"),
     ("d", "jump to where this design and another first differ"),
+    (
+        "] / [",
+        "next / previous event that matters: a charge, crash, loss, expiry",
+    ),
+    (":", "go to a tick number or a time (14:02:38, day 2 02:00)"),
     ("c", "compare the three designs side by side"),
     ("x", "what if the message on the wire were lost?"),
     ("!", "what if the processor crashed at its next step?"),

@@ -37,6 +37,11 @@ pub enum Msg {
     Fork(WhatIf),
     /// Scroll the narration box by this many rows (negative: up).
     ScrollStory(i16),
+    /// Jump to the next (`true`) or previous event that matters: a charge, a crash, a lost
+    /// message, an expiry, a refund, a downstream effect.
+    JumpEvent(bool),
+    /// Ask for a tick number or a time to go to.
+    OpenGoto,
     /// Take back the last what-if fault.
     Unfork,
     /// Add again the last what-if taken back.

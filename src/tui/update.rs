@@ -123,7 +123,22 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
         }
         Msg::ToggleCompare => toggle_compare(app),
+        Msg::JumpEvent(forward) => {
+            app.playing = false;
+            if app.screen == Screen::Compare {
+                toggle_compare(app);
+            }
+            jump_event(app, forward);
+        }
+        Msg::OpenGoto => {
+            app.playing = false;
+            app.overlay = Overlay::Goto {
+                typed: String::new(),
+                error: None,
+            };
+        }
         Msg::ToggleHelp => {
+            app.help_scroll = 0;
             app.overlay = match app.overlay {
                 Overlay::None => Overlay::Help,
                 _ => Overlay::None,
@@ -265,11 +280,19 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 s.confirm_overwrite = false;
                 s.error = None;
             }
+            Overlay::Goto { typed, error } => {
+                typed.push(c);
+                *error = None;
+            }
             _ => {}
         },
         Msg::Backspace => match &mut app.overlay {
             Overlay::Picker(p) => {
                 p.typed.pop();
+            }
+            Overlay::Goto { typed, error } => {
+                typed.pop();
+                *error = None;
             }
             Overlay::Save(s) => {
                 s.path.pop();
@@ -280,16 +303,20 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         Msg::Up => match &mut app.overlay {
             Overlay::Picker(p) => p.selected = p.selected.saturating_sub(1),
             Overlay::Checklist(i) => *i = i.saturating_sub(1),
+            Overlay::Help => app.help_scroll = app.help_scroll.saturating_sub(1),
             _ => {}
         },
         Msg::Down => match &mut app.overlay {
             Overlay::Picker(p) => p.selected = (p.selected + 1).min(p.entries.len()),
             Overlay::Checklist(i) => *i = (*i + 1).min(CHECKLIST.len() - 1),
+            // Bounded when drawn: the help never scrolls past its last line.
+            Overlay::Help => app.help_scroll = app.help_scroll.saturating_add(1).min(200),
             _ => {}
         },
         Msg::Confirm => match app.overlay.clone() {
             Overlay::Picker(p) => effects.extend(pick(app, p)),
             Overlay::Save(s) => effects.extend(save(app, s)),
+            Overlay::Goto { typed, .. } => go_to(app, &typed),
             Overlay::Checklist(i) => {
                 let name = CHECKLIST.get(i).map_or("order-5531", |c| c.scenario);
                 let loaded = scenario::library::find(name)
@@ -375,6 +402,108 @@ fn finished(app: &App) -> bool {
     match app.screen {
         Screen::Replay | Screen::Window => app.at_end(),
         Screen::Compare => app.compare_at >= last_time(app),
+    }
+}
+
+/// Whether a tick is one of the events `]` and `[` stop at.
+fn matters(tick: &crate::sim::Tick) -> bool {
+    use crate::sim::TickKind;
+    matches!(
+        tick.kind,
+        TickKind::Charge
+            | TickKind::Crash
+            | TickKind::Lost
+            | TickKind::Expire
+            | TickKind::Refund
+            | TickKind::Alert
+            | TickKind::Effect
+            | TickKind::GiveUp
+    )
+}
+
+/// The first unanswered question after the current tick, which no jump passes.
+fn next_question(app: &App) -> Option<usize> {
+    app.scenario
+        .quizzes
+        .iter()
+        .zip(&app.answers)
+        .filter(|(_, answer)| answer.is_none())
+        .filter_map(|(q, _)| q.target.find(app.trace(), app.told()))
+        .filter(|&t| t > app.tick)
+        .min()
+}
+
+/// Moves to the next or previous tick that matters, stopping at a question on the way.
+fn jump_event(app: &mut App, forward: bool) {
+    if forward && app.quiz_pending() {
+        app.notice = Some(quiz_reminder(app));
+        return;
+    }
+    let ticks = &app.trace().ticks;
+    let found = if forward {
+        (app.tick + 1..ticks.len()).find(|&i| matters(&ticks[i]))
+    } else {
+        (0..app.tick).rev().find(|&i| matters(&ticks[i]))
+    };
+    let Some(mut target) = found else {
+        app.notice = Some(if forward {
+            "nothing more that matters after this tick".into()
+        } else {
+            "nothing that matters before this tick".into()
+        });
+        return;
+    };
+    if forward && let Some(q) = next_question(app).filter(|&q| q < target) {
+        target = q;
+    }
+    app.tick = target;
+    app.notice = Some(format!(
+        "tick {}: {}",
+        target + 1,
+        app.told().labels[target]
+    ));
+}
+
+/// Goes to what `typed` names: a tick number (`12`) or a time (`14:02:38`, `day 2 02:00`,
+/// `Fri 18:00`), the last tick at or before it. A question on the way is not skipped.
+fn go_to(app: &mut App, typed: &str) {
+    let typed = typed.trim();
+    let last = app.last_tick();
+    let target = if let Ok(n) = typed.parse::<usize>() {
+        match n {
+            1.. if n <= last + 1 => Ok(n - 1),
+            _ => Err(format!(
+                "there is no tick {n}: this story has ticks 1 to {}",
+                last + 1
+            )),
+        }
+    } else {
+        crate::scenario::values::parse_clock(typed)
+            .map(|c| {
+                app.trace()
+                    .tick_at_or_before(c.resolve(app.trace().ticks[0].at))
+            })
+            .map_err(|e| format!("{e}; or a tick number"))
+    };
+    match target {
+        Ok(mut t) => {
+            if t > app.tick
+                && let Some(q) = next_question(app).filter(|&q| q < t)
+            {
+                t = q;
+            }
+            if app.screen == Screen::Compare {
+                toggle_compare(app);
+            }
+            app.tick = t;
+            app.overlay = Overlay::None;
+        }
+        Err(e) => {
+            app.overlay = Overlay::Goto {
+                typed: typed.to_string(),
+                error: Some(crate::text::sanitize_line(&e)),
+            }
+        }
     }
 }
 

@@ -104,6 +104,25 @@ pub fn save(frame: &mut Frame<'_>, area: Rect, prompt: &SavePrompt, theme: &Them
     super::popup(frame, area, (80, 7), "Save the what-if", lines, theme);
 }
 
+/// `:` asks where to go.
+pub fn goto(frame: &mut Frame<'_>, area: Rect, typed: &str, error: Option<&str>, theme: &Theme) {
+    let lines = vec![
+        Line::raw("Go to a tick number, or a time as the header writes it:"),
+        Line::from(vec![
+            Span::styled("go to: ", theme.bold()),
+            Span::styled(format!("{typed}▏"), theme.current()),
+        ]),
+        match error {
+            Some(e) => Line::styled(e.to_string(), theme.lost()),
+            None => Line::styled(
+                "12 · 14:02:38 · 14:02:38.250 · day 2 02:00 · Enter goes · Esc cancels",
+                theme.dim(),
+            ),
+        },
+    ];
+    super::popup(frame, area, (76, 7), "Go to", lines, theme);
+}
+
 /// `q` with what-ifs that were never saved: they would be lost.
 pub fn confirm_quit(frame: &mut Frame<'_>, area: Rect, unsaved: usize, theme: &Theme) {
     let what = if unsaved == 1 {

@@ -1,4 +1,5 @@
-//! The help overlay: every key, the designs, and what the model leaves out.
+//! The help overlay: every key, the designs, and what the model leaves out. On a short
+//! screen it scrolls (↓ / ↑), and its title says how much is above and below.
 
 use crate::sim::Design;
 use crate::tui::app::App;
@@ -7,55 +8,77 @@ use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-pub fn help(frame: &mut Frame<'_>, area: Rect, _app: &App, theme: &Theme) {
-    let mut lines: Vec<Line> = KEYS
-        .iter()
-        .map(|(k, what)| {
-            Line::from(vec![
-                Span::styled(format!(" {k:<10}"), theme.key()),
-                Span::raw(*what),
-            ])
-        })
-        .collect();
-    // On a short screen the design list gives way (the design bar already shows it), then
-    // what the model leaves out; a line says what was left, in place of the blank line.
-    let roomy = area.height >= KEYS.len() as u16 + 15;
-    let leaves_out = area.height >= KEYS.len() as u16 + 9;
-    lines.push(match (roomy, leaves_out) {
-        (true, _) => Line::raw(""),
-        (false, true) => Line::styled(" ↓ a taller terminal also lists the designs", theme.dim()),
-        (false, false) => Line::styled(
-            " ↓ a taller terminal also lists the designs and what the model leaves out",
-            theme.dim(),
-        ),
-    });
-    if roomy {
-        lines.push(Line::styled(" Designs", theme.bold()));
-        for d in Design::ALL {
+/// The width of the key column.
+const KEY_COLUMN: usize = 11;
+
+pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let width = area.width.min(78);
+    let inner = usize::from(width.saturating_sub(2));
+    let mut lines: Vec<Line> = Vec::new();
+    // A description too long for one line goes on under itself, not back at column 0.
+    let entry = |lines: &mut Vec<Line<'static>>, key: String, what: &str| {
+        let rows = crate::text::wrap(what, inner.saturating_sub(KEY_COLUMN).max(10));
+        for (i, row) in rows.into_iter().enumerate() {
+            let key = if i == 0 { key.clone() } else { String::new() };
             lines.push(Line::from(vec![
-                Span::styled(format!(" {:<10}", d.hotkey()), theme.key()),
-                Span::raw(format!("{} ({})", d.name(), d.id())),
+                Span::styled(format!(" {key:<w$}", w = KEY_COLUMN - 1), theme.key()),
+                Span::raw(row),
             ]));
         }
+    };
+    for (k, what) in KEYS {
+        entry(&mut lines, (*k).to_string(), what);
     }
-    if leaves_out {
-        lines.push(Line::styled(" What this model leaves out", theme.bold()));
-        lines.push(Line::raw(
-            " One processor and one database per design; the network only loses, delays or duplicates messages (no partial partitions); clocks never drift; money moves in whole cents.",
-        ));
-        lines.push(Line::raw(""));
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(" Designs", theme.bold()));
+    for d in Design::ALL {
+        entry(
+            &mut lines,
+            d.hotkey().to_string(),
+            &format!("{} ({})", d.name(), d.id()),
+        );
     }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(" What this model leaves out", theme.bold()));
+    for row in crate::text::wrap(
+        "One processor and one database per design; the network only loses, delays or duplicates messages (no partial partitions); clocks never drift; money moves in whole cents.",
+        inner.saturating_sub(2),
+    ) {
+        lines.push(Line::raw(format!(" {row}")));
+    }
+    lines.push(Line::raw(""));
     lines.push(Line::styled(
         " g opens the glossary · Esc or ? closes this help",
         theme.dim(),
     ));
-    super::popup(
-        frame,
-        area,
-        (76, KEYS.len() as u16 + 18),
-        "Keys",
-        lines,
-        theme,
+
+    let height = area.height.min(lines.len() as u16 + 2);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    let shown = usize::from(height.saturating_sub(2));
+    let hidden = lines.len().saturating_sub(shown);
+    let offset = usize::from(app.help_scroll).min(hidden);
+    let title = match (hidden, offset) {
+        (0, _) => " Keys ".to_string(),
+        (h, 0) => format!(" Keys · ↓ {h} more · ↓↑ scroll "),
+        (h, o) if o == h => format!(" Keys · ↑ {o} above · ↓↑ scroll "),
+        (h, o) => format!(" Keys · ↑ {o} above, ↓ {} more ", h - o),
+    };
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(title)
+        .title_style(theme.title());
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .scroll((u16::try_from(offset).unwrap_or(u16::MAX), 0))
+            .block(block),
+        rect,
     );
 }

@@ -123,9 +123,17 @@ fn service_lanes(trace: &Trace) -> Vec<Actor> {
 }
 
 pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    // Rows scrolled off the top are counted in the title. Later ticks are not hidden rows:
+    // the room is not shown what has not happened yet.
+    let rows = usize::from(area.height.saturating_sub(3));
+    let earlier = (app.tick + 1).saturating_sub(rows);
+    let title = match earlier {
+        0 => " Timeline ".to_string(),
+        n => format!(" Timeline · ↑ {n} earlier "),
+    };
     let block = Block::default()
         .borders(Borders::ALL)
-        .title(" Timeline ")
+        .title(title)
         .title_style(theme.bold());
     let inner = block.inner(area);
     frame.render_widget(block, area);

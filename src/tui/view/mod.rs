@@ -96,6 +96,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Overlay::Picker(p) => dialogs::picker(frame, area, p, theme),
         Overlay::Save(s) => dialogs::save(frame, area, s, theme),
         Overlay::Checklist(i) => dialogs::checklist(frame, area, *i, theme),
+        Overlay::Goto { typed, error } => {
+            dialogs::goto(frame, area, typed, error.as_deref(), theme)
+        }
         Overlay::ConfirmQuit => dialogs::confirm_quit(frame, area, app.added.len(), theme),
     }
 }
