@@ -258,3 +258,15 @@ pub fn store_line(counters: &crate::sim::state::Counters, held: usize) -> String
     };
     format!("holds {} · {rate}", crate::story::plural(held, "entry"))
 }
+
+/// `Two`, `Three`, … `Six`: a count that opens a sentence.
+pub fn count_word(n: usize) -> String {
+    match n {
+        2 => "Two".to_string(),
+        3 => "Three".to_string(),
+        4 => "Four".to_string(),
+        5 => "Five".to_string(),
+        6 => "Six".to_string(),
+        n => n.to_string(),
+    }
+}

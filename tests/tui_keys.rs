@@ -615,3 +615,63 @@ fn colon_goes_to_a_tick_or_a_time() {
     press(&mut app, key(KeyCode::Esc));
     assert_eq!(app.overlay, Overlay::None);
 }
+
+/// In compare, number keys add or take away columns (two to five), and the rows line up by
+/// time: whatever two columns show on one row happened at the same moment.
+#[test]
+fn compare_chooses_its_columns_and_lines_rows_up_by_time() {
+    let mut app = app();
+    press(&mut app, key(KeyCode::End));
+    press(&mut app, ch('c'));
+    assert_eq!(app.screen, Screen::Compare);
+    assert_eq!(app.compared, Design::CORE.to_vec());
+    press(&mut app, ch('4'));
+    press(&mut app, ch('6'));
+    assert_eq!(
+        app.compared,
+        [
+            Design::WithCharge,
+            Design::LogAfterCharge,
+            Design::NoKey,
+            Design::LogBeforeCharge,
+            Design::InProgressRecord
+        ]
+    );
+    press(&mut app, ch('5'));
+    assert_eq!(app.compared.len(), 5, "at most five");
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("at most five"))
+    );
+    for c in ['1', '2', '3', '4'] {
+        press(&mut app, ch(c));
+    }
+    assert_eq!(
+        app.compared,
+        [Design::LogBeforeCharge, Design::InProgressRecord],
+        "at least two stay"
+    );
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("at least two"))
+    );
+
+    // Aligned rows: at a moment where one design has a tick and another has none, the other
+    // shows a blank cell on that row, never a later tick.
+    let mut app = self::app();
+    press(&mut app, key(KeyCode::End));
+    press(&mut app, ch('c'));
+    press(&mut app, ch('4'));
+    let screen = common::render(&app, 160, 40);
+    let time_rows = common::panel(&screen, " time ");
+    let first = common::panel(&screen, " 1 ");
+    let fourth = common::panel(&screen, " 4 ");
+    let logs = fourth
+        .iter()
+        .position(|l| l.contains("logs K7Q4"))
+        .expect("log-before-charge logs the key");
+    assert!(first[logs].trim() == "·", "{}\n{screen}", first[logs]);
+    assert!(time_rows[logs].starts_with("14:02:07.050"), "{screen}");
+}

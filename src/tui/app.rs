@@ -142,6 +142,9 @@ pub struct App {
     pub story_scroll: (usize, Design, u16),
     /// How far the help overlay is scrolled.
     pub help_scroll: u16,
+    /// The designs the compare screen shows side by side, in the design bar's order (two to
+    /// five; a number key there adds or removes one).
+    pub compared: Vec<Design>,
     /// The answers given to the scenario's quizzes, by quiz index.
     pub answers: Vec<Option<Answer>>,
     /// Presenter mode, when the replay is projected in front of a room.
@@ -197,6 +200,7 @@ impl App {
             notice: None,
             story_scroll: (0, design, 0),
             help_scroll: 0,
+            compared: Design::CORE.to_vec(),
             answers,
             present: None,
             notes_off: None,

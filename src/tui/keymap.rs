@@ -111,6 +111,9 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('w') => Msg::OpenWindow,
         KeyCode::Esc => Msg::Back,
         KeyCode::Char('q') => Msg::Quit,
+        KeyCode::Char(c @ '1'..='6') if app.screen == Screen::Compare => {
+            Msg::ToggleCompared(Design::from_hotkey(c as u8 - b'0')?)
+        }
         KeyCode::Char(c @ '1'..='6') => Msg::SwitchDesign(Design::from_hotkey(c as u8 - b'0')?),
         _ => return None,
     })
@@ -133,7 +136,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "next / previous event that matters: a charge, crash, loss, expiry",
     ),
     (":", "go to a tick number or a time (14:02:38, day 2 02:00)"),
-    ("c", "compare the three designs side by side"),
+    (
+        "c",
+        "compare designs side by side, rows aligned by time; there 1–6 add or remove a column",
+    ),
     ("x", "what if the message on the wire were lost?"),
     ("!", "what if the processor crashed at its next step?"),
     ("s", "what if this attempt were slow at the processor?"),

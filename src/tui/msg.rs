@@ -42,6 +42,8 @@ pub enum Msg {
     JumpEvent(bool),
     /// Ask for a tick number or a time to go to.
     OpenGoto,
+    /// In compare, add a design to the columns or take it away.
+    ToggleCompared(Design),
     /// Take back the last what-if fault.
     Unfork,
     /// Add again the last what-if taken back.

@@ -7,7 +7,6 @@ use super::effect::Effect;
 use super::msg::Msg;
 use crate::files::WriteError;
 use crate::scenario::{self, Scenario, fork};
-use crate::sim::Design;
 use crate::tui::checklist::CHECKLIST;
 use crate::tui::retention::{RetentionAction, RetentionScreen};
 use crate::tui::story::{After, ErrorsTo, Job};
@@ -123,6 +122,23 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
         }
         Msg::ToggleCompare => toggle_compare(app),
+        Msg::ToggleCompared(design) => {
+            let shown = app.compared.contains(&design);
+            match (shown, app.compared.len()) {
+                (true, n) if n <= 2 => {
+                    app.notice = Some("compare shows at least two designs".into());
+                }
+                (false, n) if n >= 5 => {
+                    app.notice =
+                        Some("compare shows at most five designs: take one away first".into());
+                }
+                (true, _) => app.compared.retain(|d| *d != design),
+                (false, _) => {
+                    app.compared.push(design);
+                    app.compared.sort_by_key(|d| d.hotkey());
+                }
+            }
+        }
         Msg::JumpEvent(forward) => {
             app.playing = false;
             if app.screen == Screen::Compare {
@@ -534,8 +550,10 @@ fn step_back(app: &mut App) {
 /// Every moment at which one of the compared designs has a tick, in order: the stops of
 /// the compare screen.
 fn compare_times(app: &App) -> Vec<crate::sim::Instant> {
-    let mut times: Vec<_> = Design::CORE
-        .into_iter()
+    let mut times: Vec<_> = app
+        .compared
+        .iter()
+        .copied()
         .flat_map(|d| app.trace_of(d).ticks.iter().map(|t| t.at))
         .collect();
     times.sort_unstable();

@@ -1,10 +1,11 @@
-//! The compare screen: the three designs of the design card side by side at the same moment,
-//! each with its condensed timeline, its ledger and, once it is over, its outcome.
+//! The compare screen: the designs the room chose (two to five) side by side at the same
+//! moment, each with its condensed timeline, its ledger and, once it is over, its outcome.
+//! Rows line up by time across the columns, so one row is one moment in every design.
 
 use super::fit;
 use super::lanes::mark;
 use crate::report::headline;
-use crate::sim::{Design, Trace};
+use crate::sim::{Design, Instant, Trace};
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -13,23 +14,99 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
+/// One aligned row: its moment, and the tick each column shows on it (or none).
+type Row = (Instant, Vec<Option<usize>>);
+
 pub fn compare(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let columns: [Rect; 3] = Layout::horizontal([Constraint::Ratio(1, 3); 3]).areas(area);
-    // The first tick where the three stop telling the same story.
-    let split = Design::CORE[1..]
+    let designs = &app.compared;
+    // The first tick where the first design and another stop telling the same story.
+    let split = designs
+        .get(1..)
+        .unwrap_or_default()
         .iter()
-        .filter_map(|d| app.first_difference(Design::CORE[0], *d))
+        .filter_map(|d| app.first_difference(designs[0], *d))
         .min();
-    for (design, rect) in Design::CORE.into_iter().zip(columns) {
-        column(frame, rect, app, design, split, theme);
+    let rows = aligned(app, designs);
+    // One time column for every design: rows are aligned, so each row is one moment.
+    let clock = app.trace().clock;
+    let gutter = rows
+        .iter()
+        .map(|(at, _)| clock.format(*at).len())
+        .max()
+        .unwrap_or(12) as u16
+        + 2;
+    let mut constraints = vec![Constraint::Length(gutter)];
+    let n = designs.len().max(1) as u32;
+    constraints.extend(designs.iter().map(|_| Constraint::Ratio(1, n)));
+    let areas = Layout::horizontal(constraints).split(area);
+    let block = Block::default().borders(Borders::ALL).title(" time ");
+    let inner = block.inner(areas[0]);
+    frame.render_widget(block, areas[0]);
+    let room = inner.height.saturating_sub(TAIL) as usize;
+    let start = rows.len().saturating_sub(room);
+    let times: Vec<Line> = rows[start..]
+        .iter()
+        .map(|(at, _)| Line::styled(clock.format(*at), theme.dim()))
+        .collect();
+    frame.render_widget(Paragraph::new(times), inner);
+    for (i, (design, rect)) in designs.iter().zip(areas.iter().skip(1)).enumerate() {
+        column(frame, *rect, app, *design, &rows, i, split, theme);
     }
 }
 
+/// The rows under each column's timeline: its ledger and its outcome.
+const TAIL: u16 = 2;
+
+/// The ticks of every compared design up to the compare moment, lined up by time: a moment
+/// with several ticks in one design takes as many rows, and the other designs leave blanks.
+fn aligned(app: &App, designs: &[Design]) -> Vec<Row> {
+    let now = app.compare_at;
+    let traces: Vec<&Trace> = designs.iter().map(|d| app.trace_of(*d)).collect();
+    let shown: Vec<usize> = traces
+        .iter()
+        .map(|t| t.ticks.partition_point(|k| k.at <= now))
+        .collect();
+    let mut next = vec![0usize; traces.len()];
+    let mut rows = Vec::new();
+    loop {
+        let at = traces
+            .iter()
+            .zip(&next)
+            .zip(&shown)
+            .filter(|((_, i), s)| *i < *s)
+            .map(|((t, i), _)| t.ticks[*i].at)
+            .min();
+        let Some(at) = at else { break };
+        // As many rows as the design with the most ticks at this moment.
+        loop {
+            let cells: Vec<Option<usize>> = traces
+                .iter()
+                .zip(next.iter_mut())
+                .zip(&shown)
+                .map(|((t, i), s)| {
+                    (*i < *s && t.ticks[*i].at == at).then(|| {
+                        *i += 1;
+                        *i - 1
+                    })
+                })
+                .collect();
+            if cells.iter().all(Option::is_none) {
+                break;
+            }
+            rows.push((at, cells));
+        }
+    }
+    rows
+}
+
+#[allow(clippy::too_many_arguments)]
 fn column(
     frame: &mut Frame<'_>,
     area: Rect,
     app: &App,
     design: Design,
+    rows: &[Row],
+    index: usize,
     split: Option<usize>,
     theme: &Theme,
 ) {
@@ -53,57 +130,78 @@ fn column(
     frame.render_widget(block, area);
     let width = inner.width as usize;
     let tail = tail_lines(trace, shown, now, width, theme);
-    let rows = inner.height.saturating_sub(tail.len() as u16) as usize;
-    let start = shown.saturating_sub(rows);
-    let mut lines: Vec<Line> = (start..shown)
-        .map(|i| {
-            let t = &trace.ticks[i];
-            let time = trace.clock.format(t.at);
-            let diverge = if Some(i) == split { "◆" } else { " " };
-            let style = if i + 1 == shown {
-                theme.current()
-            } else {
-                Style::new()
-            };
-            let text = format!("{diverge}{time} {} {}", mark(t.kind), told.labels[i]);
-            Line::styled(fit(&text, width), style)
+    let room = inner.height.saturating_sub(TAIL) as usize;
+    // Every column shows the same rows: the latest that fit.
+    let start = rows.len().saturating_sub(room);
+    let mut lines: Vec<Line> = rows[start..]
+        .iter()
+        .map(|(_, cells)| match cells.get(index).copied().flatten() {
+            Some(i) => {
+                let t = &trace.ticks[i];
+                let diverge = if Some(i) == split { "◆" } else { " " };
+                let style = if i + 1 == shown {
+                    theme.current()
+                } else {
+                    Style::new()
+                };
+                let text = format!("{diverge}{} {}", mark(t.kind), told.labels[i]);
+                Line::styled(fit(&text, width), style)
+            }
+            // Nothing happens in this design at that moment.
+            None => Line::styled(fit(" ·", width), theme.dim()),
         })
         .collect();
-    while lines.len() < rows {
+    while lines.len() < room {
         lines.push(Line::raw(""));
     }
     lines.extend(tail);
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// The ledger and, when the column has reached its end, the outcome.
+/// The ledger (its charges and total, never cut) and, when the column has reached its end,
+/// the outcome.
 fn tail_lines(
     trace: &Trace,
     shown: usize,
-    now: crate::sim::Instant,
+    now: Instant,
     width: usize,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
     let state = shown.checked_sub(1).map(|i| &trace.ticks[i].state);
-    let charges: Vec<String> = state.map_or(Vec::new(), |s| {
-        s.ledger
-            .iter()
-            .map(|c| format!("{} {}", c.id, c.amount))
-            .collect()
-    });
-    let ledger = if charges.is_empty() {
-        "none".to_string()
-    } else {
-        charges.join(", ")
+    // The longest form that fits: amounts are never cut, words give way first.
+    let first_fitting = |forms: Vec<String>| {
+        let last = forms.last().cloned().unwrap_or_default();
+        forms
+            .into_iter()
+            .find(|f| f.chars().count() <= width)
+            .unwrap_or(last)
     };
-    let mut lines = vec![Line::from(vec![
-        Span::styled(" ledger: ", theme.bold()),
-        Span::styled(fit(&ledger, width.saturating_sub(9)), theme.money()),
-    ])];
+    let ledger = match state {
+        Some(s) if !s.ledger.is_empty() => {
+            let total = s.charged_total();
+            let n = s.ledger.len();
+            let ids: Vec<String> = s.ledger.iter().map(|c| c.id.to_string()).collect();
+            first_fitting(vec![
+                format!(" ledger: {} · {total}", ids.join(" ")),
+                format!(" ledger: {} · {total}", crate::story::plural(n, "charge")),
+                format!(" {n}× · {total}"),
+                format!("{n}×{total}"),
+            ])
+        }
+        _ => first_fitting(vec![" ledger: none".into(), " none".into()]),
+    };
+    let mut lines = vec![Line::styled(ledger, theme.money())];
     let ended = trace.ticks.last().is_some_and(|t| t.at <= now);
     lines.push(if ended {
         let (tone, head) = headline(&trace.outcome);
-        Line::styled(fit(&format!(" {head}"), width), theme.tone(tone))
+        let o = &trace.outcome;
+        let symbol = head.chars().next().unwrap_or(' ');
+        let short = first_fitting(vec![
+            format!(" {head}"),
+            format!(" {symbol} {} · {}", o.verdict.id(), o.charged_cents),
+            format!(" {symbol} {}", o.charged_cents),
+        ]);
+        Line::styled(short, theme.tone(tone))
     } else {
         Line::styled(" …", theme.dim())
     });

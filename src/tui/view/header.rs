@@ -152,12 +152,13 @@ fn short_name(d: Design) -> &'static str {
 }
 
 pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let compare = app.screen == Screen::Compare;
     let keys: &[(&str, &str)] = &[
         ("←→", "step"),
         ("Space", "play"),
-        ("1-6", "design"),
+        ("1-6", if compare { "columns" } else { "design" }),
         ("d", "diverge"),
-        ("c", "compare"),
+        ("c", if compare { "back" } else { "compare" }),
         ("?", "help"),
         ("q", "quit"),
     ];

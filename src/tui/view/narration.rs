@@ -15,7 +15,10 @@ pub fn narration_text(app: &App) -> Option<String> {
     match app.screen {
         Screen::Replay if app.quiz_here().is_some() => None,
         Screen::Replay | Screen::Window => app.told().narrations.get(app.tick).cloned(),
-        Screen::Compare => Some("Three processors, the same requests, the same faults. Step with ← and →: all three move together; ◆ marks the first tick where they stop agreeing.".to_string()),
+        Screen::Compare => Some(format!(
+            "{} processors, the same requests, the same faults, one row per moment. Step with ← and →: all columns move together; ◆ marks the first tick where they stop agreeing. 1–6 add or take away a column (two to five).",
+            crate::report::count_word(app.compared.len())
+        )),
     }
 }
 
