@@ -675,3 +675,40 @@ fn compare_chooses_its_columns_and_lines_rows_up_by_time() {
     assert!(first[logs].trim() == "·", "{}\n{screen}", first[logs]);
     assert!(time_rows[logs].starts_with("14:02:07.050"), "{screen}");
 }
+
+/// `?` opens the help of the screen it is pressed on: the window screen's keys there, the
+/// presenter's (with `.`, `b` and `t`, without the replay's `c`, `o` and `k`) in presenter mode.
+#[test]
+fn help_belongs_to_its_screen() {
+    let mut app = app();
+    press(&mut app, ch('w'));
+    assert_eq!(app.screen, Screen::Window);
+    press(&mut app, ch('?'));
+    assert_eq!(app.overlay, Overlay::Help);
+    let screen = common::render(&app, 120, 40);
+    assert!(screen.contains("Keys of the retry window"), "{screen}");
+    assert!(
+        screen.contains("replay this stack tick by tick"),
+        "{screen}"
+    );
+    press(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screen, Screen::Window, "Esc closed the help only");
+
+    let mut app = app_presenting();
+    press(&mut app, ch('?'));
+    let screen = common::render(&app, 120, 40);
+    assert!(screen.contains("Keys of presenter mode"), "{screen}");
+    assert!(screen.contains("blank the screen"), "{screen}");
+    assert!(screen.contains("show or hide the elapsed time"), "{screen}");
+    assert!(!screen.contains("open another scenario"), "{screen}");
+}
+
+fn app_presenting() -> App {
+    let launch = idem::tui::app::Launch {
+        design: None,
+        at: None,
+        present: true,
+    };
+    App::launch(default_scenario().unwrap(), "order-5531".into(), launch).expect("launches")
+}

@@ -65,6 +65,9 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         Overlay::None => {}
     }
     if app.screen == Screen::Window {
+        if key.code == KeyCode::Char('?') {
+            return Some(Msg::ToggleHelp);
+        }
         return super::retention::message(key).map(Msg::Retention);
     }
     if app.present.is_some() {
@@ -118,6 +121,27 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         _ => return None,
     })
 }
+
+/// The keys of presenter mode: the replay's moves, and the keys for the room.
+pub const PRESENTER_KEYS: &[(&str, &str)] = &[
+    (
+        "→ ← / l h",
+        "next / previous tick (a clicker's PageDown / PageUp too)",
+    ),
+    ("g / G", "first / last tick"),
+    ("Space", "play / pause"),
+    ("1 – 6", "switch design, keeping the moment (answer a quiz)"),
+    ("] / [", "next / previous event that matters"),
+    (
+        "x ! s",
+        "what if: the message lost / a crash next / this attempt slow",
+    ),
+    ("u / r", "undo the last what-if / redo it"),
+    (". / b", "blank the screen; any key brings it back"),
+    ("t", "show or hide the elapsed time"),
+    ("?", "this help"),
+    ("q", "quit (asks first if what-ifs are not saved)"),
+];
 
 /// Every key, as the help overlay and the README list them.
 pub const KEYS: &[(&str, &str)] = &[

@@ -2,8 +2,8 @@
 //! screen it scrolls (↓ / ↑), and its title says how much is above and below.
 
 use crate::sim::Design;
-use crate::tui::app::App;
-use crate::tui::keymap::KEYS;
+use crate::tui::app::{App, Screen};
+use crate::tui::keymap::{KEYS, PRESENTER_KEYS};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -28,17 +28,31 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             ]));
         }
     };
-    for (k, what) in KEYS {
+    // The help belongs to the screen it is opened on.
+    let (keys, title, designs) = if app.screen == Screen::Window {
+        (
+            crate::tui::retention::KEYS,
+            "Keys of the retry window",
+            false,
+        )
+    } else if app.present.is_some() {
+        (PRESENTER_KEYS, "Keys of presenter mode", true)
+    } else {
+        (KEYS, "Keys", true)
+    };
+    for (k, what) in keys {
         entry(&mut lines, (*k).to_string(), what);
     }
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(" Designs", theme.bold()));
-    for d in Design::ALL {
-        entry(
-            &mut lines,
-            d.hotkey().to_string(),
-            &format!("{} ({})", d.name(), d.id()),
-        );
+    if designs {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(" Designs", theme.bold()));
+        for d in Design::ALL {
+            entry(
+                &mut lines,
+                d.hotkey().to_string(),
+                &format!("{} ({})", d.name(), d.id()),
+            );
+        }
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(" What this model leaves out", theme.bold()));
@@ -65,10 +79,10 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let hidden = lines.len().saturating_sub(shown);
     let offset = usize::from(app.help_scroll).min(hidden);
     let title = match (hidden, offset) {
-        (0, _) => " Keys ".to_string(),
-        (h, 0) => format!(" Keys · ↓ {h} more · ↓↑ scroll "),
-        (h, o) if o == h => format!(" Keys · ↑ {o} above · ↓↑ scroll "),
-        (h, o) => format!(" Keys · ↑ {o} above, ↓ {} more ", h - o),
+        (0, _) => format!(" {title} "),
+        (h, 0) => format!(" {title} · ↓ {h} more · ↓↑ scroll "),
+        (h, o) if o == h => format!(" {title} · ↑ {o} above · ↓↑ scroll "),
+        (h, o) => format!(" {title} · ↑ {o} above, ↓ {} more ", h - o),
     };
     let block = Block::default()
         .borders(Borders::ALL)

@@ -31,6 +31,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         && let Some(w) = &app.window
     {
         crate::tui::retention::render(frame, area, w, theme);
+        if app.overlay == Overlay::Help {
+            help::help(frame, area, app, theme);
+        }
         return;
     }
     if let Some(p) = &app.present {
