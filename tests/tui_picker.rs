@@ -201,9 +201,15 @@ fn picker_keeps_a_broken_file_or_a_missing_path_open_with_an_error() {
     let screen = render_full(&app);
     assert!(screen.contains("no such file"), "{screen}");
 
-    // An empty path says what to do.
+    // An empty path says what to do: down past the list to the path line, then Enter.
     for _ in 0..typed.chars().count() {
         press(&mut app, key(KeyCode::Backspace));
+    }
+    let Overlay::Picker(p) = &app.overlay else {
+        panic!("the picker is open");
+    };
+    for _ in 0..=p.entries.len() {
+        press(&mut app, key(KeyCode::Down));
     }
     press(&mut app, key(KeyCode::Enter));
     let Overlay::Picker(p) = &app.overlay else {
@@ -250,7 +256,7 @@ fn picker_screen() {
     let first_builtin = inner.find("order-5531 built-in").expect("listed");
     assert!(a < b && b < first_builtin, "{inner}");
     assert!(inner.contains("path: ▏"));
-    assert!(inner.contains("↑/↓ choose · type a path · Enter opens · Esc cancels"));
+    assert!(inner.contains("type to filter, or a path · ↑/↓ (j/k before typing) choose"));
 }
 
 /// A broken file chosen in the picker is reported on one line, with its position, not as the
@@ -277,5 +283,65 @@ fn the_picker_reports_a_broken_file_on_one_line() {
         format!(
             "{path}:4:10: `lots` is not an amount: expected dollars and cents such as \"$48.60\""
         )
+    );
+}
+
+/// Typing filters the list by name or title (any letter case), the arrows move among what
+/// matches, Enter opens the selected match; before anything is typed, j and k move.
+#[test]
+fn the_picker_filters_as_you_type() {
+    let mut app = app();
+    settle(&mut app, Msg::OpenPicker);
+    press(&mut app, ch('j'));
+    press(&mut app, ch('j'));
+    press(&mut app, ch('k'));
+    let Overlay::Picker(p) = &app.overlay else {
+        panic!("the picker is open");
+    };
+    assert_eq!(
+        (p.selected, p.typed.as_str()),
+        (1, ""),
+        "j and k move before typing"
+    );
+    for c in "COURIER".chars() {
+        press(&mut app, ch(c));
+    }
+    let Overlay::Picker(p) = &app.overlay else {
+        panic!("the picker is open");
+    };
+    let visible: Vec<&str> = p
+        .visible()
+        .iter()
+        .map(|&i| p.entries[i].source.as_str())
+        .collect();
+    assert!(visible.contains(&"courier-retry"), "{visible:?}");
+    assert!(!visible.contains(&"order-5531"), "{visible:?}");
+    assert_eq!(p.entries[p.selected].source, visible[0]);
+    let screen = render_full(&app);
+    assert!(screen.contains("courier-retry"), "{screen}");
+    assert!(!screen.contains("monday-rerun"), "filtered out:\n{screen}");
+    // Nothing matches: the path line is selected, and the list says what Enter will do.
+    for c in "zzz".chars() {
+        press(&mut app, ch(c));
+    }
+    let Overlay::Picker(p) = &app.overlay else {
+        panic!("the picker is open");
+    };
+    assert_eq!(p.selected, p.entries.len());
+    assert!(render_full(&app).contains("nothing listed matches"));
+    for _ in 0..3 {
+        press(&mut app, key(KeyCode::Backspace));
+    }
+    let Overlay::Picker(p) = &app.overlay else {
+        panic!("the picker is open");
+    };
+    let first = p.visible()[0];
+    assert_eq!(p.selected, first);
+    press(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.overlay, Overlay::None);
+    assert!(
+        app.scenario.name.contains("courier"),
+        "{}",
+        app.scenario.name
     );
 }

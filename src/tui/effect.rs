@@ -18,7 +18,7 @@ pub enum Effect {
     /// Simulate a story under every design: [`Msg::Simulated`].
     Simulate(Job),
     /// List the scenario files of a folder, then the built-ins: [`Msg::Listed`].
-    ListScenarios(PathBuf),
+    ListScenarios(Vec<PathBuf>),
     /// Read the scenario chosen in the picker: [`Msg::Loaded`].
     Load {
         source: String,
@@ -50,7 +50,7 @@ pub fn run_now(effect: Effect) -> Option<Msg> {
             after,
             result: prepare(original, added).map_err(|e| e.to_string()),
         }),
-        Effect::ListScenarios(dir) => Some(Msg::Listed(super::picker::list(&dir))),
+        Effect::ListScenarios(dirs) => Some(Msg::Listed(super::picker::list_all(&dirs))),
         Effect::Load {
             source,
             path,

@@ -51,6 +51,16 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             };
         }
         // Typing overlays take every printable key as text.
+        // With nothing typed yet, j and k move in the picker; once typing starts they are text.
+        Overlay::Picker(p)
+            if p.typed.is_empty() && matches!(key.code, KeyCode::Char('j' | 'k')) =>
+        {
+            return Some(if key.code == KeyCode::Char('j') {
+                Msg::Down
+            } else {
+                Msg::Up
+            });
+        }
         Overlay::Picker(_) | Overlay::Save(_) | Overlay::Goto { .. } => {
             return match key.code {
                 KeyCode::Esc => Some(Msg::Back),

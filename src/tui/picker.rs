@@ -5,17 +5,38 @@ use super::app::{Picker, PickerEntry};
 use crate::scenario;
 use std::path::{Path, PathBuf};
 
+/// The most files listed from one folder.
+const MAX_FILES: usize = 200;
+
 /// Lists `dir`'s scenario files, then the built-in library.
 pub fn list(dir: &Path) -> Picker {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
+    list_all(&[dir.to_path_buf()])
+}
+
+/// Lists the scenario files of each folder in turn (a file reached twice is listed once),
+/// then the built-in library. In a folder other than the first, only files that look like
+/// scenarios (a `title` line) are listed, so `Cargo.toml` and its kind stay out.
+pub fn list_all(dirs: &[PathBuf]) -> Picker {
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for (n, dir) in dirs.iter().enumerate() {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+                    .take(MAX_FILES)
+                    .collect()
+            })
+            .unwrap_or_default();
+        found.sort();
+        for path in found {
+            let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            if (n == 0 || looks_like_a_scenario(&path)) && seen.insert(real) {
+                files.push(path);
+            }
+        }
+    }
     let mut entries: Vec<PickerEntry> = files
         .iter()
         .map(|path| {
@@ -60,4 +81,15 @@ pub fn list(dir: &Path) -> Picker {
         typed: String::new(),
         error: None,
     }
+}
+
+/// Whether a file has a top-level `title = …` line in its first 64 KiB.
+fn looks_like_a_scenario(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(64 * 1024).read_to_end(&mut head));
+    read.is_ok()
+        && String::from_utf8_lossy(&head)
+            .lines()
+            .any(|l| l.trim_start().starts_with("title") && l.contains('='))
 }

@@ -256,7 +256,10 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 });
             }
         }
-        Msg::OpenPicker => effects.push(Effect::ListScenarios(PathBuf::from("scenarios"))),
+        Msg::OpenPicker => effects.push(Effect::ListScenarios(vec![
+            PathBuf::from("scenarios"),
+            PathBuf::from("."),
+        ])),
         Msg::Listed(picker) => app.overlay = Overlay::Picker(picker),
         Msg::OpenChecklist => app.overlay = Overlay::Checklist(0),
         Msg::OpenWindow => {
@@ -287,9 +290,8 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         Msg::Answer(choice) => answer(app, choice),
         Msg::Type(c) => match &mut app.overlay {
             Overlay::Picker(p) => {
-                p.selected = p.entries.len();
                 p.typed.push(c);
-                p.error = None;
+                p.refilter();
             }
             Overlay::Save(s) => {
                 s.path.push(c);
@@ -305,6 +307,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         Msg::Backspace => match &mut app.overlay {
             Overlay::Picker(p) => {
                 p.typed.pop();
+                p.refilter();
             }
             Overlay::Goto { typed, error } => {
                 typed.pop();
@@ -317,13 +320,13 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             _ => {}
         },
         Msg::Up => match &mut app.overlay {
-            Overlay::Picker(p) => p.selected = p.selected.saturating_sub(1),
+            Overlay::Picker(p) => p.step(false),
             Overlay::Checklist(i) => *i = i.saturating_sub(1),
             Overlay::Help => app.help_scroll = app.help_scroll.saturating_sub(1),
             _ => {}
         },
         Msg::Down => match &mut app.overlay {
-            Overlay::Picker(p) => p.selected = (p.selected + 1).min(p.entries.len()),
+            Overlay::Picker(p) => p.step(true),
             Overlay::Checklist(i) => *i = (*i + 1).min(CHECKLIST.len() - 1),
             // Bounded when drawn: the help never scrolls past its last line.
             Overlay::Help => app.help_scroll = app.help_scroll.saturating_add(1).min(200),
@@ -594,7 +597,11 @@ fn answer(app: &mut App, choice: usize) {
 
 /// Reads the chosen entry (or the typed path) next; an empty choice says what to do.
 fn pick(app: &mut App, mut picker: Picker) -> Option<Effect> {
-    let (source, path, builtin) = match picker.entries.get(picker.selected) {
+    let chosen = picker
+        .entries
+        .get(picker.selected)
+        .filter(|_| picker.matches(picker.selected));
+    let (source, path, builtin) = match chosen {
         Some(e) => (e.source.clone(), e.path.clone(), e.builtin),
         None => (picker.typed.trim().to_string(), None, false),
     };

@@ -34,12 +34,16 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, picker: &Picker, theme: &Theme)
     let rect = centered(area, 110, area.height.saturating_sub(4).max(10));
     let inner_width = rect.width.saturating_sub(2) as usize;
     let rows = rect.height.saturating_sub(6) as usize;
-    // Keep the selection in sight.
-    let start = (picker.selected + 1).saturating_sub(rows.max(1));
-    let mut lines: Vec<Line> = picker
-        .entries
+    // Only what matches the typed text, with the selection kept in sight.
+    let visible = picker.visible();
+    let at = visible
         .iter()
-        .enumerate()
+        .position(|&i| i == picker.selected)
+        .unwrap_or(visible.len());
+    let start = (at + 1).saturating_sub(rows.max(1));
+    let mut lines: Vec<Line> = visible
+        .iter()
+        .map(|&i| (i, &picker.entries[i]))
         .skip(start)
         .take(rows)
         .map(|(i, e)| {
@@ -60,6 +64,12 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, picker: &Picker, theme: &Theme)
             ])
         })
         .collect();
+    if visible.is_empty() {
+        lines.push(Line::styled(
+            "nothing listed matches: Enter opens what you typed as a path",
+            theme.dim(),
+        ));
+    }
     let typing = picker.selected >= picker.entries.len();
     let path_style = if typing {
         theme.current()
@@ -68,13 +78,13 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, picker: &Picker, theme: &Theme)
     };
     lines.push(Line::raw(""));
     lines.push(Line::from(vec![
-        Span::styled("path: ", theme.bold()),
+        Span::styled("filter or path: ", theme.bold()),
         Span::styled(format!("{}▏", picker.typed), path_style),
     ]));
     match &picker.error {
         Some(e) => lines.push(Line::styled(fit(e, inner_width), theme.lost())),
         None => lines.push(Line::styled(
-            "↑/↓ choose · type a path · Enter opens · Esc cancels",
+            "type to filter, or a path · ↑/↓ (j/k before typing) choose · Enter opens · Esc cancels",
             theme.dim(),
         )),
     }
