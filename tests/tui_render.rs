@@ -582,10 +582,11 @@ fn readme_text_picture_is_current() {
     );
 }
 
-/// At 80×24 no narration is cut silently: the box grows to its words, and a narration that
-/// still does not fit says how much is hidden, and scrolling with ↓ brings all of it into view.
+/// At 80×24, 100×30 and 120×36 no narration is cut silently: the box grows to its words, and
+/// a narration that still does not fit says how much is hidden, and scrolling with ↓ brings all
+/// of it into view. At the last tick the outcome's headline and its meaning appear whole.
 #[test]
-fn narration_at_80x24_is_whole_or_scrolls_into_view() {
+fn narration_at_common_sizes_is_whole_or_scrolls_into_view() {
     for builtin in BUILTIN {
         let scenario = builtin.load().expect("built-in scenarios load");
         let mut app = app_for(scenario, builtin.name);
@@ -596,27 +597,41 @@ fn narration_at_80x24_is_whole_or_scrolls_into_view() {
                 if app.quiz_here().is_some() {
                     continue;
                 }
-                let mut seen: Vec<String> = Vec::new();
-                for offset in 0u16..40 {
-                    app.story_scroll = (tick, design, offset);
-                    let screen = render(&app, MIN_WIDTH, MIN_HEIGHT);
-                    let rows = panel(&screen, " What happens");
-                    match offset {
-                        0 => seen.extend(rows),
-                        _ => seen.extend(rows.last().cloned()),
+                for (w, h) in [(MIN_WIDTH, MIN_HEIGHT), (100, 30), (120, 36)] {
+                    let mut seen: Vec<String> = Vec::new();
+                    let mut screen = String::new();
+                    for offset in 0u16..40 {
+                        app.story_scroll = (tick, design, offset);
+                        screen = render(&app, w, h);
+                        let rows = panel(&screen, " What happens");
+                        match offset {
+                            0 => seen.extend(rows),
+                            _ => seen.extend(rows.last().cloned()),
+                        }
+                        if !screen.contains(" more · ↓↑ scroll") {
+                            break;
+                        }
                     }
-                    if !screen.contains("↓ ") || !screen.contains(" more · ↓↑ scroll") {
-                        break;
+                    app.story_scroll = (tick, design, 0);
+                    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+                    assert!(
+                        words(&seen.join(" ")).contains(&words(&app.told().narrations[tick])),
+                        "{} {design:?} tick {tick} at {w}×{h}: not all of the narration can be read:\n{}",
+                        builtin.name,
+                        seen.join("\n")
+                    );
+                    if tick == app.last_tick() {
+                        let o = &app.trace().outcome;
+                        let (_, head) = idem::report::headline(o);
+                        let meaning = idem::report::verdict_meaning(o);
+                        let all = words(&screen);
+                        assert!(all.contains(&words(&head)), "{w}×{h}: {head}\n{screen}");
+                        assert!(
+                            all.contains(&words(&meaning)),
+                            "{w}×{h}: {meaning}\n{screen}"
+                        );
                     }
                 }
-                app.story_scroll = (tick, design, 0);
-                let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
-                assert!(
-                    words(&seen.join(" ")).contains(&words(&app.told().narrations[tick])),
-                    "{} {design:?} tick {tick}: not all of the narration can be read:\n{}",
-                    builtin.name,
-                    seen.join("\n")
-                );
             }
         }
     }

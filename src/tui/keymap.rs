@@ -170,7 +170,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "next / previous event that matters: a charge, crash, loss, expiry",
     ),
     (":", "go to a tick number or a time (14:02:38, day 2 02:00)"),
-    ("c", "compare designs side by side; there 1–6 choose the columns"),
+    (
+        "c",
+        "compare designs side by side; there 1–6 choose the columns",
+    ),
     ("x", "what if the message on the wire were lost?"),
     ("!", "what if the processor crashed at its next step?"),
     ("s", "what if this attempt were slow at the processor?"),
