@@ -77,6 +77,8 @@ Examples:
         #[arg(long)]
         json: bool,
     },
+    /// Every fault plan of up to K faults, for each design: verdicts and shortest counterexamples.
+    Explore(idem::cli::explore::ExploreArgs),
     /// Validate scenario files and check their [[expect]] blocks, like a test runner.
     Check(idem::cli::check::CheckArgs),
     /// List the built-in scenarios.
@@ -149,6 +151,13 @@ fn main() -> ExitCode {
             design,
             json,
         }) => run(scenario.as_deref(), design, json),
+        Some(Command::Explore(args)) => {
+            let loaded = match load_scenario(args.scenario.as_deref()) {
+                Ok(s) => s,
+                Err(e) => return report(&e.into()),
+            };
+            done(idem::cli::explore::run(&loaded, &args))
+        }
         Some(Command::Check(args)) => {
             let outcome = idem::cli::check::run(&args);
             failure::eprint(&outcome.errors);

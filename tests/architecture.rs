@@ -31,6 +31,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("glossary", 5),
     ("scenario", 6),
     ("report", 7),
+    ("explore", 7),
     ("retention", 7),
     ("present", 8),
     ("tui", 9),

@@ -20,13 +20,22 @@ pub fn to_toml(original: &Scenario, added: &[Fault]) -> Result<String, String> {
     if added.is_empty() {
         return Ok(original.text.clone());
     }
+    with_faults_written(original, added, "What-if faults added in the replay")
+}
+
+/// The file with `added` written in, under a comment that starts with `heading`.
+fn with_faults_written(
+    original: &Scenario,
+    added: &[Fault],
+    heading: &str,
+) -> Result<String, String> {
     let mut doc: DocumentMut = original
         .text
         .parse()
         .map_err(|e| format!("the scenario's text could not be edited: {e}"))?;
     let forked = super::fork::with_faults(original, added);
     let mut notes = vec![format!(
-        "What-if faults added in the replay: {}.",
+        "{heading}: {}.",
         added
             .iter()
             .map(|f| super::fork::describe(original, f))
@@ -37,6 +46,57 @@ pub fn to_toml(original: &Scenario, added: &[Fault]) -> Result<String, String> {
     drop_unreached(&mut doc, &forked, &mut notes);
     add_faults(&mut doc, original, added, &notes)?;
     Ok(doc.to_string())
+}
+
+/// A plan of faults found by the explorer, written as a scenario that `idem run` reproduces:
+/// the original file (its own faults taken out unless `keep_faults`), opening on `design`,
+/// with the plan's faults added and whatever they made untrue brought back in line.
+pub fn plan_toml(
+    original: &Scenario,
+    keep_faults: bool,
+    plan: &[Fault],
+    design: crate::sim::Design,
+) -> Result<String, String> {
+    let mut doc: DocumentMut = original
+        .text
+        .parse()
+        .map_err(|e| format!("the scenario's text could not be edited: {e}"))?;
+    if !keep_faults {
+        doc.remove("fault");
+    }
+    doc.insert("design", toml_edit::value(design.id()));
+    // The original description tells the original story; this file tells the plan's.
+    let plan_words: Vec<String> = plan
+        .iter()
+        .map(|f| super::fork::describe(original, f))
+        .collect();
+    let told = if plan_words.is_empty() {
+        "with no fault at all".to_string()
+    } else {
+        plan_words.join("; ")
+    };
+    let own = if keep_faults {
+        "on top of its own faults"
+    } else {
+        "with its own faults taken out"
+    };
+    doc.insert(
+        "description",
+        toml_edit::value(format!(
+            "{} ({}), {own}, under a fault plan found by idem explore: {told}.",
+            crate::text::sanitize_line(&original.title),
+            original.name
+        )),
+    );
+    // The scenario as edited so far, without re-reading it: what the faults leave unreached
+    // (a quiz after the story now ends) is taken out below, with the faults added.
+    let mut base = original.clone();
+    base.text = doc.to_string();
+    base.design = design;
+    if !keep_faults {
+        base.config.faults.clear();
+    }
+    with_faults_written(&base, plan, "Faults of the plan idem explore found")
 }
 
 /// The blocks of `key`, whichever way they are written.
