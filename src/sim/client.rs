@@ -97,8 +97,8 @@ impl World<'_> {
             KeyStrategy::None => None,
         };
         let stamp = self.cfg.stamp_body.then_some(self.now.0);
-        let fingerprint = digest::fingerprint(&cfg.order, cfg.amount, &cfg.items);
-        let content = digest::content(&self.cfg.merchant, cfg.amount, &cfg.items, stamp);
+        let fingerprint = self.runs[intent].fingerprint;
+        let content = digest::stamped(self.runs[intent].content, stamp);
         let amount = cfg.amount;
         let processing_ms = self.processing_for(intent, attempt);
         let request = Request {

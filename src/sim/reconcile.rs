@@ -117,7 +117,7 @@ impl World<'_> {
                     at: self.now,
                     charged_at,
                 };
-                Arc::make_mut(&mut self.refunds).push_back(Arc::new(refund));
+                self.refunds.push(refund);
                 TickDraft::new(
                     Actor::Checkout,
                     TickKind::Refund,

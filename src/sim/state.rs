@@ -18,14 +18,15 @@ pub struct Snapshot {
     /// The processor's dedupe memory: key records, key log entries or body hashes. Behind
     /// an `Arc` of its own, so the many ticks that leave it as it was share it outright.
     pub memory: Arc<Shared<MemoryEntry>>,
-    /// Charges that moved money, in the order they were made (shared the same way).
-    pub ledger: Arc<Shared<Charge>>,
+    /// Charges that moved money, in the order they were made: the first charges of the run's
+    /// one list, which every tick shares.
+    pub ledger: Log<Charge>,
     /// Refunds the shop's reconciliation made, in order: ledger lines of their own, and lines
     /// on the card statement.
     #[serde(skip_serializing_if = "no_refunds")]
-    pub refunds: Arc<Shared<Refund>>,
+    pub refunds: Log<Refund>,
     /// What the checkout knows about each intent, in the scenario's order.
-    pub clients: Arc<Vec<ClientView>>,
+    pub clients: Arc<[ClientView]>,
     pub processor_up: bool,
     pub counters: Counters,
     /// Messages on the wire: sent, not yet delivered or lost. Held by value: a few of them
@@ -97,7 +98,7 @@ pub struct Flight {
 impl Snapshot {
     /// The card statement the customer sees: one line per charge.
     pub fn statement(&self) -> impl Iterator<Item = &Charge> {
-        self.ledger.iter().map(|c| &**c)
+        self.ledger.iter()
     }
 
     pub fn charged_total(&self) -> Cents {
@@ -127,8 +128,81 @@ impl Snapshot {
     }
 }
 
-fn no_refunds(refunds: &Arc<Shared<Refund>>) -> bool {
+fn no_refunds(refunds: &Log<Refund>) -> bool {
     refunds.is_empty()
+}
+
+/// A list that only grows during a run, seen as it stood at one tick: the first `len` items of
+/// the run's one list, shared by every tick. A tick costs no copy of it and an item no
+/// allocation of its own. Reads as a slice.
+#[derive(Clone)]
+pub struct Log<T> {
+    /// The run's whole list (`None` while nothing is in it, or until the run is over).
+    items: Option<Arc<Vec<T>>>,
+    len: usize,
+}
+
+impl<T> Log<T> {
+    /// The first `len` items of a list still being written: see [`Log::fill`].
+    pub(super) fn pending(len: usize) -> Log<T> {
+        Log { items: None, len }
+    }
+
+    /// Points a view made with [`Log::pending`] at the run's finished list.
+    pub(super) fn fill(&mut self, all: &Arc<Vec<T>>) {
+        if self.len > 0 {
+            self.items = Some(Arc::clone(all));
+        }
+    }
+
+    /// Adds an item to this view alone, copying the shared list first if it is shared.
+    pub fn push(&mut self, item: T)
+    where
+        T: Clone,
+    {
+        let items = Arc::make_mut(self.items.get_or_insert_with(Arc::default));
+        items.truncate(self.len);
+        items.push(item);
+        self.len += 1;
+    }
+}
+
+impl<T> Default for Log<T> {
+    fn default() -> Log<T> {
+        Log::pending(0)
+    }
+}
+
+impl<T> std::ops::Deref for Log<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match &self.items {
+            Some(items) => &items[..self.len],
+            None => &[],
+        }
+    }
+}
+
+impl<T: PartialEq> PartialEq for Log<T> {
+    fn eq(&self, other: &Log<T>) -> bool {
+        let shared = match (&self.items, &other.items) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        self.len == other.len && (shared || **self == **other)
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Log<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Serialize> Serialize for Log<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
 }
 
 /// One line of the card statement: a charge or a refund.
@@ -371,9 +445,32 @@ impl PartialEq<&str> for ChargeId {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Digest(pub u64);
 
+impl Digest {
+    /// The six hex digits it is shown by, written without allocating.
+    pub fn hex(self) -> ShortHex {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut text = [0; 6];
+        for (i, digit) in text.iter_mut().enumerate() {
+            *digit = DIGITS[((self.0 >> (60 - 4 * i)) & 0xf) as usize];
+        }
+        ShortHex(text)
+    }
+}
+
+/// A digest's six hex digits, held on the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShortHex([u8; 6]);
+
+impl ShortHex {
+    pub fn as_str(&self) -> &str {
+        // Only ASCII hex digits are ever written into it.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
 impl std::fmt::Display for Digest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:06x}", self.0 >> 40)
+        f.write_str(self.hex().as_str())
     }
 }
 
@@ -523,4 +620,41 @@ pub struct Counters {
     pub mismatches_422: u32,
     pub keys_stored: u32,
     pub keys_evicted: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_digest_shows_its_top_six_hex_digits() {
+        for n in [0, 1, 0xff, 1 << 40, 0x1cea_76ff_0000_0000, u64::MAX] {
+            assert_eq!(Digest(n).to_string(), format!("{:06x}", n >> 40), "{n:#x}");
+            assert_eq!(
+                Digest(n).hex().as_str(),
+                format!("{:06x}", n >> 40),
+                "{n:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_log_shows_its_first_items_and_copies_on_a_push() {
+        let all = Arc::new(vec![1, 2, 3]);
+        let mut early = Log::pending(2);
+        let mut late = Log::pending(3);
+        let mut none: Log<i32> = Log::pending(0);
+        for log in [&mut early, &mut late, &mut none] {
+            log.fill(&all);
+        }
+        assert_eq!(
+            (&*early, &*late, &*none),
+            (&[1, 2][..], &[1, 2, 3][..], &[][..])
+        );
+        assert_ne!(early, late);
+        early.push(9);
+        assert_eq!((&*early, &*late), (&[1, 2, 9][..], &[1, 2, 3][..]));
+        assert_ne!(early, late);
+        assert_eq!(format!("{early:?}"), "[1, 2, 9]");
+    }
 }

@@ -197,6 +197,10 @@ pub(super) struct ClientRun {
     pub lookup: Option<usize>,
     /// The last lookup said to go ahead: the next send is the retry itself.
     pub cleared: bool,
+    /// The intent's request fingerprint, and its body digest before any send time: the same
+    /// for every attempt, so worked out once.
+    pub fingerprint: u64,
+    pub content: u64,
 }
 
 /// Where one retrying layer of the checkout stands for one intent.
@@ -224,8 +228,10 @@ pub(super) struct World<'a> {
     cancelled: Vec<bool>,
     pub rng: fastrand::Rng,
     pub memory: Arc<super::state::Shared<MemoryEntry>>,
-    pub ledger: Arc<super::state::Shared<Charge>>,
-    pub refunds: Arc<super::state::Shared<super::state::Refund>>,
+    /// Charges and refunds so far: each tick sees how many there were, and is given the
+    /// finished lists when the run is over.
+    pub ledger: Vec<Charge>,
+    pub refunds: Vec<super::state::Refund>,
     /// `(intent, attempt, index into cfg.faults)`, sorted, so a lookup does not scan every
     /// fault.
     pub fault_index: Vec<(usize, u32, usize)>,
@@ -235,7 +241,7 @@ pub(super) struct World<'a> {
     /// them rather than copied into each.
     pub orders: Vec<Arc<str>>,
     pub keys: Vec<Key>,
-    pub clients: Arc<Vec<ClientView>>,
+    pub clients: Arc<[ClientView]>,
     pub processor_up: bool,
     pub in_flight: imbl::Vector<super::state::Flight>,
     pub incarnation: u32,
@@ -335,6 +341,15 @@ impl<'a> World<'a> {
             ],
             ..ClientRun::default()
         };
+        let runs = cfg
+            .intents
+            .iter()
+            .map(|i| ClientRun {
+                fingerprint: super::digest::fingerprint(&i.order, i.amount, &i.items),
+                content: super::digest::content_unstamped(&cfg.merchant, i.amount, &i.items),
+                ..run.clone()
+            })
+            .collect();
         World {
             cfg,
             design,
@@ -349,8 +364,8 @@ impl<'a> World<'a> {
             },
             rng: fastrand::Rng::with_seed(cfg.seed),
             memory: Arc::default(),
-            ledger: Arc::default(),
-            refunds: Arc::default(),
+            ledger: Vec::new(),
+            refunds: Vec::new(),
             fault_index: {
                 let mut index: Vec<(usize, u32, usize)> = cfg
                     .faults
@@ -364,12 +379,12 @@ impl<'a> World<'a> {
             last_faults: std::cell::Cell::new((usize::MAX, 0, 0, 0)),
             orders,
             keys,
-            clients: Arc::new(clients),
+            clients,
             processor_up: true,
             in_flight: imbl::Vector::new(),
             incarnation: 0,
             counters: Counters::default(),
-            runs: vec![run; cfg.intents.len()],
+            runs,
             requests: Vec::with_capacity(attempts.min(64)),
             replies: Vec::with_capacity(attempts.min(64)),
             lookups: Vec::new(),
@@ -466,8 +481,8 @@ impl<'a> World<'a> {
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
             memory: Arc::clone(&self.memory),
-            ledger: Arc::clone(&self.ledger),
-            refunds: Arc::clone(&self.refunds),
+            ledger: super::state::Log::pending(self.ledger.len()),
+            refunds: super::state::Log::pending(self.refunds.len()),
             clients: Arc::clone(&self.clients),
             processor_up: self.processor_up,
             counters: self.counters,
