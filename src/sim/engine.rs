@@ -8,7 +8,6 @@ use super::time::ClockStyle;
 use super::trace::{Actor, IntentOutcome, Outcome, StepOutcome, TickKind, Trace, Verdict};
 use super::world::{Event, TickDraft, World};
 use std::fmt;
-use std::sync::Arc;
 
 /// Why a simulation could not be completed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,12 +63,7 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
         .collect();
     let replies = std::mem::take(&mut world.replies);
     // Every tick sees the run's one ledger and list of refunds, as far as they had come.
-    let ledger = Arc::new(std::mem::take(&mut world.ledger));
-    let refunds = Arc::new(std::mem::take(&mut world.refunds));
-    for tick in &mut world.ticks {
-        tick.state.ledger.fill(&ledger);
-        tick.state.refunds.fill(&refunds);
-    }
+    world.close_logs();
     let lookups = std::mem::take(&mut world.lookups);
     let calls = std::mem::take(&mut world.calls);
     Ok(Trace {

@@ -511,7 +511,7 @@ impl World<'_> {
             attempt: r.attempt,
             at: self.now,
         };
-        self.ledger.push(charge);
+        self.add_charge(charge);
         (Response::new(200, Body::Charged(id)), Some(id))
     }
 

@@ -117,7 +117,7 @@ impl World<'_> {
                     at: self.now,
                     charged_at,
                 };
-                self.refunds.push(refund);
+                self.add_refund(refund);
                 TickDraft::new(
                     Actor::Checkout,
                     TickKind::Refund,

@@ -5,42 +5,117 @@ use super::config::Direction;
 use super::money::Cents;
 use super::time::Instant;
 use serde::Serialize;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A list shared between snapshots: a persistent vector, so a change copies a few small
 /// nodes rather than the whole list, and thousands of ticks over thousands of charges stay
 /// small in memory.
 pub type Shared<T> = imbl::Vector<Arc<T>>;
 
-/// The complete state after one tick. Cloning it is cheap: the large parts are shared.
-#[derive(Clone, Debug, Default, Serialize)]
+/// The complete state after one tick. Cloning it is cheap: the parts that change only now
+/// and then ([`Parts`]: memory, ledger, refunds, clients, services) sit behind one `Arc`,
+/// shared by every tick between two changes, and are read through it as if they were fields
+/// of the snapshot (`state.ledger`).
+#[derive(Clone, Default)]
 pub struct Snapshot {
-    /// The processor's dedupe memory: key records, key log entries or body hashes. Behind
-    /// an `Arc` of its own, so the many ticks that leave it as it was share it outright.
-    pub memory: Arc<Shared<MemoryEntry>>,
-    /// Charges that moved money, in the order they were made: the first charges of the run's
-    /// one list, which every tick shares.
-    pub ledger: Log<Charge>,
-    /// Refunds the shop's reconciliation made, in order: ledger lines of their own, and lines
-    /// on the card statement.
-    #[serde(skip_serializing_if = "no_refunds")]
-    pub refunds: Log<Refund>,
-    /// What the checkout knows about each intent, in the scenario's order.
-    pub clients: Arc<[ClientView]>,
+    parts: Arc<Parts>,
     pub processor_up: bool,
     pub counters: Counters,
     /// Messages on the wire: sent, not yet delivered or lost. Held by value: a few of them
     /// fit inside the snapshot itself, so the list changing at nearly every tick costs no
     /// allocation.
     pub in_flight: imbl::Vector<Flight>,
+}
+
+/// The parts of a snapshot that most ticks leave as they were.
+#[derive(Clone, Debug, Default)]
+pub struct Parts {
+    /// The processor's dedupe memory: key records, key log entries or body hashes. Behind
+    /// an `Arc` of its own, so a change elsewhere shares it outright.
+    pub memory: Arc<Shared<MemoryEntry>>,
+    /// Charges that moved money, in the order they were made: the first charges of the run's
+    /// one list, which every tick shares.
+    pub ledger: Log<Charge>,
+    /// Refunds the shop's reconciliation made, in order: ledger lines of their own, and lines
+    /// on the card statement.
+    pub refunds: Log<Refund>,
+    /// What the checkout knows about each intent, in the scenario's order.
+    pub clients: Arc<[ClientView]>,
     /// The shop's downstream services (SPEC §5.1), in the order the scenario runs its steps:
     /// what each remembers and the effects it has had.
-    #[serde(skip_serializing_if = "no_services")]
     pub services: Arc<Vec<ServiceView>>,
 }
 
-fn no_services(services: &Arc<Vec<ServiceView>>) -> bool {
-    services.is_empty()
+impl Snapshot {
+    pub(super) fn new(
+        parts: Arc<Parts>,
+        processor_up: bool,
+        counters: Counters,
+        in_flight: imbl::Vector<Flight>,
+    ) -> Snapshot {
+        Snapshot {
+            parts,
+            processor_up,
+            counters,
+            in_flight,
+        }
+    }
+}
+
+impl std::ops::Deref for Snapshot {
+    type Target = Parts;
+    fn deref(&self) -> &Parts {
+        &self.parts
+    }
+}
+
+/// Changing a part copies the parts first if another tick shares them.
+impl std::ops::DerefMut for Snapshot {
+    fn deref_mut(&mut self) -> &mut Parts {
+        Arc::make_mut(&mut self.parts)
+    }
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshot")
+            .field("memory", &self.memory)
+            .field("ledger", &self.ledger)
+            .field("refunds", &self.refunds)
+            .field("clients", &self.clients)
+            .field("processor_up", &self.processor_up)
+            .field("counters", &self.counters)
+            .field("in_flight", &self.in_flight)
+            .field("services", &self.services)
+            .finish()
+    }
+}
+
+/// Serialised as one flat record, refunds and services only when there are any.
+impl Serialize for Snapshot {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut fields = 6;
+        fields += usize::from(!self.refunds.is_empty()) + usize::from(!self.services.is_empty());
+        let mut out = s.serialize_struct("Snapshot", fields)?;
+        out.serialize_field("memory", &self.memory)?;
+        out.serialize_field("ledger", &self.ledger)?;
+        if self.refunds.is_empty() {
+            out.skip_field("refunds")?;
+        } else {
+            out.serialize_field("refunds", &self.refunds)?;
+        }
+        out.serialize_field("clients", &self.clients)?;
+        out.serialize_field("processor_up", &self.processor_up)?;
+        out.serialize_field("counters", &self.counters)?;
+        out.serialize_field("in_flight", &self.in_flight)?;
+        if self.services.is_empty() {
+            out.skip_field("services")?;
+        } else {
+            out.serialize_field("services", &self.services)?;
+        }
+        out.end()
+    }
 }
 
 /// One downstream service as it stands: its memory of keys and the effects it has had.
@@ -128,56 +203,60 @@ impl Snapshot {
     }
 }
 
-fn no_refunds(refunds: &Log<Refund>) -> bool {
-    refunds.is_empty()
-}
-
 /// A list that only grows during a run, seen as it stood at one tick: the first `len` items of
-/// the run's one list, shared by every tick. A tick costs no copy of it and an item no
+/// the run's one list, which every tick shares. The engine writes the list as it goes and
+/// puts it in place, once, when the run is over; a tick costs no copy of it and an item no
 /// allocation of its own. Reads as a slice.
-#[derive(Clone)]
 pub struct Log<T> {
-    /// The run's whole list (`None` while nothing is in it, or until the run is over).
-    items: Option<Arc<Vec<T>>>,
+    /// The run's whole list (`None` while nothing is in it).
+    all: Option<Arc<OnceLock<Vec<T>>>>,
     len: usize,
 }
 
-impl<T> Log<T> {
-    /// The first `len` items of a list still being written: see [`Log::fill`].
-    pub(super) fn pending(len: usize) -> Log<T> {
-        Log { items: None, len }
-    }
+/// Where the engine puts a run's finished list, for every [`Log`] of the run to read.
+pub(super) type LogCell<T> = Arc<OnceLock<Vec<T>>>;
 
-    /// Points a view made with [`Log::pending`] at the run's finished list.
-    pub(super) fn fill(&mut self, all: &Arc<Vec<T>>) {
-        if self.len > 0 {
-            self.items = Some(Arc::clone(all));
+impl<T> Log<T> {
+    /// The first `len` items of the list that will be put in `all`.
+    pub(super) fn of(all: Option<&LogCell<T>>, len: usize) -> Log<T> {
+        Log {
+            all: all.filter(|_| len > 0).map(Arc::clone),
+            len,
         }
     }
 
-    /// Adds an item to this view alone, copying the shared list first if it is shared.
+    /// Adds an item to this view alone; the other ticks keep the list as it was.
     pub fn push(&mut self, item: T)
     where
         T: Clone,
     {
-        let items = Arc::make_mut(self.items.get_or_insert_with(Arc::default));
-        items.truncate(self.len);
+        let mut items = self[..].to_vec();
         items.push(item);
-        self.len += 1;
+        self.len = items.len();
+        self.all = Some(Arc::new(OnceLock::from(items)));
+    }
+}
+
+impl<T> Clone for Log<T> {
+    fn clone(&self) -> Log<T> {
+        Log {
+            all: self.all.clone(),
+            len: self.len,
+        }
     }
 }
 
 impl<T> Default for Log<T> {
     fn default() -> Log<T> {
-        Log::pending(0)
+        Log { all: None, len: 0 }
     }
 }
 
 impl<T> std::ops::Deref for Log<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
-        match &self.items {
-            Some(items) => &items[..self.len],
+        match self.all.as_deref().and_then(OnceLock::get) {
+            Some(items) => &items[..self.len.min(items.len())],
             None => &[],
         }
     }
@@ -185,7 +264,7 @@ impl<T> std::ops::Deref for Log<T> {
 
 impl<T: PartialEq> PartialEq for Log<T> {
     fn eq(&self, other: &Log<T>) -> bool {
-        let shared = match (&self.items, &other.items) {
+        let shared = match (&self.all, &other.all) {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             _ => false,
         };
@@ -640,13 +719,15 @@ mod tests {
 
     #[test]
     fn a_log_shows_its_first_items_and_copies_on_a_push() {
-        let all = Arc::new(vec![1, 2, 3]);
-        let mut early = Log::pending(2);
-        let mut late = Log::pending(3);
-        let mut none: Log<i32> = Log::pending(0);
-        for log in [&mut early, &mut late, &mut none] {
-            log.fill(&all);
-        }
+        let all: LogCell<i32> = Arc::default();
+        let mut early = Log::of(Some(&all), 2);
+        let late = Log::of(Some(&all), 3);
+        let none = Log::of(Some(&all), 0);
+        assert!(
+            early.is_empty() && late.is_empty(),
+            "nothing shows before the run is over"
+        );
+        all.set(vec![1, 2, 3]).unwrap();
         assert_eq!(
             (&*early, &*late, &*none),
             (&[1, 2][..], &[1, 2, 3][..], &[][..])

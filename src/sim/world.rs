@@ -4,7 +4,9 @@ use super::config::{CrashPoint, Fault, FaultAction, SimConfig};
 use super::design::Design;
 use super::fact::{Cut, Fact, MissedCrash, SentReply, WireFault};
 use super::money::Cents;
-use super::state::{Charge, ClientView, Counters, Key, MemoryEntry, Response, Snapshot};
+use super::state::{
+    Charge, ClientView, Counters, Key, Log, LogCell, MemoryEntry, Parts, Response, Snapshot,
+};
 use super::time::Instant;
 use super::trace::{Actor, Message, Tick, TickKind};
 use std::cmp::Reverse;
@@ -232,6 +234,12 @@ pub(super) struct World<'a> {
     /// finished lists when the run is over.
     pub ledger: Vec<Charge>,
     pub refunds: Vec<super::state::Refund>,
+    /// Where the finished ledger and refunds go, once there are any.
+    ledger_cell: Option<LogCell<Charge>>,
+    refunds_cell: Option<LogCell<super::state::Refund>>,
+    /// The parts of the state as the last tick recorded them, while nothing in them has
+    /// changed since: the next tick shares them.
+    parts: Option<Arc<Parts>>,
     /// `(intent, attempt, index into cfg.faults)`, sorted, so a lookup does not scan every
     /// fault.
     pub fault_index: Vec<(usize, u32, usize)>,
@@ -366,6 +374,9 @@ impl<'a> World<'a> {
             memory: Arc::default(),
             ledger: Vec::new(),
             refunds: Vec::new(),
+            ledger_cell: None,
+            refunds_cell: None,
+            parts: None,
             fault_index: {
                 let mut index: Vec<(usize, u32, usize)> = cfg
                     .faults
@@ -465,6 +476,7 @@ impl<'a> World<'a> {
 
     /// Records a tick with the complete state as it stands now.
     pub fn record(&mut self, draft: TickDraft) {
+        let state = self.snapshot();
         self.ticks.push(Tick {
             at: self.now,
             actor: draft.actor,
@@ -474,29 +486,71 @@ impl<'a> World<'a> {
             message: draft.message,
             intent: draft.intent,
             attempt: draft.attempt,
-            state: self.snapshot(),
+            state,
         });
     }
 
-    pub fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            memory: Arc::clone(&self.memory),
-            ledger: super::state::Log::pending(self.ledger.len()),
-            refunds: super::state::Log::pending(self.refunds.len()),
-            clients: Arc::clone(&self.clients),
-            processor_up: self.processor_up,
-            counters: self.counters,
-            in_flight: self.in_flight.clone(),
-            services: Arc::clone(&self.services),
-        }
+    pub fn snapshot(&mut self) -> Snapshot {
+        let parts = match &self.parts {
+            Some(parts) => Arc::clone(parts),
+            None => {
+                let parts = Arc::new(Parts {
+                    memory: Arc::clone(&self.memory),
+                    ledger: Log::of(self.ledger_cell.as_ref(), self.ledger.len()),
+                    refunds: Log::of(self.refunds_cell.as_ref(), self.refunds.len()),
+                    clients: Arc::clone(&self.clients),
+                    services: Arc::clone(&self.services),
+                });
+                self.parts = Some(Arc::clone(&parts));
+                parts
+            }
+        };
+        Snapshot::new(
+            parts,
+            self.processor_up,
+            self.counters,
+            self.in_flight.clone(),
+        )
     }
 
     /// The processor's memory, to change: copied first if a recorded tick still shows it.
     pub fn memory_mut(&mut self) -> &mut super::state::Shared<MemoryEntry> {
+        self.parts = None;
         Arc::make_mut(&mut self.memory)
     }
 
+    /// The downstream services, to change (copied the same way).
+    pub fn services_mut(&mut self) -> &mut Vec<super::state::ServiceView> {
+        self.parts = None;
+        Arc::make_mut(&mut self.services)
+    }
+
+    /// A charge goes into the ledger.
+    pub fn add_charge(&mut self, charge: Charge) {
+        self.parts = None;
+        self.ledger_cell.get_or_insert_with(Arc::default);
+        self.ledger.push(charge);
+    }
+
+    /// A refund goes into the list of refunds.
+    pub fn add_refund(&mut self, refund: super::state::Refund) {
+        self.parts = None;
+        self.refunds_cell.get_or_insert_with(Arc::default);
+        self.refunds.push(refund);
+    }
+
+    /// Puts the finished ledger and refunds where every tick's view of them reads them.
+    pub fn close_logs(&mut self) {
+        if let Some(cell) = &self.ledger_cell {
+            let _ = cell.set(std::mem::take(&mut self.ledger));
+        }
+        if let Some(cell) = &self.refunds_cell {
+            let _ = cell.set(std::mem::take(&mut self.refunds));
+        }
+    }
+
     pub fn client_mut(&mut self, intent: usize) -> &mut ClientView {
+        self.parts = None;
         &mut Arc::make_mut(&mut self.clients)[intent]
     }
 
