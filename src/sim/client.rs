@@ -91,8 +91,8 @@ impl World<'_> {
 
         let cfg = &self.cfg.intents[intent];
         let key = match self.cfg.key_strategy {
-            KeyStrategy::PerIntent => Some(self.keys[intent].clone()),
-            KeyStrategy::PerAttempt if attempt == 1 => Some(self.keys[intent].clone()),
+            KeyStrategy::PerIntent => Some(self.runs[intent].key.clone()),
+            KeyStrategy::PerAttempt if attempt == 1 => Some(self.runs[intent].key.clone()),
             KeyStrategy::PerAttempt => Some(Key::from(digest::mint_key(&cfg.key, attempt))),
             KeyStrategy::None => None,
         };

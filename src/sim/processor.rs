@@ -506,7 +506,7 @@ impl World<'_> {
             id,
             amount: r.amount,
             key: r.key.clone(),
-            order: Arc::clone(&self.orders[r.intent]),
+            order: Arc::clone(&self.clients[r.intent].order),
             intent: r.intent,
             attempt: r.attempt,
             at: self.now,

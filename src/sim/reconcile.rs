@@ -111,7 +111,7 @@ impl World<'_> {
                 let refund = Refund {
                     charge,
                     amount,
-                    order: Arc::clone(&self.orders[intent]),
+                    order: Arc::clone(&self.clients[intent].order),
                     intent,
                     why,
                     at: self.now,

@@ -16,6 +16,13 @@ use std::sync::Arc;
 /// Ticks a typical attempt makes (send, receive, charge, answer, and a timeout or two).
 const TICKS_PER_ATTEMPT: usize = 6;
 
+thread_local! {
+    /// The memory and services a run starts with: empty, and shared by every run rather than
+    /// allocated for each (the first change copies them anyway, as a tick holds them by then).
+    static EMPTY_MEMORY: Arc<super::state::Shared<MemoryEntry>> = Arc::default();
+    static NO_SERVICES: Arc<Vec<super::state::ServiceView>> = Arc::default();
+}
+
 /// Something scheduled to happen at a virtual time.
 #[derive(Clone, Debug)]
 pub(super) enum Event {
@@ -176,7 +183,7 @@ impl Request {
 }
 
 /// The checkout's bookkeeping for one intent.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(super) struct ClientRun {
     /// Where each layer stands, innermost first.
     pub layers: Vec<LayerRun>,
@@ -199,6 +206,8 @@ pub(super) struct ClientRun {
     pub lookup: Option<usize>,
     /// The last lookup said to go ahead: the next send is the retry itself.
     pub cleared: bool,
+    /// The intent's key, shared by every request, view and charge that carries it.
+    pub key: Key,
     /// The intent's request fingerprint, and its body digest before any send time: the same
     /// for every attempt, so worked out once.
     pub fingerprint: u64,
@@ -245,10 +254,6 @@ pub(super) struct World<'a> {
     pub fault_index: Vec<(usize, u32, usize)>,
     /// The last lookup in `fault_index`: intent, attempt, and where its faults sit.
     last_faults: std::cell::Cell<(usize, u32, usize, usize)>,
-    /// Each intent's order id and key, shared by every charge, request and view that names
-    /// them rather than copied into each.
-    pub orders: Vec<Arc<str>>,
-    pub keys: Vec<Key>,
     pub clients: Arc<[ClientView]>,
     pub processor_up: bool,
     pub in_flight: imbl::Vector<super::state::Flight>,
@@ -316,20 +321,11 @@ impl<'a> World<'a> {
             .unwrap_or(usize::MAX)
             .saturating_mul(cfg.intents.len())
             .saturating_mul(1 + cfg.reruns.len());
-        let orders: Vec<Arc<str>> = cfg
+        let clients = cfg
             .intents
             .iter()
-            .map(|i| Arc::from(i.order.as_str()))
-            .collect();
-        let keys: Vec<Key> = cfg
-            .intents
-            .iter()
-            .map(|i| Key::from(i.key.as_str()))
-            .collect();
-        let clients = orders
-            .iter()
-            .map(|order| ClientView {
-                order: Arc::clone(order),
+            .map(|i| ClientView {
+                order: Arc::from(i.order.as_str()),
                 key: None,
                 belief: super::state::Belief::NotStarted,
                 attempts_sent: 0,
@@ -337,25 +333,32 @@ impl<'a> World<'a> {
                 alerted: false,
             })
             .collect();
-        let run = ClientRun {
-            layers: vec![
-                LayerRun {
-                    attempt: 1,
-                    token: 0,
-                    last_sleep: 0,
-                    deadline: None,
-                };
-                layers
-            ],
-            ..ClientRun::default()
-        };
         let runs = cfg
             .intents
             .iter()
             .map(|i| ClientRun {
+                layers: vec![
+                    LayerRun {
+                        attempt: 1,
+                        token: 0,
+                        last_sleep: 0,
+                        deadline: None,
+                    };
+                    layers
+                ],
+                epoch: 0,
+                fresh_layers: 0,
+                waiting_for: None,
+                attempts: 0,
+                next_path: 0,
+                finished: false,
+                timeout: None,
+                send: None,
+                lookup: None,
+                cleared: false,
+                key: Key::from(i.key.as_str()),
                 fingerprint: super::digest::fingerprint(&i.order, i.amount, &i.items),
                 content: super::digest::content_unstamped(&cfg.merchant, i.amount, &i.items),
-                ..run.clone()
             })
             .collect();
         World {
@@ -371,7 +374,7 @@ impl<'a> World<'a> {
                 c
             },
             rng: fastrand::Rng::with_seed(cfg.seed),
-            memory: Arc::default(),
+            memory: EMPTY_MEMORY.with(Arc::clone),
             ledger: Vec::new(),
             refunds: Vec::new(),
             ledger_cell: None,
@@ -388,8 +391,6 @@ impl<'a> World<'a> {
                 index
             },
             last_faults: std::cell::Cell::new((usize::MAX, 0, 0, 0)),
-            orders,
-            keys,
             clients,
             processor_up: true,
             in_flight: imbl::Vector::new(),
@@ -412,11 +413,16 @@ impl<'a> World<'a> {
             interrupted: Vec::new(),
             evicted: BTreeMap::new(),
             lapsed: BTreeMap::new(),
-            services: Arc::new(super::downstream::services(cfg)),
-            step_runs: vec![
-                vec![super::downstream::StepRun::NEW; cfg.steps.len()];
-                cfg.intents.len()
-            ],
+            services: if cfg.steps.is_empty() {
+                NO_SERVICES.with(Arc::clone)
+            } else {
+                Arc::new(super::downstream::services(cfg))
+            },
+            step_runs: if cfg.steps.is_empty() {
+                Vec::new()
+            } else {
+                vec![vec![super::downstream::StepRun::NEW; cfg.steps.len()]; cfg.intents.len()]
+            },
             calls: Vec::new(),
         }
     }
