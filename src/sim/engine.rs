@@ -64,6 +64,7 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
     let replies = std::mem::take(&mut world.replies);
     // Every tick sees the run's one ledger and list of refunds, as far as they had come.
     world.close_logs();
+    world.recycle();
     let lookups = std::mem::take(&mut world.lookups);
     let calls = std::mem::take(&mut world.calls);
     Ok(Trace {

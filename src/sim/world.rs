@@ -16,7 +16,18 @@ use std::sync::Arc;
 /// Ticks a typical attempt makes (send, receive, charge, answer, and a timeout or two).
 const TICKS_PER_ATTEMPT: usize = 6;
 
+/// The buffers a run needs only while it runs, kept for the next run on the same thread so
+/// that a short run does not spend its time allocating them.
+#[derive(Default)]
+struct Scratch {
+    queue: BinaryHeap<Reverse<Scheduled>>,
+    cancelled: Vec<bool>,
+    fault_index: Vec<(usize, u32, usize)>,
+    fault_fired: Vec<bool>,
+}
+
 thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
     /// The memory and services a run starts with: empty, and shared by every run rather than
     /// allocated for each (the first change copies them anyway, as a tick holds them by then).
     static EMPTY_MEMORY: Arc<super::state::Shared<MemoryEntry>> = Arc::default();
@@ -361,18 +372,28 @@ impl<'a> World<'a> {
                 content: super::digest::content_unstamped(&cfg.merchant, i.amount, &i.items),
             })
             .collect();
+        let mut scratch = SCRATCH.with(std::cell::Cell::take).unwrap_or_default();
+        scratch.queue.clear();
+        scratch.cancelled.clear();
+        scratch.cancelled.push(false);
+        scratch.fault_index.clear();
+        scratch.fault_index.extend(
+            cfg.faults
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.intent, f.attempt, i)),
+        );
+        scratch.fault_index.sort_unstable();
+        scratch.fault_fired.clear();
+        scratch.fault_fired.resize(cfg.faults.len(), false);
         World {
             cfg,
             design,
             now: Instant(0),
-            queue: BinaryHeap::with_capacity(16),
+            queue: scratch.queue,
             seq: 0,
             alive: 0,
-            cancelled: {
-                let mut c = Vec::with_capacity(64);
-                c.push(false);
-                c
-            },
+            cancelled: scratch.cancelled,
             rng: fastrand::Rng::with_seed(cfg.seed),
             memory: EMPTY_MEMORY.with(Arc::clone),
             ledger: Vec::new(),
@@ -380,16 +401,7 @@ impl<'a> World<'a> {
             ledger_cell: None,
             refunds_cell: None,
             parts: None,
-            fault_index: {
-                let mut index: Vec<(usize, u32, usize)> = cfg
-                    .faults
-                    .iter()
-                    .enumerate()
-                    .map(|(i, f)| (f.intent, f.attempt, i))
-                    .collect();
-                index.sort_unstable();
-                index
-            },
+            fault_index: scratch.fault_index,
             last_faults: std::cell::Cell::new((usize::MAX, 0, 0, 0)),
             clients,
             processor_up: true,
@@ -400,7 +412,7 @@ impl<'a> World<'a> {
             requests: Vec::with_capacity(attempts.min(64)),
             replies: Vec::with_capacity(attempts.min(64)),
             lookups: Vec::new(),
-            fault_fired: vec![false; cfg.faults.len()],
+            fault_fired: scratch.fault_fired,
             // Room for the ticks the attempts are likely to make, so a long story is not
             // copied as its list grows (and does not briefly need twice its memory).
             ticks: Vec::with_capacity(
@@ -425,6 +437,19 @@ impl<'a> World<'a> {
             },
             calls: Vec::new(),
         }
+    }
+
+    /// Hands the run's working buffers to the next run on this thread.
+    pub fn recycle(&mut self) {
+        // What is still queued (keys waiting to expire) is let go now, not at the next run.
+        self.queue.clear();
+        let scratch = Scratch {
+            queue: std::mem::take(&mut self.queue),
+            cancelled: std::mem::take(&mut self.cancelled),
+            fault_index: std::mem::take(&mut self.fault_index),
+            fault_fired: std::mem::take(&mut self.fault_fired),
+        };
+        SCRATCH.with(|s| s.set(Some(scratch)));
     }
 
     /// Schedules an event; the number returned can call it off.
