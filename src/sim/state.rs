@@ -13,12 +13,15 @@ use std::sync::{Arc, OnceLock};
 pub type Shared<T> = imbl::Vector<Arc<T>>;
 
 /// The complete state after one tick. Cloning it is cheap: the parts that change only now
-/// and then ([`Parts`]: memory, ledger, refunds, clients, services) sit behind one `Arc`,
-/// shared by every tick between two changes, and are read through it as if they were fields
-/// of the snapshot (`state.ledger`).
+/// and then ([`Parts`]: memory, ledger, refunds, clients, services) are kept once for every
+/// version the run went through, in one list shared by all its ticks, and are read through it
+/// as if they were fields of the snapshot (`state.ledger`).
 #[derive(Clone, Default)]
 pub struct Snapshot {
-    parts: Arc<Parts>,
+    /// Every version of the parts in the run (given to the ticks when the run is over), and
+    /// the one this tick shows.
+    history: Option<Arc<Vec<Parts>>>,
+    version: usize,
     pub processor_up: bool,
     pub counters: Counters,
     /// Messages on the wire: sent, not yet delivered or lost. Held by value: a few of them
@@ -47,32 +50,49 @@ pub struct Parts {
 }
 
 impl Snapshot {
+    /// The state after a tick that shows version `version` of the run's parts: see
+    /// [`Snapshot::attach`].
     pub(super) fn new(
-        parts: Arc<Parts>,
+        version: usize,
         processor_up: bool,
         counters: Counters,
         in_flight: imbl::Vector<Flight>,
     ) -> Snapshot {
         Snapshot {
-            parts,
+            history: None,
+            version,
             processor_up,
             counters,
             in_flight,
         }
     }
+
+    /// Gives the tick the run's versions of the parts, once the run is over.
+    pub(super) fn attach(&mut self, history: &Arc<Vec<Parts>>) {
+        self.history = Some(Arc::clone(history));
+    }
 }
+
+/// The parts of a state that has none yet (a default snapshot): all empty.
+static NO_PARTS: std::sync::LazyLock<Parts> = std::sync::LazyLock::new(Parts::default);
 
 impl std::ops::Deref for Snapshot {
     type Target = Parts;
     fn deref(&self) -> &Parts {
-        &self.parts
+        match self.history.as_deref().and_then(|h| h.get(self.version)) {
+            Some(parts) => parts,
+            None => &NO_PARTS,
+        }
     }
 }
 
-/// Changing a part copies the parts first if another tick shares them.
+/// Changing a part gives this snapshot a copy of its own; the other ticks keep theirs.
 impl std::ops::DerefMut for Snapshot {
     fn deref_mut(&mut self) -> &mut Parts {
-        Arc::make_mut(&mut self.parts)
+        let parts = Parts::clone(self);
+        self.version = 0;
+        let history = self.history.insert(Arc::new(vec![parts]));
+        &mut Arc::make_mut(history)[0]
     }
 }
 

@@ -257,9 +257,10 @@ pub(super) struct World<'a> {
     /// Where the finished ledger and refunds go, once there are any.
     ledger_cell: Option<LogCell<Charge>>,
     refunds_cell: Option<LogCell<super::state::Refund>>,
-    /// The parts of the state as the last tick recorded them, while nothing in them has
-    /// changed since: the next tick shares them.
-    parts: Option<Arc<Parts>>,
+    /// Every version of the parts of the state the ticks have shown so far, and whether the
+    /// parts have changed since the last one (the next tick then shows a new version).
+    versions: Vec<Parts>,
+    parts_changed: bool,
     /// `(intent, attempt, index into cfg.faults)`, sorted, so a lookup does not scan every
     /// fault.
     pub fault_index: Vec<(usize, u32, usize)>,
@@ -372,6 +373,12 @@ impl<'a> World<'a> {
                 content: super::digest::content_unstamped(&cfg.merchant, i.amount, &i.items),
             })
             .collect();
+        // Room for the ticks the attempts are likely to make, so a long story is not
+        // copied as its list grows (and does not briefly need twice its memory).
+        let ticks = attempts
+            .saturating_mul(TICKS_PER_ATTEMPT)
+            .saturating_add(8)
+            .min(cfg.max_ticks.saturating_add(1));
         let mut scratch = SCRATCH.with(std::cell::Cell::take).unwrap_or_default();
         scratch.queue.clear();
         scratch.cancelled.clear();
@@ -400,7 +407,9 @@ impl<'a> World<'a> {
             refunds: Vec::new(),
             ledger_cell: None,
             refunds_cell: None,
-            parts: None,
+            // A tick in two or so changes the parts.
+            versions: Vec::with_capacity(ticks / 2),
+            parts_changed: true,
             fault_index: scratch.fault_index,
             last_faults: std::cell::Cell::new((usize::MAX, 0, 0, 0)),
             clients,
@@ -413,14 +422,7 @@ impl<'a> World<'a> {
             replies: Vec::with_capacity(attempts.min(64)),
             lookups: Vec::new(),
             fault_fired: scratch.fault_fired,
-            // Room for the ticks the attempts are likely to make, so a long story is not
-            // copied as its list grows (and does not briefly need twice its memory).
-            ticks: Vec::with_capacity(
-                attempts
-                    .saturating_mul(TICKS_PER_ATTEMPT)
-                    .saturating_add(8)
-                    .min(cfg.max_ticks.saturating_add(1)),
-            ),
+            ticks: Vec::with_capacity(ticks),
             token_seq: 0,
             interrupted: Vec::new(),
             evicted: BTreeMap::new(),
@@ -522,22 +524,18 @@ impl<'a> World<'a> {
     }
 
     pub fn snapshot(&mut self) -> Snapshot {
-        let parts = match &self.parts {
-            Some(parts) => Arc::clone(parts),
-            None => {
-                let parts = Arc::new(Parts {
-                    memory: Arc::clone(&self.memory),
-                    ledger: Log::of(self.ledger_cell.as_ref(), self.ledger.len()),
-                    refunds: Log::of(self.refunds_cell.as_ref(), self.refunds.len()),
-                    clients: Arc::clone(&self.clients),
-                    services: Arc::clone(&self.services),
-                });
-                self.parts = Some(Arc::clone(&parts));
-                parts
-            }
-        };
+        if self.parts_changed {
+            self.versions.push(Parts {
+                memory: Arc::clone(&self.memory),
+                ledger: Log::of(self.ledger_cell.as_ref(), self.ledger.len()),
+                refunds: Log::of(self.refunds_cell.as_ref(), self.refunds.len()),
+                clients: Arc::clone(&self.clients),
+                services: Arc::clone(&self.services),
+            });
+            self.parts_changed = false;
+        }
         Snapshot::new(
-            parts,
+            self.versions.len() - 1,
             self.processor_up,
             self.counters,
             self.in_flight.clone(),
@@ -546,32 +544,37 @@ impl<'a> World<'a> {
 
     /// The processor's memory, to change: copied first if a recorded tick still shows it.
     pub fn memory_mut(&mut self) -> &mut super::state::Shared<MemoryEntry> {
-        self.parts = None;
+        self.parts_changed = true;
         Arc::make_mut(&mut self.memory)
     }
 
     /// The downstream services, to change (copied the same way).
     pub fn services_mut(&mut self) -> &mut Vec<super::state::ServiceView> {
-        self.parts = None;
+        self.parts_changed = true;
         Arc::make_mut(&mut self.services)
     }
 
     /// A charge goes into the ledger.
     pub fn add_charge(&mut self, charge: Charge) {
-        self.parts = None;
+        self.parts_changed = true;
         self.ledger_cell.get_or_insert_with(Arc::default);
         self.ledger.push(charge);
     }
 
     /// A refund goes into the list of refunds.
     pub fn add_refund(&mut self, refund: super::state::Refund) {
-        self.parts = None;
+        self.parts_changed = true;
         self.refunds_cell.get_or_insert_with(Arc::default);
         self.refunds.push(refund);
     }
 
-    /// Puts the finished ledger and refunds where every tick's view of them reads them.
-    pub fn close_logs(&mut self) {
+    /// Gives every tick the run's versions of the parts of the state, and puts the finished
+    /// ledger and refunds where every tick's view of them reads them.
+    pub fn close(&mut self) {
+        let history = Arc::new(std::mem::take(&mut self.versions));
+        for tick in &mut self.ticks {
+            tick.state.attach(&history);
+        }
         if let Some(cell) = &self.ledger_cell {
             let _ = cell.set(std::mem::take(&mut self.ledger));
         }
@@ -581,7 +584,7 @@ impl<'a> World<'a> {
     }
 
     pub fn client_mut(&mut self, intent: usize) -> &mut ClientView {
-        self.parts = None;
+        self.parts_changed = true;
         &mut Arc::make_mut(&mut self.clients)[intent]
     }
 
