@@ -215,8 +215,8 @@ impl Snapshot {
         let mut lines: Vec<StatementLine<'_>> = self
             .ledger
             .iter()
-            .map(|c| StatementLine::Charge(c))
-            .chain(self.refunds.iter().map(|r| StatementLine::Refund(r)))
+            .map(StatementLine::Charge)
+            .chain(self.refunds.iter().map(StatementLine::Refund))
             .collect();
         lines.sort_by_key(|l| l.at());
         lines
