@@ -725,9 +725,9 @@ fn the_reconcile_invariant_catches_a_refund_of_the_kept_charge() {
     assert!(reconciled_money(&s, &trace).is_ok());
     check(&spec).expect("the invariants hold");
     let last = trace.ticks.last_mut().expect("ticks");
-    let mut wrong = (*last.state.refunds[0]).clone();
+    let mut wrong = last.state.refunds[0].clone();
     wrong.charge = last.state.ledger[0].id;
-    std::sync::Arc::make_mut(&mut last.state.refunds).push_back(std::sync::Arc::new(wrong));
+    last.state.refunds.push(wrong);
     if let Some(r) = trace.outcome.reconcile.as_mut() {
         r.refunds += 1;
     }

@@ -91,14 +91,14 @@ impl World<'_> {
 
         let cfg = &self.cfg.intents[intent];
         let key = match self.cfg.key_strategy {
-            KeyStrategy::PerIntent => Some(self.keys[intent].clone()),
-            KeyStrategy::PerAttempt if attempt == 1 => Some(self.keys[intent].clone()),
+            KeyStrategy::PerIntent => Some(self.runs[intent].key.clone()),
+            KeyStrategy::PerAttempt if attempt == 1 => Some(self.runs[intent].key.clone()),
             KeyStrategy::PerAttempt => Some(Key::from(digest::mint_key(&cfg.key, attempt))),
             KeyStrategy::None => None,
         };
         let stamp = self.cfg.stamp_body.then_some(self.now.0);
-        let fingerprint = digest::fingerprint(&cfg.order, cfg.amount, &cfg.items);
-        let content = digest::content(&self.cfg.merchant, cfg.amount, &cfg.items, stamp);
+        let fingerprint = self.runs[intent].fingerprint;
+        let content = digest::stamped(self.runs[intent].content, stamp);
         let amount = cfg.amount;
         let processing_ms = self.processing_for(intent, attempt);
         let request = Request {

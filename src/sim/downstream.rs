@@ -252,7 +252,7 @@ impl World<'_> {
             ),
             None => {
                 let at = self.now;
-                let view = &mut std::sync::Arc::make_mut(&mut self.services)[step];
+                let view = &mut self.services_mut()[step];
                 let n = view.effects.len() as u32 + 1;
                 view.effects.push(StepEffect {
                     n,

@@ -62,6 +62,9 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
         .map(|r| r.sent())
         .collect();
     let replies = std::mem::take(&mut world.replies);
+    // Every tick is given the run's versions of the state, ledger and refunds included.
+    world.close();
+    world.recycle();
     let lookups = std::mem::take(&mut world.lookups);
     let calls = std::mem::take(&mut world.calls);
     Ok(Trace {

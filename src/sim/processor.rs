@@ -188,10 +188,7 @@ impl World<'_> {
             return None;
         }
         match how {
-            Takes::ChargeNewBody => self
-                .evicted
-                .get(Digest(r.content).to_string().as_str())
-                .copied(),
+            Takes::ChargeNewBody => self.evicted.get(Digest(r.content).hex().as_str()).copied(),
             Takes::MarkInProgress
             | Takes::LogFirst
             | Takes::ChargeUnmarked
@@ -237,8 +234,8 @@ impl World<'_> {
             }
             (Design::NoKey, _) => work(Takes::ChargeForgetful, Step::Charge, processing),
             (Design::ContentHash, _) => {
-                let hash = Digest(self.requests[req].content).to_string();
-                let Some(e) = self.find(EntryKind::BodyHash, &hash) else {
+                let hash = Digest(self.requests[req].content).hex();
+                let Some(e) = self.find(EntryKind::BodyHash, hash.as_str()) else {
                     return work(Takes::ChargeNewBody, Step::Charge, processing);
                 };
                 let written_by = e.written_by;
@@ -509,12 +506,12 @@ impl World<'_> {
             id,
             amount: r.amount,
             key: r.key.clone(),
-            order: Arc::clone(&self.orders[r.intent]),
+            order: Arc::clone(&self.clients[r.intent].order),
             intent: r.intent,
             attempt: r.attempt,
             at: self.now,
         };
-        Arc::make_mut(&mut self.ledger).push_back(Arc::new(charge));
+        self.add_charge(charge);
         (Response::new(200, Body::Charged(id)), Some(id))
     }
 
@@ -595,7 +592,7 @@ impl World<'_> {
                 attempt,
                 how: Write::With(id),
             };
-            let key = Key::from(h.to_string());
+            let key = Key::from(h.hex().as_str());
             self.remember_on_disk(EntryKind::BodyHash, key, resp, written_by, intent);
             hash = Some(h);
         }

@@ -111,13 +111,13 @@ impl World<'_> {
                 let refund = Refund {
                     charge,
                     amount,
-                    order: Arc::clone(&self.orders[intent]),
+                    order: Arc::clone(&self.clients[intent].order),
                     intent,
                     why,
                     at: self.now,
                     charged_at,
                 };
-                Arc::make_mut(&mut self.refunds).push_back(Arc::new(refund));
+                self.add_refund(refund);
                 TickDraft::new(
                     Actor::Checkout,
                     TickKind::Refund,

@@ -5,41 +5,137 @@ use super::config::Direction;
 use super::money::Cents;
 use super::time::Instant;
 use serde::Serialize;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A list shared between snapshots: a persistent vector, so a change copies a few small
 /// nodes rather than the whole list, and thousands of ticks over thousands of charges stay
 /// small in memory.
 pub type Shared<T> = imbl::Vector<Arc<T>>;
 
-/// The complete state after one tick. Cloning it is cheap: the large parts are shared.
-#[derive(Clone, Debug, Default, Serialize)]
+/// The complete state after one tick. Cloning it is cheap: the parts that change only now
+/// and then ([`Parts`]: memory, ledger, refunds, clients, services) are kept once for every
+/// version the run went through, in one list shared by all its ticks, and are read through it
+/// as if they were fields of the snapshot (`state.ledger`).
+#[derive(Clone, Default)]
 pub struct Snapshot {
-    /// The processor's dedupe memory: key records, key log entries or body hashes. Behind
-    /// an `Arc` of its own, so the many ticks that leave it as it was share it outright.
-    pub memory: Arc<Shared<MemoryEntry>>,
-    /// Charges that moved money, in the order they were made (shared the same way).
-    pub ledger: Arc<Shared<Charge>>,
-    /// Refunds the shop's reconciliation made, in order: ledger lines of their own, and lines
-    /// on the card statement.
-    #[serde(skip_serializing_if = "no_refunds")]
-    pub refunds: Arc<Shared<Refund>>,
-    /// What the checkout knows about each intent, in the scenario's order.
-    pub clients: Arc<Vec<ClientView>>,
+    /// Every version of the parts in the run (given to the ticks when the run is over), and
+    /// the one this tick shows.
+    history: Option<Arc<Vec<Parts>>>,
+    version: usize,
     pub processor_up: bool,
     pub counters: Counters,
     /// Messages on the wire: sent, not yet delivered or lost. Held by value: a few of them
     /// fit inside the snapshot itself, so the list changing at nearly every tick costs no
     /// allocation.
     pub in_flight: imbl::Vector<Flight>,
+}
+
+/// The parts of a snapshot that most ticks leave as they were.
+#[derive(Clone, Debug, Default)]
+pub struct Parts {
+    /// The processor's dedupe memory: key records, key log entries or body hashes. Behind
+    /// an `Arc` of its own, so a change elsewhere shares it outright.
+    pub memory: Arc<Shared<MemoryEntry>>,
+    /// Charges that moved money, in the order they were made: the first charges of the run's
+    /// one list, which every tick shares.
+    pub ledger: Log<Charge>,
+    /// Refunds the shop's reconciliation made, in order: ledger lines of their own, and lines
+    /// on the card statement.
+    pub refunds: Log<Refund>,
+    /// What the checkout knows about each intent, in the scenario's order.
+    pub clients: Arc<[ClientView]>,
     /// The shop's downstream services (SPEC §5.1), in the order the scenario runs its steps:
     /// what each remembers and the effects it has had.
-    #[serde(skip_serializing_if = "no_services")]
     pub services: Arc<Vec<ServiceView>>,
 }
 
-fn no_services(services: &Arc<Vec<ServiceView>>) -> bool {
-    services.is_empty()
+impl Snapshot {
+    /// The state after a tick that shows version `version` of the run's parts: see
+    /// [`Snapshot::attach`].
+    pub(super) fn new(
+        version: usize,
+        processor_up: bool,
+        counters: Counters,
+        in_flight: imbl::Vector<Flight>,
+    ) -> Snapshot {
+        Snapshot {
+            history: None,
+            version,
+            processor_up,
+            counters,
+            in_flight,
+        }
+    }
+
+    /// Gives the tick the run's versions of the parts, once the run is over.
+    pub(super) fn attach(&mut self, history: &Arc<Vec<Parts>>) {
+        self.history = Some(Arc::clone(history));
+    }
+}
+
+/// The parts of a state that has none yet (a default snapshot): all empty.
+static NO_PARTS: std::sync::LazyLock<Parts> = std::sync::LazyLock::new(Parts::default);
+
+impl std::ops::Deref for Snapshot {
+    type Target = Parts;
+    fn deref(&self) -> &Parts {
+        match self.history.as_deref().and_then(|h| h.get(self.version)) {
+            Some(parts) => parts,
+            None => &NO_PARTS,
+        }
+    }
+}
+
+/// Changing a part gives this snapshot a copy of its own; the other ticks keep theirs.
+impl std::ops::DerefMut for Snapshot {
+    fn deref_mut(&mut self) -> &mut Parts {
+        let parts = Parts::clone(self);
+        self.version = 0;
+        let history = self.history.insert(Arc::new(vec![parts]));
+        &mut Arc::make_mut(history)[0]
+    }
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshot")
+            .field("memory", &self.memory)
+            .field("ledger", &self.ledger)
+            .field("refunds", &self.refunds)
+            .field("clients", &self.clients)
+            .field("processor_up", &self.processor_up)
+            .field("counters", &self.counters)
+            .field("in_flight", &self.in_flight)
+            .field("services", &self.services)
+            .finish()
+    }
+}
+
+/// Serialised as one flat record, refunds and services only when there are any.
+impl Serialize for Snapshot {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut fields = 6;
+        fields += usize::from(!self.refunds.is_empty()) + usize::from(!self.services.is_empty());
+        let mut out = s.serialize_struct("Snapshot", fields)?;
+        out.serialize_field("memory", &self.memory)?;
+        out.serialize_field("ledger", &self.ledger)?;
+        if self.refunds.is_empty() {
+            out.skip_field("refunds")?;
+        } else {
+            out.serialize_field("refunds", &self.refunds)?;
+        }
+        out.serialize_field("clients", &self.clients)?;
+        out.serialize_field("processor_up", &self.processor_up)?;
+        out.serialize_field("counters", &self.counters)?;
+        out.serialize_field("in_flight", &self.in_flight)?;
+        if self.services.is_empty() {
+            out.skip_field("services")?;
+        } else {
+            out.serialize_field("services", &self.services)?;
+        }
+        out.end()
+    }
 }
 
 /// One downstream service as it stands: its memory of keys and the effects it has had.
@@ -97,7 +193,7 @@ pub struct Flight {
 impl Snapshot {
     /// The card statement the customer sees: one line per charge.
     pub fn statement(&self) -> impl Iterator<Item = &Charge> {
-        self.ledger.iter().map(|c| &**c)
+        self.ledger.iter()
     }
 
     pub fn charged_total(&self) -> Cents {
@@ -119,16 +215,93 @@ impl Snapshot {
         let mut lines: Vec<StatementLine<'_>> = self
             .ledger
             .iter()
-            .map(|c| StatementLine::Charge(c))
-            .chain(self.refunds.iter().map(|r| StatementLine::Refund(r)))
+            .map(StatementLine::Charge)
+            .chain(self.refunds.iter().map(StatementLine::Refund))
             .collect();
         lines.sort_by_key(|l| l.at());
         lines
     }
 }
 
-fn no_refunds(refunds: &Arc<Shared<Refund>>) -> bool {
-    refunds.is_empty()
+/// A list that only grows during a run, seen as it stood at one tick: the first `len` items of
+/// the run's one list, which every tick shares. The engine writes the list as it goes and
+/// puts it in place, once, when the run is over; a tick costs no copy of it and an item no
+/// allocation of its own. Reads as a slice.
+pub struct Log<T> {
+    /// The run's whole list (`None` while nothing is in it).
+    all: Option<Arc<OnceLock<Vec<T>>>>,
+    len: usize,
+}
+
+/// Where the engine puts a run's finished list, for every [`Log`] of the run to read.
+pub(super) type LogCell<T> = Arc<OnceLock<Vec<T>>>;
+
+impl<T> Log<T> {
+    /// The first `len` items of the list that will be put in `all`.
+    pub(super) fn of(all: Option<&LogCell<T>>, len: usize) -> Log<T> {
+        Log {
+            all: all.filter(|_| len > 0).map(Arc::clone),
+            len,
+        }
+    }
+
+    /// Adds an item to this view alone; the other ticks keep the list as it was.
+    pub fn push(&mut self, item: T)
+    where
+        T: Clone,
+    {
+        let mut items = self[..].to_vec();
+        items.push(item);
+        self.len = items.len();
+        self.all = Some(Arc::new(OnceLock::from(items)));
+    }
+}
+
+impl<T> Clone for Log<T> {
+    fn clone(&self) -> Log<T> {
+        Log {
+            all: self.all.clone(),
+            len: self.len,
+        }
+    }
+}
+
+impl<T> Default for Log<T> {
+    fn default() -> Log<T> {
+        Log { all: None, len: 0 }
+    }
+}
+
+impl<T> std::ops::Deref for Log<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self.all.as_deref().and_then(OnceLock::get) {
+            Some(items) => &items[..self.len.min(items.len())],
+            None => &[],
+        }
+    }
+}
+
+impl<T: PartialEq> PartialEq for Log<T> {
+    fn eq(&self, other: &Log<T>) -> bool {
+        let shared = match (&self.all, &other.all) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        self.len == other.len && (shared || **self == **other)
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for Log<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Serialize> Serialize for Log<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
 }
 
 /// One line of the card statement: a charge or a refund.
@@ -371,9 +544,32 @@ impl PartialEq<&str> for ChargeId {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Digest(pub u64);
 
+impl Digest {
+    /// The six hex digits it is shown by, written without allocating.
+    pub fn hex(self) -> ShortHex {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut text = [0; 6];
+        for (i, digit) in text.iter_mut().enumerate() {
+            *digit = DIGITS[((self.0 >> (60 - 4 * i)) & 0xf) as usize];
+        }
+        ShortHex(text)
+    }
+}
+
+/// A digest's six hex digits, held on the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShortHex([u8; 6]);
+
+impl ShortHex {
+    pub fn as_str(&self) -> &str {
+        // Only ASCII hex digits are ever written into it.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
 impl std::fmt::Display for Digest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:06x}", self.0 >> 40)
+        f.write_str(self.hex().as_str())
     }
 }
 
@@ -523,4 +719,43 @@ pub struct Counters {
     pub mismatches_422: u32,
     pub keys_stored: u32,
     pub keys_evicted: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_digest_shows_its_top_six_hex_digits() {
+        for n in [0, 1, 0xff, 1 << 40, 0x1cea_76ff_0000_0000, u64::MAX] {
+            assert_eq!(Digest(n).to_string(), format!("{:06x}", n >> 40), "{n:#x}");
+            assert_eq!(
+                Digest(n).hex().as_str(),
+                format!("{:06x}", n >> 40),
+                "{n:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_log_shows_its_first_items_and_copies_on_a_push() {
+        let all: LogCell<i32> = Arc::default();
+        let mut early = Log::of(Some(&all), 2);
+        let late = Log::of(Some(&all), 3);
+        let none = Log::of(Some(&all), 0);
+        assert!(
+            early.is_empty() && late.is_empty(),
+            "nothing shows before the run is over"
+        );
+        all.set(vec![1, 2, 3]).unwrap();
+        assert_eq!(
+            (&*early, &*late, &*none),
+            (&[1, 2][..], &[1, 2, 3][..], &[][..])
+        );
+        assert_ne!(early, late);
+        early.push(9);
+        assert_eq!((&*early, &*late), (&[1, 2, 9][..], &[1, 2, 3][..]));
+        assert_ne!(early, late);
+        assert_eq!(format!("{early:?}"), "[1, 2, 9]");
+    }
 }

@@ -4,7 +4,9 @@ use super::config::{CrashPoint, Fault, FaultAction, SimConfig};
 use super::design::Design;
 use super::fact::{Cut, Fact, MissedCrash, SentReply, WireFault};
 use super::money::Cents;
-use super::state::{Charge, ClientView, Counters, Key, MemoryEntry, Response, Snapshot};
+use super::state::{
+    Charge, ClientView, Counters, Key, Log, LogCell, MemoryEntry, Parts, Response, Snapshot,
+};
 use super::time::Instant;
 use super::trace::{Actor, Message, Tick, TickKind};
 use std::cmp::Reverse;
@@ -13,6 +15,24 @@ use std::sync::Arc;
 
 /// Ticks a typical attempt makes (send, receive, charge, answer, and a timeout or two).
 const TICKS_PER_ATTEMPT: usize = 6;
+
+/// The buffers a run needs only while it runs, kept for the next run on the same thread so
+/// that a short run does not spend its time allocating them.
+#[derive(Default)]
+struct Scratch {
+    queue: BinaryHeap<Reverse<Scheduled>>,
+    cancelled: Vec<bool>,
+    fault_index: Vec<(usize, u32, usize)>,
+    fault_fired: Vec<bool>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Option<Scratch>> = const { std::cell::Cell::new(None) };
+    /// The memory and services a run starts with: empty, and shared by every run rather than
+    /// allocated for each (the first change copies them anyway, as a tick holds them by then).
+    static EMPTY_MEMORY: Arc<super::state::Shared<MemoryEntry>> = Arc::default();
+    static NO_SERVICES: Arc<Vec<super::state::ServiceView>> = Arc::default();
+}
 
 /// Something scheduled to happen at a virtual time.
 #[derive(Clone, Debug)]
@@ -174,7 +194,7 @@ impl Request {
 }
 
 /// The checkout's bookkeeping for one intent.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(super) struct ClientRun {
     /// Where each layer stands, innermost first.
     pub layers: Vec<LayerRun>,
@@ -197,6 +217,12 @@ pub(super) struct ClientRun {
     pub lookup: Option<usize>,
     /// The last lookup said to go ahead: the next send is the retry itself.
     pub cleared: bool,
+    /// The intent's key, shared by every request, view and charge that carries it.
+    pub key: Key,
+    /// The intent's request fingerprint, and its body digest before any send time: the same
+    /// for every attempt, so worked out once.
+    pub fingerprint: u64,
+    pub content: u64,
 }
 
 /// Where one retrying layer of the checkout stands for one intent.
@@ -224,18 +250,23 @@ pub(super) struct World<'a> {
     cancelled: Vec<bool>,
     pub rng: fastrand::Rng,
     pub memory: Arc<super::state::Shared<MemoryEntry>>,
-    pub ledger: Arc<super::state::Shared<Charge>>,
-    pub refunds: Arc<super::state::Shared<super::state::Refund>>,
+    /// Charges and refunds so far: each tick sees how many there were, and is given the
+    /// finished lists when the run is over.
+    pub ledger: Vec<Charge>,
+    pub refunds: Vec<super::state::Refund>,
+    /// Where the finished ledger and refunds go, once there are any.
+    ledger_cell: Option<LogCell<Charge>>,
+    refunds_cell: Option<LogCell<super::state::Refund>>,
+    /// Every version of the parts of the state the ticks have shown so far, and whether the
+    /// parts have changed since the last one (the next tick then shows a new version).
+    versions: Vec<Parts>,
+    parts_changed: bool,
     /// `(intent, attempt, index into cfg.faults)`, sorted, so a lookup does not scan every
     /// fault.
     pub fault_index: Vec<(usize, u32, usize)>,
     /// The last lookup in `fault_index`: intent, attempt, and where its faults sit.
     last_faults: std::cell::Cell<(usize, u32, usize, usize)>,
-    /// Each intent's order id and key, shared by every charge, request and view that names
-    /// them rather than copied into each.
-    pub orders: Vec<Arc<str>>,
-    pub keys: Vec<Key>,
-    pub clients: Arc<Vec<ClientView>>,
+    pub clients: Arc<[ClientView]>,
     pub processor_up: bool,
     pub in_flight: imbl::Vector<super::state::Flight>,
     pub incarnation: u32,
@@ -302,20 +333,11 @@ impl<'a> World<'a> {
             .unwrap_or(usize::MAX)
             .saturating_mul(cfg.intents.len())
             .saturating_mul(1 + cfg.reruns.len());
-        let orders: Vec<Arc<str>> = cfg
+        let clients = cfg
             .intents
             .iter()
-            .map(|i| Arc::from(i.order.as_str()))
-            .collect();
-        let keys: Vec<Key> = cfg
-            .intents
-            .iter()
-            .map(|i| Key::from(i.key.as_str()))
-            .collect();
-        let clients = orders
-            .iter()
-            .map(|order| ClientView {
-                order: Arc::clone(order),
+            .map(|i| ClientView {
+                order: Arc::from(i.order.as_str()),
                 key: None,
                 belief: super::state::Belief::NotStarted,
                 attempts_sent: 0,
@@ -323,76 +345,113 @@ impl<'a> World<'a> {
                 alerted: false,
             })
             .collect();
-        let run = ClientRun {
-            layers: vec![
-                LayerRun {
-                    attempt: 1,
-                    token: 0,
-                    last_sleep: 0,
-                    deadline: None,
-                };
-                layers
-            ],
-            ..ClientRun::default()
-        };
+        let runs = cfg
+            .intents
+            .iter()
+            .map(|i| ClientRun {
+                layers: vec![
+                    LayerRun {
+                        attempt: 1,
+                        token: 0,
+                        last_sleep: 0,
+                        deadline: None,
+                    };
+                    layers
+                ],
+                epoch: 0,
+                fresh_layers: 0,
+                waiting_for: None,
+                attempts: 0,
+                next_path: 0,
+                finished: false,
+                timeout: None,
+                send: None,
+                lookup: None,
+                cleared: false,
+                key: Key::from(i.key.as_str()),
+                fingerprint: super::digest::fingerprint(&i.order, i.amount, &i.items),
+                content: super::digest::content_unstamped(&cfg.merchant, i.amount, &i.items),
+            })
+            .collect();
+        // Room for the ticks the attempts are likely to make, so a long story is not
+        // copied as its list grows (and does not briefly need twice its memory).
+        let ticks = attempts
+            .saturating_mul(TICKS_PER_ATTEMPT)
+            .saturating_add(8)
+            .min(cfg.max_ticks.saturating_add(1));
+        let mut scratch = SCRATCH.with(std::cell::Cell::take).unwrap_or_default();
+        scratch.queue.clear();
+        scratch.cancelled.clear();
+        scratch.cancelled.push(false);
+        scratch.fault_index.clear();
+        scratch.fault_index.extend(
+            cfg.faults
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.intent, f.attempt, i)),
+        );
+        scratch.fault_index.sort_unstable();
+        scratch.fault_fired.clear();
+        scratch.fault_fired.resize(cfg.faults.len(), false);
         World {
             cfg,
             design,
             now: Instant(0),
-            queue: BinaryHeap::with_capacity(16),
+            queue: scratch.queue,
             seq: 0,
             alive: 0,
-            cancelled: {
-                let mut c = Vec::with_capacity(64);
-                c.push(false);
-                c
-            },
+            cancelled: scratch.cancelled,
             rng: fastrand::Rng::with_seed(cfg.seed),
-            memory: Arc::default(),
-            ledger: Arc::default(),
-            refunds: Arc::default(),
-            fault_index: {
-                let mut index: Vec<(usize, u32, usize)> = cfg
-                    .faults
-                    .iter()
-                    .enumerate()
-                    .map(|(i, f)| (f.intent, f.attempt, i))
-                    .collect();
-                index.sort_unstable();
-                index
-            },
+            memory: EMPTY_MEMORY.with(Arc::clone),
+            ledger: Vec::new(),
+            refunds: Vec::new(),
+            ledger_cell: None,
+            refunds_cell: None,
+            // A tick in two or so changes the parts.
+            versions: Vec::with_capacity(ticks / 2),
+            parts_changed: true,
+            fault_index: scratch.fault_index,
             last_faults: std::cell::Cell::new((usize::MAX, 0, 0, 0)),
-            orders,
-            keys,
-            clients: Arc::new(clients),
+            clients,
             processor_up: true,
             in_flight: imbl::Vector::new(),
             incarnation: 0,
             counters: Counters::default(),
-            runs: vec![run; cfg.intents.len()],
+            runs,
             requests: Vec::with_capacity(attempts.min(64)),
             replies: Vec::with_capacity(attempts.min(64)),
             lookups: Vec::new(),
-            fault_fired: vec![false; cfg.faults.len()],
-            // Room for the ticks the attempts are likely to make, so a long story is not
-            // copied as its list grows (and does not briefly need twice its memory).
-            ticks: Vec::with_capacity(
-                attempts
-                    .saturating_mul(TICKS_PER_ATTEMPT)
-                    .saturating_add(8)
-                    .min(cfg.max_ticks.saturating_add(1)),
-            ),
+            fault_fired: scratch.fault_fired,
+            ticks: Vec::with_capacity(ticks),
             token_seq: 0,
             interrupted: Vec::new(),
             evicted: BTreeMap::new(),
             lapsed: BTreeMap::new(),
-            services: Arc::new(super::downstream::services(cfg)),
-            step_runs: vec![
-                vec![super::downstream::StepRun::NEW; cfg.steps.len()];
-                cfg.intents.len()
-            ],
+            services: if cfg.steps.is_empty() {
+                NO_SERVICES.with(Arc::clone)
+            } else {
+                Arc::new(super::downstream::services(cfg))
+            },
+            step_runs: if cfg.steps.is_empty() {
+                Vec::new()
+            } else {
+                vec![vec![super::downstream::StepRun::NEW; cfg.steps.len()]; cfg.intents.len()]
+            },
             calls: Vec::new(),
         }
+    }
+
+    /// Hands the run's working buffers to the next run on this thread.
+    pub fn recycle(&mut self) {
+        // What is still queued (keys waiting to expire) is let go now, not at the next run.
+        self.queue.clear();
+        let scratch = Scratch {
+            queue: std::mem::take(&mut self.queue),
+            cancelled: std::mem::take(&mut self.cancelled),
+            fault_index: std::mem::take(&mut self.fault_index),
+            fault_fired: std::mem::take(&mut self.fault_fired),
+        };
+        SCRATCH.with(|s| s.set(Some(scratch)));
     }
 
     /// Schedules an event; the number returned can call it off.
@@ -450,6 +509,7 @@ impl<'a> World<'a> {
 
     /// Records a tick with the complete state as it stands now.
     pub fn record(&mut self, draft: TickDraft) {
+        let state = self.snapshot();
         self.ticks.push(Tick {
             at: self.now,
             actor: draft.actor,
@@ -459,29 +519,72 @@ impl<'a> World<'a> {
             message: draft.message,
             intent: draft.intent,
             attempt: draft.attempt,
-            state: self.snapshot(),
+            state,
         });
     }
 
-    pub fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            memory: Arc::clone(&self.memory),
-            ledger: Arc::clone(&self.ledger),
-            refunds: Arc::clone(&self.refunds),
-            clients: Arc::clone(&self.clients),
-            processor_up: self.processor_up,
-            counters: self.counters,
-            in_flight: self.in_flight.clone(),
-            services: Arc::clone(&self.services),
+    pub fn snapshot(&mut self) -> Snapshot {
+        if self.parts_changed {
+            self.versions.push(Parts {
+                memory: Arc::clone(&self.memory),
+                ledger: Log::of(self.ledger_cell.as_ref(), self.ledger.len()),
+                refunds: Log::of(self.refunds_cell.as_ref(), self.refunds.len()),
+                clients: Arc::clone(&self.clients),
+                services: Arc::clone(&self.services),
+            });
+            self.parts_changed = false;
         }
+        Snapshot::new(
+            self.versions.len() - 1,
+            self.processor_up,
+            self.counters,
+            self.in_flight.clone(),
+        )
     }
 
     /// The processor's memory, to change: copied first if a recorded tick still shows it.
     pub fn memory_mut(&mut self) -> &mut super::state::Shared<MemoryEntry> {
+        self.parts_changed = true;
         Arc::make_mut(&mut self.memory)
     }
 
+    /// The downstream services, to change (copied the same way).
+    pub fn services_mut(&mut self) -> &mut Vec<super::state::ServiceView> {
+        self.parts_changed = true;
+        Arc::make_mut(&mut self.services)
+    }
+
+    /// A charge goes into the ledger.
+    pub fn add_charge(&mut self, charge: Charge) {
+        self.parts_changed = true;
+        self.ledger_cell.get_or_insert_with(Arc::default);
+        self.ledger.push(charge);
+    }
+
+    /// A refund goes into the list of refunds.
+    pub fn add_refund(&mut self, refund: super::state::Refund) {
+        self.parts_changed = true;
+        self.refunds_cell.get_or_insert_with(Arc::default);
+        self.refunds.push(refund);
+    }
+
+    /// Gives every tick the run's versions of the parts of the state, and puts the finished
+    /// ledger and refunds where every tick's view of them reads them.
+    pub fn close(&mut self) {
+        let history = Arc::new(std::mem::take(&mut self.versions));
+        for tick in &mut self.ticks {
+            tick.state.attach(&history);
+        }
+        if let Some(cell) = &self.ledger_cell {
+            let _ = cell.set(std::mem::take(&mut self.ledger));
+        }
+        if let Some(cell) = &self.refunds_cell {
+            let _ = cell.set(std::mem::take(&mut self.refunds));
+        }
+    }
+
     pub fn client_mut(&mut self, intent: usize) -> &mut ClientView {
+        self.parts_changed = true;
         &mut Arc::make_mut(&mut self.clients)[intent]
     }
 

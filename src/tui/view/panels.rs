@@ -114,7 +114,7 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             frame,
             ledger_area,
             " Ledger ",
-            !same(&now.ledger, &before.ledger) || now.refunds.len() != before.refunds.len(),
+            now.ledger != before.ledger || now.refunds.len() != before.refunds.len(),
             ledger,
             theme,
         );
