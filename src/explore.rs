@@ -35,7 +35,7 @@ pub struct Search {
 }
 
 /// The results for one design.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DesignResult {
     pub design: Design,
     /// Plans ending in each verdict (every verdict present, zero included).
@@ -49,7 +49,7 @@ pub struct DesignResult {
 }
 
 /// The whole search.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exploration {
     pub faults_max: usize,
     pub keep_faults: bool,

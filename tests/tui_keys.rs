@@ -712,3 +712,38 @@ fn app_presenting() -> App {
     };
     App::launch(default_scenario().unwrap(), "order-5531".into(), launch).expect("launches")
 }
+
+/// `e` searches every plan of up to two faults on top of the scenario's own and shows the
+/// matrix; Enter on a cell replays its shortest plan as a what-if under that design.
+#[test]
+fn e_explores_and_enter_replays_a_counterexample() {
+    let mut scenario = default_scenario().unwrap();
+    scenario.config.faults.clear();
+    scenario.text = "title = \"x\"".into();
+    let mut app = App::new(scenario, "order-5531".into()).expect("simulates");
+    press(&mut app, ch('e'));
+    let Overlay::Explore { found, row, col } = app.overlay.clone() else {
+        panic!("the explorer opens: {:?}", app.overlay);
+    };
+    assert_eq!((row, col), (0, 0));
+    assert_eq!(found.designs.len(), Design::ALL.len());
+    let screen = common::render(&app, 80, 24);
+    assert!(screen.contains("Every way it can go wrong"), "{screen}");
+    assert!(screen.contains("inprogress-record"), "{screen}");
+    // no-key is the third row; its first column is "charged twice".
+    press(&mut app, ch('j'));
+    press(&mut app, ch('j'));
+    let screen = common::render(&app, 100, 30);
+    assert!(
+        screen.contains(
+            "Shortest plan ending duplicate under no-key: answer to #1 of order 5531 lost"
+        ),
+        "{screen}"
+    );
+    press(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.design, Design::NoKey);
+    assert_eq!(app.added.len(), 1);
+    assert_eq!(app.trace().outcome.charges, 2);
+    assert!(common::header(&common::render(&app, 160, 40)).contains("⑂ WHAT-IF"));
+}

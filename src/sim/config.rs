@@ -97,7 +97,7 @@ pub enum KeyStrategy {
 }
 
 /// A fault injected on one attempt of one intent.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Fault {
     /// Index into `SimConfig::intents`.
     pub intent: usize,

@@ -29,6 +29,13 @@ pub enum Overlay {
     Checklist(usize),
     /// `q` with what-ifs that are not saved: quit anyway, or stay.
     ConfirmQuit,
+    /// The fault-space explorer's matrix: designs (rows) by verdicts (columns), and the cell
+    /// chosen.
+    Explore {
+        found: crate::explore::Exploration,
+        row: usize,
+        col: usize,
+    },
     /// `:` asks for a tick number or a time to go to; the text typed so far, and why the last
     /// one could not be used.
     Goto {

@@ -36,7 +36,12 @@ pub enum Effect {
     },
     /// Presenter mode: the position changed, or the notes came on; tell them.
     Publish,
+    /// Search every fault plan of a scenario on top of its own faults: [`Msg::Explored`].
+    Explore(Box<crate::scenario::Scenario>),
 }
+
+/// The most faults in a plan the replay's explorer tries.
+pub const EXPLORE_FAULTS: usize = 2;
 
 /// Runs an effect that needs no terminal at once, and says what came of it. The speaker
 /// notes' link has no meaning without a terminal loop: publishing here does nothing.
@@ -50,6 +55,14 @@ pub fn run_now(effect: Effect) -> Option<Msg> {
             after,
             result: prepare(original, added).map_err(|e| e.to_string()),
         }),
+        Effect::Explore(scenario) => {
+            let search = crate::explore::Search {
+                faults_max: EXPLORE_FAULTS,
+                keep_faults: true,
+                designs: crate::sim::Design::ALL.to_vec(),
+            };
+            Some(Msg::Explored(crate::explore::explore(&scenario, &search)))
+        }
         Effect::ListScenarios(dirs) => Some(Msg::Listed(super::picker::list_all(&dirs))),
         Effect::Load {
             source,

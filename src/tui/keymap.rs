@@ -32,6 +32,18 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
                 _ => None,
             };
         }
+        Overlay::Explore { .. } => {
+            return match key.code {
+                KeyCode::Esc | KeyCode::Char('e') => Some(Msg::Back),
+                KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
+                KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
+                KeyCode::Left | KeyCode::Char('h') => Some(Msg::ScrollStory(-1)),
+                KeyCode::Right | KeyCode::Char('l') => Some(Msg::ScrollStory(1)),
+                KeyCode::Enter => Some(Msg::Confirm),
+                KeyCode::Char('q') => Some(Msg::Quit),
+                _ => None,
+            };
+        }
         Overlay::ConfirmQuit => {
             return match key.code {
                 KeyCode::Char('y') | KeyCode::Char('q') => Some(Msg::QuitNow),
@@ -115,6 +127,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char(']') => Msg::JumpEvent(true),
         KeyCode::Char('[') => Msg::JumpEvent(false),
         KeyCode::Char(':') => Msg::OpenGoto,
+        KeyCode::Char('e') => Msg::OpenExplore,
         KeyCode::Char('m') => Msg::CycleStepKeys,
         KeyCode::Down => Msg::ScrollStory(1),
         KeyCode::Up => Msg::ScrollStory(-1),
@@ -173,6 +186,10 @@ pub const KEYS: &[(&str, &str)] = &[
     (
         "c",
         "compare designs side by side; there 1–6 choose the columns",
+    ),
+    (
+        "e",
+        "every plan of up to 2 faults, by design; Enter replays one",
     ),
     ("x", "what if the message on the wire were lost?"),
     ("!", "what if the processor crashed at its next step?"),

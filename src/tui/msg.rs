@@ -98,6 +98,10 @@ pub enum Msg {
     },
     /// Presenter mode: the speaker notes' socket is open (`None`), or why it is not.
     NotesLink(Option<String>),
+    /// Search every fault plan of this scenario (`e`).
+    OpenExplore,
+    /// The fault-space search finished.
+    Explored(Result<crate::explore::Exploration, String>),
 }
 
 impl Msg {
@@ -113,6 +117,7 @@ impl Msg {
                 | Msg::Loaded { .. }
                 | Msg::Saved { .. }
                 | Msg::NotesLink(_)
+                | Msg::Explored(_)
         )
     }
 }
@@ -131,6 +136,10 @@ impl PartialEq for Msg {
             (Retention(a), Retention(b)) => a == b,
             (Clock(a), Clock(b)) => a == b,
             (NotesLink(a), NotesLink(b)) => a == b,
+            (ScrollStory(a), ScrollStory(b)) => a == b,
+            (JumpEvent(a), JumpEvent(b)) => a == b,
+            (ToggleCompared(a), ToggleCompared(b)) => a == b,
+            (Explored(a), Explored(b)) => a == b,
             (FileChanged(_) | Simulated { .. } | Listed(_) | Loaded { .. } | Saved { .. }, _) => {
                 false
             }

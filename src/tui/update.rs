@@ -220,6 +220,27 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 }));
             }
         },
+        Msg::ScrollStory(by) if matches!(app.overlay, Overlay::Explore { .. }) => {
+            if let Overlay::Explore { col, .. } = &mut app.overlay {
+                let last = crate::sim::Verdict::ALL.len() - 1;
+                *col = col.saturating_add_signed(isize::from(by)).min(last);
+            }
+        }
+        Msg::OpenExplore => {
+            app.playing = false;
+            app.notice = Some("searching every plan of up to 2 faults…".into());
+            effects.push(Effect::Explore(Box::new(app.scenario.clone())));
+        }
+        Msg::Explored(Err(e)) => app.notice = Some(format!("the search failed: {e}")),
+        Msg::Explored(Ok(found)) => {
+            app.notice = None;
+            let row = found
+                .designs
+                .iter()
+                .position(|d| d.design == app.design)
+                .unwrap_or(0);
+            app.overlay = Overlay::Explore { found, row, col: 0 };
+        }
         Msg::ScrollStory(by) => {
             let offset = app.story_offset().saturating_add_signed(by);
             app.story_scroll = (app.tick, app.design, offset);
@@ -323,6 +344,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             Overlay::Picker(p) => p.step(false),
             Overlay::Checklist(i) => *i = i.saturating_sub(1),
             Overlay::Help => app.help_scroll = app.help_scroll.saturating_sub(1),
+            Overlay::Explore { row, .. } => *row = row.saturating_sub(1),
             _ => {}
         },
         Msg::Down => match &mut app.overlay {
@@ -330,12 +352,18 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             Overlay::Checklist(i) => *i = (*i + 1).min(CHECKLIST.len() - 1),
             // Bounded when drawn: the help never scrolls past its last line.
             Overlay::Help => app.help_scroll = app.help_scroll.saturating_add(1).min(200),
+            Overlay::Explore { found, row, .. } => {
+                *row = (*row + 1).min(found.designs.len().saturating_sub(1))
+            }
             _ => {}
         },
         Msg::Confirm => match app.overlay.clone() {
             Overlay::Picker(p) => effects.extend(pick(app, p)),
             Overlay::Save(s) => effects.extend(save(app, s)),
             Overlay::Goto { typed, .. } => go_to(app, &typed),
+            Overlay::Explore { found, row, col } => {
+                effects.extend(open_counterexample(app, &found, row, col))
+            }
             Overlay::Checklist(i) => {
                 let name = CHECKLIST.get(i).map_or("order-5531", |c| c.scenario);
                 let loaded = scenario::library::find(name)
@@ -422,6 +450,47 @@ fn finished(app: &App) -> bool {
         Screen::Replay | Screen::Window => app.at_end(),
         Screen::Compare => app.compare_at >= last_time(app),
     }
+}
+
+/// Replays the explorer's chosen cell as a what-if: its design, with its plan's faults added
+/// to the scenario's own.
+fn open_counterexample(
+    app: &mut App,
+    found: &crate::explore::Exploration,
+    row: usize,
+    col: usize,
+) -> Option<Effect> {
+    let d = found.designs.get(row)?;
+    let verdict = *crate::sim::Verdict::ALL.get(col)?;
+    let Some((_, plan)) = d.counterexamples.iter().find(|(v, _)| *v == verdict) else {
+        app.notice = Some(format!(
+            "no plan ends {} under {}: choose a cell with a count",
+            verdict.id(),
+            d.design.name()
+        ));
+        return None;
+    };
+    app.overlay = Overlay::None;
+    app.design = d.design;
+    app.undone.clear();
+    let words = plan
+        .iter()
+        .map(|f| fork::describe(&app.scenario, f))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let mut added = app.added.clone();
+    added.extend(plan.iter().cloned());
+    Some(app.start(Job {
+        original: app.original.clone(),
+        added,
+        after: After::Fork {
+            words: if words.is_empty() {
+                "as written".to_string()
+            } else {
+                words
+            },
+        },
+    }))
 }
 
 /// Whether a tick is one of the events `]` and `[` stop at.

@@ -114,6 +114,102 @@ pub fn save(frame: &mut Frame<'_>, area: Rect, prompt: &SavePrompt, theme: &Them
     super::popup(frame, area, (80, 7), "Save the what-if", lines, theme);
 }
 
+/// The explorer's matrix: designs by verdicts, the chosen cell's shortest plan under it.
+pub fn explore(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &crate::tui::App,
+    found: &crate::explore::Exploration,
+    (row, col): (usize, usize),
+    theme: &Theme,
+) {
+    use crate::sim::Verdict;
+    // Narrower columns and words on a narrow screen, so the matrix is never cut.
+    let wide = area.width >= 96;
+    let (name_w, cell_w) = if wide { (20, 12) } else { (18, 10) };
+    let short = |v: Verdict| match (v, wide) {
+        (Verdict::Duplicate, true) => "charged 2+",
+        (Verdict::Duplicate, false) => "2 charges",
+        (Verdict::Unpaid, _) => "unpaid",
+        (Verdict::DownstreamDuplicate, _) => "step 2+",
+        (Verdict::ChargedUnconfirmed, true) => "unconfirmed",
+        (Verdict::ChargedUnconfirmed, false) => "unconfirm.",
+        (Verdict::NotCharged, true) => "not charged",
+        (Verdict::NotCharged, false) => "no charge",
+        (Verdict::Correct, _) => "correct",
+    };
+    let mut head = vec![Span::styled(format!("{:<name_w$}", "design"), theme.bold())];
+    for v in Verdict::ALL {
+        head.push(Span::styled(format!("{:>cell_w$}", short(v)), theme.bold()));
+    }
+    let mut lines = vec![
+        Line::raw(format!(
+            "Every plan of up to {} faults on top of this scenario's own, {} in all:",
+            found.faults_max,
+            found.plans()
+        )),
+        Line::from(head),
+    ];
+    for (r, d) in found.designs.iter().enumerate() {
+        let mut spans = vec![Span::raw(format!("{:<name_w$}", d.design.id()))];
+        for (c, v) in Verdict::ALL.into_iter().enumerate() {
+            let n = d.verdicts.get(&v).copied().unwrap_or(0);
+            let style = if (r, c) == (row, col) {
+                theme.current()
+            } else if n > 0 && v != Verdict::Correct {
+                theme.lost()
+            } else {
+                Style::new()
+            };
+            spans.push(Span::styled(format!("{n:>cell_w$}"), style));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::raw(""));
+    let chosen = found.designs.get(row).and_then(|d| {
+        let v = *Verdict::ALL.get(col)?;
+        Some((d, v, d.counterexamples.iter().find(|(cv, _)| *cv == v)))
+    });
+    let words = match chosen {
+        Some((d, v, Some((_, plan)))) => {
+            let faults: Vec<String> = plan
+                .iter()
+                .map(|f| crate::scenario::fork::describe(&app.scenario, f))
+                .collect();
+            format!(
+                "Shortest plan ending {} under {}: {}. Enter replays it as a what-if; S then saves it.",
+                v.id(),
+                d.design.id(),
+                if faults.is_empty() {
+                    "no fault at all".to_string()
+                } else {
+                    faults.join("; ")
+                }
+            )
+        }
+        Some((d, v, None)) if v == Verdict::Correct => format!(
+            "{} plans end correct under {}.",
+            d.verdicts.get(&v).copied().unwrap_or(0),
+            d.design.id()
+        ),
+        Some((d, v, None)) => format!("No plan ends {} under {}.", v.id(), d.design.id()),
+        None => String::new(),
+    };
+    lines.push(Line::raw(words));
+    lines.push(Line::styled(
+        "←→↑↓ choose a cell · Enter replays its plan · Esc closes",
+        theme.dim(),
+    ));
+    super::popup(
+        frame,
+        area,
+        (96, 16),
+        "Every way it can go wrong",
+        lines,
+        theme,
+    );
+}
+
 /// `:` asks where to go.
 pub fn goto(frame: &mut Frame<'_>, area: Rect, typed: &str, error: Option<&str>, theme: &Theme) {
     let lines = vec![

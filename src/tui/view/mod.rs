@@ -102,6 +102,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Overlay::Goto { typed, error } => {
             dialogs::goto(frame, area, typed, error.as_deref(), theme)
         }
+        Overlay::Explore { found, row, col } => {
+            dialogs::explore(frame, area, app, found, (*row, *col), theme)
+        }
         Overlay::ConfirmQuit => dialogs::confirm_quit(frame, area, app.added.len(), theme),
     }
 }
