@@ -25,6 +25,7 @@ fn search(c: &mut Criterion) {
             faults_max: k,
             keep_faults: false,
             designs: designs.clone(),
+            ..Default::default()
         };
         group.bench_function(format!("k={k}, 5 designs"), |b| {
             b.iter(|| explore(&scenario, &search).map(|e| e.plans()))

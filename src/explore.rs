@@ -16,6 +16,8 @@ use crate::scenario::Scenario;
 use crate::sim::config::{CrashPoint, Direction, FailPoint, Fault, FaultAction};
 use crate::sim::{Design, SimConfig, Verdict};
 use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// How long a crashed processor stays down when the scenario does not say.
 const DEFAULT_RESTART_MS: u64 = 2_000;
@@ -25,13 +27,17 @@ const PAST_TIMEOUT_MS: u64 = 15_000;
 const MAX_ATTEMPTS: u32 = 12;
 
 /// What to search.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Search {
     /// The most faults in one plan.
     pub faults_max: usize,
     /// Search on top of the scenario's own faults, rather than from a scenario without them.
     pub keep_faults: bool,
     pub designs: Vec<Design>,
+    /// Counts the plans run so far, for a progress display, when given.
+    pub progress: Option<Arc<AtomicUsize>>,
+    /// Stops the search when set (Ctrl-C): the counts so far are kept, marked partial.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// The results for one design.
@@ -46,6 +52,8 @@ pub struct DesignResult {
     pub counterexamples: Vec<(Verdict, Vec<Fault>)>,
     /// Plans run, this design.
     pub plans: usize,
+    /// The search was stopped before every plan was run.
+    pub partial: bool,
 }
 
 /// The whole search.
@@ -54,6 +62,13 @@ pub struct Exploration {
     pub faults_max: usize,
     pub keep_faults: bool,
     pub designs: Vec<DesignResult>,
+}
+
+impl Exploration {
+    /// Whether the search was stopped before it ran every plan.
+    pub fn partial(&self) -> bool {
+        self.designs.iter().any(|d| d.partial)
+    }
 }
 
 impl Exploration {
@@ -125,7 +140,7 @@ pub fn explore(scenario: &Scenario, search: &Search) -> Result<Exploration, Stri
             .iter()
             .map(|&design| {
                 let (base, kept, kinds) = (&base, &kept, &kinds);
-                scope.spawn(move || search_design(base, kept, kinds, design, search.faults_max))
+                scope.spawn(move || search_design(base, kept, kinds, design, search))
             })
             .collect();
         handles
@@ -151,14 +166,16 @@ fn search_design(
     kept: &[Fault],
     kinds: &[FaultAction],
     design: Design,
-    faults_max: usize,
+    search: &Search,
 ) -> Result<DesignResult, String> {
+    let faults_max = search.faults_max;
     let mut result = DesignResult {
         design,
         verdicts: Verdict::ALL.iter().map(|v| (*v, 0)).collect(),
         max_charges: 0,
         counterexamples: Vec::new(),
         plans: 0,
+        partial: false,
     };
     let mut cfg = base.clone();
     let mut base_missed: Option<usize> = None;
@@ -168,6 +185,18 @@ fn search_design(
     for size in 0..=faults_max {
         let mut next = Vec::new();
         for plan in &level {
+            if search
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                result.partial = true;
+                result.counterexamples.sort_by_key(|(v, _)| *v);
+                return Ok(result);
+            }
+            if let Some(p) = &search.progress {
+                p.fetch_add(1, Ordering::Relaxed);
+            }
             cfg.faults = kept.to_vec();
             cfg.faults.extend(plan.iter().map(|&s| fault(s, kinds)));
             let trace = crate::sim::simulate(&cfg, design).map_err(|e| e.to_string())?;

@@ -19,6 +19,7 @@ fn search(k: usize, designs: &[Design]) -> Search {
         faults_max: k,
         keep_faults: false,
         designs: designs.to_vec(),
+        ..Default::default()
     }
 }
 
@@ -146,4 +147,41 @@ fn the_counts_are_stable() {
         let alone = explore(&s, &search(2, &[*d])).expect("runs");
         assert_eq!(alone.designs[0], all.designs[i], "{d}");
     }
+}
+
+/// A search told to stop (Ctrl-C) keeps what it counted and says it is partial; the progress
+/// counter counts every plan run.
+#[test]
+fn a_stopped_search_is_marked_partial() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let s = builtin("order-5531");
+    let stop = Arc::new(AtomicBool::new(true));
+    let stopped = explore(
+        &s,
+        &Search {
+            faults_max: 2,
+            designs: vec![Design::NoKey],
+            stop: Some(stop),
+            ..Default::default()
+        },
+    )
+    .expect("runs");
+    assert!(stopped.partial());
+    assert_eq!(stopped.plans(), 0);
+    assert!(to_json(&s, &stopped).expect("written").partial);
+
+    let progress = Arc::new(AtomicUsize::new(0));
+    let whole = explore(
+        &s,
+        &Search {
+            faults_max: 2,
+            designs: vec![Design::NoKey],
+            progress: Some(Arc::clone(&progress)),
+            ..Default::default()
+        },
+    )
+    .expect("runs");
+    assert!(!whole.partial());
+    assert!(progress.load(Ordering::Relaxed) >= whole.plans());
 }

@@ -9,6 +9,36 @@ use crate::sim::{Design, Verdict};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// How long a search runs before it shows its progress.
+const QUIET_FOR: std::time::Duration = std::time::Duration::from_millis(700);
+
+/// Shows how many plans have run, on standard error, once the search has taken a while.
+fn show_progress(progress: Arc<AtomicUsize>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let started = std::time::Instant::now();
+        let tick = std::time::Duration::from_millis(100);
+        while started.elapsed() < QUIET_FOR {
+            if done.load(Ordering::Relaxed) {
+                return;
+            }
+            std::thread::sleep(tick);
+        }
+        let bar = indicatif::ProgressBar::new_spinner();
+        while !done.load(Ordering::Relaxed) {
+            bar.set_message(format!(
+                "{} plans searched (Ctrl-C stops and prints what is counted)",
+                progress.load(Ordering::Relaxed)
+            ));
+            bar.tick();
+            std::thread::sleep(tick);
+        }
+        bar.finish_and_clear();
+    })
+}
 
 /// The largest K the command accepts: the plans grow by a factor of about a hundred per fault.
 pub const MAX_FAULTS: usize = 3;
@@ -46,6 +76,8 @@ pub struct ExploreArgs {
 pub struct ExploreJson {
     pub scenario: String,
     pub faults_max: usize,
+    /// The search was stopped (Ctrl-C) before it ran every plan: the counts are partial.
+    pub partial: bool,
     /// Whether the scenario's own faults were kept under every plan.
     pub kept_faults: bool,
     pub plans: usize,
@@ -81,13 +113,31 @@ pub fn run(scenario: &Scenario, args: &ExploreArgs) -> Result<String, String> {
         None | Some(DesignChoice::All) => Design::ALL.to_vec(),
         Some(DesignChoice::One(d)) => vec![d],
     };
+    // Ctrl-C stops the search; the counts so far are printed, marked partial.
+    let stop = Arc::new(AtomicBool::new(false));
+    let registered = signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop));
+    let progress = Arc::new(AtomicUsize::new(0));
     let search = Search {
         faults_max: args.faults,
         keep_faults: args.keep_faults,
         designs,
+        progress: Some(Arc::clone(&progress)),
+        stop: Some(stop),
     };
     let started = std::time::Instant::now();
-    let found = explore(scenario, &search)?;
+    let done = Arc::new(AtomicBool::new(false));
+    let shown = std::io::stderr()
+        .is_terminal()
+        .then(|| show_progress(Arc::clone(&progress), Arc::clone(&done)));
+    let found = explore(scenario, &search);
+    done.store(true, Ordering::Relaxed);
+    if let Some(handle) = shown {
+        let _ = handle.join();
+    }
+    if let Ok(id) = registered {
+        signal_hook::low_level::unregister(id);
+    }
+    let found = found?;
     let took = started.elapsed();
     if args.json {
         let json = to_json(scenario, &found)?;
@@ -118,6 +168,7 @@ pub fn to_json(scenario: &Scenario, found: &Exploration) -> Result<ExploreJson, 
     Ok(ExploreJson {
         scenario: scenario.name.clone(),
         faults_max: found.faults_max,
+        partial: found.partial(),
         kept_faults: found.keep_faults,
         plans: found.plans(),
         designs,
@@ -172,6 +223,12 @@ fn text(scenario: &Scenario, found: &Exploration, took: std::time::Duration) -> 
             };
             let _ = writeln!(out, "  {:<18} {:<21} {what}", d.design.id(), verdict.id());
         }
+    }
+    if found.partial() {
+        let _ = writeln!(
+            out,
+            "\nPARTIAL: the search was stopped before it ran every plan; these counts cover only the plans it ran."
+        );
     }
     let plans = found.plans();
     let rate = plans as f64 / took.as_secs_f64().max(1e-9);

@@ -60,6 +60,7 @@ pub fn run_now(effect: Effect) -> Option<Msg> {
                 faults_max: EXPLORE_FAULTS,
                 keep_faults: true,
                 designs: crate::sim::Design::ALL.to_vec(),
+                ..Default::default()
             };
             Some(Msg::Explored(crate::explore::explore(&scenario, &search)))
         }
