@@ -717,10 +717,10 @@ fn app_presenting() -> App {
 /// matrix; Enter on a cell replays its shortest plan as a what-if under that design.
 #[test]
 fn e_explores_and_enter_replays_a_counterexample() {
-    let mut scenario = default_scenario().unwrap();
-    scenario.config.faults.clear();
-    scenario.text = "title = \"x\"".into();
-    let mut app = App::new(scenario, "order-5531".into()).expect("simulates");
+    // Order 5531 with nothing going wrong: every counterexample is the plan alone.
+    let source = common::inline::one_layer(3, "backoff = \"1s\"", "");
+    let scenario = idem::scenario::parse("inline.toml", "inline", &source).expect("parses");
+    let mut app = App::new(scenario, "inline".into()).expect("simulates");
     press(&mut app, ch('e'));
     let Overlay::Explore { found, row, col } = app.overlay.clone() else {
         panic!("the explorer opens: {:?}", app.overlay);
@@ -746,4 +746,20 @@ fn e_explores_and_enter_replays_a_counterexample() {
     assert_eq!(app.added.len(), 1);
     assert_eq!(app.trace().outcome.charges, 2);
     assert!(common::header(&common::render(&app, 160, 40)).contains("⑂ WHAT-IF"));
+
+    // S saves it as a scenario that opens on no-key, and reading it back tells the same story.
+    let dir = common::TempDir::new("explore-save");
+    let path = dir.path().join("plan.toml");
+    settle(&mut app, Msg::OpenSave);
+    let Overlay::Save(mut prompt) = app.overlay.clone() else {
+        panic!("the save prompt opens: {:?}", app.overlay);
+    };
+    prompt.path = path.display().to_string();
+    app.overlay = Overlay::Save(prompt);
+    settle(&mut app, Msg::Confirm);
+    assert_eq!(app.overlay, Overlay::None, "{:?}", app.notice);
+    let saved = idem::scenario::load(&path).expect("the saved file loads");
+    assert_eq!(saved.design, Design::NoKey);
+    let trace = saved.simulate(saved.design).expect("runs");
+    assert_eq!(trace.outcome.verdict, idem::sim::Verdict::Duplicate);
 }

@@ -48,6 +48,15 @@ fn with_faults_written(
     Ok(doc.to_string())
 }
 
+/// The file `text` opening on `design` (its `design` key set, or added).
+pub fn opening_on(text: &str, design: crate::sim::Design) -> Result<String, String> {
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e| format!("the scenario's text could not be edited: {e}"))?;
+    doc.insert("design", toml_edit::value(design.id()));
+    Ok(doc.to_string())
+}
+
 /// A plan of faults found by the explorer, written as a scenario that `idem run` reproduces:
 /// the original file (its own faults taken out unless `keep_faults`), opening on `design`,
 /// with the plan's faults added and whatever they made untrue brought back in line.

@@ -716,7 +716,15 @@ fn save(app: &mut App, mut prompt: SavePrompt) -> Option<Effect> {
         app.overlay = Overlay::Save(prompt);
         return None;
     }
-    match fork::to_toml(&app.original, &app.added) {
+    // The saved file opens on the design on screen, so `idem run` tells the same story.
+    let written = fork::to_toml(&app.original, &app.added).and_then(|text| {
+        if app.design == app.original.design {
+            Ok(text)
+        } else {
+            fork::opening_on(&text, app.design)
+        }
+    });
+    match written {
         Ok(text) => Some(Effect::Save {
             path,
             text,
