@@ -89,6 +89,7 @@ fn check_invariants(trace: &Story) {
             "{d}: a bare tick"
         );
     }
+    common::end_state::check(trace).unwrap_or_else(|e| panic!("{e}"));
     let o = &trace.outcome;
     let last = &trace.ticks.last().unwrap().state;
     assert_eq!(last.ledger.len(), o.charges, "{d}: final ledger vs outcome");
