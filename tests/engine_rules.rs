@@ -5,6 +5,7 @@ mod common;
 
 use common::inline::{ORDER, one_layer};
 use idem::scenario::{self, Scenario, library};
+use idem::sim::state::EntryStatus;
 use idem::sim::{Belief, Design, TickKind, Verdict};
 use idem::story::{Story, ToldTick};
 
@@ -271,6 +272,52 @@ fn in_progress_key_gets_409_then_the_stored_answer_is_replayed() {
     let lac = run(&s, Design::LogAfterCharge);
     assert_eq!(lac.outcome.charges, 2);
     assert_eq!(lac.outcome.counters.conflicts_409, 0);
+}
+
+/// Two orders in the processor's hands at once, the first slowed to 20 s: each one-write
+/// completes its own order's record, so the second order's charge never lands in the first
+/// order's record and neither record is left in progress.
+#[test]
+fn overlapping_orders_each_complete_their_own_record() {
+    let src = format!(
+        "{}\n[[intent]]\norder = \"5532\"\nkey = \"K9B2\"\namount = \"$12.00\"\nitems = [\"ink\"]\nat = \"14:02:08\"\n",
+        simple("[[fault]]\nintent = \"5531\"\nattempt = 1\nprocessing = \"20s\"\n")
+    );
+    let s = parse(&src);
+    let trace = run(&s, Design::WithCharge);
+    let o = &trace.outcome;
+    assert_eq!(o.charges, 2);
+    assert_eq!(o.verdict, Verdict::Correct);
+    let last = &trace.ticks.last().unwrap().state;
+    let records: Vec<(String, EntryStatus, Option<usize>)> = last
+        .memory
+        .iter()
+        .map(|e| {
+            let charged_by = e
+                .response
+                .and_then(|r| r.charge)
+                .and_then(|id| last.ledger.iter().find(|c| c.id == id))
+                .map(|c| c.intent);
+            (e.key.to_string(), e.status, charged_by)
+        })
+        .collect();
+    assert_eq!(
+        records,
+        [
+            ("K7Q4".to_string(), EntryStatus::Completed, Some(0)),
+            ("K9B2".to_string(), EntryStatus::Completed, Some(1)),
+        ]
+    );
+    // The second order was charged while the first was still in progress.
+    let charges = kinds(&trace, TickKind::Charge);
+    assert_eq!(charges[0].intent, Some(1));
+    let during = &charges[0].state.memory;
+    assert!(
+        during
+            .iter()
+            .any(|e| &*e.key == "K7Q4" && e.status == EntryStatus::InProgress),
+        "order 5531 is still in progress when 5532 is charged"
+    );
 }
 
 #[test]
