@@ -117,6 +117,104 @@ fn check_invariants(trace: &Story) {
     );
 }
 
+// ---------------------------------------------------------------- memory at the edges
+
+/// Order 5532 for the same $48.60 of the same items as order 5531 (so the same body to
+/// `content-hash`), under its own key, sent at `at`.
+fn same_body_order(at: &str) -> String {
+    format!(
+        "\n[[intent]]\norder = \"5532\"\nkey = \"K9B2\"\namount = \"$48.60\"\nitems = [\"2 × notebook\", \"fountain pen\"]\nat = \"{at}\"\n"
+    )
+}
+
+/// A body hash is kept 10 s. Order 5532, the same body as 5531, arrives before 5531's hash is
+/// written, and its slow charge (10.1 s) lands on the very millisecond that hash expires, with
+/// the eviction still pending: the new hash takes the old one's place at once, and the old
+/// one counts as evicted.
+#[test]
+fn a_hash_written_as_its_predecessor_expires_takes_its_place() {
+    let src = format!(
+        "{}{}",
+        simple(
+            "[processor]\nretention = \"10s\"\n\n[[fault]]\nintent = \"5532\"\nattempt = 1\nprocessing = \"10100ms\"\n"
+        ),
+        same_body_order("14:02:07.100")
+    );
+    let trace = run(&parse(&src), Design::ContentHash);
+    let charges = kinds(&trace, TickKind::Charge);
+    assert_eq!(charges.len(), 2, "the second body came before the first hash");
+    let old = charges[0].state.memory[0].expires_at;
+    assert_eq!(old, Some(charges[1].at), "the second charge lands as the hash expires");
+    let c = trace.outcome.counters;
+    assert_eq!((c.keys_stored, c.keys_evicted), (2, 1));
+    let memory = &trace.ticks.last().unwrap().state.memory;
+    assert_eq!(memory.len(), 1, "one hash for one body: {memory:?}");
+    assert_eq!(memory[0].intent, 1, "the hash written with order 5532's charge");
+}
+
+/// The same under `inprogress-record`: a second copy of the request, made by the network, reaches
+/// the processor on the millisecond the completed record expires (processing 200 ms + 10 s
+/// kept), before the eviction has run. The copy's in-progress record replaces the stale one.
+#[test]
+fn a_record_written_as_its_predecessor_expires_takes_its_place() {
+    let s = parse(&simple(
+        "[processor]\nretention = \"10s\"\n\n[[fault]]\nattempt = 1\nduplicate = \"request\"\ngap = \"10200ms\"\n",
+    ));
+    let trace = run(&s, Design::InProgressRecord);
+    assert_eq!(trace.outcome.charges, 2, "the copy came as the record was forgotten");
+    let c = trace.outcome.counters;
+    assert_eq!((c.keys_stored, c.keys_evicted), (2, 1));
+    let memory = &trace.ticks.last().unwrap().state.memory;
+    assert_eq!(memory.len(), 1, "one record for one key: {memory:?}");
+    assert_eq!(memory[0].status, EntryStatus::Completed);
+    assert_eq!(memory[0].response.and_then(|r| r.charge).map(|c| c.0), Some(2));
+}
+
+/// A lost answer and one retry: every design that keeps something stores it once and answers
+/// the retry from it once (a replay, or `content-hash`'s refusal of the same body); `no-key`
+/// keeps nothing.
+#[test]
+fn each_design_counts_what_it_stores_and_what_it_finds() {
+    let s = parse(&simple("[[fault]]\nattempt = 1\nlose = \"reply\"\n"));
+    for design in Design::ALL {
+        let trace = run(&s, design);
+        let c = trace.outcome.counters;
+        let expected = if design == Design::NoKey { (0, 0) } else { (1, 1) };
+        assert_eq!(
+            (c.keys_stored, c.dedupe_hits),
+            expected,
+            "{design}: keys stored, dedupe hits"
+        );
+    }
+}
+
+/// A crash planned after the key never comes under `no-key`, and the answer that passes the
+/// point says so, even while another order's request, filed next to it, is still unanswered
+/// (only a network copy of the same attempt could still reach the point).
+#[test]
+fn a_missed_crash_is_told_though_another_order_is_still_in_progress() {
+    let src = format!(
+        "{}{}",
+        simple(
+            "[[fault]]\nattempt = 1\ncrash_after = \"key\"\n\n[[fault]]\nintent = \"5532\"\nattempt = 1\nprocessing = \"20s\"\n"
+        ),
+        same_body_order("14:02:07")
+    );
+    let trace = run(&parse(&src), Design::NoKey);
+    let replies = kinds(&trace, TickKind::Reply);
+    let first = replies
+        .iter()
+        .find(|t| t.intent == Some(0))
+        .expect("order 5531 is answered");
+    assert!(
+        replies.iter().all(|t| t.intent != Some(1) || t.at > first.at),
+        "order 5532 is still in progress when 5531 is answered"
+    );
+    assert_eq!(first.missed.len(), 1, "{}", first.narration);
+    assert_eq!(first.missed[0].attempt, 1);
+    assert!(first.missed[0].key_less);
+}
+
 // ---------------------------------------------------------------- retry arithmetic
 
 fn three_layers_every_reply_lost() -> String {
