@@ -142,14 +142,25 @@ fn a_hash_written_as_its_predecessor_expires_takes_its_place() {
     );
     let trace = run(&parse(&src), Design::ContentHash);
     let charges = kinds(&trace, TickKind::Charge);
-    assert_eq!(charges.len(), 2, "the second body came before the first hash");
+    assert_eq!(
+        charges.len(),
+        2,
+        "the second body came before the first hash"
+    );
     let old = charges[0].state.memory[0].expires_at;
-    assert_eq!(old, Some(charges[1].at), "the second charge lands as the hash expires");
+    assert_eq!(
+        old,
+        Some(charges[1].at),
+        "the second charge lands as the hash expires"
+    );
     let c = trace.outcome.counters;
     assert_eq!((c.keys_stored, c.keys_evicted), (2, 1));
     let memory = &trace.ticks.last().unwrap().state.memory;
     assert_eq!(memory.len(), 1, "one hash for one body: {memory:?}");
-    assert_eq!(memory[0].intent, 1, "the hash written with order 5532's charge");
+    assert_eq!(
+        memory[0].intent, 1,
+        "the hash written with order 5532's charge"
+    );
 }
 
 /// The same under `inprogress-record`: a second copy of the request, made by the network, reaches
@@ -161,13 +172,19 @@ fn a_record_written_as_its_predecessor_expires_takes_its_place() {
         "[processor]\nretention = \"10s\"\n\n[[fault]]\nattempt = 1\nduplicate = \"request\"\ngap = \"10200ms\"\n",
     ));
     let trace = run(&s, Design::InProgressRecord);
-    assert_eq!(trace.outcome.charges, 2, "the copy came as the record was forgotten");
+    assert_eq!(
+        trace.outcome.charges, 2,
+        "the copy came as the record was forgotten"
+    );
     let c = trace.outcome.counters;
     assert_eq!((c.keys_stored, c.keys_evicted), (2, 1));
     let memory = &trace.ticks.last().unwrap().state.memory;
     assert_eq!(memory.len(), 1, "one record for one key: {memory:?}");
     assert_eq!(memory[0].status, EntryStatus::Completed);
-    assert_eq!(memory[0].response.and_then(|r| r.charge).map(|c| c.0), Some(2));
+    assert_eq!(
+        memory[0].response.and_then(|r| r.charge).map(|c| c.0),
+        Some(2)
+    );
 }
 
 /// A lost answer and one retry: every design that keeps something stores it once and answers
@@ -179,7 +196,11 @@ fn each_design_counts_what_it_stores_and_what_it_finds() {
     for design in Design::ALL {
         let trace = run(&s, design);
         let c = trace.outcome.counters;
-        let expected = if design == Design::NoKey { (0, 0) } else { (1, 1) };
+        let expected = if design == Design::NoKey {
+            (0, 0)
+        } else {
+            (1, 1)
+        };
         assert_eq!(
             (c.keys_stored, c.dedupe_hits),
             expected,
@@ -207,7 +228,9 @@ fn a_missed_crash_is_told_though_another_order_is_still_in_progress() {
         .find(|t| t.intent == Some(0))
         .expect("order 5531 is answered");
     assert!(
-        replies.iter().all(|t| t.intent != Some(1) || t.at > first.at),
+        replies
+            .iter()
+            .all(|t| t.intent != Some(1) || t.at > first.at),
         "order 5532 is still in progress when 5531 is answered"
     );
     assert_eq!(first.missed.len(), 1, "{}", first.narration);

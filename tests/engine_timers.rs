@@ -103,7 +103,11 @@ fn a_paid_order_calls_off_the_outer_deadline() {
     );
     for design in Design::ALL {
         let trace = run(&scenario(&text), design);
-        assert_eq!(trace.outcome.intents[0].client_view, Belief::Paid, "{design}");
+        assert_eq!(
+            trace.outcome.intents[0].client_view,
+            Belief::Paid,
+            "{design}"
+        );
         let ticks = trace.ticks();
         assert!(
             !ticks.iter().any(|t| t.kind == TickKind::Expire),

@@ -3,8 +3,8 @@
 //! end with work marked in progress that nobody will finish. The engine tests call [`check`] on
 //! every run, and so do the property tests on every random scenario.
 
-use idem::sim::Trace;
 use idem::sim::TickKind;
+use idem::sim::Trace;
 use idem::sim::state::{EntryKind, EntryStatus, MemoryEntry, Write};
 use std::sync::Arc;
 
