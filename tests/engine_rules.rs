@@ -852,6 +852,31 @@ fn a_rerun_starts_the_whole_budget_again_with_the_same_key() {
     assert!(sends[1].label.contains("key K7Q4"));
 }
 
+/// Each human path is tried once, in order: a first rerun that also ends unpaid hands the order
+/// to the second path, and once every path has been tried the order is left as it is.
+#[test]
+fn human_paths_are_taken_in_turn_and_each_once() {
+    let lost = (1..=3)
+        .map(|a| format!("\n[[fault]]\nattempt = {a}\nlose = \"request\"\n"))
+        .collect::<String>();
+    let s = parse(&format!(
+        "{}{lost}\n[[human]]\nname = \"operator rerun\"\nafter = \"1h\"\n\n[[human]]\nname = \"dead-letter replay\"\nafter = \"1d\"\n",
+        one_layer(1, "", "")
+    ));
+    let trace = run(&s, Design::WithCharge);
+    let paths: Vec<usize> = kinds(&trace, TickKind::Rerun)
+        .iter()
+        .map(|t| match t.fact {
+            idem::sim::Fact::Rerun { path } => path,
+            ref other => panic!("a rerun tick tells {other:?}"),
+        })
+        .collect();
+    assert_eq!(paths, [0, 1]);
+    assert_eq!(kinds(&trace, TickKind::Send).len(), 3);
+    assert_eq!(kinds(&trace, TickKind::GiveUp).len(), 3);
+    assert_eq!(trace.outcome.intents[0].client_view, Belief::Unknown);
+}
+
 // ---------------------------------------------------------------- determinism and jitter
 
 fn jittered(seed: u64, jitter: &str) -> Scenario {
