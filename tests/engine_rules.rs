@@ -877,6 +877,27 @@ fn human_paths_are_taken_in_turn_and_each_once() {
     assert_eq!(trace.outcome.intents[0].client_view, Belief::Unknown);
 }
 
+/// Under per-attempt keys, attempt #1 carries the key minted with the order, and every retry a
+/// fresh one of its own.
+#[test]
+fn per_attempt_keys_start_with_the_orders_own() {
+    let s = parse(&simple(
+        "[checkout]\nkey_strategy = \"per-attempt\"\n\n[[fault]]\nattempt = 1\nlose = \"reply\"\n\n[[fault]]\nattempt = 2\nlose = \"reply\"\n",
+    ));
+    let trace = run(&s, Design::WithCharge);
+    let keys: Vec<String> = trace
+        .requests
+        .iter()
+        .map(|r| r.key.as_deref().expect("every attempt has a key").to_string())
+        .collect();
+    assert_eq!(keys.len(), 3);
+    assert_eq!(keys[0], "K7Q4");
+    assert!(
+        keys[1] != keys[0] && keys[2] != keys[0] && keys[1] != keys[2],
+        "{keys:?}"
+    );
+}
+
 // ---------------------------------------------------------------- determinism and jitter
 
 fn jittered(seed: u64, jitter: &str) -> Scenario {
