@@ -340,6 +340,31 @@ fn exponential_backoff_with_a_cap() {
     assert_eq!(trace.outcome.verdict, Verdict::NotCharged);
 }
 
+/// Each timeout says what comes next: attempt 2 of 3 after the backoff, then 3 of 3, then
+/// nothing left.
+#[test]
+fn each_timeout_names_the_next_attempt_and_its_wait() {
+    use idem::sim::fact::Next;
+    let lost = (1..=3)
+        .map(|a| format!("\n[[fault]]\nattempt = {a}\nlose = \"request\"\n"))
+        .collect::<String>();
+    let trace = run(&parse(&simple(&lost)), Design::WithCharge);
+    let next: Vec<Next> = kinds(&trace, TickKind::Timeout)
+        .iter()
+        .map(|t| match t.fact {
+            idem::sim::Fact::TimedOut { next, .. } => next,
+            ref other => panic!("a timeout tells {other:?}"),
+        })
+        .collect();
+    let retry = |n| Next::Retry {
+        layer: 0,
+        n,
+        of: 3,
+        delay_ms: 1000,
+    };
+    assert_eq!(next, [retry(2), retry(3), Next::GiveUp]);
+}
+
 // ---------------------------------------------------------------- processor answers
 
 #[test]
