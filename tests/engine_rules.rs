@@ -984,6 +984,8 @@ fn a_different_seed_moves_jittered_sends() {
 
 #[test]
 fn equal_and_decorrelated_jitter_stay_in_their_bounds() {
+    // Over 20 seeds the waits spread across their ranges, not just sit at one end.
+    let (mut equal_high, mut decorrelated_long) = (false, false);
     for seed in 0..20 {
         let eq = send_times(&run(&jittered(seed, "equal"), Design::NoKey));
         for (i, w) in eq.windows(2).enumerate() {
@@ -993,6 +995,7 @@ fn equal_and_decorrelated_jitter_stay_in_their_bounds() {
                 (base / 2..=base).contains(&wait),
                 "seed {seed}: equal jitter waited {wait} of {base}"
             );
+            equal_high |= wait > base * 3 / 4;
         }
         let de = send_times(&run(&jittered(seed, "decorrelated"), Design::NoKey));
         let mut prev = 10_000u64;
@@ -1003,9 +1006,12 @@ fn equal_and_decorrelated_jitter_stay_in_their_bounds() {
                 "seed {seed}: decorrelated wait {wait} outside 10 s..={}",
                 prev * 3
             );
+            decorrelated_long |= wait > 20_000;
             prev = wait;
         }
     }
+    assert!(equal_high, "equal jitter never waited more than 3/4 of its base");
+    assert!(decorrelated_long, "decorrelated jitter never waited over 20 s");
 }
 
 // ---------------------------------------------------------------- invariants everywhere
