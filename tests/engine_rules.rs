@@ -923,6 +923,27 @@ fn per_attempt_keys_start_with_the_orders_own() {
     );
 }
 
+/// A human path limited to one order reruns that order only.
+#[test]
+fn a_human_path_for_one_order_leaves_the_others_alone() {
+    let s = parse(&format!(
+        "{}\n[[intent]]\norder = \"5532\"\nkey = \"K9B2\"\namount = \"$12.00\"\nat = \"14:03:00\"\n\n\
+         [[fault]]\nintent = \"5531\"\nattempt = 1\nlose = \"request\"\n\n\
+         [[fault]]\nintent = \"5532\"\nattempt = 1\nlose = \"request\"\n\n\
+         [[human]]\nname = \"operator rerun\"\nafter = \"1h\"\nintent = \"5532\"\n",
+        one_layer(1, "", "")
+    ));
+    let trace = run(&s, Design::WithCharge);
+    let reruns: Vec<Option<usize>> = kinds(&trace, TickKind::Rerun)
+        .iter()
+        .map(|t| t.intent)
+        .collect();
+    assert_eq!(reruns, [Some(1)]);
+    let o = &trace.outcome;
+    assert_eq!(o.intents[0].client_view, Belief::Unknown);
+    assert_eq!(o.intents[1].client_view, Belief::Paid);
+}
+
 // ---------------------------------------------------------------- determinism and jitter
 
 fn jittered(seed: u64, jitter: &str) -> Scenario {
