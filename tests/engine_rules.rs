@@ -153,6 +153,11 @@ fn a_hash_written_as_its_predecessor_expires_takes_its_place() {
         Some(charges[1].at),
         "the second charge lands as the hash expires"
     );
+    assert_eq!(
+        charges[1].state.memory.len(),
+        1,
+        "the old hash is gone the moment the new one is written"
+    );
     let c = trace.outcome.counters;
     assert_eq!((c.keys_stored, c.keys_evicted), (2, 1));
     let memory = &trace.ticks.last().unwrap().state.memory;
@@ -176,6 +181,14 @@ fn a_record_written_as_its_predecessor_expires_takes_its_place() {
         trace.outcome.charges, 2,
         "the copy came as the record was forgotten"
     );
+    let copy = kinds(&trace, TickKind::Receive)[1];
+    assert_eq!(copy.attempt, Some(1));
+    assert_eq!(
+        copy.state.memory.len(),
+        1,
+        "the stale record is gone the moment the copy's is written"
+    );
+    assert_eq!(copy.state.memory[0].status, EntryStatus::InProgress);
     let c = trace.outcome.counters;
     assert_eq!((c.keys_stored, c.keys_evicted), (2, 1));
     let memory = &trace.ticks.last().unwrap().state.memory;
