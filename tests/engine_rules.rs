@@ -219,6 +219,23 @@ fn each_design_counts_what_it_stores_and_what_it_finds() {
             expected,
             "{design}: keys stored, dedupe hits"
         );
+        // What it keeps, and in which state: a key log holds lines, the others completed
+        // records (or hashes).
+        let kept: Vec<EntryStatus> = trace
+            .ticks
+            .last()
+            .unwrap()
+            .state
+            .memory
+            .iter()
+            .map(|e| e.status)
+            .collect();
+        let expected = match design {
+            Design::NoKey => vec![],
+            Design::LogAfterCharge | Design::LogBeforeCharge => vec![EntryStatus::Logged],
+            _ => vec![EntryStatus::Completed],
+        };
+        assert_eq!(kept, expected, "{design}");
     }
 }
 
