@@ -884,6 +884,15 @@ fn a_rerun_after_the_retention_window_is_charged_again() {
     assert_eq!(late.outcome.verdict, Verdict::Duplicate);
     assert_eq!(late.outcome.counters.keys_evicted, 1);
     assert_eq!(late.outcome.counters.dedupe_hits, 0);
+    // The first request found the key new; the rerun's found it forgotten at its expiry.
+    let forgotten: Vec<Option<u64>> = kinds(&late, TickKind::Receive)
+        .iter()
+        .filter_map(|t| match t.fact {
+            idem::sim::Fact::Takes { forgotten, .. } => Some(forgotten.map(|at| at.0)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(forgotten, [None, Some(late.ticks[expire].at.0)]);
 
     let early = run(&human_after("12h"), Design::WithCharge);
     assert!(kinds(&early, TickKind::Expire).is_empty());
