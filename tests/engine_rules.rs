@@ -189,6 +189,14 @@ fn a_record_written_as_its_predecessor_expires_takes_its_place() {
         "the stale record is gone the moment the copy's is written"
     );
     assert_eq!(copy.state.memory[0].status, EntryStatus::InProgress);
+    // The stale record was completed: the key was forgotten, not left in progress.
+    match copy.fact {
+        idem::sim::Fact::Takes { how, forgotten, .. } => {
+            assert_eq!(how, idem::sim::fact::Takes::WriteInProgress { lapsed: None });
+            assert_eq!(forgotten, Some(copy.at));
+        }
+        ref other => panic!("the copy is taken on: {other:?}"),
+    }
     let c = trace.outcome.counters;
     assert_eq!((c.keys_stored, c.keys_evicted), (2, 1));
     let memory = &trace.ticks.last().unwrap().state.memory;
