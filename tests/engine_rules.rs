@@ -192,7 +192,10 @@ fn a_record_written_as_its_predecessor_expires_takes_its_place() {
     // The stale record was completed: the key was forgotten, not left in progress.
     match copy.fact {
         idem::sim::Fact::Takes { how, forgotten, .. } => {
-            assert_eq!(how, idem::sim::fact::Takes::WriteInProgress { lapsed: None });
+            assert_eq!(
+                how,
+                idem::sim::fact::Takes::WriteInProgress { lapsed: None }
+            );
             assert_eq!(forgotten, Some(copy.at));
         }
         ref other => panic!("the copy is taken on: {other:?}"),
@@ -960,7 +963,12 @@ fn per_attempt_keys_start_with_the_orders_own() {
     let keys: Vec<String> = trace
         .requests
         .iter()
-        .map(|r| r.key.as_deref().expect("every attempt has a key").to_string())
+        .map(|r| {
+            r.key
+                .as_deref()
+                .expect("every attempt has a key")
+                .to_string()
+        })
         .collect();
     assert_eq!(keys.len(), 3);
     assert_eq!(keys[0], "K7Q4");
@@ -1078,8 +1086,14 @@ fn equal_and_decorrelated_jitter_stay_in_their_bounds() {
             prev = wait;
         }
     }
-    assert!(equal_high, "equal jitter never waited more than 3/4 of its base");
-    assert!(decorrelated_long, "decorrelated jitter never waited over 20 s");
+    assert!(
+        equal_high,
+        "equal jitter never waited more than 3/4 of its base"
+    );
+    assert!(
+        decorrelated_long,
+        "decorrelated jitter never waited over 20 s"
+    );
 }
 
 // ---------------------------------------------------------------- invariants everywhere
