@@ -18,12 +18,19 @@ pub enum SimError {
     /// keeps scheduling work without telling it, and the run is stopped rather than left to
     /// spin.
     TooManyEvents { limit: usize },
+    /// The processor took more steps than its requests can need: a chain of steps that
+    /// schedules itself again.
+    TooManySteps { steps: usize, requests: usize },
 }
 
 /// Events the engine may handle per tick the limit allows. Nearly every event records a tick;
 /// the rest (a timer that no longer matters, work a crash cut off, an expiry already done)
 /// come a few at most for each tick that scheduled them, so this is generous.
 const EVENTS_PER_TICK: usize = 16;
+
+/// Steps the processor may take per request: every design needs at most three (the charge,
+/// a key or record write, the answer), so four leaves room.
+const STEPS_PER_REQUEST: usize = 4;
 
 impl fmt::Display for SimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -35,6 +42,10 @@ impl fmt::Display for SimError {
             SimError::TooManyEvents { limit } => write!(
                 f,
                 "the simulation handled {limit} events without finishing and was stopped: the engine is going round in circles, which is a bug in idem"
+            ),
+            SimError::TooManySteps { steps, requests } => write!(
+                f,
+                "the processor took {steps} steps over {requests} requests and was stopped: its work is going round in circles, which is a bug in idem"
             ),
         }
     }
@@ -85,9 +96,10 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
     })
 }
 
-/// Handles events in time order until none is left, within two bounds: the ticks the
-/// scenario allows, and the events those ticks can need, so a loop that schedules work without
-/// recording it ends in an error instead of a hang.
+/// Handles events in time order until none is left, within three bounds: the ticks the
+/// scenario allows, the events those ticks can need, and the processor steps its requests can
+/// need, so a loop that schedules work ends in an error instead of a hang (or, told tick by
+/// tick, a long crawl to the tick limit).
 fn run_events<'a>(
     world: &mut World<'a>,
     mut handle: impl FnMut(&mut World<'a>, Event),
@@ -101,6 +113,13 @@ fn run_events<'a>(
             return Err(SimError::TooManyEvents { limit: max_events });
         }
         handle(world, event);
+        let requests = world.requests.len();
+        if world.steps_taken > requests.saturating_mul(STEPS_PER_REQUEST) {
+            return Err(SimError::TooManySteps {
+                steps: world.steps_taken,
+                requests,
+            });
+        }
         if world.ticks.len() > cfg.max_ticks {
             return Err(SimError::TooManyTicks {
                 limit: cfg.max_ticks,
@@ -353,7 +372,29 @@ mod tests {
         assert_eq!(world.ticks.len(), 11);
     }
 
-    /// A run that ends by itself is untouched by either bound.
+    /// A processor step that schedules itself again is stopped as soon as it outruns what
+    /// its requests can need.
+    #[test]
+    fn a_chain_of_steps_that_never_ends_is_stopped() {
+        let cfg = empty(1_000);
+        let mut world = World::new(&cfg, Design::WithCharge);
+        world.schedule(Instant(0), Event::Restart);
+        let result = run_events(&mut world, |w, event| {
+            w.steps_taken += 1;
+            if w.steps_taken < 1_000 {
+                w.schedule_in(0, event);
+            }
+        });
+        assert_eq!(
+            result,
+            Err(SimError::TooManySteps {
+                steps: 1,
+                requests: 0
+            })
+        );
+    }
+
+    /// A run that ends by itself is untouched by any bound.
     #[test]
     fn a_run_that_ends_meets_no_bound() {
         let cfg = empty(10);
