@@ -279,6 +279,20 @@ fn a_missed_crash_is_told_though_another_order_is_still_in_progress() {
     assert!(first.missed[0].key_less);
 }
 
+/// A network copy of the attempt could still reach the planned point while the original is
+/// answered: the crash that never came is told only with the last copy's answer.
+#[test]
+fn a_missed_crash_waits_for_the_copy_of_its_attempt() {
+    let s = parse(&simple(
+        "[[fault]]\nattempt = 1\ncrash_after = \"key\"\n\n[[fault]]\nattempt = 1\nduplicate = \"request\"\ngap = \"10ms\"\n",
+    ));
+    let trace = run(&s, Design::NoKey);
+    let replies = kinds(&trace, TickKind::Reply);
+    assert_eq!(replies.len(), 2, "the original and its copy are answered");
+    assert!(replies[0].missed.is_empty(), "{}", replies[0].narration);
+    assert_eq!(replies[1].missed.len(), 1, "{}", replies[1].narration);
+}
+
 // ---------------------------------------------------------------- retry arithmetic
 
 fn three_layers_every_reply_lost() -> String {
