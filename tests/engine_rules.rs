@@ -293,6 +293,61 @@ fn a_missed_crash_waits_for_the_copy_of_its_attempt() {
     assert_eq!(replies[1].missed.len(), 1, "{}", replies[1].narration);
 }
 
+/// Under `log-after-charge` the key is logged after the answer: a crash planned after the key
+/// still comes, right after that write, though the answer has already left.
+#[test]
+fn a_crash_after_the_key_comes_after_a_late_key_log() {
+    let s = parse(&simple("[[fault]]\nattempt = 1\ncrash_after = \"key\"\n"));
+    let trace = run(&s, Design::LogAfterCharge);
+    let ticks = trace.ticks();
+    let logged = ticks
+        .iter()
+        .position(|t| t.kind == TickKind::KeyWrite)
+        .expect("the key is logged");
+    assert_eq!(ticks[logged + 1].kind, TickKind::Crash);
+    assert!(
+        ticks.iter().all(|t| t.missed.is_empty()),
+        "no crash was missed"
+    );
+}
+
+/// A crash planned after the key on an attempt answered from memory never comes; under a
+/// design that keeps keys that is not for want of a key.
+#[test]
+fn a_crash_missed_by_a_replay_is_not_blamed_on_a_missing_key() {
+    let s = parse(&simple(
+        "[[fault]]\nattempt = 1\nlose = \"reply\"\n\n[[fault]]\nattempt = 2\ncrash_after = \"key\"\n",
+    ));
+    let trace = run(&s, Design::WithCharge);
+    let missed: Vec<_> = trace.ticks.iter().flat_map(|t| t.missed.iter()).collect();
+    assert_eq!(missed.len(), 1);
+    assert_eq!(missed[0].attempt, 2);
+    assert!(!missed[0].key_less);
+}
+
+/// A crash cuts off the work the processor had under way for other requests: order 5531's
+/// slow charge is cut when order 5532's arrival crashes the processor.
+#[test]
+fn a_crash_cuts_off_the_other_orders_work_in_progress() {
+    let src = format!(
+        "{}\n[[intent]]\norder = \"5532\"\nkey = \"K9B2\"\namount = \"$12.00\"\nat = \"14:02:08\"\n",
+        simple(
+            "[[fault]]\nintent = \"5531\"\nattempt = 1\nprocessing = \"5s\"\n\n[[fault]]\nintent = \"5532\"\nattempt = 1\ncrash_after = \"receive\"\n"
+        )
+    );
+    let trace = run(&parse(&src), Design::WithCharge);
+    let crash = kinds(&trace, TickKind::Crash)[0];
+    match &crash.fact {
+        idem::sim::Fact::Crash { cut, .. } => {
+            assert_eq!(cut.len(), 1, "{cut:?}");
+            assert_eq!(cut[0].req, 0);
+            assert_eq!(cut[0].step, idem::sim::fact::CutStep::Commit);
+            assert_eq!(cut[0].charge, None);
+        }
+        other => panic!("a crash tells {other:?}"),
+    }
+}
+
 // ---------------------------------------------------------------- retry arithmetic
 
 fn three_layers_every_reply_lost() -> String {
