@@ -45,6 +45,7 @@ fn run(s: &Scenario, design: Design) -> Trace {
             assert_eq!(step.effects, last.services[s].effects_for(i), "{design}");
         }
     }
+    common::end_state::check(&trace).unwrap_or_else(|e| panic!("{e}"));
     trace
 }
 

@@ -35,6 +35,7 @@ fn run(s: &Scenario, design: Design) -> Story {
     let trace = s.run(design).unwrap_or_else(|e| panic!("{design}: {e}"));
     let last = trace.ticks.last().expect("a trace has ticks");
     assert_eq!(last.state.ledger.len(), trace.outcome.charges, "{design}");
+    common::end_state::check(&trace).unwrap_or_else(|e| panic!("{e}"));
     trace
 }
 

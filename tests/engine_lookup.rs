@@ -26,7 +26,9 @@ fn asking_after(attempts: u32, backoff: &str, faults: &str) -> Scenario {
 }
 
 fn run(s: &Scenario, design: Design) -> Trace {
-    s.simulate(design).expect("it simulates")
+    let trace = s.simulate(design).expect("it simulates");
+    common::end_state::check(&trace).unwrap_or_else(|e| panic!("{e}"));
+    trace
 }
 
 fn sends(t: &Trace) -> usize {

@@ -39,6 +39,7 @@ fn run(s: &Scenario, design: Design) -> Story {
     let last = &trace.ticks.last().expect("a trace has ticks").state;
     let o = &trace.outcome;
     assert_eq!(last.ledger.len(), o.charges, "{design}");
+    common::end_state::check(&trace).unwrap_or_else(|e| panic!("{e}"));
     if let Some(r) = &o.reconcile {
         assert_eq!(last.refunds.len(), r.refunds, "{design}");
         assert_eq!(last.refunded_total(), r.refunded_cents, "{design}");

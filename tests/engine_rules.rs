@@ -5,6 +5,7 @@ mod common;
 
 use common::inline::{ORDER, one_layer};
 use idem::scenario::{self, Scenario, library};
+use idem::sim::state::EntryStatus;
 use idem::sim::{Belief, Design, TickKind, Verdict};
 use idem::story::{Story, ToldTick};
 
@@ -89,6 +90,7 @@ fn check_invariants(trace: &Story) {
             "{d}: a bare tick"
         );
     }
+    common::end_state::check(trace).unwrap_or_else(|e| panic!("{e}"));
     let o = &trace.outcome;
     let last = &trace.ticks.last().unwrap().state;
     assert_eq!(last.ledger.len(), o.charges, "{d}: final ledger vs outcome");
@@ -113,6 +115,237 @@ fn check_invariants(trace: &Story) {
         o.verdict, worst,
         "{d}: the overall verdict is the first that applies"
     );
+}
+
+// ---------------------------------------------------------------- memory at the edges
+
+/// Order 5532 for the same $48.60 of the same items as order 5531 (so the same body to
+/// `content-hash`), under its own key, sent at `at`.
+fn same_body_order(at: &str) -> String {
+    format!(
+        "\n[[intent]]\norder = \"5532\"\nkey = \"K9B2\"\namount = \"$48.60\"\nitems = [\"2 × notebook\", \"fountain pen\"]\nat = \"{at}\"\n"
+    )
+}
+
+/// A body hash is kept 10 s. Order 5532, the same body as 5531, arrives before 5531's hash is
+/// written, and its slow charge (10.1 s) lands on the very millisecond that hash expires, with
+/// the eviction still pending: the new hash takes the old one's place at once, and the old
+/// one counts as evicted.
+#[test]
+fn a_hash_written_as_its_predecessor_expires_takes_its_place() {
+    let src = format!(
+        "{}{}",
+        simple(
+            "[processor]\nretention = \"10s\"\n\n[[fault]]\nintent = \"5532\"\nattempt = 1\nprocessing = \"10100ms\"\n"
+        ),
+        same_body_order("14:02:07.100")
+    );
+    let trace = run(&parse(&src), Design::ContentHash);
+    let charges = kinds(&trace, TickKind::Charge);
+    assert_eq!(
+        charges.len(),
+        2,
+        "the second body came before the first hash"
+    );
+    let old = charges[0].state.memory[0].expires_at;
+    assert_eq!(
+        old,
+        Some(charges[1].at),
+        "the second charge lands as the hash expires"
+    );
+    assert_eq!(
+        charges[1].state.memory.len(),
+        1,
+        "the old hash is gone the moment the new one is written"
+    );
+    let c = trace.outcome.counters;
+    assert_eq!((c.keys_stored, c.keys_evicted), (2, 1));
+    let memory = &trace.ticks.last().unwrap().state.memory;
+    assert_eq!(memory.len(), 1, "one hash for one body: {memory:?}");
+    assert_eq!(
+        memory[0].intent, 1,
+        "the hash written with order 5532's charge"
+    );
+}
+
+/// The same under `inprogress-record`: a second copy of the request, made by the network, reaches
+/// the processor on the millisecond the completed record expires (processing 200 ms + 10 s
+/// kept), before the eviction has run. The copy's in-progress record replaces the stale one.
+#[test]
+fn a_record_written_as_its_predecessor_expires_takes_its_place() {
+    let s = parse(&simple(
+        "[processor]\nretention = \"10s\"\n\n[[fault]]\nattempt = 1\nduplicate = \"request\"\ngap = \"10200ms\"\n",
+    ));
+    let trace = run(&s, Design::InProgressRecord);
+    assert_eq!(
+        trace.outcome.charges, 2,
+        "the copy came as the record was forgotten"
+    );
+    let copy = kinds(&trace, TickKind::Receive)[1];
+    assert_eq!(copy.attempt, Some(1));
+    assert_eq!(
+        copy.state.memory.len(),
+        1,
+        "the stale record is gone the moment the copy's is written"
+    );
+    assert_eq!(copy.state.memory[0].status, EntryStatus::InProgress);
+    // The stale record was completed: the key was forgotten, not left in progress.
+    match copy.fact {
+        idem::sim::Fact::Takes { how, forgotten, .. } => {
+            assert_eq!(
+                how,
+                idem::sim::fact::Takes::WriteInProgress { lapsed: None }
+            );
+            assert_eq!(forgotten, Some(copy.at));
+        }
+        ref other => panic!("the copy is taken on: {other:?}"),
+    }
+    let c = trace.outcome.counters;
+    assert_eq!((c.keys_stored, c.keys_evicted), (2, 1));
+    let memory = &trace.ticks.last().unwrap().state.memory;
+    assert_eq!(memory.len(), 1, "one record for one key: {memory:?}");
+    assert_eq!(memory[0].status, EntryStatus::Completed);
+    assert_eq!(
+        memory[0].response.and_then(|r| r.charge).map(|c| c.0),
+        Some(2)
+    );
+}
+
+/// A lost answer and one retry: every design that keeps something stores it once and answers
+/// the retry from it once (a replay, or `content-hash`'s refusal of the same body); `no-key`
+/// keeps nothing.
+#[test]
+fn each_design_counts_what_it_stores_and_what_it_finds() {
+    let s = parse(&simple("[[fault]]\nattempt = 1\nlose = \"reply\"\n"));
+    for design in Design::ALL {
+        let trace = run(&s, design);
+        let c = trace.outcome.counters;
+        let expected = if design == Design::NoKey {
+            (0, 0)
+        } else {
+            (1, 1)
+        };
+        assert_eq!(
+            (c.keys_stored, c.dedupe_hits),
+            expected,
+            "{design}: keys stored, dedupe hits"
+        );
+        // What it keeps, and in which state: a key log holds lines, the others completed
+        // records (or hashes).
+        let kept: Vec<EntryStatus> = trace
+            .ticks
+            .last()
+            .unwrap()
+            .state
+            .memory
+            .iter()
+            .map(|e| e.status)
+            .collect();
+        let expected = match design {
+            Design::NoKey => vec![],
+            Design::LogAfterCharge | Design::LogBeforeCharge => vec![EntryStatus::Logged],
+            _ => vec![EntryStatus::Completed],
+        };
+        assert_eq!(kept, expected, "{design}");
+    }
+}
+
+/// A crash planned after the key never comes under `no-key`, and the answer that passes the
+/// point says so, even while another order's request, filed next to it, is still unanswered
+/// (only a network copy of the same attempt could still reach the point).
+#[test]
+fn a_missed_crash_is_told_though_another_order_is_still_in_progress() {
+    let src = format!(
+        "{}{}",
+        simple(
+            "[[fault]]\nattempt = 1\ncrash_after = \"key\"\n\n[[fault]]\nintent = \"5532\"\nattempt = 1\nprocessing = \"20s\"\n"
+        ),
+        same_body_order("14:02:07")
+    );
+    let trace = run(&parse(&src), Design::NoKey);
+    let replies = kinds(&trace, TickKind::Reply);
+    let first = replies
+        .iter()
+        .find(|t| t.intent == Some(0))
+        .expect("order 5531 is answered");
+    assert!(
+        replies
+            .iter()
+            .all(|t| t.intent != Some(1) || t.at > first.at),
+        "order 5532 is still in progress when 5531 is answered"
+    );
+    assert_eq!(first.missed.len(), 1, "{}", first.narration);
+    assert_eq!(first.missed[0].attempt, 1);
+    assert!(first.missed[0].key_less);
+}
+
+/// A network copy of the attempt could still reach the planned point while the original is
+/// answered: the crash that never came is told only with the last copy's answer.
+#[test]
+fn a_missed_crash_waits_for_the_copy_of_its_attempt() {
+    let s = parse(&simple(
+        "[[fault]]\nattempt = 1\ncrash_after = \"key\"\n\n[[fault]]\nattempt = 1\nduplicate = \"request\"\ngap = \"10ms\"\n",
+    ));
+    let trace = run(&s, Design::NoKey);
+    let replies = kinds(&trace, TickKind::Reply);
+    assert_eq!(replies.len(), 2, "the original and its copy are answered");
+    assert!(replies[0].missed.is_empty(), "{}", replies[0].narration);
+    assert_eq!(replies[1].missed.len(), 1, "{}", replies[1].narration);
+}
+
+/// Under `log-after-charge` the key is logged after the answer: a crash planned after the key
+/// still comes, right after that write, though the answer has already left.
+#[test]
+fn a_crash_after_the_key_comes_after_a_late_key_log() {
+    let s = parse(&simple("[[fault]]\nattempt = 1\ncrash_after = \"key\"\n"));
+    let trace = run(&s, Design::LogAfterCharge);
+    let ticks = trace.ticks();
+    let logged = ticks
+        .iter()
+        .position(|t| t.kind == TickKind::KeyWrite)
+        .expect("the key is logged");
+    assert_eq!(ticks[logged + 1].kind, TickKind::Crash);
+    assert!(
+        ticks.iter().all(|t| t.missed.is_empty()),
+        "no crash was missed"
+    );
+}
+
+/// A crash planned after the key on an attempt answered from memory never comes; under a
+/// design that keeps keys that is not for want of a key.
+#[test]
+fn a_crash_missed_by_a_replay_is_not_blamed_on_a_missing_key() {
+    let s = parse(&simple(
+        "[[fault]]\nattempt = 1\nlose = \"reply\"\n\n[[fault]]\nattempt = 2\ncrash_after = \"key\"\n",
+    ));
+    let trace = run(&s, Design::WithCharge);
+    let missed: Vec<_> = trace.ticks.iter().flat_map(|t| t.missed.iter()).collect();
+    assert_eq!(missed.len(), 1);
+    assert_eq!(missed[0].attempt, 2);
+    assert!(!missed[0].key_less);
+}
+
+/// A crash cuts off the work the processor had under way for other requests: order 5531's
+/// slow charge is cut when order 5532's arrival crashes the processor.
+#[test]
+fn a_crash_cuts_off_the_other_orders_work_in_progress() {
+    let src = format!(
+        "{}\n[[intent]]\norder = \"5532\"\nkey = \"K9B2\"\namount = \"$12.00\"\nat = \"14:02:08\"\n",
+        simple(
+            "[[fault]]\nintent = \"5531\"\nattempt = 1\nprocessing = \"5s\"\n\n[[fault]]\nintent = \"5532\"\nattempt = 1\ncrash_after = \"receive\"\n"
+        )
+    );
+    let trace = run(&parse(&src), Design::WithCharge);
+    let crash = kinds(&trace, TickKind::Crash)[0];
+    match &crash.fact {
+        idem::sim::Fact::Crash { cut, .. } => {
+            assert_eq!(cut.len(), 1, "{cut:?}");
+            assert_eq!(cut[0].req, 0);
+            assert_eq!(cut[0].step, idem::sim::fact::CutStep::Commit);
+            assert_eq!(cut[0].charge, None);
+        }
+        other => panic!("a crash tells {other:?}"),
+    }
 }
 
 // ---------------------------------------------------------------- retry arithmetic
@@ -217,6 +450,31 @@ fn exponential_backoff_with_a_cap() {
     assert_eq!(trace.outcome.verdict, Verdict::NotCharged);
 }
 
+/// Each timeout says what comes next: attempt 2 of 3 after the backoff, then 3 of 3, then
+/// nothing left.
+#[test]
+fn each_timeout_names_the_next_attempt_and_its_wait() {
+    use idem::sim::fact::Next;
+    let lost = (1..=3)
+        .map(|a| format!("\n[[fault]]\nattempt = {a}\nlose = \"request\"\n"))
+        .collect::<String>();
+    let trace = run(&parse(&simple(&lost)), Design::WithCharge);
+    let next: Vec<Next> = kinds(&trace, TickKind::Timeout)
+        .iter()
+        .map(|t| match t.fact {
+            idem::sim::Fact::TimedOut { next, .. } => next,
+            ref other => panic!("a timeout tells {other:?}"),
+        })
+        .collect();
+    let retry = |n| Next::Retry {
+        layer: 0,
+        n,
+        of: 3,
+        delay_ms: 1000,
+    };
+    assert_eq!(next, [retry(2), retry(3), Next::GiveUp]);
+}
+
 // ---------------------------------------------------------------- processor answers
 
 #[test]
@@ -270,6 +528,52 @@ fn in_progress_key_gets_409_then_the_stored_answer_is_replayed() {
     let lac = run(&s, Design::LogAfterCharge);
     assert_eq!(lac.outcome.charges, 2);
     assert_eq!(lac.outcome.counters.conflicts_409, 0);
+}
+
+/// Two orders in the processor's hands at once, the first slowed to 20 s: each one-write
+/// completes its own order's record, so the second order's charge never lands in the first
+/// order's record and neither record is left in progress.
+#[test]
+fn overlapping_orders_each_complete_their_own_record() {
+    let src = format!(
+        "{}\n[[intent]]\norder = \"5532\"\nkey = \"K9B2\"\namount = \"$12.00\"\nitems = [\"ink\"]\nat = \"14:02:08\"\n",
+        simple("[[fault]]\nintent = \"5531\"\nattempt = 1\nprocessing = \"20s\"\n")
+    );
+    let s = parse(&src);
+    let trace = run(&s, Design::WithCharge);
+    let o = &trace.outcome;
+    assert_eq!(o.charges, 2);
+    assert_eq!(o.verdict, Verdict::Correct);
+    let last = &trace.ticks.last().unwrap().state;
+    let records: Vec<(String, EntryStatus, Option<usize>)> = last
+        .memory
+        .iter()
+        .map(|e| {
+            let charged_by = e
+                .response
+                .and_then(|r| r.charge)
+                .and_then(|id| last.ledger.iter().find(|c| c.id == id))
+                .map(|c| c.intent);
+            (e.key.to_string(), e.status, charged_by)
+        })
+        .collect();
+    assert_eq!(
+        records,
+        [
+            ("K7Q4".to_string(), EntryStatus::Completed, Some(0)),
+            ("K9B2".to_string(), EntryStatus::Completed, Some(1)),
+        ]
+    );
+    // The second order was charged while the first was still in progress.
+    let charges = kinds(&trace, TickKind::Charge);
+    assert_eq!(charges[0].intent, Some(1));
+    let during = &charges[0].state.memory;
+    assert!(
+        during
+            .iter()
+            .any(|e| &*e.key == "K7Q4" && e.status == EntryStatus::InProgress),
+        "order 5531 is still in progress when 5532 is charged"
+    );
 }
 
 #[test]
@@ -660,6 +964,15 @@ fn a_rerun_after_the_retention_window_is_charged_again() {
     assert_eq!(late.outcome.verdict, Verdict::Duplicate);
     assert_eq!(late.outcome.counters.keys_evicted, 1);
     assert_eq!(late.outcome.counters.dedupe_hits, 0);
+    // The first request found the key new; the rerun's found it forgotten at its expiry.
+    let forgotten: Vec<Option<u64>> = kinds(&late, TickKind::Receive)
+        .iter()
+        .filter_map(|t| match t.fact {
+            idem::sim::Fact::Takes { forgotten, .. } => Some(forgotten.map(|at| at.0)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(forgotten, [None, Some(late.ticks[expire].at.0)]);
 
     let early = run(&human_after("12h"), Design::WithCharge);
     assert!(kinds(&early, TickKind::Expire).is_empty());
@@ -681,6 +994,78 @@ fn a_rerun_starts_the_whole_budget_again_with_the_same_key() {
     assert_eq!(sends.len(), 2);
     assert_eq!(sends[1].attempt, Some(2), "attempts count across reruns");
     assert!(sends[1].label.contains("key K7Q4"));
+}
+
+/// Each human path is tried once, in order: a first rerun that also ends unpaid hands the order
+/// to the second path, and once every path has been tried the order is left as it is.
+#[test]
+fn human_paths_are_taken_in_turn_and_each_once() {
+    let lost = (1..=3)
+        .map(|a| format!("\n[[fault]]\nattempt = {a}\nlose = \"request\"\n"))
+        .collect::<String>();
+    let s = parse(&format!(
+        "{}{lost}\n[[human]]\nname = \"operator rerun\"\nafter = \"1h\"\n\n[[human]]\nname = \"dead-letter replay\"\nafter = \"1d\"\n",
+        one_layer(1, "", "")
+    ));
+    let trace = run(&s, Design::WithCharge);
+    let paths: Vec<usize> = kinds(&trace, TickKind::Rerun)
+        .iter()
+        .map(|t| match t.fact {
+            idem::sim::Fact::Rerun { path } => path,
+            ref other => panic!("a rerun tick tells {other:?}"),
+        })
+        .collect();
+    assert_eq!(paths, [0, 1]);
+    assert_eq!(kinds(&trace, TickKind::Send).len(), 3);
+    assert_eq!(kinds(&trace, TickKind::GiveUp).len(), 3);
+    assert_eq!(trace.outcome.intents[0].client_view, Belief::Unknown);
+}
+
+/// Under per-attempt keys, attempt #1 carries the key minted with the order, and every retry a
+/// fresh one of its own.
+#[test]
+fn per_attempt_keys_start_with_the_orders_own() {
+    let s = parse(&simple(
+        "[checkout]\nkey_strategy = \"per-attempt\"\n\n[[fault]]\nattempt = 1\nlose = \"reply\"\n\n[[fault]]\nattempt = 2\nlose = \"reply\"\n",
+    ));
+    let trace = run(&s, Design::WithCharge);
+    let keys: Vec<String> = trace
+        .requests
+        .iter()
+        .map(|r| {
+            r.key
+                .as_deref()
+                .expect("every attempt has a key")
+                .to_string()
+        })
+        .collect();
+    assert_eq!(keys.len(), 3);
+    assert_eq!(keys[0], "K7Q4");
+    assert!(
+        keys[1] != keys[0] && keys[2] != keys[0] && keys[1] != keys[2],
+        "{keys:?}"
+    );
+}
+
+/// A human path limited to one order reruns that order only.
+#[test]
+fn a_human_path_for_one_order_leaves_the_others_alone() {
+    let s = parse(&format!(
+        "{}\n[[intent]]\norder = \"5532\"\nkey = \"K9B2\"\namount = \"$12.00\"\nat = \"14:03:00\"\n\n\
+         [[fault]]\nintent = \"5531\"\nattempt = 1\nlose = \"request\"\n\n\
+         [[fault]]\nintent = \"5532\"\nattempt = 1\nlose = \"request\"\n\n\
+         [[human]]\nname = \"operator rerun\"\nafter = \"1h\"\nintent = \"5532\"\n",
+        one_layer(1, "", "")
+    ));
+    let trace = run(&s, Design::WithCharge);
+    let reruns: Vec<Option<usize>> = kinds(&trace, TickKind::Rerun)
+        .iter()
+        .map(|t| t.intent)
+        .collect();
+    assert_eq!(reruns, [Some(1)]);
+    let o = &trace.outcome;
+    assert_eq!(o.intents[0].client_view, Belief::Unknown);
+    assert_eq!(o.intents[1].client_view, Belief::Paid);
 }
 
 // ---------------------------------------------------------------- determinism and jitter
@@ -744,6 +1129,8 @@ fn a_different_seed_moves_jittered_sends() {
 
 #[test]
 fn equal_and_decorrelated_jitter_stay_in_their_bounds() {
+    // Over 20 seeds the waits spread across their ranges, not just sit at one end.
+    let (mut equal_high, mut decorrelated_long) = (false, false);
     for seed in 0..20 {
         let eq = send_times(&run(&jittered(seed, "equal"), Design::NoKey));
         for (i, w) in eq.windows(2).enumerate() {
@@ -753,6 +1140,7 @@ fn equal_and_decorrelated_jitter_stay_in_their_bounds() {
                 (base / 2..=base).contains(&wait),
                 "seed {seed}: equal jitter waited {wait} of {base}"
             );
+            equal_high |= wait > base * 3 / 4;
         }
         let de = send_times(&run(&jittered(seed, "decorrelated"), Design::NoKey));
         let mut prev = 10_000u64;
@@ -763,9 +1151,18 @@ fn equal_and_decorrelated_jitter_stay_in_their_bounds() {
                 "seed {seed}: decorrelated wait {wait} outside 10 s..={}",
                 prev * 3
             );
+            decorrelated_long |= wait > 20_000;
             prev = wait;
         }
     }
+    assert!(
+        equal_high,
+        "equal jitter never waited more than 3/4 of its base"
+    );
+    assert!(
+        decorrelated_long,
+        "decorrelated jitter never waited over 20 s"
+    );
 }
 
 // ---------------------------------------------------------------- invariants everywhere

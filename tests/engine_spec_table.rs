@@ -2,6 +2,8 @@
 //! scenario files carry, the verdicts the specification implies, and the built-in copies of the
 //! files compiled into the binary.
 
+mod common;
+
 use idem::scenario::{self, Scenario, library};
 use idem::sim::{Belief, Design, TickKind, Trace, Verdict};
 use std::collections::BTreeSet;
@@ -78,8 +80,11 @@ fn load(name: &str) -> Scenario {
 }
 
 fn run(s: &Scenario, design: Design) -> Trace {
-    s.simulate(design)
-        .unwrap_or_else(|e| panic!("{} under {design}: {e}", s.name))
+    let trace = s
+        .simulate(design)
+        .unwrap_or_else(|e| panic!("{} under {design}: {e}", s.name));
+    common::end_state::check(&trace).unwrap_or_else(|e| panic!("{}: {e}", s.name));
+    trace
 }
 
 /// Checks one row of the table and returns every mismatch, so a failure names them all.

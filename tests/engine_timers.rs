@@ -1,6 +1,8 @@
 //! Timers, deadlines and network copies: the cases where a stale timer or a second copy of a
 //! request could change what the checkout believes.
 
+mod common;
+
 use idem::scenario::{Scenario, parse};
 use idem::sim::{Belief, Design, TickKind, Verdict};
 use idem::story::Story;
@@ -10,7 +12,9 @@ fn scenario(text: &str) -> Scenario {
 }
 
 fn run(s: &Scenario, design: Design) -> Story {
-    s.run(design).unwrap_or_else(|e| panic!("{e}"))
+    let story = s.run(design).unwrap_or_else(|e| panic!("{e}"));
+    common::end_state::check(&story).unwrap_or_else(|e| panic!("{e}"));
+    story
 }
 
 fn faults(n: u32, what: &str) -> String {
@@ -82,6 +86,43 @@ fn a_called_off_timeout_does_not_prolong_the_story() {
                 .into_iter()
                 .any(|t| t.kind == TickKind::Expire),
             "{design}"
+        );
+    }
+}
+
+/// An outer layer's deadline is called off with everything else once the order is paid:
+/// a two-layer checkout (a 300 s deadline on each job attempt, keys kept 60 s) paid at once
+/// ends with the answer. A deadline left running would keep the story going past the key's
+/// expiry, adding an eviction nobody waited for and moving the statement 60 s later.
+#[test]
+fn a_paid_order_calls_off_the_outer_deadline() {
+    let text = format!(
+        "title = \"paid at once\"\n[[checkout.layer]]\nname = \"http\"\nattempts = 3\ntimeout = \"30s\"\n\
+         [[checkout.layer]]\nname = \"job\"\nattempts = 2\ntimeout = \"300s\"\n\
+         [processor]\nretention = \"60s\"\n{ONE_PURCHASE}"
+    );
+    for design in Design::ALL {
+        let trace = run(&scenario(&text), design);
+        assert_eq!(
+            trace.outcome.intents[0].client_view,
+            Belief::Paid,
+            "{design}"
+        );
+        let ticks = trace.ticks();
+        assert!(
+            !ticks.iter().any(|t| t.kind == TickKind::Expire),
+            "{design}: an eviction after the story was over"
+        );
+        let answer = ticks
+            .iter()
+            .find(|t| t.kind == TickKind::Answer)
+            .expect("an answer");
+        let statement = ticks.last().expect("ticks");
+        assert_eq!(statement.kind, TickKind::Statement, "{design}");
+        assert_eq!(
+            trace.format_time(statement.at),
+            trace.format_time(answer.at),
+            "{design}: the statement comes with the answer"
         );
     }
 }

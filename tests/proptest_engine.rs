@@ -542,6 +542,7 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
         let told = first.tell(&trace);
         common::truth::check(&trace, &told).map_err(TestCaseError::fail)?;
         a_found_payment_ends_its_run(&trace)?;
+        common::end_state::check(&trace).map_err(TestCaseError::fail)?;
 
         if design == Design::WithCharge && spec.key_strategy == "per-intent" {
             no_double_charge_within_retention(&first, &trace)?;

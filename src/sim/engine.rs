@@ -14,7 +14,23 @@ use std::fmt;
 pub enum SimError {
     /// The run would produce more ticks than the configured limit.
     TooManyTicks { limit: usize, layers: String },
+    /// The engine handled more events than any run within the tick limit needs: something
+    /// keeps scheduling work without telling it, and the run is stopped rather than left to
+    /// spin.
+    TooManyEvents { limit: usize },
+    /// The processor took more steps than its requests can need: a chain of steps that
+    /// schedules itself again.
+    TooManySteps { steps: usize, requests: usize },
 }
+
+/// Events the engine may handle per tick the limit allows. Nearly every event records a tick;
+/// the rest (a timer that no longer matters, work a crash cut off, an expiry already done)
+/// come a few at most for each tick that scheduled them, so this is generous.
+const EVENTS_PER_TICK: usize = 16;
+
+/// Steps the processor may take per request: every design needs at most three (the charge,
+/// a key or record write, the answer), so four leaves room.
+const STEPS_PER_REQUEST: usize = 4;
 
 impl fmt::Display for SimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -22,6 +38,14 @@ impl fmt::Display for SimError {
             SimError::TooManyTicks { limit, layers } => write!(
                 f,
                 "the simulation passed {limit} ticks and was stopped; the retry layers ({layers}) multiply into more attempts than can be shown"
+            ),
+            SimError::TooManyEvents { limit } => write!(
+                f,
+                "the simulation handled {limit} events without finishing and was stopped: the engine is going round in circles, which is a bug in idem"
+            ),
+            SimError::TooManySteps { steps, requests } => write!(
+                f,
+                "the processor took {steps} steps over {requests} requests and was stopped: its work is going round in circles, which is a bug in idem"
             ),
         }
     }
@@ -38,15 +62,7 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
     if let Some(job) = cfg.reconcile {
         world.schedule(job.at, Event::Reconcile);
     }
-    while let Some(event) = world.pop() {
-        dispatch(&mut world, event);
-        if world.ticks.len() > cfg.max_ticks {
-            return Err(SimError::TooManyTicks {
-                limit: cfg.max_ticks,
-                layers: describe_layers(cfg),
-            });
-        }
-    }
+    run_events(&mut world, dispatch)?;
     world.read_statement();
     let outcome = outcome(&world);
     let warnings = unused_faults(&world);
@@ -78,6 +94,40 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
         outcome,
         warnings,
     })
+}
+
+/// Handles events in time order until none is left, within three bounds: the ticks the
+/// scenario allows, the events those ticks can need, and the processor steps its requests can
+/// need, so a loop that schedules work ends in an error instead of a hang (or, told tick by
+/// tick, a long crawl to the tick limit).
+fn run_events<'a>(
+    world: &mut World<'a>,
+    mut handle: impl FnMut(&mut World<'a>, Event),
+) -> Result<(), SimError> {
+    let cfg = world.cfg;
+    let max_events = cfg.max_ticks.saturating_mul(EVENTS_PER_TICK);
+    let mut handled = 0usize;
+    while let Some(event) = world.pop() {
+        handled += 1;
+        if handled > max_events {
+            return Err(SimError::TooManyEvents { limit: max_events });
+        }
+        handle(world, event);
+        let requests = world.requests.len();
+        if world.steps_taken > requests.saturating_mul(STEPS_PER_REQUEST) {
+            return Err(SimError::TooManySteps {
+                steps: world.steps_taken,
+                requests,
+            });
+        }
+        if world.ticks.len() > cfg.max_ticks {
+            return Err(SimError::TooManyTicks {
+                limit: cfg.max_ticks,
+                layers: describe_layers(cfg),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// `http client 3 × service 3 × scheduler 3 = 27 attempts`.
@@ -243,4 +293,116 @@ fn unused_faults(world: &World<'_>) -> Vec<String> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::config::KeyStrategy;
+    use crate::sim::time::Instant;
+
+    /// A scenario with nothing in it, allowing `max_ticks` ticks.
+    fn empty(max_ticks: usize) -> SimConfig {
+        SimConfig {
+            title: String::new(),
+            seed: 0,
+            merchant: String::new(),
+            intents: Vec::new(),
+            layers: Vec::new(),
+            key_strategy: KeyStrategy::None,
+            timeout_ms: 1,
+            stamp_body: false,
+            latency_ms: 1,
+            lookup: false,
+            processing_ms: 1,
+            retention_ms: 1,
+            in_progress_expiry_ms: 1,
+            faults: Vec::new(),
+            reruns: Vec::new(),
+            clock: ClockStyle::TimeOfDay,
+            reconcile: None,
+            steps: Vec::new(),
+            max_ticks,
+        }
+    }
+
+    /// An event that schedules itself again and records nothing would spin forever without
+    /// the bound on events: the run ends in an error after that many.
+    #[test]
+    fn an_event_that_reschedules_itself_untold_is_stopped() {
+        let cfg = empty(10);
+        let mut world = World::new(&cfg, Design::WithCharge);
+        world.schedule(Instant(0), Event::Restart);
+        let mut handled = 0;
+        let result = run_events(&mut world, |w, event| {
+            handled += 1;
+            // The test's own way out, so a missing bound fails the test rather than hang it.
+            if handled < 100 * EVENTS_PER_TICK * 10 {
+                w.schedule_in(0, event);
+            }
+        });
+        assert_eq!(
+            result,
+            Err(SimError::TooManyEvents {
+                limit: 10 * EVENTS_PER_TICK
+            })
+        );
+        assert_eq!(
+            handled,
+            10 * EVENTS_PER_TICK,
+            "every event up to the bound is handled"
+        );
+        assert!(world.ticks.is_empty());
+    }
+
+    /// One that records a tick each time meets the tick limit first.
+    #[test]
+    fn an_event_that_reschedules_itself_told_meets_the_tick_limit() {
+        let cfg = empty(10);
+        let mut world = World::new(&cfg, Design::WithCharge);
+        world.schedule(Instant(0), Event::Restart);
+        let result = run_events(&mut world, |w, event| {
+            dispatch(w, Event::Restart);
+            w.schedule_in(0, event);
+        });
+        assert!(
+            matches!(result, Err(SimError::TooManyTicks { limit: 10, .. })),
+            "{result:?}"
+        );
+        assert_eq!(world.ticks.len(), 11);
+    }
+
+    /// A processor step that schedules itself again is stopped as soon as it outruns what
+    /// its requests can need.
+    #[test]
+    fn a_chain_of_steps_that_never_ends_is_stopped() {
+        let cfg = empty(1_000);
+        let mut world = World::new(&cfg, Design::WithCharge);
+        world.schedule(Instant(0), Event::Restart);
+        let result = run_events(&mut world, |w, event| {
+            w.steps_taken += 1;
+            if w.steps_taken < 1_000 {
+                w.schedule_in(0, event);
+            }
+        });
+        assert_eq!(
+            result,
+            Err(SimError::TooManySteps {
+                steps: 1,
+                requests: 0
+            })
+        );
+    }
+
+    /// A run that ends by itself is untouched by any bound.
+    #[test]
+    fn a_run_that_ends_meets_no_bound() {
+        let cfg = empty(10);
+        let mut world = World::new(&cfg, Design::WithCharge);
+        for at in 0..5 {
+            world.schedule(Instant(at), Event::Restart);
+        }
+        assert_eq!(run_events(&mut world, dispatch), Ok(()));
+        assert_eq!(world.ticks.len(), 5);
+    }
 }

@@ -486,6 +486,7 @@ impl World<'_> {
             return;
         }
         self.requests[req].pending = None;
+        self.steps_taken += 1;
         match step {
             Step::Commit => self.commit(req),
             Step::Charge => self.charge(req),

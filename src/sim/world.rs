@@ -290,6 +290,8 @@ pub(super) struct World<'a> {
     pub step_runs: Vec<Vec<super::downstream::StepRun>>,
     /// Every call the shop made to a downstream service.
     pub calls: Vec<super::fact::SentCall>,
+    /// Steps the processor has taken on requests, to tell a runaway chain of steps.
+    pub steps_taken: usize,
 }
 
 /// The fields of a tick other than the state, which is taken from the world.
@@ -438,6 +440,7 @@ impl<'a> World<'a> {
                 vec![vec![super::downstream::StepRun::NEW; cfg.steps.len()]; cfg.intents.len()]
             },
             calls: Vec::new(),
+            steps_taken: 0,
         }
     }
 
