@@ -59,15 +59,17 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
     });
     let quiz = app.quiz_pending();
     let designs = [app.design.name(), short_name(app.design)];
-    let build = |design: &str, long_steps: bool, detail: bool| -> Vec<Span<'static>> {
+    // `steps`: 0 writes the steps' key mode in full, 1 in short, 2 leaves it out (the steps'
+    // arrows still carry their keys).
+    let build = |design: &str, steps_form: u8, detail: bool| -> Vec<Span<'static>> {
         let mut spans = vec![
             Span::raw(" design "),
             Span::styled(design.to_string(), theme.bold()),
         ];
-        if let Some((long, short)) = steps {
+        if let Some((long, short)) = steps.filter(|_| steps_form < 2) {
             spans.push(Span::raw(" · steps: "));
             spans.push(Span::styled(
-                if long_steps { long } else { short },
+                if steps_form == 0 { long } else { short },
                 theme.bold(),
             ));
         }
@@ -97,24 +99,32 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
     // From the richest line to the plainest; the first that fits is shown. Past the last, the
     // what-if's words are cut to the room left, with a mark, rather than dropped.
     let order = [
-        (designs[0], true, true),
-        (designs[1], true, true),
-        (designs[1], false, true),
+        (designs[0], 0, true),
+        (designs[1], 0, true),
+        (designs[1], 1, true),
     ];
-    for (design, long_steps, detail) in order {
-        let spans = build(design, long_steps, detail);
+    for (design, steps_form, detail) in order {
+        let spans = build(design, steps_form, detail);
         if length(&spans) <= width {
             return Line::from(spans);
         }
     }
-    let mut spans = build(designs[1], false, false);
-    if let Some(text) = &what_if {
-        let room = width.saturating_sub(length(&spans));
-        if room > 12 {
-            spans.push(Span::styled(fit(text, room), theme.changed()));
+    for steps_form in [1, 2] {
+        let mut spans = build(designs[1], steps_form, false);
+        if length(&spans) > width {
+            continue;
         }
+        if let Some(text) = &what_if {
+            let room = width.saturating_sub(length(&spans));
+            if room > 12 {
+                spans.push(Span::styled(fit(text, room), theme.changed()));
+            }
+        }
+        return Line::from(spans);
     }
-    Line::from(spans)
+    // The design's number alone, before the mode or the speed could be lost.
+    let number = app.design.hotkey().to_string();
+    Line::from(build(&number, 2, false))
 }
 
 pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
