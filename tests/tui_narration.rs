@@ -101,3 +101,28 @@ fn a_narration_naming_no_tick_is_refused() {
     // In the order of the file.
     assert!(errors.windows(2).all(|w| w[0].line < w[1].line), "{err}");
 }
+
+/// `answer = "charges"` with more charges than choices: the answer names what the run did
+/// rather than showing a bare mark.
+#[test]
+fn a_charges_answer_beyond_the_choices_says_what_the_run_did() {
+    let source = common::inline::one_layer(
+        3,
+        "backoff = \"1s\"",
+        "[[fault]]\nattempt = 1\nlose = \"reply\"\n\n[[quiz]]\nat = \"14:02:07\"\nquestion = \"How many charges?\"\nchoices = [\"None\", \"One\"]\nanswer = \"charges\"\nexplanation = \"It depends on the design.\"\n",
+    );
+    let scenario = idem::scenario::parse("q.toml", "q", &source).expect("parses");
+    let mut app = idem::tui::App::new(scenario, "q".into()).expect("simulates");
+    idem::tui::settle(
+        &mut app,
+        idem::tui::Msg::SwitchDesign(idem::sim::Design::NoKey),
+    );
+    assert_eq!(app.trace().outcome.charges, 2);
+    assert!(app.quiz_pending());
+    idem::tui::settle(&mut app, idem::tui::Msg::Answer(1));
+    let screen = common::render(&app, 120, 40);
+    assert!(
+        screen.contains("✗ None of the choices: this run ends with 2 charges."),
+        "{screen}"
+    );
+}

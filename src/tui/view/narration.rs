@@ -136,7 +136,15 @@ fn question(
                     format!("✗ The answer is {} {c}. ", i + 1),
                     theme.tone(Tone::Bad),
                 ),
-                (false, None) => Span::styled("✗ ", theme.tone(Tone::Bad)),
+                // `answer = "charges"` and more charges than choices: none of them is right,
+                // and the room is told what the run did instead of a bare mark.
+                (false, None) => Span::styled(
+                    format!(
+                        "✗ None of the choices: this run ends with {}. ",
+                        crate::story::plural(app.trace_of(a.design).outcome.charges, "charge")
+                    ),
+                    theme.tone(Tone::Bad),
+                ),
             };
             lines.push(Line::from(vec![
                 verdict,
