@@ -58,7 +58,9 @@ fn x_loses_the_request_on_the_wire() {
     assert_eq!(app.told().labels[2], "request #1 lost");
     assert_eq!(
         app.notice.as_deref(),
-        Some("what if: request #1 of order 5531 lost — the future is re-simulated")
+        Some(
+            "what if: request #1 of order 5531 lost — the future is re-simulated; the run now has 10 ticks (it had 15)"
+        )
     );
     past_is_kept(before.values(), &app, 1);
     let screen = render_full(&app);
@@ -515,4 +517,32 @@ fn m_keys_the_steps_after_payment_another_way() {
         "{:?}",
         plain.notice
     );
+}
+
+/// In presenter mode the room's screen says a what-if is in force, how the run's length
+/// changed, and when the file on disk has an error.
+#[test]
+fn the_presenter_shows_a_what_if_and_a_broken_edit() {
+    let launch = idem::tui::app::Launch {
+        design: Some(Design::NoKey),
+        at: None,
+        present: true,
+    };
+    let mut scenario = idem::scenario::library::default_scenario().expect("loads");
+    scenario.quizzes.clear();
+    let mut app = App::launch(scenario, "order-5531".into(), launch).expect("launches");
+    press(&mut app, key(KeyCode::Right));
+    press(&mut app, ch('x'));
+    let screen = common::render(&app, 120, 36);
+    let title = screen.lines().next().unwrap_or_default();
+    assert!(title.contains("⑂ WHAT-IF"), "{screen}");
+    assert!(
+        screen.contains("the run now has 10 ticks (it had 15)"),
+        "{screen}"
+    );
+    app.notice = None;
+    app.error = Some("order-5531.toml:3:9: `5x` is not a duration".into());
+    let screen = common::render(&app, 120, 36);
+    assert!(screen.contains("the file has an error"), "{screen}");
+    assert!(screen.contains("is not a duration"), "{screen}");
 }

@@ -168,10 +168,20 @@ impl App {
             }
         };
         let design = prepared.original.design;
+        let ticks_before = self.trace().ticks.len();
         self.apply(prepared);
+        // A run that grew or shrank says so: the room sees the new length, not just a new end.
+        let ticks_after = self.trace().ticks.len();
+        let length = if ticks_after == ticks_before {
+            String::new()
+        } else {
+            format!("; the run now has {ticks_after} ticks (it had {ticks_before})")
+        };
         match after {
             After::Fork { words } => {
-                self.notice = Some(format!("what if: {words} — the future is re-simulated"))
+                self.notice = Some(format!(
+                    "what if: {words} — the future is re-simulated{length}"
+                ))
             }
             After::Unfork { left: 0 } => {
                 self.notice = Some("back to the scenario as written (r redoes)".into())

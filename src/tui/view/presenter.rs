@@ -59,6 +59,24 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
             ),
             theme.key(),
         ),
+        // A broken edit of the file, and what a key just did, reach the room's screen too.
+        _ if app.error.is_some() => Line::styled(
+            fit(
+                &format!(
+                    " the file has an error; the last good version keeps running · {}",
+                    app.error.as_deref().unwrap_or_default()
+                ),
+                foot.width as usize,
+            ),
+            theme.lost(),
+        ),
+        _ if app.notice.is_some() => Line::styled(
+            fit(
+                &format!(" {}", app.notice.as_deref().unwrap_or_default()),
+                foot.width as usize,
+            ),
+            theme.changed(),
+        ),
         Some(why) => Line::styled(
             fit(
                 &format!(" speaker notes are off: {why}"),
@@ -82,6 +100,10 @@ fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, them
         app.tick + 1,
         trace.ticks.len()
     );
+    // The room must know when it is looking at a what-if rather than the scenario as written.
+    if !app.added.is_empty() {
+        right = format!("⑂ WHAT-IF   {right}");
+    }
     if p.show_elapsed {
         right.push_str(&format!(
             "   ⏲ {:02}:{:02}",
