@@ -151,10 +151,10 @@ pub fn intent_line(i: &IntentOutcome) -> String {
     format!("{line}; then: {}", steps.join("; "))
 }
 
-/// `courier booked twice (derived key)`, `e-mail sent never (not run, no key)`.
+/// `courier booked twice (derived key)`, `confirmation not sent (not run, no key)`.
 pub fn step_line(s: &StepOutcome) -> String {
-    let (noun, verb) = effect_words(s.service);
-    let noun = noun.trim_start_matches("the ");
+    let words = crate::story::service_words(s.service);
+    let (noun, verb) = (words.thing.trim_start_matches("the "), words.done);
     let key = match s.key_mode {
         KeyMode::Derived => "derived key",
         KeyMode::PerAttempt => "a key per try",
@@ -165,20 +165,17 @@ pub fn step_line(s: &StepOutcome) -> String {
         StepState::Unknown => "no answer, ",
         StepState::Done => "",
     };
-    format!("{noun} {verb} {} ({state}{key})", times_word(s.effects))
-}
-
-fn effect_words(service: Service) -> (&'static str, &'static str) {
-    match service {
-        Service::Warehouse => ("stock", "reserved"),
-        Service::Mailer => ("the confirmation", "sent"),
-        Service::Courier => ("the courier", "booked"),
-    }
+    let times = match s.effects {
+        0 => format!("not {verb}"),
+        n => format!("{verb} {}", times_word(n)),
+    };
+    format!("{noun} {times} ({state}{key})")
 }
 
 /// What a service did, counted: `the courier was booked twice`, `no e-mail was sent`.
 pub fn effect_phrase(service: Service, times: usize) -> String {
-    let (noun, verb) = effect_words(service);
+    let words = crate::story::service_words(service);
+    let (noun, verb) = (words.thing, words.done);
     match times {
         0 => format!("{noun} was not {verb}"),
         1 => format!("{noun} was {verb} once"),

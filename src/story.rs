@@ -17,6 +17,8 @@ use std::collections::HashMap;
 
 mod downstream;
 
+pub use downstream::{ServiceWords, service_words};
+
 /// The words for every tick of one trace.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Told {

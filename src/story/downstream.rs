@@ -7,42 +7,48 @@ use crate::sim::config::{Direction, KeyMode, Service};
 use crate::sim::fact::{CallId, Fact, Next, SentCall};
 use crate::units::duration_ms;
 
-/// How a service's work is named: the service, the thing it makes, and what it does.
-struct Words {
-    /// `the courier`
-    service: &'static str,
+/// How a service and its work are named, wherever they are written: the narration, the
+/// outcome line, the panels.
+pub struct ServiceWords {
+    /// `the courier firm`
+    pub service: &'static str,
     /// `booking`
-    noun: &'static str,
-    /// `books a courier`: what the service does, after its name
-    acts: &'static str,
+    pub noun: &'static str,
+    /// `books a pickup`: what the service does, after its name
+    pub acts: &'static str,
     /// `booked`
-    done: &'static str,
-    /// `book the courier`
-    step: &'static str,
+    pub done: &'static str,
+    /// `book a courier`
+    pub step: &'static str,
+    /// `the courier`: what the work gives the customer, as in "the courier was booked twice"
+    pub thing: &'static str,
 }
 
-fn words(service: Service) -> Words {
+pub fn service_words(service: Service) -> ServiceWords {
     match service {
-        Service::Warehouse => Words {
+        Service::Warehouse => ServiceWords {
             service: "the warehouse",
             noun: "reservation",
             acts: "reserves the stock",
             done: "reserved",
             step: "reserve the stock",
+            thing: "stock",
         },
-        Service::Mailer => Words {
+        Service::Mailer => ServiceWords {
             service: "the mailer",
             noun: "e-mail",
             acts: "sends the confirmation e-mail",
             done: "sent",
             step: "send the confirmation",
+            thing: "the confirmation",
         },
-        Service::Courier => Words {
+        Service::Courier => ServiceWords {
             service: "the courier firm",
             noun: "booking",
             acts: "books a pickup",
             done: "booked",
             step: "book a courier",
+            thing: "the courier",
         },
     }
 }
@@ -91,7 +97,7 @@ impl Teller<'_> {
     /// What the service's answer reports: `booking #1`, `booking #1 (replayed)`.
     fn call_answer(&self, call: CallId) -> String {
         let c = self.call(call);
-        let w = words(c.service);
+        let w = service_words(c.service);
         match c.answer {
             Some(a) if a.replayed => format!("{} #{} (replayed)", w.noun, a.effect),
             Some(a) => format!("{} #{}", w.noun, a.effect),
@@ -135,7 +141,7 @@ impl Teller<'_> {
             }
             Fact::CallDone { call } => {
                 let c = self.call(*call);
-                let w = words(c.service);
+                let w = service_words(c.service);
                 let n = c.answer.map_or(0, |a| a.effect);
                 pair(format!("{}: {} #{n}", w.acts, w.noun))
             }
@@ -161,7 +167,7 @@ impl Teller<'_> {
                 match next {
                     Next::GiveUp => pair(format!(
                         "no answer to {tag}: gives up on {}",
-                        words(self.call(*call).service).step
+                        service_words(self.call(*call).service).step
                     )),
                     Next::Retry { .. } => pair(format!("no answer to {tag}")),
                 }
@@ -198,7 +204,7 @@ impl Teller<'_> {
                 by_ms,
             } => {
                 let c = self.call(*call);
-                let w = words(c.service);
+                let w = service_words(c.service);
                 let what = match direction {
                     Direction::Request => format!("the call to {} (try #{})", w.service, c.attempt),
                     Direction::Reply => format!("{}'s answer to try #{}", w.service, c.attempt),
@@ -211,7 +217,7 @@ impl Teller<'_> {
             Fact::CallDone { call } => self.call_done(tick, *call, clock),
             Fact::CallReplayed { call } => {
                 let c = self.call(*call);
-                let w = words(c.service);
+                let w = service_words(c.service);
                 let n = c.answer.map_or(0, |a| a.effect);
                 format!(
                     "At {clock} {} finds key {} already stored with {} #{n}, so it answers with that {} instead of doing the work again. Nothing new happens for order {}.",
@@ -226,18 +232,18 @@ impl Teller<'_> {
                 let c = self.call(*call);
                 format!(
                     "At {clock} {} answers try #{}: {}.",
-                    words(c.service).service,
+                    service_words(c.service).service,
                     c.attempt,
                     self.call_answer(*call)
                 )
             }
             Fact::CallRead { call, next } => {
                 let c = self.call(*call);
-                let w = words(c.service);
+                let w = service_words(c.service);
                 let then = match next {
                     Some(step) => format!(
                         " Next it goes on to {}.",
-                        words(self.cfg.steps[*step].service).step
+                        service_words(self.cfg.steps[*step].service).step
                     ),
                     None => " That was its last step for this order.".to_string(),
                 };
@@ -264,7 +270,7 @@ impl Teller<'_> {
     fn call_sent(&self, call: CallId, clock: &str) -> String {
         let c = self.call(call);
         let step = &self.cfg.steps[c.step];
-        let w = words(c.service);
+        let w = service_words(c.service);
         let order = self.order(c.intent);
         let key = c.key.as_deref().unwrap_or_default();
         let keyed = match step.key_mode {
@@ -300,7 +306,7 @@ impl Teller<'_> {
 
     fn call_lost(&self, call: CallId, direction: Direction, clock: &str) -> String {
         let c = self.call(call);
-        let w = words(c.service);
+        let w = service_words(c.service);
         match direction {
             Direction::Request => format!(
                 "At {clock} the network loses try #{} on its way to {}. Nothing was {}, but the shop gets only silence.",
@@ -328,7 +334,7 @@ impl Teller<'_> {
     fn call_done(&self, tick: &Tick, call: CallId, clock: &str) -> String {
         let c = self.call(call);
         let step = &self.cfg.steps[c.step];
-        let w = words(c.service);
+        let w = service_words(c.service);
         let n = c.answer.map_or(0, |a| a.effect);
         let order = self.order(c.intent);
         let kept = match (step.key_mode, c.key.as_deref()) {
@@ -363,7 +369,7 @@ impl Teller<'_> {
     fn call_timed_out(&self, call: CallId, next: Next, clock: &str) -> String {
         let c = self.call(call);
         let step = &self.cfg.steps[c.step];
-        let w = words(c.service);
+        let w = service_words(c.service);
         let then = match next {
             Next::Retry {
                 n, of, delay_ms, ..

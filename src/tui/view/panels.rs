@@ -2,7 +2,6 @@
 //! Whatever changed at the current tick is highlighted, found by comparing with the tick before.
 
 use super::fit;
-use crate::sim::config::Service;
 use crate::sim::state::{Counters, EntryKind, MemoryEntry, Snapshot, StatementLine};
 use crate::sim::{Instant, Trace};
 use crate::tui::app::App;
@@ -98,7 +97,7 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             let summary: Vec<String> = now
                 .services
                 .iter()
-                .map(|s| format!("{} {}", short_service(s.service), s.effects.len()))
+                .map(|s| format!("{} {}", s.service.key_suffix(), s.effects.len()))
                 .collect();
             let line = Line::styled(fit(&summary.join(" · "), width), highlight(changed, theme));
             let title = " Services · processor hidden ";
@@ -141,14 +140,6 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     );
 }
 
-fn short_service(service: Service) -> &'static str {
-    match service {
-        Service::Warehouse => "stock",
-        Service::Mailer => "mail",
-        Service::Courier => "courier",
-    }
-}
-
 /// Whether the shop has called a downstream service by tick `at`.
 fn called_yet(trace: &Trace, at: usize) -> bool {
     trace.ticks[..=at.min(trace.ticks.len().saturating_sub(1))]
@@ -166,11 +157,7 @@ fn service_lines(
     let mut lines = Vec::new();
     for (i, s) in now.services.iter().enumerate() {
         let old = before.services.get(i);
-        let (name, noun) = match s.service {
-            Service::Warehouse => ("warehouse", "reservation"),
-            Service::Mailer => ("mailer", "e-mail"),
-            Service::Courier => ("courier", "booking"),
-        };
+        let (name, noun) = (s.service.id(), crate::story::service_words(s.service).noun);
         let count = s.effects.len();
         let style = highlight(old.is_none_or(|o| o.effects.len() != count), theme);
         let noun = if count == 1 {
