@@ -440,27 +440,8 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
         if let Some(w) = f.lose {
             actions.push(FaultAction::Lose { direction: w.0 });
         }
-        if let Some(w) = f.delay {
-            match f.by {
-                Some(by) => actions.push(FaultAction::Delay {
-                    direction: w.0,
-                    by_ms: by.0,
-                }),
-                None => {
-                    c.error(
-                        spec.span(),
-                        "`delay` needs `by`, how much later the message arrives (by = \"40s\")"
-                            .into(),
-                    );
-                    // Counted as the block's action, so it is not also called empty.
-                    actions.push(FaultAction::Delay {
-                        direction: w.0,
-                        by_ms: 0,
-                    });
-                }
-            }
-        } else if f.by.is_some() {
-            c.error(spec.span(), "`by` only goes with `delay`".into());
+        if let Some((direction, by_ms)) = delay_of(c, spec.span(), f.delay, f.by) {
+            actions.push(FaultAction::Delay { direction, by_ms });
         }
         if let Some(w) = f.duplicate {
             actions.push(FaultAction::Duplicate {
@@ -513,6 +494,32 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
         }
     }
     out
+}
+
+/// A `delay` and its `by`, in a `[[fault]]` or a `[[step.fault]]`: each without the other is
+/// an error. A `delay` without `by` still counts as the block's action (with no delay), so the
+/// block is not also called empty.
+fn delay_of(
+    c: &mut Checker<'_>,
+    span: Range<usize>,
+    delay: Option<super::values::Way>,
+    by: Option<super::values::Dur>,
+) -> Option<(crate::sim::config::Direction, u64)> {
+    match (delay, by) {
+        (Some(w), Some(by)) => Some((w.0, by.0)),
+        (Some(w), None) => {
+            c.error(
+                span,
+                "`delay` needs `by`, how much later the message arrives (by = \"40s\")".into(),
+            );
+            Some((w.0, 0))
+        }
+        (None, Some(_)) => {
+            c.error(span, "`by` only goes with `delay`".into());
+            None
+        }
+        (None, None) => None,
+    }
 }
 
 /// The shop's downstream steps, each service at most once.
@@ -590,23 +597,8 @@ fn step_faults(
         if let Some(w) = f.lose {
             actions.push(StepFaultAction::Lose { direction: w.0 });
         }
-        match (f.delay, f.by) {
-            (Some(w), Some(by)) => actions.push(StepFaultAction::Delay {
-                direction: w.0,
-                by_ms: by.0,
-            }),
-            (Some(w), None) => {
-                c.error(
-                    spec.span(),
-                    "`delay` needs `by`, how much later the message arrives (by = \"40s\")".into(),
-                );
-                actions.push(StepFaultAction::Delay {
-                    direction: w.0,
-                    by_ms: 0,
-                });
-            }
-            (None, Some(_)) => c.error(spec.span(), "`by` only goes with `delay`".into()),
-            (None, None) => {}
+        if let Some((direction, by_ms)) = delay_of(c, spec.span(), f.delay, f.by) {
+            actions.push(StepFaultAction::Delay { direction, by_ms });
         }
         if let Some(p) = f.processing {
             actions.push(StepFaultAction::Slow { processing_ms: p.0 });
