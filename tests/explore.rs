@@ -185,3 +185,38 @@ fn a_stopped_search_is_marked_partial() {
     assert!(!whole.partial());
     assert!(progress.load(Ordering::Relaxed) >= whole.plans());
 }
+
+/// `--keep-faults` searches on top of the scenario's own faults: reply-lost's lost answer
+/// stays, so no-key is charged twice with no plan at all, and every counterexample file keeps it.
+#[test]
+fn keep_faults_searches_on_top_of_the_scenarios_own() {
+    let s = builtin("reply-lost");
+    let kept = explore(
+        &s,
+        &Search {
+            faults_max: 1,
+            keep_faults: true,
+            designs: vec![Design::NoKey],
+            ..Default::default()
+        },
+    )
+    .expect("runs");
+    let (verdict, plan) = &kept.designs[0].counterexamples[0];
+    assert_eq!((*verdict, plan.len()), (Verdict::Duplicate, 0));
+    let json = to_json(&s, &kept).expect("written");
+    assert!(json.kept_faults);
+    let file = scenario::parse(
+        "k.toml",
+        "k",
+        &json.designs[0].counterexamples[0].scenario_toml,
+    )
+    .expect("parses");
+    assert_eq!(
+        file.config.faults.len(),
+        1,
+        "the scenario's own lost answer is kept"
+    );
+    // Without it, the same search starts from a clean run.
+    let clean = explore(&s, &search(1, &[Design::NoKey])).expect("runs");
+    assert_eq!(clean.designs[0].counterexamples[0].1.len(), 1);
+}
