@@ -5,11 +5,12 @@
 //! A sentence about what happens later is settled here, against the whole trace, so no
 //! narration claims a future that a later tick contradicts.
 
-use crate::sim::config::{FailPoint, KeyStrategy};
+use crate::sim::config::{FailPoint, KeySource};
 use crate::sim::fact::{
     CrashMoment, Cut, CutStep, Fact, HandOver, LookupAnswer, Next, Refusal, RequestId, SentRequest,
     Takes, WireFault,
 };
+use crate::sim::state::Key;
 use crate::sim::state::{Belief, ChargeId, EntryKind, EntryStatus, RefundReason, Response};
 use crate::sim::{Cents, Design, Instant, SimConfig, Tick, Trace};
 use crate::units::duration_ms;
@@ -800,6 +801,34 @@ impl<'a> Teller<'a> {
         }
     }
 
+    /// The names of the layers beneath `layer`, innermost last: `gateway`, `client and gateway`.
+    fn layer_names(&self, layer: usize) -> String {
+        let names: Vec<&str> = self.cfg.layers[..layer]
+            .iter()
+            .rev()
+            .map(|l| l.name.as_str())
+            .collect();
+        names.join(" and ")
+    }
+
+    /// The key carried by the intent's next request after `tick`: `None` when no request
+    /// follows, `Some(None)` when the next one carries no key.
+    fn next_send_key(&self, tick: &Tick, intent: usize) -> Option<Option<&Key>> {
+        let at = self
+            .trace
+            .ticks
+            .iter()
+            .position(|t| std::ptr::eq(t, tick))?;
+        self.trace.ticks[at + 1..]
+            .iter()
+            .find_map(|t| match t.fact {
+                Fact::Send { req } if self.trace.requests[req].intent == intent => {
+                    Some(self.trace.requests[req].key.as_ref())
+                }
+                _ => None,
+            })
+    }
+
     fn pay(&self, tick: &Tick, clock: &str) -> String {
         let intent = tick.intent.unwrap_or(0);
         let i = &self.cfg.intents[intent];
@@ -812,21 +841,32 @@ impl<'a> Teller<'a> {
             .filter(|(n, other)| *n != intent && other.key == *key)
             .map(|(_, other)| other.order.as_str())
             .collect();
-        let minted = match self.cfg.key_strategy {
-            KeyStrategy::PerIntent if shared_with.is_empty() => format!(
-                "The checkout mints the idempotency key {key} for this intent and stores it with the order, so every attempt can carry the same one."
-            ),
-            KeyStrategy::PerIntent => format!(
-                "The checkout gives this intent the idempotency key {key}, the key of order {} too: two different purchases now carry one key, a client bug a processor can only catch by comparing the requests.",
-                shared_with.join(" and order ")
-            ),
-            KeyStrategy::PerAttempt => format!(
-                "The checkout will mint a new key for every attempt ({key} first): each retry will look like a brand-new purchase."
-            ),
-            KeyStrategy::None => {
+        let minted = match self.cfg.key_source() {
+            KeySource::Order if !self.cfg.order_has_key() => {
                 "The checkout sends no idempotency key: nothing will tie a retry to this purchase."
                     .to_string()
             }
+            KeySource::Order if shared_with.is_empty() => format!(
+                "The checkout mints the idempotency key {key} for this intent and stores it with the order, so every attempt can carry the same one."
+            ),
+            KeySource::Order => format!(
+                "The checkout gives this intent the idempotency key {key}, the key of order {} too: two different purchases now carry one key, a client bug a processor can only catch by comparing the requests.",
+                shared_with.join(" and order ")
+            ),
+            KeySource::Minted { layer: 0 } => format!(
+                "The checkout will mint a new key for every attempt ({key} first): each retry will look like a brand-new purchase."
+            ),
+            KeySource::Minted { layer } => format!(
+                "The {} gives each of its attempts a new key ({key} first), and the {} beneath it pass{} that key on: their own retries carry it again, but every retry of the {} will look like a brand-new purchase.",
+                self.cfg.layers[layer].name,
+                self.layer_names(layer),
+                if layer == 1 { "es" } else { "" },
+                self.cfg.layers[layer].name
+            ),
+            KeySource::Dropped { layer } => format!(
+                "The {} passes the request on without its idempotency key: no attempt reaches the processor with one, so nothing will tie a retry to this purchase.",
+                self.cfg.layers[layer].name
+            ),
         };
         let items = if i.items.is_empty() {
             String::new()
@@ -1209,14 +1249,13 @@ impl<'a> Teller<'a> {
                 next.map_or_else(String::new, |n| self.next(n))
             ),
             Some(LookupAnswer::NotFound) | None => {
-                let key = match self.cfg.key_strategy {
-                    crate::sim::config::KeyStrategy::PerIntent => "with the same key",
-                    crate::sim::config::KeyStrategy::PerAttempt => "with a new key",
-                    crate::sim::config::KeyStrategy::None => "without a key",
+                let key = match self.next_send_key(tick, l.intent) {
+                    Some(Some(k)) if *k == l.key => ", with the same key".to_string(),
+                    Some(Some(k)) => format!(", with a new key, {k}"),
+                    Some(None) => ", without a key".to_string(),
+                    None => String::new(),
                 };
-                format!(
-                    "At {clock} the checkout reads \"not found\" and sends its retry now, {key}."
-                )
+                format!("At {clock} the checkout reads \"not found\" and sends its retry now{key}.")
             }
         }
     }
@@ -1306,10 +1345,17 @@ impl<'a> Teller<'a> {
     fn rerun(&self, tick: &Tick, path: usize, clock: &str) -> String {
         let p = &self.cfg.reruns[path];
         let i = &self.cfg.intents[tick.intent.unwrap_or(0)];
-        let key = match self.cfg.key_strategy {
-            KeyStrategy::None => "no key".to_string(),
-            KeyStrategy::PerAttempt => "a fresh key for every attempt".to_string(),
-            KeyStrategy::PerIntent => format!("key {}", i.key),
+        let key = match self.cfg.key_source() {
+            KeySource::Order if self.cfg.order_has_key() => format!("key {}", i.key),
+            KeySource::Order => "no key".to_string(),
+            KeySource::Minted { layer: 0 } => "a fresh key for every attempt".to_string(),
+            KeySource::Minted { layer } => format!(
+                "a fresh key for every attempt of the {}",
+                self.cfg.layers[layer].name
+            ),
+            KeySource::Dropped { layer } => {
+                format!("no key (the {} drops it)", self.cfg.layers[layer].name)
+            }
         };
         format!(
             "At {clock}, {} after the last run gave up, the {} starts order {} again: the same purchase, {key}, and the checkout's whole retry budget once more. Whether this charges the card again depends on whether the processor still remembers the first attempt.",

@@ -130,7 +130,11 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         );
     }
 
-    let layers = layers(&mut c, &file.checkout.layer);
+    let key_strategy = file
+        .checkout
+        .key_strategy
+        .map_or(KeyStrategy::PerIntent, |k| k.0);
+    let layers = layers(&mut c, &file.checkout.layer, key_strategy);
     let intents = intents(&mut c, &file.intent);
     c.start = intents.first().map_or(Instant(0), |i| i.at);
     let orders: Vec<String> = intents.iter().map(|i| i.order.clone()).collect();
@@ -179,10 +183,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
             .unwrap_or_else(|| DEFAULT_MERCHANT.to_string()),
         intents,
         layers,
-        key_strategy: file
-            .checkout
-            .key_strategy
-            .map_or(KeyStrategy::PerIntent, |k| k.0),
+        key_strategy,
         timeout_ms: file
             .checkout
             .layer
@@ -259,7 +260,11 @@ fn title_span(source: &str) -> Range<usize> {
     source.find("title").map_or(0..0, |i| i..i + 5)
 }
 
-fn layers(c: &mut Checker<'_>, spec: &Spanned<Vec<Spanned<schema::Layer>>>) -> Vec<LayerConfig> {
+fn layers(
+    c: &mut Checker<'_>,
+    spec: &Spanned<Vec<Spanned<schema::Layer>>>,
+    strategy: KeyStrategy,
+) -> Vec<LayerConfig> {
     if spec.get_ref().is_empty() {
         return vec![LayerConfig {
             name: "checkout".to_string(),
@@ -271,6 +276,7 @@ fn layers(c: &mut Checker<'_>, spec: &Spanned<Vec<Spanned<schema::Layer>>>) -> V
                 cap_ms: None,
                 jitter: Jitter::None,
             },
+            key: strategy.layer_default(0),
         }];
     }
     let count = spec.get_ref().len();
@@ -319,6 +325,7 @@ fn layers(c: &mut Checker<'_>, spec: &Spanned<Vec<Spanned<schema::Layer>>>) -> V
                     cap_ms: l.cap.map(|d| d.0),
                     jitter: l.jitter.map_or(Jitter::None, |j| j.0),
                 },
+                key: l.key.map_or(strategy.layer_default(i), |k| k.0),
             }
         })
         .collect()

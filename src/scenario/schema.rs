@@ -3,7 +3,7 @@
 
 use super::values::{
     AttemptNo, Attempts, Charges, ClockTime, CrashAt, DesignId, Dur, Factor, FailAt, JitterKind,
-    KeyChoice, KeyModeId, Money, Policy, Seed, ServiceId, Way,
+    KeyChoice, KeyModeId, LayerKeyChoice, Money, Policy, Seed, ServiceId, Way,
 };
 use serde::Deserialize;
 use toml::Spanned;
@@ -111,6 +111,8 @@ pub struct Layer {
     pub multiplier: Option<Spanned<Factor>>,
     pub cap: Option<Dur>,
     pub jitter: Option<JitterKind>,
+    /// What the layer does with the key handed to it: forward, per-attempt or none.
+    pub key: Option<LayerKeyChoice>,
 }
 
 #[derive(Debug, Default, Deserialize)]

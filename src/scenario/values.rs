@@ -2,7 +2,7 @@
 //! Each parses itself during deserialisation, so a bad value is reported at its position.
 
 use crate::sim::config::{
-    CrashPoint, Direction, FailPoint, Jitter, KeyMode, KeyStrategy, Service, Unconfirmed,
+    CrashPoint, Direction, FailPoint, Jitter, KeyMode, KeyStrategy, LayerKey, Service, Unconfirmed,
 };
 use crate::sim::{Cents, Design};
 use serde::de::{self, Deserialize, Deserializer};
@@ -596,6 +596,17 @@ word_type!(
         ("per-intent", KeyStrategy::PerIntent),
         ("per-attempt", KeyStrategy::PerAttempt),
         ("none", KeyStrategy::None)
+    ]
+);
+word_type!(
+    /// What one checkout layer does with the key it is handed.
+    LayerKeyChoice,
+    LayerKey,
+    "key handling",
+    [
+        ("forward", LayerKey::Forward),
+        ("per-attempt", LayerKey::PerAttempt),
+        ("none", LayerKey::None)
     ]
 );
 

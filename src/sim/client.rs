@@ -1,7 +1,7 @@
 //! The checkout: presses Pay, sends attempts through its retrying layers, reads answers,
 //! backs off, gives up, and hands unpaid intents to the people who re-run them.
 
-use super::config::{Jitter, KeyStrategy};
+use super::config::{Jitter, KeySource, LayerKey};
 use super::digest;
 use super::fact::{Fact, HandOver, Next};
 use super::state::{Belief, Key, Response};
@@ -84,18 +84,13 @@ impl World<'_> {
                 self.cancel(old);
             }
         }
-        self.runs[intent].fresh_layers = 0;
         self.runs[intent].attempts += 1;
         let attempt = self.runs[intent].attempts;
+        let key = self.attempt_key(intent, attempt);
+        self.runs[intent].fresh_layers = 0;
         self.runs[intent].waiting_for = Some(attempt);
 
         let cfg = &self.cfg.intents[intent];
-        let key = match self.cfg.key_strategy {
-            KeyStrategy::PerIntent => Some(self.runs[intent].key.clone()),
-            KeyStrategy::PerAttempt if attempt == 1 => Some(self.runs[intent].key.clone()),
-            KeyStrategy::PerAttempt => Some(Key::from(digest::mint_key(&cfg.key, attempt))),
-            KeyStrategy::None => None,
-        };
         let stamp = self.cfg.stamp_body.then_some(self.now.0);
         let fingerprint = self.runs[intent].fingerprint;
         let content = digest::stamped(self.runs[intent].content, stamp);
@@ -144,6 +139,37 @@ impl World<'_> {
             },
         );
         self.runs[intent].timeout = Some(seq);
+    }
+
+    /// The key request `attempt` carries: handed from the order down through the layers,
+    /// each layer whose attempt starts with this request forwarding it, minting a fresh one,
+    /// or dropping it.
+    fn attempt_key(&mut self, intent: usize, attempt: u32) -> Option<Key> {
+        let order = self
+            .cfg
+            .order_has_key()
+            .then(|| self.runs[intent].key.clone());
+        if self.cfg.key_source() == KeySource::Order {
+            return order;
+        }
+        let run = &mut self.runs[intent];
+        let fresh = run.fresh_layers;
+        let mut above = order;
+        for layer in (0..self.cfg.layers.len()).rev() {
+            if layer == 0 || layer <= fresh {
+                run.layers[layer].key = match self.cfg.layers[layer].key {
+                    LayerKey::Forward => above,
+                    LayerKey::None => None,
+                    LayerKey::PerAttempt if attempt == 1 => Some(run.key.clone()),
+                    LayerKey::PerAttempt => Some(Key::from(digest::mint_key(
+                        &self.cfg.intents[intent].key,
+                        attempt,
+                    ))),
+                };
+            }
+            above = run.layers[layer].key.clone();
+        }
+        above
     }
 
     pub(super) fn on_timeout(&mut self, intent: usize, attempt: u32, epoch: u64) {

@@ -65,6 +65,33 @@ pub struct LayerConfig {
     /// one. Always `None` for the innermost layer, whose wait is `SimConfig::timeout_ms`.
     pub deadline_ms: Option<u64>,
     pub backoff: Backoff,
+    /// What this layer does with the idempotency key it is handed.
+    pub key: LayerKey,
+}
+
+/// What one retrying layer does with the key handed to it by the layer above (the outermost
+/// layer is handed the order's key, if the shop mints one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LayerKey {
+    /// Passes the key on unchanged, to every attempt it makes.
+    Forward,
+    /// Gives each of its attempts a fresh key (the order's key on the very first request).
+    PerAttempt,
+    /// Drops the key: its requests carry none.
+    None,
+}
+
+/// Where the key that reaches the processor comes from: the innermost layer that does not
+/// just pass it on, or else the order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeySource {
+    /// Every layer forwards the order's key (or the lack of one).
+    Order,
+    /// This layer mints a key per attempt, and the layers beneath it forward it.
+    Minted { layer: usize },
+    /// This layer drops the key, and the layers beneath it forward nothing.
+    Dropped { layer: usize },
 }
 
 /// The wait between two attempts of a layer.
@@ -322,7 +349,61 @@ pub struct Rerun {
     pub intent: Option<usize>,
 }
 
+impl KeyStrategy {
+    /// The next strategy in the order the replay's toggle cycles through them.
+    pub fn next(self) -> KeyStrategy {
+        match self {
+            KeyStrategy::PerIntent => KeyStrategy::PerAttempt,
+            KeyStrategy::PerAttempt => KeyStrategy::None,
+            KeyStrategy::None => KeyStrategy::PerIntent,
+        }
+    }
+
+    /// What a layer does with the key when the scenario does not say: the innermost layer
+    /// mints per attempt under `per-attempt`, and every other layer forwards.
+    pub fn layer_default(self, layer: usize) -> LayerKey {
+        match self {
+            KeyStrategy::PerAttempt if layer == 0 => LayerKey::PerAttempt,
+            _ => LayerKey::Forward,
+        }
+    }
+}
+
 impl SimConfig {
+    /// Sets the checkout's key strategy for the whole chain: the order mints a key unless it
+    /// is `none`, and every layer takes the strategy's default.
+    pub fn set_key_strategy(&mut self, strategy: KeyStrategy) {
+        self.key_strategy = strategy;
+        for (i, layer) in self.layers.iter_mut().enumerate() {
+            layer.key = strategy.layer_default(i);
+        }
+    }
+
+    /// Whether any layer handles the key other than the strategy's default.
+    pub fn layer_keys_differ(&self) -> bool {
+        self.layers
+            .iter()
+            .enumerate()
+            .any(|(i, l)| l.key != self.key_strategy.layer_default(i))
+    }
+
+    /// Where the key the processor sees comes from.
+    pub fn key_source(&self) -> KeySource {
+        for (layer, l) in self.layers.iter().enumerate() {
+            match l.key {
+                LayerKey::Forward => {}
+                LayerKey::PerAttempt => return KeySource::Minted { layer },
+                LayerKey::None => return KeySource::Dropped { layer },
+            }
+        }
+        KeySource::Order
+    }
+
+    /// Whether the order itself carries a key into the first layer.
+    pub fn order_has_key(&self) -> bool {
+        self.key_strategy != KeyStrategy::None
+    }
+
     /// Attempts one run of the retry budget can make: the product of every layer's attempts.
     pub fn attempts_per_run(&self) -> u64 {
         self.layers

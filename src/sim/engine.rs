@@ -1,6 +1,6 @@
 //! Runs a scenario to the end under one design and turns the run into a trace.
 
-use super::config::SimConfig;
+use super::config::{KeySource, SimConfig};
 use super::design::Design;
 use super::fact::Fact;
 use super::state::Belief;
@@ -244,8 +244,12 @@ fn outcome(world: &World<'_>) -> Outcome {
             let most_effects = steps.iter().map(|s| s.effects).max().unwrap_or(0);
             IntentOutcome {
                 id: cfg.order.clone(),
-                key: (world.cfg.key_strategy != super::config::KeyStrategy::None)
-                    .then(|| cfg.key.clone()),
+                // The key the intent's first request carries.
+                key: match world.cfg.key_source() {
+                    KeySource::Order => world.cfg.order_has_key().then(|| cfg.key.clone()),
+                    KeySource::Minted { .. } => Some(cfg.key.clone()),
+                    KeySource::Dropped { .. } => None,
+                },
                 charges,
                 charged_cents: super::money::Cents(cents),
                 client_view: belief,

@@ -226,7 +226,7 @@ pub(super) struct ClientRun {
 }
 
 /// Where one retrying layer of the checkout stands for one intent.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct LayerRun {
     /// The layer's current attempt, counted from 1.
     pub attempt: u32,
@@ -236,6 +236,8 @@ pub(super) struct LayerRun {
     pub last_sleep: u64,
     /// The pending deadline of an outer layer's current attempt.
     pub deadline: Option<u64>,
+    /// The key this layer hands down for its current attempt.
+    pub key: Option<Key>,
 }
 
 /// The simulation in motion.
@@ -357,6 +359,7 @@ impl<'a> World<'a> {
                         token: 0,
                         last_sleep: 0,
                         deadline: None,
+                        key: None,
                     };
                     layers
                 ],
