@@ -55,6 +55,10 @@ struct ReplayArgs {
     /// does in the replay).
     #[arg(long, value_name = "MODE", value_parser = idem::scenario::values::KeyModeId::parse)]
     step_keys: Option<idem::sim::config::KeyMode>,
+    /// Key the checkout's attempts another way, every layer alike: per-intent, per-attempt or
+    /// none (as K does in the replay).
+    #[arg(long, value_name = "STRATEGY", value_parser = idem::scenario::values::KeyChoice::parse)]
+    key_strategy: Option<idem::sim::config::KeyStrategy>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -313,6 +317,9 @@ fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
             step.key_mode = mode;
         }
     }
+    if let Some(strategy) = args.key_strategy {
+        loaded.config.set_key_strategy(strategy);
+    }
     if let Some(why) = idem::tui::terminal::unable_to_draw() {
         let arg = idem::text::shell_word(scenario.unwrap_or("order-5531"));
         return usage_error(&format!(
@@ -327,7 +334,10 @@ fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
         present,
     };
     let app = match idem::tui::App::launch(loaded, source, launch) {
-        Ok(app) => app,
+        Ok(mut app) => {
+            app.keys_set = args.key_strategy;
+            app
+        }
         Err(e) => return usage_error(&e.to_string()),
     };
     terminal(app)

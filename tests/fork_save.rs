@@ -362,3 +362,68 @@ proptest! {
         }
     }
 }
+
+/// A what-if saved after the replay changed how keys are chosen (`K` for the checkout, `m`
+/// for the steps after payment) is saved with those choices, so the file tells the story that
+/// was on screen and its expectations hold.
+#[test]
+fn a_saved_what_if_keeps_the_key_choices_made_in_the_replay() {
+    use idem::sim::config::{KeyMode, KeyStrategy, LayerKey};
+    let added = [lose(0, 1, Direction::Request)];
+
+    let mut original = scenario::resolve("reply-lost").expect("built in");
+    original.config.set_key_strategy(KeyStrategy::PerAttempt);
+    let text = fork::to_toml(&original, &added).expect("written");
+    let saved = parse(&text);
+    assert_eq!(saved.config.key_strategy, KeyStrategy::PerAttempt);
+    assert_eq!(
+        config_of(&saved),
+        config_of(&fork::with_faults(&original, &added))
+    );
+    let dir = TempDir::new("fork-keys");
+    let out = check_text(&dir, &text);
+    assert_eq!(out.exit, 0, "{}{}\n---\n{text}", out.text, out.errors);
+
+    // Layers that handled the key their own way go back to the strategy's default.
+    let layered = "title = \"layers\"\n\
+        [[checkout.layer]]\nname = \"gateway\"\nattempts = 2\nkey = \"none\"\n\
+        [[checkout.layer]]\nname = \"app\"\nattempts = 2\nkey = \"per-attempt\"\n\
+        [[intent]]\norder = \"5531\"\namount = \"$48.60\"\nat = \"14:02:07\"\n";
+    let mut original = parse(layered);
+    original.config.set_key_strategy(KeyStrategy::PerIntent);
+    let text = fork::to_toml(&original, &added).expect("written");
+    let saved = parse(&text);
+    assert!(
+        saved
+            .config
+            .layers
+            .iter()
+            .all(|l| l.key == LayerKey::Forward),
+        "{text}"
+    );
+    assert!(
+        text.contains("name = \"app\""),
+        "the layers themselves stay: {text}"
+    );
+
+    let mut original = scenario::resolve("courier-retry").expect("built in");
+    for step in &mut original.config.steps {
+        step.key_mode = KeyMode::None;
+    }
+    let text = fork::to_toml(&original, &added).expect("written");
+    let saved = parse(&text);
+    assert!(
+        saved
+            .config
+            .steps
+            .iter()
+            .all(|s| s.key_mode == KeyMode::None),
+        "{text}"
+    );
+
+    // Nothing changed: the file's own choices are left as written.
+    let original = parse(layered);
+    let text = fork::to_toml(&original, &added).expect("written");
+    assert!(text.contains("key = \"per-attempt\""), "{text}");
+    assert!(!text.contains("key_strategy"), "{text}");
+}

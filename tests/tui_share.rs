@@ -144,3 +144,16 @@ fn the_share_line_carries_the_step_keys() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("has no [[step]]"), "{stderr}");
 }
+
+/// `idem --key-strategy` reads back what the share line writes, and names the choices when
+/// it is given something else.
+#[test]
+fn the_key_strategy_flag_reads_its_choices() {
+    for id in ["per-intent", "per-attempt", "none"] {
+        assert!(idem::scenario::values::KeyChoice::parse(id).is_ok(), "{id}");
+    }
+    let out = common::run_idem_in(None, &["order-5531", "--key-strategy", "per-order"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("per-intent, per-attempt, none"), "{stderr}");
+}

@@ -546,3 +546,64 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
     assert!(screen.contains("the file has an error"), "{screen}");
     assert!(screen.contains("is not a duration"), "{screen}");
 }
+
+/// `K` keys the checkout's attempts the next way, every layer alike (one key per order → a
+/// new key per attempt → none), re-simulating every design; the header and the share line
+/// follow. A story whose layers handle the key their own way goes to one key per order first.
+#[test]
+fn capital_k_keys_the_checkout_another_way() {
+    use idem::sim::config::{KeySource, KeyStrategy};
+    let mut app = common::app();
+    let charges = |app: &App, design: Design| app.trace_of(design).outcome.charges;
+    assert_eq!(charges(&app, Design::WithCharge), 1);
+    assert!(!header(&render_full(&app)).contains("keys:"));
+
+    assert_eq!(press(&mut app, ch('K')), Some(Msg::CycleKeyStrategy));
+    assert_eq!(app.scenario.config.key_strategy, KeyStrategy::PerAttempt);
+    // The retry carries a new key: even the key stored with the charge cannot see it.
+    assert_eq!(charges(&app, Design::WithCharge), 2);
+    assert!(
+        header(&render_full(&app)).contains("keys: new on every attempt"),
+        "{}",
+        header(&render_full(&app))
+    );
+    let share = app.share_command();
+    assert!(share.contains(" --key-strategy per-attempt "), "{share}");
+
+    press(&mut app, ch('K'));
+    assert_eq!(app.scenario.config.key_strategy, KeyStrategy::None);
+    assert_eq!(
+        charges(&app, Design::WithCharge),
+        0,
+        "no key, refused with 400"
+    );
+    assert!(header(&render_full(&app)).contains("keys: none"));
+
+    press(&mut app, ch('K'));
+    assert_eq!(app.scenario.config.key_strategy, KeyStrategy::PerIntent);
+    assert_eq!(charges(&app, Design::WithCharge), 1);
+    assert!(header(&render_full(&app)).contains("keys: one per order"));
+    assert!(app.share_command().contains(" --key-strategy per-intent "));
+
+    // An app that mints per attempt behind a forwarding gateway: the fix comes first.
+    let source = format!(
+        "title = \"layers\"\n\
+         [[checkout.layer]]\nname = \"gateway\"\nattempts = 2\ntimeout = \"10s\"\n\
+         [[checkout.layer]]\nname = \"app\"\nattempts = 2\nkey = \"per-attempt\"\n\
+         [[intent]]\norder = \"5531\"\nkey = \"K7Q4\"\namount = \"$48.60\"\nat = \"14:02:07\"\n{}",
+        (1..=4)
+            .map(|n| format!("[[fault]]\nattempt = {n}\nlose = \"reply\"\n"))
+            .collect::<String>()
+    );
+    let scenario = idem::scenario::parse("layers.toml", "layers", &source).expect("parses");
+    let mut app = App::new(scenario, "layers.toml".to_string()).expect("simulates");
+    assert_eq!(charges(&app, Design::WithCharge), 2);
+    assert!(
+        header(&render_full(&app)).contains("keys: new per app attempt"),
+        "{}",
+        header(&render_full(&app))
+    );
+    press(&mut app, ch('K'));
+    assert_eq!(app.scenario.config.key_source(), KeySource::Order);
+    assert_eq!(charges(&app, Design::WithCharge), 1);
+}

@@ -42,6 +42,7 @@ fn with_faults_written(
             .collect::<Vec<_>>()
             .join("; ")
     )];
+    write_key_choices(&mut doc, original);
     bring_expectations_in_line(&mut doc, &forked, &mut notes)?;
     drop_unreached(&mut doc, &forked, &mut notes);
     add_faults(&mut doc, original, added, &notes)?;
@@ -106,6 +107,48 @@ pub fn plan_toml(
         base.config.faults.clear();
     }
     with_faults_written(&base, plan, "Faults of the plan idem explore found")
+}
+
+/// Writes how the keys are chosen now, where the replay changed it (`K` for the checkout,
+/// `m` for the steps after payment), so the saved file tells the story on screen: the
+/// checkout's strategy, with every layer back to its default, and each step's key mode.
+fn write_key_choices(doc: &mut DocumentMut, original: &Scenario) {
+    let Ok(written) = super::parse(&original.name, &original.name, &original.text) else {
+        return;
+    };
+    let (now, then) = (&original.config, &written.config);
+    let layer_keys = |c: &crate::sim::SimConfig| c.layers.iter().map(|l| l.key).collect::<Vec<_>>();
+    if now.key_strategy != then.key_strategy || layer_keys(now) != layer_keys(then) {
+        if doc.get("checkout").is_none() {
+            doc.insert("checkout", Item::Table(Table::new()));
+        }
+        if let Some(checkout) = doc.get_mut("checkout").and_then(Item::as_table_like_mut) {
+            checkout.insert("key_strategy", toml_edit::value(now.key_strategy.id()));
+            match checkout.get_mut("layer") {
+                Some(Item::ArrayOfTables(layers)) => {
+                    for layer in layers.iter_mut() {
+                        layer.remove("key");
+                    }
+                }
+                Some(Item::Value(Value::Array(layers))) => {
+                    for layer in layers.iter_mut().filter_map(Value::as_inline_table_mut) {
+                        layer.remove("key");
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let modes = |c: &crate::sim::SimConfig| c.steps.iter().map(|s| s.key_mode).collect::<Vec<_>>();
+    if modes(now) != modes(then)
+        && let Some(mut steps) = blocks(doc, "step")
+    {
+        for (i, step) in now.steps.iter().enumerate() {
+            if let Some(table) = steps.get(i) {
+                table.insert("key", toml_edit::value(step.key_mode.id()));
+            }
+        }
+    }
 }
 
 /// The blocks of `key`, whichever way they are written.

@@ -350,6 +350,15 @@ pub struct Rerun {
 }
 
 impl KeyStrategy {
+    /// The strategy's name in a scenario file and on the command line.
+    pub fn id(self) -> &'static str {
+        match self {
+            KeyStrategy::PerIntent => "per-intent",
+            KeyStrategy::PerAttempt => "per-attempt",
+            KeyStrategy::None => "none",
+        }
+    }
+
     /// The next strategy in the order the replay's toggle cycles through them.
     pub fn next(self) -> KeyStrategy {
         match self {

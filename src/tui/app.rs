@@ -215,6 +215,9 @@ pub struct App {
     pub published: Option<(u64, Design, usize)>,
     /// What is being simulated now, shown as "simulating…"; the story on screen stays live.
     pub simulating: Option<String>,
+    /// The checkout's key strategy as `K` (or `--key-strategy`) set it for every layer, if it
+    /// did: the share line carries it.
+    pub keys_set: Option<crate::sim::config::KeyStrategy>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
     pub window: Option<Box<crate::tui::retention::RetentionScreen>>,
     /// Drawn for an export (a slide, a recording): no key hints and no share line, since
@@ -263,6 +266,7 @@ impl App {
             file: None,
             published: None,
             simulating: None,
+            keys_set: None,
             window: None,
             for_export: false,
             quit: false,
@@ -513,8 +517,11 @@ impl App {
             .steps
             .first()
             .map_or_else(String::new, |s| format!(" --step-keys {}", s.key_mode.id()));
+        let keys = self
+            .keys_set
+            .map_or_else(String::new, |k| format!(" --key-strategy {}", k.id()));
         format!(
-            "idem {scenario} --design {}{steps} --at {}",
+            "idem {scenario} --design {}{keys}{steps} --at {}",
             self.design.id(),
             crate::text::shell_word(&at)
         )

@@ -129,6 +129,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char(':') => Msg::OpenGoto,
         KeyCode::Char('e') => Msg::OpenExplore,
         KeyCode::Char('m') => Msg::CycleStepKeys,
+        KeyCode::Char('K') => Msg::CycleKeyStrategy,
         KeyCode::Down => Msg::ScrollStory(1),
         KeyCode::Up => Msg::ScrollStory(-1),
         KeyCode::Char('S') => Msg::OpenSave,
@@ -195,6 +196,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("!", "what if the processor crashed at its next step?"),
     ("s", "what if this attempt were slow at the processor?"),
     ("u / r", "undo the last what-if / redo it"),
+    (
+        "K",
+        "key the checkout's attempts another way, every layer alike: one key per order, a new key per attempt, none",
+    ),
     (
         "m",
         "key the steps after payment another way: derived, per try, none",

@@ -52,6 +52,8 @@ pub enum Msg {
     QuitNow,
     /// Key the downstream steps the next way: derived, per attempt, none.
     CycleStepKeys,
+    /// Sends the checkout's keys the next way: one per order, one per attempt, none.
+    CycleKeyStrategy,
     /// Ask where to save the forked scenario.
     OpenSave,
     OpenPicker,

@@ -77,6 +77,10 @@ pub enum After {
     Unfork { left: usize },
     /// The downstream steps keyed another way.
     StepKeys { mode: crate::sim::config::KeyMode },
+    /// The checkout's keys, sent another way by every layer.
+    KeyStrategy {
+        strategy: crate::sim::config::KeyStrategy,
+    },
     /// The watched file changed.
     Reload,
     /// Another scenario, from the picker, the checklist or the window screen.
@@ -108,9 +112,22 @@ impl After {
             After::StepKeys { mode } => {
                 format!("the steps after payment with {}", step_keys(*mode))
             }
+            After::KeyStrategy { strategy } => {
+                format!("the checkout sending {}", checkout_keys(*strategy))
+            }
             After::Reload => "the changed scenario file".to_string(),
             After::Open { source, .. } => source.clone(),
         }
+    }
+}
+
+/// How the checkout keys its attempts under a strategy, in words.
+pub fn checkout_keys(strategy: crate::sim::config::KeyStrategy) -> &'static str {
+    use crate::sim::config::KeyStrategy;
+    match strategy {
+        KeyStrategy::PerIntent => "one key per order, on every attempt",
+        KeyStrategy::PerAttempt => "a new key on every attempt",
+        KeyStrategy::None => "no key",
     }
 }
 
@@ -150,7 +167,9 @@ impl App {
                     After::Fork { .. } => {
                         self.notice = Some(format!("that fork cannot be simulated: {e}"))
                     }
-                    After::Unfork { .. } | After::StepKeys { .. } => self.notice = Some(e),
+                    After::Unfork { .. } | After::StepKeys { .. } | After::KeyStrategy { .. } => {
+                        self.notice = Some(e)
+                    }
                     After::Reload => self.error = Some(e),
                     After::Open { errors_to, .. } => match errors_to {
                         ErrorsTo::Picker(mut picker) => {
@@ -197,11 +216,20 @@ impl App {
                     step_keys(mode)
                 ))
             }
+            After::KeyStrategy { strategy } => {
+                self.keys_set = Some(strategy);
+                self.notice = Some(format!(
+                    "the checkout now sends {} (K for the next way){length}",
+                    checkout_keys(strategy)
+                ))
+            }
             After::Reload => {
+                self.keys_set = None;
                 self.error = None;
                 self.notice = Some("the scenario file changed: reloaded".into());
             }
             After::Open { source, notice, .. } => {
+                self.keys_set = None;
                 self.source = crate::text::sanitize_line(&source);
                 self.design = design;
                 self.tick = 0;

@@ -7,6 +7,7 @@ use super::effect::Effect;
 use super::msg::Msg;
 use crate::files::WriteError;
 use crate::scenario::{self, Scenario, fork};
+use crate::sim::config::KeyStrategy;
 use crate::tui::checklist::CHECKLIST;
 use crate::tui::retention::{RetentionAction, RetentionScreen};
 use crate::tui::story::{After, ErrorsTo, Job};
@@ -266,6 +267,23 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 }));
             }
         },
+        Msg::CycleKeyStrategy => {
+            app.playing = false;
+            let config = &app.original.config;
+            // A scenario whose layers handle the key their own way goes to the fix first.
+            let strategy = if config.layer_keys_differ() {
+                KeyStrategy::PerIntent
+            } else {
+                config.key_strategy.next()
+            };
+            let mut original = app.original.clone();
+            original.config.set_key_strategy(strategy);
+            effects.push(app.start(Job {
+                original,
+                added: app.added.clone(),
+                after: After::KeyStrategy { strategy },
+            }));
+        }
         Msg::OpenSave => {
             if app.added.is_empty() {
                 app.notice = Some("nothing to save yet: add a what-if with x, ! or s first".into());
@@ -433,6 +451,7 @@ fn changes_the_story(app: &App, msg: &Msg) -> bool {
         | Msg::Unfork
         | Msg::Redo
         | Msg::CycleStepKeys
+        | Msg::CycleKeyStrategy
         | Msg::OpenSave
         | Msg::OpenPicker
         | Msg::OpenWindow => true,

@@ -47,6 +47,7 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
         crate::sim::config::KeyMode::PerAttempt => ("a key per try", "per try"),
         crate::sim::config::KeyMode::None => ("no key", "no key"),
     });
+    let keys = checkout_keys(app);
     let what_if = app.added.last().map(|last| {
         let more = match app.added.len() {
             1 => String::new(),
@@ -66,6 +67,17 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
             Span::raw(" design "),
             Span::styled(design.to_string(), theme.bold()),
         ];
+        if let Some((long, short)) = keys.as_ref().filter(|_| steps_form < 2) {
+            spans.push(Span::raw(" · keys: "));
+            spans.push(Span::styled(
+                if steps_form == 0 {
+                    long.clone()
+                } else {
+                    short.clone()
+                },
+                theme.bold(),
+            ));
+        }
         if let Some((long, short)) = steps.filter(|_| steps_form < 2) {
             spans.push(Span::raw(" · steps: "));
             spans.push(Span::styled(
@@ -125,6 +137,33 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
     // The design's number alone, before the mode or the speed could be lost.
     let number = app.design.hotkey().to_string();
     Line::from(build(&number, 2, false))
+}
+
+/// How the checkout keys its attempts, long and short, when it is not the one key per order
+/// every attempt carries (or when `K` chose it, so the room sees the toggle land).
+fn checkout_keys(app: &App) -> Option<(String, String)> {
+    use crate::sim::config::KeySource;
+    let cfg = &app.scenario.config;
+    let words = match cfg.key_source() {
+        KeySource::Order if cfg.order_has_key() => {
+            app.keys_set?;
+            ("one per order".to_string(), "per order".to_string())
+        }
+        KeySource::Order => ("none".to_string(), "none".to_string()),
+        KeySource::Minted { layer: 0 } => (
+            "new on every attempt".to_string(),
+            "per attempt".to_string(),
+        ),
+        KeySource::Minted { layer } => {
+            let name = &cfg.layers[layer].name;
+            (format!("new per {name} attempt"), format!("per {name}"))
+        }
+        KeySource::Dropped { layer } => {
+            let name = &cfg.layers[layer].name;
+            (format!("dropped by the {name}"), "dropped".to_string())
+        }
+    };
+    Some(words)
 }
 
 pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
