@@ -755,3 +755,46 @@ fn every_arrow_that_carries_a_key_shows_it() {
         }
     }
 }
+
+/// A scenario that names its lanes shows the names over them, whole where they fit, their
+/// first word on a narrow screen, and never one name written over another.
+#[test]
+fn named_lanes_sit_over_their_lanes() {
+    let scenario = idem::scenario::library::find("mobile-gateway")
+        .expect("built in")
+        .load()
+        .expect("loads");
+    let app = App::new(scenario, "mobile-gateway".to_string()).expect("simulates");
+    for (width, height) in [(80, 24), (120, 36), (200, 50)] {
+        let screen = render(&app, width, height);
+        let timeline = panel(&screen, " Timeline ");
+        let names = &timeline[0];
+        assert!(names.contains("Payment"), "{width}×{height}:\n{screen}");
+        assert!(names.contains("Mobile"), "{width}×{height}:\n{screen}");
+        assert!(
+            names.contains("Customer") || names.contains("Cust"),
+            "{width}×{height}:\n{screen}"
+        );
+        if width >= 120 {
+            assert!(
+                names.contains("Payment service"),
+                "{width}×{height}:\n{screen}"
+            );
+        }
+        if width >= 200 {
+            assert!(
+                names.contains("Mobile app + gateway"),
+                "{width}×{height}:\n{screen}"
+            );
+        }
+        // Separate words: no name runs into the next.
+        for pair in [
+            "Mobile app + gatewayNet",
+            "gatewayNetwork",
+            "NetworkPayment",
+            "NetPayment",
+        ] {
+            assert!(!names.contains(pair), "{width}×{height}: {names}");
+        }
+    }
+}

@@ -63,12 +63,20 @@ pub fn timeline_text(scenario: &Scenario, trace: &Trace) -> String {
     let told = scenario.tell(trace);
     let first = glossary::first_uses(&told);
     let columns = 96usize.saturating_sub(width).max(40);
+    // The actor column is as wide as the longest lane name the story uses.
+    let actor_width = trace
+        .ticks
+        .iter()
+        .map(|t| scenario.lanes.of(t.actor).chars().count())
+        .max()
+        .unwrap_or(9)
+        .max(9);
     for (index, tick) in trace.ticks.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{:<width$}  {:<9}  {}",
+            "{:<width$}  {:<actor_width$}  {}",
             trace.format_time(tick.at),
-            tick.actor.name(),
+            scenario.lanes.of(tick.actor),
             told.labels[index]
         );
         for line in crate::text::wrap(&told.narrations[index], columns) {

@@ -3,7 +3,7 @@
 //! For the trainer: the questions up front with their answers inline, and the trainer's notes.
 
 use crate::report::{headline, verdict_meaning};
-use crate::scenario::{NarrationTarget, Quiz, QuizAnswer, Scenario};
+use crate::scenario::{LaneNames, NarrationTarget, Quiz, QuizAnswer, Scenario};
 use crate::sim::{ClockStyle, Design, Trace};
 use crate::story::Told;
 use std::fmt::Write;
@@ -54,7 +54,7 @@ fn render(scenario: &Scenario, traces: &[Trace], audience: Audience) -> String {
     let mut sections = String::new();
     let mut cut = false;
     for trace in traces {
-        cut |= design_section(&mut sections, trace, &scenario.tell(trace));
+        cut |= design_section(&mut sections, trace, &scenario.tell(trace), &scenario.lanes);
     }
     if cut {
         let _ = writeln!(
@@ -142,7 +142,7 @@ pub const MAX_TIMELINE_BYTES: usize = 512 * 1024;
 
 /// One design: its timeline as a table (cut at [`MAX_HANDOUT_ROWS`] rows or
 /// [`MAX_TIMELINE_BYTES`], saying so), then how it ended. Returns whether it was cut.
-fn design_section(out: &mut String, trace: &Trace, told: &Told) -> bool {
+fn design_section(out: &mut String, trace: &Trace, told: &Told, lanes: &LaneNames) -> bool {
     let d = trace.design;
     let _ = writeln!(out, "## {} · {} (`{}`)\n", d.hotkey(), d.name(), d.id());
     let _ = writeln!(out, "| Time | Lane | What happened | Narration |");
@@ -163,7 +163,7 @@ fn design_section(out: &mut String, trace: &Trace, told: &Told) -> bool {
             out,
             "| {} | {} | {} | {narration} |",
             cell(&trace.format_time(tick.at)),
-            cell(tick.actor.name()),
+            cell(lanes.of(tick.actor)),
             cell(&told.labels[index]),
         );
     }

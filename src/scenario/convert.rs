@@ -216,6 +216,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     let expectations = expectations(&mut c, &file.expect, config.reconcile.is_some());
     let quizzes = quizzes(&mut c, &file.quiz);
     let notes = notes(&mut c, &file.note);
+    let lanes = lanes(&mut c, &file.lanes);
     if c.has_errors() {
         return Err(c.into_diagnostics());
     }
@@ -229,6 +230,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         expectations,
         quizzes,
         notes,
+        lanes,
         warnings: Vec::new(),
         text: source.to_string(),
         origin: super::Origin::Made,
@@ -244,6 +246,38 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     }
     scenario.warnings = found;
     Ok(scenario)
+}
+
+/// The lane names the file gives, each on one line and short enough to sit over its lane.
+fn lanes(c: &mut Checker<'_>, file: &schema::Lanes) -> super::LaneNames {
+    let mut names = super::LaneNames::default();
+    for (given, slot) in [
+        (&file.customer, &mut names.customer),
+        (&file.checkout, &mut names.checkout),
+        (&file.network, &mut names.network),
+        (&file.processor, &mut names.processor),
+    ] {
+        let Some(given) = given else { continue };
+        let name = sanitize_line(given.get_ref()).trim().to_string();
+        let length = name.chars().count();
+        if name.is_empty() {
+            c.error(
+                given.span(),
+                "a lane name must have at least one visible character".into(),
+            );
+        } else if length > super::LaneNames::MAX {
+            c.error(
+                given.span(),
+                format!(
+                    "a lane name may be {} characters long, and this one is {length}: it must fit over its lane",
+                    super::LaneNames::MAX
+                ),
+            );
+        } else {
+            *slot = name;
+        }
+    }
+    names
 }
 
 /// The reconciliation job, at the first such time after the story starts; a charge the shop

@@ -43,6 +43,7 @@ pub const BUILTIN: &[Builtin] = &[
     builtin!("nightly-reconcile"),
     builtin!("courier-retry"),
     builtin!("inprogress-crash"),
+    builtin!("mobile-gateway"),
 ];
 
 /// The scenario `idem` replays when given none.

@@ -43,10 +43,59 @@ pub struct Scenario {
     pub notes: Vec<Note>,
     /// Problems that do not stop the scenario from running.
     pub warnings: Vec<Diagnostic>,
+    /// The names written over the lanes.
+    pub lanes: LaneNames,
     /// The file as written, so a fork can be saved as the original plus its added faults.
     pub text: String,
     /// Where the scenario came from.
     pub origin: Origin,
+}
+
+/// The names over the lanes of the customer, the checkout, the network and the processor:
+/// their roles unless the scenario names the systems (`Mobile app`, `Payment service`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaneNames {
+    pub customer: String,
+    pub checkout: String,
+    pub network: String,
+    pub processor: String,
+}
+
+impl Default for LaneNames {
+    fn default() -> LaneNames {
+        LaneNames {
+            customer: crate::sim::Actor::Customer.name().to_string(),
+            checkout: crate::sim::Actor::Checkout.name().to_string(),
+            network: crate::sim::Actor::Network.name().to_string(),
+            processor: crate::sim::Actor::Processor.name().to_string(),
+        }
+    }
+}
+
+impl LaneNames {
+    /// The longest name a lane may carry, in characters.
+    pub const MAX: usize = 24;
+
+    /// The name over `actor`'s lane; a downstream service keeps its own.
+    pub fn of(&self, actor: crate::sim::Actor) -> &str {
+        use crate::sim::Actor;
+        match actor {
+            Actor::Customer => &self.customer,
+            Actor::Checkout => &self.checkout,
+            Actor::Network => &self.network,
+            Actor::Processor => &self.processor,
+            other => other.name(),
+        }
+    }
+
+    /// The name in a narrow lane: a role's short form, or a system's first word.
+    pub fn short(&self, actor: crate::sim::Actor, role: &'static str) -> String {
+        let name = self.of(actor);
+        if name == actor.name() {
+            return role.to_string();
+        }
+        name.split_whitespace().next().unwrap_or(name).to_string()
+    }
 }
 
 /// Where a scenario came from: what can reopen it, and whether a file is there to watch.

@@ -26,6 +26,9 @@ pub struct File {
     pub network: Network,
     #[serde(default)]
     pub processor: Processor,
+    /// The names written over the lanes, where the story's systems have names of their own.
+    #[serde(default)]
+    pub lanes: Lanes,
     #[serde(default)]
     pub intent: Vec<Spanned<Intent>>,
     #[serde(default)]
@@ -113,6 +116,15 @@ pub struct Layer {
     pub jitter: Option<JitterKind>,
     /// What the layer does with the key handed to it: forward, per-attempt or none.
     pub key: Option<LayerKeyChoice>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lanes {
+    pub customer: Option<Spanned<String>>,
+    pub checkout: Option<Spanned<String>>,
+    pub network: Option<Spanned<String>>,
+    pub processor: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -198,7 +198,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("u / r", "undo the last what-if / redo it"),
     (
         "K",
-        "key the checkout's attempts another way, every layer alike: one key per order, a new key per attempt, none",
+        "key the checkout's attempts: one per order, per attempt, none",
     ),
     (
         "m",

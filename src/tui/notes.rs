@@ -69,7 +69,7 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
         Some(n) => format!(
             "{} {} — {}",
             trace.format_time(n.at),
-            n.actor.name(),
+            loaded.scenario.lanes.of(n.actor),
             told.labels[position.tick + 1]
         ),
         None => "this is the last tick: the outcome is on the presenter's screen".to_string(),
@@ -114,7 +114,11 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
             trace.ticks.len(),
             trace.format_time(tick.at)
         ),
-        now: format!("{} — {}", tick.actor.name(), told.labels[position.tick]),
+        now: format!(
+            "{} — {}",
+            loaded.scenario.lanes.of(tick.actor),
+            told.labels[position.tick]
+        ),
         narration: told.narrations[position.tick].clone(),
         next,
         notes,

@@ -2,6 +2,7 @@
 //! Ticks after the current one are not drawn, so the room cannot read ahead.
 
 use super::fit;
+use crate::scenario::LaneNames;
 use crate::sim::trace::{Fate, Message};
 use crate::sim::{Actor, Tick, TickKind, Trace};
 use crate::story::Told;
@@ -142,6 +143,7 @@ pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         inner,
         app.trace(),
         app.told(),
+        &app.scenario.lanes,
         app.tick,
         theme,
     );
@@ -153,6 +155,7 @@ pub fn render_rows(
     inner: Rect,
     trace: &Trace,
     told: &Told,
+    names: &LaneNames,
     current: usize,
     theme: &Theme,
 ) {
@@ -198,17 +201,37 @@ pub fn render_rows(
         [a, b, ..] => lanes.center(*b).saturating_sub(lanes.center(*a)),
         _ => u16::MAX,
     };
-    for actor in lanes.all() {
-        let name = if !short {
-            actor.name()
-        } else if Actor::ALL.contains(&actor) || service_gap > 5 {
-            short_name(actor)
+    let actors: Vec<Actor> = lanes.all().collect();
+    // Where the name drawn last ends: a name never starts over the one before it.
+    let mut free = lanes.left;
+    for (i, &actor) in actors.iter().enumerate() {
+        let full = names.of(actor).to_string();
+        let brief = if Actor::ALL.contains(&actor) || service_gap > 5 {
+            names.short(actor, short_name(actor))
         } else {
-            &actor.name()[..1]
+            actor.name()[..1].to_string()
         };
-        let x = lanes.center(actor).saturating_sub(name.len() as u16 / 2);
-        let room = (inner.x + inner.width).saturating_sub(x) as usize;
-        buf.set_string(x, inner.y, fit(name, room), theme.bold());
+        // The room a name has: up to halfway to the next lane, or to the right edge.
+        let center = lanes.center(actor);
+        let right = actors.get(i + 1).map_or(inner.x + inner.width, |next| {
+            center + (lanes.center(*next) - center) / 2
+        });
+        // Centred over the lane, or moved left as far as the name before it allows, so it
+        // ends inside its room.
+        let place = |name: &str| {
+            let width = name.width() as u16;
+            center
+                .saturating_sub(width / 2)
+                .min(right.saturating_sub(width))
+                .max(free)
+        };
+        let fits = |name: &str| place(name) + name.width() as u16 <= right;
+        let name = if !short && fits(&full) { full } else { brief };
+        let x = place(&name);
+        let room = usize::from(right.max(x + 1) - x);
+        let shown = fit(&name, room);
+        free = x + shown.width() as u16 + 1;
+        buf.set_string(x, inner.y, shown, theme.bold());
     }
     for (row, index) in (start..=last).enumerate() {
         let y = inner.y + 1 + row as u16;

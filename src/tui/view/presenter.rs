@@ -38,6 +38,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
         inner,
         app.trace(),
         app.told(),
+        &app.scenario.lanes,
         app.tick,
         theme,
     );
