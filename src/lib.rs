@@ -10,6 +10,7 @@ pub mod present;
 pub mod report;
 pub mod retention;
 pub mod scenario;
+pub mod serve;
 pub mod sim;
 pub mod story;
 pub mod text;

@@ -21,6 +21,8 @@ Examples:
   idem new my-story && idem check my-story.toml
   idem window --require-covered         does the key window outlast every retry?
   idem export reply-lost --format md --out handout.md
+  idem serve --design log-after-charge  a real processor on 127.0.0.1:8080, for curl
+  idem drill http://127.0.0.1:8080/charges   check an endpoint against the IETF draft
   idem completions bash > ~/.local/share/bash-completion/completions/idem";
 
 /// Replays, tick by tick, how a retry turns one payment into two charges, and how an
@@ -108,6 +110,8 @@ Examples:
     Notes,
     /// Write a handout: Markdown, an SVG frame, or an asciinema recording.
     Export(idem::cli::export::ExportArgs),
+    /// Run a small card processor over HTTP that implements a design for real, on SQLite.
+    Serve(idem::cli::serve::ServeArgs),
     /// Print a shell completion script for idem.
     #[command(after_help = "\
 Examples:
@@ -191,6 +195,10 @@ fn main() -> ExitCode {
             Ok(idem::cli::export::Exported::File(line)) => done(Ok(line)),
             Ok(idem::cli::export::Exported::Stdout(bytes)) => write_stdout(bytes.as_bytes()),
             Err(e) => report(&e),
+        },
+        Some(Command::Serve(args)) => match idem::cli::serve::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => usage_error(&e),
         },
         Some(Command::Completions { shell }) => {
             let mut script = Vec::new();

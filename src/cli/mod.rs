@@ -8,6 +8,7 @@ pub mod json;
 pub mod list;
 pub mod new;
 pub mod run;
+pub mod serve;
 pub mod window;
 pub mod window_json;
 
