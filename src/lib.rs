@@ -2,6 +2,7 @@
 
 pub mod bounded_read;
 pub mod cli;
+pub mod drill;
 pub mod explore;
 pub mod export;
 pub mod files;

@@ -112,6 +112,9 @@ Examples:
     Export(idem::cli::export::ExportArgs),
     /// Run a small card processor over HTTP that implements a design for real, on SQLite.
     Serve(idem::cli::serve::ServeArgs),
+    /// Check an HTTP endpoint's idempotency keys against the IETF draft: a bounded battery
+    /// of requests, loopback only unless allowed.
+    Drill(idem::cli::drill::DrillArgs),
     /// Print a shell completion script for idem.
     #[command(after_help = "\
 Examples:
@@ -198,6 +201,19 @@ fn main() -> ExitCode {
         },
         Some(Command::Serve(args)) => match idem::cli::serve::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
+            Err(e) => usage_error(&e),
+        },
+        Some(Command::Drill(args)) => match idem::cli::drill::run(&args) {
+            Ok(outcome) => {
+                let printed = write_stdout(outcome.text.as_bytes());
+                if let Some(e) = &outcome.error {
+                    failure::eprint(&failure::message_text(e));
+                }
+                match (printed, outcome.exit) {
+                    (ExitCode::SUCCESS, code) => ExitCode::from(code),
+                    (failed, _) => failed,
+                }
+            }
             Err(e) => usage_error(&e),
         },
         Some(Command::Completions { shell }) => {

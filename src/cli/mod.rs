@@ -1,6 +1,7 @@
 //! The command-line commands other than the interactive replay.
 
 pub mod check;
+pub mod drill;
 pub mod explore;
 pub mod export;
 pub mod failure;

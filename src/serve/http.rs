@@ -112,7 +112,10 @@ pub fn serve(listener: TcpListener, limits: Limits, handler: Arc<Handler>) -> io
         if open.fetch_add(1, Ordering::SeqCst) >= limits.connections {
             open.fetch_sub(1, Ordering::SeqCst);
             let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-            refuse(stream, &problem_response(503, "the server is busy; try again shortly"));
+            refuse(
+                stream,
+                &problem_response(503, "the server is busy; try again shortly"),
+            );
             continue;
         }
         let (open2, handler) = (Arc::clone(&open), Arc::clone(&handler));
@@ -227,14 +230,12 @@ fn read_request(stream: &mut TcpStream, limits: Limits) -> Result<Request, ReadF
     let lengths = value("content-length");
     let length = match lengths.as_slice() {
         [] => 0,
-        [one, rest @ ..] if rest.iter().all(|r| r == one) => {
-            one.parse::<u64>().map_err(|_| {
-                ReadFailure::Answer(problem_response(
-                    400,
-                    "Content-Length is not a whole number of bytes",
-                ))
-            })?
-        }
+        [one, rest @ ..] if rest.iter().all(|r| r == one) => one.parse::<u64>().map_err(|_| {
+            ReadFailure::Answer(problem_response(
+                400,
+                "Content-Length is not a whole number of bytes",
+            ))
+        })?,
         _ => {
             return Err(ReadFailure::Answer(problem_response(
                 400,
@@ -286,7 +287,10 @@ fn read_request(stream: &mut TcpStream, limits: Limits) -> Result<Request, ReadF
 }
 
 fn timed_out(e: &io::Error) -> bool {
-    matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut)
+    matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+    )
 }
 
 fn too_large_headers(limits: Limits) -> Response {

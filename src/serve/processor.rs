@@ -321,7 +321,9 @@ impl Processor {
         let me = Arc::clone(self);
         handled.after = Some(Box::new(move || {
             if me.settings.crash_between {
-                me.crash("after the charge was written and answered, before its key reached the log");
+                me.crash(
+                    "after the charge was written and answered, before its key reached the log",
+                );
             }
             let now = now_ms();
             let entry = me.log_entry(&key, now);
@@ -424,9 +426,8 @@ impl Processor {
                     key: &key,
                     fingerprint: None,
                     state: State::InProgress,
-                    expires: now.saturating_add(
-                        i64::try_from(s.in_progress_expiry_ms).unwrap_or(i64::MAX),
-                    ),
+                    expires: now
+                        .saturating_add(i64::try_from(s.in_progress_expiry_ms).unwrap_or(i64::MAX)),
                     replace: false,
                 };
                 if let Err(e) = store.remember(&entry, None, now) {
@@ -439,9 +440,7 @@ impl Processor {
             return handled;
         }
         if s.crash_between {
-            self.crash(
-                "after the charge was written, before its in-progress record was completed",
-            );
+            self.crash("after the charge was written, before its in-progress record was completed");
         }
         let a = Answer {
             status: 200,

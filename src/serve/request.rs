@@ -94,9 +94,8 @@ pub fn read_body(bytes: &[u8]) -> Result<ChargeBody, String> {
     if text.trim().is_empty() {
         return Err("the body is empty; send a JSON object with order and amount".into());
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        crate::text::sanitize_line(&format!("the body is not JSON: {e}"))
-    })?;
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| crate::text::sanitize_line(&format!("the body is not JSON: {e}")))?;
     let Value::Object(fields) = value else {
         return Err("the body is not a JSON object; send {\"order\": …, \"amount\": …}".into());
     };
@@ -206,8 +205,14 @@ mod tests {
             (br#"{"order": "1"}"#, "amount is missing"),
             (br#"{"order": "1", "amount": "-5"}"#, "amount"),
             (br#"{"order": "1", "amount": 1e30}"#, "whole cents"),
-            (br#"{"order": "a\u0007", "amount": 1}"#, "control characters"),
-            (br#"{"order": "1", "amount": 1, "x": 1}"#, "unknown field `x`"),
+            (
+                br#"{"order": "a\u0007", "amount": 1}"#,
+                "control characters",
+            ),
+            (
+                br#"{"order": "1", "amount": 1, "x": 1}"#,
+                "unknown field `x`",
+            ),
             (br#"{"order": "", "amount": 1}"#, "empty"),
         ] {
             let err = read_body(bad).expect_err("refused");

@@ -379,7 +379,10 @@ mod tests {
         s.remember(&entry("K", false), None, 0).expect("remembered");
         assert!(s.find(Kind::Record, "K", 999).expect("read").is_some());
         assert!(s.find(Kind::Record, "K", 1_000).expect("read").is_none());
-        assert!(s.find(Kind::Log, "K", 0).expect("read").is_none(), "kinds apart");
+        assert!(
+            s.find(Kind::Log, "K", 0).expect("read").is_none(),
+            "kinds apart"
+        );
         s.remember(&entry("K", false), None, 1_000)
             .expect("the expired entry gives way");
     }
