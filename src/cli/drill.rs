@@ -23,7 +23,8 @@ Examples:
   idem serve --port 8080 &                          a processor to drill
   idem drill http://127.0.0.1:8080/charges
   idem drill http://127.0.0.1:8080/charges --read-back 'http://127.0.0.1:8080/charges?order=5531'
-  idem drill http://127.0.0.1:8080/charges --expiry 24h --scenario my-api.toml && idem my-api.toml
+  idem drill http://127.0.0.1:8080/charges --scenario my-api.toml && idem my-api.toml
+  idem drill http://127.0.0.1:8080/charges --expiry 24h --stack assets/window-stack.toml
   idem drill http://localhost:3000/payments --body '{\"amount\": 1200, \"currency\": \"eur\"}' --json
   idem drill http://127.0.0.1:8080/charges --dry-run  only say what would be sent";
 

@@ -134,6 +134,11 @@ fn replay(o: &Observed) -> Row {
             Verdict::Fail,
             format!("{pair}, a different body: the retry was processed again"),
         )
+    } else if a.ok() && b.status == Some(409) {
+        r(
+            Verdict::Variant,
+            format!("{pair}: the repeat is refused, as GoCardless does, not replayed"),
+        )
     } else {
         r(
             Verdict::Fail,
@@ -456,6 +461,12 @@ pub fn nearest(o: &Observed) -> Option<(Design, String)> {
             "the retry was refused as an error instead of replayed".into(),
         ));
     }
+    if a.ok() && b.status == Some(409) {
+        return Some((
+            Design::WithCharge,
+            "a completed request's repeat is refused with 409 instead of replayed, which keeps one charge as the key stored with it does".into(),
+        ));
+    }
     let replayed = same_answer(a, b) || (a.status == b.status && b.replayed);
     if !replayed {
         return Some((
@@ -535,6 +546,13 @@ mod tests {
         let before = observed(approved, vec![ok("ch_2")], ok("ch_3"));
         assert_eq!(nearest(&before).map(|n| n.0), Some(Design::LogBeforeCharge));
         assert_eq!(nearest(&Observed::default()), None);
+        let refused = observed(
+            seen(409, "conflict"),
+            vec![ok("ch_2"), seen(409, "")],
+            seen(409, ""),
+        );
+        assert_eq!(nearest(&refused).map(|n| n.0), Some(Design::WithCharge));
+        assert_eq!(replay(&refused).verdict, Verdict::Variant);
     }
 
     #[test]
