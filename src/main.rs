@@ -21,8 +21,8 @@ Examples:
   idem new my-story && idem check my-story.toml
   idem window --require-covered         does the key window outlast every retry?
   idem export reply-lost --format md --out handout.md
-  idem serve --design log-after-charge  a real processor on 127.0.0.1:8080, for curl
-  idem drill http://127.0.0.1:8080/charges   check an endpoint against the IETF draft
+  idem serve --design log-after-charge  a real processor over HTTP, for curl and idem drill
+  idem drill http://127.0.0.1:8080/charges
   idem completions bash > ~/.local/share/bash-completion/completions/idem";
 
 /// Replays, tick by tick, how a retry turns one payment into two charges, and how an

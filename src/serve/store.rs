@@ -121,6 +121,9 @@ impl Store {
             })?,
             None => Connection::open_in_memory().map_err(failed)?,
         };
+        // Another server on the same file holds its lock only for a transaction's moment.
+        conn.busy_timeout(std::time::Duration::from_secs(2))
+            .map_err(failed)?;
         conn.execute_batch(SCHEMA).map_err(|e| match path {
             Some(p) => crate::text::sanitize_line(&format!(
                 "`{}` is not a database idem serve can use: {e}",
