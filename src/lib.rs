@@ -2,6 +2,7 @@
 
 pub mod bounded_read;
 pub mod cli;
+pub mod drill;
 pub mod explore;
 pub mod export;
 pub mod files;
@@ -10,6 +11,7 @@ pub mod present;
 pub mod report;
 pub mod retention;
 pub mod scenario;
+pub mod serve;
 pub mod sim;
 pub mod story;
 pub mod text;

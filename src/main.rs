@@ -21,6 +21,8 @@ Examples:
   idem new my-story && idem check my-story.toml
   idem window --require-covered         does the key window outlast every retry?
   idem export reply-lost --format md --out handout.md
+  idem serve --design log-after-charge  a real processor over HTTP, for curl and idem drill
+  idem drill http://127.0.0.1:8080/charges
   idem completions bash > ~/.local/share/bash-completion/completions/idem";
 
 /// Replays, tick by tick, how a retry turns one payment into two charges, and how an
@@ -108,6 +110,11 @@ Examples:
     Notes,
     /// Write a handout: Markdown, an SVG frame, or an asciinema recording.
     Export(idem::cli::export::ExportArgs),
+    /// Run a small card processor over HTTP that implements a design for real, on SQLite.
+    Serve(idem::cli::serve::ServeArgs),
+    /// Check an HTTP endpoint's idempotency keys against the IETF draft: a bounded battery
+    /// of requests, loopback only unless allowed.
+    Drill(idem::cli::drill::DrillArgs),
     /// Print a shell completion script for idem.
     #[command(after_help = "\
 Examples:
@@ -191,6 +198,23 @@ fn main() -> ExitCode {
             Ok(idem::cli::export::Exported::File(line)) => done(Ok(line)),
             Ok(idem::cli::export::Exported::Stdout(bytes)) => write_stdout(bytes.as_bytes()),
             Err(e) => report(&e),
+        },
+        Some(Command::Serve(args)) => match idem::cli::serve::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => usage_error(&e),
+        },
+        Some(Command::Drill(args)) => match idem::cli::drill::run(&args) {
+            Ok(outcome) => {
+                let printed = write_stdout(outcome.text.as_bytes());
+                if let Some(e) = &outcome.error {
+                    failure::eprint(&failure::message_text(e));
+                }
+                match (printed, outcome.exit) {
+                    (ExitCode::SUCCESS, code) => ExitCode::from(code),
+                    (failed, _) => failed,
+                }
+            }
+            Err(e) => usage_error(&e),
         },
         Some(Command::Completions { shell }) => {
             let mut script = Vec::new();

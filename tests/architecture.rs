@@ -6,7 +6,8 @@
 //!   cli                      the commands and their flags
 //!   export                   handouts, drawn with the replay's own frames
 //!   tui                      the replay, presenter and notes screens
-//!   present                  the presenter's link to the notes
+//!   present, serve, drill    the presenter's link to the notes; the HTTP processor and the
+//!                            drill of an endpoint, which only the command line may use
 //!   retention, report        the retention arithmetic; outcomes in words
 //!   scenario                 the file format, checked against the stories it tells
 //!   glossary, story          the words written from the engine's facts
@@ -15,7 +16,9 @@
 //! ```
 //!
 //! Only the floors above `present` may use a terminal crate, and only `cli` and `main` use
-//! clap, so the engine and the format could each become a crate of their own.
+//! clap, so the engine and the format could each become a crate of their own. The network
+//! and database crates stay inside `serve` and `drill`, and nothing but the command line
+//! knows those two, so the engine and the replay never wait on a socket.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -34,6 +37,8 @@ const FLOORS: &[(&str, u8)] = &[
     ("explore", 7),
     ("retention", 7),
     ("present", 8),
+    ("serve", 8),
+    ("drill", 8),
     ("tui", 9),
     ("export", 10),
     ("cli", 11),
@@ -215,4 +220,41 @@ fn the_lower_floors_use_no_terminal_crate_and_no_clap() {
             );
         }
     }
+}
+
+/// The crates that reach the network or a database, and the modules allowed to use them.
+const NETWORK_CRATES: &[&str] = &["ureq", "rusqlite", "httparse", "sfv", "percent_encoding"];
+const NETWORK_MODULES: &[&str] = &["serve", "drill"];
+
+#[test]
+fn only_serve_and_drill_touch_the_network_and_only_the_command_line_knows_them() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut wrong = Vec::new();
+    for file in &files {
+        let module = module_of(file);
+        let code = code_of(file);
+        if !NETWORK_MODULES.contains(&module.as_str()) {
+            for krate in NETWORK_CRATES {
+                if code.contains(&format!("{krate}::")) {
+                    wrong.push(format!("{} ({module}) uses {krate}", file.display()));
+                }
+            }
+        }
+        if !["cli", "main", "lib"].contains(&module.as_str()) {
+            for to in named_modules(&code) {
+                if NETWORK_MODULES.contains(&to.as_str()) && to != module {
+                    wrong.push(format!("{} ({module}) imports {to}", file.display()));
+                }
+            }
+        }
+        if NETWORK_MODULES.contains(&module.as_str()) {
+            for forbidden in ["ratatui", "crossterm", "clap"] {
+                if code.contains(forbidden) {
+                    wrong.push(format!("{} ({module}) uses {forbidden}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

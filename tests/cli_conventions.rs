@@ -46,7 +46,13 @@ fn completions_for_every_shell() {
         let script = text(&out.stdout);
         assert!(script.contains(mark), "{shell}: no {mark:?} in\n{script}");
         // The subcommands and their flags are in it.
-        for word in ["window", "export", "require-covered"] {
+        for word in [
+            "window",
+            "export",
+            "require-covered",
+            "drill",
+            "allow-remote",
+        ] {
             assert!(script.contains(word), "{shell}: {word} missing");
         }
     }
@@ -309,6 +315,8 @@ fn window_help_has_examples_and_no_caller_talk() {
         "present",
         "notes",
         "export",
+        "serve",
+        "drill",
         "completions",
         "man",
     ] {

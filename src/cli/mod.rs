@@ -1,6 +1,7 @@
 //! The command-line commands other than the interactive replay.
 
 pub mod check;
+pub mod drill;
 pub mod explore;
 pub mod export;
 pub mod failure;
@@ -8,6 +9,7 @@ pub mod json;
 pub mod list;
 pub mod new;
 pub mod run;
+pub mod serve;
 pub mod window;
 pub mod window_json;
 

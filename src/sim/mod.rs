@@ -4,7 +4,7 @@
 mod client;
 pub mod config;
 pub mod design;
-mod digest;
+pub mod digest;
 mod downstream;
 mod engine;
 pub mod fact;

@@ -1,0 +1,370 @@
+//! The drill's battery: the requests it sends, in order, within a count and a time it fixes
+//! before the first one leaves, and what came back.
+
+use super::client::{self, KeySent, Seen, Send};
+use super::target::Target;
+use crate::sim::Cents;
+use serde_json::Value;
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+/// The most requests sent at once with one key.
+pub const MAX_CONCURRENCY: usize = 16;
+
+/// The longest key the draft's readers commonly take (Stripe's limit); the drill sends one
+/// character more.
+pub const LONG_KEY: usize = 256;
+
+/// A published key expiry, and the retry stack to hold it against.
+#[derive(Clone, Debug)]
+pub struct Expiry {
+    pub published_ms: u64,
+    pub stack: crate::retention::Stack,
+    /// Where the stack came from, in words.
+    pub source: String,
+}
+
+/// Everything the drill will do, fixed before it sends anything.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub target: Target,
+    pub body: Value,
+    /// The body sent with a used key; none when the drill cannot make one.
+    pub other_body: Option<Value>,
+    pub read_back: Option<Target>,
+    pub concurrency: usize,
+    /// The limit on each request.
+    pub timeout: Duration,
+    /// The limit on the whole drill.
+    pub max_time: Duration,
+    pub expiry: Option<Expiry>,
+    /// Makes this run's keys its own, so a server that remembers keys starts afresh.
+    pub tag: String,
+}
+
+/// A short random tag for a run's keys.
+pub fn fresh_tag() -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstvwxyz23456789";
+    (0..6)
+        .map(|_| char::from(ALPHABET[fastrand::usize(..ALPHABET.len())]))
+        .collect()
+}
+
+/// The body with the amount changed by $3.50 (order 5531's $48.60 becomes key-reuse's
+/// $52.10), when it has an amount the drill can read.
+pub fn other_body(body: &Value) -> Option<Value> {
+    let mut other = body.clone();
+    let fields = other.as_object_mut()?;
+    let changed = match fields.get("amount")? {
+        Value::String(s) => {
+            let cents = crate::sim::money::parse_money(s).ok()?;
+            Value::String(Cents(cents.0.checked_add(350)?).to_string())
+        }
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => Value::from(i.checked_add(350)?),
+            (None, Some(f)) => Value::from(f + 3.5),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    fields.insert("amount".into(), changed);
+    Some(other)
+}
+
+/// An sf-string (RFC 8941) holding `key`, as the header carries it.
+pub fn quoted(key: &str) -> String {
+    match sfv::StringRef::from_str(key) {
+        Ok(s) => sfv::ItemSerializer::new().bare_item(s).finish(),
+        // The drill's own keys are printable ASCII; anything else is sent as it is.
+        Err(_) => key.to_string(),
+    }
+}
+
+impl Plan {
+    pub fn replay_key(&self) -> String {
+        format!("idem-drill-{}-replay", self.tag)
+    }
+
+    pub fn race_key(&self) -> String {
+        format!("idem-drill-{}-race", self.tag)
+    }
+
+    pub fn bare_key(&self) -> String {
+        format!("idem-drill-{}-bare", self.tag)
+    }
+
+    pub fn long_key(&self) -> String {
+        let stem = format!("idem-drill-{}-long-", self.tag);
+        let pad = LONG_KEY.saturating_sub(stem.len());
+        format!("{stem}{}", "k".repeat(pad))
+    }
+
+    fn body_text(&self) -> String {
+        self.body.to_string()
+    }
+
+    fn post(&self, key: KeySent, body: String) -> Send {
+        Send {
+            method: "POST",
+            url: self.target.url.clone(),
+            key,
+            body: Some(body),
+        }
+    }
+
+    fn read_back_send(&self) -> Option<Send> {
+        self.read_back.as_ref().map(|t| Send {
+            method: "GET",
+            url: t.url.replace("{key}", &self.replay_key()),
+            key: KeySent::None,
+            body: None,
+        })
+    }
+
+    /// How many requests the drill sends in all.
+    pub fn request_count(&self) -> usize {
+        let reads = if self.read_back.is_some() { 3 } else { 0 };
+        let mismatch = usize::from(self.other_body.is_some());
+        2 + mismatch + self.concurrency + 3 + reads
+    }
+
+    /// What the drill will send, in words, one line each, before it sends anything.
+    pub fn describe(&self) -> Vec<String> {
+        let url = crate::text::sanitize_line(&self.target.url);
+        let place = if self.target.loopback {
+            "on loopback"
+        } else {
+            "REMOTE, allowed by --allow-remote"
+        };
+        let mut lines = vec![format!(
+            "idem drill sends {} requests to {url} ({place}), each within {}, all within {}:",
+            self.request_count(),
+            crate::units::duration_ms(ms(self.timeout)),
+            crate::units::duration_ms(ms(self.max_time)),
+        )];
+        let body = crate::text::shorten(&crate::text::sanitize_line(&self.body_text()), 100);
+        lines.push(format!("  the body: {body}"));
+        let mut n = 0;
+        let mut step = |count: usize, text: String, lines: &mut Vec<String>| {
+            let label = if count == 1 {
+                format!("{}", n + 1)
+            } else {
+                format!("{}-{}", n + 1, n + count)
+            };
+            n += count;
+            lines.push(format!("  {label:>5}. {text}"));
+        };
+        let reads = self
+            .read_back
+            .as_ref()
+            .map(|t| crate::text::shorten(&crate::text::sanitize_line(&t.url), 80));
+        if let Some(r) = &reads {
+            step(1, format!("GET {r} (before)"), &mut lines);
+        }
+        let replay = quoted(&self.replay_key());
+        step(
+            1,
+            format!("POST with Idempotency-Key: {replay}"),
+            &mut lines,
+        );
+        if reads.is_some() {
+            step(1, "GET the read-back again".into(), &mut lines);
+        }
+        step(
+            1,
+            "POST the same key and body again: a retry".into(),
+            &mut lines,
+        );
+        if reads.is_some() {
+            step(1, "GET the read-back again".into(), &mut lines);
+        }
+        if let Some(other) = &self.other_body {
+            let other = crate::text::shorten(&crate::text::sanitize_line(&other.to_string()), 80);
+            step(
+                1,
+                format!("POST the same key with another body: {other}"),
+                &mut lines,
+            );
+        }
+        step(
+            self.concurrency,
+            format!(
+                "POST at once, all with Idempotency-Key: {}",
+                quoted(&self.race_key())
+            ),
+            &mut lines,
+        );
+        step(1, "POST with no Idempotency-Key".into(), &mut lines);
+        step(
+            1,
+            format!(
+                "POST with Idempotency-Key: {} (not quoted)",
+                self.bare_key()
+            ),
+            &mut lines,
+        );
+        step(
+            1,
+            format!("POST with a quoted key of {LONG_KEY} characters"),
+            &mut lines,
+        );
+        lines.push(
+            "Each POST the endpoint takes may charge: drill a test endpoint, never a live one."
+                .into(),
+        );
+        lines
+    }
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// What came back from every request the drill sent; `None` where it did not send.
+#[derive(Clone, Debug, Default)]
+pub struct Observed {
+    /// The read-back before the first request, after it, and after the retry.
+    pub read_back: Option<[Seen; 3]>,
+    pub first: Option<Seen>,
+    pub retry: Option<Seen>,
+    pub mismatch: Option<Seen>,
+    pub race: Option<Vec<Seen>>,
+    pub missing: Option<Seen>,
+    pub bare: Option<Seen>,
+    pub long: Option<Seen>,
+    /// Requests sent, and how long the drill took.
+    pub sent: usize,
+    pub millis: u64,
+    /// The checks left out because the time ran out.
+    pub out_of_time: bool,
+}
+
+/// Runs the battery. Each step starts only while time is left, and waits at most what is
+/// left.
+pub fn run(plan: &Plan) -> Observed {
+    let started = Instant::now();
+    let mut seen = Observed::default();
+    let agent = |started: &Instant| {
+        let left = plan.max_time.saturating_sub(started.elapsed());
+        (!left.is_zero()).then(|| client::agent(plan.timeout.min(left), !plan.target.loopback))
+    };
+    let body = plan.body_text();
+    let one = |seen: &mut Observed, s: &Send| -> Option<Seen> {
+        let a = agent(&started)?;
+        seen.sent += 1;
+        Some(client::send(&a, s))
+    };
+    let replay_key = KeySent::Raw(quoted(&plan.replay_key()));
+    let read = plan.read_back_send();
+    let mut reads = Vec::new();
+    if let Some(r) = &read
+        && let Some(s) = one(&mut seen, r)
+    {
+        reads.push(s);
+    }
+    seen.first = one(&mut seen, &plan.post(replay_key.clone(), body.clone()));
+    if let Some(r) = &read
+        && let Some(s) = one(&mut seen, r)
+    {
+        reads.push(s);
+    }
+    seen.retry = one(&mut seen, &plan.post(replay_key.clone(), body.clone()));
+    if let Some(r) = &read
+        && let Some(s) = one(&mut seen, r)
+    {
+        reads.push(s);
+    }
+    if let Ok(three) = <[Seen; 3]>::try_from(reads) {
+        seen.read_back = Some(three);
+    }
+    if let Some(other) = &plan.other_body {
+        seen.mismatch = one(&mut seen, &plan.post(replay_key, other.to_string()));
+    }
+    if let Some(a) = agent(&started) {
+        let race = plan.post(KeySent::Raw(quoted(&plan.race_key())), body.clone());
+        seen.race = Some(at_once(&a, &race, plan.concurrency));
+        seen.sent += plan.concurrency;
+    }
+    seen.missing = one(&mut seen, &plan.post(KeySent::None, body.clone()));
+    seen.bare = one(
+        &mut seen,
+        &plan.post(KeySent::Raw(plan.bare_key()), body.clone()),
+    );
+    seen.long = one(
+        &mut seen,
+        &plan.post(KeySent::Raw(quoted(&plan.long_key())), body),
+    );
+    seen.out_of_time = seen.long.is_none();
+    seen.millis = ms(started.elapsed());
+    seen
+}
+
+/// Sends `n` copies of one request together: every thread waits at a barrier, so they
+/// leave within a moment of each other. The answers come back in thread order.
+fn at_once(agent: &ureq::Agent, s: &Send, n: usize) -> Vec<Seen> {
+    let barrier = Arc::new(Barrier::new(n));
+    let handles: Vec<_> = (0..n)
+        .map(|_| {
+            let (agent, s, barrier) = (agent.clone(), s.clone(), Arc::clone(&barrier));
+            std::thread::spawn(move || {
+                barrier.wait();
+                client::send(&agent, &s)
+            })
+        })
+        .collect();
+    handles
+        .into_iter()
+        .map(|h| {
+            h.join().unwrap_or_else(|_| Seen {
+                error: Some("the request's thread failed".into()),
+                ..Seen::default()
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn another_body_changes_the_amount() {
+        let b = json!({"order": "5531", "amount": "$48.60"});
+        assert_eq!(
+            other_body(&b),
+            Some(json!({"order": "5531", "amount": "$52.10"}))
+        );
+        assert_eq!(
+            other_body(&json!({"amount": 4860})),
+            Some(json!({"amount": 5210}))
+        );
+        assert_eq!(other_body(&json!({"order": "1"})), None);
+        assert_eq!(other_body(&json!({"amount": "lots"})), None);
+        assert_eq!(other_body(&json!([1])), None);
+    }
+
+    #[test]
+    fn keys_are_quoted_and_the_long_one_is_long() {
+        assert_eq!(quoted("K7Q4"), "\"K7Q4\"");
+        let plan = Plan {
+            target: Target {
+                url: "http://127.0.0.1:1/charges".into(),
+                loopback: true,
+            },
+            body: json!({"order": "5531", "amount": "$48.60"}),
+            other_body: None,
+            read_back: None,
+            concurrency: 5,
+            timeout: Duration::from_secs(1),
+            max_time: Duration::from_secs(5),
+            expiry: None,
+            tag: "abc234".into(),
+        };
+        assert_eq!(plan.long_key().len(), LONG_KEY);
+        assert_eq!(plan.request_count(), 10);
+        let text = plan.describe().join("\n");
+        assert!(text.contains("sends 10 requests"), "{text}");
+        assert!(text.contains("  3-7. POST at once"), "{text}");
+    }
+}

@@ -1,0 +1,596 @@
+//! What the answers mean: one row per requirement of the IETF draft *The Idempotency-Key
+//! HTTP Header Field*, with its level (MUST, SHOULD, or none for what the draft leaves
+//! open), and the design of the simulation the endpoint behaves most like.
+
+use super::battery::{Observed, Plan};
+use super::client::Seen;
+use crate::sim::Design;
+use serde::Serialize;
+
+/// How binding a requirement is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Level {
+    Must,
+    Should,
+    /// The draft leaves it open: reported, never failed.
+    Info,
+}
+
+impl Level {
+    pub fn word(self) -> &'static str {
+        match self {
+            Level::Must => "MUST",
+            Level::Should => "SHOULD",
+            Level::Info => "-",
+        }
+    }
+}
+
+/// How a check came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Pass,
+    /// Not what the draft says, but a documented answer of a well-known API.
+    Variant,
+    Fail,
+    /// Seen and reported; nothing to pass or fail.
+    Info,
+    NotRun,
+}
+
+impl Verdict {
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Pass => "pass",
+            Verdict::Variant => "variant",
+            Verdict::Fail => "FAIL",
+            Verdict::Info => "info",
+            Verdict::NotRun => "not run",
+        }
+    }
+}
+
+/// One row of the report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Row {
+    pub check: &'static str,
+    pub requirement: &'static str,
+    pub level: Level,
+    pub verdict: Verdict,
+    /// What was seen, in words.
+    pub seen: String,
+}
+
+fn row(
+    check: &'static str,
+    requirement: &'static str,
+    level: Level,
+) -> impl Fn(Verdict, String) -> Row {
+    move |verdict, seen| Row {
+        check,
+        requirement,
+        level,
+        verdict,
+        seen,
+    }
+}
+
+fn not_run(seen: &Option<Seen>) -> Option<String> {
+    match seen {
+        None => Some("not sent: the time ran out".into()),
+        Some(s) if s.status.is_none() => Some(s.short()),
+        Some(_) => None,
+    }
+}
+
+fn same_answer(a: &Seen, b: &Seen) -> bool {
+    a.status == b.status && a.body == b.body
+}
+
+/// Every row, in the order the report shows them.
+pub fn rows(plan: &Plan, o: &Observed) -> Vec<Row> {
+    vec![
+        replay(o),
+        one_effect(o),
+        concurrent(o),
+        mismatch(plan, o),
+        missing(o),
+        syntax(o),
+        bare(o),
+        long(o),
+        expiry(plan),
+    ]
+}
+
+fn replay(o: &Observed) -> Row {
+    let r = row(
+        "replay",
+        "a retry after the first request completed gets its result, success or error",
+        Level::Should,
+    );
+    if let Some(why) = not_run(&o.first).or_else(|| not_run(&o.retry)) {
+        return r(Verdict::NotRun, why);
+    }
+    let (Some(a), Some(b)) = (&o.first, &o.retry) else {
+        return r(Verdict::NotRun, "not sent".into());
+    };
+    let marked = if b.replayed {
+        ", marked Idempotent-Replayed"
+    } else {
+        ", not marked replayed"
+    };
+    let pair = format!("{} then {}", a.short(), b.short());
+    if same_answer(a, b) {
+        r(Verdict::Pass, format!("{pair}, the same body{marked}"))
+    } else if a.status == b.status && b.replayed {
+        r(
+            Verdict::Pass,
+            format!("{pair}, marked Idempotent-Replayed, though the body differs"),
+        )
+    } else if a.status == b.status {
+        r(
+            Verdict::Fail,
+            format!("{pair}, a different body: the retry was processed again"),
+        )
+    } else if a.ok() && b.status == Some(409) {
+        r(
+            Verdict::Variant,
+            format!("{pair}: the repeat is refused, as GoCardless does, not replayed"),
+        )
+    } else {
+        r(
+            Verdict::Fail,
+            format!("{pair}: the retry got another answer"),
+        )
+    }
+}
+
+fn one_effect(o: &Observed) -> Row {
+    let r = row(
+        "one-effect",
+        "a repeated request makes no second resource (no duplicate money transfer)",
+        Level::Must,
+    );
+    if let Some([before, after_first, after_retry]) = &o.read_back {
+        if let Some(bad) = [before, after_first, after_retry]
+            .into_iter()
+            .find(|s| s.status.is_none_or(|st| st >= 400))
+        {
+            return r(
+                Verdict::NotRun,
+                format!("the read-back answered {}", bad.short()),
+            );
+        }
+        return if after_first.body != after_retry.body {
+            r(
+                Verdict::Fail,
+                "the read-back changed after the retry: a second resource".into(),
+            )
+        } else if before.body == after_first.body {
+            r(
+                Verdict::Info,
+                "the read-back changed after neither request: does it show what POST makes?".into(),
+            )
+        } else {
+            r(
+                Verdict::Pass,
+                "the read-back changed after the first request, not after the retry".into(),
+            )
+        };
+    }
+    if let Some(why) = not_run(&o.first).or_else(|| not_run(&o.retry)) {
+        return r(Verdict::NotRun, why);
+    }
+    let (Some(a), Some(b)) = (&o.first, &o.retry) else {
+        return r(Verdict::NotRun, "not sent".into());
+    };
+    if same_answer(a, b) || (a.status == b.status && b.replayed) {
+        r(
+            Verdict::Pass,
+            "judged from the answers (give --read-back to look)".into(),
+        )
+    } else if b.ok() && a.ok() {
+        r(
+            Verdict::Fail,
+            "judged from the answers: the retry got a new one (give --read-back to look)".into(),
+        )
+    } else {
+        r(
+            Verdict::Info,
+            format!(
+                "{} then {}: cannot tell from the answers (give --read-back to look)",
+                a.short(),
+                b.short()
+            ),
+        )
+    }
+}
+
+fn concurrent(o: &Observed) -> Row {
+    let r = row(
+        "concurrent",
+        "a retry while the first is still processed gets a conflict error (409)",
+        Level::Must,
+    );
+    let Some(race) = &o.race else {
+        return r(Verdict::NotRun, "not sent: the time ran out".into());
+    };
+    let oks: Vec<&Seen> = race.iter().filter(|s| s.ok()).collect();
+    let conflicts = race.iter().filter(|s| s.status == Some(409)).count();
+    let replays = oks.iter().filter(|s| s.replayed).count();
+    let new_answers = distinct(oks.iter().filter(|s| !s.replayed).copied());
+    let answers = distinct(oks.iter().copied());
+    let others: Vec<String> = race
+        .iter()
+        .filter(|s| !s.ok() && s.status != Some(409))
+        .map(Seen::short)
+        .collect();
+    let mut tally = format!(
+        "{} at once: {} succeeded, {conflicts} × 409",
+        race.len(),
+        oks.len()
+    );
+    if replays > 0 {
+        tally.push_str(&format!(", {replays} of the successes marked replayed"));
+    }
+    if answers > 1 {
+        tally.push_str(&format!(", {answers} different answers among them"));
+    }
+    if !others.is_empty() {
+        tally.push_str(&format!(", other: {}", others.join(", ")));
+    }
+    if oks.is_empty() {
+        r(Verdict::Fail, format!("{tally}: none succeeded"))
+    } else if new_answers > 1 {
+        r(
+            Verdict::Fail,
+            format!("{tally}: several were processed as new"),
+        )
+    } else if answers > 1 {
+        r(
+            Verdict::Fail,
+            format!(
+                "{tally}: some were answered from memory before the first finished, with another answer than its own"
+            ),
+        )
+    } else if !others.is_empty() {
+        r(Verdict::Fail, tally)
+    } else if conflicts > 0 {
+        r(Verdict::Pass, tally)
+    } else {
+        r(
+            Verdict::Info,
+            format!("{tally}: the first finished before the others came, so no overlap was seen"),
+        )
+    }
+}
+
+/// How many different bodies the answers hold.
+fn distinct<'a>(answers: impl Iterator<Item = &'a Seen>) -> usize {
+    let mut bodies: Vec<&str> = answers.map(|s| s.body.as_str()).collect();
+    bodies.sort_unstable();
+    bodies.dedup();
+    bodies.len()
+}
+
+fn mismatch(plan: &Plan, o: &Observed) -> Row {
+    let r = row(
+        "key-reuse",
+        "the same key with a different body is refused with 422",
+        Level::Should,
+    );
+    if plan.other_body.is_none() {
+        return r(
+            Verdict::NotRun,
+            "the body has no amount to change: give --other-body".into(),
+        );
+    }
+    if let Some(why) = not_run(&o.mismatch) {
+        return r(Verdict::NotRun, why);
+    }
+    let Some(m) = &o.mismatch else {
+        return r(Verdict::NotRun, "not sent".into());
+    };
+    match m.status {
+        Some(422) => r(Verdict::Pass, "422".into()),
+        Some(400) => r(
+            Verdict::Variant,
+            "400, as Stripe answers a reused key (idempotency_error)".into(),
+        ),
+        Some(409) => r(
+            Verdict::Variant,
+            "409, as GoCardless answers a reused key".into(),
+        ),
+        _ if m.ok() && o.first.as_ref().is_some_and(|f| f.body == m.body) => r(
+            Verdict::Fail,
+            format!(
+                "{}, the first request's answer: the body is not compared",
+                m.short()
+            ),
+        ),
+        _ if m.ok() => r(
+            Verdict::Fail,
+            format!("{}, a new answer: processed under a used key", m.short()),
+        ),
+        _ => r(Verdict::Fail, m.short()),
+    }
+}
+
+fn missing(o: &Observed) -> Row {
+    let r = row(
+        "missing-key",
+        "a request without the key is refused with 400 and a problem body or Link",
+        Level::Should,
+    );
+    if let Some(why) = not_run(&o.missing) {
+        return r(Verdict::NotRun, why);
+    }
+    let Some(m) = &o.missing else {
+        return r(Verdict::NotRun, "not sent".into());
+    };
+    let how = match (m.is_problem(), m.link) {
+        (true, true) => "application/problem+json and a Link",
+        (true, false) => "application/problem+json",
+        (false, true) => "a Link",
+        (false, false) => "neither a problem body nor a Link",
+    };
+    match m.status {
+        Some(400) if m.is_problem() || m.link => r(Verdict::Pass, format!("400 with {how}")),
+        Some(400) => r(Verdict::Variant, format!("400 with {how}")),
+        _ if m.ok() => r(Verdict::Fail, format!("{}: taken without a key", m.short())),
+        _ => r(Verdict::Fail, format!("{} with {how}", m.short())),
+    }
+}
+
+fn syntax(o: &Observed) -> Row {
+    let r = row(
+        "key-syntax",
+        "the key is a Structured Field string, in quotes, and is taken as one",
+        Level::Must,
+    );
+    if let Some(why) = not_run(&o.first) {
+        return r(Verdict::NotRun, why);
+    }
+    match (&o.first, &o.bare) {
+        (Some(q), _) if q.ok() => r(Verdict::Pass, format!("a quoted key: {}", q.short())),
+        (Some(q), Some(b)) if b.ok() => r(
+            Verdict::Fail,
+            format!(
+                "a quoted key: {}, yet an unquoted one: {}",
+                q.short(),
+                b.short()
+            ),
+        ),
+        (Some(q), _) => r(
+            Verdict::Info,
+            format!("a quoted key: {}; the endpoint took nothing", q.short()),
+        ),
+        (None, _) => r(Verdict::NotRun, "not sent".into()),
+    }
+}
+
+fn bare(o: &Observed) -> Row {
+    let r = row(
+        "unquoted-key",
+        "a key sent without quotes (not an sf-string): refused or taken",
+        Level::Info,
+    );
+    match &o.bare {
+        None => r(Verdict::NotRun, "not sent: the time ran out".into()),
+        Some(s) if s.ok() => r(Verdict::Info, format!("{}: taken", s.short())),
+        Some(s) => r(Verdict::Info, format!("{}: refused", s.short())),
+    }
+}
+
+fn long(o: &Observed) -> Row {
+    let r = row(
+        "long-key",
+        "a quoted key of 256 characters (the draft sets no limit; Stripe's is 255)",
+        Level::Info,
+    );
+    match &o.long {
+        None => r(Verdict::NotRun, "not sent: the time ran out".into()),
+        Some(s) if s.ok() => r(Verdict::Info, format!("{}: taken", s.short())),
+        Some(s) => r(Verdict::Info, format!("{}: refused", s.short())),
+    }
+}
+
+fn expiry(plan: &Plan) -> Row {
+    let r = row(
+        "expiry",
+        "the key expiry is published, and outlasts every way a duplicate can come",
+        Level::Should,
+    );
+    let Some(e) = &plan.expiry else {
+        return r(
+            Verdict::NotRun,
+            "give --expiry with the published retention to check it".into(),
+        );
+    };
+    let mut stack = e.stack.clone();
+    stack.window = std::time::Duration::from_millis(e.published_ms);
+    let report = match stack.report() {
+        Ok(report) => report,
+        Err(err) => return r(Verdict::NotRun, format!("the calculator failed: {err}")),
+    };
+    let published = crate::units::duration_ms(e.published_ms);
+    let required = crate::retention::human_span(report.required_window);
+    let uncovered: Vec<String> = report
+        .paths
+        .iter()
+        .filter(|p| !p.covered)
+        .map(|p| {
+            format!(
+                "{} ({})",
+                crate::text::sanitize_line(&p.name),
+                crate::retention::human_span(p.delay)
+            )
+        })
+        .collect();
+    if uncovered.is_empty() {
+        r(
+            Verdict::Pass,
+            format!(
+                "{published} covers every path of {}; the calculator asks for {required} with its safety factor",
+                e.source
+            ),
+        )
+    } else {
+        r(
+            Verdict::Fail,
+            format!(
+                "{published} does not cover {} of {}; the calculator asks for {required}",
+                uncovered.join(", "),
+                e.source
+            ),
+        )
+    }
+}
+
+/// The design of the simulation that behaves most like what was seen, with the reason;
+/// none when too little came back to tell.
+pub fn nearest(o: &Observed) -> Option<(Design, String)> {
+    let (a, b) = (o.first.as_ref()?, o.retry.as_ref()?);
+    a.status?;
+    b.status?;
+    if a.ok() && !b.ok() && b.status != Some(409) && !b.replayed {
+        return Some((
+            Design::ContentHash,
+            "the retry was refused as an error instead of replayed".into(),
+        ));
+    }
+    if a.ok() && b.status == Some(409) {
+        return Some((
+            Design::WithCharge,
+            "a completed request's repeat is refused with 409 instead of replayed, which keeps one charge as the key stored with it does".into(),
+        ));
+    }
+    let replayed = same_answer(a, b) || (a.status == b.status && b.replayed);
+    if !replayed {
+        return Some((
+            Design::NoKey,
+            "the retry was processed as a new request".into(),
+        ));
+    }
+    if b.replayed && a.body != b.body {
+        return Some((
+            Design::LogBeforeCharge,
+            "the retry was replayed with another answer than the first's: what the key remembers was written before the work was done".into(),
+        ));
+    }
+    let race_split = o
+        .race
+        .as_ref()
+        .is_some_and(|race| distinct(race.iter().filter(|s| s.ok() && !s.replayed)) > 1);
+    if race_split {
+        return Some((
+            Design::LogAfterCharge,
+            "retries are replayed once the first is done, but requests that overlap are each processed".into(),
+        ));
+    }
+    match &o.mismatch {
+        Some(m) if m.ok() && m.body == a.body => Some((
+            Design::InProgressRecord,
+            "overlapping requests wait for the first, and a reused key gets the first answer whatever the body".into(),
+        )),
+        _ => Some((
+            Design::WithCharge,
+            "retries are replayed, overlapping ones refused, a reused key refused".into(),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seen(status: u16, body: &str) -> Seen {
+        Seen {
+            status: Some(status),
+            body: body.into(),
+            ..Seen::default()
+        }
+    }
+
+    fn observed(retry: Seen, race: Vec<Seen>, mismatch: Seen) -> Observed {
+        Observed {
+            first: Some(seen(200, "ch_1")),
+            retry: Some(retry),
+            race: Some(race),
+            mismatch: Some(mismatch),
+            missing: Some(seen(400, "")),
+            ..Observed::default()
+        }
+    }
+
+    #[test]
+    fn the_nearest_design_follows_the_answers() {
+        let ok = |b: &str| seen(200, b);
+        let with_charge = observed(ok("ch_1"), vec![ok("ch_2"), seen(409, "")], seen(422, ""));
+        assert_eq!(nearest(&with_charge).map(|n| n.0), Some(Design::WithCharge));
+        let no_key = observed(ok("ch_2"), vec![ok("ch_3"), ok("ch_4")], ok("ch_5"));
+        assert_eq!(nearest(&no_key).map(|n| n.0), Some(Design::NoKey));
+        let log = observed(ok("ch_1"), vec![ok("ch_2"), ok("ch_3")], ok("ch_1"));
+        assert_eq!(nearest(&log).map(|n| n.0), Some(Design::LogAfterCharge));
+        let record = observed(ok("ch_1"), vec![ok("ch_2"), seen(409, "")], ok("ch_1"));
+        assert_eq!(
+            nearest(&record).map(|n| n.0),
+            Some(Design::InProgressRecord)
+        );
+        let hash = observed(seen(400, "dup"), vec![seen(400, "dup")], ok("ch_2"));
+        assert_eq!(nearest(&hash).map(|n| n.0), Some(Design::ContentHash));
+        let mut approved = seen(200, "approved");
+        approved.replayed = true;
+        let before = observed(approved, vec![ok("ch_2")], ok("ch_3"));
+        assert_eq!(nearest(&before).map(|n| n.0), Some(Design::LogBeforeCharge));
+        assert_eq!(nearest(&Observed::default()), None);
+        let refused = observed(
+            seen(409, "conflict"),
+            vec![ok("ch_2"), seen(409, "")],
+            seen(409, ""),
+        );
+        assert_eq!(nearest(&refused).map(|n| n.0), Some(Design::WithCharge));
+        assert_eq!(replay(&refused).verdict, Verdict::Variant);
+    }
+
+    #[test]
+    fn a_race_passes_only_with_one_success_and_conflicts() {
+        let o = |race| observed(seen(200, "ch_1"), race, seen(422, ""));
+        let v = |o: &Observed| concurrent(o).verdict;
+        assert_eq!(v(&o(vec![seen(200, "a"), seen(409, "")])), Verdict::Pass);
+        assert_eq!(v(&o(vec![seen(200, "a"), seen(200, "b")])), Verdict::Fail);
+        assert_eq!(v(&o(vec![seen(200, "a"), seen(200, "a")])), Verdict::Info);
+        assert_eq!(v(&o(vec![seen(409, ""), seen(409, "")])), Verdict::Fail);
+        assert_eq!(v(&o(vec![seen(200, "a"), seen(500, "")])), Verdict::Fail);
+    }
+
+    #[test]
+    fn a_reused_key_answered_400_or_409_is_a_variant() {
+        let v = |m| mismatch_verdict(m);
+        assert_eq!(v(seen(422, "")), Verdict::Pass);
+        assert_eq!(v(seen(400, "")), Verdict::Variant);
+        assert_eq!(v(seen(409, "")), Verdict::Variant);
+        assert_eq!(v(seen(200, "ch_1")), Verdict::Fail);
+        assert_eq!(v(seen(200, "ch_9")), Verdict::Fail);
+    }
+
+    fn mismatch_verdict(m: Seen) -> Verdict {
+        let plan = super::super::battery::Plan {
+            target: super::super::target::Target {
+                url: "http://127.0.0.1:1/".into(),
+                loopback: true,
+            },
+            body: serde_json::json!({"amount": 1}),
+            other_body: Some(serde_json::json!({"amount": 2})),
+            read_back: None,
+            concurrency: 2,
+            timeout: std::time::Duration::from_secs(1),
+            max_time: std::time::Duration::from_secs(1),
+            expiry: None,
+            tag: "t".into(),
+        };
+        mismatch(&plan, &observed(seen(200, "ch_1"), vec![], m)).verdict
+    }
+}

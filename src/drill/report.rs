@@ -1,0 +1,151 @@
+//! The drill's report: a table for the terminal, or one JSON object, with a conformance
+//! summary per requirement level.
+
+use super::battery::{Observed, Plan};
+use super::judge::{Level, Row, Verdict};
+use crate::sim::Design;
+use serde::Serialize;
+use serde_json::json;
+
+/// The draft the rows are read against.
+pub const DRAFT: &str = "draft-ietf-httpapi-idempotency-key-header-07";
+
+/// How the rows of one level came out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    pub pass: usize,
+    pub variant: usize,
+    pub fail: usize,
+    pub info: usize,
+    pub not_run: usize,
+}
+
+impl Tally {
+    pub fn of(rows: &[Row], level: Level) -> Tally {
+        let mut t = Tally::default();
+        for r in rows.iter().filter(|r| r.level == level) {
+            match r.verdict {
+                Verdict::Pass => t.pass += 1,
+                Verdict::Variant => t.variant += 1,
+                Verdict::Fail => t.fail += 1,
+                Verdict::Info => t.info += 1,
+                Verdict::NotRun => t.not_run += 1,
+            }
+        }
+        t
+    }
+
+    fn total(self) -> usize {
+        self.pass + self.variant + self.fail + self.info + self.not_run
+    }
+
+    fn words(self, level: Level) -> String {
+        let mut s = format!("{} {} of {} passed", level.word(), self.pass, self.total());
+        for (n, what) in [
+            (self.variant, "variant"),
+            (self.fail, "failed"),
+            (self.info, "not exercised"),
+            (self.not_run, "not run"),
+        ] {
+            if n > 0 {
+                s.push_str(&format!(", {n} {what}"));
+            }
+        }
+        s
+    }
+}
+
+/// No requirement failed.
+pub fn conforms(rows: &[Row]) -> bool {
+    !rows
+        .iter()
+        .any(|r| r.verdict == Verdict::Fail && r.level != Level::Info)
+}
+
+/// The report as text: the table, the summary, and the nearest design.
+pub fn text(rows: &[Row], observed: &Observed, nearest: Option<&(Design, String)>) -> String {
+    let width = rows.iter().map(|r| r.check.len()).max().unwrap_or(5).max(5);
+    let mut out = format!(
+        "{:width$}  {:6}  {:7}  requirement, then what was seen\n",
+        "check", "level", "result"
+    );
+    for r in rows {
+        out.push_str(&format!(
+            "{:width$}  {:6}  {:7}  {}\n{:width$}  {:6}  {:7}  {}\n",
+            r.check,
+            r.level.word(),
+            r.verdict.word(),
+            r.requirement,
+            "",
+            "",
+            "",
+            crate::text::sanitize_line(&r.seen),
+        ));
+    }
+    out.push('\n');
+    out.push_str(&format!(
+        "{} requests in {}{}.\n",
+        observed.sent,
+        crate::units::duration_ms(observed.millis),
+        if observed.out_of_time {
+            ", stopped when the time ran out"
+        } else {
+            ""
+        }
+    ));
+    out.push_str(&format!(
+        "Against {DRAFT}: {}; {}. {}\n",
+        Tally::of(rows, Level::Must).words(Level::Must),
+        Tally::of(rows, Level::Should).words(Level::Should),
+        if conforms(rows) {
+            "No requirement failed."
+        } else {
+            "It does not conform."
+        }
+    ));
+    if let Some((d, why)) = nearest {
+        out.push_str(&format!(
+            "It behaves most like the design {} ({}): {why}.\n  idem run order-5531 --design {}    to watch that design tell the story\n",
+            d.id(),
+            d.name(),
+            d.id()
+        ));
+    }
+    out
+}
+
+/// The report as one JSON object.
+pub fn json(
+    plan: &Plan,
+    rows: &[Row],
+    observed: &Observed,
+    nearest: Option<&(Design, String)>,
+) -> Result<String, String> {
+    let v = json!({
+        "draft": DRAFT,
+        "url": plan.target.url,
+        "loopback": plan.target.loopback,
+        "plan": plan.describe(),
+        "sent": observed.sent,
+        "millis": observed.millis,
+        "out_of_time": observed.out_of_time,
+        "rows": rows,
+        "summary": {
+            "must": Tally::of(rows, Level::Must),
+            "should": Tally::of(rows, Level::Should),
+            "conforms": conforms(rows),
+        },
+        "nearest_design": nearest.map(|(d, why)| json!({ "id": d.id(), "name": d.name(), "why": why })),
+        "responses": {
+            "read_back": observed.read_back,
+            "first": observed.first,
+            "retry": observed.retry,
+            "key_reuse": observed.mismatch,
+            "concurrent": observed.race,
+            "missing_key": observed.missing,
+            "unquoted_key": observed.bare,
+            "long_key": observed.long,
+        },
+    });
+    serde_json::to_string_pretty(&v).map_err(|e| format!("cannot write the report as JSON: {e}"))
+}
