@@ -199,3 +199,16 @@ fn setting_the_strategy_resets_every_layer_to_its_default() {
     assert_eq!(s.config.key_source(), KeySource::Order);
     assert_eq!(run(&s, Design::WithCharge).outcome.charges, 1);
 }
+
+#[test]
+fn the_mobile_gateway_incident_charges_once_when_every_attempt_carries_the_order_key() {
+    let mut s = idem::scenario::library::find("mobile-gateway")
+        .expect("built in")
+        .load()
+        .expect("loads");
+    assert_eq!(s.config.key_source(), KeySource::Minted { layer: 1 });
+    assert_eq!(run(&s, Design::WithCharge).outcome.charges, 2);
+    s.config.set_key_strategy(KeyStrategy::PerIntent);
+    assert_eq!(run(&s, Design::WithCharge).outcome.charges, 1);
+    assert_eq!(run(&s, Design::NoKey).outcome.charges, 2);
+}
