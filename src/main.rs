@@ -61,6 +61,10 @@ struct ReplayArgs {
     /// none (as K does in the replay).
     #[arg(long, value_name = "STRATEGY", value_parser = idem::scenario::values::KeyChoice::parse)]
     key_strategy: Option<idem::sim::config::KeyStrategy>,
+    /// Leave the mouse to the terminal: no clicks or wheel in the replay, and the terminal's
+    /// own text selection works without Shift.
+    #[arg(long)]
+    no_mouse: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -354,6 +358,7 @@ fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
     // A scenario read from a file is watched, and reloaded when it changes.
     let launch = Launch {
         design: args.design,
+        mouse: !args.no_mouse,
         at: args.at,
         present,
     };

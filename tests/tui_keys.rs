@@ -708,6 +708,7 @@ fn app_presenting() -> App {
     let launch = idem::tui::app::Launch {
         design: None,
         at: None,
+        mouse: false,
         present: true,
     };
     App::launch(default_scenario().unwrap(), "order-5531".into(), launch).expect("launches")

@@ -201,3 +201,48 @@ fn the_replay_refuses_an_output_that_is_not_a_terminal() {
     }
     assert_eq!(tmux.format("out", "#{alternate_on}"), "0");
 }
+
+/// The mouse in a real terminal: the replay asks for mouse reports, the wheel steps, a click
+/// on a tab switches design, and the terminal's mouse mode is off again after quitting; with
+/// `--no-mouse` it is never asked for.
+#[test]
+fn the_mouse_in_a_real_terminal() {
+    if !tmux_ready("the mouse test") {
+        return;
+    }
+    let mut tmux = Tmux::start("mouse");
+    tmux.session(SESSION, WIDTH, HEIGHT);
+    let bin = env!("CARGO_BIN_EXE_idem");
+    tmux.type_text(SESSION, &format!("'{bin}'"));
+    tmux.press(SESSION, "Enter");
+    let screen = tmux.wait_for(SESSION, "the replay", |s| header(s).contains("tick 1/"));
+    assert_eq!(tmux.format(SESSION, "#{mouse_any_flag}"), "1", "{screen}");
+    // What the terminal sends for the wheel, in the SGR form (1-based column and row).
+    tmux.type_text(SESSION, "\x1b[<65;40;12M");
+    tmux.wait_for(SESSION, "the wheel's step", |s| {
+        header(s).contains("tick 2/")
+    });
+    // A click on the third design's tab, on the design bar (the third row).
+    let screen = tmux.screen(SESSION);
+    let row = screen.lines().nth(2).expect("a design bar");
+    let column = row
+        .find("3 no key")
+        .map(|b| row[..b].chars().count())
+        .unwrap_or_else(|| panic!("the tab:\n{screen}"));
+    tmux.type_text(
+        SESSION,
+        &format!("\x1b[<0;{};3M\x1b[<0;{};3m", column + 2, column + 2),
+    );
+    tmux.wait_for(SESSION, "the switch", |s| {
+        header(s).contains("design no key")
+    });
+    tmux.press(SESSION, "q");
+    tmux.wait_for(SESSION, "the shell", |s| !s.contains("design no key"));
+    assert_eq!(tmux.format(SESSION, "#{mouse_any_flag}"), "0");
+
+    tmux.type_text(SESSION, &format!("'{bin}' --no-mouse"));
+    tmux.press(SESSION, "Enter");
+    tmux.wait_for(SESSION, "the replay", |s| header(s).contains("tick 1/"));
+    assert_eq!(tmux.format(SESSION, "#{mouse_any_flag}"), "0");
+    tmux.press(SESSION, "q");
+}

@@ -526,6 +526,7 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
     let launch = idem::tui::app::Launch {
         design: Some(Design::NoKey),
         at: None,
+        mouse: false,
         present: true,
     };
     let mut scenario = idem::scenario::library::default_scenario().expect("loads");

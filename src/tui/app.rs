@@ -146,10 +146,42 @@ pub struct Answer {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Launch {
     pub design: Option<Design>,
+    /// Clicks and the wheel drive the replay (off keeps the terminal's own text selection).
+    pub mouse: bool,
     /// The moment to open at: the last tick at or before it.
     pub at: Option<crate::scenario::values::ClockTime>,
     /// Presenter mode.
     pub present: bool,
+}
+
+/// Where the last frame drew what a click can choose: the view writes it as it draws, the
+/// mouse reads it. Geometry only; what a click does is decided in the keymap and `update`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hits {
+    /// Each design's tab in the design bar.
+    pub designs: Vec<(ratatui::layout::Rect, Design)>,
+    /// Each timeline row, and the tick it shows.
+    pub rows: Vec<(ratatui::layout::Rect, usize)>,
+}
+
+impl Hits {
+    /// The design whose tab is at a column and row.
+    pub fn design_at(&self, column: u16, row: u16) -> Option<Design> {
+        let at = ratatui::layout::Position::new(column, row);
+        self.designs
+            .iter()
+            .find(|(r, _)| r.contains(at))
+            .map(|(_, d)| *d)
+    }
+
+    /// The tick whose timeline row is at a column and row.
+    pub fn tick_at(&self, column: u16, row: u16) -> Option<usize> {
+        let at = ratatui::layout::Position::new(column, row);
+        self.rows
+            .iter()
+            .find(|(r, _)| r.contains(at))
+            .map(|(_, t)| *t)
+    }
 }
 
 /// The autoplay speeds a room can read, as multiples of the base pace.
@@ -220,6 +252,10 @@ pub struct App {
     pub keys_set: Option<crate::sim::config::KeyStrategy>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
     pub window: Option<Box<crate::tui::retention::RetentionScreen>>,
+    /// Clicks and the wheel drive the replay; without them the terminal selects text as usual.
+    pub mouse: bool,
+    /// Where the last frame drew what a click can choose, kept by the view for the mouse.
+    pub hits: std::cell::RefCell<Hits>,
     /// Drawn for an export (a slide, a recording): no key hints and no share line, since
     /// nobody can press a key in a picture.
     pub for_export: bool,
@@ -267,6 +303,8 @@ impl App {
             published: None,
             simulating: None,
             keys_set: None,
+            mouse: false,
+            hits: std::cell::RefCell::default(),
             window: None,
             for_export: false,
             quit: false,
@@ -284,6 +322,7 @@ impl App {
             let t = at.resolve(app.trace().ticks.first().map_or(Instant(0), |t| t.at));
             app.tick = app.trace().tick_at_or_before(t);
         }
+        app.mouse = options.mouse;
         if options.present {
             app.present = Some(Presenting {
                 show_elapsed: true,

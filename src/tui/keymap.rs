@@ -4,7 +4,9 @@ use super::app::{App, Overlay, Screen};
 use super::msg::Msg;
 use crate::scenario::fork::WhatIf;
 use crate::sim::Design;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 
 /// The message a key press stands for in the current state, if any.
 pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
@@ -146,6 +148,42 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
     })
 }
 
+/// The message a mouse event stands for: the wheel steps through the story (or scrolls the
+/// help), a click on a design's tab switches to it (in compare, adds or removes its column),
+/// and a click on a timeline row goes to that tick. Clicks never answer a question.
+pub fn map_mouse(mouse: MouseEvent, app: &App) -> Option<Msg> {
+    let wheel = match mouse.kind {
+        MouseEventKind::ScrollDown => Some(true),
+        MouseEventKind::ScrollUp => Some(false),
+        _ => None,
+    };
+    match (&app.overlay, wheel) {
+        (Overlay::None, Some(down)) => {
+            return Some(if down { Msg::Next } else { Msg::Prev });
+        }
+        (Overlay::Help | Overlay::Explore { .. } | Overlay::Checklist(_), Some(down)) => {
+            return Some(if down { Msg::Down } else { Msg::Up });
+        }
+        _ => {}
+    }
+    if mouse.kind != MouseEventKind::Down(MouseButton::Left)
+        || app.overlay != Overlay::None
+        || app.screen == Screen::Window
+        || app.present.is_some_and(|p| p.blank)
+    {
+        return None;
+    }
+    let hits = app.hits.borrow();
+    if let Some(design) = hits.design_at(mouse.column, mouse.row) {
+        return Some(if app.screen == Screen::Compare {
+            Msg::ToggleCompared(design)
+        } else {
+            Msg::SwitchDesign(design)
+        });
+    }
+    hits.tick_at(mouse.column, mouse.row).map(Msg::GoToTick)
+}
+
 /// The keys of presenter mode: the replay's moves, and the keys for the room.
 pub const PRESENTER_KEYS: &[(&str, &str)] = &[
     (
@@ -163,6 +201,10 @@ pub const PRESENTER_KEYS: &[(&str, &str)] = &[
     ("u / r", "undo the last what-if / redo it"),
     (". / b", "blank the screen; any key brings it back"),
     ("t", "show or hide the elapsed time"),
+    (
+        "mouse",
+        "wheel steps; click a design's tab, or a row to go back to it",
+    ),
     ("?", "this help"),
     ("q", "quit (asks first if what-ifs are not saved)"),
 ];
@@ -199,6 +241,10 @@ pub const KEYS: &[(&str, &str)] = &[
     (
         "K",
         "key the checkout's attempts: one per order, per attempt, none",
+    ),
+    (
+        "mouse",
+        "wheel steps; click a design's tab, or a row to go back to it",
     ),
     (
         "m",

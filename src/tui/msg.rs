@@ -52,6 +52,8 @@ pub enum Msg {
     QuitNow,
     /// Key the downstream steps the next way: derived, per attempt, none.
     CycleStepKeys,
+    /// Goes back (or forward) to a tick shown in the timeline: a click on its row.
+    GoToTick(usize),
     /// Sends the checkout's keys the next way: one per order, one per attempt, none.
     CycleKeyStrategy,
     /// Ask where to save the forked scenario.

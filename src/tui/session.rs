@@ -44,6 +44,8 @@ pub struct Session {
     ended_by: Option<i32>,
     /// Standard input is the terminal, so it can be waited on directly.
     stdin_is_terminal: bool,
+    /// The terminal reports clicks and the wheel (taken again after a suspend).
+    mouse: bool,
 }
 
 impl Session {
@@ -61,7 +63,22 @@ impl Session {
             signals,
             ended_by: None,
             stdin_is_terminal,
+            mouse: false,
         })
+    }
+
+    /// As [`Session::start`], with the terminal reporting clicks and the wheel; a panic,
+    /// like every other way out, turns the reports off again before the terminal is left.
+    pub fn start_with_mouse() -> io::Result<Session> {
+        let mut session = Session::start()?;
+        let before = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let _ = execute!(io::stdout(), event::DisableMouseCapture);
+            before(info);
+        }));
+        execute!(io::stdout(), event::EnableMouseCapture)?;
+        session.mouse = true;
+        Ok(session)
     }
 
     pub fn draw(&mut self, paint: impl FnOnce(&mut Frame)) -> io::Result<()> {
@@ -132,6 +149,9 @@ impl Session {
         stop_process_group()?;
         terminal::enable_raw_mode()?;
         execute!(io::stdout(), terminal::EnterAlternateScreen)?;
+        if self.mouse {
+            execute!(io::stdout(), event::EnableMouseCapture)?;
+        }
         self.terminal.clear()
     }
 }
@@ -201,11 +221,16 @@ fn is_suspend_key(event: &Event) -> bool {
             && k.modifiers.contains(KeyModifiers::CONTROL))
 }
 
-/// Leaves raw mode and the alternate screen, and shows the cursor again.
+/// Leaves raw mode and the alternate screen, stops mouse reports, and shows the cursor again.
 fn restore() {
     // Raw mode first: leaving it has more effects than leaving the alternate screen.
     let _ = terminal::disable_raw_mode();
-    let _ = execute!(io::stdout(), terminal::LeaveAlternateScreen, cursor::Show);
+    let _ = execute!(
+        io::stdout(),
+        event::DisableMouseCapture,
+        terminal::LeaveAlternateScreen,
+        cursor::Show
+    );
 }
 
 impl super::program::Host for Session {

@@ -82,6 +82,7 @@ impl Program for App {
     fn message(&self, event: &Event) -> Option<Msg> {
         match event {
             Event::Key(key) => map_key(*key, self),
+            Event::Mouse(mouse) if self.mouse => super::keymap::map_mouse(*mouse, self),
             _ => None,
         }
     }
@@ -103,7 +104,11 @@ impl Program for App {
 pub fn run(mut app: App) -> io::Result<()> {
     let theme = Theme::from_env();
     // Restored on every way out: quit, error, panic, and the signals that end or suspend it.
-    let mut session = Session::start()?;
+    let mut session = if app.mouse {
+        Session::start_with_mouse()?
+    } else {
+        Session::start()?
+    };
     let mut runtime = Replay::new(&app);
     program::run(&mut session, &mut app, &mut runtime, &theme)
 }

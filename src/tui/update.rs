@@ -147,6 +147,21 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
             jump_event(app, forward);
         }
+        Msg::GoToTick(tick) => {
+            let mut target = tick.min(app.last_tick());
+            // Forward, a question on the way is not passed.
+            if target > app.tick {
+                if app.quiz_pending() {
+                    app.notice = Some(quiz_reminder(app));
+                    return;
+                }
+                if let Some(q) = next_question(app).filter(|&q| q < target) {
+                    target = q;
+                }
+            }
+            app.playing = false;
+            app.tick = target;
+        }
         Msg::OpenGoto => {
             app.playing = false;
             app.overlay = Overlay::Goto {

@@ -170,6 +170,8 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     // The full names of all six designs need 134 columns.
     let compact = area.width < 134;
     let mut spans = vec![Span::raw(" ")];
+    let mut x = area.x + 1;
+    let mut tabs = Vec::new();
     for design in Design::ALL {
         let name = if compact {
             short_name(design)
@@ -177,6 +179,10 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             design.name()
         };
         let text = format!(" {} {} ", design.hotkey(), name);
+        let width = unicode_width::UnicodeWidthStr::width(text.as_str()) as u16;
+        let tab = Rect::new(x, area.y, width, 1).intersection(area);
+        tabs.push((tab, design));
+        x += width + 1;
         if design == app.design {
             spans.push(Span::styled(text, theme.active_design()));
         } else {
@@ -186,6 +192,7 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     }
     spans.pop();
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    app.hits.borrow_mut().designs = tabs;
 }
 
 /// Names that fit all six designs on an 80-column line.

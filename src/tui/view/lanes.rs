@@ -138,7 +138,7 @@ pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .title_style(theme.bold());
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    render_rows(
+    let rows = render_rows(
         frame.buffer_mut(),
         inner,
         app.trace(),
@@ -147,9 +147,11 @@ pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         app.tick,
         theme,
     );
+    app.hits.borrow_mut().rows = rows;
 }
 
-/// Draws the lane header and the rows up to `current`, scrolled so `current` is visible.
+/// Draws the lane header and the rows up to `current`, scrolled so `current` is visible;
+/// returns where each row went, with its tick.
 pub fn render_rows(
     buf: &mut Buffer,
     inner: Rect,
@@ -158,9 +160,9 @@ pub fn render_rows(
     names: &LaneNames,
     current: usize,
     theme: &Theme,
-) {
+) -> Vec<(Rect, usize)> {
     if inner.height < 2 || inner.width < 30 {
-        return;
+        return Vec::new();
     }
     let rows = (inner.height - 1) as usize;
     let last = current.min(trace.ticks.len().saturating_sub(1));
@@ -233,6 +235,7 @@ pub fn render_rows(
         free = x + shown.width() as u16 + 1;
         buf.set_string(x, inner.y, shown, theme.bold());
     }
+    let mut drawn = Vec::with_capacity(last + 1 - start);
     for (row, index) in (start..=last).enumerate() {
         let y = inner.y + 1 + row as u16;
         let tick = &trace.ticks[index];
@@ -259,7 +262,9 @@ pub fn render_rows(
             shorter: told.arrows_short.get(index).map_or(&[][..], Vec::as_slice),
         };
         draw_tick(buf, &lanes, y, tick, &words, style, theme);
+        drawn.push((Rect::new(inner.x, y, inner.width, 1), index));
     }
+    drawn
 }
 
 /// The words of one row: the tick's label, its arrow's label, and shorter forms of that.

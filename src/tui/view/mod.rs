@@ -23,6 +23,8 @@ pub const MIN_HEIGHT: u16 = 24;
 
 pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let area = frame.area();
+    // What a click can choose is worked out again with every frame.
+    app.hits.replace(crate::tui::app::Hits::default());
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         too_small(frame, area, "idem", "q quits", theme);
         return;

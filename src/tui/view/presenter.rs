@@ -33,7 +33,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
         .border_style(theme.dim());
     let inner = block.inner(diagram);
     frame.render_widget(block, diagram);
-    super::lanes::render_rows(
+    let rows = super::lanes::render_rows(
         frame.buffer_mut(),
         inner,
         app.trace(),
@@ -42,6 +42,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
         app.tick,
         theme,
     );
+    app.hits.borrow_mut().rows = rows;
     if app.quiz_here().is_some() {
         super::narration::narration(frame, story, app, theme);
     } else {
