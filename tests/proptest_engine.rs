@@ -7,7 +7,7 @@
 mod common;
 
 use idem::scenario::{self, Scenario};
-use idem::sim::config::Unconfirmed;
+use idem::sim::config::{KeySource, Unconfirmed};
 use idem::sim::{Belief, Design, TickKind, Trace};
 use proptest::prelude::*;
 use std::fmt::Write;
@@ -24,6 +24,8 @@ struct LayerSpec {
     multiplier_centi: u32,
     cap_ms: Option<u64>,
     jitter: &'static str,
+    /// What the layer does with the key, when the file says (`forward`, `per-attempt`, `none`).
+    key: Option<&'static str>,
 }
 
 #[derive(Clone, Debug)]
@@ -142,15 +144,22 @@ fn layer(innermost: bool) -> impl Strategy<Value = LayerSpec> {
             Just("equal"),
             Just("decorrelated")
         ],
+        prop_oneof![
+            6 => Just(None),
+            1 => Just(Some("forward")),
+            1 => Just(Some("per-attempt")),
+            1 => Just(Some("none")),
+        ],
     )
         .prop_map(
-            |(attempts, timeout_ms, backoff_ms, multiplier_centi, cap_ms, jitter)| LayerSpec {
+            |(attempts, timeout_ms, backoff_ms, multiplier_centi, cap_ms, jitter, key)| LayerSpec {
                 attempts,
                 timeout_ms,
                 backoff_ms,
                 multiplier_centi,
                 cap_ms,
                 jitter,
+                key,
             },
         )
 }
@@ -290,6 +299,9 @@ fn toml(spec: &Spec) -> String {
         }
         if let Some(c) = l.cap_ms {
             let _ = writeln!(s, "cap = \"{c}ms\"");
+        }
+        if let Some(k) = l.key {
+            let _ = writeln!(s, "key = \"{k}\"");
         }
     }
     let _ = writeln!(
@@ -544,11 +556,54 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
         a_found_payment_ends_its_run(&trace)?;
         common::end_state::check(&trace).map_err(TestCaseError::fail)?;
 
-        if design == Design::WithCharge && spec.key_strategy == "per-intent" {
+        if design == Design::WithCharge
+            && first.config.key_source() == KeySource::Order
+            && first.config.order_has_key()
+        {
             no_double_charge_within_retention(&first, &trace)?;
         }
+        keys_follow_the_layers(&first, &trace)?;
         reconciled_money(&first, &trace)?;
         downstream_steps(&first, &trace)?;
+    }
+    Ok(())
+}
+
+/// The keys the requests carry are what the layers make of the order's key: the order's key
+/// on every request when every layer forwards it, none when a layer drops it, and a fresh key
+/// for every request the checkout sends when the innermost layer mints one per attempt.
+fn keys_follow_the_layers(s: &Scenario, trace: &idem::sim::Trace) -> Result<(), TestCaseError> {
+    let sent: Vec<_> = trace.requests.iter().filter(|r| r.copy == 0).collect();
+    for (n, intent) in s.config.intents.iter().enumerate() {
+        let keys: Vec<Option<String>> = sent
+            .iter()
+            .filter(|r| r.intent == n)
+            .map(|r| r.key.as_ref().map(|k| k.to_string()))
+            .collect();
+        match s.config.key_source() {
+            KeySource::Order => {
+                let want = s.config.order_has_key().then(|| intent.key.clone());
+                prop_assert!(
+                    keys.iter().all(|k| *k == want),
+                    "{:?} want {:?}",
+                    keys,
+                    want
+                );
+            }
+            KeySource::Dropped { .. } => {
+                prop_assert!(keys.iter().all(Option::is_none), "{:?}", keys);
+            }
+            KeySource::Minted { layer } => {
+                prop_assert_eq!(keys.first().cloned().flatten(), Some(intent.key.clone()));
+                if layer == 0 {
+                    // Every attempt after the first carries the key minted for its number.
+                    for r in sent.iter().filter(|r| r.intent == n && r.attempt > 1) {
+                        let want = idem::sim::digest::mint_key(&intent.key, r.attempt);
+                        prop_assert_eq!(r.key.as_ref().map(|k| k.to_string()), Some(want));
+                    }
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -649,6 +704,7 @@ fn the_retention_invariant_allows_a_charge_after_the_window() {
             multiplier_centi: 100,
             cap_ms: None,
             jitter: "none",
+            key: None,
         }],
         intents: vec![IntentSpec {
             gap_ms: 0,
@@ -705,6 +761,7 @@ fn the_reconcile_invariant_catches_a_refund_of_the_kept_charge() {
             multiplier_centi: 100,
             cap_ms: None,
             jitter: "none",
+            key: None,
         }],
         intents: vec![IntentSpec {
             gap_ms: 0,
