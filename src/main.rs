@@ -67,6 +67,23 @@ struct ReplayArgs {
     no_mouse: bool,
 }
 
+/// What opens presenter mode: a scenario or a session file, and what the room does not see
+/// until it is revealed.
+#[derive(clap::Args, Debug)]
+struct PresentArgs {
+    #[command(flatten)]
+    replay: ReplayArgs,
+    /// Hide the design's name from the room until `n` reveals it (so the room predicts first).
+    #[arg(long)]
+    hide_design: bool,
+    /// Hide the card statement's line until `n` reveals it.
+    #[arg(long)]
+    hide_statement: bool,
+    /// Hide the outcome at the last tick until `n` reveals it.
+    #[arg(long)]
+    hide_outcome: bool,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Replay a scenario without the terminal UI and print its timeline and outcome.
@@ -104,9 +121,10 @@ Examples:
     #[command(after_help = "\
 Examples:
   idem present reply-lost
-  idem present reply-lost --design no-key --at 14:02
+  idem present reply-lost --design no-key --at 14:02 --hide-design
+  idem present scenarios/sessions/payments-45min.toml    (a session: several scenarios in order)
   idem notes                  (in a second terminal, for the speaker's notes)")]
-    Present(ReplayArgs),
+    Present(PresentArgs),
     /// Speaker notes: follow `idem present` from a second terminal.
     #[command(
         after_help = "Examples:\n  idem present reply-lost     (in the terminal the room sees)\n  idem notes                  (in a second one, for the speaker)"
@@ -191,7 +209,7 @@ fn main() -> ExitCode {
         }
         Some(Command::New(args)) => done(idem::cli::new::run(&args)),
         Some(Command::Window(args)) => window(&args),
-        Some(Command::Present(args)) => replay(&args, true),
+        Some(Command::Present(args)) => present(&args),
         Some(Command::Notes) => match idem::tui::terminal::unable_to_draw() {
             Some(why) => usage_error(&format!(
                 "{why}; run the speaker notes in a terminal that can"
@@ -232,7 +250,7 @@ fn main() -> ExitCode {
                 Err(e) => usage_error(&format!("cannot write the manual page: {e}")),
             }
         }
-        None => replay(&cli.replay, false),
+        None => replay(&cli.replay, None),
     }
 }
 
@@ -328,12 +346,56 @@ fn window(args: &idem::cli::window::RetentionArgs) -> ExitCode {
     }
 }
 
-/// Loads and checks everything before the screen changes, then opens the replay.
-fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
-    let scenario = args.scenario.as_deref();
-    let mut loaded = match load_scenario(scenario) {
-        Ok(s) => s,
+/// Presenter mode, on a scenario or on a session file's playlist.
+fn present(args: &PresentArgs) -> ExitCode {
+    let hide = idem::present::Hide {
+        design: args.hide_design,
+        statement: args.hide_statement,
+        outcome: args.hide_outcome,
+    };
+    let session = args
+        .replay
+        .scenario
+        .as_deref()
+        .filter(|s| idem::present::playlist::names_session(s));
+    let Some(file) = session else {
+        return replay(&args.replay, Some((hide, None)));
+    };
+    if args.replay.at.is_some() || args.replay.step_keys.is_some() {
+        return usage_error(
+            "--at and --step-keys belong to one scenario; a session file opens each of its scenarios at its start",
+        );
+    }
+    let playlist = match idem::present::playlist::load(std::path::Path::new(file)) {
+        Ok(p) => p,
         Err(e) => return report(&e.into()),
+    };
+    replay(&args.replay, Some((hide, Some(playlist))))
+}
+
+/// Loads and checks everything before the screen changes, then opens the replay (in presenter
+/// mode when `present` says what to hide, and on a session's first scenario when it has one).
+fn replay(
+    args: &ReplayArgs,
+    present: Option<(
+        idem::present::Hide,
+        Option<idem::present::playlist::Playlist>,
+    )>,
+) -> ExitCode {
+    let presenting = present.is_some();
+    let (hide, playlist) = match present {
+        Some((hide, playlist)) => (hide, playlist),
+        None => (idem::present::Hide::default(), None),
+    };
+    let first = playlist.as_ref().and_then(|p| p.sections.first());
+    let scenario = match first {
+        Some(s) => Some(s.source.as_str()),
+        None => args.scenario.as_deref(),
+    };
+    let mut loaded = match (first, load_scenario(args.scenario.as_deref())) {
+        (Some(s), _) => s.scenario.clone(),
+        (None, Ok(s)) => s,
+        (None, Err(e)) => return report(&e.into()),
     };
     if let Some(mode) = args.step_keys {
         if loaded.config.steps.is_empty() {
@@ -357,10 +419,12 @@ fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
     let source = idem::text::sanitize_line(scenario.unwrap_or("order-5531"));
     // A scenario read from a file is watched, and reloaded when it changes.
     let launch = Launch {
-        design: args.design,
+        design: args.design.or(first.map(|s| s.design)),
         mouse: !args.no_mouse,
         at: args.at,
-        present,
+        present: presenting,
+        hide,
+        playlist,
     };
     let app = match idem::tui::App::launch(loaded, source, launch) {
         Ok(mut app) => {
@@ -374,7 +438,10 @@ fn replay(args: &ReplayArgs, present: bool) -> ExitCode {
 
 fn terminal(app: idem::tui::App) -> ExitCode {
     match idem::tui::terminal::run(app) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(app) => match idem::tui::terminal::summary(&app) {
+            Some(line) => done(Ok(line)),
+            None => ExitCode::SUCCESS,
+        },
         Err(e) => {
             failure::eprint(&failure::message_text(&format!("the terminal failed: {e}")));
             ExitCode::FAILURE

@@ -3,7 +3,6 @@
 
 use super::frame::{Glyph, render, row};
 use crate::tui::App;
-use crate::tui::app::Answer;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
 use serde::Serialize;
@@ -46,7 +45,7 @@ pub fn cast(app: &mut App, width: u16, height: u16, title: &str) -> Result<Strin
         // Autoplay runs until the last tick, and waits wherever a question stops the room.
         let question = app
             .quiz_here()
-            .map(|(q, quiz)| (q, quiz.correct(app.trace())));
+            .map(|(q, quiz)| (q, app.correct(quiz, app.design)));
         app.playing = i + 1 < frames && question.is_none();
         let mut data = String::new();
         if i == 0 {
@@ -57,12 +56,10 @@ pub fn cast(app: &mut App, width: u16, height: u16, title: &str) -> Result<Strin
         if let Some((q, Some(choice))) = question {
             // The room has had its pause: the right answer is given, as if someone chose it.
             ms += QUIZ_PAUSE_MS;
-            if let Some(slot) = app.answers.get_mut(q) {
-                *slot = Some(Answer {
-                    choice,
-                    right: true,
-                    design: app.design,
-                });
+            let design = app.design;
+            if let Some(r) = app.room.entry(q, design) {
+                r.choice = Some(choice);
+                r.reveal(Some(choice));
             }
             app.playing = i + 1 < frames;
             push_frame(&mut out, ms, &mut String::new(), app, width, height)?;

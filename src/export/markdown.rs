@@ -67,12 +67,12 @@ fn render(scenario: &Scenario, traces: &[Trace], audience: Audience) -> String {
     }
     let trainer = audience == Audience::Trainer;
     if trainer && !scenario.quizzes.is_empty() {
-        questions(&mut out, &scenario.quizzes, clock, Some(traces));
+        questions(&mut out, &scenario.quizzes, clock, traces, true);
     }
     out.push_str(&sections);
     comparison(&mut out, traces);
     if !trainer && !scenario.quizzes.is_empty() {
-        questions(&mut out, &scenario.quizzes, clock, None);
+        questions(&mut out, &scenario.quizzes, clock, traces, false);
     }
     if trainer && !scenario.notes.is_empty() {
         let _ = writeln!(out, "## Notes for the trainer\n");
@@ -96,15 +96,17 @@ fn render(scenario: &Scenario, traces: &[Trace], audience: Audience) -> String {
     out
 }
 
-/// The questions, with their choices, and where in the replay they stand; for the trainer
-/// (given the traces) each with its answer under it.
+/// The questions, with their choices (grown as the replay grows them), and where in the replay
+/// they stand; for the trainer each with its answer under it.
 fn questions(
     out: &mut String,
     quizzes: &[Quiz],
     clock: ClockStyle,
-    inline_answers: Option<&[Trace]>,
+    traces: &[Trace],
+    inline_answers: bool,
 ) {
-    if inline_answers.is_some() {
+    let most = crate::scenario::most_charges(traces);
+    if inline_answers {
         let _ = writeln!(out, "## Questions for the room\n");
         let _ = writeln!(
             out,
@@ -125,11 +127,11 @@ fn questions(
             inline(&target_text(&quiz.target, clock)),
             inline(&quiz.question)
         );
-        for (i, choice) in quiz.choices.iter().enumerate() {
+        for (i, choice) in quiz.shown_choices(most).iter().enumerate() {
             let _ = writeln!(out, "{}. {}", i + 1, inline(choice));
         }
         out.push('\n');
-        if let Some(traces) = inline_answers {
+        if inline_answers {
             answer(out, quiz, traces);
         }
     }
@@ -255,12 +257,34 @@ fn answers(out: &mut String, quizzes: &[Quiz], traces: &[Trace]) {
     }
 }
 
-/// One question's answer (under each design when it depends on the design), and why.
+/// One question's answer (under each design when it depends on the design), and why (under
+/// each design when the explanation does).
 fn answer(out: &mut String, quiz: &Quiz, traces: &[Trace]) {
+    let most = crate::scenario::most_charges(traces);
+    let explained = |trace: &Trace| -> String {
+        let text = one_line(quiz.explanation.for_design(trace.design));
+        if text.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", inline(&text))
+        }
+    };
     match quiz.answer {
         QuizAnswer::Choice(_) => {
-            let right = traces.first().and_then(|t| quiz.correct(t));
-            let _ = writeln!(out, "Answer: {}\n", choice_text(quiz, right));
+            let right = traces.first().and_then(|t| quiz.correct(t, most));
+            let _ = writeln!(out, "Answer: {}\n", choice_text(quiz, most, right));
+            if quiz.explanation.varies() {
+                for trace in traces {
+                    let _ = writeln!(
+                        out,
+                        "- {} (`{}`){}",
+                        trace.design.name(),
+                        trace.design.id(),
+                        explained(trace)
+                    );
+                }
+                out.push('\n');
+            }
         }
         QuizAnswer::Charges => {
             let _ = writeln!(
@@ -268,25 +292,32 @@ fn answer(out: &mut String, quiz: &Quiz, traces: &[Trace]) {
                 "The answer depends on the design: it is the number of charges the run ends with.\n"
             );
             for trace in traces {
+                let why = if quiz.explanation.varies() {
+                    explained(trace)
+                } else {
+                    String::new()
+                };
                 let _ = writeln!(
                     out,
-                    "- {} (`{}`): {}",
+                    "- {} (`{}`): {}{why}",
                     trace.design.name(),
                     trace.design.id(),
-                    choice_text(quiz, quiz.correct(trace))
+                    choice_text(quiz, most, quiz.correct(trace, most))
                 );
             }
             out.push('\n');
         }
     }
-    if !quiz.explanation.trim().is_empty() {
-        out.push_str(&block(&quiz.explanation));
+    let same = &quiz.explanation.other;
+    if !quiz.explanation.varies() && !same.trim().is_empty() {
+        out.push_str(&block(same));
         out.push_str("\n\n");
     }
 }
 
-fn choice_text(quiz: &Quiz, right: Option<usize>) -> String {
-    match right.and_then(|i| quiz.choices.get(i).map(|c| (i, c))) {
+fn choice_text(quiz: &Quiz, most: usize, right: Option<usize>) -> String {
+    let choices = quiz.shown_choices(most);
+    match right.and_then(|i| choices.get(i).map(|c| (i, c))) {
         Some((i, c)) => format!("**{}. {}**", i + 1, inline(c)),
         None => "none of the choices fits this run".to_string(),
     }

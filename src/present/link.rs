@@ -16,6 +16,29 @@ pub struct Position {
     pub scenario: String,
     pub design: String,
     pub tick: usize,
+    /// What the presenter's screen says about itself (absent from an older presenter).
+    #[serde(default)]
+    pub shown: Shown,
+}
+
+/// What the presenter shows about its own state, for the trainer's notes. None of it changes
+/// the story; all of it is text already made safe to show.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Shown {
+    /// The presenter's state lines: a what-if in force and how the run's length changed, a
+    /// broken edit of the file, which designs `d` or compare set side by side.
+    pub banners: Vec<String>,
+    /// What the room does not see until it is revealed.
+    pub hidden: Option<String>,
+    /// A session file's part on screen: `part 2 of 4: Reply lost`.
+    pub section: Option<String>,
+    /// Seconds left of the part's budget when this was sent; negative once over it.
+    pub left_secs: Option<i64>,
+    /// What the room has said to the question here, under this design.
+    pub room: Option<String>,
+    /// The room's score over the talk so far.
+    pub score: Option<String>,
 }
 
 /// Where the presenter's socket lives, and whether idem chose the folder.

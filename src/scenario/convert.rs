@@ -5,7 +5,8 @@ use super::diagnostic::{Diagnostic, Severity};
 use super::schema;
 use super::values::did_you_mean;
 use super::{
-    Expectation, NarrationMode, NarrationRule, NarrationTarget, Note, Quiz, QuizAnswer, Scenario,
+    Expectation, Explanation, NarrationMode, NarrationRule, NarrationTarget, Note, Quiz, QuizAnswer,
+    Scenario,
 };
 use crate::sim::config::{
     Backoff, Fault, FaultAction, IntentConfig, Jitter, KeyMode, KeyStrategy, LayerConfig,
@@ -1031,10 +1032,87 @@ fn quizzes(c: &mut Checker<'_>, specs: &[Spanned<schema::Quiz>]) -> Vec<Quiz> {
             question: sanitize_line(q.question.trim()),
             choices,
             answer,
-            explanation: crate::text::reflow(&q.explanation),
+            explanation: explanation(c, q.explanation.as_ref()),
         });
     }
     out
+}
+
+/// A quiz's explanation: a string for every design, or a table of strings keyed by design id,
+/// with `other` for the designs it leaves out. A bad key is pointed at where it is written.
+fn explanation(c: &mut Checker<'_>, spec: Option<&Spanned<toml::Value>>) -> Explanation {
+    let Some(spec) = spec else {
+        return Explanation::default();
+    };
+    let span = spec.span();
+    match spec.get_ref() {
+        toml::Value::String(text) => Explanation::same(&crate::text::reflow(text)),
+        toml::Value::Table(table) => {
+            let mut out = Explanation::default();
+            let ids: Vec<&str> = Design::ALL.iter().map(|d| d.id()).collect();
+            for (key, value) in table {
+                // The key's own place inside the table, for the caret.
+                let at = key_span(c.source, &span, key);
+                let toml::Value::String(text) = value else {
+                    c.error(
+                        at,
+                        format!(
+                            "the explanation for `{}` is text and goes in quotes",
+                            sanitize_line(key)
+                        ),
+                    );
+                    continue;
+                };
+                let text = crate::text::reflow(text);
+                if key == "other" {
+                    out.other = text;
+                    continue;
+                }
+                match key.parse::<Design>() {
+                    Ok(d) if ids.contains(&key.as_str()) => out.by_design.push((d, text)),
+                    _ => {
+                        let hint = did_you_mean(key, ids.iter().copied().chain(["other"]))
+                            .map(|s| format!(" (did you mean `{s}`?)"))
+                            .unwrap_or_default();
+                        c.error(
+                            at,
+                            format!(
+                                "`{}` is not a design id{hint}; an explanation table is keyed by {}, or `other` for the designs it leaves out",
+                                crate::text::shorten(&sanitize_line(key), 40),
+                                ids.join(", ")
+                            ),
+                        );
+                    }
+                }
+            }
+            if table.is_empty() {
+                c.error(
+                    span,
+                    "the explanation table is empty: give a text per design id, or one string"
+                        .into(),
+                );
+            }
+            out
+        }
+        _ => {
+            c.error(
+                span,
+                "an explanation is text in quotes, or a table of texts keyed by design id such as { no-key = \"…\", other = \"…\" }".into(),
+            );
+            Explanation::default()
+        }
+    }
+}
+
+/// Where `key` is written inside `within` of the source: the key's own span when it can be
+/// found there, else the whole of `within`.
+fn key_span(source: &str, within: &Range<usize>, key: &str) -> Range<usize> {
+    let end = within.end.min(source.len());
+    let start = within.start.min(end);
+    source
+        .get(start..end)
+        .and_then(|text| text.find(key))
+        .map_or(start..end, |i| start + i..start + i + key.len())
 }
 
 fn notes(c: &mut Checker<'_>, specs: &[Spanned<schema::Note>]) -> Vec<Note> {

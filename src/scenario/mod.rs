@@ -129,8 +129,44 @@ pub struct Quiz {
     pub question: String,
     pub choices: Vec<String>,
     pub answer: QuizAnswer,
-    pub explanation: String,
+    pub explanation: Explanation,
 }
+
+/// What a quiz says once answered: one text for every design, or a text per design (the one
+/// shown follows the design on screen), with `other` for the designs the table leaves out.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Explanation {
+    /// The texts written for particular designs.
+    pub by_design: Vec<(Design, String)>,
+    /// The text for every other design (the whole explanation when it is one string).
+    pub other: String,
+}
+
+impl Explanation {
+    /// One text for every design.
+    pub fn same(text: &str) -> Explanation {
+        Explanation {
+            by_design: Vec::new(),
+            other: text.to_string(),
+        }
+    }
+
+    /// The text for a design: its own, else the one for every other design.
+    pub fn for_design(&self, design: Design) -> &str {
+        self.by_design
+            .iter()
+            .find(|(d, _)| *d == design)
+            .map_or(self.other.as_str(), |(_, text)| text.as_str())
+    }
+
+    /// Whether the text differs from one design to another.
+    pub fn varies(&self) -> bool {
+        !self.by_design.is_empty()
+    }
+}
+
+/// The most choices a question shows: one number key each.
+pub const MAX_CHOICES: usize = 9;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QuizAnswer {
@@ -141,14 +177,56 @@ pub enum QuizAnswer {
 }
 
 impl Quiz {
-    /// The right choice (0-based) for a trace, if the question has one.
-    pub fn correct(&self, trace: &Trace) -> Option<usize> {
-        let index = match self.answer {
-            QuizAnswer::Choice(i) => i,
-            QuizAnswer::Charges => trace.outcome.charges,
-        };
-        (index < self.choices.len()).then_some(index)
+    /// The choices the room is shown, when the runs of this scenario end with at most `most`
+    /// charges. With `answer = "charges"` the list grows to reach that count, so every run's
+    /// answer is among the choices (the same list under every design, so it gives nothing
+    /// away); past [`MAX_CHOICES`] the last one reads "or more".
+    pub fn shown_choices(&self, most: usize) -> Vec<String> {
+        let mut choices = self.choices.clone();
+        if self.answer == QuizAnswer::Charges {
+            let want = (most + 1).min(MAX_CHOICES);
+            for n in choices.len()..want {
+                let mut label = crate::story::times_word(n);
+                if let Some(first) = label.get(..1) {
+                    label = first.to_uppercase() + &label[1..];
+                }
+                if n + 1 == MAX_CHOICES && most >= MAX_CHOICES {
+                    label.push_str(" or more");
+                }
+                choices.push(label);
+            }
+        }
+        choices
     }
+
+    /// The right choice (0-based) for a trace, among the choices shown when the scenario's
+    /// runs end with at most `most` charges; `None` when no choice fits the run.
+    pub fn correct(&self, trace: &Trace, most: usize) -> Option<usize> {
+        let shown = self.shown_choices(most).len();
+        match self.answer {
+            QuizAnswer::Choice(i) => (i < shown).then_some(i),
+            QuizAnswer::Charges => {
+                let charges = trace.outcome.charges;
+                if charges < shown {
+                    Some(charges)
+                } else if shown == MAX_CHOICES && self.choices.len() < MAX_CHOICES {
+                    // The last choice grown is "or more".
+                    Some(shown - 1)
+                } else {
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// The most charges any of these runs ends with: how far a `"charges"` question's choices grow.
+pub fn most_charges<'a>(traces: impl IntoIterator<Item = &'a Trace>) -> usize {
+    traces
+        .into_iter()
+        .map(|t| t.outcome.charges)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The trainer's notes for a tick.
@@ -264,6 +342,20 @@ impl Scenario {
 
 /// Reads a scenario from TOML text; `file` names it in messages.
 pub fn parse(file: &str, name: &str, source: &str) -> Result<Scenario, ScenarioError> {
+    check_shape(file, source)?;
+    let parsed: schema::File = toml::from_str(source).map_err(|e| ScenarioError {
+        file: file.to_string(),
+        diagnostics: vec![toml_diagnostic(source, &e)],
+    })?;
+    convert::convert(name, source, parsed).map_err(|diagnostics| ScenarioError {
+        file: file.to_string(),
+        diagnostics,
+    })
+}
+
+/// Refuses TOML nested deeper, or with dotted keys longer, than any file of idem's needs,
+/// before the TOML reader sees it.
+pub(crate) fn check_shape(file: &str, source: &str) -> Result<(), ScenarioError> {
     let too_much = prescan::too_deep(source, MAX_NESTING)
         .map(|offset| {
             (
@@ -283,8 +375,8 @@ pub fn parse(file: &str, name: &str, source: &str) -> Result<Scenario, ScenarioE
                 )
             })
         });
-    if let Some((offset, message)) = too_much {
-        return Err(ScenarioError {
+    match too_much {
+        Some((offset, message)) => Err(ScenarioError {
             file: file.to_string(),
             diagnostics: vec![Diagnostic::at(
                 Severity::Error,
@@ -292,49 +384,14 @@ pub fn parse(file: &str, name: &str, source: &str) -> Result<Scenario, ScenarioE
                 offset..offset + 1,
                 message,
             )],
-        });
+        }),
+        None => Ok(()),
     }
-    let parsed: schema::File = toml::from_str(source).map_err(|e| ScenarioError {
-        file: file.to_string(),
-        diagnostics: vec![toml_diagnostic(source, &e)],
-    })?;
-    convert::convert(name, source, parsed).map_err(|diagnostics| ScenarioError {
-        file: file.to_string(),
-        diagnostics,
-    })
 }
 
 /// Reads a scenario file, refusing what is not a small UTF-8 text file.
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-    let file = crate::text::sanitize_line(&path.display().to_string());
-    let bytes = crate::bounded_read::read_regular_file(path, MAX_FILE_BYTES).map_err(|e| {
-        let hint = match e {
-            crate::bounded_read::ReadError::NotAFile(_) => "; expected a scenario file (.toml)",
-            crate::bounded_read::ReadError::TooLarge { .. } => {
-                "; a scenario file never needs that much"
-            }
-            _ => "",
-        };
-        ScenarioError::whole(&file, format!("{e}{hint}"))
-    })?;
-    let source = match String::from_utf8(bytes) {
-        Ok(s) => s,
-        Err(e) => {
-            let good = e.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            // Point at the first bad byte, counted in the lossy text up to it.
-            let prefix = String::from_utf8_lossy(&e.as_bytes()[..good]).len();
-            return Err(ScenarioError {
-                file: file.clone(),
-                diagnostics: vec![Diagnostic::at(
-                    Severity::Error,
-                    &text,
-                    prefix..prefix + 1,
-                    "the file is not valid UTF-8 here; save it as UTF-8 text".into(),
-                )],
-            });
-        }
-    };
+    let (file, source) = read_text(path, MAX_FILE_BYTES, "a scenario file")?;
     let name = path
         .file_stem()
         .map(|s| crate::text::sanitize_line(&s.to_string_lossy()))
@@ -344,8 +401,47 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
     Ok(scenario)
 }
 
+/// Reads a small UTF-8 text file of idem's (`what` names the kind in messages): its name as
+/// messages show it, and its text. Not a regular file, more than `limit` bytes, or not UTF-8
+/// (pointed at, line and column) are refused.
+pub(crate) fn read_text(
+    path: &Path,
+    limit: u64,
+    what: &str,
+) -> Result<(String, String), ScenarioError> {
+    let file = crate::text::sanitize_line(&path.display().to_string());
+    let bytes = crate::bounded_read::read_regular_file(path, limit).map_err(|e| {
+        let hint = match e {
+            crate::bounded_read::ReadError::NotAFile(_) => format!("; expected {what} (.toml)"),
+            crate::bounded_read::ReadError::TooLarge { .. } => {
+                format!("; {what} never needs that much")
+            }
+            _ => String::new(),
+        };
+        ScenarioError::whole(&file, format!("{e}{hint}"))
+    })?;
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok((file, s)),
+        Err(e) => {
+            let good = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            // Point at the first bad byte, counted in the lossy text up to it.
+            let prefix = String::from_utf8_lossy(&e.as_bytes()[..good]).len();
+            Err(ScenarioError {
+                file: file.clone(),
+                diagnostics: vec![Diagnostic::at(
+                    Severity::Error,
+                    &text,
+                    prefix..prefix + 1,
+                    "the file is not valid UTF-8 here; save it as UTF-8 text".into(),
+                )],
+            })
+        }
+    }
+}
+
 /// Turns a TOML or schema error into a diagnostic, with a suggestion for a misspelt key.
-fn toml_diagnostic(source: &str, e: &toml::de::Error) -> Diagnostic {
+pub(crate) fn toml_diagnostic(source: &str, e: &toml::de::Error) -> Diagnostic {
     let mut message = crate::text::sanitize_line(e.message().trim());
     if let Some(rest) = message.strip_prefix("unknown field `")
         && let Some((field, expected)) = rest.split_once('`')
@@ -353,6 +449,10 @@ fn toml_diagnostic(source: &str, e: &toml::de::Error) -> Diagnostic {
         let options: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
         if let Some(s) = values::did_you_mean(field, options.iter().copied()) {
             message = format!("{message} (did you mean `{s}`?)");
+        } else if field == "section" {
+            message = format!(
+                "{message}: this looks like a session file, which `idem present FILE` plays"
+            );
         }
     }
     message = plain_type_error(message);

@@ -61,8 +61,8 @@ pub struct Quiz {
     /// A choice number (1–4), or `"charges"`: the choice numbered one more than the charges
     /// the run ends with (so the answer follows the design in force).
     pub answer: Spanned<toml::Value>,
-    #[serde(default)]
-    pub explanation: String,
+    /// One text for every design, or a table of texts keyed by design id (and `other`).
+    pub explanation: Option<Spanned<toml::Value>>,
 }
 
 /// The trainer's private notes for a tick, shown in the speaker-notes terminal.

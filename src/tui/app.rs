@@ -5,6 +5,7 @@ use crate::scenario::{Origin, Scenario};
 use crate::sim::config::Fault;
 use crate::sim::{Design, Instant, PerDesign, SimError, Trace};
 use crate::story::Told;
+use crate::tui::room::{Response, Room, Score};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -42,6 +43,12 @@ pub enum Overlay {
         typed: String,
         error: Option<String>,
     },
+    /// `a` at a question: the next number key is the room's answer (Esc leaves). Drawn in the
+    /// question's own box.
+    Answering,
+    /// `v` at a question: hands counted per choice, typed as the room raises them; `selected`
+    /// is the choice being counted, and `fresh` says the next digit starts its count anew.
+    Voting { selected: usize, fresh: bool },
 }
 
 /// The scenario picker: files in `./scenarios`, the built-in library, and a typed path.
@@ -132,18 +139,90 @@ pub struct Presenting {
     pub show_elapsed: bool,
     /// Whole seconds since the talk started, kept by the event loop.
     pub elapsed_secs: u64,
+    /// What the room does not see until `n` reveals it.
+    pub hide: crate::present::Hide,
+    /// `n` revealed what is hidden; another design or another scenario hides it again.
+    pub revealed: bool,
+    /// The side panels (memory, ledger, statement) beside the timeline (`L`).
+    pub panels: bool,
 }
 
-/// An answer to a quiz, judged when it was given, under the design then in force.
+impl Presenting {
+    /// What is hidden from the room right now.
+    pub fn hidden(&self) -> crate::present::Hide {
+        if self.revealed {
+            crate::present::Hide::default()
+        } else {
+            self.hide
+        }
+    }
+}
+
+/// Where `d` found two designs parting ways: the tick (of `this` design's trace) and the two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Answer {
-    pub choice: usize,
-    pub right: bool,
-    pub design: Design,
+pub struct Parted {
+    pub tick: usize,
+    pub this: Design,
+    pub other: Design,
+}
+
+/// A session file being played: where the talk stands, and what each scenario kept.
+#[derive(Clone, Debug)]
+pub struct Agenda {
+    pub playlist: crate::present::playlist::Playlist,
+    /// The section on screen.
+    pub at: usize,
+    /// Each section's answers; the one on screen lives in [`App::room`] meanwhile.
+    pub rooms: Vec<Room>,
+    /// Seconds spent on each section before it was last entered.
+    pub spent: Vec<u64>,
+    /// The talk's elapsed seconds when the section on screen was entered.
+    pub entered: u64,
+}
+
+impl Agenda {
+    pub fn new(playlist: crate::present::playlist::Playlist) -> Agenda {
+        let n = playlist.sections.len();
+        Agenda {
+            rooms: playlist
+                .sections
+                .iter()
+                .map(|s| Room::new(s.scenario.quizzes.len()))
+                .collect(),
+            spent: vec![0; n],
+            playlist,
+            at: 0,
+            entered: 0,
+        }
+    }
+
+    pub fn section(&self) -> Option<&crate::present::playlist::Section> {
+        self.playlist.sections.get(self.at)
+    }
+
+    /// Seconds spent on the section on screen, given the talk's elapsed seconds.
+    pub fn section_secs(&self, elapsed: u64) -> u64 {
+        self.spent.get(self.at).copied().unwrap_or(0) + elapsed.saturating_sub(self.entered)
+    }
+
+    /// Seconds left of the section's budget (negative once over it), if it has one.
+    pub fn left(&self, elapsed: u64) -> Option<i64> {
+        let budget = self.section()?.budget?.as_secs();
+        Some(budget as i64 - self.section_secs(elapsed) as i64)
+    }
+
+    /// Leaves the section on screen at `elapsed` for `to`: its time is kept.
+    pub fn move_to(&mut self, to: usize, elapsed: u64) {
+        if let Some(spent) = self.spent.get_mut(self.at) {
+            *spent += elapsed.saturating_sub(self.entered);
+        }
+        self.at = to;
+        self.entered = elapsed;
+    }
 }
 
 /// How the command line opens the replay.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Launch {
     pub design: Option<Design>,
     /// Clicks and the wheel drive the replay (off keeps the terminal's own text selection).
@@ -152,6 +231,10 @@ pub struct Launch {
     pub at: Option<crate::scenario::values::ClockTime>,
     /// Presenter mode.
     pub present: bool,
+    /// Presenter mode: what the room does not see until it is revealed.
+    pub hide: crate::present::Hide,
+    /// Presenter mode: a session file's scenarios, played in order from the first.
+    pub playlist: Option<crate::present::playlist::Playlist>,
 }
 
 /// Where the last frame drew what a click can choose: the view writes it as it draws, the
@@ -213,6 +296,10 @@ pub struct App {
     pub told: PerDesign<Told>,
     /// For each trace, the tick where each glossary term is first used (worked out once).
     glossary: PerDesign<Vec<Option<usize>>>,
+    /// For each trace, its runs of repeated attempts (worked out once).
+    repeats: PerDesign<Vec<crate::tui::repeats::Run>>,
+    /// How many ticks each design's run has as the scenario is written, before any what-if.
+    written: PerDesign<usize>,
     pub design: Design,
     /// Index of the current tick in the current design's trace.
     pub tick: usize,
@@ -232,8 +319,14 @@ pub struct App {
     /// The designs the compare screen shows side by side, in the design bar's order (two to
     /// five; a number key there adds or removes one).
     pub compared: Vec<Design>,
-    /// The answers given to the scenario's quizzes, by quiz index.
-    pub answers: Vec<Option<Answer>>,
+    /// What the room answered to the scenario's questions, by question and design.
+    pub room: Room,
+    /// Runs of attempts that repeat the one before are drawn as one row (`f`).
+    pub fold: bool,
+    /// Where `d` last found two designs parting ways.
+    pub parted: Option<Parted>,
+    /// Presenter mode with a session file: the talk's playlist and where it stands.
+    pub agenda: Option<Box<Agenda>>,
     /// Presenter mode, when the replay is projected in front of a room.
     pub present: Option<Presenting>,
     /// In presenter mode, why the speaker notes are off (shown until they come on).
@@ -243,8 +336,9 @@ pub struct App {
     /// The story on screen as a file, for the speaker notes, with its revision, when it was
     /// written along with the simulation.
     pub file: Option<(u64, String)>,
-    /// Presenter mode: the position last sent to the speaker notes (story, design, tick).
-    pub published: Option<(u64, Design, usize)>,
+    /// Presenter mode: what was last sent to the speaker notes (story, design, tick, and what
+    /// the screen said about itself).
+    pub published: Option<(u64, Design, usize, crate::present::link::Shown)>,
     /// What is being simulated now, shown as "simulating…"; the story on screen stays live.
     pub simulating: Option<String>,
     /// The checkout's key strategy as `K` (or `--key-strategy`) set it for every layer, if it
@@ -269,10 +363,12 @@ impl App {
             traces,
             told,
             glossary,
+            repeats,
             ..
         } = crate::tui::story::prepare(scenario.clone(), Vec::new())?;
         let design = scenario.design;
-        let answers = vec![None; scenario.quizzes.len()];
+        let room = Room::new(scenario.quizzes.len());
+        let written = traces.map(|_, t| t.ticks.len());
         Ok(App {
             original: scenario.clone(),
             added: Vec::new(),
@@ -284,6 +380,8 @@ impl App {
             traces,
             told,
             glossary,
+            repeats,
+            written,
             design,
             tick: 0,
             compare_at: Instant(0),
@@ -295,7 +393,10 @@ impl App {
             story_scroll: (0, design, 0),
             help_scroll: 0,
             compared: Design::CORE.to_vec(),
-            answers,
+            room,
+            fold: false,
+            parted: None,
+            agenda: None,
             present: None,
             notes_off: None,
             revision: 0,
@@ -324,10 +425,18 @@ impl App {
         }
         app.mouse = options.mouse;
         if options.present {
+            let from_file = options
+                .playlist
+                .as_ref()
+                .map_or_else(crate::present::Hide::default, |p| p.hide);
             app.present = Some(Presenting {
                 show_elapsed: true,
+                hide: options.hide.or(from_file),
                 ..Presenting::default()
             });
+            if let Some(playlist) = options.playlist {
+                app.agenda = Some(Box::new(Agenda::new(playlist)));
+            }
         }
         Ok(app)
     }
@@ -341,6 +450,7 @@ impl App {
             traces,
             told,
             glossary,
+            repeats,
             file,
         } = prepared;
         let now = self.now();
@@ -348,9 +458,14 @@ impl App {
         let same_story = self.original.name == original.name;
         self.told = told;
         self.glossary = glossary;
+        self.repeats = repeats;
+        if added.is_empty() {
+            self.written = traces.map(|_, t| t.ticks.len());
+        }
         self.traces = traces;
-        if !same_story || self.answers.len() != scenario.quizzes.len() {
-            self.answers = vec![None; scenario.quizzes.len()];
+        if !same_story || self.room.quizzes.len() != scenario.quizzes.len() {
+            self.room = Room::new(scenario.quizzes.len());
+            self.parted = None;
         }
         self.original = original;
         self.added = added;
@@ -378,22 +493,84 @@ impl App {
             .find(|(_, q)| q.target.find(self.trace(), self.told()) == Some(self.tick))
     }
 
-    /// A quiz stands at this tick and has not been answered: the replay waits for it.
+    /// The question at this tick on the replay's screen (not in compare), if any.
+    pub fn question_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
+        match self.screen {
+            Screen::Replay => self.quiz_here(),
+            _ => None,
+        }
+    }
+
+    /// The room's response to the question here, under the design on screen.
+    pub fn response_here(&self) -> Option<&Response> {
+        let (index, _) = self.question_here()?;
+        self.room.get(index, self.design)
+    }
+
+    /// The room has answered the question here and the answer waits for its reveal.
+    pub fn answer_waiting(&self) -> bool {
+        self.response_here().is_some_and(Response::waiting)
+    }
+
+    /// A question stands at this tick and the replay waits for it: its answer has not been
+    /// revealed under any design yet, or the room has answered it again under this design
+    /// and the reveal is still to come.
     pub fn quiz_pending(&self) -> bool {
-        self.screen == Screen::Replay
-            && self
-                .quiz_here()
-                .is_some_and(|(i, _)| self.answers.get(i).copied().flatten().is_none())
+        self.question_here().is_some_and(|(i, _)| {
+            !self.room.revealed_anywhere(i)
+                || self
+                    .room
+                    .get(i, self.design)
+                    .is_some_and(Response::waiting)
+        })
     }
 
-    /// Right answers and answers given so far.
-    pub fn score(&self) -> (usize, usize) {
-        let given: Vec<&Answer> = self.answers.iter().flatten().collect();
-        (given.iter().filter(|a| a.right).count(), given.len())
+    /// The most charges any design's run ends with: how far a `"charges"` question's choices
+    /// grow.
+    pub fn most_charges(&self) -> usize {
+        crate::scenario::most_charges(self.traces.values())
     }
 
-    /// `quiz 1/1 right under key stored with the charge`: the score and the design (or
-    /// designs) the answers were given under, which need not be the one on screen.
+    /// The choices a question shows in this story.
+    pub fn choices(&self, quiz: &crate::scenario::Quiz) -> Vec<String> {
+        quiz.shown_choices(self.most_charges())
+    }
+
+    /// The right choice of a question under a design, if one fits its run.
+    pub fn correct(&self, quiz: &crate::scenario::Quiz, design: Design) -> Option<usize> {
+        quiz.correct(self.trace_of(design), self.most_charges())
+    }
+
+    /// The room's score in this story.
+    pub fn score(&self) -> Score {
+        self.room.score()
+    }
+
+    /// The room's score over the whole talk: every section of a playlist so far, this one
+    /// included.
+    pub fn session_score(&self) -> Score {
+        let others = self.agenda.as_ref().map_or(Score::default(), |a| {
+            a.rooms
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != a.at)
+                .map(|(_, r)| r.score())
+                .fold(Score::default(), |x, y| x + y)
+        });
+        self.room.score() + others
+    }
+
+    /// Whether the room has answered anything in this talk, revealed or not.
+    pub fn room_answered(&self) -> bool {
+        self.room.any()
+            || self.agenda.as_ref().is_some_and(|a| {
+                a.rooms
+                    .iter()
+                    .enumerate()
+                    .any(|(i, r)| i != a.at && r.any())
+            })
+    }
+
     /// Whether quitting now would lose what-ifs that were never saved.
     pub fn unsaved(&self) -> bool {
         !self.added.is_empty() && self.added != self.saved_added
@@ -409,29 +586,36 @@ impl App {
         }
     }
 
+    /// `2 of 3 answers right under key stored with the charge`: the score and the design (or
+    /// designs) the answers were given under, which need not be the one on screen.
     pub fn score_text(&self) -> Option<String> {
-        let (right, given) = self.score();
-        if given == 0 {
-            return None;
-        }
-        let mut designs: Vec<Design> = Vec::new();
-        for a in self.answers.iter().flatten() {
-            if !designs.contains(&a.design) {
-                designs.push(a.design);
-            }
-        }
-        let under = match designs.as_slice() {
+        let text = self.score().text()?;
+        let under = match self.room.designs().as_slice() {
             [one] => one.name().to_string(),
             many => {
                 let keys: Vec<String> = many.iter().map(|d| d.hotkey().to_string()).collect();
                 format!("designs {}", keys.join(", "))
             }
         };
-        Some(format!("quiz {right}/{given} right under {under}"))
+        Some(format!("the room: {text} under {under}"))
     }
 
     pub fn trace_of(&self, design: Design) -> &Trace {
         &self.traces[design]
+    }
+
+    /// How many ticks a design's run has as the scenario is written, before any what-if.
+    pub fn written_ticks(&self, design: Design) -> usize {
+        self.written[design]
+    }
+
+    /// The runs of repeated attempts the timeline folds, when folding is on (`f`).
+    pub fn folds(&self) -> &[crate::tui::repeats::Run] {
+        if self.fold {
+            &self.repeats[self.design]
+        } else {
+            &[]
+        }
     }
 
     /// Where each glossary term is first used in the current design's trace.

@@ -75,6 +75,26 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
                 Msg::Up
             });
         }
+        // Answer mode: a number is the room's answer; nothing else acts but Esc.
+        Overlay::Answering => {
+            return match key.code {
+                KeyCode::Char(c @ '1'..='9') => Some(Msg::Answer(usize::from(c as u8 - b'1'))),
+                KeyCode::Esc => Some(Msg::Back),
+                _ => None,
+            };
+        }
+        // Counting hands: digits type the count of the chosen choice, the arrows choose.
+        Overlay::Voting { .. } => {
+            return match key.code {
+                KeyCode::Char(c @ ('0'..='9' | '+' | '-')) => Some(Msg::Type(c)),
+                KeyCode::Backspace => Some(Msg::Backspace),
+                KeyCode::Up | KeyCode::Left | KeyCode::BackTab => Some(Msg::Up),
+                KeyCode::Down | KeyCode::Right | KeyCode::Tab => Some(Msg::Down),
+                KeyCode::Enter => Some(Msg::Confirm),
+                KeyCode::Esc => Some(Msg::Back),
+                _ => None,
+            };
+        }
         Overlay::Picker(_) | Overlay::Save(_) | Overlay::Goto { .. } => {
             return match key.code {
                 KeyCode::Esc => Some(Msg::Back),
@@ -101,16 +121,26 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             KeyCode::Char('q') => return Some(Msg::Quit),
             // A blanked screen wakes on any other key without acting on it.
             _ if app.present.is_some_and(|p| p.blank) => return Some(Msg::Blank),
+            KeyCode::Char('n') => return Some(Msg::ToggleHidden),
+            KeyCode::Char('L') => return Some(Msg::TogglePanels),
             _ => {}
         }
     }
-    // While a quiz waits, the number keys answer it instead of switching design.
-    if app.quiz_pending()
-        && let KeyCode::Char(c @ '1'..='4') = key.code
-    {
-        return Some(Msg::Answer(usize::from(c as u8 - b'1')));
+    // At a question: `a` answers, `v` counts hands. Number keys keep switching design, so a
+    // stray digit never answers. While the room's answer waits, Enter reveals it and `u` (or
+    // Backspace) takes it back.
+    if app.question_here().is_some() {
+        match key.code {
+            KeyCode::Char('a') => return Some(Msg::OpenAnswer),
+            KeyCode::Char('v') => return Some(Msg::OpenVotes),
+            KeyCode::Enter if app.answer_waiting() => return Some(Msg::Reveal),
+            KeyCode::Char('u') | KeyCode::Backspace if app.answer_waiting() => {
+                return Some(Msg::TakeBack);
+            }
+            _ => {}
+        }
     }
-    Some(match key.code {
+    let msg = match key.code {
         KeyCode::Right | KeyCode::Char('l') | KeyCode::PageDown => Msg::Next,
         KeyCode::Left | KeyCode::Char('h') | KeyCode::PageUp => Msg::Prev,
         KeyCode::Home | KeyCode::Char('g') => Msg::First,
@@ -130,6 +160,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('[') => Msg::JumpEvent(false),
         KeyCode::Char(':') => Msg::OpenGoto,
         KeyCode::Char('e') => Msg::OpenExplore,
+        KeyCode::Char('f') => Msg::ToggleFold,
         KeyCode::Char('m') => Msg::CycleStepKeys,
         KeyCode::Char('K') => Msg::CycleKeyStrategy,
         KeyCode::Down => Msg::ScrollStory(1),
@@ -145,7 +176,13 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         }
         KeyCode::Char(c @ '1'..='6') => Msg::SwitchDesign(Design::from_hotkey(c as u8 - b'0')?),
         _ => return None,
-    })
+    };
+    // In front of a room, the keys that open the author's tools do nothing: presenter mode
+    // keeps to the keys its help lists.
+    if app.present.is_some() && !works_in_present(&msg) {
+        return None;
+    }
+    Some(msg)
 }
 
 /// The message a mouse event stands for: the wheel steps through the story (or scrolls the
@@ -184,16 +221,50 @@ pub fn map_mouse(mouse: MouseEvent, app: &App) -> Option<Msg> {
     hits.tick_at(mouse.column, mouse.row).map(Msg::GoToTick)
 }
 
-/// The keys of presenter mode: the replay's moves, and the keys for the room.
+/// Whether one of the replay's messages has a key in presenter mode.
+fn works_in_present(msg: &Msg) -> bool {
+    !matches!(
+        msg,
+        Msg::OpenSave
+            | Msg::OpenPicker
+            | Msg::OpenWindow
+            | Msg::OpenExplore
+            | Msg::CycleStepKeys
+            | Msg::OpenGoto
+    )
+}
+
+/// The keys of presenter mode: the replay's moves, and the keys for the room. Exactly the keys
+/// that act there (a test holds it to that).
 pub const PRESENTER_KEYS: &[(&str, &str)] = &[
     (
         "→ ← / l h",
-        "next / previous tick (a clicker's PageDown / PageUp too)",
+        "next / previous tick (a clicker's PageDown / PageUp too); at the last tick of a session's scenario, the next scenario",
     ),
-    ("g / G", "first / last tick"),
+    ("g / G", "first / last tick (Home / End too)"),
     ("Space", "play / pause"),
-    ("1 – 6", "switch design, keeping the moment (answer a quiz)"),
+    ("+ / -", "faster / slower"),
+    ("↓ / ↑", "scroll the narration or the question's box"),
+    ("1 – 6", "switch design, keeping the moment (at a question too)"),
+    (
+        "a",
+        "at a question: answer mode, then 1–9 is the room's answer (Esc leaves)",
+    ),
+    (
+        "v",
+        "at a question: count hands; digits type each choice's count, ↑↓ choose, Enter reveals",
+    ),
+    (
+        "Enter",
+        "reveal the answer the room gave; u (or Backspace) takes it back before that",
+    ),
+    ("n", "reveal what is hidden from the room, or hide it again"),
+    ("d", "jump to where this design and another first differ"),
     ("] / [", "next / previous event that matters"),
+    ("c", "compare designs side by side; there 1–6 choose the columns"),
+    ("k", "the checklist; Enter opens the scenario that shows it"),
+    ("L", "the ledger, statement and memory beside the timeline"),
+    ("f", "fold runs of repeated attempts into one row, or unfold"),
     (
         "x ! s",
         "what if: the message lost / a crash next / this attempt slow",
@@ -205,8 +276,9 @@ pub const PRESENTER_KEYS: &[(&str, &str)] = &[
         "mouse",
         "wheel steps; click a design's tab, or a row to go back to it",
     ),
-    ("?", "this help"),
-    ("q", "quit (asks first if what-ifs are not saved)"),
+    ("?", "this help; then g for the glossary"),
+    ("Esc", "close what is open"),
+    ("q", "quit (asks first if the room has answered or what-ifs are not saved)"),
 ];
 
 /// Every key, as the help overlay and the README list them.
@@ -219,7 +291,15 @@ pub const KEYS: &[(&str, &str)] = &[
         "scroll the narration when it is longer than its box",
     ),
     ("+ / -", "faster / slower"),
-    ("1 – 6", "switch design, keeping the moment (answer a quiz)"),
+    ("1 – 6", "switch design, keeping the moment (at a question too)"),
+    (
+        "a / v",
+        "at a question: answer mode (then 1–9), or count hands per choice",
+    ),
+    (
+        "Enter",
+        "reveal the room's answer; u (or Backspace) takes it back before that",
+    ),
     ("d", "jump to where this design and another first differ"),
     (
         "] / [",
@@ -238,6 +318,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("!", "what if the processor crashed at its next step?"),
     ("s", "what if this attempt were slow at the processor?"),
     ("u / r", "undo the last what-if / redo it"),
+    ("f", "fold runs of repeated attempts into one row, or unfold"),
     (
         "K",
         "key the checkout's attempts: one per order, per attempt, none",

@@ -60,8 +60,24 @@ pub enum Msg {
     OpenSave,
     OpenPicker,
     OpenChecklist,
-    /// Answer the quiz at this tick with a choice (0-based).
+    /// The room's answer to the question at this tick (0-based), in answer mode; it waits for
+    /// the reveal.
     Answer(usize),
+    /// `a` at a question: the next number is the room's answer.
+    OpenAnswer,
+    /// `v` at a question: count hands per choice.
+    OpenVotes,
+    /// Show the right answer and the explanation for the room's answer (or its votes).
+    Reveal,
+    /// Take back the room's answer (and its votes) before the reveal.
+    TakeBack,
+    /// Presenter mode: reveal what is hidden from the room (the design's name, the statement,
+    /// the outcome), or hide it again.
+    ToggleHidden,
+    /// Presenter mode: show or hide the side panels (memory, ledger, statement).
+    TogglePanels,
+    /// Draw runs of repeated attempts as one row, or every row.
+    ToggleFold,
     /// Typing into the picker's path line or the save prompt.
     Type(char),
     Backspace,

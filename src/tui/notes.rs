@@ -30,6 +30,10 @@ pub struct Sheet {
     pub notes: Vec<String>,
     /// The question at this tick or the next one to come, with its answer under this design.
     pub quiz: Option<String>,
+    /// What the presenter's screen says about itself, and what the room has answered.
+    pub shown: crate::present::link::Shown,
+    /// This is the last tick of the story on the presenter's screen.
+    pub last: bool,
 }
 
 /// A scenario rebuilt from what the presenter sent, kept while the presenter shows it.
@@ -81,6 +85,7 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
         .filter(|n| n.target.find(trace, &told) == Some(position.tick))
         .map(|n| n.text.clone())
         .collect();
+    let most = crate::scenario::most_charges(loaded.traces.values());
     let quiz = loaded
         .scenario
         .quizzes
@@ -89,9 +94,10 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
         .filter(|(at, _)| *at >= position.tick)
         .min_by_key(|(at, _)| *at)
         .map(|(at, q)| {
+            let choices = q.shown_choices(most);
             let answer = q
-                .correct(trace)
-                .and_then(|i| q.choices.get(i).map(|c| format!("{} {c}", i + 1)))
+                .correct(trace, most)
+                .and_then(|i| choices.get(i).map(|c| format!("{} {c}", i + 1)))
                 .unwrap_or_else(|| "none of the choices".to_string());
             let when = if at == position.tick {
                 "asked now".to_string()
@@ -102,7 +108,7 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
                 "{} ({when}) Answer under {}: {answer}. {}",
                 q.question,
                 design.name(),
-                q.explanation
+                q.explanation.for_design(design)
             )
         });
     Ok(Sheet {
@@ -123,6 +129,8 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
         next,
         notes,
         quiz,
+        shown: position.shown.clone(),
+        last: position.tick + 1 == trace.ticks.len(),
     })
 }
 
@@ -139,12 +147,16 @@ pub enum NotesMsg {
     Quit,
     /// News from the presenter's socket.
     Show(Status),
+    /// A second went by: the part's countdown moves on.
+    Second,
 }
 
 /// The notes terminal as a program.
 pub struct Notes {
     pub status: Status,
     pub quit: bool,
+    /// When the sheet on screen arrived: its countdown counts from then.
+    pub received: Instant,
 }
 
 impl Program for Notes {
@@ -166,13 +178,17 @@ impl Program for Notes {
     fn update(&mut self, msg: NotesMsg) -> Vec<Self::Effect> {
         match msg {
             NotesMsg::Quit => self.quit = true,
-            NotesMsg::Show(status) => self.status = status,
+            NotesMsg::Show(status) => {
+                self.status = status;
+                self.received = Instant::now();
+            }
+            NotesMsg::Second => {}
         }
         Vec::new()
     }
 
     fn view(&self, frame: &mut Frame, theme: &Theme) {
-        draw(frame, &self.status, theme);
+        draw(frame, &self.status, self.received.elapsed().as_secs(), theme);
     }
 
     fn done(&self) -> bool {
@@ -190,6 +206,8 @@ struct Follow {
     last_try: Option<Instant>,
     /// The last waiting message reported, so an unchanged one is not sent again.
     said: Option<String>,
+    /// When the last [`NotesMsg::Second`] was sent.
+    second: Instant,
 }
 
 impl Runtime<Notes> for Follow {
@@ -218,6 +236,10 @@ impl Runtime<Notes> for Follow {
                 }
                 Err(_) => {}
             }
+        }
+        if self.second.elapsed() >= Duration::from_secs(1) {
+            self.second = Instant::now();
+            news.push(NotesMsg::Second);
         }
         if let Some(f) = self.follower.as_mut() {
             match f.next(Duration::from_millis(150)) {
@@ -271,6 +293,7 @@ pub fn run() -> io::Result<()> {
             crate::text::sanitize_line(&place.path.display().to_string())
         )),
         quit: false,
+        received: Instant::now(),
     };
     let mut follow = Follow {
         place,
@@ -278,11 +301,43 @@ pub fn run() -> io::Result<()> {
         loaded: None,
         last_try: None,
         said: None,
+        second: Instant::now(),
     };
     program::run(&mut session, &mut notes, &mut follow, &theme)
 }
 
-fn draw(frame: &mut Frame<'_>, status: &Status, theme: &Theme) {
+/// The lines the notes show about the presenter's state: the session's part and its
+/// countdown (`since` seconds after the sheet arrived), what is hidden from the room, the
+/// presenter's banners, what the room said, and the score.
+pub fn state_lines(sheet: &Sheet, since: u64) -> Vec<String> {
+    let s = &sheet.shown;
+    let mut lines = Vec::new();
+    if let Some(section) = &s.section {
+        let left = s.left_secs.map_or(String::new(), |left| {
+            let now = left - since as i64;
+            if now < 0 {
+                format!(" · {} over", crate::tui::shown::clock(-now))
+            } else {
+                format!(" · {} left", crate::tui::shown::clock(now))
+            }
+        });
+        lines.push(format!("{section}{left}"));
+    }
+    lines.extend(s.hidden.iter().cloned());
+    lines.extend(s.banners.iter().cloned());
+    lines.extend(s.room.iter().cloned());
+    if let Some(score) = &s.score {
+        let when = if sheet.last {
+            "the room's score"
+        } else {
+            "the room's score so far"
+        };
+        lines.push(format!("{when}: {score}"));
+    }
+    lines
+}
+
+fn draw(frame: &mut Frame<'_>, status: &Status, since: u64, theme: &Theme) {
     let area = frame.area();
     let [head, body, foot] = Layout::vertical([
         Constraint::Length(2),
@@ -319,7 +374,18 @@ fn draw(frame: &mut Frame<'_>, status: &Status, theme: &Theme) {
                 ]),
                 head,
             );
-            let mut lines = vec![
+            let mut lines = Vec::new();
+            let state = state_lines(sheet, since);
+            if !state.is_empty() {
+                lines.push(Line::styled("On the presenter", theme.key()));
+                lines.extend(
+                    state
+                        .into_iter()
+                        .map(|l| Line::styled(l, theme.tone(crate::report::Tone::Warn))),
+                );
+                lines.push(Line::raw(""));
+            }
+            lines.extend([
                 Line::styled("Now", theme.key()),
                 Line::styled(sheet.now.clone(), theme.bold()),
                 Line::raw(sheet.narration.clone()),
@@ -328,7 +394,7 @@ fn draw(frame: &mut Frame<'_>, status: &Status, theme: &Theme) {
                 Line::raw(sheet.next.clone()),
                 Line::raw(""),
                 Line::styled("Your notes", theme.key()),
-            ];
+            ]);
             if sheet.notes.is_empty() {
                 lines.push(Line::styled("(none for this tick)", theme.dim()));
             }

@@ -19,6 +19,8 @@ pub struct Prepared {
     pub(super) traces: PerDesign<Trace>,
     pub(super) told: PerDesign<Told>,
     pub(super) glossary: PerDesign<Vec<Option<usize>>>,
+    /// For each trace, its runs of repeated attempts (folded with `f`).
+    pub(super) repeats: PerDesign<Vec<crate::tui::repeats::Run>>,
     /// The story as a file, for the speaker notes, when it was worked out here too.
     pub(super) file: Option<String>,
 }
@@ -57,6 +59,7 @@ pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimErr
     let traces = PerDesign::try_new(|d| scenario.simulate(d))?;
     let told = traces.map(|_, t| scenario.tell(t));
     let glossary = told.map(|_, t| crate::glossary::first_uses(t));
+    let repeats = told.map(|d, t| crate::tui::repeats::runs(&traces[d], t));
     Ok(Prepared {
         original,
         added,
@@ -64,6 +67,7 @@ pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimErr
         traces,
         told,
         glossary,
+        repeats,
         file: None,
     })
 }
@@ -83,6 +87,9 @@ pub enum After {
     },
     /// The watched file changed.
     Reload,
+    /// Another scenario of the session file being played: section `index`, at its first tick,
+    /// or its last when going back.
+    Section { index: usize, at_end: bool },
     /// Another scenario, from the picker, the checklist or the window screen.
     Open {
         source: String,
@@ -116,6 +123,7 @@ impl After {
                 format!("the checkout sending {}", checkout_keys(*strategy))
             }
             After::Reload => "the changed scenario file".to_string(),
+            After::Section { index, .. } => format!("the session's scenario {}", index + 1),
             After::Open { source, .. } => source.clone(),
         }
     }
@@ -138,6 +146,56 @@ pub fn step_keys(mode: crate::sim::config::KeyMode) -> &'static str {
         KeyMode::Derived => "a key derived from the order and the step",
         KeyMode::PerAttempt => "a fresh key per try",
         KeyMode::None => "no key",
+    }
+}
+
+impl App {
+    /// Puts section `index` of the session on screen (its story just applied): its design,
+    /// its first or last tick, and the answers it was given before; `leaving` are the answers
+    /// of the section left.
+    fn enter_section(&mut self, index: usize, at_end: bool, leaving: Option<crate::tui::room::Room>) {
+        let elapsed = self.present.map_or(0, |p| p.elapsed_secs);
+        let quizzes = self.scenario.quizzes.len();
+        let Some(agenda) = self.agenda.as_mut() else {
+            return;
+        };
+        if let (Some(room), Some(slot)) = (leaving, agenda.rooms.get_mut(agenda.at)) {
+            *slot = room;
+        }
+        agenda.move_to(index, elapsed);
+        let mut room = agenda
+            .rooms
+            .get_mut(index)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        if room.quizzes.len() != quizzes {
+            room = crate::tui::room::Room::new(quizzes);
+        }
+        let (design, source, title, count) = match agenda.section() {
+            Some(s) => (
+                s.design,
+                s.source.clone(),
+                s.title.clone(),
+                agenda.playlist.sections.len(),
+            ),
+            None => (self.design, self.source.clone(), String::new(), 0),
+        };
+        self.room = room;
+        self.keys_set = None;
+        self.design = design;
+        self.source = source;
+        self.screen = Screen::Replay;
+        self.overlay = Overlay::None;
+        self.error = None;
+        self.playing = false;
+        self.parted = None;
+        self.undone.clear();
+        self.saved_added.clear();
+        self.tick = if at_end { self.last_tick() } else { 0 };
+        if let Some(p) = self.present.as_mut() {
+            p.revealed = false;
+        }
+        self.notice = Some(format!("part {} of {count}: {title}", index + 1));
     }
 }
 
@@ -167,7 +225,10 @@ impl App {
                     After::Fork { .. } => {
                         self.notice = Some(format!("that fork cannot be simulated: {e}"))
                     }
-                    After::Unfork { .. } | After::StepKeys { .. } | After::KeyStrategy { .. } => {
+                    After::Unfork { .. }
+                    | After::StepKeys { .. }
+                    | After::KeyStrategy { .. }
+                    | After::Section { .. } => {
                         self.notice = Some(e)
                     }
                     After::Reload => self.error = Some(e),
@@ -188,6 +249,8 @@ impl App {
         };
         let design = prepared.original.design;
         let ticks_before = self.trace().ticks.len();
+        // The room's answers to the scenario being left stay with its section.
+        let leaving = matches!(after, After::Section { .. }).then(|| std::mem::take(&mut self.room));
         self.apply(prepared);
         // A run that grew or shrank says so: the room sees the new length, not just a new end.
         let ticks_after = self.trace().ticks.len();
@@ -228,6 +291,7 @@ impl App {
                 self.error = None;
                 self.notice = Some("the scenario file changed: reloaded".into());
             }
+            After::Section { index, at_end } => self.enter_section(index, at_end, leaving),
             After::Open { source, notice, .. } => {
                 self.keys_set = None;
                 self.source = crate::text::sanitize_line(&source);

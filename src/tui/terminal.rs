@@ -100,17 +100,38 @@ impl Program for App {
     }
 }
 
-/// Runs the replay on a real terminal until the viewer quits.
-pub fn run(mut app: App) -> io::Result<()> {
+/// Runs the replay on a real terminal until the viewer quits; gives the replay back as it
+/// ended, for a summary once the terminal is restored.
+pub fn run(mut app: App) -> io::Result<App> {
     let theme = Theme::from_env();
-    // Restored on every way out: quit, error, panic, and the signals that end or suspend it.
-    let mut session = if app.mouse {
-        Session::start_with_mouse()?
-    } else {
-        Session::start()?
-    };
-    let mut runtime = Replay::new(&app);
-    program::run(&mut session, &mut app, &mut runtime, &theme)
+    {
+        // Restored on every way out: quit, error, panic, and the signals that end or suspend it.
+        let mut session = if app.mouse {
+            Session::start_with_mouse()?
+        } else {
+            Session::start()?
+        };
+        let mut runtime = Replay::new(&app);
+        program::run(&mut session, &mut app, &mut runtime, &theme)?;
+    }
+    Ok(app)
+}
+
+/// What a presenter prints once its terminal is given back: the room's score, the parts of
+/// the session it went through and how long the talk took; `None` when the room answered
+/// nothing.
+pub fn summary(app: &App) -> Option<String> {
+    app.present?;
+    let score = app.session_score().text()?;
+    let elapsed = crate::tui::shown::clock(app.present.map_or(0, |p| p.elapsed_secs) as i64);
+    let parts = app.agenda.as_ref().map_or(String::new(), |a| {
+        format!(
+            " · {} of {} parts",
+            a.at + 1,
+            a.playlist.sections.len()
+        )
+    });
+    Some(format!("the room: {score}{parts} · {elapsed}"))
 }
 
 /// The replay's side of the world: stories simulated on another thread, the autoplay timer,
@@ -339,11 +360,20 @@ impl NotesLink {
             .scenario
             .as_ref()
             .map_or(String::new(), |(_, t)| t.clone());
+        let mut shown = app
+            .published
+            .as_ref()
+            .map_or_else(|| super::shown::shown(app), |(.., s)| s.clone());
+        shown.left_secs = app
+            .agenda
+            .as_ref()
+            .and_then(|a| a.left(app.present.map_or(0, |p| p.elapsed_secs)));
         p.publish(&Position {
             source: app.source.clone(),
             scenario,
             design: app.design.id().to_string(),
             tick: app.tick,
+            shown,
         });
     }
 }

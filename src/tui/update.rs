@@ -2,7 +2,8 @@
 //! the only place the replay's state changes; it draws nothing, reads and writes no file, and
 //! never waits.
 
-use super::app::{Answer, App, Overlay, Picker, SPEEDS, SavePrompt, Screen};
+use super::app::{App, Overlay, Parted, Picker, SPEEDS, SavePrompt, Screen};
+use super::room::MAX_VOTES;
 use super::effect::Effect;
 use super::msg::Msg;
 use crate::files::WriteError;
@@ -19,8 +20,13 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     apply(app, msg, &mut effects);
     // The speaker notes follow the presenter: each new position goes out once.
     if app.present.is_some() {
-        let here = (app.revision, app.design, app.tick);
-        if app.published != Some(here) {
+        let here = (
+            app.revision,
+            app.design,
+            app.tick,
+            super::shown::shown(app),
+        );
+        if app.published.as_ref() != Some(&here) {
             app.published = Some(here);
             effects.push(Effect::Publish);
         }
@@ -36,14 +42,37 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         app.notice = Some("still simulating the last change: one moment".into());
         return;
     }
+    // The last choice of the question here, for counting hands.
+    let last_choice = app
+        .question_here()
+        .map_or(0, |(_, q)| app.choices(q).len().saturating_sub(1));
     match msg {
+        // A clicker's PageDown reveals the room's answer when one waits.
+        Msg::Next if app.answer_waiting() => reveal(app),
         Msg::Next if app.quiz_pending() => {
             app.playing = false;
             app.notice = Some(quiz_reminder(app));
         }
+        Msg::Next if app.screen == Screen::Replay && app.at_end() && next_section(app).is_some() => {
+            app.playing = false;
+            if let Some(to) = next_section(app) {
+                effects.push(open_section(app, to, false));
+            }
+        }
         Msg::Next => {
             app.playing = false;
             step_forward(app);
+        }
+        Msg::Prev
+            if app.screen == Screen::Replay
+                && app.tick == 0
+                && app.agenda.as_ref().is_some_and(|a| a.at > 0) =>
+        {
+            app.playing = false;
+            if let Some(a) = &app.agenda {
+                let to = a.at - 1;
+                effects.push(open_section(app, to, true));
+            }
         }
         Msg::Prev => {
             app.playing = false;
@@ -58,16 +87,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             match app.screen {
                 Screen::Replay | Screen::Window => {
                     // A question for the room is not skipped on the way to the end.
-                    let next_question = app
-                        .scenario
-                        .quizzes
-                        .iter()
-                        .zip(&app.answers)
-                        .filter(|(_, answer)| answer.is_none())
-                        .filter_map(|(q, _)| q.target.find(app.trace(), app.told()))
-                        .filter(|&t| t > app.tick)
-                        .min();
-                    app.tick = next_question.unwrap_or(app.last_tick());
+                    app.tick = next_question(app).unwrap_or(app.last_tick());
                     if app.quiz_pending() {
                         app.notice = Some(quiz_reminder(app));
                     }
@@ -101,6 +121,12 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             if app.screen == Screen::Replay {
                 app.tick = app.position_in(design);
             }
+            if design != app.design
+                && let Some(p) = app.present.as_mut()
+            {
+                // Another design's name stays hidden until it too is revealed.
+                p.revealed = false;
+            }
             app.design = design;
         }
         Msg::JumpToDivergence => {
@@ -111,6 +137,11 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             match app.divergence() {
                 Some((i, other)) => {
                     app.tick = i.min(app.last_tick());
+                    app.parted = Some(Parted {
+                        tick: app.tick,
+                        this: app.design,
+                        other,
+                    });
                     app.notice = Some(format!(
                         "{} and {} part ways here",
                         app.design.name(),
@@ -186,6 +217,37 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             if let Some(p) = app.present.as_mut() {
                 p.show_elapsed = !p.show_elapsed;
             }
+        }
+        Msg::ToggleHidden => match app.present.as_mut() {
+            Some(p) if p.hide.any() => {
+                p.revealed = !p.revealed;
+                let what = p.hide.words();
+                app.notice = Some(if p.revealed {
+                    format!("revealed: {what} (n hides it again)")
+                } else {
+                    format!("hidden from the room: {what} (n reveals)")
+                });
+            }
+            Some(_) => {
+                app.notice = Some(
+                    "nothing is hidden: idem present --hide-design (or --hide-statement, --hide-outcome) hides it"
+                        .into(),
+                )
+            }
+            None => {}
+        },
+        Msg::TogglePanels => {
+            if let Some(p) = app.present.as_mut() {
+                p.panels = !p.panels;
+            }
+        }
+        Msg::ToggleFold => {
+            app.fold = !app.fold;
+            app.notice = Some(if app.fold {
+                "repeated attempts folded into one row each run (f shows every row)".into()
+            } else {
+                "every row shown (f folds repeated attempts)".into()
+            });
         }
         Msg::Fork(what) => {
             app.playing = false;
@@ -342,6 +404,12 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
         }
         Msg::Answer(choice) => answer(app, choice),
+        Msg::OpenAnswer => open_answer(app, false),
+        Msg::OpenVotes => open_answer(app, true),
+        Msg::Reveal => reveal(app),
+        Msg::TakeBack => take_back(app),
+        Msg::Type(c) if matches!(app.overlay, Overlay::Voting { .. }) => count(app, Some(c)),
+        Msg::Backspace if matches!(app.overlay, Overlay::Voting { .. }) => count(app, None),
         Msg::Type(c) => match &mut app.overlay {
             Overlay::Picker(p) => {
                 p.typed.push(c);
@@ -374,6 +442,10 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             _ => {}
         },
         Msg::Up => match &mut app.overlay {
+            Overlay::Voting { selected, fresh } => {
+                *selected = selected.saturating_sub(1);
+                *fresh = true;
+            }
             Overlay::Picker(p) => p.step(false),
             Overlay::Checklist(i) => *i = i.saturating_sub(1),
             Overlay::Help => app.help_scroll = app.help_scroll.saturating_sub(1),
@@ -381,6 +453,10 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             _ => {}
         },
         Msg::Down => match &mut app.overlay {
+            Overlay::Voting { selected, fresh } => {
+                *selected = (*selected + 1).min(last_choice);
+                *fresh = true;
+            }
             Overlay::Picker(p) => p.step(true),
             Overlay::Checklist(i) => *i = (*i + 1).min(CHECKLIST.len() - 1),
             // Bounded when drawn: the help never scrolls past its last line.
@@ -391,6 +467,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             _ => {}
         },
         Msg::Confirm => match app.overlay.clone() {
+            Overlay::Voting { .. } => reveal(app),
             Overlay::Picker(p) => effects.extend(pick(app, p)),
             Overlay::Save(s) => effects.extend(save(app, s)),
             Overlay::Goto { typed, .. } => go_to(app, &typed),
@@ -419,7 +496,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 app.notice = Some("nothing open to close: q quits".into());
             }
         }
-        Msg::Quit if app.unsaved() && app.overlay != Overlay::ConfirmQuit => {
+        Msg::Quit if leaving_loses(app) && app.overlay != Overlay::ConfirmQuit => {
             app.playing = false;
             app.overlay = Overlay::ConfirmQuit;
         }
@@ -470,6 +547,13 @@ fn changes_the_story(app: &App, msg: &Msg) -> bool {
         | Msg::OpenSave
         | Msg::OpenPicker
         | Msg::OpenWindow => true,
+        // Moving to another scenario of the session.
+        Msg::Next => app.screen == Screen::Replay && app.at_end() && next_section(app).is_some(),
+        Msg::Prev => {
+            app.screen == Screen::Replay
+                && app.tick == 0
+                && app.agenda.as_ref().is_some_and(|a| a.at > 0)
+        }
         Msg::Retention(_) => true,
         Msg::Confirm => matches!(
             app.overlay,
@@ -543,14 +627,15 @@ fn matters(tick: &crate::sim::Tick) -> bool {
     )
 }
 
-/// The first unanswered question after the current tick, which no jump passes.
+/// The first question after the current tick not yet answered under any design, which no
+/// jump passes.
 fn next_question(app: &App) -> Option<usize> {
     app.scenario
         .quizzes
         .iter()
-        .zip(&app.answers)
-        .filter(|(_, answer)| answer.is_none())
-        .filter_map(|(q, _)| q.target.find(app.trace(), app.told()))
+        .enumerate()
+        .filter(|(i, _)| !app.room.revealed_anywhere(*i))
+        .filter_map(|(_, q)| q.target.find(app.trace(), app.told()))
         .filter(|&t| t > app.tick)
         .min()
 }
@@ -676,26 +761,166 @@ fn last_time(app: &App) -> crate::sim::Instant {
 }
 
 fn quiz_reminder(app: &App) -> String {
-    let n = app.quiz_here().map_or(0, |(_, q)| q.choices.len());
-    format!("answer the question first: press 1 to {n}")
+    if matches!(app.overlay, Overlay::Answering) {
+        let n = app.question_here().map_or(0, |(_, q)| app.choices(q).len());
+        return format!("the room's answer first: press 1 to {n}, or Esc");
+    }
+    "the room answers first: a, then the answer's number; or v to count hands".to_string()
 }
 
-/// Records an answer once; stepping back and forward again cannot change it.
-fn answer(app: &mut App, choice: usize) {
-    let Some((index, quiz)) = app.quiz_here() else {
+/// `a` or `v` at a question: answer mode, or counting hands. A revealed answer is final under
+/// its design; another design asks the question again.
+fn open_answer(app: &mut App, votes: bool) {
+    let Some((index, quiz)) = app.question_here() else {
         return;
     };
-    if choice >= quiz.choices.len() || app.answers.get(index).copied().flatten().is_some() {
+    let choices = app.choices(quiz).len();
+    app.playing = false;
+    if app.response_here().is_some_and(|r| r.is_revealed()) {
+        app.notice = Some(format!(
+            "the room's answer under {} is revealed and stays; switch design (1–6) to ask again under another",
+            app.design.name()
+        ));
         return;
     }
-    let right = quiz.correct(app.trace()) == Some(choice);
-    if let Some(slot) = app.answers.get_mut(index) {
-        *slot = Some(Answer {
-            choice,
-            right,
-            design: app.design,
-        });
+    if votes {
+        if let Some(r) = app.room.entry(index, app.design) {
+            r.votes.resize(choices, 0);
+        }
+        app.overlay = Overlay::Voting {
+            selected: 0,
+            fresh: true,
+        };
+    } else {
+        app.overlay = Overlay::Answering;
     }
+}
+
+/// The room's answer, in answer mode: kept, and revealed by the next step (or Enter).
+fn answer(app: &mut App, choice: usize) {
+    let Some((index, quiz)) = app.question_here() else {
+        return;
+    };
+    let choices = app.choices(quiz);
+    let Some(text) = choices.get(choice).cloned() else {
+        app.notice = Some(format!("choose 1 to {}, or Esc", choices.len()));
+        return;
+    };
+    let design = app.design;
+    match app.room.entry(index, design) {
+        Some(r) if r.is_revealed() => {}
+        Some(r) => {
+            r.choice = Some(choice);
+            app.overlay = Overlay::None;
+            app.notice = Some(format!(
+                "the room says {} {text}: → or Enter reveals, u takes it back",
+                choice + 1
+            ));
+        }
+        None => {}
+    }
+}
+
+/// A digit typed while counting hands (the selected choice's count), `+` or `-` (one more or
+/// less), or `None` for Backspace (its last digit erased).
+fn count(app: &mut App, typed: Option<char>) {
+    let Overlay::Voting { selected, fresh } = app.overlay else {
+        return;
+    };
+    let Some((index, _)) = app.question_here() else {
+        return;
+    };
+    let Some(r) = app.room.entry(index, app.design) else {
+        return;
+    };
+    let Some(n) = r.votes.get_mut(selected) else {
+        return;
+    };
+    *n = match typed {
+        Some('+') => n.saturating_add(1),
+        Some('-') => n.saturating_sub(1),
+        Some(c) => {
+            let digit = c.to_digit(10).unwrap_or(0);
+            if fresh {
+                digit
+            } else {
+                n.saturating_mul(10).saturating_add(digit)
+            }
+        }
+        None => *n / 10,
+    }
+    .min(MAX_VOTES);
+    app.overlay = Overlay::Voting {
+        selected,
+        fresh: false,
+    };
+}
+
+/// Shows the right answer to what the room said, under the design on screen: final from now.
+fn reveal(app: &mut App) {
+    app.playing = false;
+    let Some((index, quiz)) = app.question_here() else {
+        return;
+    };
+    let correct = app.correct(quiz, app.design);
+    let started = app.response_here().is_some_and(|r| r.started());
+    if !started {
+        app.notice = Some(if matches!(app.overlay, Overlay::Voting { .. }) {
+            "no hands counted yet: type each choice's count, then Enter".into()
+        } else {
+            quiz_reminder(app)
+        });
+        return;
+    }
+    if let Some(r) = app.room.entry(index, app.design)
+        && !r.is_revealed()
+    {
+        r.reveal(correct);
+        if r.choice.is_none() {
+            app.notice = Some("the room is split: no choice has the most hands".into());
+        }
+    }
+    app.overlay = Overlay::None;
+}
+
+/// Takes back the room's answer (and its counted hands) before the reveal.
+fn take_back(app: &mut App) {
+    let Some((index, _)) = app.question_here() else {
+        return;
+    };
+    if let Some(r) = app.room.entry(index, app.design)
+        && r.waiting()
+    {
+        *r = crate::tui::room::Response::default();
+        app.notice = Some("the room's answer is taken back: the question waits again".into());
+    }
+}
+
+/// Whether leaving now loses something: what-ifs never saved, or a room's answers.
+fn leaving_loses(app: &App) -> bool {
+    app.unsaved() || (app.present.is_some() && app.room_answered())
+}
+
+/// The section after the one on screen, when a session file is played.
+fn next_section(app: &App) -> Option<usize> {
+    let a = app.agenda.as_ref()?;
+    (a.at + 1 < a.playlist.sections.len()).then_some(a.at + 1)
+}
+
+/// Opens section `to` of the playlist, at its first tick (or its last, going back).
+fn open_section(app: &mut App, to: usize, at_end: bool) -> Effect {
+    let scenario = app
+        .agenda
+        .as_ref()
+        .and_then(|a| a.playlist.sections.get(to))
+        .map(|s| s.scenario.clone())
+        .unwrap_or_else(|| app.original.clone());
+    app.overlay = Overlay::None;
+    app.start(Job {
+        original: scenario,
+        added: Vec::new(),
+        after: After::Section { index: to, at_end },
+    })
 }
 
 /// Reads the chosen entry (or the typed path) next; an empty choice says what to do.

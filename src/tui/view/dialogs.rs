@@ -1,7 +1,7 @@
 //! The dialogs drawn over the replay: the scenario picker and the save prompt.
 
 use super::fit;
-use crate::tui::app::{Picker, SavePrompt};
+use crate::tui::app::{App, Picker, SavePrompt};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -229,28 +229,44 @@ pub fn goto(frame: &mut Frame<'_>, area: Rect, typed: &str, error: Option<&str>,
     super::popup(frame, area, (76, 7), "Go to", lines, theme);
 }
 
-/// `q` with what-ifs that were never saved: they would be lost.
-pub fn confirm_quit(frame: &mut Frame<'_>, area: Rect, unsaved: usize, theme: &Theme) {
-    let what = if unsaved == 1 {
-        "1 what-if".to_string()
-    } else {
-        format!("{unsaved} what-ifs")
-    };
-    let lines = vec![
-        Line::raw(format!(
+/// `q` with what-ifs that were never saved, or in front of a room that has answered: what
+/// leaving loses, and the way to stay.
+pub fn confirm_quit(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let mut lines = Vec::new();
+    let unsaved = if app.unsaved() { app.added.len() } else { 0 };
+    if unsaved > 0 {
+        let what = if unsaved == 1 {
+            "1 what-if".to_string()
+        } else {
+            format!("{unsaved} what-ifs")
+        };
+        lines.push(Line::raw(format!(
             "{what} in this replay are not saved, and quitting loses them."
-        )),
-        Line::raw(""),
-        Line::from(vec![
-            Span::styled("y", theme.key()),
-            Span::raw(" quit anyway · "),
-            Span::styled("S", theme.key()),
-            Span::raw(" save first · "),
-            Span::styled("n", theme.key()),
-            Span::raw(" / Esc stay"),
-        ]),
+        )));
+    }
+    if app.present.is_some() && app.room_answered() {
+        let score = app
+            .session_score()
+            .text()
+            .map_or(String::new(), |s| format!(" ({s})"));
+        lines.push(Line::raw(format!(
+            "The room has answered{score}; leaving ends the session and its score."
+        )));
+    }
+    lines.push(Line::raw(""));
+    let mut keys = vec![
+        Span::styled("y", theme.key()),
+        Span::raw(" quit anyway · "),
     ];
-    super::popup(frame, area, (70, 6), "Quit?", lines, theme);
+    if unsaved > 0 {
+        keys.push(Span::styled("S", theme.key()));
+        keys.push(Span::raw(" save first · "));
+    }
+    keys.push(Span::styled("n", theme.key()));
+    keys.push(Span::raw(" / Esc stay"));
+    lines.push(Line::from(keys));
+    let height = lines.len() as u16 + 3;
+    super::popup(frame, area, (70, height), "Quit?", lines, theme);
 }
 
 pub fn checklist(frame: &mut Frame<'_>, area: Rect, selected: usize, theme: &Theme) {

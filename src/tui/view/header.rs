@@ -169,11 +169,15 @@ fn checkout_keys(app: &App) -> Option<(String, String)> {
 pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     // The full names of all six designs need 134 columns.
     let compact = area.width < 134;
+    // In front of a room that is to predict first, the designs are numbers only.
+    let hidden = app.present.is_some_and(|p| p.hidden().design);
     let mut spans = vec![Span::raw(" ")];
     let mut x = area.x + 1;
     let mut tabs = Vec::new();
     for design in Design::ALL {
-        let name = if compact {
+        let name = if hidden {
+            "design"
+        } else if compact {
             short_name(design)
         } else {
             design.name()
@@ -191,6 +195,9 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         spans.push(Span::styled("│", theme.dim()));
     }
     spans.pop();
+    if hidden {
+        spans.push(Span::styled("   names hidden: n reveals", theme.dim()));
+    }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
     app.hits.borrow_mut().designs = tabs;
 }
@@ -209,15 +216,42 @@ fn short_name(d: Design) -> &'static str {
 
 pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let compare = app.screen == Screen::Compare;
-    let keys: &[(&str, &str)] = &[
-        ("←→", "step"),
-        ("Space", "play"),
-        ("1-6", if compare { "columns" } else { "design" }),
-        ("d", "diverge"),
-        ("c", if compare { "back" } else { "compare" }),
-        ("?", "help"),
-        ("q", "quit"),
-    ];
+    // At a question the hint bar says how the room answers, in the mode the keys are in.
+    let keys: &[(&str, &str)] = match app.overlay {
+        crate::tui::app::Overlay::Answering => &[
+            ("1-9", "the room's answer"),
+            ("Esc", "leave answer mode"),
+        ],
+        crate::tui::app::Overlay::Voting { .. } => &[
+            ("0-9", "hands for the marked choice"),
+            ("↑↓", "choose"),
+            ("Enter", "reveal"),
+            ("Esc", "leave"),
+        ],
+        _ if app.answer_waiting() => &[
+            ("→/Enter", "reveal"),
+            ("u", "take back"),
+            ("a", "change"),
+            ("1-6", "design"),
+        ],
+        _ if app.quiz_pending() => &[
+            ("a", "answer"),
+            ("v", "count hands"),
+            ("1-6", "design"),
+            ("←", "back"),
+            ("?", "help"),
+            ("q", "quit"),
+        ],
+        _ => &[
+            ("←→", "step"),
+            ("Space", "play"),
+            ("1-6", if compare { "columns" } else { "design" }),
+            ("d", "diverge"),
+            ("c", if compare { "back" } else { "compare" }),
+            ("?", "help"),
+            ("q", "quit"),
+        ],
+    };
     let mut spans = vec![Span::raw(" ")];
     for (k, what) in keys {
         spans.push(Span::styled(*k, theme.key()));

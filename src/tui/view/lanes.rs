@@ -127,7 +127,7 @@ pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     // Rows scrolled off the top are counted in the title. Later ticks are not hidden rows:
     // the room is not shown what has not happened yet.
     let rows = usize::from(area.height.saturating_sub(3));
-    let earlier = (app.tick + 1).saturating_sub(rows);
+    let earlier = crate::tui::repeats::visible(app.folds(), app.tick, rows).1;
     let title = match earlier {
         0 => " Timeline ".to_string(),
         n => format!(" Timeline · ↑ {n} earlier "),
@@ -144,13 +144,14 @@ pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         app.trace(),
         app.told(),
         &app.scenario.lanes,
-        app.tick,
+        (app.tick, app.folds()),
         theme,
     );
     app.hits.borrow_mut().rows = rows;
 }
 
 /// Draws the lane header and the rows up to `current`, scrolled so `current` is visible;
+/// the runs of repeated attempts given (none unless folding is on) take a row each;
 /// returns where each row went, with its tick.
 pub fn render_rows(
     buf: &mut Buffer,
@@ -158,7 +159,7 @@ pub fn render_rows(
     trace: &Trace,
     told: &Told,
     names: &LaneNames,
-    current: usize,
+    (current, folds): (usize, &[crate::tui::repeats::Run]),
     theme: &Theme,
 ) -> Vec<(Rect, usize)> {
     if inner.height < 2 || inner.width < 30 {
@@ -166,7 +167,11 @@ pub fn render_rows(
     }
     let rows = (inner.height - 1) as usize;
     let last = current.min(trace.ticks.len().saturating_sub(1));
-    let start = (current + 1).saturating_sub(rows);
+    let plan = crate::tui::repeats::visible(folds, last, rows).0;
+    let start = match plan.first() {
+        Some(crate::tui::repeats::Row::Tick(i)) => *i,
+        _ => (current + 1).saturating_sub(rows),
+    };
     let full_width = trace
         .ticks
         .iter()
@@ -235,9 +240,23 @@ pub fn render_rows(
         free = x + shown.width() as u16 + 1;
         buf.set_string(x, inner.y, shown, theme.bold());
     }
-    let mut drawn = Vec::with_capacity(last + 1 - start);
-    for (row, index) in (start..=last).enumerate() {
+    let mut drawn = Vec::with_capacity(plan.len());
+    for (row, planned) in plan.iter().enumerate() {
         let y = inner.y + 1 + row as u16;
+        let index = match planned {
+            crate::tui::repeats::Row::Tick(i) => *i,
+            folded => {
+                // Repeated attempts, one row: said once, dimmed, across the lanes.
+                let words = folded.words().unwrap_or_default();
+                buf.set_string(
+                    lanes.left,
+                    y,
+                    fit(&format!("⋮ {words}"), usize::from(lanes.width)),
+                    theme.dim(),
+                );
+                continue;
+            }
+        };
         let tick = &trace.ticks[index];
         let style = if index == current {
             theme.current()

@@ -40,8 +40,8 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     }
     if let Some(p) = &app.present {
         presenter::presenter(frame, app, p, theme);
-        if app.overlay == Overlay::Help {
-            help::help(frame, area, app, theme);
+        if !p.blank {
+            overlay(frame, area, app, theme);
         }
         return;
     }
@@ -94,8 +94,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     if !app.for_export {
         header::footer(frame, foot, app, theme);
     }
+    overlay(frame, area, app, theme);
+}
+
+/// What is drawn over the screen, if anything. Answer mode and counting hands are drawn in the
+/// question's own box, not over it.
+fn overlay(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     match &app.overlay {
-        Overlay::None => {}
+        Overlay::None | Overlay::Answering | Overlay::Voting { .. } => {}
         Overlay::Help => help::help(frame, area, app, theme),
         Overlay::Glossary => glossary::glossary(frame, area, theme),
         Overlay::Picker(p) => dialogs::picker(frame, area, p, theme),
@@ -107,7 +113,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Overlay::Explore { found, row, col } => {
             dialogs::explore(frame, area, app, found, (*row, *col), theme)
         }
-        Overlay::ConfirmQuit => dialogs::confirm_quit(frame, area, app.added.len(), theme),
+        Overlay::ConfirmQuit => dialogs::confirm_quit(frame, area, app, theme),
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::fit;
 use crate::report::{Tone, headline, reconcile_line, verdict_meaning};
-use crate::tui::app::{App, Screen};
+use crate::tui::app::{App, Overlay, Screen};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -29,8 +29,9 @@ fn story<'a>(app: &'a App, text: &'a str, theme: &Theme) -> (Paragraph<'a>, &'st
         && let Some((index, quiz)) = app.quiz_here()
     {
         let (lines, title) = question(app, index, quiz, theme);
+        // Not trimmed: the hands' column keeps its alignment.
         return (
-            Paragraph::new(lines).wrap(Wrap { trim: true }),
+            Paragraph::new(lines).wrap(Wrap { trim: false }),
             title,
             theme.changed(),
         );
@@ -83,27 +84,70 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     );
 }
 
-/// A prediction checkpoint: the question while it waits, the answer once it is given.
+/// A prediction checkpoint: the question while it waits, what the room said (an answer or
+/// hands per choice) until the reveal, then the right answer and the explanation for the
+/// design on screen.
 fn question(
     app: &App,
     index: usize,
     quiz: &crate::scenario::Quiz,
     theme: &Theme,
 ) -> (Vec<Line<'static>>, &'static str) {
-    let given = app.answers.get(index).copied().flatten();
+    let response = app.room.get(index, app.design);
+    let choices = app.choices(quiz);
+    let voting = match app.overlay {
+        Overlay::Voting { selected, .. } => Some(selected),
+        _ => None,
+    };
+    let answering = app.overlay == Overlay::Answering;
+    let given = response.and_then(|r| r.answer());
+    let revealed = response.and_then(|r| r.revealed);
+    let votes: &[u32] = response.map_or(&[], |r| r.votes.as_slice());
     let mut lines = vec![Line::styled(quiz.question.clone(), theme.bold())];
-    let mut choices: Vec<Span> = Vec::new();
-    for (i, c) in quiz.choices.iter().enumerate() {
-        let style = match given {
-            Some(a) if a.choice == i => theme.current(),
-            _ => ratatui::style::Style::new(),
-        };
-        choices.push(Span::styled(format!("{} ", i + 1), theme.key()));
-        choices.push(Span::styled(c.clone(), style));
-        choices.push(Span::raw("    "));
+    if voting.is_some() || votes.iter().any(|v| *v > 0) {
+        // One line per choice, with its hands and a bar, so the room sees itself counted.
+        let most = votes.iter().copied().max().unwrap_or(0).max(1);
+        let label_width = choices
+            .iter()
+            .map(|c| unicode_width::UnicodeWidthStr::width(c.as_str()))
+            .max()
+            .unwrap_or(0)
+            .min(28);
+        for (i, c) in choices.iter().enumerate() {
+            let n = votes.get(i).copied().unwrap_or(0);
+            let chosen = voting == Some(i);
+            let style = if chosen {
+                theme.current()
+            } else if revealed.is_some_and(|r| r == Some(i)) {
+                theme.tone(Tone::Good)
+            } else {
+                Style::new()
+            };
+            let bar = "█".repeat((n * 20).div_ceil(most) as usize);
+            lines.push(Line::from(vec![
+                Span::styled(if chosen { "▸ " } else { "  " }, theme.key()),
+                Span::styled(format!("{} ", i + 1), theme.key()),
+                Span::styled(format!("{:<label_width$}", fit(c, label_width)), style),
+                Span::styled(format!(" {n:>4} "), theme.bold()),
+                Span::styled(bar, theme.dim()),
+            ]));
+        }
+    } else {
+        let mut spans: Vec<Span> = Vec::new();
+        for (i, c) in choices.iter().enumerate() {
+            let style = if given == Some(i) {
+                theme.current()
+            } else {
+                Style::new()
+            };
+            spans.push(Span::styled(format!("{} ", i + 1), theme.key()));
+            spans.push(Span::styled(c.clone(), style));
+            spans.push(Span::raw("    "));
+        }
+        lines.push(Line::from(spans));
     }
-    lines.push(Line::from(choices));
-    let title = match given {
+    let n = choices.len();
+    let title = match revealed {
         // A recording has no keys to press: it pauses, then shows the answer itself.
         None if app.for_export => {
             lines.push(Line::styled(
@@ -112,48 +156,111 @@ fn question(
             ));
             " Question for the room "
         }
-        None => {
+        None if answering => {
             lines.push(Line::styled(
-                format!(
-                    "Press 1 to {} to answer; the replay waits. An answer cannot be changed.",
-                    quiz.choices.len()
-                ),
-                theme.dim(),
+                format!("Answer mode: press 1 to {n} for the room's answer · Esc leaves"),
+                theme.changed(),
             ));
+            " Answer mode "
+        }
+        None if voting.is_some() => {
+            lines.push(Line::styled(
+                "Type each choice's hands · ↑↓ choose · + / - one more or less · Enter reveals · Esc leaves",
+                theme.changed(),
+            ));
+            " Counting hands "
+        }
+        None => {
+            let waiting = given.map(|i| {
+                format!(
+                    "The room says {} {}. → or Enter reveals · u takes it back · a changes it",
+                    i + 1,
+                    choices.get(i).map_or("", String::as_str)
+                )
+            });
+            let text = match waiting {
+                Some(w) => w,
+                None if app.room.revealed_anywhere(index) => format!(
+                    "Not asked under {} yet: a or v asks again, → goes on. {}",
+                    design_name(app),
+                    asked_before(app, index, &choices)
+                ),
+                None => "The replay waits: a, then a number, for the room's answer · v counts hands · 1–6 switch design".to_string(),
+            };
+            lines.push(Line::styled(text, theme.dim()));
             " Question for the room "
         }
-        Some(a) => {
-            let right = quiz
-                .correct(app.trace_of(a.design))
-                .and_then(|i| quiz.choices.get(i).map(|c| (i, c)));
-            let verdict = match (a.right, right) {
+        Some(correct) => {
+            let right = correct.and_then(|i| choices.get(i).map(|c| (i, c)));
+            let room_right = response.is_some_and(|r| r.right());
+            let split = given.is_none();
+            let mut spans = vec![match (room_right, right) {
                 (true, Some((i, c))) if app.for_export => Span::styled(
                     format!("✓ The answer is {} {c}. ", i + 1),
                     theme.tone(Tone::Good),
                 ),
                 (true, _) => Span::styled("✓ Right. ", theme.tone(Tone::Good)),
+                (false, Some((i, c))) if split => Span::styled(
+                    format!("The room was split. The answer is {} {c}. ", i + 1),
+                    theme.tone(Tone::Warn),
+                ),
                 (false, Some((i, c))) => Span::styled(
                     format!("✗ The answer is {} {c}. ", i + 1),
                     theme.tone(Tone::Bad),
                 ),
-                // `answer = "charges"` and more charges than choices: none of them is right,
-                // and the room is told what the run did instead of a bare mark.
+                // More charges than even the grown choices name: the room is told what the
+                // run did instead of a bare mark.
                 (false, None) => Span::styled(
                     format!(
                         "✗ None of the choices: this run ends with {}. ",
-                        crate::story::plural(app.trace_of(a.design).outcome.charges, "charge")
+                        crate::story::plural(app.trace().outcome.charges, "charge")
                     ),
                     theme.tone(Tone::Bad),
                 ),
-            };
-            lines.push(Line::from(vec![
-                verdict,
-                Span::raw(quiz.explanation.clone()),
-            ]));
+            }];
+            if let Some(r) = response.filter(|r| r.hands() > 0) {
+                let score = r.score();
+                spans.push(Span::styled(
+                    format!("{} of {} hands right. ", score.hands_right, score.hands),
+                    theme.bold(),
+                ));
+            }
+            spans.push(Span::raw(
+                quiz.explanation.for_design(app.design).to_string(),
+            ));
+            lines.push(Line::from(spans));
             " The answer "
         }
     };
     (lines, title)
+}
+
+/// The design's name, or its number alone while the presenter hides it from the room.
+fn design_name(app: &App) -> String {
+    if app.present.is_some_and(|p| p.hidden().design) {
+        format!("design {}", app.design.hotkey())
+    } else {
+        app.design.name().to_string()
+    }
+}
+
+/// `Under design 1 the room said 2 Once (✓).`: what was answered under the other designs.
+fn asked_before(app: &App, index: usize, choices: &[String]) -> String {
+    let Some(by) = app.room.quizzes.get(index) else {
+        return String::new();
+    };
+    by.iter()
+        .filter(|(d, r)| **d != app.design && r.is_revealed())
+        .map(|(d, r)| {
+            let said = r
+                .choice
+                .and_then(|i| choices.get(i).map(|c| format!("{} {c}", i + 1)))
+                .unwrap_or_else(|| "nothing clear".to_string());
+            let mark = if r.right() { "✓" } else { "✗" };
+            format!("Under design {} the room said {said} ({mark}).", d.hotkey())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The outcome rows under the narration: at the last tick, the headline with the verdict on

@@ -1,14 +1,20 @@
 //! Presenter mode: what a room reads from the back. Less chrome, the story in large type
 //! (as large as a terminal allows: bold, spaced, with wide margins), the money at the bottom.
+//! It shows its own state too: a what-if in force, a broken edit, the designs compared, a
+//! session's part and its countdown, and at the end the room's score.
 
 use super::fit;
 use crate::report::headline;
-use crate::tui::app::{App, Presenting};
+use crate::tui::app::{App, Overlay, Presenting, Screen};
+use crate::tui::shown::{banners, clock};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Margin, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+/// The fewest rows the diagram keeps.
+const DIAGRAM_LEAST: u16 = 6;
 
 pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme) {
     let area = frame.area();
@@ -17,114 +23,188 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
         return;
     }
     let roomy = area.height >= 30;
-    let [head, designs, diagram, story, money, foot] = Layout::vertical([
+    let state = banners(app);
+    let banner_height = (state.len() as u16).min(2);
+    let score = at_the_end(app).then(|| app.session_score().text()).flatten();
+    let money_height = 1 + u16::from(score.is_some());
+    let fixed = 1 + 1 + banner_height + money_height + 1;
+    let room = area.height.saturating_sub(fixed + DIAGRAM_LEAST);
+    let story_height = if app.question_here().is_some() || app.screen == Screen::Compare {
+        // A question, its choices (or its hands) and its answer need their rows.
+        let rows = super::narration::story_rows(app, area.width, theme) as u16 + 2;
+        rows.clamp(5, room.max(5))
+    } else if roomy {
+        9
+    } else {
+        7
+    };
+    let [head, designs, banner, diagram, story, money, foot] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(1),
-        Constraint::Min(6),
-        Constraint::Length(if roomy { 9 } else { 7 }),
-        Constraint::Length(1),
+        Constraint::Length(banner_height),
+        Constraint::Min(DIAGRAM_LEAST),
+        Constraint::Length(story_height),
+        Constraint::Length(money_height),
         Constraint::Length(1),
     ])
     .areas(area);
     title_line(frame, head, app, p, theme);
     super::header::design_bar(frame, designs, app, theme);
-    let block = Block::default()
-        .borders(Borders::TOP | Borders::BOTTOM)
-        .border_style(theme.dim());
-    let inner = block.inner(diagram);
-    frame.render_widget(block, diagram);
-    let rows = super::lanes::render_rows(
-        frame.buffer_mut(),
-        inner,
-        app.trace(),
-        app.told(),
-        &app.scenario.lanes,
-        app.tick,
-        theme,
-    );
-    app.hits.borrow_mut().rows = rows;
-    if app.quiz_here().is_some() {
+    let lines: Vec<Line> = state
+        .iter()
+        .map(|l| Line::styled(fit(&format!(" {l}"), banner.width as usize), theme.changed()))
+        .collect();
+    frame.render_widget(Paragraph::new(lines), banner);
+    match app.screen {
+        Screen::Compare => super::compare::compare(frame, diagram, app, theme),
+        _ => {
+            let (timeline, side) = if p.panels {
+                let side = if area.width >= 110 { 46 } else { 32 };
+                let [t, s] =
+                    Layout::horizontal([Constraint::Min(40), Constraint::Length(side)])
+                        .areas(diagram);
+                (t, Some(s))
+            } else {
+                (diagram, None)
+            };
+            let block = Block::default()
+                .borders(Borders::TOP | Borders::BOTTOM)
+                .border_style(theme.dim());
+            let inner = block.inner(timeline);
+            frame.render_widget(block, timeline);
+            let rows = super::lanes::render_rows(
+                frame.buffer_mut(),
+                inner,
+                app.trace(),
+                app.told(),
+                &app.scenario.lanes,
+                (app.tick, app.folds()),
+                theme,
+            );
+            app.hits.borrow_mut().rows = rows;
+            if let Some(side) = side {
+                if p.hidden().statement {
+                    let block = Block::default()
+                        .borders(Borders::ALL)
+                        .title(" Ledger · hidden (n reveals) ")
+                        .title_style(theme.dim());
+                    frame.render_widget(block, side);
+                } else {
+                    super::panels::panels(frame, side, app, theme);
+                }
+            }
+        }
+    }
+    if app.question_here().is_some() || app.screen == Screen::Compare {
         super::narration::narration(frame, story, app, theme);
     } else {
         big_narration(frame, story, app, theme);
     }
-    money_line(frame, money, app, theme);
-    // While the speaker notes are off the footer says why, in place of the key reminder.
-    let footer = match &app.notes_off {
-        _ if app.simulating.is_some() => Line::styled(
+    money_line(frame, money, app, p, score.as_deref(), theme);
+    footer(frame, foot, app, theme);
+}
+
+/// The talk's end: the last tick of the last scenario (or of the only one).
+fn at_the_end(app: &App) -> bool {
+    app.screen == Screen::Replay
+        && app.at_end()
+        && app
+            .agenda
+            .as_ref()
+            .is_none_or(|a| a.at + 1 == a.playlist.sections.len())
+}
+
+/// The bottom line: what is being worked on, what a key just did, why the notes are off, or
+/// the keys that work now (a question's own keys while one waits).
+fn footer(frame: &mut Frame<'_>, foot: Rect, app: &App, theme: &Theme) {
+    let width = foot.width as usize;
+    let line = if app.simulating.is_some() {
+        Line::styled(
             fit(
                 &format!(
                     " ⧗ simulating… {}",
                     app.simulating.as_deref().unwrap_or_default()
                 ),
-                foot.width as usize,
+                width,
             ),
             theme.key(),
-        ),
-        // A broken edit of the file, and what a key just did, reach the room's screen too.
-        _ if app.error.is_some() => Line::styled(
-            fit(
-                &format!(
-                    " the file has an error; the last good version keeps running · {}",
-                    app.error.as_deref().unwrap_or_default()
-                ),
-                foot.width as usize,
-            ),
-            theme.lost(),
-        ),
-        _ if app.notice.is_some() => Line::styled(
-            fit(
-                &format!(" {}", app.notice.as_deref().unwrap_or_default()),
-                foot.width as usize,
-            ),
-            theme.changed(),
-        ),
-        Some(why) => Line::styled(
-            fit(
-                &format!(" speaker notes are off: {why}"),
-                foot.width as usize,
-            ),
+        )
+    } else if let Some(n) = &app.notice {
+        // What a key just did reaches the room's screen too.
+        Line::styled(fit(&format!(" {n}"), width), theme.changed())
+    } else if let Some(why) = &app.notes_off {
+        Line::styled(
+            fit(&format!(" speaker notes are off: {why}"), width),
             theme.tone(crate::report::Tone::Warn),
-        ),
-        None => Line::styled(
-            " PgDn/→ next · PgUp/← back · . blank · t timer · 1–6 design · ? keys · q quit",
-            theme.dim(),
-        ),
+        )
+    } else {
+        Line::styled(fit(hints(app), width), theme.dim())
     };
-    frame.render_widget(Paragraph::new(footer), foot);
+    frame.render_widget(Paragraph::new(line), foot);
+}
+
+/// The keys that matter now, on one line.
+fn hints(app: &App) -> &'static str {
+    match app.overlay {
+        Overlay::Answering => " 1–9 the room's answer · Esc leaves answer mode",
+        Overlay::Voting { .. } => {
+            " digits: hands for the marked choice · ↑↓ choose · Enter reveals · Esc leaves"
+        }
+        _ if app.answer_waiting() => " → / Enter reveals · u takes it back · a changes it",
+        _ if app.quiz_pending() => {
+            " a answer · v count hands · 1–6 design · ← back · ? keys · q quit"
+        }
+        _ if app.screen == Screen::Compare => {
+            " ←→ step · 1–6 columns · c / Esc back · ? keys · q quit"
+        }
+        _ => " PgDn/→ next · PgUp/← back · . blank · t timer · 1–6 design · ? keys · q quit",
+    }
 }
 
 fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, theme: &Theme) {
     let trace = app.trace();
-    let mut right = format!(
-        "◷ {}   {}/{}",
-        trace.format_time(app.now()),
-        app.tick + 1,
-        trace.ticks.len()
-    );
+    let position = match app.screen {
+        Screen::Compare => "COMPARE".to_string(),
+        _ => format!("{}/{}", app.tick + 1, trace.ticks.len()),
+    };
+    let mut right = format!("◷ {}   {position}", trace.format_time(app.now()));
     // The room must know when it is looking at a what-if rather than the scenario as written.
     if !app.added.is_empty() {
         right = format!("⑂ WHAT-IF   {right}");
     }
+    let mut spans = vec![];
     if p.show_elapsed {
-        right.push_str(&format!(
-            "   ⏲ {:02}:{:02}",
-            p.elapsed_secs / 60,
-            p.elapsed_secs % 60
-        ));
+        right.push_str(&format!("   ⏲ {}", clock(p.elapsed_secs as i64)));
     }
-    let room = (area.width as usize).saturating_sub(right.chars().count() + 3);
-    let left = fit(&format!(" {}", app.scenario.title), room);
-    let pad =
-        (area.width as usize).saturating_sub(left.chars().count() + right.chars().count() + 1);
-    frame.render_widget(
-        Paragraph::new(Line::from(vec![
-            Span::styled(left, theme.bold()),
-            Span::raw(" ".repeat(pad)),
-            Span::styled(right, theme.bold()),
-        ])),
-        area,
-    );
+    // A session's part: its countdown beside the talk's elapsed time.
+    let left_secs = app.agenda.as_ref().and_then(|a| a.left(p.elapsed_secs));
+    let countdown = left_secs.filter(|_| p.show_elapsed).map(|left| {
+        if left < 0 {
+            (
+                format!(" ⏳ {} over ", clock(-left)),
+                theme.tone(crate::report::Tone::Bad),
+            )
+        } else {
+            (format!(" ⏳ {} ", clock(left)), theme.bold())
+        }
+    });
+    let part = app
+        .agenda
+        .as_ref()
+        .map(|a| format!("{}/{} · ", a.at + 1, a.playlist.sections.len()))
+        .unwrap_or_default();
+    let tail = countdown.as_ref().map_or(0, |(t, _)| t.chars().count());
+    let room = (area.width as usize).saturating_sub(right.chars().count() + tail + 3);
+    let left = fit(&format!(" {part}{}", app.scenario.title), room);
+    let pad = (area.width as usize)
+        .saturating_sub(left.chars().count() + right.chars().count() + tail + 1);
+    spans.push(Span::styled(left, theme.bold()));
+    spans.push(Span::raw(" ".repeat(pad)));
+    spans.push(Span::styled(right, theme.bold()));
+    if let Some((text, style)) = countdown {
+        spans.push(Span::styled(text, style));
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
 fn big_narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
@@ -143,19 +223,51 @@ fn big_narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     );
 }
 
-fn money_line(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+/// The card statement, the outcome at the last tick, and at the talk's end the room's score
+/// on a line of its own. What is hidden from the room says so instead.
+fn money_line(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    p: &Presenting,
+    score: Option<&str>,
+    theme: &Theme,
+) {
+    let hidden = p.hidden();
     let state = app.trace().ticks.get(app.tick).map(|t| &t.state);
     let charges = state.map_or(0, |s| s.ledger.len());
     let total = state.map_or(crate::sim::Cents(0), |s| s.charged_total());
-    let statement = format!(
-        " Card statement: {charges} line{} · {total}",
-        if charges == 1 { "" } else { "s" }
-    );
-    let mut spans = vec![Span::styled(statement, theme.money())];
-    if app.at_end() {
-        let (tone, head) = headline(&app.trace().outcome);
+    let mut spans = vec![if hidden.statement {
+        Span::styled(" Card statement: hidden until revealed (n)", theme.dim())
+    } else {
+        Span::styled(
+            format!(
+                " Card statement: {charges} line{} · {total}",
+                if charges == 1 { "" } else { "s" }
+            ),
+            theme.money(),
+        )
+    }];
+    if app.at_end() && app.screen == Screen::Replay {
         spans.push(Span::raw("   "));
-        spans.push(Span::styled(head, theme.tone(tone)));
+        if hidden.outcome {
+            spans.push(Span::styled("outcome hidden (n reveals)", theme.dim()));
+        } else {
+            let (tone, head) = headline(&app.trace().outcome);
+            spans.push(Span::styled(head, theme.tone(tone)));
+        }
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    let mut lines = vec![Line::from(spans)];
+    if let Some(score) = score {
+        let whose = if app.agenda.is_some() {
+            "The room, over the session"
+        } else {
+            "The room"
+        };
+        lines.push(Line::styled(
+            fit(&format!(" {whose}: {score}"), area.width as usize),
+            theme.bold(),
+        ));
+    }
+    frame.render_widget(Paragraph::new(lines), area);
 }

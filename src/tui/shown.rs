@@ -1,0 +1,126 @@
+//! What the presenter says about its own state, in words: the same lines on the room's screen
+//! and in the speaker notes, so the trainer always knows what the room is looking at.
+
+use super::app::{App, Screen};
+use crate::present::link::Shown;
+
+/// The presenter's state lines: a what-if in force (and how the run's length changed), a
+/// broken edit of the scenario file, the two designs `d` set apart here, the designs compared.
+pub fn banners(app: &App) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(last) = app.added.last() {
+        let more = match app.added.len() {
+            1 => String::new(),
+            n => format!(" (+{} more)", n - 1),
+        };
+        let now = app.trace().ticks.len();
+        let written = app.written_ticks(app.design);
+        let length = if now == written {
+            String::new()
+        } else {
+            format!(" · the run has {now} ticks; as written, {written}")
+        };
+        lines.push(format!(
+            "⑂ WHAT-IF: {}{more}{length} · u undoes",
+            crate::scenario::fork::describe(&app.original, last)
+        ));
+    }
+    if let Some(e) = &app.error {
+        lines.push(format!(
+            "⚠ the file has an error; the last good version keeps running · {e}"
+        ));
+    }
+    if app.screen == Screen::Compare {
+        let names: Vec<String> = app
+            .compared
+            .iter()
+            .map(|d| format!("{} {}", d.hotkey(), design_name(app, *d)))
+            .collect();
+        lines.push(format!("COMPARE: {}", names.join(" · ")));
+    } else if let Some(p) = app.parted
+        && p.tick == app.tick
+        && p.this == app.design
+    {
+        lines.push(format!(
+            "◆ d: {} and {} part ways at this tick",
+            design_name(app, p.this),
+            design_name(app, p.other)
+        ));
+    }
+    lines
+}
+
+/// A design as the room may see it: its name, or its number alone while names are hidden.
+pub fn design_name(app: &App, design: crate::sim::Design) -> String {
+    if app.present.is_some_and(|p| p.hidden().design) {
+        format!("design {}", design.hotkey())
+    } else {
+        design.name().to_string()
+    }
+}
+
+/// Everything the notes are told about the presenter's state, but the countdown (which
+/// changes every second and is added as the position is sent).
+pub fn shown(app: &App) -> Shown {
+    let hidden = app.present.map(|p| p.hidden()).filter(|h| h.any());
+    Shown {
+        banners: banners(app),
+        hidden: hidden.map(|h| format!("hidden from the room: {} (n reveals)", h.words())),
+        section: app.agenda.as_ref().and_then(|a| {
+            let s = a.section()?;
+            let budget = s
+                .budget
+                .map(|b| format!(" · budget {}", clock(b.as_secs() as i64)))
+                .unwrap_or_default();
+            Some(format!(
+                "part {} of {}: {}{budget}",
+                a.at + 1,
+                a.playlist.sections.len(),
+                s.title
+            ))
+        }),
+        left_secs: None,
+        room: room_here(app),
+        score: app.session_score().text(),
+    }
+}
+
+/// What the room has said to the question here, under the design on screen.
+fn room_here(app: &App) -> Option<String> {
+    let (_, quiz) = app.question_here()?;
+    let r = app.response_here()?;
+    if !r.started() {
+        return None;
+    }
+    let choices = app.choices(quiz);
+    let said = r
+        .answer()
+        .and_then(|i| choices.get(i).map(|c| format!("{} {c}", i + 1)));
+    let hands = if r.hands() > 0 {
+        let counts: Vec<String> = r
+            .votes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("{}: {n}", i + 1))
+            .collect();
+        format!(" (hands {})", counts.join(", "))
+    } else {
+        String::new()
+    };
+    let state = match r.revealed {
+        None => "not revealed yet".to_string(),
+        Some(_) if r.right() => "revealed: right".to_string(),
+        Some(_) => "revealed: wrong".to_string(),
+    };
+    Some(format!(
+        "the room says {}{hands}; {state}",
+        said.unwrap_or_else(|| "nothing clear (a tie)".to_string())
+    ))
+}
+
+/// `04:12`, or `-01:05` once over.
+pub fn clock(secs: i64) -> String {
+    let sign = if secs < 0 { "-" } else { "" };
+    let secs = secs.unsigned_abs();
+    format!("{sign}{:02}:{:02}", secs / 60, secs % 60)
+}
