@@ -25,6 +25,7 @@ fn position(tick: usize) -> Position {
         scenario: default_scenario().expect("loads").text,
         design: "with-charge".into(),
         tick,
+        shown: Default::default(),
     }
 }
 
@@ -169,6 +170,7 @@ fn the_notes_sheet_for_order_5531() {
             scenario: scenario.text.clone(),
             design: design.into(),
             tick,
+            shown: Default::default(),
         })
         .unwrap_or_else(|e| panic!("a sheet for {design} at {tick}: {e}"))
     };

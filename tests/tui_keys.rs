@@ -427,11 +427,20 @@ fn the_quiz_holds_the_replay_until_answered() {
     settle(&mut app, Msg::PlayStep);
     assert_eq!(app.tick, at);
     assert!(!app.playing);
-    // While the question waits, a number answers it instead of switching design.
-    assert_eq!(map_key(ch('3'), &app), Some(Msg::Answer(2)));
-    press(&mut app, ch('2'));
+    // A number still switches design at a question: it never answers by accident.
+    assert_eq!(
+        map_key(ch('3'), &app),
+        Some(Msg::SwitchDesign(Design::NoKey))
+    );
+    // a, then a number: the room's answer, kept until the reveal.
+    press_all(&mut app, &[ch('a'), ch('2')]);
     assert_eq!(app.design, Design::WithCharge);
-    assert_eq!(app.score(), (1, 1), "with-charge charges once: choice 2");
+    assert!(app.answer_waiting());
+    assert_eq!(app.score().asked, 0, "nothing counts before the reveal");
+    // The next step reveals it; the one after goes on.
+    press(&mut app, key(KeyCode::Right));
+    assert_eq!(app.tick, at, "the step revealed the answer");
+    assert_eq!(app.score().right, 1, "with-charge charges once: choice 2");
     press(&mut app, key(KeyCode::Right));
     assert_eq!(app.tick, at + 1, "answered: the replay goes on");
 }
@@ -442,27 +451,40 @@ fn the_answer_follows_the_design_in_force() {
     press(&mut app, ch('3'));
     assert_eq!(app.design, Design::NoKey);
     step_to_quiz(&mut app);
-    press(&mut app, ch('2'));
-    assert_eq!(app.score(), (0, 1), "no-key charges twice: once is wrong");
+    press_all(&mut app, &[ch('a'), ch('2'), key(KeyCode::Enter)]);
+    assert_eq!(
+        (app.score().right, app.score().asked),
+        (0, 1),
+        "no-key charges twice: once is wrong"
+    );
 }
 
 #[test]
 fn an_answer_cannot_be_changed_by_stepping_back() {
     let mut app = app_with_quiz();
     let at = step_to_quiz(&mut app);
-    press(&mut app, ch('1'));
-    assert_eq!(app.score(), (0, 1));
+    press_all(&mut app, &[ch('a'), ch('1'), key(KeyCode::Enter)]);
+    assert_eq!((app.score().right, app.score().asked), (0, 1));
     press(&mut app, key(KeyCode::Left));
     press(&mut app, key(KeyCode::Right));
     assert_eq!(app.tick, at);
     assert!(!app.quiz_pending(), "the question is not asked again");
-    // A number is a design switch again, not a second answer.
+    // A number is a design switch, not a second answer.
     assert_eq!(
         map_key(ch('2'), &app),
         Some(Msg::SwitchDesign(Design::LogAfterCharge))
     );
-    settle(&mut app, Msg::Answer(1));
-    assert_eq!(app.score(), (0, 1), "no second chance");
+    // Answer mode under the same design says the answer stands, and opens nothing.
+    press(&mut app, ch('a'));
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!((app.score().right, app.score().asked), (0, 1), "no second chance");
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("revealed and stays")),
+        "{:?}",
+        app.notice
+    );
 }
 
 #[test]
@@ -706,10 +728,8 @@ fn help_belongs_to_its_screen() {
 
 fn app_presenting() -> App {
     let launch = idem::tui::app::Launch {
-        design: None,
-        at: None,
-        mouse: false,
         present: true,
+        ..Default::default()
     };
     App::launch(default_scenario().unwrap(), "order-5531".into(), launch).expect("launches")
 }

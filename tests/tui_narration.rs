@@ -102,10 +102,12 @@ fn a_narration_naming_no_tick_is_refused() {
     assert!(errors.windows(2).all(|w| w[0].line < w[1].line), "{err}");
 }
 
-/// `answer = "charges"` with more charges than choices: the answer names what the run did
-/// rather than showing a bare mark.
+/// `answer = "charges"` with more charges than choices: the choice list grows to the count
+/// the runs reach (the same list under every design, so it gives nothing away), and the run's
+/// own count is among them.
 #[test]
-fn a_charges_answer_beyond_the_choices_says_what_the_run_did() {
+fn a_charges_answer_beyond_the_choices_grows_the_list() {
+    use idem::tui::Msg;
     let source = common::inline::one_layer(
         3,
         "backoff = \"1s\"",
@@ -113,16 +115,45 @@ fn a_charges_answer_beyond_the_choices_says_what_the_run_did() {
     );
     let scenario = idem::scenario::parse("q.toml", "q", &source).expect("parses");
     let mut app = idem::tui::App::new(scenario, "q".into()).expect("simulates");
-    idem::tui::settle(
-        &mut app,
-        idem::tui::Msg::SwitchDesign(idem::sim::Design::NoKey),
-    );
+    idem::tui::settle(&mut app, Msg::SwitchDesign(idem::sim::Design::NoKey));
     assert_eq!(app.trace().outcome.charges, 2);
+    let most = app.most_charges();
+    assert!(most >= 2);
+    let quiz = app.scenario.quizzes[0].clone();
+    let choices = app.choices(&quiz);
+    assert_eq!(choices.len(), most + 1, "{choices:?}");
+    assert_eq!(&choices[..3], ["None", "One", "Twice"]);
     assert!(app.quiz_pending());
-    idem::tui::settle(&mut app, idem::tui::Msg::Answer(1));
+    let asked = common::render(&app, 120, 40);
+    assert!(asked.contains("3 Twice"), "the grown choice is offered:\n{asked}");
+    // The same list under a design that charges once.
+    idem::tui::settle(&mut app, Msg::SwitchDesign(idem::sim::Design::WithCharge));
+    assert_eq!(app.choices(&quiz), choices);
+    idem::tui::settle(&mut app, Msg::SwitchDesign(idem::sim::Design::NoKey));
+    idem::tui::settle(&mut app, Msg::OpenAnswer);
+    idem::tui::settle(&mut app, Msg::Answer(2));
+    idem::tui::settle(&mut app, Msg::Reveal);
+    assert_eq!(app.score().right, 1, "Twice is right under no-key");
     let screen = common::render(&app, 120, 40);
-    assert!(
-        screen.contains("✗ None of the choices: this run ends with 2 charges."),
-        "{screen}"
-    );
+    assert!(screen.contains("✓ Right."), "{screen}");
+}
+
+/// Past nine choices the list stops growing and its last choice reads "or more".
+#[test]
+fn the_grown_list_stops_at_nine_choices() {
+    let quiz = idem::scenario::Quiz {
+        target: idem::scenario::NarrationTarget::Label("x".into()),
+        target_span: 0..0,
+        question: "How many?".into(),
+        choices: vec!["None".into(), "One".into()],
+        answer: idem::scenario::QuizAnswer::Charges,
+        explanation: Default::default(),
+    };
+    let grown = quiz.shown_choices(40);
+    assert_eq!(grown.len(), idem::scenario::MAX_CHOICES);
+    assert_eq!(grown[2], "Twice");
+    assert_eq!(grown[3], "Three times");
+    assert_eq!(grown[8], "8 times or more");
+    assert_eq!(quiz.shown_choices(1), ["None", "One"], "no growth needed");
+    assert_eq!(quiz.shown_choices(8).last().map(String::as_str), Some("8 times"));
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{app, panel, render, render_full};
+use common::{app, collapse, flat, panel, render, render_full};
 use idem::scenario::Scenario;
 use idem::scenario::library::{BUILTIN, default_scenario};
 use idem::sim::{Design, TickKind};
@@ -522,16 +522,31 @@ fn quiz_question_and_answer() {
     assert!(asked.contains("Question for the room"), "{asked}");
     assert!(asked.contains("How many times will the card be charged?"));
     assert!(asked.contains("1 Not at all"), "{asked}");
-    assert!(asked.contains("Press 1 to 3"), "{asked}");
+    assert!(asked.contains("a, then a number"), "{asked}");
 
+    settle(&mut app, Msg::OpenAnswer);
+    let mode = render_full(&app);
+    assert!(mode.contains(" Answer mode "), "{mode}");
+    assert!(mode.contains("press 1 to 3 for the room's answer"), "{mode}");
     settle(&mut app, Msg::Answer(2));
+    let waiting = render_full(&app);
+    assert!(waiting.contains("The room says 3 Twice."), "{waiting}");
+    assert!(!waiting.contains("The answer is"), "not revealed yet:\n{waiting}");
+    settle(&mut app, Msg::Reveal);
     let answered = render_full(&app);
     insta::assert_snapshot!("quiz_answer", answered);
     assert!(answered.contains("✗ The answer is 2 Once."), "{answered}");
+    // The explanation for the design on screen.
+    let quiz = &app.scenario.quizzes[0];
+    let why = quiz.explanation.for_design(app.design);
+    assert!(
+        flat(&panel(&answered, " The answer ")).contains(&collapse(why)),
+        "{answered}"
+    );
 
     settle(&mut app, Msg::Last);
     let end = render_full(&app);
-    assert!(end.contains("quiz 0/1 right"), "{end}");
+    assert!(end.contains("0 of 1 answer right"), "{end}");
 }
 
 #[test]

@@ -66,7 +66,12 @@ fn replay_in_a_real_terminal() {
     // End stops at the question for the room; answer it (once), then go on to the end.
     tmux.press(SESSION, "G");
     tmux.wait_for(SESSION, "the quiz", |s| s.contains("Question for the room"));
+    // a, then the number: the room's answer; Enter reveals it.
+    tmux.press(SESSION, "a");
+    tmux.wait_for(SESSION, "answer mode", |s| s.contains("Answer mode"));
     tmux.press(SESSION, "2");
+    tmux.wait_for(SESSION, "the room's answer", |s| s.contains("The room says 2"));
+    tmux.press(SESSION, "Enter");
     tmux.wait_for(SESSION, "the answer", |s| s.contains("✓ Right."));
     // End: with the key stored with the charge, one line on the statement.
     tmux.press(SESSION, "G");

@@ -525,9 +525,8 @@ fn m_keys_the_steps_after_payment_another_way() {
 fn the_presenter_shows_a_what_if_and_a_broken_edit() {
     let launch = idem::tui::app::Launch {
         design: Some(Design::NoKey),
-        at: None,
-        mouse: false,
         present: true,
+        ..Default::default()
     };
     let mut scenario = idem::scenario::library::default_scenario().expect("loads");
     scenario.quizzes.clear();

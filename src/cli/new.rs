@@ -98,7 +98,7 @@ mod tests {
         }
         for q in &s.quizzes {
             assert!(q.target.find(&trace, &told).is_some(), "{:?}", q.target);
-            assert_eq!(q.correct(&trace), Some(1), "once, under with-charge");
+            assert_eq!(q.correct(&trace, 1), Some(1), "once, under with-charge");
         }
         assert!(
             told.narrations

@@ -298,7 +298,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ),
     (
         "Enter",
-        "reveal the room's answer; u (or Backspace) takes it back before that",
+        "reveal the room's answer; until then u or Backspace takes it back",
     ),
     ("d", "jump to where this design and another first differ"),
     (
