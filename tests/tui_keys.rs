@@ -477,7 +477,11 @@ fn an_answer_cannot_be_changed_by_stepping_back() {
     // Answer mode under the same design says the answer stands, and opens nothing.
     press(&mut app, ch('a'));
     assert_eq!(app.overlay, Overlay::None);
-    assert_eq!((app.score().right, app.score().asked), (0, 1), "no second chance");
+    assert_eq!(
+        (app.score().right, app.score().asked),
+        (0, 1),
+        "no second chance"
+    );
     assert!(
         app.notice
             .as_deref()

@@ -125,7 +125,10 @@ fn a_charges_answer_beyond_the_choices_grows_the_list() {
     assert_eq!(&choices[..3], ["None", "One", "Twice"]);
     assert!(app.quiz_pending());
     let asked = common::render(&app, 120, 40);
-    assert!(asked.contains("3 Twice"), "the grown choice is offered:\n{asked}");
+    assert!(
+        asked.contains("3 Twice"),
+        "the grown choice is offered:\n{asked}"
+    );
     // The same list under a design that charges once.
     idem::tui::settle(&mut app, Msg::SwitchDesign(idem::sim::Design::WithCharge));
     assert_eq!(app.choices(&quiz), choices);
@@ -155,5 +158,8 @@ fn the_grown_list_stops_at_nine_choices() {
     assert_eq!(grown[3], "Three times");
     assert_eq!(grown[8], "8 times or more");
     assert_eq!(quiz.shown_choices(1), ["None", "One"], "no growth needed");
-    assert_eq!(quiz.shown_choices(8).last().map(String::as_str), Some("8 times"));
+    assert_eq!(
+        quiz.shown_choices(8).last().map(String::as_str),
+        Some("8 times")
+    );
 }

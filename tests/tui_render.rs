@@ -527,11 +527,17 @@ fn quiz_question_and_answer() {
     settle(&mut app, Msg::OpenAnswer);
     let mode = render_full(&app);
     assert!(mode.contains(" Answer mode "), "{mode}");
-    assert!(mode.contains("press 1 to 3 for the room's answer"), "{mode}");
+    assert!(
+        mode.contains("press 1 to 3 for the room's answer"),
+        "{mode}"
+    );
     settle(&mut app, Msg::Answer(2));
     let waiting = render_full(&app);
     assert!(waiting.contains("The room says 3 Twice."), "{waiting}");
-    assert!(!waiting.contains("The answer is"), "not revealed yet:\n{waiting}");
+    assert!(
+        !waiting.contains("The answer is"),
+        "not revealed yet:\n{waiting}"
+    );
     settle(&mut app, Msg::Reveal);
     let answered = render_full(&app);
     insta::assert_snapshot!("quiz_answer", answered);

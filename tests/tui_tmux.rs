@@ -70,7 +70,9 @@ fn replay_in_a_real_terminal() {
     tmux.press(SESSION, "a");
     tmux.wait_for(SESSION, "answer mode", |s| s.contains("Answer mode"));
     tmux.press(SESSION, "2");
-    tmux.wait_for(SESSION, "the room's answer", |s| s.contains("The room says 2"));
+    tmux.wait_for(SESSION, "the room's answer", |s| {
+        s.contains("The room says 2")
+    });
     tmux.press(SESSION, "Enter");
     tmux.wait_for(SESSION, "the answer", |s| s.contains("✓ Right."));
     // End: with the key stored with the charge, one line on the statement.

@@ -102,6 +102,35 @@ pub enum Exported {
     Stdout(String),
 }
 
+/// A session file's handout: Markdown only, one document for every scenario it plays.
+fn session(
+    args: &ExportArgs,
+    options: &crate::export::ExportOptions,
+) -> Result<(String, String), super::Failure> {
+    if options.format != Format::Md {
+        return Err(super::Failure::Message(format!(
+            "a session file exports as one Markdown handout (--format md); for {} export one of its scenarios",
+            options.format.id()
+        )));
+    }
+    if args.design.is_some() || args.at.is_some() {
+        return Err(super::Failure::Message(
+            "--design and --at are for svg and cast; a session's handout shows every design".into(),
+        ));
+    }
+    let playlist = crate::present::playlist::load(std::path::Path::new(&args.scenario))?;
+    let text = crate::export::markdown::session_handout(&playlist, options.audience)?;
+    let what = format!(
+        "Markdown handout{} of a session of {} scenarios",
+        match options.audience {
+            Audience::Students => "",
+            Audience::Trainer => " for the trainer",
+        },
+        playlist.sections.len()
+    );
+    Ok((text, what))
+}
+
 /// Whether `--out` names standard output rather than a file.
 pub fn is_stdout(out: &std::path::Path) -> bool {
     out.as_os_str() == "-"
@@ -112,9 +141,13 @@ pub fn is_stdout(out: &std::path::Path) -> bool {
 pub fn run(args: &ExportArgs) -> Result<Exported, super::Failure> {
     let options = args.options();
     check_options(&options)?;
-    let scenario = crate::scenario::resolve(&args.scenario)?;
-    let source = crate::text::sanitize_line(&args.scenario);
-    let (bytes, what) = render(&scenario, &source, &options)?;
+    let (bytes, what) = if crate::present::playlist::names_session(&args.scenario) {
+        session(args, &options)?
+    } else {
+        let scenario = crate::scenario::resolve(&args.scenario)?;
+        let source = crate::text::sanitize_line(&args.scenario);
+        render(&scenario, &source, &options)?
+    };
     if is_stdout(&args.out) {
         return Ok(Exported::Stdout(bytes));
     }

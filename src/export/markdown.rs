@@ -36,6 +36,78 @@ pub fn handout(scenario: &Scenario, audience: Audience) -> Result<String, String
     Ok(render(scenario, &traces, audience))
 }
 
+/// One handout for a whole session file: the agenda (each part with the design it opens on and
+/// its time), then each scenario's handout in turn, its headings one level down.
+pub fn session_handout(
+    playlist: &crate::present::playlist::Playlist,
+    audience: Audience,
+) -> Result<String, String> {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", heading(&playlist.title));
+    if !playlist.description.trim().is_empty() {
+        out.push_str(&block(&playlist.description));
+        out.push_str("\n\n");
+    }
+    let total = playlist
+        .budget()
+        .map(|b| format!(", {} in all", minutes(b)))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "A session of {} scenario{} replayed by idem{total}.\n",
+        playlist.sections.len(),
+        if playlist.sections.len() == 1 {
+            ""
+        } else {
+            "s"
+        }
+    );
+    let _ = writeln!(out, "| Part | Scenario | Opens on | Time |");
+    let _ = writeln!(out, "|--:|---|---|--:|");
+    for (i, s) in playlist.sections.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "| {} | {} (`{}`) | {} | {} |",
+            i + 1,
+            cell(&s.title),
+            code_span(&s.scenario.name),
+            s.design.name(),
+            s.budget.map_or_else(|| "—".to_string(), minutes)
+        );
+    }
+    out.push('\n');
+    for (i, s) in playlist.sections.iter().enumerate() {
+        let part = handout(&s.scenario, audience)?;
+        out.push_str(PAGE_BREAK);
+        let _ = writeln!(out, "# Part {}: {}\n", i + 1, heading(&s.title));
+        // Every heading of the part goes one level down, under the part's own.
+        for line in part.lines() {
+            if line.starts_with('#') {
+                out.push('#');
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    Ok(out)
+}
+
+/// `10 min`, `1 h 30 min`, `45 s`.
+fn minutes(d: std::time::Duration) -> String {
+    let secs = d.as_secs();
+    match (secs / 3600, secs % 3600 / 60, secs % 60) {
+        (0, 0, s) => format!("{s} s"),
+        (0, m, 0) => format!("{m} min"),
+        (0, m, s) => format!("{m} min {s} s"),
+        (h, 0, _) => format!("{h} h"),
+        (h, m, _) => format!("{h} h {m} min"),
+    }
+}
+
 fn render(scenario: &Scenario, traces: &[Trace], audience: Audience) -> String {
     let clock = traces.first().map_or(ClockStyle::TimeOfDay, |t| t.clock);
     let mut out = String::new();

@@ -92,7 +92,9 @@ pub fn is_session(text: &str) -> bool {
     match text.parse::<toml::Table>() {
         Ok(table) => table.contains_key("section"),
         // Broken TOML: a session's own header still says what it was meant to be.
-        Err(_) => text.lines().any(|l| l.trim_start().starts_with("[[section]]")),
+        Err(_) => text
+            .lines()
+            .any(|l| l.trim_start().starts_with("[[section]]")),
     }
 }
 
@@ -151,9 +153,7 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
     if let Some(extra) = parsed.section.get(MAX_SECTIONS) {
         error(
             extra.span(),
-            format!(
-                "a session plays at most {MAX_SECTIONS} scenarios; split it into two sessions"
-            ),
+            format!("a session plays at most {MAX_SECTIONS} scenarios; split it into two sessions"),
         );
     }
     let mut sections = Vec::new();
@@ -179,9 +179,7 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
         let budget = match &s.budget {
             None => None,
             Some(b) => match crate::scenario::values::parse_duration(b.get_ref()) {
-                Ok(ms) if (1_000..=MAX_BUDGET_MS).contains(&ms) => {
-                    Some(Duration::from_millis(ms))
-                }
+                Ok(ms) if (1_000..=MAX_BUDGET_MS).contains(&ms) => Some(Duration::from_millis(ms)),
                 Ok(_) => {
                     error(
                         b.span(),
@@ -273,7 +271,10 @@ mod tests {
         assert!(is_session(
             "title = \"x\"\n[[section]]\nscenario = \"order-5531\"\n"
         ));
-        assert!(is_session("title = \n[[section]]\n"), "broken, but a session");
+        assert!(
+            is_session("title = \n[[section]]\n"),
+            "broken, but a session"
+        );
         assert!(!is_session(
             library::find("order-5531").expect("built in").text
         ));

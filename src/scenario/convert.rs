@@ -5,8 +5,8 @@ use super::diagnostic::{Diagnostic, Severity};
 use super::schema;
 use super::values::did_you_mean;
 use super::{
-    Expectation, Explanation, NarrationMode, NarrationRule, NarrationTarget, Note, Quiz, QuizAnswer,
-    Scenario,
+    Expectation, Explanation, NarrationMode, NarrationRule, NarrationTarget, Note, Quiz,
+    QuizAnswer, Scenario,
 };
 use crate::sim::config::{
     Backoff, Fault, FaultAction, IntentConfig, Jitter, KeyMode, KeyStrategy, LayerConfig,

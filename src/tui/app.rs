@@ -48,7 +48,10 @@ pub enum Overlay {
     Answering,
     /// `v` at a question: hands counted per choice, typed as the room raises them; `selected`
     /// is the choice being counted, and `fresh` says the next digit starts its count anew.
-    Voting { selected: usize, fresh: bool },
+    Voting {
+        selected: usize,
+        fresh: bool,
+    },
 }
 
 /// The scenario picker: files in `./scenarios`, the built-in library, and a typed path.
@@ -518,10 +521,7 @@ impl App {
     pub fn quiz_pending(&self) -> bool {
         self.question_here().is_some_and(|(i, _)| {
             !self.room.revealed_anywhere(i)
-                || self
-                    .room
-                    .get(i, self.design)
-                    .is_some_and(Response::waiting)
+                || self.room.get(i, self.design).is_some_and(Response::waiting)
         })
     }
 

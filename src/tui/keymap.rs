@@ -243,9 +243,12 @@ pub const PRESENTER_KEYS: &[(&str, &str)] = &[
     ),
     ("g / G", "first / last tick (Home / End too)"),
     ("Space", "play / pause"),
-    ("+ / -", "faster / slower"),
+    ("+ / -", "faster / slower (= is + without shift)"),
     ("↓ / ↑", "scroll the narration or the question's box"),
-    ("1 – 6", "switch design, keeping the moment (at a question too)"),
+    (
+        "1 – 6",
+        "switch design, keeping the moment (at a question too)",
+    ),
     (
         "a",
         "at a question: answer mode, then 1–9 is the room's answer (Esc leaves)",
@@ -261,10 +264,16 @@ pub const PRESENTER_KEYS: &[(&str, &str)] = &[
     ("n", "reveal what is hidden from the room, or hide it again"),
     ("d", "jump to where this design and another first differ"),
     ("] / [", "next / previous event that matters"),
-    ("c", "compare designs side by side; there 1–6 choose the columns"),
+    (
+        "c",
+        "compare designs side by side; there 1–6 choose the columns",
+    ),
     ("k", "the checklist; Enter opens the scenario that shows it"),
     ("L", "the ledger, statement and memory beside the timeline"),
-    ("f", "fold runs of repeated attempts into one row, or unfold"),
+    (
+        "f",
+        "fold runs of repeated attempts into one row, or unfold",
+    ),
     (
         "x ! s",
         "what if: the message lost / a crash next / this attempt slow",
@@ -278,7 +287,10 @@ pub const PRESENTER_KEYS: &[(&str, &str)] = &[
     ),
     ("?", "this help; then g for the glossary"),
     ("Esc", "close what is open"),
-    ("q", "quit (asks first if the room has answered or what-ifs are not saved)"),
+    (
+        "q",
+        "quit (asks first if the room has answered or what-ifs are not saved)",
+    ),
 ];
 
 /// Every key, as the help overlay and the README list them.
@@ -291,7 +303,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "scroll the narration when it is longer than its box",
     ),
     ("+ / -", "faster / slower"),
-    ("1 – 6", "switch design, keeping the moment (at a question too)"),
+    (
+        "1 – 6",
+        "switch design, keeping the moment (at a question too)",
+    ),
     (
         "a / v",
         "at a question: answer mode (then 1–9), or count hands per choice",
@@ -318,7 +333,10 @@ pub const KEYS: &[(&str, &str)] = &[
     ("!", "what if the processor crashed at its next step?"),
     ("s", "what if this attempt were slow at the processor?"),
     ("u / r", "undo the last what-if / redo it"),
-    ("f", "fold runs of repeated attempts into one row, or unfold"),
+    (
+        "f",
+        "fold runs of repeated attempts into one row, or unfold",
+    ),
     (
         "K",
         "key the checkout's attempts: one per order, per attempt, none",

@@ -188,7 +188,12 @@ impl Program for Notes {
     }
 
     fn view(&self, frame: &mut Frame, theme: &Theme) {
-        draw(frame, &self.status, self.received.elapsed().as_secs(), theme);
+        draw(
+            frame,
+            &self.status,
+            self.received.elapsed().as_secs(),
+            theme,
+        );
     }
 
     fn done(&self) -> bool {

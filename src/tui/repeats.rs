@@ -121,7 +121,8 @@ pub fn runs(trace: &Trace, told: &Told) -> Vec<Run> {
     }
     let same = |a: &Block, b: &Block| {
         a.ticks() == b.ticks()
-            && (0..a.ticks()).all(|k| shape(trace, told, a.first + k) == shape(trace, told, b.first + k))
+            && (0..a.ticks())
+                .all(|k| shape(trace, told, a.first + k) == shape(trace, told, b.first + k))
     };
     let mut runs: Vec<Run> = Vec::new();
     let mut open: Option<Run> = None;
@@ -199,7 +200,10 @@ mod tests {
 
     #[test]
     fn numbers_are_left_out_of_labels() {
-        assert_eq!(unnumbered("charge $1.00 key K7Q4 #12"), "charge $1.00 key K7Q4 #");
+        assert_eq!(
+            unnumbered("charge $1.00 key K7Q4 #12"),
+            "charge $1.00 key K7Q4 #"
+        );
         assert_eq!(unnumbered("no answer to #2.3"), "no answer to #");
         assert_eq!(unnumbered("order #"), "order #");
     }
@@ -217,7 +221,9 @@ mod tests {
         // Ticks 0–1 before, attempt 1 at 2–4, attempts 2–5 repeat it at 5–16.
         let runs = vec![Run {
             like: block(1, 2, 3),
-            repeats: (0..4).map(|k| block(2 + k, 5 + 3 * k as usize, 3)).collect(),
+            repeats: (0..4)
+                .map(|k| block(2 + k, 5 + 3 * k as usize, 3))
+                .collect(),
         }];
         // Past the run: every repeat folds into one row.
         let (rows, earlier) = visible(&runs, 18, 100);

@@ -153,7 +153,12 @@ impl App {
     /// Puts section `index` of the session on screen (its story just applied): its design,
     /// its first or last tick, and the answers it was given before; `leaving` are the answers
     /// of the section left.
-    fn enter_section(&mut self, index: usize, at_end: bool, leaving: Option<crate::tui::room::Room>) {
+    fn enter_section(
+        &mut self,
+        index: usize,
+        at_end: bool,
+        leaving: Option<crate::tui::room::Room>,
+    ) {
         let elapsed = self.present.map_or(0, |p| p.elapsed_secs);
         let quizzes = self.scenario.quizzes.len();
         let Some(agenda) = self.agenda.as_mut() else {
@@ -250,7 +255,8 @@ impl App {
         let design = prepared.original.design;
         let ticks_before = self.trace().ticks.len();
         // The room's answers to the scenario being left stay with its section.
-        let leaving = matches!(after, After::Section { .. }).then(|| std::mem::take(&mut self.room));
+        let leaving =
+            matches!(after, After::Section { .. }).then(|| std::mem::take(&mut self.room));
         self.apply(prepared);
         // A run that grew or shrank says so: the room sees the new length, not just a new end.
         let ticks_after = self.trace().ticks.len();

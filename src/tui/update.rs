@@ -3,9 +3,9 @@
 //! never waits.
 
 use super::app::{App, Overlay, Parted, Picker, SPEEDS, SavePrompt, Screen};
-use super::room::MAX_VOTES;
 use super::effect::Effect;
 use super::msg::Msg;
+use super::room::MAX_VOTES;
 use crate::files::WriteError;
 use crate::scenario::{self, Scenario, fork};
 use crate::sim::config::KeyStrategy;
@@ -20,12 +20,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     apply(app, msg, &mut effects);
     // The speaker notes follow the presenter: each new position goes out once.
     if app.present.is_some() {
-        let here = (
-            app.revision,
-            app.design,
-            app.tick,
-            super::shown::shown(app),
-        );
+        let here = (app.revision, app.design, app.tick, super::shown::shown(app));
         if app.published.as_ref() != Some(&here) {
             app.published = Some(here);
             effects.push(Effect::Publish);

@@ -254,10 +254,7 @@ pub fn confirm_quit(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme)
         )));
     }
     lines.push(Line::raw(""));
-    let mut keys = vec![
-        Span::styled("y", theme.key()),
-        Span::raw(" quit anyway · "),
-    ];
+    let mut keys = vec![Span::styled("y", theme.key()), Span::raw(" quit anyway · ")];
     if unsaved > 0 {
         keys.push(Span::styled("S", theme.key()));
         keys.push(Span::raw(" save first · "));

@@ -218,10 +218,9 @@ pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let compare = app.screen == Screen::Compare;
     // At a question the hint bar says how the room answers, in the mode the keys are in.
     let keys: &[(&str, &str)] = match app.overlay {
-        crate::tui::app::Overlay::Answering => &[
-            ("1-9", "the room's answer"),
-            ("Esc", "leave answer mode"),
-        ],
+        crate::tui::app::Overlay::Answering => {
+            &[("1-9", "the room's answer"), ("Esc", "leave answer mode")]
+        }
         crate::tui::app::Overlay::Voting { .. } => &[
             ("0-9", "hands for the marked choice"),
             ("↑↓", "choose"),

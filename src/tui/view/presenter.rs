@@ -25,7 +25,9 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
     let roomy = area.height >= 30;
     let state = banners(app);
     let banner_height = (state.len() as u16).min(2);
-    let score = at_the_end(app).then(|| app.session_score().text()).flatten();
+    let score = at_the_end(app)
+        .then(|| app.session_score().text())
+        .flatten();
     let money_height = 1 + u16::from(score.is_some());
     let fixed = 1 + 1 + banner_height + money_height + 1;
     let room = area.height.saturating_sub(fixed + DIAGRAM_LEAST);
@@ -52,7 +54,12 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
     super::header::design_bar(frame, designs, app, theme);
     let lines: Vec<Line> = state
         .iter()
-        .map(|l| Line::styled(fit(&format!(" {l}"), banner.width as usize), theme.changed()))
+        .map(|l| {
+            Line::styled(
+                fit(&format!(" {l}"), banner.width as usize),
+                theme.changed(),
+            )
+        })
         .collect();
     frame.render_widget(Paragraph::new(lines), banner);
     match app.screen {
@@ -60,9 +67,8 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
         _ => {
             let (timeline, side) = if p.panels {
                 let side = if area.width >= 110 { 46 } else { 32 };
-                let [t, s] =
-                    Layout::horizontal([Constraint::Min(40), Constraint::Length(side)])
-                        .areas(diagram);
+                let [t, s] = Layout::horizontal([Constraint::Min(40), Constraint::Length(side)])
+                    .areas(diagram);
                 (t, Some(s))
             } else {
                 (diagram, None)

@@ -1,0 +1,556 @@
+//! Teaching a room, key by key: a question answered in answer mode or by counted hands,
+//! taken back before the reveal, asked again under another design; digits that never answer
+//! by accident; what is hidden from the room until it is revealed; repeated attempts folded;
+//! and the presenter's keys, help and screens at 80×24.
+
+mod common;
+
+use common::{ch, collapse, flat, key, panel, press, render};
+use idem::scenario::library::default_scenario;
+use idem::sim::Design;
+use idem::tui::app::{Launch, Overlay};
+use idem::tui::keymap::{PRESENTER_KEYS, map_key};
+use idem::tui::{App, Msg, settle};
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+fn replay() -> App {
+    App::new(default_scenario().expect("loads"), "order-5531".into()).expect("simulates")
+}
+
+fn presenting(hide: idem::present::Hide) -> App {
+    let launch = Launch {
+        present: true,
+        hide,
+        ..Launch::default()
+    };
+    App::launch(
+        default_scenario().expect("loads"),
+        "order-5531".into(),
+        launch,
+    )
+    .expect("simulates")
+}
+
+/// Steps until order 5531's question stops the replay; returns its tick.
+fn to_question(app: &mut App) -> usize {
+    for _ in 0..50 {
+        if app.quiz_pending() {
+            return app.tick;
+        }
+        press(app, key(KeyCode::PageDown));
+    }
+    panic!("no question on the way");
+}
+
+fn keys(app: &mut App, events: &[KeyEvent]) {
+    for e in events {
+        press(app, *e);
+    }
+}
+
+#[test]
+fn digits_at_a_question_switch_design_and_never_answer() {
+    for mut app in [replay(), presenting(Default::default())] {
+        let at = to_question(&mut app);
+        // 1–6 switch design, as everywhere: the room's answer is untouched.
+        for (c, design) in [
+            ('3', Design::NoKey),
+            ('5', Design::ContentHash),
+            ('1', Design::WithCharge),
+        ] {
+            assert_eq!(press(&mut app, ch(c)), Some(Msg::SwitchDesign(design)));
+            assert_eq!(app.design, design);
+            assert_eq!(app.tick, at, "the same moment");
+            assert!(
+                app.quiz_pending(),
+                "the question still waits under {design}"
+            );
+            assert!(!app.room.any(), "no answer recorded by {c}");
+        }
+        // The step still waits, and says how to answer.
+        press(&mut app, key(KeyCode::PageDown));
+        assert_eq!(app.tick, at);
+        assert!(
+            app.notice.as_deref().is_some_and(|n| n.contains("a, then")),
+            "{:?}",
+            app.notice
+        );
+    }
+}
+
+#[test]
+fn a_then_a_number_answers_and_esc_leaves_answer_mode() {
+    let mut app = replay();
+    to_question(&mut app);
+    assert_eq!(press(&mut app, ch('a')), Some(Msg::OpenAnswer));
+    assert_eq!(app.overlay, Overlay::Answering);
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("Answer mode"), "the box says so:\n{screen}");
+    assert!(
+        screen.contains("1-9 the room's answer"),
+        "the hint bar:\n{screen}"
+    );
+    // In answer mode the number is the answer, not a design.
+    assert_eq!(map_key(ch('3'), &app), Some(Msg::Answer(2)));
+    assert_eq!(map_key(ch('q'), &app), None, "nothing else acts");
+    assert_eq!(press(&mut app, key(KeyCode::Esc)), Some(Msg::Back));
+    assert_eq!(app.overlay, Overlay::None);
+    assert!(!app.room.any(), "Esc left without an answer");
+    // A choice the question does not have is refused, and the mode stays.
+    keys(&mut app, &[ch('a'), ch('7')]);
+    assert_eq!(app.overlay, Overlay::Answering);
+    assert!(!app.room.any());
+    press(&mut app, ch('2'));
+    assert_eq!(app.overlay, Overlay::None);
+    assert!(app.answer_waiting());
+    assert_eq!(map_key(key(KeyCode::Enter), &app), Some(Msg::Reveal));
+    press(&mut app, key(KeyCode::Enter));
+    let r = app.response_here().expect("a response");
+    assert_eq!(r.choice, Some(1));
+    assert!(r.is_revealed() && r.right(), "once, under with-charge");
+}
+
+#[test]
+fn an_answer_is_taken_back_until_the_reveal() {
+    let mut app = replay();
+    let at = to_question(&mut app);
+    keys(&mut app, &[ch('a'), ch('1')]);
+    assert!(app.answer_waiting());
+    // u takes it back (not a what-if undo), and the question waits again.
+    assert_eq!(map_key(ch('u'), &app), Some(Msg::TakeBack));
+    press(&mut app, ch('u'));
+    assert!(!app.answer_waiting());
+    assert!(!app.room.any());
+    assert!(app.quiz_pending());
+    press(&mut app, key(KeyCode::PageDown));
+    assert_eq!(app.tick, at, "nothing to reveal: the step waits");
+    // Backspace too.
+    keys(&mut app, &[ch('a'), ch('3')]);
+    assert_eq!(map_key(key(KeyCode::Backspace), &app), Some(Msg::TakeBack));
+    press(&mut app, key(KeyCode::Backspace));
+    assert!(!app.room.any());
+    // a again changes an answer before the reveal.
+    keys(&mut app, &[ch('a'), ch('1'), ch('a'), ch('2')]);
+    assert_eq!(app.response_here().and_then(|r| r.choice), Some(1));
+    // The step reveals; after that the answer stands, and u is the what-if undo again.
+    press(&mut app, key(KeyCode::PageDown));
+    assert_eq!(app.tick, at, "the step revealed, it did not move");
+    assert!(app.response_here().is_some_and(|r| r.is_revealed()));
+    assert_eq!(map_key(ch('u'), &app), Some(Msg::Unfork));
+    settle(&mut app, Msg::TakeBack);
+    assert!(
+        app.response_here().is_some_and(|r| r.is_revealed()),
+        "a revealed answer cannot be taken back"
+    );
+    assert_eq!(app.score().right, 1);
+}
+
+#[test]
+fn votes_are_tallied_per_choice_then_revealed() {
+    let mut app = presenting(Default::default());
+    to_question(&mut app);
+    assert_eq!(press(&mut app, ch('v')), Some(Msg::OpenVotes));
+    assert!(matches!(app.overlay, Overlay::Voting { selected: 0, .. }));
+    // 3 hands for choice 1, 12 for choice 2, 5 for choice 3; a typo erased on the way.
+    keys(
+        &mut app,
+        &[
+            ch('3'),
+            key(KeyCode::Down),
+            ch('1'),
+            ch('2'),
+            ch('7'),
+            key(KeyCode::Backspace),
+            key(KeyCode::Tab),
+            ch('4'),
+            ch('+'),
+        ],
+    );
+    let r = app.response_here().expect("counted");
+    assert_eq!(r.votes, [3, 12, 5]);
+    assert!(!r.is_revealed());
+    // Digits counted hands: the design did not change.
+    assert_eq!(app.design, Design::WithCharge);
+    // Going back to a choice types its count anew.
+    keys(
+        &mut app,
+        &[key(KeyCode::Up), ch('9'), key(KeyCode::Up), ch('3')],
+    );
+    assert_eq!(
+        app.response_here().map(|r| r.votes.clone()),
+        Some(vec![3, 9, 5])
+    );
+    keys(&mut app, &[key(KeyCode::Down), ch('1'), ch('2')]);
+
+    // The counts are on the room's screen, each beside its choice.
+    let counting = render(&app, 80, 24);
+    insta::assert_snapshot!("presenter_counting_hands_80x24", counting);
+    let rows = panel(&counting, " Counting hands ");
+    for (choice, n) in [("1 Not at all", 3), ("2 Once", 12), ("3 Twice", 5)] {
+        assert!(
+            rows.iter()
+                .any(|l| l.contains(choice) && l.contains(&format!(" {n} "))),
+            "{choice}: {n}\n{counting}"
+        );
+    }
+
+    press(&mut app, key(KeyCode::Enter));
+    let r = app.response_here().expect("revealed");
+    assert!(r.is_revealed());
+    assert_eq!(r.choice, Some(1), "most hands went to Once");
+    let score = app.score();
+    assert_eq!((score.right, score.asked), (1, 1));
+    assert_eq!((score.hands_right, score.hands), (12, 20));
+    let revealed = render(&app, 80, 24);
+    assert!(revealed.contains("✓ Right."), "{revealed}");
+    assert!(revealed.contains("12 of 20 hands right"), "{revealed}");
+}
+
+#[test]
+fn a_question_is_asked_again_under_another_design() {
+    let mut app = replay();
+    let at = to_question(&mut app);
+    keys(&mut app, &[ch('a'), ch('2'), key(KeyCode::Enter)]);
+    assert!(!app.quiz_pending(), "answered: the replay may go on");
+    // Under no key the question has not been asked: the box says so, and nothing holds the
+    // replay up.
+    press(&mut app, ch('3'));
+    assert_eq!(app.tick, at);
+    assert!(!app.quiz_pending());
+    assert!(app.response_here().is_none());
+    let screen = render(&app, 120, 36);
+    let text = flat(&panel(&screen, " Question for the room "));
+    assert!(text.contains("Not asked under no key yet"), "{screen}");
+    assert!(
+        text.contains("Under design 1 the room said 2 Once (✓)."),
+        "{screen}"
+    );
+    // a asks it again under this design; its answer is kept apart.
+    keys(&mut app, &[ch('a'), ch('2')]);
+    assert!(app.quiz_pending(), "the new answer waits for its reveal");
+    press(&mut app, key(KeyCode::PageDown));
+    let here = app.response_here().expect("answered under no key");
+    assert!(here.is_revealed() && !here.right(), "no key charges twice");
+    let with_charge = app.room.get(0, Design::WithCharge).expect("kept");
+    assert!(with_charge.right());
+    let score = app.score();
+    assert_eq!((score.right, score.asked), (1, 2));
+    // The explanation follows the design on screen.
+    let quiz = app.scenario.quizzes[0].clone();
+    let screen = render(&app, 120, 36);
+    let answer = flat(&panel(&screen, " The answer "));
+    assert!(
+        answer.contains(&collapse(quiz.explanation.for_design(Design::NoKey))),
+        "{screen}"
+    );
+    assert!(answer.contains("✗ The answer is 3 Twice."), "{screen}");
+    press(&mut app, ch('1'));
+    let screen = render(&app, 120, 36);
+    let answer = flat(&panel(&screen, " The answer "));
+    assert!(
+        answer.contains(&collapse(quiz.explanation.for_design(Design::WithCharge))),
+        "{screen}"
+    );
+    assert!(
+        !answer.contains(&collapse(quiz.explanation.for_design(Design::NoKey))),
+        "{screen}"
+    );
+}
+
+#[test]
+fn an_explanation_table_is_read_per_design_and_a_bad_key_is_pointed_at() {
+    let quiz = |explanation: &str| {
+        common::inline::one_layer(
+            3,
+            "backoff = \"1s\"",
+            &format!(
+                "[[quiz]]\nat = \"14:02:07\"\nquestion = \"How many?\"\nchoices = [\"None\", \"One\"]\nanswer = 2\n{explanation}\n"
+            ),
+        )
+    };
+    let text =
+        quiz("[quiz.explanation]\nno-key = \"Nothing to look up.\"\nother = \"The key is kept.\"");
+    let s = idem::scenario::parse("q.toml", "q", &text).expect("parses");
+    let e = &s.quizzes[0].explanation;
+    assert_eq!(e.for_design(Design::NoKey), "Nothing to look up.");
+    assert_eq!(e.for_design(Design::WithCharge), "The key is kept.");
+    let text = quiz("explanation = { no-kye = \"x\" }");
+    let err = idem::scenario::parse("q.toml", "q", &text).expect_err("refused");
+    let line = text
+        .lines()
+        .position(|l| l.contains("no-kye"))
+        .expect("written")
+        + 1;
+    let column = text
+        .lines()
+        .nth(line - 1)
+        .and_then(|l| l.find("no-kye"))
+        .expect("there")
+        + 1;
+    let first = err.one_line();
+    assert!(
+        first.starts_with(&format!(
+            "q.toml:{line}:{column}: `no-kye` is not a design id (did you mean `no-key`?)"
+        )),
+        "{first}"
+    );
+    let err = idem::scenario::parse("q.toml", "q", &quiz("explanation = 3")).expect_err("refused");
+    assert!(
+        err.one_line().contains("an explanation is text in quotes"),
+        "{err}"
+    );
+}
+
+#[test]
+fn quitting_asks_first_once_the_room_has_answered() {
+    let mut app = presenting(Default::default());
+    to_question(&mut app);
+    // Esc never leaves.
+    press(&mut app, key(KeyCode::Esc));
+    assert!(!app.quit);
+    keys(&mut app, &[ch('a'), ch('2')]);
+    press(&mut app, ch('q'));
+    assert!(!app.quit, "asked first");
+    assert_eq!(app.overlay, Overlay::ConfirmQuit);
+    let screen = render(&app, 80, 24);
+    assert!(
+        collapse(&screen).contains("The room has answered"),
+        "{screen}"
+    );
+    press(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.overlay, Overlay::None);
+    assert!(!app.quit);
+    keys(&mut app, &[ch('q'), ch('y')]);
+    assert!(app.quit);
+    // Without answers, q quits at once.
+    let mut quiet = presenting(Default::default());
+    press(&mut quiet, ch('q'));
+    assert!(quiet.quit);
+}
+
+#[test]
+fn the_design_name_is_hidden_until_revealed() {
+    let hide = idem::present::Hide {
+        design: true,
+        statement: true,
+        outcome: true,
+    };
+    let mut app = presenting(hide);
+    press(&mut app, ch('3'));
+    let names: Vec<&str> = Design::ALL.iter().map(|d| d.name()).collect();
+    let hidden = render(&app, 120, 36);
+    for name in &names {
+        assert!(!hidden.contains(name), "{name} shows:\n{hidden}");
+    }
+    assert!(hidden.contains("names hidden: n reveals"), "{hidden}");
+    assert!(hidden.contains("Card statement: hidden"), "{hidden}");
+    // The question on the way: answered (with counted hands), then on to the end.
+    to_question(&mut app);
+    keys(&mut app, &[ch('v'), ch('4'), key(KeyCode::Enter)]);
+    press(&mut app, key(KeyCode::End));
+    assert!(app.at_end());
+    let end = render(&app, 120, 36);
+    assert!(end.contains("outcome hidden"), "{end}");
+    assert!(!end.contains("Charged twice"), "{end}");
+    // n reveals all three.
+    assert_eq!(press(&mut app, ch('n')), Some(Msg::ToggleHidden));
+    let shown = render(&app, 120, 36);
+    assert!(shown.contains("no key"), "{shown}");
+    assert!(shown.contains("Charged twice"), "{shown}");
+    assert!(shown.contains("Card statement: 2 lines"), "{shown}");
+    // Another design is hidden again until it too is revealed.
+    press(&mut app, ch('1'));
+    let again = render(&app, 120, 36);
+    assert!(!again.contains("key stored with the charge"), "{again}");
+}
+
+#[test]
+fn repeated_attempts_fold_into_one_row() {
+    let text = "title = \"Eight tries\"\n[[checkout.layer]]\nattempts = 8\ntimeout = \"100ms\"\nbackoff = \"10ms\"\n[processor]\nprocessing = \"10h\"\n[[intent]]\norder = \"1\"\namount = \"$1.00\"\nat = \"10:00:00\"\n";
+    let scenario = idem::scenario::parse("eight.toml", "eight", text).expect("parses");
+    for present in [false, true] {
+        let launch = Launch {
+            present,
+            ..Launch::default()
+        };
+        let mut app = App::launch(scenario.clone(), "eight".into(), launch).expect("simulates");
+        press(&mut app, key(KeyCode::End));
+        let every = render(&app, 120, 36);
+        assert!(!every.contains("same as"), "{every}");
+        assert_eq!(press(&mut app, ch('f')), Some(Msg::ToggleFold));
+        let folded = render(&app, 120, 36);
+        assert!(
+            folded.contains("attempts #3–#7: same as #2 (20 ticks)"),
+            "{folded}"
+        );
+        assert!(folded.contains("no answer to #8"), "{folded}");
+        // Inside a run, the current attempt keeps its rows.
+        let inside = app
+            .told()
+            .labels
+            .iter()
+            .position(|l| l == "no answer to #5")
+            .expect("a fifth attempt");
+        app.tick = inside;
+        let middle = render(&app, 120, 36);
+        assert!(
+            middle.contains("attempts #3–#4: same as #2 (8 ticks)"),
+            "{middle}"
+        );
+        assert!(middle.contains("no answer to #5"), "{middle}");
+        press(&mut app, ch('f'));
+        assert!(!render(&app, 120, 36).contains("same as"));
+    }
+}
+
+/// Every key of presenter mode's help acts there, and every key that acts there is in its help.
+#[test]
+fn presenter_help_lists_exactly_the_keys_that_work() {
+    let mut plain = presenting(Default::default());
+    press(&mut plain, key(KeyCode::PageDown));
+    let mut asking = presenting(Default::default());
+    to_question(&mut asking);
+    let mut waiting = presenting(Default::default());
+    to_question(&mut waiting);
+    keys(&mut waiting, &[ch('a'), ch('2')]);
+    let states = [&plain, &asking, &waiting];
+    let acts = |code: KeyCode| states.iter().any(|app| map_key(key(code), app).is_some());
+
+    // The keys the help names, by the names it writes them with.
+    let named = |name: &str| -> Vec<KeyCode> {
+        match name {
+            "→" => vec![KeyCode::Right],
+            "←" => vec![KeyCode::Left],
+            "↓" => vec![KeyCode::Down],
+            "↑" => vec![KeyCode::Up],
+            "Space" => vec![KeyCode::Char(' ')],
+            "Enter" => vec![KeyCode::Enter],
+            "Esc" => vec![KeyCode::Esc],
+            "1" => ('1'..='6').map(KeyCode::Char).collect(),
+            "6" | "/" | "–" => vec![],
+            single if single.chars().count() == 1 => {
+                vec![KeyCode::Char(single.chars().next().expect("one"))]
+            }
+            other => panic!("a key name the test does not know: {other}"),
+        }
+    };
+    let mut listed: Vec<KeyCode> = Vec::new();
+    for (keys, _) in PRESENTER_KEYS {
+        for name in keys.split_whitespace() {
+            listed.extend(named(name));
+        }
+    }
+    // Named in the descriptions: a clicker's PageDown / PageUp, Home / End, Backspace, and
+    // `=` for faster (no shift needed).
+    listed.extend([
+        KeyCode::Char('='),
+        KeyCode::PageDown,
+        KeyCode::PageUp,
+        KeyCode::Home,
+        KeyCode::End,
+        KeyCode::Backspace,
+    ]);
+    for code in &listed {
+        assert!(acts(*code), "the help lists {code:?}, which does nothing");
+    }
+    let mut candidates: Vec<KeyCode> = (' '..='~').map(KeyCode::Char).collect();
+    candidates.extend([
+        KeyCode::Right,
+        KeyCode::Left,
+        KeyCode::Up,
+        KeyCode::Down,
+        KeyCode::PageDown,
+        KeyCode::PageUp,
+        KeyCode::Home,
+        KeyCode::End,
+        KeyCode::Enter,
+        KeyCode::Esc,
+        KeyCode::Backspace,
+        KeyCode::Tab,
+        KeyCode::Delete,
+        KeyCode::Insert,
+    ]);
+    for code in candidates {
+        if acts(code) {
+            assert!(
+                listed.contains(&code),
+                "{code:?} acts in presenter mode but its help does not list it"
+            );
+        }
+    }
+    // The author's tools are not among them.
+    for c in ['S', 'o', 'w', 'e', 'm', ':'] {
+        assert!(!acts(KeyCode::Char(c)), "{c} acts in presenter mode");
+    }
+    // The help drawn there is that list.
+    settle(&mut plain, Msg::ToggleHelp);
+    let screen = render(&plain, 120, 50);
+    assert!(screen.contains("Keys of presenter mode"), "{screen}");
+    let help = flat(&panel(&screen, " Keys of presenter mode"));
+    for (keys, what) in PRESENTER_KEYS {
+        assert!(help.contains(&collapse(what)), "{keys}: {what}\n{screen}");
+    }
+}
+
+/// Compare, the checklist and the ledger work in front of a room, and the presenter says
+/// which designs it compares.
+#[test]
+fn compare_checklist_and_ledger_in_presenter_mode() {
+    let mut app = presenting(Default::default());
+    for _ in 0..4 {
+        press(&mut app, key(KeyCode::PageDown));
+    }
+    assert_eq!(press(&mut app, ch('L')), Some(Msg::TogglePanels));
+    let ledger = render(&app, 120, 36);
+    assert!(ledger.contains("Card statement"), "{ledger}");
+    assert!(ledger.contains("Processor memory"), "{ledger}");
+    assert_eq!(press(&mut app, ch('c')), Some(Msg::ToggleCompare));
+    let compare = render(&app, 120, 36);
+    assert!(
+        compare
+            .contains("COMPARE: 1 key stored with the charge · 2 key logged separately · 3 no key"),
+        "{compare}"
+    );
+    press(&mut app, ch('4'));
+    assert!(render(&app, 120, 36).contains("· 4 key logged first"));
+    press(&mut app, key(KeyCode::Esc));
+    assert_eq!(press(&mut app, ch('k')), Some(Msg::OpenChecklist));
+    let checklist = render(&app, 80, 24);
+    assert!(
+        checklist.contains("Before you trust a retry"),
+        "{checklist}"
+    );
+    press(&mut app, key(KeyCode::Esc));
+    // d says which two designs it set apart, and keeps saying so at that tick.
+    press(&mut app, ch('3'));
+    press(&mut app, ch('d'));
+    let parted = render(&app, 80, 24);
+    assert!(
+        collapse(&parted)
+            .contains("◆ d: no key and key stored with the charge part ways at this tick")
+            || collapse(&parted).contains("◆ d: no key and"),
+        "{parted}"
+    );
+    press(&mut app, ch('t'));
+    assert!(render(&app, 80, 24).contains("◆ d: no key and"));
+}
+
+/// The presenter at 80×24 with a question, then at the end with the room's score.
+#[test]
+fn presenter_question_and_score_at_80x24() {
+    let mut app = presenting(Default::default());
+    app.present.as_mut().expect("presenting").elapsed_secs = 75;
+    to_question(&mut app);
+    let asked = render(&app, 80, 24);
+    insta::assert_snapshot!("presenter_question_80x24", asked);
+    assert!(asked.contains(" Question for the room "), "{asked}");
+    assert!(asked.contains("1 Not at all"), "{asked}");
+    assert!(asked.contains("a answer · v count hands"), "{asked}");
+    keys(&mut app, &[ch('a'), ch('2'), key(KeyCode::PageDown)]);
+    press(&mut app, key(KeyCode::End));
+    assert!(app.at_end());
+    let end = render(&app, 80, 24);
+    insta::assert_snapshot!("presenter_score_80x24", end);
+    assert!(end.contains("✓ Charged once"), "{end}");
+    assert!(end.contains("The room: 1 of 1 answer right"), "{end}");
+}
