@@ -124,13 +124,22 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
         diagnostics: vec![crate::scenario::toml_diagnostic(text, &e)],
     })?;
     let mut problems: Vec<Diagnostic> = Vec::new();
+    let title = crate::text::sanitize_line(parsed.title.trim());
+    if title.is_empty() {
+        problems.push(Diagnostic::whole(
+            Severity::Error,
+            "the session's title is empty: give the talk a title".into(),
+        ));
+    }
+    if parsed.section.is_empty() {
+        problems.push(Diagnostic::whole(
+            Severity::Error,
+            "a session plays at least one scenario: add a [[section]] with scenario = \"…\"".into(),
+        ));
+    }
     let mut error = |span: std::ops::Range<usize>, message: String| {
         problems.push(Diagnostic::at(Severity::Error, text, span, message));
     };
-    let title = crate::text::sanitize_line(parsed.title.trim());
-    if title.is_empty() {
-        error(0..0, "the session's title is empty".into());
-    }
     let mut hide = Hide::default();
     for name in &parsed.hide {
         if !hide.set(name.get_ref()) {
@@ -143,12 +152,6 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
                 ),
             );
         }
-    }
-    if parsed.section.is_empty() {
-        error(
-            0..0,
-            "a session plays at least one scenario: add a [[section]] with scenario = \"…\"".into(),
-        );
     }
     if let Some(extra) = parsed.section.get(MAX_SECTIONS) {
         error(

@@ -447,12 +447,16 @@ pub(crate) fn toml_diagnostic(source: &str, e: &toml::de::Error) -> Diagnostic {
         && let Some((field, expected)) = rest.split_once('`')
     {
         let options: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
-        if let Some(s) = values::did_you_mean(field, options.iter().copied()) {
-            message = format!("{message} (did you mean `{s}`?)");
-        } else if field == "section" {
+        if source
+            .lines()
+            .any(|l| l.trim_start().starts_with("[[section]]"))
+        {
+            // A session file opened as a scenario.
             message = format!(
-                "{message}: this looks like a session file, which `idem present FILE` plays"
+                "{message}; this looks like a session file, which `idem present FILE` plays"
             );
+        } else if let Some(s) = values::did_you_mean(field, options.iter().copied()) {
+            message = format!("{message} (did you mean `{s}`?)");
         }
     }
     message = plain_type_error(message);

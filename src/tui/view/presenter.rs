@@ -25,7 +25,8 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
     let roomy = area.height >= 30;
     let state = banners(app);
     let banner_height = (state.len() as u16).min(2);
-    let score = at_the_end(app)
+    // At each scenario's last tick, the room's score so far (over the whole session at its end).
+    let score = (app.screen == Screen::Replay && app.at_end())
         .then(|| app.session_score().text())
         .flatten();
     let money_height = 1 + u16::from(score.is_some());
@@ -187,11 +188,11 @@ fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, them
     let countdown = left_secs.filter(|_| p.show_elapsed).map(|left| {
         if left < 0 {
             (
-                format!(" ⏳ {} over ", clock(-left)),
+                format!(" · {} over ", clock(-left)),
                 theme.tone(crate::report::Tone::Bad),
             )
         } else {
-            (format!(" ⏳ {} ", clock(left)), theme.bold())
+            (format!(" · {} left ", clock(left)), theme.bold())
         }
     });
     let part = app
@@ -265,10 +266,10 @@ fn money_line(
     }
     let mut lines = vec![Line::from(spans)];
     if let Some(score) = score {
-        let whose = if app.agenda.is_some() {
-            "The room, over the session"
-        } else {
-            "The room"
+        let whose = match &app.agenda {
+            None => "The room",
+            Some(_) if at_the_end(app) => "The room, over the session",
+            Some(_) => "The room so far",
         };
         lines.push(Line::styled(
             fit(&format!(" {whose}: {score}"), area.width as usize),

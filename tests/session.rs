@@ -1,0 +1,475 @@
+//! Session files: a playlist of scenarios read with every problem placed at its line and
+//! column, played in presenter mode (PageDown at a scenario's end opens the next, the score and
+//! the timer carry over, each part counts down its budget), followed by the notes, and written
+//! as one handout.
+
+mod common;
+
+use common::{TempDir, Tmux, ch, collapse, key, manifest, press, render, tmux_ready};
+use idem::present::playlist::{self, MAX_SECTIONS, MAX_SESSION_BYTES, Playlist};
+use idem::sim::Design;
+use idem::tui::app::Launch;
+use idem::tui::{App, Msg, settle};
+use ratatui::crossterm::event::KeyCode;
+use std::path::Path;
+
+fn scenarios_dir() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")
+}
+
+const THREE: &str = r#"
+title = "Three stories"
+
+[[section]]
+scenario = "order-5531"
+budget = "10m"
+
+[[section]]
+scenario = "reply-lost.toml"
+design = "no-key"
+budget = "5m"
+
+[[section]]
+title = "The last one"
+scenario = "request-lost"
+"#;
+
+fn three() -> Playlist {
+    playlist::parse("three.toml", THREE, &scenarios_dir()).expect("the session reads")
+}
+
+fn presenting(playlist: Playlist) -> App {
+    let first = playlist.sections[0].clone();
+    let launch = Launch {
+        present: true,
+        design: Some(first.design),
+        playlist: Some(playlist),
+        ..Launch::default()
+    };
+    App::launch(first.scenario, first.source, launch).expect("simulates")
+}
+
+/// Steps to the question of the scenario on screen, answers `choice` (1-based) in answer mode
+/// and reveals it.
+fn answer(app: &mut App, choice: char) {
+    for _ in 0..100 {
+        if app.quiz_pending() {
+            break;
+        }
+        press(app, key(KeyCode::PageDown));
+    }
+    assert!(app.quiz_pending(), "{} asks a question", app.scenario.name);
+    press(app, ch('a'));
+    press(app, ch(choice));
+    press(app, key(KeyCode::Enter));
+}
+
+fn clock(app: &mut App, secs: u64) {
+    settle(app, Msg::Clock(secs));
+}
+
+#[test]
+fn a_session_reads_its_scenarios_in_order() {
+    let p = three();
+    assert_eq!(p.title, "Three stories");
+    let names: Vec<&str> = p
+        .sections
+        .iter()
+        .map(|s| s.scenario.name.as_str())
+        .collect();
+    assert_eq!(names, ["order-5531", "reply-lost", "request-lost"]);
+    assert_eq!(p.sections[1].source, "reply-lost.toml");
+    assert_eq!(p.sections[1].design, Design::NoKey);
+    assert_eq!(p.sections[0].design, p.sections[0].scenario.design);
+    assert_eq!(p.sections[2].title, "The last one");
+    assert_eq!(p.sections[0].title, p.sections[0].scenario.title);
+    assert_eq!(p.sections[2].budget, None);
+    assert_eq!(p.budget(), None, "not every part has a budget");
+    // Text from the file is made safe to show.
+    let p = playlist::parse(
+        "t.toml",
+        "title = \"Bell\\u0007 and \\u001b[31mred\"\n[[section]]\nscenario = \"order-5531\"\ntitle = \"a\\u0000b\"\n",
+        Path::new("."),
+    )
+    .expect("reads");
+    assert_eq!(p.title, "Bell and [31mred");
+    assert_eq!(p.sections[0].title, "ab");
+}
+
+/// Each file of `tests/bad_sessions` says on its first line where its error is
+/// (`# expect: LINE:COLUMN: words`, or `-` for the file as a whole); the library and the binary
+/// both report it there.
+#[test]
+fn every_bad_session_is_placed_at_its_line_and_column() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_sessions");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the corpus")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 10, "{names:?}");
+    for name in &names {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path).expect("reads");
+        let expect = text
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# expect: "))
+            .unwrap_or_else(|| panic!("{name} says where its error is"));
+        let (place, words) = expect.split_once(": ").unwrap_or((expect, ""));
+        assert!(playlist::is_session(&text), "{name} is a session file");
+        let err = playlist::load(&path).expect_err(name);
+        let shown = path.display().to_string();
+        let first = err.one_line();
+        let head = if place == "-" {
+            format!("{shown}: ")
+        } else {
+            format!("{shown}:{place}: ")
+        };
+        assert!(first.starts_with(&head), "{name}: {first}");
+        assert!(first.contains(words.trim()), "{name}: {first}");
+        // The binary refuses it the same way, before any screen is drawn.
+        let out = common::run_idem_in(None, &["present", &shown]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&head.trim_end().to_string()),
+            "{name}: {stderr}"
+        );
+        assert!(!stderr.contains('\u{1b}'), "{name}");
+    }
+}
+
+#[test]
+fn a_session_file_is_bounded() {
+    let dir = TempDir::new("big-session");
+    let mut text = String::from("title = \"Huge\"\n");
+    while text.len() as u64 <= MAX_SESSION_BYTES {
+        text.push_str("# filler filler filler filler filler filler filler filler\n");
+    }
+    let big = dir.write("big.toml", &text);
+    let err = playlist::load(&big).expect_err("too large");
+    assert!(
+        err.one_line().contains("at most 65536 bytes"),
+        "{}",
+        err.one_line()
+    );
+    let mut many = String::from("title = \"Many\"\n");
+    for _ in 0..=MAX_SECTIONS {
+        many.push_str("[[section]]\nscenario = \"order-5531\"\n");
+    }
+    let err = playlist::parse("many.toml", &many, Path::new(".")).expect_err("too many");
+    let line = 2 + 2 * MAX_SECTIONS;
+    assert!(
+        err.one_line().starts_with(&format!(
+            "many.toml:{line}:1: a session plays at most 50 scenarios"
+        )),
+        "{}",
+        err.one_line()
+    );
+}
+
+#[test]
+fn pagedown_at_the_end_opens_the_next_scenario_and_the_score_carries_over() {
+    let mut app = presenting(three());
+    let first = render(&app, 80, 24);
+    let title = first.lines().next().expect("a title line");
+    assert!(title.contains("1/3 · Order 5531"), "{title}");
+    assert!(title.contains("⏲ 00:00 · 10:00 left"), "{title}");
+
+    clock(&mut app, 100);
+    answer(&mut app, '2');
+    assert_eq!(app.session_score().right, 1);
+    press(&mut app, key(KeyCode::End));
+    assert!(app.at_end());
+    // PageDown at the last tick: the next scenario, on the design the session names.
+    press(&mut app, key(KeyCode::PageDown));
+    assert_eq!(app.scenario.name, "reply-lost");
+    assert_eq!(app.design, Design::NoKey);
+    assert_eq!(app.tick, 0);
+    assert!(!app.room.any(), "a new scenario's questions are unanswered");
+    assert_eq!(app.session_score().right, 1, "the score carries over");
+    clock(&mut app, 160);
+    let second = render(&app, 80, 24);
+    let title = second.lines().next().expect("a title line");
+    assert!(title.contains("2/3 · "), "{title}");
+    assert!(
+        title.contains("⏲ 02:40 · 04:00 left"),
+        "the talk's time goes on; the part counts down its own: {title}"
+    );
+
+    answer(&mut app, '1');
+    let asked = app.session_score().asked;
+    assert_eq!(asked, 2);
+    press(&mut app, key(KeyCode::End));
+    press(&mut app, key(KeyCode::PageDown));
+    assert_eq!(app.scenario.name, "request-lost");
+    assert_eq!(app.design, app.scenario.design);
+    // PageUp at the first tick goes back, to the previous scenario's end, answers kept.
+    press(&mut app, key(KeyCode::PageUp));
+    assert_eq!(app.scenario.name, "reply-lost");
+    assert!(app.at_end());
+    assert!(app.room.any(), "its answer is still there");
+    assert_eq!(app.session_score().asked, 2);
+    press(&mut app, key(KeyCode::PageDown));
+    assert_eq!(app.scenario.name, "request-lost");
+    // No budget: no countdown.
+    let third = render(&app, 80, 24);
+    assert!(
+        !third.lines().next().expect("title").contains(" left"),
+        "{third}"
+    );
+
+    answer(&mut app, '1');
+    press(&mut app, key(KeyCode::End));
+    let end = render(&app, 80, 24);
+    let score = app.session_score().text().expect("a score");
+    assert!(
+        end.contains(&format!("The room, over the session: {score}")),
+        "{end}"
+    );
+    assert_eq!(app.session_score().asked, 3);
+    // The last tick of the last scenario: PageDown stays.
+    press(&mut app, key(KeyCode::PageDown));
+    assert_eq!(app.scenario.name, "request-lost");
+    assert!(app.at_end());
+    // Leaving asks first, and the summary has the whole session's score.
+    press(&mut app, ch('q'));
+    assert!(!app.quit);
+    press(&mut app, ch('y'));
+    assert!(app.quit);
+    let summary = idem::tui::terminal::summary(&app).expect("a summary");
+    assert!(summary.contains(&score), "{summary}");
+    assert!(summary.contains("3 of 3 parts"), "{summary}");
+}
+
+/// The notes hear which part of the session is on, its countdown, and the score.
+#[test]
+fn the_notes_are_told_the_part_and_the_score() {
+    let mut app = presenting(three());
+    answer(&mut app, '2');
+    let shown = idem::tui::shown::shown(&app);
+    assert_eq!(
+        shown.section.as_deref(),
+        Some("part 1 of 3: Order 5531: the answer that never came · budget 10:00")
+    );
+    assert_eq!(shown.score.as_deref(), Some("1 of 1 answer right"));
+    assert!(
+        shown
+            .room
+            .as_deref()
+            .is_some_and(|r| r.starts_with("the room says 2 Once; revealed: right")),
+        "{:?}",
+        shown.room
+    );
+    let position = idem::present::link::Position {
+        source: app.source.clone(),
+        scenario: app.scenario.text.clone(),
+        design: app.design.id().to_string(),
+        tick: app.tick,
+        shown: idem::present::link::Shown {
+            left_secs: Some(61),
+            ..shown
+        },
+    };
+    let sheet = idem::tui::notes::sheet(&position).expect("a sheet");
+    let lines = idem::tui::notes::state_lines(&sheet, 2);
+    assert_eq!(
+        lines[0],
+        "part 1 of 3: Order 5531: the answer that never came · budget 10:00 · 00:59 left"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "the room's score so far: 1 of 1 answer right"),
+        "{lines:?}"
+    );
+    let over = idem::tui::notes::state_lines(&sheet, 75);
+    assert!(over[0].ends_with("00:14 over"), "{over:?}");
+}
+
+#[test]
+fn one_handout_for_the_whole_session() {
+    let dir = TempDir::new("session-md");
+    let session = dir.write(
+        "talk.toml",
+        &format!(
+            "title = \"Two parts\"\n[[section]]\nscenario = \"{}\"\nbudget = \"90s\"\n[[section]]\nscenario = \"reply-lost\"\ndesign = \"no-key\"\nbudget = \"1h30m\"\n",
+            scenarios_dir().join("order-5531.toml").display()
+        ),
+    );
+    let out = dir.join("handout.md");
+    let run = common::run_idem_in(
+        None,
+        &[
+            "export",
+            &session.display().to_string(),
+            "--format",
+            "md",
+            "--out",
+            &out.display().to_string(),
+        ],
+    );
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let md = std::fs::read_to_string(&out).expect("written");
+    assert!(md.starts_with("# Two parts\n"), "{md}");
+    assert!(md.contains("| 1 | Order 5531: the answer that never came (`order-5531`) | key stored with the charge | 1 min 30 s |"), "{md}");
+    assert!(
+        md.contains(
+            "| 2 | Reply lost: charged, and nobody told (`reply-lost`) | no key | 1 h 30 min |"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("# Part 1: Order 5531: the answer that never came"),
+        "{md}"
+    );
+    assert!(md.contains("# Part 2: Reply lost"), "{md}");
+    // Each scenario's own headings sit under its part.
+    assert!(
+        md.contains("\n## Order 5531: the answer that never came\n"),
+        "{md}"
+    );
+    assert!(md.contains("\n### Answers\n"), "{md}");
+    assert_eq!(md.matches("\n### Answers\n").count(), 2, "{md}");
+    // A session is one Markdown handout, nothing else.
+    let svg = common::run_idem_in(
+        None,
+        &[
+            "export",
+            &session.display().to_string(),
+            "--format",
+            "svg",
+            "--out",
+            "-",
+        ],
+    );
+    assert_eq!(svg.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&svg.stderr).contains("--format md"));
+    // The shipped example exports too.
+    let example = manifest("scenarios/sessions/payments-45min.toml");
+    let run = common::run_idem_in(
+        None,
+        &[
+            "export",
+            &example,
+            "--format",
+            "md",
+            "--trainer",
+            "--out",
+            "-",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let md = String::from_utf8_lossy(&run.stdout);
+    assert!(md.contains("45 min in all"), "{md}");
+    assert!(md.contains("## Notes for the trainer"), "{md}");
+}
+
+#[test]
+fn the_example_session_reads() {
+    let p = playlist::load(Path::new(&manifest(
+        "scenarios/sessions/payments-45min.toml",
+    )))
+    .expect("the example reads");
+    assert_eq!(p.budget(), Some(std::time::Duration::from_secs(45 * 60)));
+    assert!(p.hide.design);
+    assert!(p.sections.iter().all(|s| !s.scenario.quizzes.is_empty()));
+    // A scenario file plainly opened as a session's says what it is.
+    let out = common::run_idem_in(
+        None,
+        &["run", &manifest("scenarios/sessions/payments-45min.toml")],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        collapse(&String::from_utf8_lossy(&out.stderr)).contains("looks like a session file"),
+        "{out:?}"
+    );
+}
+
+const WIDTH: u16 = 100;
+const HEIGHT: u16 = 30;
+
+/// `idem present session.toml` in a real terminal: PageDown at the end of the first scenario
+/// opens the second, and `idem notes` follows it there over the real socket.
+#[test]
+fn present_a_session_in_tmux_and_the_notes_follow() {
+    if !tmux_ready("the session end-to-end test") {
+        return;
+    }
+    let dir = TempDir::new("sess");
+    let socket = dir.join("p.sock");
+    let session = dir.write(
+        "talk.toml",
+        "title = \"Two parts\"\n[[section]]\nscenario = \"request-lost\"\nbudget = \"10m\"\n[[section]]\nscenario = \"reply-lost\"\ndesign = \"no-key\"\n",
+    );
+    let mut tmux = Tmux::start("sess");
+    tmux.session("present", WIDTH, HEIGHT);
+    tmux.session("notes", WIDTH, HEIGHT);
+    let bin = env!("CARGO_BIN_EXE_idem");
+    let start = |tmux: &Tmux, name: &str, args: &str| {
+        tmux.type_text(
+            name,
+            &format!("IDEM_SOCKET='{}' '{bin}' {args}", socket.display()),
+        );
+        tmux.press(name, "Enter");
+    };
+    start(&tmux, "notes", "notes");
+    start(
+        &tmux,
+        "present",
+        &format!("present '{}'", session.display()),
+    );
+    tmux.wait_for("present", "the first part", |s| {
+        s.lines()
+            .next()
+            .is_some_and(|l| l.contains("1/2 · Request lost"))
+    });
+    tmux.wait_for("notes", "the notes on part 1", |s| {
+        collapse(s).contains("part 1 of 2: Request lost")
+    });
+    // To the question; the room answers; on to the end, then the next part.
+    for _ in 0..12 {
+        tmux.press("present", "NPage");
+    }
+    tmux.wait_for("present", "the question", |s| {
+        s.contains("Question for the room")
+    });
+    tmux.press("present", "a");
+    tmux.press("present", "1");
+    tmux.press("present", "Enter");
+    tmux.wait_for("present", "the answer", |s| s.contains(" The answer "));
+    tmux.press("present", "End");
+    tmux.wait_for("present", "the last tick", |s| {
+        s.contains("The room so far: ")
+    });
+    tmux.press("present", "NPage");
+    let screen = tmux.wait_for("present", "the second part", |s| {
+        s.lines()
+            .next()
+            .is_some_and(|l| l.contains("2/2 · Reply lost"))
+    });
+    assert!(screen.contains("3 no key"), "{screen}");
+    let notes = tmux.wait_for("notes", "the notes on part 2", |s| {
+        collapse(s).contains("part 2 of 2: Reply lost")
+    });
+    assert!(collapse(&notes).contains("no key · tick 1/"), "{notes}");
+    assert!(
+        collapse(&notes).contains("the room's score so far: "),
+        "{notes}"
+    );
+    // Leaving asks first; then the summary is printed.
+    tmux.press("present", "q");
+    tmux.wait_for("present", "the question to leave", |s| s.contains("Quit?"));
+    tmux.press("present", "y");
+    tmux.wait_for("present", "the summary", |s| {
+        s.contains("the room: ") && s.contains("1 of 2 parts") || s.contains("2 of 2 parts")
+    });
+    tmux.press("notes", "q");
+}
