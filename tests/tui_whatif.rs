@@ -541,10 +541,49 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
         "{screen}"
     );
     app.notice = None;
+    // Once the notice is gone, the banner still says what is in force and what it did.
+    let screen = common::render(&app, 80, 24);
+    assert!(
+        screen.contains("⑂ WHAT-IF: ") && screen.contains("the run has 10 ticks; as"),
+        "{screen}"
+    );
     app.error = Some("order-5531.toml:3:9: `5x` is not a duration".into());
     let screen = common::render(&app, 120, 36);
     assert!(screen.contains("the file has an error"), "{screen}");
     assert!(screen.contains("is not a duration"), "{screen}");
+    // The notes are told the same.
+    let shown = idem::tui::shown::shown(&app);
+    let position = idem::present::link::Position {
+        source: app.source.clone(),
+        scenario: idem::scenario::fork::to_toml(&app.original, &app.added).expect("writes"),
+        design: app.design.id().to_string(),
+        tick: app.tick,
+        shown,
+    };
+    let sheet = idem::tui::notes::sheet(&position).expect("a sheet");
+    let lines = idem::tui::notes::state_lines(&sheet, 0);
+    assert!(
+        lines.iter().any(|l| l.starts_with("⑂ WHAT-IF: ")
+            && l.contains("the run has 10 ticks; as written, 15")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("the file has an error") && l.contains("is not a duration")),
+        "{lines:?}"
+    );
+    // And drawn on the notes' screen.
+    let notes = idem::tui::notes::Notes {
+        status: idem::tui::notes::Status::Following(Ok(sheet)),
+        quit: false,
+        received: std::time::Instant::now(),
+    };
+    let drawn = common::screen_text(100, 30, |f| {
+        idem::tui::program::Program::view(&notes, f, &common::PLAIN)
+    });
+    assert!(drawn.contains("On the presenter"), "{drawn}");
+    assert!(drawn.contains("⑂ WHAT-IF: "), "{drawn}");
 }
 
 /// `K` keys the checkout's attempts the next way, every layer alike (one key per order → a

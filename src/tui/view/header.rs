@@ -176,13 +176,17 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mut tabs = Vec::new();
     for design in Design::ALL {
         let name = if hidden {
-            "design"
+            ""
         } else if compact {
             short_name(design)
         } else {
             design.name()
         };
-        let text = format!(" {} {} ", design.hotkey(), name);
+        let text = if name.is_empty() {
+            format!(" {} ", design.hotkey())
+        } else {
+            format!(" {} {} ", design.hotkey(), name)
+        };
         let width = unicode_width::UnicodeWidthStr::width(text.as_str()) as u16;
         let tab = Rect::new(x, area.y, width, 1).intersection(area);
         tabs.push((tab, design));
@@ -196,7 +200,7 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     }
     spans.pop();
     if hidden {
-        spans.push(Span::styled("   names hidden: n reveals", theme.dim()));
+        spans.push(Span::styled("   design names hidden: n reveals", theme.dim()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
     app.hits.borrow_mut().designs = tabs;
