@@ -2,7 +2,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use idem::scenario::library::default_scenario;
-use idem::tui::app::{App, Screen};
+use idem::tui::app::{App, Launch, Screen};
+use idem::tui::{Msg, settle};
 use idem::tui::theme::Theme;
 use idem::tui::view::draw;
 use ratatui::Terminal;
@@ -30,6 +31,28 @@ fn render(c: &mut Criterion) {
     app.compare_at = app.now();
     c.bench_function("frame 200x50 compare", |b| {
         b.iter(|| terminal.draw(|f| draw(f, &app, &theme)).map(|_| ()))
+    });
+    // Presenter mode at the question, hands counted, the timeline's repeats folded.
+    let launch = Launch {
+        present: true,
+        ..Launch::default()
+    };
+    let mut room = match default_scenario().map(|s| App::launch(s, "order-5531".into(), launch))
+    {
+        Ok(Ok(a)) => a,
+        _ => panic!("the built-in scenario must load and simulate"),
+    };
+    room.fold = true;
+    while !room.quiz_pending() && !room.at_end() {
+        settle(&mut room, Msg::Next);
+    }
+    settle(&mut room, Msg::OpenVotes);
+    for c in ['4', '1', '2'] {
+        settle(&mut room, Msg::Type(c));
+        settle(&mut room, Msg::Down);
+    }
+    c.bench_function("frame 200x50 presenter question", |b| {
+        b.iter(|| terminal.draw(|f| draw(f, &room, &theme)).map(|_| ()))
     });
 }
 
