@@ -3,9 +3,9 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use idem::scenario::library::default_scenario;
 use idem::tui::app::{App, Launch, Screen};
-use idem::tui::{Msg, settle};
 use idem::tui::theme::Theme;
 use idem::tui::view::draw;
+use idem::tui::{Msg, settle};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -37,8 +37,7 @@ fn render(c: &mut Criterion) {
         present: true,
         ..Launch::default()
     };
-    let mut room = match default_scenario().map(|s| App::launch(s, "order-5531".into(), launch))
-    {
+    let mut room = match default_scenario().map(|s| App::launch(s, "order-5531".into(), launch)) {
         Ok(Ok(a)) => a,
         _ => panic!("the built-in scenario must load and simulate"),
     };

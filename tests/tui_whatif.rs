@@ -563,8 +563,10 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
     let sheet = idem::tui::notes::sheet(&position).expect("a sheet");
     let lines = idem::tui::notes::state_lines(&sheet, 0);
     assert!(
-        lines.iter().any(|l| l.starts_with("⑂ WHAT-IF: ")
-            && l.contains("the run has 10 ticks; as written, 15")),
+        lines
+            .iter()
+            .any(|l| l.starts_with("⑂ WHAT-IF: ")
+                && l.contains("the run has 10 ticks; as written, 15")),
         "{lines:?}"
     );
     assert!(
@@ -575,7 +577,7 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
     );
     // And drawn on the notes' screen.
     let notes = idem::tui::notes::Notes {
-        status: idem::tui::notes::Status::Following(Ok(sheet)),
+        status: idem::tui::notes::Status::Following(Ok(Box::new(sheet))),
         quit: false,
         received: std::time::Instant::now(),
     };

@@ -138,7 +138,7 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {
     Waiting(String),
-    Following(Result<Sheet, String>),
+    Following(Result<Box<Sheet>, String>),
 }
 
 /// What can happen to the notes.
@@ -261,7 +261,7 @@ impl Runtime<Notes> for Follow {
                         None => Err("the presenter's scenario could not be read".into()),
                     };
                     self.said = None;
-                    news.push(NotesMsg::Show(Status::Following(sheet)));
+                    news.push(NotesMsg::Show(Status::Following(sheet.map(Box::new))));
                 }
                 Ok(None) => {}
                 Err(_) => {

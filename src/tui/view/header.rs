@@ -200,7 +200,10 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     }
     spans.pop();
     if hidden {
-        spans.push(Span::styled("   design names hidden: n reveals", theme.dim()));
+        spans.push(Span::styled(
+            "   design names hidden: n reveals",
+            theme.dim(),
+        ));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
     app.hits.borrow_mut().designs = tabs;
