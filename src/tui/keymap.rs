@@ -279,6 +279,10 @@ pub const PRESENTER_KEYS: &[(&str, &str)] = &[
         "what if: the message lost / a crash next / this attempt slow",
     ),
     ("u / r", "undo the last what-if / redo it"),
+    (
+        "K",
+        "key the checkout's attempts another way: one per order, per attempt, none",
+    ),
     (". / b", "blank the screen; any key brings it back"),
     ("t", "show or hide the elapsed time"),
     (

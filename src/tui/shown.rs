@@ -25,6 +25,12 @@ pub fn banners(app: &App) -> Vec<String> {
             crate::scenario::fork::describe(&app.original, last)
         ));
     }
+    if let Some(strategy) = app.keys_set {
+        lines.push(format!(
+            "K: the checkout sends {}",
+            crate::tui::story::checkout_keys(strategy)
+        ));
+    }
     if let Some(e) = &app.error {
         lines.push(format!(
             "⚠ the file has an error; the last good version keeps running · {e}"
