@@ -233,9 +233,7 @@ impl App {
                     After::Unfork { .. }
                     | After::StepKeys { .. }
                     | After::KeyStrategy { .. }
-                    | After::Section { .. } => {
-                        self.notice = Some(e)
-                    }
+                    | After::Section { .. } => self.notice = Some(e),
                     After::Reload => self.error = Some(e),
                     After::Open { errors_to, .. } => match errors_to {
                         ErrorsTo::Picker(mut picker) => {
