@@ -305,10 +305,17 @@ fn an_explanation_table_is_read_per_design_and_a_bad_key_is_pointed_at() {
 fn quitting_asks_first_once_the_room_has_answered() {
     let mut app = presenting(Default::default());
     to_question(&mut app);
-    // Esc never leaves.
+    // Esc never leaves; before any answer it only says how to.
     press(&mut app, key(KeyCode::Esc));
     assert!(!app.quit);
+    assert_eq!(app.overlay, Overlay::None);
     keys(&mut app, &[ch('a'), ch('2')]);
+    // Once the room has answered, Esc asks (and a second Esc stays).
+    press(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.overlay, Overlay::ConfirmQuit);
+    press(&mut app, key(KeyCode::Esc));
+    assert_eq!(app.overlay, Overlay::None);
+    assert!(!app.quit);
     press(&mut app, ch('q'));
     assert!(!app.quit, "asked first");
     assert_eq!(app.overlay, Overlay::ConfirmQuit);

@@ -486,6 +486,11 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 app.overlay = Overlay::None;
             } else if app.screen == Screen::Compare {
                 toggle_compare(app);
+            } else if app.present.is_some() && app.room_answered() {
+                // In front of a room that has answered, Esc asks whether to leave: it never
+                // leaves on its own, and a second Esc stays.
+                app.playing = false;
+                app.overlay = Overlay::ConfirmQuit;
             } else {
                 // Esc never quits: a room's stray key press must not end the session.
                 app.notice = Some("nothing open to close: q quits".into());

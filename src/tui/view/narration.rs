@@ -165,7 +165,7 @@ fn question(
         }
         None if voting.is_some() => {
             lines.push(Line::styled(
-                "Type each choice's hands · ↑↓ choose · + / - one more or less · Enter reveals · Esc leaves",
+                "Type each choice's hands · ↑↓ choose · Enter reveals · Esc leaves",
                 theme.changed(),
             ));
             " Counting hands "
