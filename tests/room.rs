@@ -371,6 +371,33 @@ fn the_design_name_is_hidden_until_revealed() {
     assert!(!again.contains("key stored with the charge"), "{again}");
 }
 
+/// Compare in front of the room hides what the replay hides: the names over its columns, the
+/// ledgers and the outcomes, until revealed.
+#[test]
+fn compare_hides_what_the_replay_hides() {
+    let hide = idem::present::Hide {
+        design: true,
+        statement: true,
+        outcome: true,
+    };
+    let mut app = presenting(hide);
+    // No question stops the way to the end.
+    app.scenario.quizzes.clear();
+    app.original.quizzes.clear();
+    press(&mut app, key(KeyCode::End));
+    press(&mut app, ch('c'));
+    let screen = render(&app, 120, 36);
+    for d in Design::ALL {
+        assert!(!screen.contains(d.name()), "{} shows:\n{screen}", d.name());
+    }
+    assert!(!screen.contains("Charged twice"), "{screen}");
+    assert!(!screen.contains("$97.20"), "{screen}");
+    assert!(screen.contains("hidden"), "{screen}");
+    press(&mut app, ch('n'));
+    let shown = render(&app, 120, 36);
+    assert!(shown.contains("$97.20"), "{shown}");
+}
+
 #[test]
 fn repeated_attempts_fold_into_one_row() {
     let text = "title = \"Eight tries\"\n[[checkout.layer]]\nattempts = 8\ntimeout = \"100ms\"\nbackoff = \"10ms\"\n[processor]\nprocessing = \"10h\"\n[[intent]]\norder = \"1\"\namount = \"$1.00\"\nat = \"10:00:00\"\n";

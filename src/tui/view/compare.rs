@@ -120,7 +120,11 @@ fn column(
         theme.bold()
     };
     let title = fit(
-        &format!(" {} {} ", design.hotkey(), design.name()),
+        &format!(
+            " {} {} ",
+            design.hotkey(),
+            crate::tui::shown::design_name(app, design)
+        ),
         area.width.saturating_sub(2) as usize,
     );
     let block = Block::default()
@@ -129,7 +133,8 @@ fn column(
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = inner.width as usize;
-    let tail = tail_lines(trace, shown, now, width, theme);
+    let hide = app.present.map(|p| p.hidden()).unwrap_or_default();
+    let tail = tail_lines(trace, shown, now, width, hide, theme);
     let room = inner.height.saturating_sub(TAIL) as usize;
     // Every column shows the same rows: the latest that fit.
     let start = rows.len().saturating_sub(room);
@@ -165,6 +170,7 @@ fn tail_lines(
     shown: usize,
     now: Instant,
     width: usize,
+    hide: crate::present::Hide,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
     let state = shown.checked_sub(1).map(|i| &trace.ticks[i].state);
@@ -177,6 +183,10 @@ fn tail_lines(
             .unwrap_or(last)
     };
     let ledger = match state {
+        // The room predicts before it sees what the card went through.
+        Some(_) if hide.statement => {
+            first_fitting(vec![" ledger hidden (n reveals)".into(), " hidden".into()])
+        }
         Some(s) if !s.ledger.is_empty() => {
             let total = s.charged_total();
             let n = s.ledger.len();
@@ -192,7 +202,12 @@ fn tail_lines(
     };
     let mut lines = vec![Line::styled(ledger, theme.money())];
     let ended = trace.ticks.last().is_some_and(|t| t.at <= now);
-    lines.push(if ended {
+    lines.push(if ended && hide.outcome {
+        Line::styled(
+            first_fitting(vec![" outcome hidden (n reveals)".into(), " hidden".into()]),
+            theme.dim(),
+        )
+    } else if ended {
         let (tone, head) = headline(&trace.outcome);
         let o = &trace.outcome;
         let symbol = head.chars().next().unwrap_or(' ');
