@@ -30,6 +30,8 @@ pub struct Told {
     /// Shorter forms of the arrow's label for a narrow screen, longest first: the prose goes,
     /// the key and the attempt number stay (`$48.60 K7Q4 #1`, then `K7Q4 #1`).
     pub arrows_short: Vec<Vec<String>>,
+    /// The ticks whose narration the scenario's `[[narration]]` rewrote or added to, in order.
+    pub rewritten: Vec<usize>,
 }
 
 /// Writes the words for every tick of `trace`, which `cfg` produced.

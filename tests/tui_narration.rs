@@ -163,3 +163,50 @@ fn the_grown_list_stops_at_nine_choices() {
         Some("8 times")
     );
 }
+
+/// A trainer's narration on a question's tick reaches the room: the question box shows it
+/// above the question, whole at 80×24; a tick without one shows the question alone.
+#[test]
+fn a_trainer_narration_on_a_question_tick_is_shown_with_the_question() {
+    let text = reply_lost_with(&format!(
+        "[[narration]]\nlabel = \"no answer to #1\"\ntext = \"{REPLACED}\"\n"
+    ));
+    let scenario = idem::scenario::parse("reply-lost.toml", "reply-lost", &text).expect("parses");
+    let mut app = idem::tui::App::new(scenario, "q".into()).expect("simulates");
+    while !app.quiz_pending() {
+        common::press(
+            &mut app,
+            common::key(ratatui::crossterm::event::KeyCode::Right),
+        );
+    }
+    assert!(app.told().rewritten.contains(&app.tick));
+    let screen = common::render(&app, 80, 24);
+    let flat = common::collapse(&screen);
+    assert!(flat.contains(&common::collapse(REPLACED)), "{screen}");
+    assert!(
+        screen.contains("times will the card end up charged?"),
+        "{screen}"
+    );
+
+    // Without a narration of the trainer's, the question stands alone.
+    let plain = idem::scenario::parse(
+        "reply-lost.toml",
+        "reply-lost",
+        builtin_source("reply-lost"),
+    )
+    .expect("parses");
+    let mut app = idem::tui::App::new(plain, "q".into()).expect("simulates");
+    while !app.quiz_pending() {
+        common::press(
+            &mut app,
+            common::key(ratatui::crossterm::event::KeyCode::Right),
+        );
+    }
+    assert!(app.told().rewritten.is_empty());
+    let screen = common::render(&app, 80, 24);
+    let narration = common::collapse(&app.told().narrations[app.tick]);
+    assert!(
+        !common::collapse(&screen).contains(&narration[..40]),
+        "{screen}"
+    );
+}

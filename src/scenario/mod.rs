@@ -327,6 +327,9 @@ impl Scenario {
             }
         }
         for (i, rule) in edits {
+            if let Err(at) = told.rewritten.binary_search(&i) {
+                told.rewritten.insert(at, i);
+            }
             let narration = &mut told.narrations[i];
             match rule.mode {
                 NarrationMode::Replace => *narration = rule.text.clone(),

@@ -103,7 +103,15 @@ fn question(
     let given = response.and_then(|r| r.answer());
     let revealed = response.and_then(|r| r.revealed);
     let votes: &[u32] = response.map_or(&[], |r| r.votes.as_slice());
-    let mut lines = vec![Line::styled(quiz.question.clone(), theme.bold())];
+    let mut lines = Vec::new();
+    // The trainer's own words for this tick reach the room before the question.
+    if app.told().rewritten.binary_search(&app.tick).is_ok()
+        && let Some(words) = app.told().narrations.get(app.tick)
+    {
+        lines.push(Line::raw(words.clone()));
+        lines.push(Line::raw(""));
+    }
+    lines.push(Line::styled(quiz.question.clone(), theme.bold()));
     if voting.is_some() || votes.iter().any(|v| *v > 0) {
         // One line per choice, with its hands and a bar, so the room sees itself counted.
         let most = votes.iter().copied().max().unwrap_or(0).max(1);
