@@ -778,44 +778,98 @@ fn every_arrow_that_carries_a_key_shows_it() {
 }
 
 /// A scenario that names its lanes shows the names over them, whole where they fit, their
-/// first word on a narrow screen, and never one name written over another.
+/// first word on a narrow screen, and never one name written over another; with `layers =
+/// true` each checkout layer has a lane of its own, and the requests leave from the innermost.
 #[test]
 fn named_lanes_sit_over_their_lanes() {
     let scenario = idem::scenario::library::find("mobile-gateway")
         .expect("built in")
         .load()
         .expect("loads");
-    let app = App::new(scenario, "mobile-gateway".to_string()).expect("simulates");
+    assert_eq!(scenario.lanes.layers, ["API gateway", "mobile app"]);
+    let mut app = App::new(scenario, "mobile-gateway".to_string()).expect("simulates");
+    // To the first request.
+    while app.trace().ticks[app.tick].kind != idem::sim::TickKind::Send {
+        settle(&mut app, Msg::Next);
+    }
     for (width, height) in [(80, 24), (120, 36), (200, 50)] {
         let screen = render(&app, width, height);
         let timeline = panel(&screen, " Timeline ");
         let names = &timeline[0];
-        assert!(names.contains("Payment"), "{width}×{height}:\n{screen}");
-        assert!(names.contains("Mobile"), "{width}×{height}:\n{screen}");
-        assert!(
-            names.contains("Customer") || names.contains("Cust"),
-            "{width}×{height}:\n{screen}"
-        );
-        if width >= 120 {
+        for word in ["Payment", "mobile", "API", "Cust"] {
             assert!(
-                names.contains("Payment service"),
-                "{width}×{height}:\n{screen}"
+                names.contains(word),
+                "{word} at {width}×{height}:\n{screen}"
             );
         }
         if width >= 200 {
-            assert!(
-                names.contains("Mobile app + gateway"),
-                "{width}×{height}:\n{screen}"
-            );
+            for word in ["Payment service", "mobile app", "API gateway", "Customer"] {
+                assert!(
+                    names.contains(word),
+                    "{word} at {width}×{height}:\n{screen}"
+                );
+            }
         }
-        // Separate words: no name runs into the next.
-        for pair in [
-            "Mobile app + gatewayNet",
-            "gatewayNetwork",
-            "NetworkPayment",
-            "NetPayment",
-        ] {
-            assert!(!names.contains(pair), "{width}×{height}: {names}");
-        }
+        // The first request leaves from under the gateway's name.
+        let send = timeline
+            .iter()
+            .find(|row| row.contains("K7Q4 #1"))
+            .unwrap_or_else(|| panic!("no send row:\n{screen}"));
+        let column = |row: &str, text: &str| {
+            row.find(text)
+                .map(|b| row[..b].chars().count())
+                .unwrap_or(usize::MAX)
+        };
+        let from = column(send, "├");
+        let api = column(names, "API");
+        assert!(
+            (api..api + "API gateway".len()).contains(&from),
+            "{width}×{height}: the arrow leaves at {from}, the gateway's name is at {api}:\n{screen}"
+        );
     }
+}
+
+/// With the layers drawn apart, an outer layer's deadline is marked on that layer's lane, and
+/// the inner layer's own timeouts on the inner lane.
+#[test]
+fn an_outer_deadline_is_marked_on_its_own_lane() {
+    let text = "title = \"deadline\"\n[lanes]\nlayers = true\n\
+        [[checkout.layer]]\nname = \"gateway\"\nattempts = 3\ntimeout = \"4s\"\n\
+        [[checkout.layer]]\nname = \"app\"\nattempts = 2\ntimeout = \"6s\"\n\
+        [[intent]]\norder = \"5531\"\nkey = \"K7Q4\"\namount = \"$48.60\"\nat = \"14:02:07\"\n\
+        [processor]\nprocessing = \"1h\"\n";
+    let scenario = idem::scenario::parse("deadline.toml", "deadline", text).expect("parses");
+    let mut app = App::new(scenario, "deadline".to_string()).expect("simulates");
+    let deadline = app
+        .trace()
+        .ticks
+        .iter()
+        .position(|t| matches!(t.fact, idem::sim::fact::Fact::Deadline { layer: 1, .. }))
+        .expect("the app's deadline runs out");
+    let timeout = app
+        .trace()
+        .ticks
+        .iter()
+        .position(|t| matches!(t.fact, idem::sim::fact::Fact::TimedOut { .. }))
+        .expect("the gateway times out");
+    settle(&mut app, Msg::GoToTick(deadline.max(timeout)));
+    let screen = render(&app, 120, 36);
+    let timeline = panel(&screen, " Timeline ");
+    let column = |row: &str, text: &str| row.find(text).map(|b| row[..b].chars().count());
+    let names = &timeline[0];
+    let lane = |name: &str| {
+        let start = column(names, name).unwrap_or_else(|| panic!("{name}:\n{screen}"));
+        start + name.chars().count() / 2
+    };
+    let mark_of = |tick: usize| {
+        let time = app.trace().format_time(app.trace().ticks[tick].at);
+        let label = &app.told().labels[tick];
+        let row = timeline
+            .iter()
+            .find(|r| r.starts_with(&time) && r.contains(label.as_str()))
+            .unwrap_or_else(|| panic!("{label}:\n{screen}"));
+        column(row, "◷").unwrap_or_else(|| panic!("no mark: {row}"))
+    };
+    assert!(mark_of(deadline).abs_diff(lane("app")) <= 2, "{screen}");
+    assert!(mark_of(timeout).abs_diff(lane("gateway")) <= 4, "{screen}");
 }

@@ -217,7 +217,10 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     let expectations = expectations(&mut c, &file.expect, config.reconcile.is_some());
     let quizzes = quizzes(&mut c, &file.quiz);
     let notes = notes(&mut c, &file.note);
-    let lanes = lanes(&mut c, &file.lanes);
+    let mut lanes = lanes(&mut c, &file.lanes);
+    if file.lanes.layers && config.layers.len() > 1 {
+        lanes.layers = config.layers.iter().map(|l| l.name.clone()).collect();
+    }
     if c.has_errors() {
         return Err(c.into_diagnostics());
     }

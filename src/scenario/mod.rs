@@ -59,6 +59,9 @@ pub struct LaneNames {
     pub checkout: String,
     pub network: String,
     pub processor: String,
+    /// The checkout's layers, innermost first, when they are drawn as lanes of their own
+    /// (`[lanes] layers = true`); empty when the checkout is one lane.
+    pub layers: Vec<String>,
 }
 
 impl Default for LaneNames {
@@ -68,6 +71,7 @@ impl Default for LaneNames {
             checkout: crate::sim::Actor::Checkout.name().to_string(),
             network: crate::sim::Actor::Network.name().to_string(),
             processor: crate::sim::Actor::Processor.name().to_string(),
+            layers: Vec::new(),
         }
     }
 }

@@ -125,6 +125,9 @@ pub struct Lanes {
     pub checkout: Option<Spanned<String>>,
     pub network: Option<Spanned<String>>,
     pub processor: Option<Spanned<String>>,
+    /// Draw each of the checkout's layers as a lane of its own, named after the layer.
+    #[serde(default)]
+    pub layers: bool,
 }
 
 #[derive(Debug, Default, Deserialize)]

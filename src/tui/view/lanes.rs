@@ -3,6 +3,7 @@
 
 use super::fit;
 use crate::scenario::LaneNames;
+use crate::sim::fact::Fact;
 use crate::sim::trace::{Fate, Message};
 use crate::sim::{Actor, Tick, TickKind, Trace};
 use crate::story::Told;
@@ -46,33 +47,53 @@ pub fn mark(kind: TickKind) -> &'static str {
     }
 }
 
+/// One lane of the diagram: an actor's, or, when the checkout's layers are drawn apart, one
+/// layer's (0 the innermost, which sends the requests).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lane {
+    Actor(Actor),
+    Layer(usize),
+}
+
 /// Where the lanes sit inside the diagram area.
 struct Lanes {
     left: u16,
     width: u16,
     /// The downstream services the story calls, left to right after the processor.
     services: Vec<Actor>,
+    /// The checkout's layers drawn as lanes of their own, innermost first; none when the
+    /// checkout is one lane.
+    layers: usize,
 }
 
 impl Lanes {
     /// The customer's lane is narrow (it acts twice); the others share the rest, so the
     /// charge request between checkout and processor has room for its label. Downstream
-    /// services, when the story has any, take the right-hand part.
-    fn center(&self, actor: Actor) -> u16 {
-        let per_mille: u32 = if self.services.is_empty() {
-            match actor {
-                Actor::Customer => 70,
-                Actor::Checkout => 350,
-                Actor::Network => 640,
-                _ => 930,
+    /// services, when the story has any, take the right-hand part; the checkout's layers,
+    /// drawn apart, share the checkout's part, outermost on the left.
+    fn x(&self, lane: Lane) -> u16 {
+        let plain = self.services.is_empty();
+        let per_mille: u32 = match lane {
+            Lane::Layer(layer) if self.layers > 1 => {
+                let (from, to) = if plain { (190, 470) } else { (120, 300) };
+                let from_left = (self.layers - 1 - layer.min(self.layers - 1)) as u32;
+                from + (to - from) * from_left / (self.layers as u32 - 1)
             }
-        } else {
-            match actor {
-                Actor::Customer => 40,
-                Actor::Checkout => 230,
-                Actor::Network => 430,
-                Actor::Processor => 610,
-                service => {
+            Lane::Layer(_) => return self.x(Lane::Actor(Actor::Checkout)),
+            Lane::Actor(actor) => match (plain, self.layers > 1, actor) {
+                (true, false, Actor::Customer) => 70,
+                (true, false, Actor::Checkout) => 350,
+                (true, false, Actor::Network) => 640,
+                (true, true, Actor::Customer) => 60,
+                (true, true, Actor::Checkout) => 470,
+                (true, true, Actor::Network) => 690,
+                (true, _, _) => 930,
+                (false, _, Actor::Customer) => 40,
+                (false, false, Actor::Checkout) => 230,
+                (false, true, Actor::Checkout) => 300,
+                (false, _, Actor::Network) => 430,
+                (false, _, Actor::Processor) => 610,
+                (false, _, service) => {
                     let i = self
                         .services
                         .iter()
@@ -82,13 +103,58 @@ impl Lanes {
                     // Spread over 730..=960.
                     730 + 230 * (2 * i + 1) / (2 * n)
                 }
-            }
+            },
         };
         self.left + (u32::from(self.width) * per_mille / 1000) as u16
     }
 
-    fn all(&self) -> impl Iterator<Item = Actor> + '_ {
-        Actor::ALL.into_iter().chain(self.services.iter().copied())
+    fn center(&self, actor: Actor) -> u16 {
+        self.x(Lane::Actor(actor))
+    }
+
+    /// Every lane, left to right.
+    fn all(&self) -> Vec<Lane> {
+        let mut lanes = vec![Lane::Actor(Actor::Customer)];
+        if self.layers > 1 {
+            lanes.extend((0..self.layers).rev().map(Lane::Layer));
+        } else {
+            lanes.push(Lane::Actor(Actor::Checkout));
+        }
+        lanes.extend(
+            [Actor::Network, Actor::Processor]
+                .into_iter()
+                .chain(self.services.iter().copied())
+                .map(Lane::Actor),
+        );
+        lanes
+    }
+
+    /// The lane a tick's `actor` stands on: a checkout tick on its layer's lane when the
+    /// layers are drawn apart.
+    fn of(&self, actor: Actor, tick: &Tick) -> Lane {
+        if actor == Actor::Checkout && self.layers > 1 {
+            Lane::Layer(layer_of(tick, self.layers))
+        } else {
+            Lane::Actor(actor)
+        }
+    }
+}
+
+/// The checkout layer a checkout tick belongs to: an outer layer's own deadline on that
+/// layer; what ends or restarts the whole run, and the shop's own steps after it, on the
+/// outermost; sending, hearing and waiting on the innermost, which does them.
+fn layer_of(tick: &Tick, layers: usize) -> usize {
+    let top = layers.saturating_sub(1);
+    match &tick.fact {
+        Fact::Deadline { layer, .. } => (*layer).min(top),
+        Fact::GaveUp { .. }
+        | Fact::Rerun { .. }
+        | Fact::ShippedUnpaid
+        | Fact::CallSent { .. }
+        | Fact::CallRead { .. }
+        | Fact::CallLate { .. }
+        | Fact::CallTimedOut { .. } => top,
+        _ => 0,
     }
 }
 
@@ -192,6 +258,7 @@ pub fn render_rows(
         left: inner.x + time_width + 1,
         width: inner.width.saturating_sub(time_width + 1),
         services: service_lanes(trace),
+        layers: names.layers.len(),
     };
     if let Some(prefix) = &shared {
         buf.set_string(
@@ -208,20 +275,26 @@ pub fn render_rows(
         [a, b, ..] => lanes.center(*b).saturating_sub(lanes.center(*a)),
         _ => u16::MAX,
     };
-    let actors: Vec<Actor> = lanes.all().collect();
+    let all = lanes.all();
     // Where the name drawn last ends: a name never starts over the one before it.
     let mut free = lanes.left;
-    for (i, &actor) in actors.iter().enumerate() {
-        let full = names.of(actor).to_string();
-        let brief = if Actor::ALL.contains(&actor) || service_gap > 5 {
-            names.short(actor, short_name(actor))
-        } else {
-            actor.name()[..1].to_string()
+    for (i, &lane) in all.iter().enumerate() {
+        let (full, brief) = match lane {
+            Lane::Layer(layer) => {
+                let name = names.layers.get(layer).cloned().unwrap_or_default();
+                let first = name.split_whitespace().next().unwrap_or("").to_string();
+                (name, first)
+            }
+            Lane::Actor(actor) if Actor::ALL.contains(&actor) || service_gap > 5 => (
+                names.of(actor).to_string(),
+                names.short(actor, short_name(actor)),
+            ),
+            Lane::Actor(actor) => (names.of(actor).to_string(), actor.name()[..1].to_string()),
         };
         // The room a name has: up to halfway to the next lane, or to the right edge.
-        let center = lanes.center(actor);
-        let right = actors.get(i + 1).map_or(inner.x + inner.width, |next| {
-            center + (lanes.center(*next) - center) / 2
+        let center = lanes.x(lane);
+        let right = all.get(i + 1).map_or(inner.x + inner.width, |next| {
+            center + (lanes.x(*next) - center) / 2
         });
         // Centred over the lane, or moved left as far as the name before it allows, so it
         // ends inside its room.
@@ -266,8 +339,8 @@ pub fn render_rows(
         if index == current {
             buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
         }
-        for actor in lanes.all() {
-            buf.set_string(lanes.center(actor), y, "│", theme.lane().patch(style));
+        for &lane in &all {
+            buf.set_string(lanes.x(lane), y, "│", theme.lane().patch(style));
         }
         let time = trace.format_time(tick.at);
         let time = match &shared {
@@ -323,9 +396,9 @@ fn draw_tick(
     theme: &Theme,
 ) {
     match &tick.message {
-        Some(m) => draw_arrow(buf, lanes, y, m, words, tick.kind, row, theme),
+        Some(m) => draw_arrow(buf, lanes, y, m, words, tick, row, theme),
         None => {
-            let x = lanes.center(tick.actor);
+            let x = lanes.x(lanes.of(tick.actor, tick));
             let mark_style = match tick.kind {
                 TickKind::Crash | TickKind::Lost => theme.lost(),
                 TickKind::Charge => theme.money(),
@@ -355,15 +428,16 @@ fn draw_arrow(
     y: u16,
     m: &Message,
     words: &Words<'_>,
-    kind: TickKind,
+    tick: &Tick,
     row: Style,
     theme: &Theme,
 ) {
-    let from = lanes.center(m.from);
+    let kind = tick.kind;
+    let from = lanes.x(lanes.of(m.from, tick));
     // A lost message is cut where the network lost it.
     let to = match m.fate {
         Fate::Lost => lanes.center(Actor::Network),
-        _ => lanes.center(m.to),
+        _ => lanes.x(lanes.of(m.to, tick)),
     };
     let (lo, hi) = (from.min(to), from.max(to));
     let rightward = to > from;
@@ -388,7 +462,7 @@ fn draw_arrow(
     // A cut arrow whose words need more room than its stretch gets them past the cut, on
     // the side it was heading to, where the row is empty.
     if m.fate == Fate::Lost && label.trim_end().ends_with('…') {
-        let dest = lanes.center(m.to);
+        let dest = lanes.x(lanes.of(m.to, tick));
         let beyond = if rightward {
             dest.saturating_sub(to + 2)
         } else {
