@@ -204,6 +204,12 @@ pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .title_style(theme.bold());
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    app_rows(frame, inner, app, theme);
+}
+
+/// The app's story in `inner`: its rows up to the current tick, and where each went, for a
+/// click to find.
+pub fn app_rows(frame: &mut Frame<'_>, inner: Rect, app: &App, theme: &Theme) {
     let rows = render_rows(
         frame.buffer_mut(),
         inner,

@@ -79,16 +79,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
                 .border_style(theme.dim());
             let inner = block.inner(timeline);
             frame.render_widget(block, timeline);
-            let rows = super::lanes::render_rows(
-                frame.buffer_mut(),
-                inner,
-                app.trace(),
-                app.told(),
-                &app.scenario.lanes,
-                (app.tick, app.folds()),
-                theme,
-            );
-            app.hits.borrow_mut().rows = rows;
+            super::lanes::app_rows(frame, inner, app, theme);
             if let Some(side) = side {
                 if p.hidden().statement {
                     let block = Block::default()
