@@ -436,3 +436,20 @@ fn every_builtin_runs_under_every_design() {
         }
     }
 }
+
+/// A story that names its lanes prints those names in the actor column, each checkout tick
+/// under its layer's name when the layers are drawn apart, and the column grows to fit them.
+#[test]
+fn the_timeline_names_the_lanes_as_the_scenario_does() {
+    let text = ok(&["run", "mobile-gateway", "--design", "with-charge"]).text();
+    let line = |needle: &str| {
+        text.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle}:\n{text}"))
+            .to_string()
+    };
+    assert!(line("charge $48.60 key K7Q4 #1").contains("  API gateway      charge"));
+    assert!(line("receives #1").contains("  Payment service  receives #1"));
+    assert!(line("presses Pay").contains("  Customer         presses Pay"));
+    assert!(line("no answer to #1").contains("  API gateway      no answer"));
+}

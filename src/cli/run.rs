@@ -67,7 +67,7 @@ pub fn timeline_text(scenario: &Scenario, trace: &Trace) -> String {
     let actor_width = trace
         .ticks
         .iter()
-        .map(|t| scenario.lanes.of(t.actor).chars().count())
+        .map(|t| scenario.lanes.of_tick(t).chars().count())
         .max()
         .unwrap_or(9)
         .max(9);
@@ -76,7 +76,7 @@ pub fn timeline_text(scenario: &Scenario, trace: &Trace) -> String {
             out,
             "{:<width$}  {:<actor_width$}  {}",
             trace.format_time(tick.at),
-            scenario.lanes.of(tick.actor),
+            scenario.lanes.of_tick(tick),
             told.labels[index]
         );
         for line in crate::text::wrap(&told.narrations[index], columns) {

@@ -237,7 +237,7 @@ fn design_section(out: &mut String, trace: &Trace, told: &Told, lanes: &LaneName
             out,
             "| {} | {} | {} | {narration} |",
             cell(&trace.format_time(tick.at)),
-            cell(lanes.of(tick.actor)),
+            cell(lanes.of_tick(tick)),
             cell(&told.labels[index]),
         );
     }

@@ -92,6 +92,37 @@ impl LaneNames {
         }
     }
 
+    /// The checkout layer a tick stands on when the layers are drawn apart (0 the innermost):
+    /// an outer layer's own deadline on that layer; what ends or restarts the whole run, and
+    /// the shop's own steps after it, on the outermost; sending, hearing and waiting on the
+    /// innermost, which does them. `None` for another actor's tick, or one checkout lane.
+    pub fn layer_of(&self, tick: &crate::sim::Tick) -> Option<usize> {
+        use crate::sim::fact::Fact;
+        if tick.actor != crate::sim::Actor::Checkout || self.layers.len() < 2 {
+            return None;
+        }
+        let top = self.layers.len() - 1;
+        Some(match &tick.fact {
+            Fact::Deadline { layer, .. } => (*layer).min(top),
+            Fact::GaveUp { .. }
+            | Fact::Rerun { .. }
+            | Fact::ShippedUnpaid
+            | Fact::CallSent { .. }
+            | Fact::CallRead { .. }
+            | Fact::CallLate { .. }
+            | Fact::CallTimedOut { .. } => top,
+            _ => 0,
+        })
+    }
+
+    /// The name over the lane a tick stands on: its layer's, when the layers are drawn apart.
+    pub fn of_tick(&self, tick: &crate::sim::Tick) -> &str {
+        match self.layer_of(tick) {
+            Some(layer) => &self.layers[layer],
+            None => self.of(tick.actor),
+        }
+    }
+
     /// The name in a narrow lane: a role's short form, or a system's first word.
     pub fn short(&self, actor: crate::sim::Actor, role: &'static str) -> String {
         let name = self.of(actor);

@@ -73,7 +73,7 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
         Some(n) => format!(
             "{} {} — {}",
             trace.format_time(n.at),
-            loaded.scenario.lanes.of(n.actor),
+            loaded.scenario.lanes.of_tick(n),
             told.labels[position.tick + 1]
         ),
         None => "this is the last tick: the outcome is on the presenter's screen".to_string(),
@@ -122,7 +122,7 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
         ),
         now: format!(
             "{} — {}",
-            loaded.scenario.lanes.of(tick.actor),
+            loaded.scenario.lanes.of_tick(tick),
             told.labels[position.tick]
         ),
         narration: told.narrations[position.tick].clone(),

@@ -3,7 +3,6 @@
 
 use super::fit;
 use crate::scenario::LaneNames;
-use crate::sim::fact::Fact;
 use crate::sim::trace::{Fate, Message};
 use crate::sim::{Actor, Tick, TickKind, Trace};
 use crate::story::Told;
@@ -56,7 +55,9 @@ enum Lane {
 }
 
 /// Where the lanes sit inside the diagram area.
-struct Lanes {
+struct Lanes<'a> {
+    /// The names over the lanes, and which layers are drawn apart.
+    names: &'a LaneNames,
     left: u16,
     width: u16,
     /// The downstream services the story calls, left to right after the processor.
@@ -66,7 +67,7 @@ struct Lanes {
     layers: usize,
 }
 
-impl Lanes {
+impl Lanes<'_> {
     /// The customer's lane is narrow (it acts twice); the others share the rest, so the
     /// charge request between checkout and processor has room for its label. Downstream
     /// services, when the story has any, take the right-hand part; the checkout's layers,
@@ -132,29 +133,10 @@ impl Lanes {
     /// The lane a tick's `actor` stands on: a checkout tick on its layer's lane when the
     /// layers are drawn apart.
     fn of(&self, actor: Actor, tick: &Tick) -> Lane {
-        if actor == Actor::Checkout && self.layers > 1 {
-            Lane::Layer(layer_of(tick, self.layers))
-        } else {
-            Lane::Actor(actor)
+        match self.names.layer_of(tick) {
+            Some(layer) if actor == Actor::Checkout => Lane::Layer(layer),
+            _ => Lane::Actor(actor),
         }
-    }
-}
-
-/// The checkout layer a checkout tick belongs to: an outer layer's own deadline on that
-/// layer; what ends or restarts the whole run, and the shop's own steps after it, on the
-/// outermost; sending, hearing and waiting on the innermost, which does them.
-fn layer_of(tick: &Tick, layers: usize) -> usize {
-    let top = layers.saturating_sub(1);
-    match &tick.fact {
-        Fact::Deadline { layer, .. } => (*layer).min(top),
-        Fact::GaveUp { .. }
-        | Fact::Rerun { .. }
-        | Fact::ShippedUnpaid
-        | Fact::CallSent { .. }
-        | Fact::CallRead { .. }
-        | Fact::CallLate { .. }
-        | Fact::CallTimedOut { .. } => top,
-        _ => 0,
     }
 }
 
@@ -261,6 +243,7 @@ pub fn render_rows(
         None => full_width,
     };
     let lanes = Lanes {
+        names,
         left: inner.x + time_width + 1,
         width: inner.width.saturating_sub(time_width + 1),
         services: service_lanes(trace),
