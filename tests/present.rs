@@ -732,3 +732,54 @@ fn the_presenter_says_why_the_notes_are_off() {
     });
     tmux.press("second", "q");
 }
+
+/// A notes sheet longer than the screen says how much is out of sight and scrolls with ↓ / ↑;
+/// the next tick starts at the top again.
+#[test]
+fn a_long_notes_sheet_scrolls_with_a_sign() {
+    use idem::tui::notes::{Notes, NotesMsg, Sheet, Status};
+    use idem::tui::program::Program;
+    let sheet = |position: &str| Sheet {
+        title: "Order 5531".into(),
+        design: "no key".into(),
+        position: position.into(),
+        now: "Processor — crashes".into(),
+        narration: "The processor crashes right after answering attempt #1.".into(),
+        next: "14:02:07.300 Network — answer to #1 lost".into(),
+        notes: (1..=30).map(|n| format!("note line {n}")).collect(),
+        quiz: None,
+        shown: Default::default(),
+        last: false,
+    };
+    let mut notes = Notes {
+        status: Status::Following(Ok(Box::new(sheet("tick 6/15")))),
+        quit: false,
+        received: std::time::Instant::now(),
+        scroll: 0,
+    };
+    let draw = |n: &Notes| common::screen_text(80, 24, |f| n.view(f, &common::PLAIN));
+    let top = draw(&notes);
+    assert!(
+        top.contains("↓ ") && top.contains(" more · ↓↑ scroll"),
+        "{top}"
+    );
+    assert!(!top.contains("note line 30"), "{top}");
+    let down = ratatui::crossterm::event::Event::Key(common::key(
+        ratatui::crossterm::event::KeyCode::PageDown,
+    ));
+    for _ in 0..5 {
+        let msg = notes.message(&down).expect("PageDown scrolls");
+        notes.update(msg);
+    }
+    let bottom = draw(&notes);
+    assert!(bottom.contains("note line 30"), "{bottom}");
+    assert!(
+        bottom.contains("↑ ") && bottom.contains(" above"),
+        "{bottom}"
+    );
+    // The presenter moves on: the sheet starts at the top again.
+    notes.update(NotesMsg::Show(Status::Following(Ok(Box::new(sheet(
+        "tick 7/15",
+    ))))));
+    assert_eq!(notes.scroll, 0);
+}

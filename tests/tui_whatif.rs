@@ -580,6 +580,7 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
         status: idem::tui::notes::Status::Following(Ok(Box::new(sheet))),
         quit: false,
         received: std::time::Instant::now(),
+        scroll: 0,
     };
     let drawn = common::screen_text(100, 30, |f| {
         idem::tui::program::Program::view(&notes, f, &common::PLAIN)

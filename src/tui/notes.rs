@@ -149,6 +149,9 @@ pub enum NotesMsg {
     Show(Status),
     /// A second went by: the part's countdown moves on.
     Second,
+    /// Scrolls the sheet by this many rows (down is positive), when it is longer than the
+    /// screen.
+    Scroll(i16),
 }
 
 /// The notes terminal as a program.
@@ -157,6 +160,8 @@ pub struct Notes {
     pub quit: bool,
     /// When the sheet on screen arrived: its countdown counts from then.
     pub received: Instant,
+    /// How far the sheet is scrolled; back to the top when the presenter moves.
+    pub scroll: u16,
 }
 
 impl Program for Notes {
@@ -171,6 +176,13 @@ impl Program for Notes {
             {
                 Some(NotesMsg::Quit)
             }
+            Event::Key(k) if k.kind != KeyEventKind::Release => match k.code {
+                KeyCode::Down | KeyCode::Char('j') => Some(NotesMsg::Scroll(1)),
+                KeyCode::Up | KeyCode::Char('k') => Some(NotesMsg::Scroll(-1)),
+                KeyCode::PageDown => Some(NotesMsg::Scroll(10)),
+                KeyCode::PageUp => Some(NotesMsg::Scroll(-10)),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -179,10 +191,20 @@ impl Program for Notes {
         match msg {
             NotesMsg::Quit => self.quit = true,
             NotesMsg::Show(status) => {
+                let place = |s: &Status| match s {
+                    Status::Following(Ok(sheet)) => {
+                        Some((sheet.design.clone(), sheet.position.clone()))
+                    }
+                    _ => None,
+                };
+                if place(&status) != place(&self.status) {
+                    self.scroll = 0;
+                }
                 self.status = status;
                 self.received = Instant::now();
             }
             NotesMsg::Second => {}
+            NotesMsg::Scroll(by) => self.scroll = self.scroll.saturating_add_signed(by),
         }
         Vec::new()
     }
@@ -191,7 +213,7 @@ impl Program for Notes {
         draw(
             frame,
             &self.status,
-            self.received.elapsed().as_secs(),
+            (self.received.elapsed().as_secs(), self.scroll),
             theme,
         );
     }
@@ -298,6 +320,7 @@ pub fn run() -> io::Result<()> {
             crate::text::sanitize_line(&place.path.display().to_string())
         )),
         quit: false,
+        scroll: 0,
         received: Instant::now(),
     };
     let mut follow = Follow {
@@ -342,7 +365,7 @@ pub fn state_lines(sheet: &Sheet, since: u64) -> Vec<String> {
     lines
 }
 
-fn draw(frame: &mut Frame<'_>, status: &Status, since: u64, theme: &Theme) {
+fn draw(frame: &mut Frame<'_>, status: &Status, (since, scroll): (u64, u16), theme: &Theme) {
     let area = frame.area();
     let [head, body, foot] = Layout::vertical([
         Constraint::Length(2),
@@ -352,7 +375,7 @@ fn draw(frame: &mut Frame<'_>, status: &Status, since: u64, theme: &Theme) {
     .areas(area);
     frame.render_widget(
         Paragraph::new(Line::styled(
-            " q quits · these notes follow `idem present`",
+            " q quits · ↓↑ scroll · these notes follow `idem present`",
             theme.dim(),
         )),
         foot,
@@ -409,9 +432,28 @@ fn draw(frame: &mut Frame<'_>, status: &Status, since: u64, theme: &Theme) {
                 lines.push(Line::styled("Question", theme.key()));
                 lines.push(Line::raw(q.clone()));
             }
-            let block = Block::default().borders(Borders::TOP);
+            // A sheet longer than the screen scrolls, and its top line says how much is
+            // out of sight.
+            let paragraph = Paragraph::new(lines).wrap(Wrap { trim: true });
+            let rows = paragraph.line_count(body.width);
+            let shown = usize::from(body.height.saturating_sub(1));
+            let hidden = rows.saturating_sub(shown);
+            let offset = usize::from(scroll).min(hidden);
+            let mut block = Block::default().borders(Borders::TOP);
+            if hidden > 0 {
+                let marks = match (offset, hidden - offset) {
+                    (0, below) => format!(" ↓ {below} more · ↓↑ scroll "),
+                    (above, 0) => format!(" ↑ {above} above "),
+                    (above, below) => format!(" ↑ {above} above, ↓ {below} more "),
+                };
+                block = block
+                    .title(marks)
+                    .title_style(theme.tone(crate::report::Tone::Warn));
+            }
             frame.render_widget(
-                Paragraph::new(lines).wrap(Wrap { trim: true }).block(block),
+                paragraph
+                    .scroll((u16::try_from(offset).unwrap_or(u16::MAX), 0))
+                    .block(block),
                 body,
             );
         }
