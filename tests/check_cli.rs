@@ -574,3 +574,42 @@ fn binary_new_writes_once_and_the_file_passes_check() {
     assert_eq!(out.code, Some(0), "{}\n{}", out.stdout, out.stderr);
     assert!(out.stdout.contains(" passed, 0 failed"), "{}", out.stdout);
 }
+
+/// `idem check` on a session file checks the scenario of every part, each under its own name
+/// so `file:line` points at the expectation; a broken part makes the session invalid, with the
+/// position of the culprit; a part whose expectation no longer holds fails.
+#[test]
+fn a_session_file_checks_every_part() {
+    let run = |files: Vec<String>| check::run(&CheckArgs { files, json: false });
+    let out = run(vec![manifest("scenarios/sessions/payments-45min.toml")]);
+    assert_eq!(out.exit, 0, "{}{}", out.text, out.errors);
+    assert!(out.text.contains("a session of 5 parts"), "{}", out.text);
+    assert!(
+        out.text.contains("ok    order-5531 (built-in):41"),
+        "{}",
+        out.text
+    );
+    assert!(out.text.contains("reply-lost.toml:28"), "{}", out.text);
+    assert!(out.text.contains("19 passed, 0 failed"), "{}", out.text);
+
+    let broken = run(vec![manifest("tests/bad_sessions/broken-scenario.toml")]);
+    assert_eq!(broken.exit, 2, "{}", broken.text);
+    assert!(
+        broken.errors.contains("bad-time.toml:6:6:"),
+        "{}",
+        broken.errors
+    );
+
+    let dir = TempDir::new("session-check");
+    let story = dir.file(
+        "story.toml",
+        &common::builtin_source("reply-lost").replace("charges = 2", "charges = 3"),
+    );
+    let session = dir.file(
+        "talk.toml",
+        &format!("title = \"A talk\"\n[[section]]\nscenario = \"{story}\"\n"),
+    );
+    let failing = run(vec![session]);
+    assert_eq!(failing.exit, 1, "{}{}", failing.text, failing.errors);
+    assert!(failing.text.contains("FAIL  "), "{}", failing.text);
+}

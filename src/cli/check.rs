@@ -110,6 +110,10 @@ pub fn run(args: &CheckArgs) -> CheckOutcome {
     let mut tally = Tally::default();
     let mut report = CheckJson::default();
     for arg in &args.files {
+        if crate::present::playlist::names_session(arg) {
+            check_session(arg, &mut text, &mut errors, &mut tally, &mut report.files);
+            continue;
+        }
         let mut file = FileJson::default();
         check_one(arg, &mut text, &mut errors, &mut tally, &mut file);
         report.files.push(file);
@@ -151,6 +155,48 @@ pub fn run(args: &CheckArgs) -> CheckOutcome {
     CheckOutcome { text, errors, exit }
 }
 
+/// A session file: the session itself (every scenario it names must load), then each part's
+/// scenario, checked as a file of its own and reported under `session.toml part N`.
+fn check_session(
+    arg: &str,
+    text: &mut String,
+    errors: &mut String,
+    tally: &mut Tally,
+    files: &mut Vec<FileJson>,
+) {
+    let playlist = match crate::present::playlist::load(Path::new(arg)) {
+        Ok(p) => p,
+        Err(e) => {
+            report_invalid(&e, text, errors);
+            tally.invalid += 1;
+            files.push(FileJson {
+                file: sanitize_line(&e.file),
+                status: "invalid",
+                problems: e.diagnostics.iter().map(problem_json).collect(),
+                expectations: Vec::new(),
+            });
+            return;
+        }
+    };
+    let _ = writeln!(
+        text,
+        "{:<STATUS_WIDTH$}{}  a session of {}: each part's scenario is checked below",
+        "",
+        sanitize_line(arg),
+        crate::story::plural(playlist.sections.len(), "part")
+    );
+    for section in &playlist.sections {
+        let mut json = FileJson::default();
+        // Under the scenario's own name, so `file:line` points at its expectation.
+        let label = match &section.scenario.origin {
+            scenario::Origin::File(path) => sanitize_line(&path.display().to_string()),
+            _ => format!("{} (built-in)", section.scenario.name),
+        };
+        check_scenario(&label, &section.scenario, text, errors, tally, &mut json);
+        files.push(json);
+    }
+}
+
 fn check_one(
     arg: &str,
     text: &mut String,
@@ -170,6 +216,19 @@ fn check_one(
         }
     };
     let file = shown_name(arg, &scenario);
+    check_scenario(&file, &scenario, text, errors, tally, json);
+}
+
+/// Simulates each of a loaded scenario's expectations and reports them under `file`.
+fn check_scenario(
+    file: &str,
+    scenario: &Scenario,
+    text: &mut String,
+    errors: &mut String,
+    tally: &mut Tally,
+    json: &mut FileJson,
+) {
+    let file = file.to_string();
     json.file = file.clone();
     json.problems = scenario.warnings.iter().map(problem_json).collect();
     json.status = "ok";
