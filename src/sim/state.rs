@@ -42,8 +42,9 @@ pub struct Parts {
     /// Refunds the shop's reconciliation made, in order: ledger lines of their own, and lines
     /// on the card statement.
     pub refunds: Log<Refund>,
-    /// What the checkout knows about each intent, in the scenario's order.
-    pub clients: Arc<[ClientView]>,
+    /// What the checkout knows about each intent, in the scenario's order: a stretch of the
+    /// run's one list of the checkout's views, which grows by a copy each time one changes.
+    pub clients: Log<ClientView>,
     /// The shop's downstream services (SPEC §5.1), in the order the scenario runs its steps:
     /// what each remembers and the effects it has had.
     pub services: Arc<Vec<ServiceView>>,
@@ -230,6 +231,8 @@ impl Snapshot {
 pub struct Log<T> {
     /// The run's whole list (`None` while nothing is in it).
     all: Option<Arc<OnceLock<Vec<T>>>>,
+    /// Where this view starts in it (0 for a list that only grows).
+    start: usize,
     len: usize,
 }
 
@@ -239,10 +242,26 @@ pub(super) type LogCell<T> = Arc<OnceLock<Vec<T>>>;
 impl<T> Log<T> {
     /// The first `len` items of the list that will be put in `all`.
     pub(super) fn of(all: Option<&LogCell<T>>, len: usize) -> Log<T> {
+        Log::stretch(all, 0, len)
+    }
+
+    /// The `len` items from `start` of the list that will be put in `all`.
+    pub(super) fn stretch(all: Option<&LogCell<T>>, start: usize, len: usize) -> Log<T> {
         Log {
             all: all.filter(|_| len > 0).map(Arc::clone),
+            start,
             len,
         }
+    }
+
+    /// Whether two views show the very same stretch of the same list (no item compared).
+    pub fn same_as(&self, other: &Log<T>) -> bool {
+        let shared = match (&self.all, &other.all) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        shared && self.start == other.start && self.len == other.len
     }
 
     /// Adds an item to this view alone; the other ticks keep the list as it was.
@@ -252,6 +271,7 @@ impl<T> Log<T> {
     {
         let mut items = self[..].to_vec();
         items.push(item);
+        self.start = 0;
         self.len = items.len();
         self.all = Some(Arc::new(OnceLock::from(items)));
     }
@@ -261,6 +281,7 @@ impl<T> Clone for Log<T> {
     fn clone(&self) -> Log<T> {
         Log {
             all: self.all.clone(),
+            start: self.start,
             len: self.len,
         }
     }
@@ -268,7 +289,11 @@ impl<T> Clone for Log<T> {
 
 impl<T> Default for Log<T> {
     fn default() -> Log<T> {
-        Log { all: None, len: 0 }
+        Log {
+            all: None,
+            start: 0,
+            len: 0,
+        }
     }
 }
 
@@ -276,7 +301,10 @@ impl<T> std::ops::Deref for Log<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
         match self.all.as_deref().and_then(OnceLock::get) {
-            Some(items) => &items[..self.len.min(items.len())],
+            Some(items) => {
+                let end = self.start.saturating_add(self.len).min(items.len());
+                &items[self.start.min(end)..end]
+            }
             None => &[],
         }
     }
@@ -284,11 +312,7 @@ impl<T> std::ops::Deref for Log<T> {
 
 impl<T: PartialEq> PartialEq for Log<T> {
     fn eq(&self, other: &Log<T>) -> bool {
-        let shared = match (&self.all, &other.all) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        };
-        self.len == other.len && (shared || **self == **other)
+        self.same_as(other) || **self == **other
     }
 }
 

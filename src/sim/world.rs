@@ -268,7 +268,14 @@ pub(super) struct World<'a> {
     pub fault_index: Vec<(usize, u32, usize)>,
     /// The last lookup in `fault_index`: intent, attempt, and where its faults sit.
     last_faults: std::cell::Cell<(usize, u32, usize, usize)>,
-    pub clients: Arc<[ClientView]>,
+    /// What the checkout knows about each intent now.
+    pub clients: Vec<ClientView>,
+    /// Every version of `clients` the ticks have shown, one after another, and where the
+    /// latest starts; `clients_changed` says the next tick needs a new one.
+    client_log: Vec<ClientView>,
+    client_cell: super::state::LogCell<ClientView>,
+    clients_start: usize,
+    clients_changed: bool,
     pub processor_up: bool,
     pub in_flight: imbl::Vector<super::state::Flight>,
     pub incarnation: u32,
@@ -418,6 +425,11 @@ impl<'a> World<'a> {
             fault_index: scratch.fault_index,
             last_faults: std::cell::Cell::new((usize::MAX, 0, 0, 0)),
             clients,
+            // Room for a few versions of the checkout's views before the list must grow.
+            client_log: Vec::with_capacity(cfg.intents.len().saturating_mul(4)),
+            client_cell: Arc::default(),
+            clients_start: 0,
+            clients_changed: true,
             processor_up: true,
             in_flight: imbl::Vector::new(),
             incarnation: 0,
@@ -535,7 +547,18 @@ impl<'a> World<'a> {
                 memory: Arc::clone(&self.memory),
                 ledger: Log::of(self.ledger_cell.as_ref(), self.ledger.len()),
                 refunds: Log::of(self.refunds_cell.as_ref(), self.refunds.len()),
-                clients: Arc::clone(&self.clients),
+                clients: {
+                    if self.clients_changed {
+                        self.clients_start = self.client_log.len();
+                        self.client_log.extend_from_slice(&self.clients);
+                        self.clients_changed = false;
+                    }
+                    Log::stretch(
+                        Some(&self.client_cell),
+                        self.clients_start,
+                        self.clients.len(),
+                    )
+                },
                 services: Arc::clone(&self.services),
             });
             self.parts_changed = false;
@@ -587,11 +610,13 @@ impl<'a> World<'a> {
         if let Some(cell) = &self.refunds_cell {
             let _ = cell.set(std::mem::take(&mut self.refunds));
         }
+        let _ = self.client_cell.set(std::mem::take(&mut self.client_log));
     }
 
     pub fn client_mut(&mut self, intent: usize) -> &mut ClientView {
         self.parts_changed = true;
-        &mut Arc::make_mut(&mut self.clients)[intent]
+        self.clients_changed = true;
+        &mut self.clients[intent]
     }
 
     /// Adds crashes the scenario planned but this answer never passed through to the last tick.

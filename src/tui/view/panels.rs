@@ -134,7 +134,7 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         frame,
         counter_area,
         " Checkout & counters ",
-        now.counters != before.counters || !Arc::ptr_eq(&now.clients, &before.clients),
+        now.counters != before.counters || !now.clients.same_as(&before.clients),
         counters,
         theme,
     );
