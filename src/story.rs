@@ -841,7 +841,7 @@ impl<'a> Teller<'a> {
             .iter()
             .enumerate()
             .filter(|(n, other)| *n != intent && other.key == *key)
-            .map(|(_, other)| other.order.as_str())
+            .map(|(_, other)| other.order.as_ref())
             .collect();
         let minted = match self.cfg.key_source() {
             KeySource::Order if !self.cfg.order_has_key() => {
@@ -892,7 +892,7 @@ impl<'a> Teller<'a> {
         } else if r.key.is_none() {
             "Like every attempt it carries no key, so to the processor it is a new purchase."
                 .to_string()
-        } else if r.key.as_deref() == Some(self.cfg.intents[r.intent].key.as_str()) {
+        } else if r.key.as_deref() == Some(&*self.cfg.intents[r.intent].key) {
             format!(
                 "It is the same purchase and the same key as attempt #1, so a processor that remembers {key_text} can recognise it."
             )

@@ -258,7 +258,7 @@ fn order_5531_verdicts() {
     assert_eq!(wc.intents.len(), 1);
     assert_eq!(wc.intents[0].client_view, Belief::Paid);
     assert_eq!(wc.intents[0].key.as_deref(), Some("K7Q4"));
-    assert_eq!(wc.intents[0].id, "5531");
+    assert_eq!(&*wc.intents[0].id, "5531");
     assert_eq!(wc.charged_cents.0, 4860);
     assert_eq!(wc.counters.attempts_sent, 2);
     assert_eq!(wc.counters.dedupe_hits, 1);
@@ -413,7 +413,7 @@ fn key_reuse_is_refused_with_422() {
     assert_eq!(o.intents.len(), 2);
     assert_eq!(o.intents[0].charges, 1);
     assert_eq!(o.intents[0].client_view, Belief::Paid);
-    assert_eq!(o.intents[1].id, "5538");
+    assert_eq!(&*o.intents[1].id, "5538");
     assert_eq!(o.intents[1].charges, 0);
     assert_eq!(o.intents[1].client_view, Belief::Failed);
     assert_eq!(o.intents[1].verdict, Verdict::NotCharged);

@@ -582,7 +582,7 @@ fn keys_follow_the_layers(s: &Scenario, trace: &idem::sim::Trace) -> Result<(), 
             .collect();
         match s.config.key_source() {
             KeySource::Order => {
-                let want = s.config.order_has_key().then(|| intent.key.clone());
+                let want = s.config.order_has_key().then(|| intent.key.to_string());
                 prop_assert!(
                     keys.iter().all(|k| *k == want),
                     "{:?} want {:?}",
@@ -594,7 +594,10 @@ fn keys_follow_the_layers(s: &Scenario, trace: &idem::sim::Trace) -> Result<(), 
                 prop_assert!(keys.iter().all(Option::is_none), "{:?}", keys);
             }
             KeySource::Minted { layer } => {
-                prop_assert_eq!(keys.first().cloned().flatten(), Some(intent.key.clone()));
+                prop_assert_eq!(
+                    keys.first().cloned().flatten(),
+                    Some(intent.key.to_string())
+                );
                 if layer == 0 {
                     // Every attempt after the first carries the key minted for its number.
                     for r in sent.iter().filter(|r| r.intent == n && r.attempt > 1) {

@@ -455,8 +455,8 @@ at = "09:15:00"
     assert_eq!(app.screen, Screen::Replay);
     let config = &app.scenario.config;
     let intent = &config.intents[0];
-    assert_eq!(intent.order, "7001");
-    assert_eq!(intent.key, "Q9ZZ");
+    assert_eq!(&*intent.order, "7001");
+    assert_eq!(&*intent.key, "Q9ZZ");
     assert_eq!(intent.amount.to_string(), "$12.34");
     assert_eq!(intent.items, ["lantern"]);
     assert_eq!(intent.at.0, 9 * 3_600_000 + 15 * 60_000);

@@ -91,8 +91,8 @@ impl Purchase {
             return Self::default();
         };
         Self {
-            order: intent.order.clone(),
-            key: intent.key.clone(),
+            order: intent.order.to_string(),
+            key: intent.key.to_string(),
             amount: intent.amount,
             items: intent.items.clone(),
             at: intent.at,

@@ -138,7 +138,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     let layers = layers(&mut c, &file.checkout.layer, key_strategy);
     let intents = intents(&mut c, &file.intent);
     c.start = intents.first().map_or(Instant(0), |i| i.at);
-    let orders: Vec<String> = intents.iter().map(|i| i.order.clone()).collect();
+    let orders: Vec<String> = intents.iter().map(|i| i.order.to_string()).collect();
     let faults = faults(&mut c, &file.fault, &orders);
     let reruns = reruns(&mut c, &file.human, &orders);
     let steps = steps(&mut c, &file.step, &orders);
@@ -398,7 +398,7 @@ fn intents(c: &mut Checker<'_>, specs: &[Spanned<schema::Intent>]) -> Vec<Intent
         if order.is_empty() {
             c.error(spec.span(), "an intent needs an order id".into());
         }
-        if out.iter().any(|o| o.order == order) {
+        if out.iter().any(|o| *o.order == *order) {
             c.error(
                 spec.span(),
                 format!("order `{order}` appears twice; each [[intent]] needs its own order id"),
@@ -423,8 +423,8 @@ fn intents(c: &mut Checker<'_>, specs: &[Spanned<schema::Intent>]) -> Vec<Intent
             .map(|k| sanitize_line(k.trim()))
             .filter(|k| !k.is_empty());
         out.push(IntentConfig {
-            key: key.unwrap_or_else(|| format!("{order}-key")),
-            order,
+            key: std::sync::Arc::from(key.unwrap_or_else(|| format!("{order}-key"))),
+            order: std::sync::Arc::from(order),
             amount: i.amount.0,
             items: i.items.iter().map(|s| sanitize_line(s)).collect(),
             at: when,

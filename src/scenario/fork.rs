@@ -135,7 +135,7 @@ pub fn describe(scenario: &Scenario, fault: &Fault) -> String {
         .config
         .intents
         .get(fault.intent)
-        .map_or("?", |i| i.order.as_str());
+        .map_or("?", |i| i.order.as_ref());
     let n = fault.attempt;
     match fault.action {
         FaultAction::Lose {

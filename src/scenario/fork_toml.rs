@@ -438,7 +438,7 @@ fn fault_entries(original: &Scenario, f: &Fault) -> Vec<(&'static str, Value)> {
         .config
         .intents
         .get(f.intent)
-        .map_or_else(String::new, |i| i.order.clone());
+        .map_or_else(String::new, |i| i.order.to_string());
     let ms = |n: u64| Value::from(format!("{n}ms"));
     let mut out = vec![
         ("intent", Value::from(order)),

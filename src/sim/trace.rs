@@ -253,9 +253,9 @@ impl Verdict {
 /// How one intent ended.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct IntentOutcome {
-    pub id: String,
+    pub id: std::sync::Arc<str>,
     /// The intent's key, or `None` when the checkout sends no key.
-    pub key: Option<String>,
+    pub key: Option<std::sync::Arc<str>>,
     pub charges: usize,
     pub charged_cents: Cents,
     pub client_view: Belief,

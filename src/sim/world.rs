@@ -20,6 +20,8 @@ const TICKS_PER_ATTEMPT: usize = 6;
 /// that a short run does not spend its time allocating them.
 #[derive(Default)]
 struct Scratch {
+    /// The checkout's bookkeeping per intent, each with its list of layers.
+    runs: Vec<ClientRun>,
     queue: BinaryHeap<Reverse<Scheduled>>,
     cancelled: Vec<bool>,
     fault_index: Vec<(usize, u32, usize)>,
@@ -240,6 +242,17 @@ pub(super) struct LayerRun {
     pub key: Option<Key>,
 }
 
+impl LayerRun {
+    /// A layer before its first attempt.
+    const START: LayerRun = LayerRun {
+        attempt: 1,
+        token: 0,
+        last_sleep: 0,
+        deadline: None,
+        key: None,
+    };
+}
+
 /// The simulation in motion.
 pub(super) struct World<'a> {
     pub cfg: &'a SimConfig,
@@ -348,7 +361,7 @@ impl<'a> World<'a> {
             .intents
             .iter()
             .map(|i| ClientView {
-                order: Arc::from(i.order.as_str()),
+                order: Arc::clone(&i.order),
                 key: None,
                 belief: super::state::Belief::NotStarted,
                 attempts_sent: 0,
@@ -356,20 +369,19 @@ impl<'a> World<'a> {
                 alerted: false,
             })
             .collect();
-        let runs = cfg
-            .intents
-            .iter()
-            .map(|i| ClientRun {
-                layers: vec![
-                    LayerRun {
-                        attempt: 1,
-                        token: 0,
-                        last_sleep: 0,
-                        deadline: None,
-                        key: None,
-                    };
-                    layers
-                ],
+        let mut scratch = SCRATCH.with(std::cell::Cell::take).unwrap_or_default();
+        // The last run's bookkeeping, its lists kept, started afresh for this one.
+        let mut runs = std::mem::take(&mut scratch.runs);
+        runs.truncate(cfg.intents.len());
+        for (n, i) in cfg.intents.iter().enumerate() {
+            let mut lanes = runs
+                .get_mut(n)
+                .map(|r| std::mem::take(&mut r.layers))
+                .unwrap_or_default();
+            lanes.clear();
+            lanes.resize(layers, LayerRun::START);
+            let run = ClientRun {
+                layers: lanes,
                 epoch: 0,
                 fresh_layers: 0,
                 waiting_for: None,
@@ -380,18 +392,21 @@ impl<'a> World<'a> {
                 send: None,
                 lookup: None,
                 cleared: false,
-                key: Key::from(i.key.as_str()),
+                key: Key(Arc::clone(&i.key)),
                 fingerprint: super::digest::fingerprint(&i.order, i.amount, &i.items),
                 content: super::digest::content_unstamped(&cfg.merchant, i.amount, &i.items),
-            })
-            .collect();
+            };
+            match runs.get_mut(n) {
+                Some(slot) => *slot = run,
+                None => runs.push(run),
+            }
+        }
         // Room for the ticks the attempts are likely to make, so a long story is not
         // copied as its list grows (and does not briefly need twice its memory).
         let ticks = attempts
             .saturating_mul(TICKS_PER_ATTEMPT)
             .saturating_add(8)
             .min(cfg.max_ticks.saturating_add(1));
-        let mut scratch = SCRATCH.with(std::cell::Cell::take).unwrap_or_default();
         scratch.queue.clear();
         scratch.cancelled.clear();
         scratch.cancelled.push(false);
@@ -464,6 +479,7 @@ impl<'a> World<'a> {
         // What is still queued (keys waiting to expire) is let go now, not at the next run.
         self.queue.clear();
         let scratch = Scratch {
+            runs: std::mem::take(&mut self.runs),
             queue: std::mem::take(&mut self.queue),
             cancelled: std::mem::take(&mut self.cancelled),
             fault_index: std::mem::take(&mut self.fault_index),
