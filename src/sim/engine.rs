@@ -73,10 +73,8 @@ pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
     } else {
         cfg.clock
     };
-    let requests = std::mem::take(&mut world.requests)
-        .into_iter()
-        .map(|r| r.sent())
-        .collect();
+    // Drained, not taken: the list itself is kept for the next run.
+    let requests = world.requests.drain(..).map(|r| r.sent()).collect();
     let replies = std::mem::take(&mut world.replies);
     // Every tick is given the run's versions of the state, ledger and refunds included.
     world.close();

@@ -22,6 +22,10 @@ const TICKS_PER_ATTEMPT: usize = 6;
 struct Scratch {
     /// The checkout's bookkeeping per intent, each with its list of layers.
     runs: Vec<ClientRun>,
+    /// What the checkout knows now, per intent.
+    clients: Vec<ClientView>,
+    /// The requests sent (the trace keeps what it needs of them).
+    requests: Vec<Request>,
     queue: BinaryHeap<Reverse<Scheduled>>,
     cancelled: Vec<bool>,
     fault_index: Vec<(usize, u32, usize)>,
@@ -350,6 +354,7 @@ impl TickDraft {
 
 impl<'a> World<'a> {
     pub fn new(cfg: &'a SimConfig, design: Design) -> World<'a> {
+        let mut scratch = SCRATCH.with(std::cell::Cell::take).unwrap_or_default();
         let layers = cfg.layers.len();
         // Attempts every intent would make if each one ran its whole retry budget, and every
         // human path too.
@@ -357,19 +362,16 @@ impl<'a> World<'a> {
             .unwrap_or(usize::MAX)
             .saturating_mul(cfg.intents.len())
             .saturating_mul(1 + cfg.reruns.len());
-        let clients = cfg
-            .intents
-            .iter()
-            .map(|i| ClientView {
-                order: Arc::clone(&i.order),
-                key: None,
-                belief: super::state::Belief::NotStarted,
-                attempts_sent: 0,
-                marked_paid: false,
-                alerted: false,
-            })
-            .collect();
-        let mut scratch = SCRATCH.with(std::cell::Cell::take).unwrap_or_default();
+        let mut clients = std::mem::take(&mut scratch.clients);
+        clients.clear();
+        clients.extend(cfg.intents.iter().map(|i| ClientView {
+            order: Arc::clone(&i.order),
+            key: None,
+            belief: super::state::Belief::NotStarted,
+            attempts_sent: 0,
+            marked_paid: false,
+            alerted: false,
+        }));
         // The last run's bookkeeping, its lists kept, started afresh for this one.
         let mut runs = std::mem::take(&mut scratch.runs);
         runs.truncate(cfg.intents.len());
@@ -441,7 +443,7 @@ impl<'a> World<'a> {
             last_faults: std::cell::Cell::new((usize::MAX, 0, 0, 0)),
             clients,
             // Room for a few versions of the checkout's views before the list must grow.
-            client_log: Vec::with_capacity(cfg.intents.len().saturating_mul(4)),
+            client_log: Vec::with_capacity(cfg.intents.len().saturating_mul(8)),
             client_cell: Arc::default(),
             clients_start: 0,
             clients_changed: true,
@@ -450,7 +452,12 @@ impl<'a> World<'a> {
             incarnation: 0,
             counters: Counters::default(),
             runs,
-            requests: Vec::with_capacity(attempts.min(64)),
+            requests: {
+                let mut requests = std::mem::take(&mut scratch.requests);
+                requests.clear();
+                requests.reserve(attempts.min(64));
+                requests
+            },
             replies: Vec::with_capacity(attempts.min(64)),
             lookups: Vec::new(),
             fault_fired: scratch.fault_fired,
@@ -478,8 +485,11 @@ impl<'a> World<'a> {
     pub fn recycle(&mut self) {
         // What is still queued (keys waiting to expire) is let go now, not at the next run.
         self.queue.clear();
+        self.requests.clear();
         let scratch = Scratch {
             runs: std::mem::take(&mut self.runs),
+            clients: std::mem::take(&mut self.clients),
+            requests: std::mem::take(&mut self.requests),
             queue: std::mem::take(&mut self.queue),
             cancelled: std::mem::take(&mut self.cancelled),
             fault_index: std::mem::take(&mut self.fault_index),
