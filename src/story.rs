@@ -896,6 +896,15 @@ impl<'a> Teller<'a> {
             format!(
                 "It is the same purchase and the same key as attempt #1, so a processor that remembers {key_text} can recognise it."
             )
+        } else if let Some(earlier) = self.trace.requests[..req]
+            .iter()
+            .find(|o| o.intent == r.intent && o.copy == 0 && o.key == r.key)
+        {
+            // A layer that mints per attempt passes its key to the retries beneath it.
+            format!(
+                "It carries {key_text}, the key of attempt #{}, not the key of attempt #1: a processor that remembers {key_text} can recognise it as a repeat of attempt #{}, but not of attempt #1.",
+                earlier.attempt, earlier.attempt
+            )
         } else {
             format!(
                 "This attempt carries {key_text}, not the key of attempt #1, so to the processor it is a different purchase."

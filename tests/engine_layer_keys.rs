@@ -212,3 +212,34 @@ fn the_mobile_gateway_incident_charges_once_when_every_attempt_carries_the_order
     assert_eq!(run(&s, Design::WithCharge).outcome.charges, 1);
     assert_eq!(run(&s, Design::NoKey).outcome.charges, 2);
 }
+
+/// Under an app that mints per attempt, the gateway's retry of the app's second attempt
+/// carries that attempt's key: its narration says which attempt it repeats, and the app's
+/// own retry is told as a new purchase.
+#[test]
+fn a_retry_under_a_minted_key_is_told_as_a_repeat_of_the_attempt_that_minted_it() {
+    let s = app_behind_gateway("key = \"forward\"", "key = \"per-attempt\"", "");
+    let trace = run(&s, Design::WithCharge);
+    let told = idem::story::tell(&s.config, &trace);
+    let send = |attempt: u32| {
+        let at = trace
+            .ticks
+            .iter()
+            .position(|t| t.kind == TickKind::Send && t.attempt == Some(attempt))
+            .unwrap_or_else(|| panic!("no send of #{attempt}"));
+        told.narrations[at].clone()
+    };
+    assert!(
+        send(2).contains("the same key as attempt #1"),
+        "{}",
+        send(2)
+    );
+    assert!(send(3).contains("a different purchase"), "{}", send(3));
+    let fourth = send(4);
+    assert!(fourth.contains("the key of attempt #3"), "{fourth}");
+    assert!(
+        fourth.contains("repeat of attempt #3, but not of attempt #1"),
+        "{fourth}"
+    );
+    assert!(!fourth.contains("different purchase"), "{fourth}");
+}
