@@ -721,7 +721,7 @@ impl<'a> Teller<'a> {
                 lookup,
                 next,
                 hand_over,
-            } => self.looked_up(tick, *lookup, *next, *hand_over, &clock),
+            } => self.looked_up((index, tick), *lookup, *next, *hand_over, &clock),
             Fact::LookupTimedOut { .. } => format!(
                 "At {clock} the lookup has waited {} with no answer. The checkout knows no more than before, so it sends the retry anyway.",
                 duration_ms(self.cfg.timeout_ms)
@@ -813,15 +813,12 @@ impl<'a> Teller<'a> {
         names.join(" and ")
     }
 
-    /// The key carried by the intent's next request after `tick`: `None` when no request
-    /// follows, `Some(None)` when the next one carries no key.
-    fn next_send_key(&self, tick: &Tick, intent: usize) -> Option<Option<&Key>> {
-        let at = self
-            .trace
+    /// The key carried by the intent's next request after tick `index`: `None` when no
+    /// request follows, `Some(None)` when the next one carries no key.
+    fn next_send_key(&self, index: usize, intent: usize) -> Option<Option<&Key>> {
+        self.trace
             .ticks
-            .iter()
-            .position(|t| std::ptr::eq(t, tick))?;
-        self.trace.ticks[at + 1..]
+            .get(index + 1..)?
             .iter()
             .find_map(|t| match t.fact {
                 Fact::Send { req } if self.trace.requests[req].intent == intent => {
@@ -881,6 +878,25 @@ impl<'a> Teller<'a> {
         )
     }
 
+    /// The first of the attempts just before request `req` (of its intent) that carried the
+    /// same key, when there are any: a key an outer layer minted stays on the retries beneath
+    /// it, one after another, so the search stops at the first attempt with another key.
+    fn first_with_same_key(&self, req: RequestId) -> Option<u32> {
+        let r = self.req(req);
+        let mut first = None;
+        for o in self.trace.requests[..req]
+            .iter()
+            .rev()
+            .filter(|o| o.intent == r.intent && o.copy == 0)
+        {
+            if o.key != r.key {
+                break;
+            }
+            first = Some(o.attempt);
+        }
+        first
+    }
+
     fn send(&self, req: RequestId, clock: &str) -> String {
         let r = self.req(req);
         let key_text = self.key_text(req);
@@ -896,14 +912,10 @@ impl<'a> Teller<'a> {
             format!(
                 "It is the same purchase and the same key as attempt #1, so a processor that remembers {key_text} can recognise it."
             )
-        } else if let Some(earlier) = self.trace.requests[..req]
-            .iter()
-            .find(|o| o.intent == r.intent && o.copy == 0 && o.key == r.key)
-        {
+        } else if let Some(first) = self.first_with_same_key(req) {
             // A layer that mints per attempt passes its key to the retries beneath it.
             format!(
-                "It carries {key_text}, the key of attempt #{}, not the key of attempt #1: a processor that remembers {key_text} can recognise it as a repeat of attempt #{}, but not of attempt #1.",
-                earlier.attempt, earlier.attempt
+                "It carries {key_text}, the key of attempt #{first}, not the key of attempt #1: a processor that remembers {key_text} can recognise it as a repeat of attempt #{first}, but not of attempt #1."
             )
         } else {
             format!(
@@ -1220,7 +1232,7 @@ impl<'a> Teller<'a> {
     /// The checkout reading a lookup's answer.
     fn looked_up(
         &self,
-        tick: &Tick,
+        (index, tick): (usize, &Tick),
         lookup: usize,
         next: Option<Next>,
         hand_over: Option<HandOver>,
@@ -1260,7 +1272,7 @@ impl<'a> Teller<'a> {
                 next.map_or_else(String::new, |n| self.next(n))
             ),
             Some(LookupAnswer::NotFound) | None => {
-                let key = match self.next_send_key(tick, l.intent) {
+                let key = match self.next_send_key(index, l.intent) {
                     Some(Some(k)) if *k == l.key => ", with the same key".to_string(),
                     Some(Some(k)) => format!(", with a new key, {k}"),
                     Some(None) => ", without a key".to_string(),
