@@ -62,9 +62,6 @@ struct Lanes<'a> {
     width: u16,
     /// The downstream services the story calls, left to right after the processor.
     services: Vec<Actor>,
-    /// The checkout's layers drawn as lanes of their own, innermost first; none when the
-    /// checkout is one lane.
-    layers: usize,
 }
 
 impl Lanes<'_> {
@@ -74,14 +71,15 @@ impl Lanes<'_> {
     /// drawn apart, share the checkout's part, outermost on the left.
     fn x(&self, lane: Lane) -> u16 {
         let plain = self.services.is_empty();
+        let layers = self.layers();
         let per_mille: u32 = match lane {
-            Lane::Layer(layer) if self.layers > 1 => {
+            Lane::Layer(layer) if layers > 1 => {
                 let (from, to) = if plain { (190, 470) } else { (120, 300) };
-                let from_left = (self.layers - 1 - layer.min(self.layers - 1)) as u32;
-                from + (to - from) * from_left / (self.layers as u32 - 1)
+                let from_left = (layers - 1 - layer.min(layers - 1)) as u32;
+                from + (to - from) * from_left / (layers as u32 - 1)
             }
             Lane::Layer(_) => return self.x(Lane::Actor(Actor::Checkout)),
-            Lane::Actor(actor) => match (plain, self.layers > 1, actor) {
+            Lane::Actor(actor) => match (plain, layers > 1, actor) {
                 (true, false, Actor::Customer) => 70,
                 (true, false, Actor::Checkout) => 350,
                 (true, false, Actor::Network) => 640,
@@ -109,6 +107,11 @@ impl Lanes<'_> {
         self.left + (u32::from(self.width) * per_mille / 1000) as u16
     }
 
+    /// The checkout's layers drawn as lanes of their own; 0 when the checkout is one lane.
+    fn layers(&self) -> usize {
+        self.names.layers.len()
+    }
+
     fn center(&self, actor: Actor) -> u16 {
         self.x(Lane::Actor(actor))
     }
@@ -116,8 +119,8 @@ impl Lanes<'_> {
     /// Every lane, left to right.
     fn all(&self) -> Vec<Lane> {
         let mut lanes = vec![Lane::Actor(Actor::Customer)];
-        if self.layers > 1 {
-            lanes.extend((0..self.layers).rev().map(Lane::Layer));
+        if self.layers() > 1 {
+            lanes.extend((0..self.layers()).rev().map(Lane::Layer));
         } else {
             lanes.push(Lane::Actor(Actor::Checkout));
         }
@@ -247,7 +250,6 @@ pub fn render_rows(
         left: inner.x + time_width + 1,
         width: inner.width.saturating_sub(time_width + 1),
         services: service_lanes(trace),
-        layers: names.layers.len(),
     };
     if let Some(prefix) = &shared {
         buf.set_string(
