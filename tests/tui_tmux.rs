@@ -253,3 +253,29 @@ fn the_mouse_in_a_real_terminal() {
     assert_eq!(tmux.format(SESSION, "#{mouse_any_flag}"), "0");
     tmux.press(SESSION, "q");
 }
+
+/// `--key-strategy` opens the replay with the checkout keyed that way: the header says so,
+/// the story is the one with a new key per attempt, and the share line carries the flag.
+#[test]
+fn the_key_strategy_flag_opens_the_replay_keyed_that_way() {
+    if !tmux_ready("the key-strategy flag test") {
+        return;
+    }
+    let mut tmux = Tmux::start("keys");
+    tmux.session(SESSION, WIDTH, HEIGHT);
+    let bin = env!("CARGO_BIN_EXE_idem");
+    tmux.type_text(
+        SESSION,
+        &format!("'{bin}' order-5531 --key-strategy per-attempt"),
+    );
+    tmux.press(SESSION, "Enter");
+    tmux.wait_for(SESSION, "the replay", |s| {
+        header(s).contains("keys: new on every attempt")
+    });
+    tmux.press(SESSION, "G");
+    let screen = tmux.wait_for(SESSION, "the share line", |s| {
+        s.contains("--key-strategy per-attempt")
+    });
+    assert!(screen.contains("key stored with the charge"), "{screen}");
+    tmux.press(SESSION, "q");
+}
