@@ -47,7 +47,7 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
         crate::sim::config::KeyMode::PerAttempt => ("a key per try", "per try"),
         crate::sim::config::KeyMode::None => ("no key", "no key"),
     });
-    let keys = checkout_keys(app);
+    let keys = key_source_words(app);
     let what_if = app.added.last().map(|last| {
         let more = match app.added.len() {
             1 => String::new(),
@@ -141,7 +141,7 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
 
 /// How the checkout keys its attempts, long and short, when it is not the one key per order
 /// every attempt carries (or when `K` chose it, so the room sees the toggle land).
-fn checkout_keys(app: &App) -> Option<(String, String)> {
+fn key_source_words(app: &App) -> Option<(String, String)> {
     use crate::sim::config::KeySource;
     let cfg = &app.scenario.config;
     let words = match cfg.key_source() {
