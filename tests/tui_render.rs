@@ -250,6 +250,30 @@ fn compare_view() {
     assert_eq!(screen.matches('◆').count(), 4, "{screen}");
 }
 
+/// ◆ means only "the designs part ways here": a service's effect has a mark of its own, so
+/// the ◆ on screen are the split (once per column) and the explanation's.
+#[test]
+fn an_effect_is_not_marked_as_a_divergence() {
+    let scenario = idem::scenario::library::find("courier-retry")
+        .expect("built in")
+        .load()
+        .expect("loads");
+    let mut app = App::new(scenario, "courier-retry".to_string()).expect("simulates");
+    settle(&mut app, Msg::ToggleCompare);
+    settle(&mut app, Msg::Last);
+    let screen = render(&app, 160, 48);
+    assert!(screen.contains("books a pickup"), "{screen}");
+    assert_eq!(screen.matches('◆').count(), 4, "{screen}");
+    assert!(screen.contains("✦ books a pickup"), "{screen}");
+    assert!(
+        screen
+            .lines()
+            .filter(|l| l.contains("books a pickup"))
+            .all(|l| !l.contains('◆')),
+        "{screen}"
+    );
+}
+
 #[test]
 fn compare_view_at_the_end() {
     let mut app = app();

@@ -24,7 +24,7 @@ pub fn mark(kind: TickKind) -> &'static str {
         TickKind::Delayed => "⧗",
         TickKind::Duplicated => "⧉",
         TickKind::Charge => "$",
-        TickKind::Effect => "◆",
+        TickKind::Effect => "✦",
         TickKind::KeyWrite => "✎",
         TickKind::Decline | TickKind::Reject => "⊘",
         TickKind::Replay => "⟲",
