@@ -272,10 +272,26 @@ fn the_key_strategy_flag_opens_the_replay_keyed_that_way() {
     tmux.wait_for(SESSION, "the replay", |s| {
         header(s).contains("keys: new on every attempt")
     });
-    tmux.press(SESSION, "G");
+    // The share line is read at the first tick: further on, a question takes its place.
     let screen = tmux.wait_for(SESSION, "the share line", |s| {
         s.contains("--key-strategy per-attempt")
     });
     assert!(screen.contains("key stored with the charge"), "{screen}");
+    // Forward stops at the quiz's question, just after the retry has gone out: under this
+    // strategy it carries a key of its own, not the first attempt's K7Q4.
+    tmux.press(SESSION, "G");
+    let screen = tmux.wait_for(SESSION, "the retry", |s| retry_row(s).is_some());
+    let retry = retry_row(&screen).unwrap_or_default();
+    assert!(
+        !retry.contains("K7Q4"),
+        "the retry kept the first key:\n{screen}"
+    );
     tmux.press(SESSION, "q");
+}
+
+/// The timeline's row where the second attempt leaves the checkout.
+fn retry_row(screen: &str) -> Option<&str> {
+    screen
+        .lines()
+        .find(|l| l.contains("charge $48.60 key") && l.contains("#2"))
 }
