@@ -26,8 +26,8 @@ struct Scratch {
     clients: Vec<ClientView>,
     /// The requests sent (the trace keeps what it needs of them).
     requests: Vec<Request>,
-    queue: BinaryHeap<Reverse<Scheduled>>,
-    cancelled: Vec<bool>,
+    queue: BinaryHeap<Reverse<Due>>,
+    events: Vec<Option<Event>>,
     fault_index: Vec<(usize, u32, usize)>,
     fault_fired: Vec<bool>,
 }
@@ -140,26 +140,22 @@ pub(super) enum Step {
     Reply,
 }
 
-struct Scheduled {
-    at: Instant,
-    seq: u64,
-    event: Event,
-}
+/// When a scheduled event is due: its time, then the order it was scheduled in, in one
+/// number so that the queue compares and moves a single word pair. The event itself waits in
+/// [`World::events`] under its number.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Due(u128);
 
-impl PartialEq for Scheduled {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at, self.seq) == (other.at, other.seq)
+impl Due {
+    fn new(at: Instant, seq: u64) -> Due {
+        Due(u128::from(at.0) << 64 | u128::from(seq))
     }
-}
-impl Eq for Scheduled {}
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
+    fn at(self) -> Instant {
+        Instant((self.0 >> 64) as u64)
     }
-}
-impl Ord for Scheduled {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        (self.at, self.seq).cmp(&(other.at, other.seq))
+    fn seq(self) -> usize {
+        // The low half is the sequence number, which counts events and fits a usize.
+        (self.0 as u64) as usize
     }
 }
 
@@ -262,11 +258,11 @@ pub(super) struct World<'a> {
     pub cfg: &'a SimConfig,
     pub design: Design,
     pub now: Instant,
-    queue: BinaryHeap<Reverse<Scheduled>>,
+    queue: BinaryHeap<Reverse<Due>>,
     seq: u64,
     alive: usize,
-    /// Whether each scheduled event (by its number) has been called off.
-    cancelled: Vec<bool>,
+    /// Every event scheduled, by its number: `None` once it has happened or been called off.
+    events: Vec<Option<Event>>,
     pub rng: fastrand::Rng,
     pub memory: Arc<super::state::Shared<MemoryEntry>>,
     /// Charges and refunds so far: each tick sees how many there were, and is given the
@@ -410,8 +406,8 @@ impl<'a> World<'a> {
             .saturating_add(8)
             .min(cfg.max_ticks.saturating_add(1));
         scratch.queue.clear();
-        scratch.cancelled.clear();
-        scratch.cancelled.push(false);
+        scratch.events.clear();
+        scratch.events.push(None);
         scratch.fault_index.clear();
         scratch.fault_index.extend(
             cfg.faults
@@ -429,7 +425,7 @@ impl<'a> World<'a> {
             queue: scratch.queue,
             seq: 0,
             alive: 0,
-            cancelled: scratch.cancelled,
+            events: scratch.events,
             rng: fastrand::Rng::with_seed(cfg.seed),
             memory: EMPTY_MEMORY.with(Arc::clone),
             ledger: Vec::new(),
@@ -485,13 +481,14 @@ impl<'a> World<'a> {
     pub fn recycle(&mut self) {
         // What is still queued (keys waiting to expire) is let go now, not at the next run.
         self.queue.clear();
+        self.events.clear();
         self.requests.clear();
         let scratch = Scratch {
             runs: std::mem::take(&mut self.runs),
             clients: std::mem::take(&mut self.clients),
             requests: std::mem::take(&mut self.requests),
             queue: std::mem::take(&mut self.queue),
-            cancelled: std::mem::take(&mut self.cancelled),
+            events: std::mem::take(&mut self.events),
             fault_index: std::mem::take(&mut self.fault_index),
             fault_fired: std::mem::take(&mut self.fault_fired),
         };
@@ -504,12 +501,8 @@ impl<'a> World<'a> {
             self.alive += 1;
         }
         self.seq += 1;
-        self.cancelled.push(false);
-        self.queue.push(Reverse(Scheduled {
-            at,
-            seq: self.seq,
-            event,
-        }));
+        self.events.push(Some(event));
+        self.queue.push(Reverse(Due::new(at, self.seq)));
         self.seq
     }
 
@@ -520,10 +513,12 @@ impl<'a> World<'a> {
 
     /// Calls off a scheduled event: it will neither happen nor keep the story going.
     pub fn cancel(&mut self, seq: Option<u64>) {
-        if let Some(flag) = seq.and_then(|s| self.cancelled.get_mut(s as usize))
-            && !*flag
+        let slot = seq
+            .and_then(|s| usize::try_from(s).ok())
+            .and_then(|s| self.events.get_mut(s));
+        if let Some(event) = slot.and_then(Option::take)
+            && event.keeps_alive()
         {
-            *flag = true;
             self.alive = self.alive.saturating_sub(1);
         }
     }
@@ -534,20 +529,16 @@ impl<'a> World<'a> {
             if self.alive == 0 {
                 return None;
             }
-            let Reverse(next) = self.queue.pop()?;
-            if self
-                .cancelled
-                .get(next.seq as usize)
-                .copied()
-                .unwrap_or(false)
-            {
+            let Reverse(due) = self.queue.pop()?;
+            // An event called off has left its slot empty.
+            let Some(event) = self.events.get_mut(due.seq()).and_then(Option::take) else {
                 continue;
-            }
-            if next.event.keeps_alive() {
+            };
+            if event.keeps_alive() {
                 self.alive -= 1;
             }
-            self.now = self.now.max(next.at);
-            return Some(next.event);
+            self.now = self.now.max(due.at());
+            return Some(event);
         }
     }
 
