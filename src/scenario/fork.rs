@@ -37,11 +37,11 @@ pub fn fault_for(
             // faults of its own, written in its [[step]].
             let flight = tick
                 .state
-                .in_flight
+                .in_flight()
                 .iter()
                 .rev()
                 .find(|f| f.service.is_none())
-                .ok_or(if tick.state.in_flight.is_empty() {
+                .ok_or(if tick.state.in_flight().is_empty() {
                     "nothing is on the wire at this tick: step to a tick where a message is travelling"
                 } else {
                     "only a call to a downstream service is on the wire here; x drops a charge request or its answer (a call's faults go in its [[step.fault]])"

@@ -131,18 +131,12 @@ impl World<'_> {
             id: call,
             service: Some(c.service),
         };
-        self.in_flight.push_back(flight);
+        self.put_on_wire(flight);
     }
 
     fn land_call(&mut self, call: usize, direction: Direction) {
         let service = Some(self.calls[call].service);
-        if let Some(i) = self
-            .in_flight
-            .iter()
-            .position(|f| f.id == call && f.direction == direction && f.service == service)
-        {
-            self.in_flight.remove(i);
-        }
+        self.take_off_wire(|f| f.id == call && f.direction == direction && f.service == service);
     }
 
     /// Schedules what becomes of one leg: lost, held up on the way, or delivered.

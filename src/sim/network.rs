@@ -17,7 +17,7 @@ struct Plan {
 
 impl World<'_> {
     fn take_off(&mut self, intent: usize, attempt: u32, direction: Direction, id: usize) {
-        self.in_flight.push_back(Flight {
+        self.put_on_wire(Flight {
             intent,
             attempt,
             direction,
@@ -28,13 +28,7 @@ impl World<'_> {
 
     /// The message has arrived or been lost: it is no longer on the wire.
     pub(super) fn land(&mut self, direction: Direction, id: usize) {
-        if let Some(i) = self
-            .in_flight
-            .iter()
-            .position(|f| f.direction == direction && f.id == id)
-        {
-            self.in_flight.remove(i);
-        }
+        self.take_off_wire(|f| f.direction == direction && f.id == id);
     }
 
     fn plan(&mut self, intent: usize, attempt: u32, direction: Direction) -> Plan {

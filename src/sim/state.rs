@@ -15,19 +15,41 @@ pub type Shared<T> = imbl::Vector<Arc<T>>;
 /// The complete state after one tick. Cloning it is cheap: the parts that change only now
 /// and then ([`Parts`]: memory, ledger, refunds, clients, services) are kept once for every
 /// version the run went through, in one list shared by all its ticks, and are read through it
-/// as if they were fields of the snapshot (`state.ledger`).
+/// as if they were fields of the snapshot (`state.ledger`). The messages on the wire are a
+/// stretch of the run's one list of them, read with [`Snapshot::in_flight`].
 #[derive(Clone, Default)]
 pub struct Snapshot {
-    /// Every version of the parts in the run (given to the ticks when the run is over), and
-    /// the one this tick shows.
-    history: Option<Arc<Vec<Parts>>>,
-    version: usize,
+    /// The run's versions of the parts and its messages on the wire (given to the ticks when
+    /// the run is over).
+    history: Option<Arc<History>>,
+    /// The version of the parts this tick shows.
+    version: u32,
+    /// Where this tick's messages on the wire sit in the history's list of them.
+    flights: Stretch,
     pub processor_up: bool,
     pub counters: Counters,
-    /// Messages on the wire: sent, not yet delivered or lost. Held by value: a few of them
-    /// fit inside the snapshot itself, so the list changing at nearly every tick costs no
-    /// allocation.
-    pub in_flight: imbl::Vector<Flight>,
+}
+
+/// What every tick of a run reads its state from: each version of the parts, and each list
+/// of messages on the wire, one after another.
+#[derive(Clone, Debug, Default)]
+pub(super) struct History {
+    pub parts: Vec<Parts>,
+    pub flights: Vec<Flight>,
+}
+
+/// Where a run of items starts in a list, and how many there are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Stretch {
+    pub start: u32,
+    pub len: u32,
+}
+
+impl Stretch {
+    fn range(self) -> std::ops::Range<usize> {
+        let start = self.start as usize;
+        start..start + self.len as usize
+    }
 }
 
 /// The parts of a snapshot that most ticks leave as they were.
@@ -51,26 +73,34 @@ pub struct Parts {
 }
 
 impl Snapshot {
-    /// The state after a tick that shows version `version` of the run's parts: see
-    /// [`Snapshot::attach`].
+    /// The state after a tick that shows version `version` of the run's parts and the
+    /// messages at `flights`: see [`Snapshot::attach`].
     pub(super) fn new(
-        version: usize,
+        version: u32,
+        flights: Stretch,
         processor_up: bool,
         counters: Counters,
-        in_flight: imbl::Vector<Flight>,
     ) -> Snapshot {
         Snapshot {
             history: None,
             version,
+            flights,
             processor_up,
             counters,
-            in_flight,
         }
     }
 
-    /// Gives the tick the run's versions of the parts, once the run is over.
-    pub(super) fn attach(&mut self, history: &Arc<Vec<Parts>>) {
+    /// Gives the tick the run's versions of the parts and its messages, once the run is over.
+    pub(super) fn attach(&mut self, history: &Arc<History>) {
         self.history = Some(Arc::clone(history));
+    }
+
+    /// Messages on the wire: sent, not yet delivered or lost, in the order they left.
+    pub fn in_flight(&self) -> &[Flight] {
+        self.history
+            .as_deref()
+            .and_then(|h| h.flights.get(self.flights.range()))
+            .unwrap_or_default()
     }
 }
 
@@ -80,20 +110,31 @@ static NO_PARTS: std::sync::LazyLock<Parts> = std::sync::LazyLock::new(Parts::de
 impl std::ops::Deref for Snapshot {
     type Target = Parts;
     fn deref(&self) -> &Parts {
-        match self.history.as_deref().and_then(|h| h.get(self.version)) {
+        match self
+            .history
+            .as_deref()
+            .and_then(|h| h.parts.get(self.version as usize))
+        {
             Some(parts) => parts,
             None => &NO_PARTS,
         }
     }
 }
 
-/// Changing a part gives this snapshot a copy of its own; the other ticks keep theirs.
+/// Changing a part gives this snapshot a history of its own; the other ticks keep theirs.
 impl std::ops::DerefMut for Snapshot {
     fn deref_mut(&mut self) -> &mut Parts {
-        let parts = Parts::clone(self);
+        let own = History {
+            parts: vec![Parts::clone(self)],
+            flights: self.in_flight().to_vec(),
+        };
+        self.flights = Stretch {
+            start: 0,
+            len: u32::try_from(own.flights.len()).unwrap_or(u32::MAX),
+        };
         self.version = 0;
-        let history = self.history.insert(Arc::new(vec![parts]));
-        &mut Arc::make_mut(history)[0]
+        let history = self.history.insert(Arc::new(own));
+        &mut Arc::make_mut(history).parts[0]
     }
 }
 
@@ -106,7 +147,7 @@ impl std::fmt::Debug for Snapshot {
             .field("clients", &self.clients)
             .field("processor_up", &self.processor_up)
             .field("counters", &self.counters)
-            .field("in_flight", &self.in_flight)
+            .field("in_flight", &self.in_flight())
             .field("services", &self.services)
             .finish()
     }
@@ -129,7 +170,7 @@ impl Serialize for Snapshot {
         out.serialize_field("clients", &self.clients)?;
         out.serialize_field("processor_up", &self.processor_up)?;
         out.serialize_field("counters", &self.counters)?;
-        out.serialize_field("in_flight", &self.in_flight)?;
+        out.serialize_field("in_flight", self.in_flight())?;
         if self.services.is_empty() {
             out.skip_field("services")?;
         } else {
@@ -177,7 +218,7 @@ pub struct StepEffect {
 }
 
 /// A message on its way.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Flight {
     pub intent: usize,
     pub attempt: u32,

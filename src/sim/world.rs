@@ -5,7 +5,8 @@ use super::design::Design;
 use super::fact::{Cut, Fact, MissedCrash, SentReply, WireFault};
 use super::money::Cents;
 use super::state::{
-    Charge, ClientView, Counters, Key, Log, LogCell, MemoryEntry, Parts, Response, Snapshot,
+    Charge, ClientView, Counters, Flight, History, Key, Log, LogCell, MemoryEntry, Parts, Response,
+    Snapshot, Stretch,
 };
 use super::time::Instant;
 use super::trace::{Actor, Message, Tick, TickKind};
@@ -26,6 +27,8 @@ struct Scratch {
     clients: Vec<ClientView>,
     /// The requests sent (the trace keeps what it needs of them).
     requests: Vec<Request>,
+    /// The messages on the wire now.
+    in_flight: Vec<Flight>,
     queue: BinaryHeap<Reverse<Due>>,
     events: Vec<Option<Event>>,
     fault_index: Vec<(usize, u32, usize)>,
@@ -290,7 +293,12 @@ pub(super) struct World<'a> {
     clients_start: usize,
     clients_changed: bool,
     pub processor_up: bool,
-    pub in_flight: imbl::Vector<super::state::Flight>,
+    /// The messages on the wire now; every list of them a tick has shown, one after
+    /// another; where the latest starts; and whether the next tick needs a new one.
+    in_flight: Vec<Flight>,
+    flight_log: Vec<Flight>,
+    flights: Stretch,
+    flights_changed: bool,
     pub incarnation: u32,
     pub counters: Counters,
     pub runs: Vec<ClientRun>,
@@ -444,7 +452,15 @@ impl<'a> World<'a> {
             clients_start: 0,
             clients_changed: true,
             processor_up: true,
-            in_flight: imbl::Vector::new(),
+            in_flight: {
+                let mut flights = std::mem::take(&mut scratch.in_flight);
+                flights.clear();
+                flights
+            },
+            // Room for a message or so at every tick before the list must grow.
+            flight_log: Vec::with_capacity(ticks),
+            flights: Stretch::default(),
+            flights_changed: false,
             incarnation: 0,
             counters: Counters::default(),
             runs,
@@ -487,6 +503,7 @@ impl<'a> World<'a> {
             runs: std::mem::take(&mut self.runs),
             clients: std::mem::take(&mut self.clients),
             requests: std::mem::take(&mut self.requests),
+            in_flight: std::mem::take(&mut self.in_flight),
             queue: std::mem::take(&mut self.queue),
             events: std::mem::take(&mut self.events),
             fault_index: std::mem::take(&mut self.fault_index),
@@ -580,12 +597,34 @@ impl<'a> World<'a> {
             });
             self.parts_changed = false;
         }
+        if self.flights_changed {
+            self.flights = Stretch {
+                start: u32::try_from(self.flight_log.len()).unwrap_or(u32::MAX),
+                len: u32::try_from(self.in_flight.len()).unwrap_or(u32::MAX),
+            };
+            self.flight_log.extend_from_slice(&self.in_flight);
+            self.flights_changed = false;
+        }
         Snapshot::new(
-            self.versions.len() - 1,
+            u32::try_from(self.versions.len() - 1).unwrap_or(u32::MAX),
+            self.flights,
             self.processor_up,
             self.counters,
-            self.in_flight.clone(),
         )
+    }
+
+    /// A message leaves its sender and is on the wire.
+    pub fn put_on_wire(&mut self, flight: Flight) {
+        self.flights_changed = true;
+        self.in_flight.push(flight);
+    }
+
+    /// The first message on the wire that `which` picks has arrived or been lost.
+    pub fn take_off_wire(&mut self, which: impl Fn(&Flight) -> bool) {
+        if let Some(i) = self.in_flight.iter().position(which) {
+            self.flights_changed = true;
+            self.in_flight.remove(i);
+        }
     }
 
     /// The processor's memory, to change: copied first if a recorded tick still shows it.
@@ -617,7 +656,10 @@ impl<'a> World<'a> {
     /// Gives every tick the run's versions of the parts of the state, and puts the finished
     /// ledger and refunds where every tick's view of them reads them.
     pub fn close(&mut self) {
-        let history = Arc::new(std::mem::take(&mut self.versions));
+        let history = Arc::new(History {
+            parts: std::mem::take(&mut self.versions),
+            flights: std::mem::take(&mut self.flight_log),
+        });
         for tick in &mut self.ticks {
             tick.state.attach(&history);
         }
