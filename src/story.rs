@@ -353,7 +353,7 @@ impl<'a> Teller<'a> {
                 "alert: {} shipped unpaid",
                 self.order(tick.intent.unwrap_or(0))
             ),
-            Fact::Statement => match tick.state.ledger.len() + tick.state.refunds.len() {
+            Fact::Statement => match tick.state.ledger().len() + tick.state.refunds().len() {
                 1 => "statement: 1 line".to_string(),
                 n => format!("statement: {n} lines"),
             },
@@ -1149,7 +1149,7 @@ impl<'a> Teller<'a> {
             .collect();
         format!(
             "At {clock} the processor crashes {why}. Its disk survives: {} in the ledger, {} remembered.{lost}{cut_text}{records} It restarts in {}.",
-            plural(tick.state.ledger.len(), "charge"),
+            plural(tick.state.ledger().len(), "charge"),
             plural(tick.state.memory.len(), "entry"),
             duration_ms(restart_ms)
         )
@@ -1250,7 +1250,7 @@ impl<'a> Teller<'a> {
                         "That answer belongs to order {}: {id} paid for that order, not this one, yet the checkout marks order {order} paid.",
                         self.order(owner)
                     ),
-                    None if tick.state.ledger.iter().any(|c| c.intent == l.intent) => {
+                    None if tick.state.ledger().iter().any(|c| c.intent == l.intent) => {
                         format!("The checkout marks order {order} paid.")
                     }
                     None => format!(
@@ -1391,7 +1391,7 @@ impl<'a> Teller<'a> {
     /// The amount of a charge, from the ledger as it stands at the tick.
     fn amount_of(&self, tick: &Tick, charge: ChargeId) -> Cents {
         tick.state
-            .ledger
+            .ledger()
             .iter()
             .find(|c| c.id == charge)
             .map_or(Cents(0), |c| c.amount)
@@ -1400,7 +1400,7 @@ impl<'a> Teller<'a> {
     /// What the checkout concluded about an order (the job never changes that).
     fn belief_before(&self, tick: &Tick, intent: usize) -> Belief {
         tick.state
-            .clients
+            .clients()
             .get(intent)
             .map_or(Belief::Unknown, |c| c.belief)
     }
@@ -1472,10 +1472,10 @@ impl<'a> Teller<'a> {
     }
 
     fn statement(&self, tick: &Tick) -> String {
-        if !tick.state.refunds.is_empty() || tick.state.clients.iter().any(|c| c.marked_paid) {
+        if !tick.state.refunds().is_empty() || tick.state.clients().iter().any(|c| c.marked_paid) {
             return self.reconciled_statement(tick);
         }
-        let ledger = &tick.state.ledger;
+        let ledger = &tick.state.ledger();
         let merchant = &self.cfg.merchant;
         let total = Cents(ledger.iter().map(|c| c.amount.0).sum());
         let mut what = match ledger.len() {
@@ -1509,7 +1509,7 @@ impl<'a> Teller<'a> {
         };
         let duplicated = orders(&|i| mine(i).count() > 1);
         let unconfirmed =
-            orders(&|i| mine(i).next().is_some() && tick.state.clients[i].belief != Belief::Paid);
+            orders(&|i| mine(i).next().is_some() && tick.state.clients()[i].belief != Belief::Paid);
         let meaning = if !duplicated.is_empty() {
             format!(
                 " {} paid for more than once, although the customer pressed Pay once{}; only a reconciliation of charges against orders will find the extra and refund it.",
@@ -1537,8 +1537,8 @@ impl Teller<'_> {
     fn reconciled_statement(&self, tick: &Tick) -> String {
         let state = &tick.state;
         let merchant = &self.cfg.merchant;
-        let charges = state.ledger.len();
-        let refunds = state.refunds.len();
+        let charges = state.ledger().len();
+        let refunds = state.refunds().len();
         let mut text = format!(
             "Later the customer opens the card statement: {} and {} from {merchant}, {} charged, {} refunded, net {}.",
             plural(charges, "charge"),
@@ -1548,7 +1548,7 @@ impl Teller<'_> {
             state.net_total()
         );
         if let Some(longest) = state
-            .refunds
+            .refunds()
             .iter()
             .map(|r| r.at.0.saturating_sub(r.charged_at.0))
             .max()
@@ -1559,7 +1559,7 @@ impl Teller<'_> {
             ));
         }
         let marked: Vec<String> = (0..self.cfg.intents.len())
-            .filter(|&i| state.clients.get(i).is_some_and(|c| c.marked_paid))
+            .filter(|&i| state.clients().get(i).is_some_and(|c| c.marked_paid))
             .map(|i| self.order(i).to_string())
             .collect();
         if !marked.is_empty() {
@@ -1573,9 +1573,9 @@ impl Teller<'_> {
         let standing: Vec<String> = (0..self.cfg.intents.len())
             .filter(|&i| {
                 state
-                    .ledger
+                    .ledger()
                     .iter()
-                    .filter(|c| c.intent == i && !state.refunds.iter().any(|r| r.charge == c.id))
+                    .filter(|c| c.intent == i && !state.refunds().iter().any(|r| r.charge == c.id))
                     .count()
                     > 1
             })
@@ -1651,7 +1651,7 @@ impl Story {
 fn charge_owner(tick: &Tick, response: &Response) -> Option<(ChargeId, usize)> {
     let id = response.charge?;
     tick.state
-        .ledger
+        .ledger()
         .iter()
         .find(|c| c.id == id)
         .map(|c| (c.id, c.intent))

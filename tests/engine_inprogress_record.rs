@@ -34,7 +34,7 @@ fn builtin(name: &str) -> Scenario {
 fn run(s: &Scenario, design: Design) -> Story {
     let trace = s.run(design).unwrap_or_else(|e| panic!("{design}: {e}"));
     let last = trace.ticks.last().expect("a trace has ticks");
-    assert_eq!(last.state.ledger.len(), trace.outcome.charges, "{design}");
+    assert_eq!(last.state.ledger().len(), trace.outcome.charges, "{design}");
     common::end_state::check(&trace).unwrap_or_else(|e| panic!("{e}"));
     trace
 }
@@ -208,7 +208,7 @@ fn a_handler_error_on_receive_charges_nothing_and_the_retry_is_new() {
         .find(|t| t.label.contains("500"))
         .expect("a 500 answer");
     assert!(error.state.memory.is_empty());
-    assert!(error.state.ledger.is_empty());
+    assert!(error.state.ledger().is_empty());
 }
 
 #[test]

@@ -38,22 +38,22 @@ fn run(s: &Scenario, design: Design) -> Story {
     let trace = s.run(design).unwrap_or_else(|e| panic!("{design}: {e}"));
     let last = &trace.ticks.last().expect("a trace has ticks").state;
     let o = &trace.outcome;
-    assert_eq!(last.ledger.len(), o.charges, "{design}");
+    assert_eq!(last.ledger().len(), o.charges, "{design}");
     common::end_state::check(&trace).unwrap_or_else(|e| panic!("{e}"));
     if let Some(r) = &o.reconcile {
-        assert_eq!(last.refunds.len(), r.refunds, "{design}");
+        assert_eq!(last.refunds().len(), r.refunds, "{design}");
         assert_eq!(last.refunded_total(), r.refunded_cents, "{design}");
         assert_eq!(r.net_cents.0, o.charged_cents.0 - r.refunded_cents.0);
-        let mut charges: Vec<_> = last.refunds.iter().map(|r| r.charge).collect();
+        let mut charges: Vec<_> = last.refunds().iter().map(|r| r.charge).collect();
         charges.sort();
         charges.dedup();
         assert_eq!(
             charges.len(),
-            last.refunds.len(),
+            last.refunds().len(),
             "{design}: a charge refunded twice"
         );
     } else {
-        assert!(last.refunds.is_empty(), "{design}");
+        assert!(last.refunds().is_empty(), "{design}");
     }
     trace
 }
@@ -302,7 +302,7 @@ fn mark_paid_keeps_the_charge_and_marks_the_order() {
     assert_eq!(marks.len(), 1);
     assert_eq!(marks[0].label, "keeps ch_1, marks 5531 paid");
     let last = &trace.ticks.last().expect("ticks").state;
-    assert!(last.clients[0].marked_paid);
+    assert!(last.clients()[0].marked_paid);
     // What the checkout concluded, and the verdict, are the payment path's.
     assert_eq!(o.intents[0].client_view, Belief::Unknown);
     assert_eq!(o.verdict, Verdict::ChargedUnconfirmed);

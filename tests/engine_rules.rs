@@ -62,9 +62,15 @@ fn check_invariants(trace: &Story) {
         );
         // Each tick's state is complete on its own: the ledger only grows, counters never drop.
         let (a, b) = (&pair[0].state, &pair[1].state);
-        assert!(a.ledger.len() <= b.ledger.len(), "{d}: the ledger shrank");
         assert!(
-            b.ledger.iter().zip(a.ledger.iter()).all(|(x, y)| x == y),
+            a.ledger().len() <= b.ledger().len(),
+            "{d}: the ledger shrank"
+        );
+        assert!(
+            b.ledger()
+                .iter()
+                .zip(a.ledger().iter())
+                .all(|(x, y)| x == y),
             "{d}: a past charge changed"
         );
         assert!(a.counters.attempts_sent <= b.counters.attempts_sent, "{d}");
@@ -75,10 +81,10 @@ fn check_invariants(trace: &Story) {
     }
     for t in &ticks {
         assert!(
-            t.state.ledger.len() <= t.state.counters.requests_received as usize,
+            t.state.ledger().len() <= t.state.counters.requests_received as usize,
             "{d}: at {} more charges ({}) than requests received ({})",
             t.label,
-            t.state.ledger.len(),
+            t.state.ledger().len(),
             t.state.counters.requests_received
         );
         assert!(
@@ -93,7 +99,11 @@ fn check_invariants(trace: &Story) {
     common::end_state::check(trace).unwrap_or_else(|e| panic!("{e}"));
     let o = &trace.outcome;
     let last = &trace.ticks.last().unwrap().state;
-    assert_eq!(last.ledger.len(), o.charges, "{d}: final ledger vs outcome");
+    assert_eq!(
+        last.ledger().len(),
+        o.charges,
+        "{d}: final ledger vs outcome"
+    );
     assert_eq!(last.charged_total(), o.charged_cents, "{d}");
     assert_eq!(last.counters, o.counters, "{d}: final counters vs outcome");
     assert!(o.charges <= o.counters.requests_received as usize, "{d}");
@@ -103,7 +113,7 @@ fn check_invariants(trace: &Story) {
         "{d}: the story ends with the statement"
     );
     for (i, intent) in o.intents.iter().enumerate() {
-        let ledger_count = last.ledger.iter().filter(|c| c.intent == i).count();
+        let ledger_count = last.ledger().iter().filter(|c| c.intent == i).count();
         assert_eq!(intent.charges, ledger_count, "{d}: order {}", intent.id);
         assert_eq!(
             intent.verdict,
@@ -552,7 +562,7 @@ fn overlapping_orders_each_complete_their_own_record() {
             let charged_by = e
                 .response
                 .and_then(|r| r.charge)
-                .and_then(|id| last.ledger.iter().find(|c| c.id == id))
+                .and_then(|id| last.ledger().iter().find(|c| c.id == id))
                 .map(|c| c.intent);
             (e.key.to_string(), e.status, charged_by)
         })
@@ -594,13 +604,13 @@ fn same_key_different_amount_is_422_and_charges_nothing() {
         .into_iter()
         .position(|t| t.kind == TickKind::Mismatch)
         .unwrap();
-    assert_eq!(trace.ticks[idx].state.ledger.len(), 1);
+    assert_eq!(trace.ticks[idx].state.ledger().len(), 1);
     assert_eq!(o.charges, 1);
     assert_eq!(o.charged_cents.0, 4860);
     assert_eq!(o.intents[1].charges, 0);
     assert_eq!(o.intents[1].client_view, Belief::Failed);
     assert_eq!(
-        trace.ticks.last().unwrap().state.clients[1].attempts_sent,
+        trace.ticks.last().unwrap().state.clients()[1].attempts_sent,
         1
     );
     assert_eq!(o.counters.attempts_sent, 2);
@@ -686,8 +696,8 @@ fn a_reply_after_its_timeout_is_dropped() {
             .position(|t| t.kind == TickKind::Dropped)
             .unwrap();
         let (now, before) = (
-            &trace.ticks[i].state.clients[0],
-            &trace.ticks[i - 1].state.clients[0],
+            &trace.ticks[i].state.clients()[0],
+            &trace.ticks[i - 1].state.clients()[0],
         );
         assert_eq!(
             now, before,
@@ -757,7 +767,7 @@ fn a_lost_request_costs_nothing_but_time() {
         let trace = run(&s, design);
         let lost = kinds(&trace, TickKind::Lost);
         assert_eq!(lost.len(), 1, "{design}");
-        assert_eq!(lost[0].state.ledger.len(), 0);
+        assert_eq!(lost[0].state.ledger().len(), 0);
         assert_eq!(trace.outcome.charges, 1, "{design}");
         assert_eq!(trace.outcome.counters.requests_received, 1, "{design}");
     }
@@ -777,7 +787,7 @@ fn a_crash_on_receive_charges_once_after_the_retry() {
             .into_iter()
             .position(|t| t.kind == TickKind::Crash)
             .unwrap_or_else(|| panic!("{design}: no crash"));
-        assert_eq!(trace.ticks[crash].state.ledger.len(), 0, "{design}");
+        assert_eq!(trace.ticks[crash].state.ledger().len(), 0, "{design}");
         assert!(!trace.ticks[crash].state.processor_up, "{design}");
         let restart = trace
             .ticks()
@@ -864,7 +874,7 @@ fn a_crash_while_in_progress_rolls_everything_back() {
     assert!(!mark.durable(), "the in-progress mark lives in memory only");
     let after = &trace.ticks[crash].state;
     assert!(after.memory.is_empty(), "{:?}", after.memory);
-    assert!(after.ledger.is_empty());
+    assert!(after.ledger().is_empty());
     let charges = kinds(&trace, TickKind::Charge);
     assert_eq!(charges.len(), 1);
     assert_eq!(charges[0].attempt, Some(3), "attempt #1 never finished");
@@ -886,7 +896,7 @@ fn the_completed_record_is_written_with_the_charge() {
         .expect("an in-progress mark");
     assert!(!mark.durable());
     assert!(mark.response.is_none());
-    assert!(receive.state.ledger.is_empty());
+    assert!(receive.state.ledger().is_empty());
     let charge = kinds(&trace, TickKind::Charge)[0];
     assert_eq!(
         charge.at.0 - receive.at.0,
@@ -904,7 +914,7 @@ fn the_completed_record_is_written_with_the_charge() {
         "the completed record is written with the charge"
     );
     assert_eq!(
-        charge.state.ledger.len(),
+        charge.state.ledger().len(),
         1,
         "in the same tick as the ledger line"
     );
@@ -1192,8 +1202,8 @@ fn each_tick_state_is_self_contained() {
         let trace = run(&s, d);
         let mut rebuilt = Vec::new();
         for t in &trace.ticks {
-            if t.state.ledger.len() > rebuilt.len() {
-                rebuilt.extend(t.state.ledger.iter().skip(rebuilt.len()).cloned());
+            if t.state.ledger().len() > rebuilt.len() {
+                rebuilt.extend(t.state.ledger().iter().skip(rebuilt.len()).cloned());
                 assert_eq!(
                     t.kind,
                     TickKind::Charge,
@@ -1203,20 +1213,16 @@ fn each_tick_state_is_self_contained() {
             }
         }
         let last = &trace.ticks.last().unwrap().state;
-        assert_eq!(
-            rebuilt,
-            last.ledger.iter().cloned().collect::<Vec<_>>(),
-            "{d}"
-        );
+        assert_eq!(rebuilt, last.ledger().to_vec(), "{d}");
         assert_eq!(rebuilt.len(), trace.outcome.charges, "{d}");
         let ids: Vec<String> = rebuilt.iter().map(|c| c.id.to_string()).collect();
         let expected: Vec<String> = (1..=ids.len()).map(|i| format!("ch_{i}")).collect();
         assert_eq!(ids, expected, "{d}: charge ids count up");
         // The first tick knows nothing yet; a clone of any tick's state stands alone.
-        assert!(trace.ticks[0].state.ledger.is_empty());
+        assert!(trace.ticks[0].state.ledger().is_empty());
         let middle = trace.ticks[trace.ticks.len() / 2].state.clone();
         drop(trace);
-        assert!(middle.ledger.len() <= 2);
+        assert!(middle.ledger().len() <= 2);
     }
 }
 
@@ -1296,9 +1302,11 @@ fn an_answer_tick_carries_the_belief_it_narrates() {
         let trace = run(&parse(&src), design);
         let answer = kinds(&trace, TickKind::Answer)[0];
         assert_eq!(
-            answer.state.clients[0].belief, belief,
+            answer.state.clients()[0].belief,
+            belief,
             "{design}: the tick `{}` says {:?}",
-            answer.label, answer.state.clients[0].belief
+            answer.label,
+            answer.state.clients()[0].belief
         );
     }
 }
@@ -1387,7 +1395,7 @@ fn log_after_charge_forgets_a_charge_made_just_before_a_crash() {
         .into_iter()
         .position(|t| t.kind == TickKind::Crash)
         .unwrap();
-    assert_eq!(trace.ticks[crash].state.ledger.len(), 1);
+    assert_eq!(trace.ticks[crash].state.ledger().len(), 1);
     assert!(
         trace.ticks[crash].state.memory.is_empty(),
         "the key never reached the log"
@@ -1400,7 +1408,7 @@ fn log_after_charge_forgets_a_charge_made_just_before_a_crash() {
         .into_iter()
         .position(|t| t.kind == TickKind::Crash)
         .unwrap();
-    assert_eq!(wc.ticks[crash].state.ledger.len(), 1);
+    assert_eq!(wc.ticks[crash].state.ledger().len(), 1);
     assert_eq!(wc.ticks[crash].state.memory.len(), 1);
     assert!(wc.ticks[crash].state.memory[0].durable());
     assert_eq!(wc.outcome.charges, 1);

@@ -307,7 +307,7 @@ fn order_5531_retry_goes_out_at_14_02_38_with_the_same_key() {
             .iter()
             .position(|t| t.kind == TickKind::Crash)
             .unwrap_or_else(|| panic!("{design}: no crash"));
-        assert_eq!(trace.ticks[crash].state.ledger.len(), 1, "{design}");
+        assert_eq!(trace.ticks[crash].state.ledger().len(), 1, "{design}");
         assert_eq!(
             trace.ticks[crash - 1].kind,
             TickKind::Reply,
@@ -458,7 +458,7 @@ fn per_attempt_key_defeats_every_keyed_design() {
             .last()
             .unwrap()
             .state
-            .ledger
+            .ledger()
             .iter()
             .map(|c| c.key.as_deref().expect("a keyed charge"))
             .collect();

@@ -413,7 +413,7 @@ fn no_double_charge_within_retention(s: &Scenario, trace: &Trace) -> Result<(), 
     for (i, intent) in s.config.intents.iter().enumerate() {
         let mut times: Vec<u64> = last
             .state
-            .ledger
+            .ledger()
             .iter()
             .filter(|c| c.intent == i)
             .map(|c| c.at.0)
@@ -455,20 +455,20 @@ fn reconciled_money(s: &Scenario, trace: &Trace) -> Result<(), TestCaseError> {
         .ok_or_else(|| TestCaseError::fail(format!("{d}: the job never ran")))?;
     let seen = &trace.ticks[at].state;
     let last = &trace.ticks[trace.ticks.len() - 1].state;
-    let mut refunded: Vec<_> = last.refunds.iter().map(|x| x.charge).collect();
+    let mut refunded: Vec<_> = last.refunds().iter().map(|x| x.charge).collect();
     refunded.sort();
     refunded.dedup();
     prop_assert_eq!(
         refunded.len(),
-        last.refunds.len(),
+        last.refunds().len(),
         "{}: a charge refunded twice",
         d
     );
-    prop_assert_eq!(r.refunds, last.refunds.len(), "{}", d);
+    prop_assert_eq!(r.refunds, last.refunds().len(), "{}", d);
     for (i, intent) in s.config.intents.iter().enumerate() {
-        let belief = seen.clients[i].belief;
-        let charged = seen.ledger.iter().filter(|c| c.intent == i).count();
-        let refunds = last.refunds.iter().filter(|x| x.intent == i).count();
+        let belief = seen.clients()[i].belief;
+        let charged = seen.ledger().iter().filter(|c| c.intent == i).count();
+        let refunds = last.refunds().iter().filter(|x| x.intent == i).count();
         let kept =
             charged > 0 && (belief == Belief::Paid || job.unconfirmed == Unconfirmed::MarkPaid);
         let extra = charged - usize::from(kept);
@@ -481,9 +481,9 @@ fn reconciled_money(s: &Scenario, trace: &Trace) -> Result<(), TestCaseError> {
             refunds,
             extra
         );
-        for x in last.refunds.iter().filter(|x| x.intent == i) {
+        for x in last.refunds().iter().filter(|x| x.intent == i) {
             prop_assert!(
-                seen.ledger
+                seen.ledger()
                     .iter()
                     .any(|c| c.id == x.charge && c.intent == i),
                 "{}: a refund of a charge not this order's",
@@ -491,7 +491,7 @@ fn reconciled_money(s: &Scenario, trace: &Trace) -> Result<(), TestCaseError> {
             );
         }
         // Net equals intended, for an order the job settled and nothing charged after it.
-        let later = last.ledger.iter().filter(|c| c.intent == i).count() > charged;
+        let later = last.ledger().iter().filter(|c| c.intent == i).count() > charged;
         if !pending && !later {
             let net = o.intents[i].reconcile.as_ref().map_or(0, |x| x.net_cents.0);
             let intended = if kept { intent.amount.0 } else { 0 };
@@ -527,7 +527,7 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
                 b.at,
                 b.fact
             );
-            let (before, after) = (&a.state.ledger, &b.state.ledger);
+            let (before, after) = (&a.state.ledger(), &b.state.ledger());
             prop_assert!(
                 before.len() <= after.len() && after.iter().zip(before.iter()).all(|(x, y)| x == y),
                 "{}: the ledger before `{:?}` is not a prefix of the ledger after it",
@@ -538,17 +538,17 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
         for tick in &trace.ticks {
             let received = tick.state.counters.requests_received as usize;
             prop_assert!(
-                tick.state.ledger.len() <= received,
+                tick.state.ledger().len() <= received,
                 "{}: {} charges after only {} requests received, at `{:?}`",
                 design,
-                tick.state.ledger.len(),
+                tick.state.ledger().len(),
                 received,
                 tick.fact
             );
         }
         let last = trace.ticks.last().map(|t| t.kind);
         prop_assert_eq!(last, Some(TickKind::Statement), "{}", design);
-        let final_ledger = trace.ticks.last().map_or(0, |t| t.state.ledger.len());
+        let final_ledger = trace.ticks.last().map_or(0, |t| t.state.ledger().len());
         prop_assert_eq!(trace.outcome.charges, final_ledger, "{}", design);
 
         let told = first.tell(&trace);
@@ -619,7 +619,7 @@ fn downstream_steps(s: &Scenario, trace: &idem::sim::Trace) -> Result<(), TestCa
         if let idem::sim::Fact::CallSent { call } = tick.fact {
             let intent = trace.calls[call].intent;
             prop_assert_eq!(
-                tick.state.clients[intent].belief,
+                tick.state.clients()[intent].belief,
                 idem::sim::Belief::Paid,
                 "{}: a call for an order not read paid",
                 d
@@ -786,9 +786,9 @@ fn the_reconcile_invariant_catches_a_refund_of_the_kept_charge() {
     assert!(reconciled_money(&s, &trace).is_ok());
     check(&spec).expect("the invariants hold");
     let last = trace.ticks.last_mut().expect("ticks");
-    let mut wrong = last.state.refunds[0].clone();
-    wrong.charge = last.state.ledger[0].id;
-    last.state.refunds.push(wrong);
+    let mut wrong = last.state.refunds()[0].clone();
+    wrong.charge = last.state.ledger()[0].id;
+    last.state.push_refund(wrong);
     if let Some(r) = trace.outcome.reconcile.as_mut() {
         r.refunds += 1;
     }

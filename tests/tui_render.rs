@@ -460,7 +460,7 @@ fn draw_everything(sizes: &[(u16, u16)], whole_statement: bool) {
                     if whole_statement {
                         // A refund is a statement line of its own.
                         let state = &app.trace().ticks[tick].state;
-                        let lines = state.ledger.len() + state.refunds.len();
+                        let lines = state.ledger().len() + state.refunds().len();
                         assert_eq!(statement_lines(&screen), lines, "{at}:\n{screen}");
                     }
                     if (w, h) == sizes[0] {

@@ -5,36 +5,45 @@ use super::config::Direction;
 use super::money::Cents;
 use super::time::Instant;
 use serde::Serialize;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// A list shared between snapshots: a persistent vector, so a change copies a few small
 /// nodes rather than the whole list, and thousands of ticks over thousands of charges stay
 /// small in memory.
 pub type Shared<T> = imbl::Vector<Arc<T>>;
 
-/// The complete state after one tick. Cloning it is cheap: the parts that change only now
-/// and then ([`Parts`]: memory, ledger, refunds, clients, services) are kept once for every
-/// version the run went through, in one list shared by all its ticks, and are read through it
-/// as if they were fields of the snapshot (`state.ledger`). The messages on the wire are a
-/// stretch of the run's one list of them, read with [`Snapshot::in_flight`].
+/// The complete state after one tick. Cloning it is cheap: what a tick shows is kept once
+/// for the whole run, in a [`History`] every tick of the run shares, and the snapshot says
+/// where its part of it is. The processor's memory and the services change only now and then:
+/// each version of them ([`Parts`]) is read through the snapshot as if they were its fields
+/// (`state.memory`). The ledger, the refunds, the checkout's views and the messages on the
+/// wire are stretches of the run's lists, read with [`Snapshot::ledger`] and the like.
 #[derive(Clone, Default)]
 pub struct Snapshot {
-    /// The run's versions of the parts and its messages on the wire (given to the ticks when
-    /// the run is over).
+    /// What every tick of the run reads (given to the ticks when the run is over).
     history: Option<Arc<History>>,
     /// The version of the parts this tick shows.
     version: u32,
-    /// Where this tick's messages on the wire sit in the history's list of them.
+    /// How many of the run's charges and refunds had been made by this tick.
+    ledger: u32,
+    refunds: u32,
+    /// Where this tick's views of the checkout, and its messages on the wire, sit in the
+    /// history's lists of them.
+    clients: Stretch,
     flights: Stretch,
     pub processor_up: bool,
     pub counters: Counters,
 }
 
-/// What every tick of a run reads its state from: each version of the parts, and each list
-/// of messages on the wire, one after another.
+/// What every tick of a run reads its state from: each version of the parts; the charges and
+/// refunds in the order they were made; and each list of the checkout's views and of the
+/// messages on the wire that a tick showed, one after another.
 #[derive(Clone, Debug, Default)]
 pub(super) struct History {
     pub parts: Vec<Parts>,
+    pub ledger: Vec<Charge>,
+    pub refunds: Vec<Refund>,
+    pub clients: Vec<ClientView>,
     pub flights: Vec<Flight>,
 }
 
@@ -46,10 +55,24 @@ pub(super) struct Stretch {
 }
 
 impl Stretch {
+    /// The stretch of `len` items from `start`.
+    pub fn at(start: usize, len: usize) -> Stretch {
+        Stretch {
+            start: count(start),
+            len: count(len),
+        }
+    }
+
     fn range(self) -> std::ops::Range<usize> {
         let start = self.start as usize;
         start..start + self.len as usize
     }
+}
+
+/// A position or a length in a run's lists, which the tick limit keeps far below `u32::MAX`
+/// (past it, the stretch reads as empty rather than as the wrong items).
+pub(super) fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// The parts of a snapshot that most ticks leave as they were.
@@ -58,41 +81,64 @@ pub struct Parts {
     /// The processor's dedupe memory: key records, key log entries or body hashes. Behind
     /// an `Arc` of its own, so a change elsewhere shares it outright.
     pub memory: Arc<Shared<MemoryEntry>>,
-    /// Charges that moved money, in the order they were made: the first charges of the run's
-    /// one list, which every tick shares.
-    pub ledger: Log<Charge>,
-    /// Refunds the shop's reconciliation made, in order: ledger lines of their own, and lines
-    /// on the card statement.
-    pub refunds: Log<Refund>,
-    /// What the checkout knows about each intent, in the scenario's order: a stretch of the
-    /// run's one list of the checkout's views, which grows by a copy each time one changes.
-    pub clients: Log<ClientView>,
     /// The shop's downstream services (SPEC §5.1), in the order the scenario runs its steps:
     /// what each remembers and the effects it has had.
     pub services: Arc<Vec<ServiceView>>,
 }
 
+/// Where a snapshot's lists stand, as the engine records them during a run.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Marks {
+    pub version: u32,
+    pub ledger: u32,
+    pub refunds: u32,
+    pub clients: Stretch,
+    pub flights: Stretch,
+}
+
 impl Snapshot {
-    /// The state after a tick that shows version `version` of the run's parts and the
-    /// messages at `flights`: see [`Snapshot::attach`].
-    pub(super) fn new(
-        version: u32,
-        flights: Stretch,
-        processor_up: bool,
-        counters: Counters,
-    ) -> Snapshot {
+    /// The state after a tick whose lists stand at `marks`: see [`Snapshot::attach`].
+    pub(super) fn new(marks: Marks, processor_up: bool, counters: Counters) -> Snapshot {
         Snapshot {
             history: None,
-            version,
-            flights,
+            version: marks.version,
+            ledger: marks.ledger,
+            refunds: marks.refunds,
+            clients: marks.clients,
+            flights: marks.flights,
             processor_up,
             counters,
         }
     }
 
-    /// Gives the tick the run's versions of the parts and its messages, once the run is over.
+    /// Gives the tick the run's history, once the run is over.
     pub(super) fn attach(&mut self, history: &Arc<History>) {
         self.history = Some(Arc::clone(history));
+    }
+
+    /// Charges that moved money, in the order they were made.
+    pub fn ledger(&self) -> &[Charge] {
+        self.history
+            .as_deref()
+            .and_then(|h| h.ledger.get(..self.ledger as usize))
+            .unwrap_or_default()
+    }
+
+    /// Refunds the shop's reconciliation made, in order: ledger lines of their own, and lines
+    /// on the card statement.
+    pub fn refunds(&self) -> &[Refund] {
+        self.history
+            .as_deref()
+            .and_then(|h| h.refunds.get(..self.refunds as usize))
+            .unwrap_or_default()
+    }
+
+    /// What the checkout knows about each intent, in the scenario's order.
+    pub fn clients(&self) -> &[ClientView] {
+        self.history
+            .as_deref()
+            .and_then(|h| h.clients.get(self.clients.range()))
+            .unwrap_or_default()
     }
 
     /// Messages on the wire: sent, not yet delivered or lost, in the order they left.
@@ -101,6 +147,44 @@ impl Snapshot {
             .as_deref()
             .and_then(|h| h.flights.get(self.flights.range()))
             .unwrap_or_default()
+    }
+
+    /// Whether two snapshots show the very same views of the checkout: the same stretch of
+    /// the same run's list (no view compared), as when nothing at the checkout changed
+    /// between two ticks.
+    pub fn same_clients(&self, other: &Snapshot) -> bool {
+        let shared = match (&self.history, &other.history) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        shared && self.clients == other.clients
+    }
+
+    /// Adds a refund to this tick alone; the other ticks keep theirs.
+    pub fn push_refund(&mut self, refund: Refund) {
+        let refunds = &mut self.own().refunds;
+        refunds.push(refund);
+        let len = count(refunds.len());
+        self.refunds = len;
+    }
+
+    /// Gives this snapshot a history of its own that holds just what it shows, so that a
+    /// change to it leaves the other ticks as they were.
+    fn own(&mut self) -> &mut History {
+        let own = History {
+            parts: vec![Parts::clone(self)],
+            ledger: self.ledger().to_vec(),
+            refunds: self.refunds().to_vec(),
+            clients: self.clients().to_vec(),
+            flights: self.in_flight().to_vec(),
+        };
+        self.version = 0;
+        self.ledger = count(own.ledger.len());
+        self.refunds = count(own.refunds.len());
+        self.clients = Stretch::at(0, own.clients.len());
+        self.flights = Stretch::at(0, own.flights.len());
+        Arc::make_mut(self.history.insert(Arc::new(own)))
     }
 }
 
@@ -124,17 +208,7 @@ impl std::ops::Deref for Snapshot {
 /// Changing a part gives this snapshot a history of its own; the other ticks keep theirs.
 impl std::ops::DerefMut for Snapshot {
     fn deref_mut(&mut self) -> &mut Parts {
-        let own = History {
-            parts: vec![Parts::clone(self)],
-            flights: self.in_flight().to_vec(),
-        };
-        self.flights = Stretch {
-            start: 0,
-            len: u32::try_from(own.flights.len()).unwrap_or(u32::MAX),
-        };
-        self.version = 0;
-        let history = self.history.insert(Arc::new(own));
-        &mut Arc::make_mut(history).parts[0]
+        &mut self.own().parts[0]
     }
 }
 
@@ -142,9 +216,9 @@ impl std::fmt::Debug for Snapshot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Snapshot")
             .field("memory", &self.memory)
-            .field("ledger", &self.ledger)
-            .field("refunds", &self.refunds)
-            .field("clients", &self.clients)
+            .field("ledger", &self.ledger())
+            .field("refunds", &self.refunds())
+            .field("clients", &self.clients())
             .field("processor_up", &self.processor_up)
             .field("counters", &self.counters)
             .field("in_flight", &self.in_flight())
@@ -158,16 +232,16 @@ impl Serialize for Snapshot {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let mut fields = 6;
-        fields += usize::from(!self.refunds.is_empty()) + usize::from(!self.services.is_empty());
+        fields += usize::from(!self.refunds().is_empty()) + usize::from(!self.services.is_empty());
         let mut out = s.serialize_struct("Snapshot", fields)?;
         out.serialize_field("memory", &self.memory)?;
-        out.serialize_field("ledger", &self.ledger)?;
-        if self.refunds.is_empty() {
+        out.serialize_field("ledger", self.ledger())?;
+        if self.refunds().is_empty() {
             out.skip_field("refunds")?;
         } else {
-            out.serialize_field("refunds", &self.refunds)?;
+            out.serialize_field("refunds", self.refunds())?;
         }
-        out.serialize_field("clients", &self.clients)?;
+        out.serialize_field("clients", self.clients())?;
         out.serialize_field("processor_up", &self.processor_up)?;
         out.serialize_field("counters", &self.counters)?;
         out.serialize_field("in_flight", self.in_flight())?;
@@ -235,15 +309,15 @@ pub struct Flight {
 impl Snapshot {
     /// The card statement the customer sees: one line per charge.
     pub fn statement(&self) -> impl Iterator<Item = &Charge> {
-        self.ledger.iter()
+        self.ledger().iter()
     }
 
     pub fn charged_total(&self) -> Cents {
-        Cents(self.ledger.iter().map(|c| c.amount.0).sum())
+        Cents(self.ledger().iter().map(|c| c.amount.0).sum())
     }
 
     pub fn refunded_total(&self) -> Cents {
-        Cents(self.refunds.iter().map(|r| r.amount.0).sum())
+        Cents(self.refunds().iter().map(|r| r.amount.0).sum())
     }
 
     /// What the customer has paid once refunds are taken off.
@@ -255,117 +329,13 @@ impl Snapshot {
     /// the time each was made.
     pub fn statement_lines(&self) -> Vec<StatementLine<'_>> {
         let mut lines: Vec<StatementLine<'_>> = self
-            .ledger
+            .ledger()
             .iter()
             .map(StatementLine::Charge)
-            .chain(self.refunds.iter().map(StatementLine::Refund))
+            .chain(self.refunds().iter().map(StatementLine::Refund))
             .collect();
         lines.sort_by_key(|l| l.at());
         lines
-    }
-}
-
-/// A list that only grows during a run, seen as it stood at one tick: the first `len` items of
-/// the run's one list, which every tick shares. The engine writes the list as it goes and
-/// puts it in place, once, when the run is over; a tick costs no copy of it and an item no
-/// allocation of its own. Reads as a slice.
-pub struct Log<T> {
-    /// The run's whole list (`None` while nothing is in it).
-    all: Option<Arc<OnceLock<Vec<T>>>>,
-    /// Where this view starts in it (0 for a list that only grows).
-    start: usize,
-    len: usize,
-}
-
-/// Where the engine puts a run's finished list, for every [`Log`] of the run to read.
-pub(super) type LogCell<T> = Arc<OnceLock<Vec<T>>>;
-
-impl<T> Log<T> {
-    /// The first `len` items of the list that will be put in `all`.
-    pub(super) fn of(all: Option<&LogCell<T>>, len: usize) -> Log<T> {
-        Log::stretch(all, 0, len)
-    }
-
-    /// The `len` items from `start` of the list that will be put in `all`.
-    pub(super) fn stretch(all: Option<&LogCell<T>>, start: usize, len: usize) -> Log<T> {
-        Log {
-            all: all.filter(|_| len > 0).map(Arc::clone),
-            start,
-            len,
-        }
-    }
-
-    /// Whether two views show the very same stretch of the same list (no item compared).
-    pub fn same_as(&self, other: &Log<T>) -> bool {
-        let shared = match (&self.all, &other.all) {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, None) => true,
-            _ => false,
-        };
-        shared && self.start == other.start && self.len == other.len
-    }
-
-    /// Adds an item to this view alone; the other ticks keep the list as it was.
-    pub fn push(&mut self, item: T)
-    where
-        T: Clone,
-    {
-        let mut items = self[..].to_vec();
-        items.push(item);
-        self.start = 0;
-        self.len = items.len();
-        self.all = Some(Arc::new(OnceLock::from(items)));
-    }
-}
-
-impl<T> Clone for Log<T> {
-    fn clone(&self) -> Log<T> {
-        Log {
-            all: self.all.clone(),
-            start: self.start,
-            len: self.len,
-        }
-    }
-}
-
-impl<T> Default for Log<T> {
-    fn default() -> Log<T> {
-        Log {
-            all: None,
-            start: 0,
-            len: 0,
-        }
-    }
-}
-
-impl<T> std::ops::Deref for Log<T> {
-    type Target = [T];
-    fn deref(&self) -> &[T] {
-        match self.all.as_deref().and_then(OnceLock::get) {
-            Some(items) => {
-                let end = self.start.saturating_add(self.len).min(items.len());
-                &items[self.start.min(end)..end]
-            }
-            None => &[],
-        }
-    }
-}
-
-impl<T: PartialEq> PartialEq for Log<T> {
-    fn eq(&self, other: &Log<T>) -> bool {
-        self.same_as(other) || **self == **other
-    }
-}
-
-impl<T: std::fmt::Debug> std::fmt::Debug for Log<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl<T: Serialize> Serialize for Log<T> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter())
     }
 }
 
@@ -800,27 +770,5 @@ mod tests {
                 "{n:#x}"
             );
         }
-    }
-
-    #[test]
-    fn a_log_shows_its_first_items_and_copies_on_a_push() {
-        let all: LogCell<i32> = Arc::default();
-        let mut early = Log::of(Some(&all), 2);
-        let late = Log::of(Some(&all), 3);
-        let none = Log::of(Some(&all), 0);
-        assert!(
-            early.is_empty() && late.is_empty(),
-            "nothing shows before the run is over"
-        );
-        all.set(vec![1, 2, 3]).unwrap();
-        assert_eq!(
-            (&*early, &*late, &*none),
-            (&[1, 2][..], &[1, 2, 3][..], &[][..])
-        );
-        assert_ne!(early, late);
-        early.push(9);
-        assert_eq!((&*early, &*late), (&[1, 2, 9][..], &[1, 2, 3][..]));
-        assert_ne!(early, late);
-        assert_eq!(format!("{early:?}"), "[1, 2, 9]");
     }
 }

@@ -5,8 +5,8 @@ use super::design::Design;
 use super::fact::{Cut, Fact, MissedCrash, SentReply, WireFault};
 use super::money::Cents;
 use super::state::{
-    Charge, ClientView, Counters, Flight, History, Key, Log, LogCell, MemoryEntry, Parts, Response,
-    Snapshot, Stretch,
+    Charge, ClientView, Counters, Flight, History, Key, Marks, MemoryEntry, Parts, Response,
+    Snapshot, Stretch, count,
 };
 use super::time::Instant;
 use super::trace::{Actor, Message, Tick, TickKind};
@@ -272,13 +272,12 @@ pub(super) struct World<'a> {
     /// finished lists when the run is over.
     pub ledger: Vec<Charge>,
     pub refunds: Vec<super::state::Refund>,
-    /// Where the finished ledger and refunds go, once there are any.
-    ledger_cell: Option<LogCell<Charge>>,
-    refunds_cell: Option<LogCell<super::state::Refund>>,
     /// Every version of the parts of the state the ticks have shown so far, and whether the
     /// parts have changed since the last one (the next tick then shows a new version).
     versions: Vec<Parts>,
     parts_changed: bool,
+    /// Where the lists the ticks read stand at the latest tick.
+    marks: Marks,
     /// `(intent, attempt, index into cfg.faults)`, sorted, so a lookup does not scan every
     /// fault.
     pub fault_index: Vec<(usize, u32, usize)>,
@@ -286,18 +285,15 @@ pub(super) struct World<'a> {
     last_faults: std::cell::Cell<(usize, u32, usize, usize)>,
     /// What the checkout knows about each intent now.
     pub clients: Vec<ClientView>,
-    /// Every version of `clients` the ticks have shown, one after another, and where the
-    /// latest starts; `clients_changed` says the next tick needs a new one.
+    /// Every version of `clients` the ticks have shown, one after another; `clients_changed`
+    /// says the next tick needs a new one.
     client_log: Vec<ClientView>,
-    client_cell: super::state::LogCell<ClientView>,
-    clients_start: usize,
     clients_changed: bool,
     pub processor_up: bool,
     /// The messages on the wire now; every list of them a tick has shown, one after
-    /// another; where the latest starts; and whether the next tick needs a new one.
+    /// another; and whether the next tick needs a new one.
     in_flight: Vec<Flight>,
     flight_log: Vec<Flight>,
-    flights: Stretch,
     flights_changed: bool,
     pub incarnation: u32,
     pub counters: Counters,
@@ -438,18 +434,15 @@ impl<'a> World<'a> {
             memory: EMPTY_MEMORY.with(Arc::clone),
             ledger: Vec::new(),
             refunds: Vec::new(),
-            ledger_cell: None,
-            refunds_cell: None,
-            // A tick in two or so changes the parts.
-            versions: Vec::with_capacity(ticks / 2),
+            // The memory changes once or twice per attempt.
+            versions: Vec::with_capacity(attempts.saturating_mul(2).min(ticks)),
             parts_changed: true,
+            marks: Marks::default(),
             fault_index: scratch.fault_index,
             last_faults: std::cell::Cell::new((usize::MAX, 0, 0, 0)),
             clients,
             // Room for a few versions of the checkout's views before the list must grow.
             client_log: Vec::with_capacity(cfg.intents.len().saturating_mul(8)),
-            client_cell: Arc::default(),
-            clients_start: 0,
             clients_changed: true,
             processor_up: true,
             in_flight: {
@@ -459,7 +452,6 @@ impl<'a> World<'a> {
             },
             // Room for a message or so at every tick before the list must grow.
             flight_log: Vec::with_capacity(ticks),
-            flights: Stretch::default(),
             flights_changed: false,
             incarnation: 0,
             counters: Counters::default(),
@@ -576,41 +568,28 @@ impl<'a> World<'a> {
     }
 
     pub fn snapshot(&mut self) -> Snapshot {
+        let marks = &mut self.marks;
         if self.parts_changed {
+            marks.version = count(self.versions.len());
             self.versions.push(Parts {
                 memory: Arc::clone(&self.memory),
-                ledger: Log::of(self.ledger_cell.as_ref(), self.ledger.len()),
-                refunds: Log::of(self.refunds_cell.as_ref(), self.refunds.len()),
-                clients: {
-                    if self.clients_changed {
-                        self.clients_start = self.client_log.len();
-                        self.client_log.extend_from_slice(&self.clients);
-                        self.clients_changed = false;
-                    }
-                    Log::stretch(
-                        Some(&self.client_cell),
-                        self.clients_start,
-                        self.clients.len(),
-                    )
-                },
                 services: Arc::clone(&self.services),
             });
             self.parts_changed = false;
         }
+        if self.clients_changed {
+            marks.clients = Stretch::at(self.client_log.len(), self.clients.len());
+            self.client_log.extend_from_slice(&self.clients);
+            self.clients_changed = false;
+        }
         if self.flights_changed {
-            self.flights = Stretch {
-                start: u32::try_from(self.flight_log.len()).unwrap_or(u32::MAX),
-                len: u32::try_from(self.in_flight.len()).unwrap_or(u32::MAX),
-            };
+            marks.flights = Stretch::at(self.flight_log.len(), self.in_flight.len());
             self.flight_log.extend_from_slice(&self.in_flight);
             self.flights_changed = false;
         }
-        Snapshot::new(
-            u32::try_from(self.versions.len() - 1).unwrap_or(u32::MAX),
-            self.flights,
-            self.processor_up,
-            self.counters,
-        )
+        marks.ledger = count(self.ledger.len());
+        marks.refunds = count(self.refunds.len());
+        Snapshot::new(*marks, self.processor_up, self.counters)
     }
 
     /// A message leaves its sender and is on the wire.
@@ -641,39 +620,30 @@ impl<'a> World<'a> {
 
     /// A charge goes into the ledger.
     pub fn add_charge(&mut self, charge: Charge) {
-        self.parts_changed = true;
-        self.ledger_cell.get_or_insert_with(Arc::default);
         self.ledger.push(charge);
     }
 
     /// A refund goes into the list of refunds.
     pub fn add_refund(&mut self, refund: super::state::Refund) {
-        self.parts_changed = true;
-        self.refunds_cell.get_or_insert_with(Arc::default);
         self.refunds.push(refund);
     }
 
-    /// Gives every tick the run's versions of the parts of the state, and puts the finished
-    /// ledger and refunds where every tick's view of them reads them.
+    /// Gives every tick the run's history: the versions of the parts, and the lists the
+    /// ticks show stretches of.
     pub fn close(&mut self) {
         let history = Arc::new(History {
             parts: std::mem::take(&mut self.versions),
+            ledger: std::mem::take(&mut self.ledger),
+            refunds: std::mem::take(&mut self.refunds),
+            clients: std::mem::take(&mut self.client_log),
             flights: std::mem::take(&mut self.flight_log),
         });
         for tick in &mut self.ticks {
             tick.state.attach(&history);
         }
-        if let Some(cell) = &self.ledger_cell {
-            let _ = cell.set(std::mem::take(&mut self.ledger));
-        }
-        if let Some(cell) = &self.refunds_cell {
-            let _ = cell.set(std::mem::take(&mut self.refunds));
-        }
-        let _ = self.client_cell.set(std::mem::take(&mut self.client_log));
     }
 
     pub fn client_mut(&mut self, intent: usize) -> &mut ClientView {
-        self.parts_changed = true;
         self.clients_changed = true;
         &mut self.clients[intent]
     }

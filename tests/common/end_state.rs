@@ -33,7 +33,7 @@ pub fn own_charges(trace: &Trace) -> Result<(), String> {
                 continue;
             };
             let at = trace.format_time(tick.at);
-            let Some(charge) = tick.state.ledger.iter().find(|c| c.id == id) else {
+            let Some(charge) = tick.state.ledger().iter().find(|c| c.id == id) else {
                 return Err(format!(
                     "{d}: at {at} the entry under {} holds {id}, which is not in the ledger",
                     e.key

@@ -89,7 +89,7 @@ pub fn check(trace: &Trace, told: &Told) -> Result<(), String> {
         if let Some(id) = after(n, "answered from memory with ") {
             let owner = tick
                 .state
-                .ledger
+                .ledger()
                 .iter()
                 .find(|c| c.id == id)
                 .map(|c| c.intent);
@@ -103,16 +103,16 @@ pub fn check(trace: &Trace, told: &Told) -> Result<(), String> {
         // A refund names a charge of this order, refunded at this tick and never before, and
         // the amount the ledger holds for it.
         if let Some(id) = after(label, "refunds ") {
-            let now = tick.state.refunds.iter().find(|r| r.charge == id);
-            let charge = tick.state.ledger.iter().find(|c| c.id == id);
+            let now = tick.state.refunds().iter().find(|r| r.charge == id);
+            let charge = tick.state.ledger().iter().find(|c| c.id == id);
             let before = i
                 .checked_sub(1)
-                .map_or(0, |j| trace.ticks[j].state.refunds.len());
+                .map_or(0, |j| trace.ticks[j].state.refunds().len());
             match (now, charge) {
                 (Some(r), Some(c))
                     if c.intent == r.intent
                         && Some(r.intent) == tick.intent
-                        && before + 1 == tick.state.refunds.len()
+                        && before + 1 == tick.state.refunds().len()
                         && n.contains(&format!("refund −{}", c.amount)) => {}
                 _ => return Err(format!("a refund the state does not bear out: {}", at())),
             }

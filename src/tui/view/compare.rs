@@ -187,10 +187,10 @@ fn tail_lines(
         Some(_) if hide.statement => {
             first_fitting(vec![" ledger hidden (n reveals)".into(), " hidden".into()])
         }
-        Some(s) if !s.ledger.is_empty() => {
+        Some(s) if !s.ledger().is_empty() => {
             let total = s.charged_total();
-            let n = s.ledger.len();
-            let ids: Vec<String> = s.ledger.iter().map(|c| c.id.to_string()).collect();
+            let n = s.ledger().len();
+            let ids: Vec<String> = s.ledger().iter().map(|c| c.id.to_string()).collect();
             first_fitting(vec![
                 format!(" ledger: {} · {total}", ids.join(" ")),
                 format!(" ledger: {} · {total}", crate::story::plural(n, "charge")),

@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// the statement box (ledger folded in), a row of processor memory and a row of counters.
 pub fn least_height(app: &App) -> u16 {
     let state = app.trace().ticks.get(app.tick).map(|t| &t.state);
-    let lines = state.map_or(0, |s| s.ledger.len() + s.refunds.len()) as u16;
+    let lines = state.map_or(0, |s| s.ledger().len() + s.refunds().len()) as u16;
     // The statement's lines and its total, in a box; a box of memory, a box of counters.
     (lines + 1 + 2) + 3 + 3
 }
@@ -113,7 +113,7 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             frame,
             ledger_area,
             " Ledger ",
-            now.ledger != before.ledger || now.refunds.len() != before.refunds.len(),
+            now.ledger() != before.ledger() || now.refunds().len() != before.refunds().len(),
             ledger,
             theme,
         );
@@ -126,7 +126,8 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         } else {
             " Card statement "
         },
-        now.ledger.len() != before.ledger.len() || now.refunds.len() != before.refunds.len(),
+        now.ledger().len() != before.ledger().len()
+            || now.refunds().len() != before.refunds().len(),
         statement,
         theme,
     );
@@ -134,7 +135,7 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         frame,
         counter_area,
         " Checkout & counters ",
-        now.counters != before.counters || !now.clients.same_as(&before.clients),
+        now.counters != before.counters || !now.same_clients(before),
         counters,
         theme,
     );
@@ -329,10 +330,10 @@ fn ledger_lines(
     width: usize,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    if now.ledger.is_empty() {
+    if now.ledger().is_empty() {
         return vec![Line::styled(fit("no charges", width), theme.dim())];
     }
-    now.ledger
+    now.ledger()
         .iter()
         .enumerate()
         .map(|(i, c)| {
@@ -349,10 +350,10 @@ fn ledger_lines(
             );
             Line::styled(
                 fit(&text, width),
-                highlight(i >= before.ledger.len(), theme),
+                highlight(i >= before.ledger().len(), theme),
             )
         })
-        .chain(now.refunds.iter().enumerate().map(|(i, r)| {
+        .chain(now.refunds().iter().enumerate().map(|(i, r)| {
             let text = format!(
                 "refund {} −{} {}",
                 r.charge,
@@ -361,7 +362,7 @@ fn ledger_lines(
             );
             Line::styled(
                 fit(&text, width),
-                highlight(i >= before.refunds.len(), theme),
+                highlight(i >= before.refunds().len(), theme),
             )
         }))
         .collect()
@@ -375,12 +376,12 @@ fn statement_lines_with_ids(
     width: usize,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    if now.ledger.is_empty() {
+    if now.ledger().is_empty() {
         return vec![Line::styled(fit("no charges", width), theme.dim())];
     }
     let trace = app.trace();
     let mut lines: Vec<Line<'static>> = now
-        .ledger
+        .ledger()
         .iter()
         .enumerate()
         .map(|(i, c)| {
@@ -394,11 +395,11 @@ fn statement_lines_with_ids(
             );
             Line::styled(
                 fit(&text, width),
-                highlight(i >= before.ledger.len(), theme).patch(theme.money()),
+                highlight(i >= before.ledger().len(), theme).patch(theme.money()),
             )
         })
         .collect();
-    lines.extend(now.refunds.iter().enumerate().map(|(i, r)| {
+    lines.extend(now.refunds().iter().enumerate().map(|(i, r)| {
         let text = format!(
             "refund {} −{} {}",
             r.charge,
@@ -407,7 +408,7 @@ fn statement_lines_with_ids(
         );
         Line::styled(
             fit(&text, width),
-            highlight(i >= before.refunds.len(), theme).patch(theme.money()),
+            highlight(i >= before.refunds().len(), theme).patch(theme.money()),
         )
     }));
     lines.push(total_line(now, width, theme));
@@ -415,9 +416,9 @@ fn statement_lines_with_ids(
 }
 
 fn total_line(now: &Snapshot, width: usize, theme: &Theme) -> Line<'static> {
-    let count = now.ledger.len() + now.refunds.len();
+    let count = now.ledger().len() + now.refunds().len();
     let plural = if count == 1 { "" } else { "s" };
-    let text = if now.refunds.is_empty() {
+    let text = if now.refunds().is_empty() {
         format!("{count} line{plural} · total {}", now.charged_total())
     } else {
         format!("{count} line{plural} · net {}", now.net_total())
@@ -445,12 +446,12 @@ fn statement_lines(
                 StatementLine::Charge(c) => (
                     merchant.to_string(),
                     c.amount.to_string(),
-                    c.id.0 as usize > before.ledger.len(),
+                    c.id.0 as usize > before.ledger().len(),
                 ),
                 StatementLine::Refund(r) => (
                     format!("refund {merchant}"),
                     format!("−{}", r.amount),
-                    !before.refunds.iter().any(|b| b.charge == r.charge),
+                    !before.refunds().iter().any(|b| b.charge == r.charge),
                 ),
             };
             let name_room = width.saturating_sub(day.len() + amount.chars().count() + 2);
@@ -479,11 +480,11 @@ fn counter_lines(
     theme: &Theme,
 ) -> Vec<Line<'static>> {
     let mut lines: Vec<Line<'static>> = now
-        .clients
+        .clients()
         .iter()
         .zip(
             before
-                .clients
+                .clients()
                 .iter()
                 .map(Some)
                 .chain(std::iter::repeat(None)),

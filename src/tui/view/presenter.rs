@@ -233,7 +233,7 @@ fn money_line(
 ) {
     let hidden = p.hidden();
     let state = app.trace().ticks.get(app.tick).map(|t| &t.state);
-    let charges = state.map_or(0, |s| s.ledger.len());
+    let charges = state.map_or(0, |s| s.ledger().len());
     let total = state.map_or(crate::sim::Cents(0), |s| s.charged_total());
     let mut spans = vec![if hidden.statement {
         Span::styled(" Card statement: hidden until revealed (n)", theme.dim())
