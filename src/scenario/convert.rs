@@ -423,8 +423,8 @@ fn intents(c: &mut Checker<'_>, specs: &[Spanned<schema::Intent>]) -> Vec<Intent
             .map(|k| sanitize_line(k.trim()))
             .filter(|k| !k.is_empty());
         out.push(IntentConfig {
-            key: std::sync::Arc::from(key.unwrap_or_else(|| format!("{order}-key"))),
-            order: std::sync::Arc::from(order),
+            key: smol_str::SmolStr::from(key.unwrap_or_else(|| format!("{order}-key"))),
+            order: smol_str::SmolStr::from(order),
             amount: i.amount.0,
             items: i.items.iter().map(|s| sanitize_line(s)).collect(),
             at: when,

@@ -112,7 +112,7 @@ impl World<'_> {
         self.counters.attempts_sent += 1;
         {
             let view = self.client_mut(intent);
-            view.key = key.as_ref().map(Key::shared);
+            view.key = key.as_ref().map(Key::text);
             view.attempts_sent += 1;
             view.belief = Belief::Waiting;
         }

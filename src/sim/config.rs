@@ -46,10 +46,10 @@ pub struct SimConfig {
 /// One business intent: a purchase the customer means to pay for once.
 #[derive(Clone, Debug, Serialize)]
 pub struct IntentConfig {
-    /// The order id (`5531`), shared by every run's view of it.
-    pub order: std::sync::Arc<str>,
-    /// The idempotency key minted when the order is created, shared the same way.
-    pub key: std::sync::Arc<str>,
+    /// The order id (`5531`): short text every run's views copy without allocating.
+    pub order: smol_str::SmolStr,
+    /// The idempotency key minted when the order is created, held the same way.
+    pub key: smol_str::SmolStr,
     pub amount: Cents,
     pub items: Vec<String>,
     /// When the customer presses Pay and the first request goes out.

@@ -507,7 +507,7 @@ impl World<'_> {
             id,
             amount: r.amount,
             key: r.key.clone(),
-            order: Arc::clone(&self.clients[r.intent].order),
+            order: self.clients[r.intent].order.clone(),
             intent: r.intent,
             attempt: r.attempt,
             at: self.now,

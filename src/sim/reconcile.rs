@@ -8,7 +8,6 @@ use super::state::{Belief, ChargeId, Refund, RefundReason};
 use super::time::Instant;
 use super::trace::{Actor, IntentReconcile, ReconcileOutcome, TickKind};
 use super::world::{TickDraft, World};
-use std::sync::Arc;
 
 /// One thing the job does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,7 +110,7 @@ impl World<'_> {
                 let refund = Refund {
                     charge,
                     amount,
-                    order: Arc::clone(&self.clients[intent].order),
+                    order: self.clients[intent].order.clone(),
                     intent,
                     why,
                     at: self.now,

@@ -5,6 +5,7 @@ use super::config::Direction;
 use super::money::Cents;
 use super::time::Instant;
 use serde::Serialize;
+use smol_str::SmolStr;
 use std::sync::Arc;
 
 /// A list shared between snapshots: a persistent vector, so a change copies a few small
@@ -499,16 +500,17 @@ impl std::fmt::Display for Body {
     }
 }
 
-/// An idempotency key (or a body hash standing in for one), shared rather than copied by
-/// every request, memory entry and charge that carries it.
+/// An idempotency key (or a body hash standing in for one). A key of up to 23 bytes is held
+/// inline, so the many requests, memory entries, charges and views that carry it copy it
+/// without touching a shared count; a longer one is shared.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(transparent)]
-pub struct Key(pub Arc<str>);
+pub struct Key(pub SmolStr);
 
 impl Key {
-    /// The same text, shared.
-    pub fn shared(&self) -> Arc<str> {
-        Arc::clone(&self.0)
+    /// The same text.
+    pub fn text(&self) -> SmolStr {
+        self.0.clone()
     }
 }
 
@@ -533,13 +535,13 @@ impl std::fmt::Display for Key {
 
 impl From<&str> for Key {
     fn from(text: &str) -> Key {
-        Key(Arc::from(text))
+        Key(SmolStr::from(text))
     }
 }
 
 impl From<String> for Key {
     fn from(text: String) -> Key {
-        Key(Arc::from(text))
+        Key(SmolStr::from(text))
     }
 }
 
@@ -672,7 +674,7 @@ pub struct Charge {
     pub id: ChargeId,
     pub amount: Cents,
     pub key: Option<Key>,
-    pub order: Arc<str>,
+    pub order: SmolStr,
     pub intent: usize,
     pub attempt: u32,
     pub at: Instant,
@@ -694,7 +696,7 @@ pub struct Refund {
     /// The charge given back.
     pub charge: ChargeId,
     pub amount: Cents,
-    pub order: Arc<str>,
+    pub order: SmolStr,
     pub intent: usize,
     pub why: RefundReason,
     pub at: Instant,
@@ -730,9 +732,9 @@ impl Belief {
 /// The checkout's view of one intent.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClientView {
-    pub order: Arc<str>,
+    pub order: SmolStr,
     /// The key the latest attempt carried.
-    pub key: Option<Arc<str>>,
+    pub key: Option<SmolStr>,
     pub belief: Belief,
     pub attempts_sent: u32,
     /// The reconciliation found a charge and marked the order paid (`unconfirmed =

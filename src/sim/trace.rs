@@ -253,9 +253,9 @@ impl Verdict {
 /// How one intent ended.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct IntentOutcome {
-    pub id: std::sync::Arc<str>,
+    pub id: smol_str::SmolStr,
     /// The intent's key, or `None` when the checkout sends no key.
-    pub key: Option<std::sync::Arc<str>>,
+    pub key: Option<smol_str::SmolStr>,
     pub charges: usize,
     pub charged_cents: Cents,
     pub client_view: Belief,

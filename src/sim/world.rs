@@ -365,7 +365,7 @@ impl<'a> World<'a> {
         let mut clients = std::mem::take(&mut scratch.clients);
         clients.clear();
         clients.extend(cfg.intents.iter().map(|i| ClientView {
-            order: Arc::clone(&i.order),
+            order: i.order.clone(),
             key: None,
             belief: super::state::Belief::NotStarted,
             attempts_sent: 0,
@@ -394,7 +394,7 @@ impl<'a> World<'a> {
                 send: None,
                 lookup: None,
                 cleared: false,
-                key: Key(Arc::clone(&i.key)),
+                key: Key(i.key.clone()),
                 fingerprint: super::digest::fingerprint(&i.order, i.amount, &i.items),
                 content: super::digest::content_unstamped(&cfg.merchant, i.amount, &i.items),
             };
