@@ -1413,3 +1413,40 @@ fn log_after_charge_forgets_a_charge_made_just_before_a_crash() {
     assert!(wc.ticks[crash].state.memory[0].durable());
     assert_eq!(wc.outcome.charges, 1);
 }
+
+/// The digests worked out once when a scenario is read are the ones its intents' fields and
+/// its merchant give, for every built-in scenario and every file under `scenarios/`.
+#[test]
+fn each_intents_digests_are_those_of_its_fields() {
+    use idem::sim::digest::{content_unstamped, fingerprint};
+    let mut scenarios: Vec<Scenario> = library::BUILTIN
+        .iter()
+        .map(|b| b.load().expect("a built-in scenario loads"))
+        .collect();
+    for entry in std::fs::read_dir("scenarios").expect("the scenarios folder") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let text = std::fs::read_to_string(&path).expect("readable");
+            let name = path.display().to_string();
+            if let Ok(s) = scenario::parse(&name, &name, &text) {
+                scenarios.push(s);
+            }
+        }
+    }
+    assert!(scenarios.len() > 20, "{} scenarios", scenarios.len());
+    for s in &scenarios {
+        let cfg = &s.config;
+        for i in &cfg.intents {
+            assert_eq!(
+                (i.digests.fingerprint, i.digests.content),
+                (
+                    fingerprint(&i.order, i.amount, &i.items),
+                    content_unstamped(&cfg.merchant, i.amount, &i.items)
+                ),
+                "{}: order {}",
+                s.title,
+                i.order
+            );
+        }
+    }
+}

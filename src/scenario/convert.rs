@@ -9,8 +9,8 @@ use super::{
     QuizAnswer, Scenario,
 };
 use crate::sim::config::{
-    Backoff, Fault, FaultAction, IntentConfig, Jitter, KeyMode, KeyStrategy, LayerConfig,
-    Reconcile, Rerun, SimConfig, StepConfig, StepFault, StepFaultAction, Unconfirmed,
+    Backoff, Fault, FaultAction, IntentConfig, IntentDigests, Jitter, KeyMode, KeyStrategy,
+    LayerConfig, Reconcile, Rerun, SimConfig, StepConfig, StepFault, StepFaultAction, Unconfirmed,
 };
 use crate::sim::time::{ClockStyle, DAY_MS, Instant};
 use crate::sim::{Belief, Design, Verdict};
@@ -174,7 +174,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         .intent
         .iter()
         .any(|i| i.get_ref().at.get_ref().weekday.is_some());
-    let config = SimConfig {
+    let mut config = SimConfig {
         title: title.clone(),
         seed: file.seed.map_or(0, |s| s.0),
         merchant: file
@@ -209,6 +209,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         steps,
         max_ticks: MAX_TICKS,
     };
+    config.digest_intents();
     check_size(&mut c, &file.checkout.layer, &file.human, &config);
     check_deadlines(&mut c, &file.checkout.layer, &config);
     check_fault_attempts(&mut c, &file.fault, &config);
@@ -428,6 +429,7 @@ fn intents(c: &mut Checker<'_>, specs: &[Spanned<schema::Intent>]) -> Vec<Intent
             amount: i.amount.0,
             items: i.items.iter().map(|s| sanitize_line(s)).collect(),
             at: when,
+            digests: IntentDigests::default(),
         });
     }
     out

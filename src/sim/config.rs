@@ -54,6 +54,21 @@ pub struct IntentConfig {
     pub items: Vec<String>,
     /// When the customer presses Pay and the first request goes out.
     pub at: Instant,
+    /// What the processor compares of this purchase, worked out from the fields above and
+    /// the merchant by [`SimConfig::digest_intents`] when the scenario is read, rather than
+    /// at every run.
+    #[serde(skip)]
+    pub digests: IntentDigests,
+}
+
+/// The digests of one intent's requests that are the same for every attempt.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IntentDigests {
+    /// What is charged (order, amount, items): the `with-charge` fingerprint.
+    pub fingerprint: u64,
+    /// The body (merchant, amount, items) before any send time: what `content-hash`
+    /// compares.
+    pub content: u64,
 }
 
 /// One retrying layer of the checkout.
@@ -379,6 +394,17 @@ impl KeyStrategy {
 }
 
 impl SimConfig {
+    /// Works out every intent's [`IntentDigests`] from its order, amount and items and the
+    /// merchant: to be called whenever any of them is set.
+    pub fn digest_intents(&mut self) {
+        for i in &mut self.intents {
+            i.digests = IntentDigests {
+                fingerprint: super::digest::fingerprint(&i.order, i.amount, &i.items),
+                content: super::digest::content_unstamped(&self.merchant, i.amount, &i.items),
+            };
+        }
+    }
+
     /// Sets the checkout's key strategy for the whole chain: the order mints a key unless it
     /// is `none`, and every layer takes the strategy's default.
     pub fn set_key_strategy(&mut self, strategy: KeyStrategy) {

@@ -395,8 +395,8 @@ impl<'a> World<'a> {
                 lookup: None,
                 cleared: false,
                 key: Key(i.key.clone()),
-                fingerprint: super::digest::fingerprint(&i.order, i.amount, &i.items),
-                content: super::digest::content_unstamped(&cfg.merchant, i.amount, &i.items),
+                fingerprint: i.digests.fingerprint,
+                content: i.digests.content,
             };
             match runs.get_mut(n) {
                 Some(slot) => *slot = run,
