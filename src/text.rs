@@ -140,9 +140,26 @@ pub fn cut(text: &str, width: usize) -> String {
     format!("{}…", kept.trim_end())
 }
 
+/// `a`, `a and b`, `a, b and c`: items joined as a sentence would list them.
+pub fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => (*only).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_list_reads_as_a_sentence() {
+        assert_eq!(and_list(&[]), "");
+        assert_eq!(and_list(&["a"]), "a");
+        assert_eq!(and_list(&["a", "b"]), "a and b");
+        assert_eq!(and_list(&["a", "b", "c"]), "a, b and c");
+    }
 
     #[test]
     fn strips_escapes_and_controls() {

@@ -293,7 +293,7 @@ fn markdown_has_every_outcome_and_answers_last() {
     assert!(md.contains("✓ Charged once — \\$48.60"));
     assert!(md.contains("✗ Charged twice — \\$97.20"));
     let question = md
-        .find("The retry carrying K7Q4 is on its way")
+        .find("The checkout's retry is on its way")
         .expect("the quiz question is in the handout");
     let choices = md
         .find("1. Not at all\n2. Once\n3. Twice\n")

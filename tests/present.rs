@@ -190,7 +190,7 @@ fn the_notes_sheet_for_order_5531() {
     );
     let quiz = s.quiz.expect("the question to come");
     assert!(
-        quiz.starts_with("The retry carrying K7Q4 is on its way. How many times will the card be charged? (asked at tick 10)"),
+        quiz.starts_with("The checkout's retry is on its way. How many times will the card be charged? (asked at tick 10)"),
         "{quiz}"
     );
     assert!(

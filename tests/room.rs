@@ -589,3 +589,40 @@ fn presenter_question_and_score_at_80x24() {
     assert!(end.contains("✓ Charged once"), "{end}");
     assert!(end.contains("The room: 1 of 1 answer right"), "{end}");
 }
+
+/// The question and its explanation are written for the story as the file tells it. After
+/// `K` gives every attempt a key of its own, `with-charge` charges twice: the box says the
+/// story changed, and the answer is explained from the run on screen, not with the author's
+/// words about the one charge of the story as written.
+#[test]
+fn after_k_the_answer_is_explained_from_the_run_on_screen() {
+    let mut app = replay();
+    let written = app.scenario.quizzes[0]
+        .explanation
+        .for_design(Design::WithCharge)
+        .to_string();
+    assert!(app.changed_from_written().is_empty());
+    press(&mut app, ch('K'));
+    assert_eq!(app.changed_from_written(), ["the checkout's keys (K)"]);
+    assert_eq!(app.trace().outcome.charges, 2);
+    to_question(&mut app);
+    let asked = flat(&panel(&render(&app, 120, 40), " Question for the room "));
+    assert!(
+        asked.contains("the checkout's keys (K) changed the story on screen"),
+        "{asked}"
+    );
+    keys(&mut app, &[ch('a'), ch('3'), key(KeyCode::Enter)]);
+    assert!(app.response_here().is_some_and(|r| r.right()), "twice");
+    let shown = flat(&panel(&render(&app, 120, 40), " The answer "));
+    assert!(shown.contains("this story ends with 2 charges"), "{shown}");
+    let opening = collapse(&written);
+    let opening = &opening[..40];
+    assert!(
+        !shown.contains(opening),
+        "the explanation of the story as written is left out:\n{shown}"
+    );
+    // K all the way round is the story as written again, and so is its explanation.
+    press(&mut app, ch('K'));
+    press(&mut app, ch('K'));
+    assert!(app.changed_from_written().is_empty());
+}

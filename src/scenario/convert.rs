@@ -225,6 +225,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     if c.has_errors() {
         return Err(c.into_diagnostics());
     }
+    let keying_as_written = config.keying();
     let mut scenario = Scenario {
         name: name.to_string(),
         title,
@@ -238,6 +239,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         lanes,
         warnings: Vec::new(),
         text: source.to_string(),
+        keying_as_written,
         origin: super::Origin::Made,
     };
     // Only a scenario that is otherwise sound can be simulated to find its ticks.

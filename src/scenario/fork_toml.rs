@@ -113,12 +113,9 @@ pub fn plan_toml(
 /// `m` for the steps after payment), so the saved file tells the story on screen: the
 /// checkout's strategy, with every layer back to its default, and each step's key mode.
 fn write_key_choices(doc: &mut DocumentMut, original: &Scenario) {
-    let Ok(written) = super::parse(&original.name, &original.name, &original.text) else {
-        return;
-    };
-    let (now, then) = (&original.config, &written.config);
-    let layer_keys = |c: &crate::sim::SimConfig| c.layers.iter().map(|l| l.key).collect::<Vec<_>>();
-    if now.key_strategy != then.key_strategy || layer_keys(now) != layer_keys(then) {
+    let now = &original.config;
+    let (keying, written) = (now.keying(), &original.keying_as_written);
+    if keying.checkout_differs(written) {
         if doc.get("checkout").is_none() {
             doc.insert("checkout", Item::Table(Table::new()));
         }
@@ -139,8 +136,7 @@ fn write_key_choices(doc: &mut DocumentMut, original: &Scenario) {
             }
         }
     }
-    let modes = |c: &crate::sim::SimConfig| c.steps.iter().map(|s| s.key_mode).collect::<Vec<_>>();
-    if modes(now) != modes(then)
+    if keying.steps_differ(written)
         && let Some(mut steps) = blocks(doc, "step")
     {
         for (i, step) in now.steps.iter().enumerate() {

@@ -47,6 +47,10 @@ pub struct Scenario {
     pub lanes: LaneNames,
     /// The file as written, so a fork can be saved as the original plus its added faults.
     pub text: String,
+    /// How the file keys the story. `K`, `m` and `--key-strategy` change `config` and leave
+    /// this as the file wrote it: a saved what-if writes what they changed, and a question
+    /// knows when the story on screen is no longer the one it was written for.
+    pub keying_as_written: crate::sim::config::Keying,
     /// Where the scenario came from.
     pub origin: Origin,
 }

@@ -393,7 +393,37 @@ impl KeyStrategy {
     }
 }
 
+/// How a story keys its requests: the checkout's strategy, what each of its layers does with
+/// the key, and how each step after payment keys its calls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Keying {
+    pub strategy: KeyStrategy,
+    pub layers: Vec<LayerKey>,
+    pub steps: Vec<KeyMode>,
+}
+
+impl Keying {
+    /// Whether the checkout keys its attempts another way: its strategy or a layer's key.
+    pub fn checkout_differs(&self, other: &Keying) -> bool {
+        self.strategy != other.strategy || self.layers != other.layers
+    }
+
+    /// Whether a step after payment keys its calls another way.
+    pub fn steps_differ(&self, other: &Keying) -> bool {
+        self.steps != other.steps
+    }
+}
+
 impl SimConfig {
+    /// How this configuration keys its requests.
+    pub fn keying(&self) -> Keying {
+        Keying {
+            strategy: self.key_strategy,
+            layers: self.layers.iter().map(|l| l.key).collect(),
+            steps: self.steps.iter().map(|s| s.key_mode).collect(),
+        }
+    }
+
     /// Works out every intent's [`IntentDigests`] from its order, amount and items and the
     /// merchant: to be called whenever any of them is set.
     pub fn digest_intents(&mut self) {

@@ -360,6 +360,27 @@ pub struct App {
 }
 
 impl App {
+    /// What has made the story on screen differ from the scenario as its file tells it: the
+    /// what-ifs added here, and the checkout's or the steps' keys changed with `K` or `m`.
+    /// Empty while the story is the one the file's author wrote the questions for.
+    pub fn changed_from_written(&self) -> Vec<&'static str> {
+        let (now, written) = (
+            self.scenario.config.keying(),
+            &self.original.keying_as_written,
+        );
+        let mut changes = Vec::new();
+        if !self.added.is_empty() {
+            changes.push("the what-ifs added here");
+        }
+        if now.checkout_differs(written) {
+            changes.push("the checkout's keys (K)");
+        }
+        if now.steps_differ(written) {
+            changes.push("the steps' keys (m)");
+        }
+        changes
+    }
+
     /// Simulates every design up front, so switching and stepping never wait.
     pub fn new(scenario: Scenario, source: String) -> Result<App, SimError> {
         let crate::tui::story::Prepared {

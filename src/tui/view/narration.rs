@@ -112,6 +112,17 @@ fn question(
         lines.push(Line::raw(""));
     }
     lines.push(Line::styled(quiz.question.clone(), theme.bold()));
+    // The question was written for the story in the file; say so when the screen's differs.
+    let changes = app.changed_from_written();
+    if !changes.is_empty() {
+        lines.push(Line::styled(
+            format!(
+                "Asked of the scenario as its file tells it; {} changed the story on screen.",
+                crate::text::and_list(&changes)
+            ),
+            theme.dim(),
+        ));
+    }
     if voting.is_some() || votes.iter().any(|v| *v > 0) {
         // One line per choice, with its hands and a bar, so the room sees itself counted.
         let most = votes.iter().copied().max().unwrap_or(0).max(1);
@@ -233,9 +244,19 @@ fn question(
                     theme.bold(),
                 ));
             }
-            spans.push(Span::raw(
-                quiz.explanation.for_design(app.design).to_string(),
-            ));
+            spans.push(Span::raw(if changes.is_empty() {
+                quiz.explanation.for_design(app.design).to_string()
+            } else {
+                // The author's explanation is of the story as written, and may not hold here.
+                let o = &app.trace().outcome;
+                format!(
+                    "Under {} this story ends with {}: {}. The scenario's own explanation is \
+                     about the story as its file tells it, so it is not shown.",
+                    design_name(app),
+                    crate::story::plural(o.charges, "charge"),
+                    crate::report::verdict_meaning(o)
+                )
+            }));
             lines.push(Line::from(spans));
             " The answer "
         }
