@@ -608,7 +608,7 @@ fn after_k_the_answer_is_explained_from_the_run_on_screen() {
     to_question(&mut app);
     let asked = flat(&panel(&render(&app, 120, 40), " Question for the room "));
     assert!(
-        asked.contains("the checkout's keys (K) changed the story on screen"),
+        asked.contains("Written for the file's story; the checkout's keys (K) changed it here."),
         "{asked}"
     );
     keys(&mut app, &[ch('a'), ch('3'), key(KeyCode::Enter)]);

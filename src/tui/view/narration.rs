@@ -117,7 +117,7 @@ fn question(
     if !changes.is_empty() {
         lines.push(Line::styled(
             format!(
-                "Asked of the scenario as its file tells it; {} changed the story on screen.",
+                "Written for the file's story; {} changed it here.",
                 crate::text::and_list(&changes)
             ),
             theme.dim(),
@@ -250,8 +250,8 @@ fn question(
                 // The author's explanation is of the story as written, and may not hold here.
                 let o = &app.trace().outcome;
                 format!(
-                    "Under {} this story ends with {}: {}. The scenario's own explanation is \
-                     about the story as its file tells it, so it is not shown.",
+                    "Under {} this story ends with {}: {}. The file's explanation is for the \
+                     story it tells, so it is not shown.",
                     design_name(app),
                     crate::story::plural(o.charges, "charge"),
                     crate::report::verdict_meaning(o)
