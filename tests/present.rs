@@ -197,6 +197,31 @@ fn the_notes_sheet_for_order_5531() {
         quiz.contains("Answer under key stored with the charge: 2 Once."),
         "{quiz}"
     );
+    let explained = scenario.quizzes[0]
+        .explanation
+        .for_design(Design::WithCharge)
+        .to_string();
+    assert!(quiz.ends_with(&explained), "{quiz}");
+    // Once the presenter's story is no longer the file's, the file's explanation is not
+    // given as the reason.
+    let changed = sheet(&Position {
+        source: "order-5531".into(),
+        scenario: scenario.text.clone(),
+        design: "with-charge".into(),
+        tick: crash,
+        shown: idem::present::link::Shown {
+            changed: vec!["the what-ifs".into()],
+            ..Default::default()
+        },
+    })
+    .expect("a sheet");
+    let quiz = changed.quiz.expect("the question to come");
+    assert!(
+        quiz.ends_with(
+            "The file's explanation is for the story it tells; the what-ifs changed it here."
+        ),
+        "{quiz}"
+    );
 
     // The trainer's notes, on the ticks they name.
     let silence = trace

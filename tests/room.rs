@@ -604,6 +604,11 @@ fn after_k_the_answer_is_explained_from_the_run_on_screen() {
     assert!(app.changed_from_written().is_empty());
     press(&mut app, ch('K'));
     assert_eq!(app.changed_from_written(), ["the checkout's keys (K)"]);
+    // The speaker notes are told too.
+    assert_eq!(
+        idem::tui::shown::shown(&app).changed,
+        ["the checkout's keys (K)"]
+    );
     assert_eq!(app.trace().outcome.charges, 2);
     to_question(&mut app);
     let asked = flat(&panel(&render(&app, 120, 40), " Question for the room "));

@@ -29,6 +29,9 @@ pub struct Shown {
     /// The presenter's state lines: a what-if in force and how the run's length changed, a
     /// broken edit of the file, which designs `d` or compare set side by side.
     pub banners: Vec<String>,
+    /// What has made the story on screen differ from the one its file tells ("the checkout's
+    /// keys (K)"): a question's explanation in the file is about the story as written.
+    pub changed: Vec<String>,
     /// What the room does not see until it is revealed.
     pub hidden: Option<String>,
     /// A session file's part on screen: `part 2 of 4: Reply lost`.

@@ -370,7 +370,7 @@ impl App {
         );
         let mut changes = Vec::new();
         if !self.added.is_empty() {
-            changes.push("the what-ifs added here");
+            changes.push("the what-ifs");
         }
         if now.checkout_differs(written) {
             changes.push("the checkout's keys (K)");

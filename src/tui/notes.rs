@@ -104,11 +104,20 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
             } else {
                 format!("asked at tick {}", at + 1)
             };
+            let changed = &position.shown.changed;
+            let why = if changed.is_empty() {
+                q.explanation.for_design(design).to_string()
+            } else {
+                let changed: Vec<&str> = changed.iter().map(String::as_str).collect();
+                format!(
+                    "The file's explanation is for the story it tells; {} changed it here.",
+                    crate::text::and_list(&changed)
+                )
+            };
             format!(
-                "{} ({when}) Answer under {}: {answer}. {}",
+                "{} ({when}) Answer under {}: {answer}. {why}",
                 q.question,
-                design.name(),
-                q.explanation.for_design(design)
+                design.name()
             )
         });
     Ok(Sheet {

@@ -71,6 +71,11 @@ pub fn shown(app: &App) -> Shown {
     let hidden = app.present.map(|p| p.hidden()).filter(|h| h.any());
     Shown {
         banners: banners(app),
+        changed: app
+            .changed_from_written()
+            .into_iter()
+            .map(String::from)
+            .collect(),
         hidden: hidden.map(|h| format!("hidden from the room: {} (n reveals)", h.words())),
         section: app.agenda.as_ref().and_then(|a| {
             let s = a.section()?;
