@@ -152,3 +152,31 @@ fn without_the_mouse_the_replay_ignores_mouse_events() {
     app.mouse = true;
     assert_eq!(app.message(&wheel), Some(Msg::Next));
 }
+
+/// A click on a row of folded attempts goes back to the first tick it stands for, where the
+/// attempts show one by one again.
+#[test]
+fn a_click_on_a_folded_row_goes_to_its_first_tick() {
+    let text = "title = \"Eight tries\"\n[[checkout.layer]]\nattempts = 8\ntimeout = \"100ms\"\nbackoff = \"10ms\"\n[processor]\nprocessing = \"10h\"\n[[intent]]\norder = \"1\"\namount = \"$1.00\"\nat = \"10:00:00\"\n";
+    let scenario = idem::scenario::parse("eight.toml", "eight", text).expect("parses");
+    let mut app = App::new(scenario, "eight".into()).expect("simulates");
+    settle(&mut app, Msg::Last);
+    settle(&mut app, Msg::ToggleFold);
+    // Tall enough for the folded row to be on screen.
+    let screen = render(&app, 120, 40);
+    let (x, y) = find(&screen, "attempts #3–#7: same as #2");
+    let first = app
+        .told()
+        .labels
+        .iter()
+        .position(|l| l.contains("#3"))
+        .expect("a third attempt");
+    let msg = map_mouse(click(x, y), &app);
+    assert_eq!(msg, Some(Msg::GoToTick(first)));
+    settle(&mut app, Msg::GoToTick(first));
+    assert_eq!(app.tick, first);
+    assert!(
+        !render(&app, 120, 40).contains("#3–#7: same as"),
+        "unfolded where it stands"
+    );
+}

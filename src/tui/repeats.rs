@@ -38,8 +38,9 @@ pub enum Row {
         from: u32,
         to: u32,
         like: u32,
-        /// How many ticks the row stands for.
+        /// How many ticks the row stands for, and the first of them.
         ticks: usize,
+        first: usize,
     },
 }
 
@@ -53,6 +54,7 @@ impl Row {
                 to,
                 like,
                 ticks,
+                ..
             } => Some(if from == to {
                 format!("attempt #{from}: same as #{like} ({ticks} ticks)")
             } else {
@@ -163,6 +165,7 @@ pub fn visible(runs: &[Run], current: usize, n: usize) -> (Vec<Row>, usize) {
                     to: last.attempt,
                     like: r.like.attempt,
                     ticks,
+                    first: first.first,
                 },
             ))
         })
@@ -235,7 +238,8 @@ mod tests {
                 from: 2,
                 to: 5,
                 like: 1,
-                ticks: 12
+                ticks: 12,
+                first: 5
             }
         );
         assert_eq!(rows.last(), Some(&Row::Tick(18)));
@@ -247,7 +251,8 @@ mod tests {
                 from: 2,
                 to: 3,
                 like: 1,
-                ticks: 6
+                ticks: 6,
+                first: 5
             }
         );
         assert_eq!(&rows[6..], &[Row::Tick(11), Row::Tick(12)]);

@@ -310,7 +310,8 @@ pub fn render_rows(
         let index = match planned {
             crate::tui::repeats::Row::Tick(i) => *i,
             folded => {
-                // Repeated attempts, one row: said once, dimmed, across the lanes.
+                // Repeated attempts, one row: said once, dimmed, across the lanes. A click
+                // on it goes back to the first tick it stands for, where it unfolds.
                 let words = folded.words().unwrap_or_default();
                 buf.set_string(
                     lanes.left,
@@ -318,6 +319,9 @@ pub fn render_rows(
                     fit(&format!("⋮ {words}"), usize::from(lanes.width)),
                     theme.dim(),
                 );
+                if let crate::tui::repeats::Row::Folded { first, .. } = folded {
+                    drawn.push((Rect::new(inner.x, y, inner.width, 1), *first));
+                }
                 continue;
             }
         };
