@@ -631,3 +631,33 @@ fn after_k_the_answer_is_explained_from_the_run_on_screen() {
     press(&mut app, ch('K'));
     assert!(app.changed_from_written().is_empty());
 }
+
+/// An answer revealed before `K` changed the story stays the room's answer to that story: it
+/// is not marked right or wrong against a run it was not given for.
+#[test]
+fn an_answer_revealed_before_k_is_told_as_an_answer_to_that_story() {
+    let mut app = replay();
+    to_question(&mut app);
+    keys(&mut app, &[ch('a'), ch('2'), key(KeyCode::Enter)]);
+    assert!(app.response_here().is_some_and(|r| r.right()), "once");
+    press(&mut app, ch('K'));
+    assert_eq!(app.trace().outcome.charges, 2);
+    let screen = render(&app, 120, 40);
+    let shown = flat(&panel(&screen, " The answer, for the story before "));
+    assert!(
+        shown.contains(
+            "The room's answer, 2 Once, was right for the story before it changed. \
+             Under key stored with the charge this story ends with 2 charges"
+        ),
+        "{shown}"
+    );
+    assert!(!shown.contains("✓ Right"), "{shown}");
+    // Back to the keys as written: the same right answer, and the usual box.
+    press(&mut app, ch('K'));
+    press(&mut app, ch('K'));
+    let again = render(&app, 120, 40);
+    assert!(
+        flat(&panel(&again, " The answer ")).contains("✓ Right."),
+        "{again}"
+    );
+}

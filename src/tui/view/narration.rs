@@ -209,6 +209,34 @@ fn question(
             lines.push(Line::styled(text, theme.dim()));
             " Question for the room "
         }
+        // Revealed for a story that has changed since (K, m, a what-if), whose right answer
+        // is not this one's: the room's answer is told as an answer to that story.
+        Some(then) if then != app.correct(quiz, app.design) => {
+            let said = given
+                .and_then(|i| choices.get(i).map(|c| format!("{} {c}", i + 1)))
+                .map_or("The room was split".to_string(), |c| {
+                    format!("The room's answer, {c},")
+                });
+            let verdict = if response.is_some_and(|r| r.right()) {
+                "right"
+            } else {
+                "wrong"
+            };
+            let o = &app.trace().outcome;
+            let mut text = format!(
+                "{said} was {verdict} for the story before it changed. Under {} this story ends \
+                 with {}: {}.",
+                design_name(app),
+                crate::story::plural(o.charges, "charge"),
+                crate::report::verdict_meaning(o)
+            );
+            if changes.is_empty() {
+                text.push(' ');
+                text.push_str(quiz.explanation.for_design(app.design));
+            }
+            lines.push(Line::from(vec![Span::styled(text, theme.tone(Tone::Warn))]));
+            " The answer, for the story before "
+        }
         Some(correct) => {
             let right = correct.and_then(|i| choices.get(i).map(|c| (i, c)));
             let room_right = response.is_some_and(|r| r.right());
