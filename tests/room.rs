@@ -661,3 +661,34 @@ fn an_answer_revealed_before_k_is_told_as_an_answer_to_that_story() {
         "{again}"
     );
 }
+
+/// A room split on the story before `K` is told so in a sentence of its own.
+#[test]
+fn a_split_room_before_k_is_told_so() {
+    let mut app = replay();
+    to_question(&mut app);
+    keys(
+        &mut app,
+        &[
+            ch('v'),
+            ch('4'),
+            key(KeyCode::Down),
+            ch('4'),
+            key(KeyCode::Enter),
+        ],
+    );
+    assert!(
+        app.response_here()
+            .is_some_and(|r| r.is_revealed() && r.choice.is_none()),
+        "a tie"
+    );
+    press(&mut app, ch('K'));
+    let shown = flat(&panel(
+        &render(&app, 120, 40),
+        " The answer, for the story before ",
+    ));
+    assert!(
+        shown.contains("The room was split on the story before it changed. Under"),
+        "{shown}"
+    );
+}

@@ -212,28 +212,22 @@ fn question(
         // Revealed for a story that has changed since (K, m, a what-if), whose right answer
         // is not this one's: the room's answer is told as an answer to that story.
         Some(then) if then != app.correct(quiz, app.design) => {
-            let said = given
-                .and_then(|i| choices.get(i).map(|c| format!("{} {c}", i + 1)))
-                .map_or("The room was split".to_string(), |c| {
-                    format!("The room's answer, {c},")
-                });
-            let verdict = if response.is_some_and(|r| r.right()) {
-                "right"
-            } else {
-                "wrong"
+            let said = match given.and_then(|i| choices.get(i).map(|c| (i, c))) {
+                Some((i, c)) => {
+                    let verdict = if response.is_some_and(|r| r.right()) {
+                        "right"
+                    } else {
+                        "wrong"
+                    };
+                    format!(
+                        "The room's answer, {} {c}, was {verdict} for the story before it changed.",
+                        i + 1
+                    )
+                }
+                None => "The room was split on the story before it changed.".to_string(),
             };
-            let o = &app.trace().outcome;
-            let mut text = format!(
-                "{said} was {verdict} for the story before it changed. Under {} this story ends \
-                 with {}: {}.",
-                design_name(app),
-                crate::story::plural(o.charges, "charge"),
-                crate::report::verdict_meaning(o)
-            );
-            if changes.is_empty() {
-                text.push(' ');
-                text.push_str(quiz.explanation.for_design(app.design));
-            }
+            // The run's own outcome always, since the room's answer was to another story.
+            let text = format!("{said} {}", explanation(app, quiz, &changes, true));
             lines.push(Line::from(vec![Span::styled(text, theme.tone(Tone::Warn))]));
             " The answer, for the story before "
         }
@@ -272,19 +266,7 @@ fn question(
                     theme.bold(),
                 ));
             }
-            spans.push(Span::raw(if changes.is_empty() {
-                quiz.explanation.for_design(app.design).to_string()
-            } else {
-                // The author's explanation is of the story as written, and may not hold here.
-                let o = &app.trace().outcome;
-                format!(
-                    "Under {} this story ends with {}: {}. The file's explanation is for the \
-                     story it tells, so it is not shown.",
-                    design_name(app),
-                    crate::story::plural(o.charges, "charge"),
-                    crate::report::verdict_meaning(o)
-                )
-            }));
+            spans.push(Span::raw(explanation(app, quiz, &changes, false)));
             lines.push(Line::from(spans));
             " The answer "
         }
@@ -292,12 +274,31 @@ fn question(
     (lines, title)
 }
 
-/// The design's name, or its number alone while the presenter hides it from the room.
+/// The design on screen as the room may see it: its name, or its number while hidden.
 fn design_name(app: &App) -> String {
-    if app.present.is_some_and(|p| p.hidden().design) {
-        format!("design {}", app.design.hotkey())
+    crate::tui::shown::design_name(app, app.design)
+}
+
+/// Why the answer is what it is: the file's explanation while the story on screen is the one
+/// the file tells, and once `changes` have changed it, what this run does instead. `outcome`
+/// puts what this run does first even then.
+fn explanation(app: &App, quiz: &crate::scenario::Quiz, changes: &[&str], outcome: bool) -> String {
+    let o = &app.trace().outcome;
+    let this_run = format!(
+        "Under {} this story ends with {}: {}.",
+        design_name(app),
+        crate::story::plural(o.charges, "charge"),
+        crate::report::verdict_meaning(o)
+    );
+    let why = if changes.is_empty() {
+        quiz.explanation.for_design(app.design).to_string()
     } else {
-        app.design.name().to_string()
+        "The file's explanation is for the story it tells, so it is not shown.".to_string()
+    };
+    if outcome || !changes.is_empty() {
+        format!("{this_run} {why}")
+    } else {
+        why
     }
 }
 
