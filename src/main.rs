@@ -361,9 +361,12 @@ fn present(args: &PresentArgs) -> ExitCode {
     let Some(file) = session else {
         return replay(&args.replay, Some((hide, None)));
     };
-    if args.replay.at.is_some() || args.replay.step_keys.is_some() {
+    if args.replay.at.is_some()
+        || args.replay.step_keys.is_some()
+        || args.replay.key_strategy.is_some()
+    {
         return usage_error(
-            "--at and --step-keys belong to one scenario; a session file opens each of its scenarios at its start",
+            "--at, --step-keys and --key-strategy belong to one scenario; a session file opens each of its scenarios at its start, as written (K changes the keys in the room)",
         );
     }
     let playlist = match idem::present::playlist::load(std::path::Path::new(file)) {

@@ -354,6 +354,15 @@ fn the_design_name_is_hidden_until_revealed() {
     // The question on the way: answered (with counted hands), then on to the end.
     to_question(&mut app);
     keys(&mut app, &[ch('v'), ch('4'), key(KeyCode::Enter)]);
+    // What the footer says of a revealed question, and of where designs part, names none.
+    for k in ['a', 'd'] {
+        press(&mut app, ch(k));
+        assert!(app.notice.is_some(), "{k} says something");
+        let told = render(&app, 120, 36);
+        for name in &names {
+            assert!(!told.contains(name), "{k}: {name} shows:\n{told}");
+        }
+    }
     press(&mut app, key(KeyCode::End));
     assert!(app.at_end());
     let end = render(&app, 120, 36);
@@ -603,17 +612,17 @@ fn after_k_the_answer_is_explained_from_the_run_on_screen() {
         .to_string();
     assert!(app.changed_from_written().is_empty());
     press(&mut app, ch('K'));
-    assert_eq!(app.changed_from_written(), ["the checkout's keys (K)"]);
+    assert_eq!(app.changed_from_written(), ["the checkout's keys"]);
     // The speaker notes are told too.
     assert_eq!(
         idem::tui::shown::shown(&app).changed,
-        ["the checkout's keys (K)"]
+        ["the checkout's keys"]
     );
     assert_eq!(app.trace().outcome.charges, 2);
     to_question(&mut app);
     let asked = flat(&panel(&render(&app, 120, 40), " Question for the room "));
     assert!(
-        asked.contains("Written for the file's story; the checkout's keys (K) changed it here."),
+        asked.contains("Written for the file's story; the checkout's keys changed it here."),
         "{asked}"
     );
     keys(&mut app, &[ch('a'), ch('3'), key(KeyCode::Enter)]);

@@ -473,3 +473,21 @@ fn present_a_session_in_tmux_and_the_notes_follow() {
     });
     tmux.press("notes", "q");
 }
+
+/// The keys are chosen in the room with `K`: `--key-strategy` belongs to one scenario, and
+/// with a session file it would reach only the first part, so it is refused.
+#[test]
+fn a_session_refuses_a_key_strategy_flag() {
+    let out = common::run_idem_in(
+        None,
+        &[
+            "present",
+            "scenarios/sessions/payments-45min.toml",
+            "--key-strategy",
+            "per-attempt",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--key-strategy belong to one scenario"), "{err}");
+}

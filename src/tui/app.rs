@@ -373,10 +373,10 @@ impl App {
             changes.push("the what-ifs");
         }
         if now.checkout_differs(written) {
-            changes.push("the checkout's keys (K)");
+            changes.push("the checkout's keys");
         }
         if now.steps_differ(written) {
-            changes.push("the steps' keys (m)");
+            changes.push("the steps' keys");
         }
         changes
     }

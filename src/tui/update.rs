@@ -139,8 +139,8 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                     });
                     app.notice = Some(format!(
                         "{} and {} part ways here",
-                        app.design.name(),
-                        other.name()
+                        crate::tui::shown::design_name(app, app.design),
+                        crate::tui::shown::design_name(app, other)
                     ));
                 }
                 None => {
@@ -779,7 +779,7 @@ fn open_answer(app: &mut App, votes: bool) {
     if app.response_here().is_some_and(|r| r.is_revealed()) {
         app.notice = Some(format!(
             "the room's answer under {} is revealed and stays; switch design (1–6) to ask again under another",
-            app.design.name()
+            crate::tui::shown::design_name(app, app.design)
         ));
         return;
     }
