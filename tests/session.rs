@@ -489,5 +489,8 @@ fn a_session_refuses_a_key_strategy_flag() {
     );
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("--key-strategy belong to one scenario"), "{err}");
+    assert!(
+        err.contains("--key-strategy belong to one scenario"),
+        "{err}"
+    );
 }

@@ -76,7 +76,7 @@ pub const HEADERS_TOO_LARGE: Kind = Kind {
     name: "headers-too-large",
     status: 431,
     title: "The request's headers are too large",
-    page: "This server takes at most 8 KiB of headers and at most 100 header lines.",
+    page: "This server takes at most 8 KiB of headers and at most 64 header lines.",
 };
 
 pub const NOT_FOUND: Kind = Kind {
@@ -153,5 +153,32 @@ mod tests {
             assert_eq!(by_name(k.name), Some(k));
             assert!((400..600).contains(&k.status));
         }
+    }
+
+    /// The pages about size limits give the limits the server enforces.
+    #[test]
+    fn the_limit_pages_give_the_servers_limits() {
+        let limits = super::super::http::Limits::default();
+        assert!(
+            HEADERS_TOO_LARGE
+                .page
+                .contains(&format!("{} KiB of headers", limits.head / 1024)),
+            "{}",
+            HEADERS_TOO_LARGE.page
+        );
+        assert!(
+            HEADERS_TOO_LARGE
+                .page
+                .contains(&format!("{} header lines", limits.headers)),
+            "{}",
+            HEADERS_TOO_LARGE.page
+        );
+        assert!(
+            BODY_TOO_LARGE
+                .page
+                .contains(&format!("{} KiB of body", limits.body / 1024)),
+            "{}",
+            BODY_TOO_LARGE.page
+        );
     }
 }
