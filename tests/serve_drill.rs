@@ -243,6 +243,17 @@ fn the_drill_gives_each_design_its_conformance_row() {
                     .collect();
                 assert_eq!(got, want, "{args:?}: {}", v["rows"]);
                 assert_eq!(v["nearest_design"]["id"], *nearest, "{args:?}");
+                // Why it is nearest claims only what the drill saw.
+                let why = v["nearest_design"]["why"].as_str().unwrap_or_default();
+                match *nearest {
+                    "with-charge" => assert_eq!(
+                        why,
+                        "retries are replayed, overlapping ones refused with 409 and a reused key with another body refused",
+                        "{args:?}"
+                    ),
+                    "inprogress-record" => assert!(!why.contains("wait"), "{args:?}: {why}"),
+                    _ => {}
+                }
                 assert_eq!(verdict("key-syntax"), "pass", "{args:?}");
                 let conforms = *want == ["pass"; 4];
                 assert_eq!(v["summary"]["conforms"], conforms, "{args:?}");

@@ -493,12 +493,25 @@ pub fn nearest(o: &Observed) -> Option<(Design, String)> {
     match &o.mismatch {
         Some(m) if m.ok() && m.body == a.body => Some((
             Design::InProgressRecord,
-            "overlapping requests wait for the first, and a reused key gets the first answer whatever the body".into(),
+            "retries are replayed, and a reused key gets the first answer whatever the body".into(),
         )),
-        _ => Some((
-            Design::WithCharge,
-            "retries are replayed, overlapping ones refused, a reused key refused".into(),
-        )),
+        mismatch => {
+            // Only what the drill saw: a part it did not get to is not claimed.
+            let mut seen = vec!["retries are replayed"];
+            if o.race
+                .as_ref()
+                .is_some_and(|race| race.iter().any(|s| s.status == Some(409)))
+            {
+                seen.push("overlapping ones refused with 409");
+            }
+            if mismatch
+                .as_ref()
+                .is_some_and(|m| matches!(m.status, Some(400 | 409 | 422)))
+            {
+                seen.push("a reused key with another body refused");
+            }
+            Some((Design::WithCharge, crate::text::and_list(&seen)))
+        }
     }
 }
 
