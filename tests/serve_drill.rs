@@ -612,6 +612,14 @@ fn a_server_that_is_not_there_is_reported_not_run() {
             .is_some_and(|s| s.contains("refused"))
     );
     assert!(v["nearest_design"].is_null());
+    // No row ran, the concurrent one included, so nothing conforms and the exit says so.
+    let concurrent = v["rows"]
+        .as_array()
+        .and_then(|rows| rows.iter().find(|r| r["check"] == "concurrent"))
+        .expect("a concurrent row");
+    assert_eq!(concurrent["verdict"], "not-run", "{concurrent}");
+    assert_eq!(v["summary"]["conforms"], false);
+    assert_eq!(out.status.code(), Some(1));
 }
 
 #[test]

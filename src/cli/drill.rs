@@ -17,7 +17,8 @@ followed. Only loopback addresses (127.0.0.0/8, [::1], localhost) are drilled un
 Each row is read against the IETF draft on the Idempotency-Key header, at its level (MUST, \
 SHOULD, or - for what the draft leaves open). A reused key answered 400 (as Stripe does) or 409 \
 (as GoCardless does) is a variant, not a failure. The exit status is 1 when a MUST or SHOULD \
-row fails, so a pipeline can hold an API to the draft.
+row fails, or when no MUST row could be run (nothing answered), so a pipeline can hold an API \
+to the draft.
 
 Examples:
   idem serve --port 8080 &                          a processor to drill

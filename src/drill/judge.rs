@@ -217,6 +217,14 @@ fn concurrent(o: &Observed) -> Row {
     let Some(race) = &o.race else {
         return r(Verdict::NotRun, "not sent: the time ran out".into());
     };
+    // No answer at all (nothing listening) is no verdict on the endpoint, as for the rows
+    // with one request.
+    if let Some(first) = race
+        .first()
+        .filter(|_| race.iter().all(|s| s.status.is_none()))
+    {
+        return r(Verdict::NotRun, first.short());
+    }
     let oks: Vec<&Seen> = race.iter().filter(|s| s.ok()).collect();
     let conflicts = race.iter().filter(|s| s.status == Some(409)).count();
     let replays = oks.iter().filter(|s| s.replayed).count();

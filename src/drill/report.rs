@@ -55,11 +55,16 @@ impl Tally {
     }
 }
 
-/// No requirement failed.
+/// No requirement failed, and at least one MUST was checked: a drill that reached nothing
+/// (no server there, no time) shows nothing to conform with.
 pub fn conforms(rows: &[Row]) -> bool {
-    !rows
-        .iter()
-        .any(|r| r.verdict == Verdict::Fail && r.level != Level::Info)
+    checked(rows) && !rows.iter().any(|r| r.verdict == Verdict::Fail)
+}
+
+/// Whether any MUST row was run at all.
+fn checked(rows: &[Row]) -> bool {
+    rows.iter()
+        .any(|r| r.level == Level::Must && r.verdict != Verdict::NotRun)
 }
 
 /// The report as text: the table, the summary, and the nearest design.
@@ -97,7 +102,9 @@ pub fn text(rows: &[Row], observed: &Observed, nearest: Option<&(Design, String)
         "Against {DRAFT}: {}; {}. {}\n",
         Tally::of(rows, Level::Must).words(Level::Must),
         Tally::of(rows, Level::Should).words(Level::Should),
-        if conforms(rows) {
+        if !checked(rows) {
+            "Nothing was checked, so nothing conforms."
+        } else if conforms(rows) {
             "No requirement failed."
         } else {
             "It does not conform."
