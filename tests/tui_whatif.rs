@@ -544,7 +544,7 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
     // Once the notice is gone, the banner still says what is in force and what it did.
     let screen = common::render(&app, 80, 24);
     assert!(
-        screen.contains("⑂ WHAT-IF: ") && screen.contains("the run has 10 ticks; as"),
+        screen.contains("⑂ WHAT-IF: ") && screen.contains("the run has 10 ticks; before"),
         "{screen}"
     );
     app.error = Some("order-5531.toml:3:9: `5x` is not a duration".into());
@@ -563,10 +563,8 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
     let sheet = idem::tui::notes::sheet(&position).expect("a sheet");
     let lines = idem::tui::notes::state_lines(&sheet, 0);
     assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("⑂ WHAT-IF: ")
-                && l.contains("the run has 10 ticks; as written, 15")),
+        lines.iter().any(|l| l.starts_with("⑂ WHAT-IF: ")
+            && l.contains("the run has 10 ticks; before the what-ifs, 15")),
         "{lines:?}"
     );
     assert!(
@@ -648,4 +646,35 @@ fn capital_k_keys_the_checkout_another_way() {
     press(&mut app, ch('K'));
     assert_eq!(app.scenario.config.key_source(), KeySource::Order);
     assert_eq!(charges(&app, Design::WithCharge), 1);
+}
+
+/// The length a what-if is measured against is the story before the what-ifs as it is keyed
+/// now: after `x` then `K`, the run before the what-if is the one `K` made, not the file's.
+#[test]
+fn a_what_if_is_measured_against_the_story_keyed_as_on_screen() {
+    let mut app = common::app();
+    press(&mut app, key(KeyCode::Right));
+    press(&mut app, ch('x'));
+    assert!(!app.added.is_empty());
+    press(&mut app, ch('K'));
+    for design in Design::ALL {
+        let keyed = app
+            .original
+            .simulate(design)
+            .expect("simulates")
+            .ticks
+            .len();
+        assert_eq!(app.ticks_before_what_ifs(design), keyed, "{design:?}");
+    }
+    let as_written = idem::scenario::library::default_scenario()
+        .expect("loads")
+        .simulate(Design::WithCharge)
+        .expect("simulates")
+        .ticks
+        .len();
+    assert_ne!(
+        app.ticks_before_what_ifs(Design::WithCharge),
+        as_written,
+        "K changed the run"
+    );
 }

@@ -301,8 +301,8 @@ pub struct App {
     glossary: PerDesign<Vec<Option<usize>>>,
     /// For each trace, its runs of repeated attempts (worked out once).
     repeats: PerDesign<Vec<crate::tui::repeats::Run>>,
-    /// How many ticks each design's run has as the scenario is written, before any what-if.
-    written: PerDesign<usize>,
+    /// How many ticks each design's run has before the what-ifs (keyed as on screen).
+    before_what_ifs: PerDesign<usize>,
     pub design: Design,
     /// Index of the current tick in the current design's trace.
     pub tick: usize,
@@ -388,11 +388,11 @@ impl App {
             told,
             glossary,
             repeats,
+            before_what_ifs,
             ..
         } = crate::tui::story::prepare(scenario.clone(), Vec::new())?;
         let design = scenario.design;
         let room = Room::new(scenario.quizzes.len());
-        let written = traces.map(|_, t| t.ticks.len());
         Ok(App {
             original: scenario.clone(),
             added: Vec::new(),
@@ -405,7 +405,7 @@ impl App {
             told,
             glossary,
             repeats,
-            written,
+            before_what_ifs,
             design,
             tick: 0,
             compare_at: Instant(0),
@@ -475,6 +475,7 @@ impl App {
             told,
             glossary,
             repeats,
+            before_what_ifs,
             file,
         } = prepared;
         let now = self.now();
@@ -483,9 +484,7 @@ impl App {
         self.told = told;
         self.glossary = glossary;
         self.repeats = repeats;
-        if added.is_empty() {
-            self.written = traces.map(|_, t| t.ticks.len());
-        }
+        self.before_what_ifs = before_what_ifs;
         self.traces = traces;
         if !same_story || self.room.quizzes.len() != scenario.quizzes.len() {
             self.room = Room::new(scenario.quizzes.len());
@@ -625,9 +624,9 @@ impl App {
         &self.traces[design]
     }
 
-    /// How many ticks a design's run has as the scenario is written, before any what-if.
-    pub fn written_ticks(&self, design: Design) -> usize {
-        self.written[design]
+    /// How many ticks a design's run has before the what-ifs, keyed as on screen.
+    pub fn ticks_before_what_ifs(&self, design: Design) -> usize {
+        self.before_what_ifs[design]
     }
 
     /// The runs of repeated attempts the timeline folds, when folding is on (`f`).

@@ -14,11 +14,11 @@ pub fn banners(app: &App) -> Vec<String> {
             n => format!(" (+{} more)", n - 1),
         };
         let now = app.trace().ticks.len();
-        let written = app.written_ticks(app.design);
-        let length = if now == written {
+        let before = app.ticks_before_what_ifs(app.design);
+        let length = if now == before {
             String::new()
         } else {
-            format!(" · the run has {now} ticks; as written, {written}")
+            format!(" · the run has {now} ticks; before the what-ifs, {before}")
         };
         lines.push(format!(
             "⑂ WHAT-IF: {}{more}{length} · u undoes",

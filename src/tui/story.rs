@@ -21,6 +21,8 @@ pub struct Prepared {
     pub(super) glossary: PerDesign<Vec<Option<usize>>>,
     /// For each trace, its runs of repeated attempts (folded with `f`).
     pub(super) repeats: PerDesign<Vec<crate::tui::repeats::Run>>,
+    /// How many ticks each design's run has without the what-ifs, keyed as `original` is.
+    pub(super) before_what_ifs: PerDesign<usize>,
     /// The story as a file, for the speaker notes, when it was worked out here too.
     pub(super) file: Option<String>,
 }
@@ -60,6 +62,11 @@ pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimErr
     let told = traces.map(|_, t| scenario.tell(t));
     let glossary = told.map(|_, t| crate::glossary::first_uses(t));
     let repeats = told.map(|d, t| crate::tui::repeats::runs(&traces[d], t));
+    let before_what_ifs = if added.is_empty() {
+        traces.map(|_, t| t.ticks.len())
+    } else {
+        PerDesign::try_new(|d| original.simulate(d).map(|t| t.ticks.len()))?
+    };
     Ok(Prepared {
         original,
         added,
@@ -68,6 +75,7 @@ pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimErr
         told,
         glossary,
         repeats,
+        before_what_ifs,
         file: None,
     })
 }
