@@ -803,14 +803,15 @@ impl<'a> Teller<'a> {
         }
     }
 
-    /// The names of the layers beneath `layer`, innermost last: `gateway`, `client and gateway`.
+    /// The names of the layers beneath `layer`, innermost last: `gateway`, `client and
+    /// gateway`, `sdk, client and gateway`.
     fn layer_names(&self, layer: usize) -> String {
         let names: Vec<&str> = self.cfg.layers[..layer]
             .iter()
             .rev()
             .map(|l| l.name.as_str())
             .collect();
-        names.join(" and ")
+        crate::text::and_list(&names)
     }
 
     /// The key carried by the intent's next request after tick `index`: `None` when no

@@ -210,3 +210,36 @@ fn a_trainer_narration_on_a_question_tick_is_shown_with_the_question() {
         "{screen}"
     );
 }
+
+/// Three layers beneath the one that mints are listed as a sentence lists them.
+#[test]
+fn the_layers_beneath_a_minting_layer_read_as_a_list() {
+    let text = "title = \"Four layers\"\n\
+        [[checkout.layer]]\nname = \"http\"\nattempts = 1\ntimeout = \"1s\"\n\
+        [[checkout.layer]]\nname = \"client\"\nattempts = 1\n\
+        [[checkout.layer]]\nname = \"sdk\"\nattempts = 1\n\
+        [[checkout.layer]]\nname = \"app\"\nattempts = 2\nkey = \"per-attempt\"\n\
+        [[intent]]\norder = \"1\"\nkey = \"K1\"\namount = \"$1.00\"\nat = \"10:00:00\"\n";
+    let scenario = idem::scenario::parse("four.toml", "four", text).expect("parses");
+    let trace = scenario.simulate(Design::WithCharge).expect("simulates");
+    let told = scenario.tell(&trace);
+    assert!(
+        told.narrations[0].contains("the sdk, client and http beneath it pass that key on"),
+        "{}",
+        told.narrations[0]
+    );
+}
+
+/// What the presenter hides is listed the same way.
+#[test]
+fn what_is_hidden_reads_as_a_list() {
+    let all = idem::present::Hide {
+        design: true,
+        statement: true,
+        outcome: true,
+    };
+    assert_eq!(
+        all.words(),
+        "the design's name, the card statement and the outcome"
+    );
+}

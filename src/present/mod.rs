@@ -46,7 +46,7 @@ impl Hide {
         true
     }
 
-    /// What is hidden, in words: `the design's name, the statement`.
+    /// What is hidden, in words: `the design's name and the card statement`.
     pub fn words(self) -> String {
         let mut parts = Vec::new();
         if self.design {
@@ -58,6 +58,6 @@ impl Hide {
         if self.outcome {
             parts.push("the outcome");
         }
-        parts.join(", ")
+        crate::text::and_list(&parts)
     }
 }
