@@ -185,7 +185,7 @@ const ROWS: &[(&[&str], [&str; 4], &str)] = &[
     ),
     (
         &["--design", "log-before-charge"],
-        ["pass", "fail", "fail", "fail"],
+        ["fail", "fail", "fail", "fail"],
         "log-before-charge",
     ),
     (

@@ -126,8 +126,10 @@ fn replay(o: &Observed) -> Row {
         r(Verdict::Pass, format!("{pair}, the same body{marked}"))
     } else if a.status == b.status && b.replayed {
         r(
-            Verdict::Pass,
-            format!("{pair}, marked Idempotent-Replayed, though the body differs"),
+            Verdict::Fail,
+            format!(
+                "{pair}, marked Idempotent-Replayed but with another body than the first answer: not its result"
+            ),
         )
     } else if a.status == b.status {
         r(
