@@ -372,6 +372,15 @@ fn crash_between_says_what_it_does_where_there_is_no_between() {
 
 /// Sends raw bytes and returns the status of the answer (0 when none came).
 fn raw(server: &Server, bytes: &[u8]) -> u16 {
+    raw_answer(server, bytes)
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Sends raw bytes and returns the whole answer as text (empty when none came).
+fn raw_answer(server: &Server, bytes: &[u8]) -> String {
     let mut s = TcpStream::connect(server.addr()).expect("connects");
     s.set_read_timeout(Some(LIMIT)).expect("a timeout");
     // A write may fail once the server has answered and closed; the answer is still there.
@@ -379,11 +388,20 @@ fn raw(server: &Server, bytes: &[u8]) -> u16 {
     let _ = s.shutdown(std::net::Shutdown::Write);
     let mut answer = Vec::new();
     let _ = s.read_to_end(&mut answer);
-    let head = String::from_utf8_lossy(&answer);
-    head.split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
-        .unwrap_or(0)
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// A body that is not a charge is refused with a link to the page that says what one is, as
+/// every refusal a client can mend is.
+#[test]
+fn an_invalid_body_links_to_its_problem_page() {
+    let server = Server::start(&[]);
+    let answer = raw_answer(&server, &post("Idempotency-Key: \"k1\"\r\n", b"not json"));
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    assert!(
+        answer.contains("Link: </problems/invalid-body>; rel=\"describedby\""),
+        "{answer}"
+    );
 }
 
 fn post(headers: &str, body: &[u8]) -> Vec<u8> {

@@ -244,15 +244,12 @@ fn read_request(stream: &mut TcpStream, limits: Limits) -> Result<Request, ReadF
         }
     };
     if length > limits.body as u64 {
-        let kind = crate::serve::problem::BODY_TOO_LARGE;
-        return Err(ReadFailure::Answer(Response::new(
-            kind.status,
-            PROBLEM,
-            kind.body(&format!(
+        return Err(ReadFailure::Answer(
+            crate::serve::problem::BODY_TOO_LARGE.response(&format!(
                 "the body is {length} bytes; this server reads at most {}",
                 limits.body
             )),
-        )));
+        ));
     }
     let length = length as usize;
     let mut body = buf.split_off(head_len.min(buf.len()));
@@ -294,15 +291,10 @@ fn timed_out(e: &io::Error) -> bool {
 }
 
 fn too_large_headers(limits: Limits) -> Response {
-    let kind = crate::serve::problem::HEADERS_TOO_LARGE;
-    Response::new(
-        kind.status,
-        PROBLEM,
-        kind.body(&format!(
-            "the request head is longer than {} bytes or has more than {} header lines",
-            limits.head, limits.headers
-        )),
-    )
+    crate::serve::problem::HEADERS_TOO_LARGE.response(&format!(
+        "the request head is longer than {} bytes or has more than {} header lines",
+        limits.head, limits.headers
+    ))
 }
 
 /// The media type of a problem body (RFC 9457).

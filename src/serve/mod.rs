@@ -15,7 +15,7 @@ pub mod processor;
 pub mod request;
 pub mod store;
 
-use http::{Outcome, PROBLEM, Request, Response};
+use http::{Outcome, Request, Response};
 use processor::{Handled, Processor, Settings};
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -152,7 +152,7 @@ fn route(p: &Arc<Processor>, req: &Request) -> Handled {
         after: None,
     };
     let refuse = |kind: problem::Kind, detail: &str| Handled {
-        response: Response::new(kind.status, PROBLEM, kind.body(detail)),
+        response: kind.response(detail),
         summary: format!("{} {}", kind.status, kind.name),
         after: None,
     };

@@ -1,6 +1,7 @@
 //! The errors `idem serve` answers, each as an `application/problem+json` body (RFC 9457)
 //! whose `type` is a page the server itself serves, at `/problems/NAME`, in plain words.
 
+use super::http::{PROBLEM, Response};
 use serde_json::json;
 
 /// One kind of problem: its name in the URL, status, title and what the page says.
@@ -133,6 +134,19 @@ impl Kind {
         })
         .to_string()
     }
+
+    /// The whole answer: the problem+json body, a `Link` to the page for the refusals a
+    /// client can mend (400, 409, 422), and `Retry-After` for a request still in progress.
+    pub fn response(self, detail: &str) -> Response {
+        let mut response = Response::new(self.status, PROBLEM, self.body(detail));
+        if matches!(self.status, 400 | 409 | 422) {
+            response = response.with("Link", format!("<{}>; rel=\"describedby\"", self.path()));
+        }
+        if self.status == 409 {
+            response = response.with("Retry-After", "1");
+        }
+        response
+    }
 }
 
 /// The kind whose page is at `/problems/NAME`.
@@ -180,5 +194,20 @@ mod tests {
             "{}",
             BODY_TOO_LARGE.page
         );
+    }
+
+    /// Every refusal a client can mend links to its page, wherever it is made.
+    #[test]
+    fn a_mendable_refusal_links_to_its_page() {
+        for k in ALL {
+            let r = k.response("d");
+            let link = r.headers.iter().find(|(n, _)| *n == "Link");
+            assert_eq!(
+                link.is_some(),
+                matches!(k.status, 400 | 409 | 422),
+                "{}",
+                k.name
+            );
+        }
     }
 }

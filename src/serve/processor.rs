@@ -82,14 +82,10 @@ fn now_ms() -> i64 {
 }
 
 fn problem(kind: Problem, detail: &str) -> Handled {
-    let mut response = Response::new(kind.status, PROBLEM, kind.body(detail));
-    if kind.status == 400 || kind.status == 422 || kind.status == 409 {
-        response = response.with("Link", format!("<{}>; rel=\"describedby\"", kind.path()));
-    }
-    if kind.status == 409 {
-        response = response.with("Retry-After", "1");
-    }
-    Handled::now(response, format!("{} {}", kind.status, kind.name))
+    Handled::now(
+        kind.response(detail),
+        format!("{} {}", kind.status, kind.name),
+    )
 }
 
 fn store_failed(e: &str) -> Handled {
