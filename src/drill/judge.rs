@@ -382,25 +382,25 @@ fn syntax(o: &Observed) -> Row {
 }
 
 fn bare(o: &Observed) -> Row {
-    let r = row(
+    open_question(
         "unquoted-key",
         "a key sent without quotes (not an sf-string): refused or taken",
-        Level::Info,
-    );
-    match &o.bare {
-        None => r(Verdict::NotRun, "not sent: the time ran out".into()),
-        Some(s) if s.ok() => r(Verdict::Info, format!("{}: taken", s.short())),
-        Some(s) => r(Verdict::Info, format!("{}: refused", s.short())),
-    }
+        &o.bare,
+    )
 }
 
 fn long(o: &Observed) -> Row {
-    let r = row(
+    open_question(
         "long-key",
         "a quoted key of 256 characters (the draft sets no limit; Stripe's is 255)",
-        Level::Info,
-    );
-    match &o.long {
+        &o.long,
+    )
+}
+
+/// A row the draft leaves open: what the endpoint did, with no verdict on it.
+fn open_question(check: &'static str, requirement: &'static str, seen: &Option<Seen>) -> Row {
+    let r = row(check, requirement, Level::Info);
+    match seen {
         None => r(Verdict::NotRun, "not sent: the time ran out".into()),
         Some(s) if s.ok() => r(Verdict::Info, format!("{}: taken", s.short())),
         Some(s) => r(Verdict::Info, format!("{}: refused", s.short())),
@@ -615,5 +615,17 @@ mod tests {
             tag: "t".into(),
         };
         mismatch(&plan, &observed(seen(200, "ch_1"), vec![], m)).verdict
+    }
+
+    /// The long-key row says how long the key it sent was.
+    #[test]
+    fn the_long_key_row_names_the_length_sent() {
+        let row = long(&Observed::default());
+        assert!(
+            row.requirement
+                .contains(&format!("{} characters", super::super::battery::LONG_KEY)),
+            "{}",
+            row.requirement
+        );
     }
 }
