@@ -340,6 +340,21 @@ impl Scenario {
     /// The words for a trace of this scenario, with the trainer's own narration applied.
     pub fn tell(&self, trace: &Trace) -> Told {
         let mut told = crate::story::tell(&self.config, trace);
+        // Hindsight waits for the questions: a sentence about what happens later is not told
+        // on or before a tick where the room is still to be asked.
+        let last_question = self
+            .quizzes
+            .iter()
+            .filter_map(|q| q.target.find(trace, &told))
+            .max();
+        if let Some(q) = last_question {
+            for (i, sentences) in told.sentences.iter_mut().enumerate().take(q + 1) {
+                if sentences.iter().any(crate::story::Sentence::hindsight) {
+                    sentences.retain(|s| !s.hindsight());
+                    told.narrations[i] = crate::story::claim::join(sentences);
+                }
+            }
+        }
         if self.narration.is_empty() {
             return told;
         }
@@ -370,11 +385,19 @@ impl Scenario {
                 told.rewritten.insert(at, i);
             }
             let narration = &mut told.narrations[i];
+            let own = &mut told.trainer[i];
             match rule.mode {
-                NarrationMode::Replace => *narration = rule.text.clone(),
+                NarrationMode::Replace => {
+                    *narration = rule.text.clone();
+                    *own = Some(rule.text.clone());
+                }
                 NarrationMode::Append => {
                     narration.push(' ');
                     narration.push_str(&rule.text);
+                    *own = Some(match own.take() {
+                        Some(before) => format!("{before} {}", rule.text),
+                        None => rule.text.clone(),
+                    });
                 }
             }
         }

@@ -105,8 +105,30 @@ impl Teller<'_> {
         }
     }
 
-    /// A call tick's label and its arrow's label.
+    /// `courier`, `mailer`, `warehouse`: the name that opens a call tick's label, so that no
+    /// two services' ticks share one (and no call's tick shares the payment's).
+    fn call_who(&self, call: CallId) -> &'static str {
+        match self.call(call).service {
+            Service::Warehouse => "warehouse",
+            Service::Mailer => "mailer",
+            Service::Courier => "courier",
+        }
+    }
+
+    /// `try 2`, or `5538 try 2` when the story has several orders: a call's try in a label.
+    fn call_try(&self, call: CallId) -> String {
+        let c = self.call(call);
+        if self.several_orders() {
+            format!("{} try {}", self.order(c.intent), c.attempt)
+        } else {
+            format!("try {}", c.attempt)
+        }
+    }
+
+    /// A call tick's label and its arrow's label. Every label but the call's own arrow opens
+    /// with the service's name: `mailer: no answer to try 1`.
     pub(super) fn call_label(&self, tick: &Tick) -> Option<(String, String)> {
+        let named = |call: CallId, rest: String| format!("{}: {rest}", self.call_who(call));
         let pair = |label: String| Some((label.clone(), label));
         match &tick.fact {
             Fact::CallSent { call } => pair(self.call_arrow(*call)),
@@ -114,14 +136,14 @@ impl Teller<'_> {
                 call,
                 direction: Direction::Request,
             } => Some((
-                format!("call {} lost", self.call_tag(*call)),
+                named(*call, format!("call {} lost", self.call_try(*call))),
                 self.call_arrow(*call),
             )),
             Fact::CallLost {
                 call,
                 direction: Direction::Reply,
             } => Some((
-                format!("answer to {} lost", self.call_tag(*call)),
+                named(*call, format!("answer to {} lost", self.call_try(*call))),
                 self.call_answer(*call),
             )),
             Fact::CallDelayed {
@@ -133,10 +155,13 @@ impl Teller<'_> {
                     Direction::Request => "call",
                     Direction::Reply => "answer to",
                 };
-                pair(format!(
-                    "{what} {} held up {}",
-                    self.call_tag(*call),
-                    duration_ms(*by_ms)
+                pair(named(
+                    *call,
+                    format!(
+                        "{what} {} held up {}",
+                        self.call_try(*call),
+                        duration_ms(*by_ms)
+                    ),
                 ))
             }
             Fact::CallDone { call } => {
@@ -148,28 +173,38 @@ impl Teller<'_> {
             Fact::CallReplayed { call } => {
                 let c = self.call(*call);
                 let key = c.key.as_deref().unwrap_or_default();
-                pair(format!("{key} known: {}", self.call_answer(*call)))
+                pair(named(
+                    *call,
+                    format!("{key} known: {}", self.call_answer(*call)),
+                ))
             }
             Fact::CallReplied { call } => Some((
-                format!("answers {}", self.call_tag(*call)),
+                named(*call, format!("answers {}", self.call_try(*call))),
                 self.call_answer(*call),
             )),
-            Fact::CallRead { call, .. } => pair(format!(
-                "reads {} for {}",
-                self.call_answer(*call),
-                self.call_tag(*call)
+            Fact::CallRead { call, .. } => pair(named(
+                *call,
+                format!(
+                    "reads {} for {}",
+                    self.call_answer(*call),
+                    self.call_try(*call)
+                ),
             )),
-            Fact::CallLate { call } => {
-                pair(format!("late answer to {} ignored", self.call_tag(*call)))
-            }
+            Fact::CallLate { call } => pair(named(
+                *call,
+                format!("late answer to {} ignored", self.call_try(*call)),
+            )),
             Fact::CallTimedOut { call, next } => {
-                let tag = self.call_tag(*call);
+                let tag = self.call_try(*call);
                 match next {
-                    Next::GiveUp => pair(format!(
-                        "no answer to {tag}: gives up on {}",
-                        service_words(self.call(*call).service).step
+                    Next::GiveUp => pair(named(
+                        *call,
+                        format!(
+                            "no answer to {tag}: gives up on {}",
+                            service_words(self.call(*call).service).step
+                        ),
                     )),
-                    Next::Retry { .. } => pair(format!("no answer to {tag}")),
+                    Next::Retry { .. } => pair(named(*call, format!("no answer to {tag}"))),
                 }
             }
             _ => None,

@@ -105,9 +105,7 @@ fn question(
     let votes: &[u32] = response.map_or(&[], |r| r.votes.as_slice());
     let mut lines = Vec::new();
     // The trainer's own words for this tick reach the room before the question.
-    if app.told().rewritten.binary_search(&app.tick).is_ok()
-        && let Some(words) = app.told().narrations.get(app.tick)
-    {
+    if let Some(Some(words)) = app.told().trainer.get(app.tick) {
         lines.push(Line::raw(words.clone()));
         lines.push(Line::raw(""));
     }

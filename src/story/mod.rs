@@ -7,8 +7,8 @@
 
 use crate::sim::config::{FailPoint, KeySource};
 use crate::sim::fact::{
-    CrashMoment, Cut, CutStep, Fact, HandOver, LookupAnswer, Next, Refusal, RequestId, SentRequest,
-    Takes, WireFault,
+    CrashMoment, Cut, CutStep, Fact, HandOver, LookupAnswer, Refusal, RequestId, SentRequest,
+    WireFault,
 };
 use crate::sim::state::Key;
 use crate::sim::state::{Belief, ChargeId, EntryKind, EntryStatus, RefundReason, Response};
@@ -16,8 +16,11 @@ use crate::sim::{Cents, Design, Instant, SimConfig, Tick, Trace};
 use crate::units::duration_ms;
 use std::collections::HashMap;
 
+pub mod claim;
+mod claimed;
 mod downstream;
 
+pub use claim::{Claim, Sentence, Via};
 pub use downstream::{ServiceWords, service_words};
 
 /// The words for every tick of one trace.
@@ -32,6 +35,12 @@ pub struct Told {
     pub arrows_short: Vec<Vec<String>>,
     /// The ticks whose narration the scenario's `[[narration]]` rewrote or added to, in order.
     pub rewritten: Vec<usize>,
+    /// Each tick's narration as the engine wrote it, sentence by sentence, with the claims
+    /// each sentence makes (before any `[[narration]]` of the trainer's).
+    pub sentences: Vec<Vec<Sentence>>,
+    /// The trainer's own words for a tick, from `[[narration]]`, alone: what a question box
+    /// may show without giving the engine's account away.
+    pub trainer: Vec<Option<String>>,
 }
 
 /// Writes the words for every tick of `trace`, which `cfg` produced.
@@ -41,7 +50,10 @@ pub fn tell(cfg: &SimConfig, trace: &Trace) -> Told {
     for (i, tick) in trace.ticks.iter().enumerate() {
         let (label, arrow) = teller.label(tick);
         told.labels.push(label);
-        told.narrations.push(teller.narration(i, tick));
+        let sentences = teller.narration(i, tick);
+        told.narrations.push(claim::join(&sentences));
+        told.sentences.push(sentences);
+        told.trainer.push(None);
         told.arrows.push(tick.message.map(|_| arrow));
         told.arrows_short.push(match tick.message {
             Some(_) => teller.short_arrows(tick),
@@ -436,33 +448,38 @@ impl<'a> Teller<'a> {
         })
     }
 
-    fn narration(&self, index: usize, tick: &Tick) -> String {
+    fn narration(&self, index: usize, tick: &Tick) -> Vec<Sentence> {
         let clock = self.clock(tick.at);
-        let mut text = match &tick.fact {
-            Fact::Pay => self.pay(tick, &clock),
+        let mut said = match self.claimed(index, tick, &clock) {
+            Some(said) => said,
+            None => vec![Sentence::plain(self.plain_narration(index, tick, &clock))],
+        };
+        for m in &tick.missed {
+            said.push(Sentence::plain(if m.key_less {
+                format!(
+                    "The scenario plans a crash after the key is written on attempt #{}, but this processor writes no key, so it never reaches that point.",
+                    m.attempt
+                )
+            } else {
+                format!(
+                    "The crash the scenario plans after the {} step of attempt #{} never comes: this answer did not go through that step.",
+                    m.point.id(),
+                    m.attempt
+                )
+            }));
+        }
+        said
+    }
+
+    /// The narration of a tick whose words claim nothing beyond its own fact.
+    fn plain_narration(&self, index: usize, tick: &Tick, clock: &str) -> String {
+        let clock = clock.to_string();
+        match &tick.fact {
             Fact::Send { req } => self.send(*req, &clock),
             Fact::LostRequest { req } => format!(
                 "At {clock} the network loses {} on its way to the processor. Nothing was charged, but the checkout cannot see that: all it gets from this attempt is silence.",
                 self.describe(*req)
             ),
-            Fact::LostReply { reply } => {
-                let r = &self.trace.replies[*reply];
-                let consequence = if r.response.charge.is_some() {
-                    "The money has moved, and this answer, which says so, will not reach the checkout."
-                } else {
-                    "This answer will not reach the checkout."
-                };
-                let text = format!(
-                    "At {clock} the network loses the processor's answer to {} ({}). {consequence} A lost answer does not mean the charge failed; it means nobody on this side knows.",
-                    self.name(r.req),
-                    r.response.summary()
-                );
-                self.settle(text, index, &r.response, |id| {
-                    format!(
-                        "The checkout learns of {id} only later, from another attempt's answer."
-                    )
-                })
-            }
             Fact::Wire {
                 direction,
                 id,
@@ -555,11 +572,6 @@ impl<'a> Teller<'a> {
                 self.key(*req),
                 self.clock(*until)
             ),
-            Fact::Takes {
-                req,
-                how,
-                forgotten,
-            } => self.takes(*req, *how, *forgotten, &clock),
             Fact::OneWrite {
                 req,
                 charge,
@@ -596,20 +608,6 @@ impl<'a> Teller<'a> {
             },
             Fact::KeyLogged { req, before, held } => {
                 self.key_logged(index, *req, *before, held, &clock)
-            }
-            Fact::RecordCompleted { req, response } => {
-                let key = self.key(*req);
-                match &response.charge {
-                    Some(_) => format!(
-                        "At {clock}, in a write of its own after the charge, the processor completes the record for {key} with its answer ({}), kept for a retention window of {}. A retry carrying the key is now answered from the record.",
-                        response.summary(),
-                        self.retention()
-                    ),
-                    None => format!(
-                        "At {clock} the processor completes the record for {key} with the {} answer. A decline is an answer the handler returned, so a retry carrying the key gets the same answer while the record is kept.",
-                        response.summary()
-                    ),
-                }
             }
             Fact::HandlerError {
                 req,
@@ -655,36 +653,6 @@ impl<'a> Teller<'a> {
                     self.retention()
                 )
             }
-            Fact::TimedOut { attempt, next } => format!(
-                "At {clock} attempt #{attempt} has waited {} and heard nothing. The request may have been lost, the card may have been charged with the answer lost, or the processor may still be working: from here the three look the same.{}",
-                duration_ms(self.cfg.timeout_ms),
-                self.next(*next)
-            ),
-            Fact::Deadline { layer, next } => {
-                let l = &self.cfg.layers[*layer];
-                format!(
-                    "At {clock} the {} layer's deadline of {} for one of its attempts runs out; it abandons everything beneath it, including any answer still on its way.{}",
-                    l.name,
-                    duration_ms(l.deadline_ms.unwrap_or(0)),
-                    self.next(*next)
-                )
-            }
-            Fact::Read {
-                reply,
-                next,
-                hand_over,
-            } => self.read(tick, *reply, *next, *hand_over, &clock),
-            Fact::Late { reply } => {
-                let r = &self.trace.replies[*reply];
-                let text = format!(
-                    "At {clock} the answer to {} ({}) reaches the checkout, but the checkout stopped waiting for that attempt. Nobody reads it.",
-                    self.name(r.req),
-                    r.response.summary()
-                );
-                self.settle(text, index, &r.response, |id| {
-                    format!("The checkout hears of {id} only through another answer.")
-                })
-            }
             Fact::CopyAnswered { reply } => {
                 let r = &self.trace.replies[*reply];
                 format!(
@@ -717,11 +685,6 @@ impl<'a> Teller<'a> {
                 "At {clock} the lookup reaches the processor while it is down: no answer to it will come."
             ),
             Fact::LookupAnswered { lookup } => self.lookup_answered(*lookup, &clock),
-            Fact::LookedUp {
-                lookup,
-                next,
-                hand_over,
-            } => self.looked_up((index, tick), *lookup, *next, *hand_over, &clock),
             Fact::LookupTimedOut { .. } => format!(
                 "At {clock} the lookup has waited {} with no answer. The checkout knows no more than before, so it sends the retry anyway.",
                 duration_ms(self.cfg.timeout_ms)
@@ -737,15 +700,6 @@ impl<'a> Teller<'a> {
                 why,
                 charged_at,
             } => self.refund(tick, *charge, *why, *charged_at, &clock),
-            Fact::MarkPaid { charge } => {
-                let i = tick.intent.unwrap_or(0);
-                format!(
-                    "At {clock} the job finds {charge} ({}) for order {}, which the shop believed {}. Its policy for such a charge is to keep it and mark the order paid, so the shop can now ship what the customer paid for. The verdict on the payment path stays as it was: the checkout itself never learned of the charge.",
-                    self.amount_of(tick, *charge),
-                    self.order(i),
-                    self.belief_before(tick, i).label()
-                )
-            }
             Fact::ShippedUnpaid => format!(
                 "At {clock} the job finds no charge for order {}, which the shop believes paid, so the goods go out unpaid. No refund can put that right: the job raises an alert, \"shipped unpaid\", for a person to chase the money.",
                 self.order(tick.intent.unwrap_or(0))
@@ -760,46 +714,17 @@ impl<'a> Teller<'a> {
             | Fact::CallRead { .. }
             | Fact::CallLate { .. }
             | Fact::CallTimedOut { .. } => self.call_narration(tick, &clock).unwrap_or_default(),
-        };
-        for m in &tick.missed {
-            if m.key_less {
-                text.push_str(&format!(
-                    " The scenario plans a crash after the key is written on attempt #{}, but this processor writes no key, so it never reaches that point.",
-                    m.attempt
-                ));
-            } else {
-                text.push_str(&format!(
-                    " The crash the scenario plans after the {} step of attempt #{} never comes: this answer did not go through that step.",
-                    m.point.id(),
-                    m.attempt
-                ));
-            }
-        }
-        text
-    }
-
-    /// `text`, followed, when `response` names a charge, by whether the checkout hears of it
-    /// after tick `index` (`later` says how, when it does).
-    fn settle(
-        &self,
-        mut text: String,
-        index: usize,
-        response: &Response,
-        later: impl FnOnce(ChargeId) -> String,
-    ) -> String {
-        if let Some(id) = response.charge {
-            text.push(' ');
-            text.push_str(&self.hindsight(index, id, later(id)));
-        }
-        text
-    }
-
-    /// Whether the checkout hears of a charge after tick `index`: settled against the trace.
-    fn hindsight(&self, index: usize, id: ChargeId, later: String) -> String {
-        match self.heard.get(&id) {
-            Some(&at) if at > index => later,
-            Some(_) => format!("The checkout already knows of {id} from an earlier answer."),
-            None => format!("The checkout never reads an answer that names {id}."),
+            // Told, with their claims, by `claimed`.
+            Fact::Pay
+            | Fact::LostReply { .. }
+            | Fact::Takes { .. }
+            | Fact::RecordCompleted { .. }
+            | Fact::TimedOut { .. }
+            | Fact::Deadline { .. }
+            | Fact::Read { .. }
+            | Fact::Late { .. }
+            | Fact::LookedUp { .. }
+            | Fact::MarkPaid { .. } => String::new(),
         }
     }
 
@@ -827,56 +752,6 @@ impl<'a> Teller<'a> {
                 }
                 _ => None,
             })
-    }
-
-    fn pay(&self, tick: &Tick, clock: &str) -> String {
-        let intent = tick.intent.unwrap_or(0);
-        let i = &self.cfg.intents[intent];
-        let key = &i.key;
-        let shared_with: Vec<&str> = self
-            .cfg
-            .intents
-            .iter()
-            .enumerate()
-            .filter(|(n, other)| *n != intent && other.key == *key)
-            .map(|(_, other)| other.order.as_ref())
-            .collect();
-        let minted = match self.cfg.key_source() {
-            KeySource::Order if !self.cfg.order_has_key() => {
-                "The checkout sends no idempotency key: nothing will tie a retry to this purchase."
-                    .to_string()
-            }
-            KeySource::Order if shared_with.is_empty() => format!(
-                "The checkout mints the idempotency key {key} for this intent and stores it with the order, so every attempt can carry the same one."
-            ),
-            KeySource::Order => format!(
-                "The checkout gives this intent the idempotency key {key}, the key of order {} too: two different purchases now carry one key, a client bug a processor can only catch by comparing the requests.",
-                shared_with.join(" and order ")
-            ),
-            KeySource::Minted { layer: 0 } => format!(
-                "The checkout will mint a new key for every attempt ({key} first): each retry will look like a brand-new purchase."
-            ),
-            KeySource::Minted { layer } => format!(
-                "The {} gives each of its attempts a new key ({key} first), and the {} beneath it pass{} that key on: their own retries carry it again, but every retry of the {} will look like a brand-new purchase.",
-                self.cfg.layers[layer].name,
-                self.layer_names(layer),
-                if layer == 1 { "es" } else { "" },
-                self.cfg.layers[layer].name
-            ),
-            KeySource::Dropped { layer } => format!(
-                "The {} passes the request on without its idempotency key: no attempt reaches the processor with one, so nothing will tie a retry to this purchase.",
-                self.cfg.layers[layer].name
-            ),
-        };
-        let items = if i.items.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", i.items.join(", "))
-        };
-        format!(
-            "At {clock} the customer presses Pay once for order {}{items}: {}. {minted}",
-            i.order, i.amount
-        )
     }
 
     /// The first of the attempts just before request `req` (of its intent) that carried the
@@ -929,65 +804,6 @@ impl<'a> Teller<'a> {
             r.amount,
             self.order(r.intent)
         )
-    }
-
-    /// `K7Q4 is new`, or, for a key the retention window evicted, that it was forgotten.
-    fn unknown(&self, key: &str, usual: &str, forgotten: Option<Instant>) -> String {
-        match forgotten {
-            Some(at) => format!(
-                "{key} was forgotten when its retention window of {} ran out at {}, which makes it new again",
-                self.retention(),
-                self.clock(at)
-            ),
-            None => format!("{key} {usual}"),
-        }
-    }
-
-    fn takes(&self, req: RequestId, how: Takes, forgotten: Option<Instant>, clock: &str) -> String {
-        let r = self.req(req);
-        let (who, key, amount) = (self.describe(req), self.key(req), r.amount);
-        let processing = duration_ms(r.processing_ms);
-        match how {
-            Takes::MarkInProgress => format!(
-                "At {clock} the processor receives {who}. {}, so it marks the key in progress (in memory for now) and starts charging {amount}; that takes {processing}.",
-                self.unknown(key, "is new", forgotten)
-            ),
-            Takes::LogFirst => format!(
-                "At {clock} the processor receives {who}. {}, so it appends it first and means to charge {amount} after.",
-                self.unknown(key, "is not in its key log", forgotten)
-            ),
-            Takes::ChargeUnmarked => format!(
-                "At {clock} the processor receives {who}. {}, so it starts charging {amount} ({processing}). Nothing marks the key as in progress: a retry arriving meanwhile would be charged too.",
-                self.unknown(key, "is not in its key log", forgotten)
-            ),
-            Takes::ChargeWithoutKey => format!(
-                "At {clock} the processor receives {who}. With no key there is nothing to look up, so it simply charges {amount} ({processing})."
-            ),
-            Takes::ChargeForgetful => format!(
-                "At {clock} the processor receives {who}. It keeps no memory of earlier requests, so it charges {amount} as a new payment ({processing})."
-            ),
-            Takes::WriteInProgress { lapsed } => {
-                let known = match (lapsed, forgotten) {
-                    (Some(at), f) if f.is_none_or(|f| f <= at) => format!(
-                        "The in-progress record for {key} expired at {} without being completed, so it is new again",
-                        self.clock(at)
-                    ),
-                    _ => self.unknown(key, "has no record", forgotten),
-                };
-                format!(
-                    "At {clock} the processor receives {who}. {known}, so it writes an in-progress record for the key to disk, expiring in {} unless completed, and starts charging {amount}; that takes {processing}.",
-                    self.in_progress_expiry()
-                )
-            }
-            Takes::ChargeNewBody => format!(
-                "At {clock} the processor receives {who}. {}, so it charges {amount} ({processing}).",
-                self.unknown(
-                    &r.body_hash(),
-                    "matches no body it remembers charging",
-                    forgotten
-                )
-            ),
-        }
     }
 
     /// The handler fails: the 500, and what the error did to the key's memory.
@@ -1230,86 +1046,6 @@ impl<'a> Teller<'a> {
         }
     }
 
-    /// The checkout reading a lookup's answer.
-    fn looked_up(
-        &self,
-        (index, tick): (usize, &Tick),
-        lookup: usize,
-        next: Option<Next>,
-        hand_over: Option<HandOver>,
-        clock: &str,
-    ) -> String {
-        let l = &self.trace.lookups[lookup];
-        let order = self.order(l.intent);
-        match &l.answer {
-            Some(LookupAnswer::Found { response }) if response.is_success() => {
-                let whose = match charge_owner(tick, response) {
-                    Some((id, owner)) if owner == l.intent => format!(
-                        "It names {id}, the charge made for order {order}, so the checkout marks the order paid."
-                    ),
-                    Some((id, owner)) => format!(
-                        "That answer belongs to order {}: {id} paid for that order, not this one, yet the checkout marks order {order} paid.",
-                        self.order(owner)
-                    ),
-                    None if tick.state.ledger().iter().any(|c| c.intent == l.intent) => {
-                        format!("The checkout marks order {order} paid.")
-                    }
-                    None => format!(
-                        "No charge for order {order} is in the ledger, yet the checkout marks it paid."
-                    ),
-                };
-                format!(
-                    "At {clock} the checkout reads the stored answer ({}) and sends no new charge request. {whose}",
-                    response.summary()
-                )
-            }
-            Some(LookupAnswer::Found { response }) => format!(
-                "At {clock} the checkout reads the stored answer ({}): the payment failed, and retrying would not change that.{}",
-                response.summary(),
-                self.hand_over(hand_over)
-            ),
-            Some(LookupAnswer::InProgress) => format!(
-                "At {clock} the checkout reads that the payment is still in progress, so it does not send another request now; this try is spent on waiting.{}",
-                next.map_or_else(String::new, |n| self.next(n))
-            ),
-            Some(LookupAnswer::NotFound) | None => {
-                let key = match self.next_send_key(index, l.intent) {
-                    Some(Some(k)) if *k == l.key => ", with the same key".to_string(),
-                    Some(Some(k)) => format!(", with a new key, {k}"),
-                    Some(None) => ", without a key".to_string(),
-                    None => String::new(),
-                };
-                format!("At {clock} the checkout reads \"not found\" and sends its retry now{key}.")
-            }
-        }
-    }
-
-    /// What the checkout does next, after an attempt ended without a final answer.
-    fn next(&self, next: Next) -> String {
-        match next {
-            Next::Retry {
-                layer: 0,
-                n,
-                of,
-                delay_ms,
-            } => format!(
-                " It waits {} and tries again (attempt {n} of {of}).",
-                duration_ms(delay_ms)
-            ),
-            Next::Retry {
-                layer,
-                n,
-                of,
-                delay_ms,
-            } => format!(
-                " The {} layer waits {} and starts its attempt {n} of {of}, which replays the whole budget of the layers beneath it.",
-                self.cfg.layers[layer].name,
-                duration_ms(delay_ms)
-            ),
-            Next::GiveUp => String::new(),
-        }
-    }
-
     fn hand_over(&self, hand_over: Option<HandOver>) -> String {
         hand_over.map_or_else(String::new, |h| {
             format!(
@@ -1318,52 +1054,6 @@ impl<'a> Teller<'a> {
                 duration_ms(h.after_ms)
             )
         })
-    }
-
-    fn read(
-        &self,
-        tick: &Tick,
-        reply: usize,
-        next: Option<Next>,
-        hand_over: Option<HandOver>,
-        clock: &str,
-    ) -> String {
-        let r = &self.trace.replies[reply];
-        let response = &r.response;
-        let summary = response.summary();
-        let req = self.req(r.req);
-        let (intent, order) = (req.intent, self.order(req.intent));
-        let head = format!(
-            "At {clock} the checkout reads {summary} for attempt #{} of order {order}.",
-            req.attempt
-        );
-        if response.is_success() {
-            let how = match (response.replayed, charge_owner(tick, response)) {
-                (false, _) => "The checkout marks the order paid.".to_string(),
-                (true, Some((id, owner))) if owner == intent => format!(
-                    "The processor recognised the key and answered from memory with {id}, charging nothing more, so the checkout marks the order paid."
-                ),
-                (true, Some((id, owner))) => format!(
-                    "That stored answer belongs to order {}: {id} paid for that order, not this one. This answer charged nothing for order {order}, yet the checkout marks it paid.",
-                    self.order(owner)
-                ),
-                (true, None) => "The processor answered from memory and charged nothing for this request, so the checkout marks the order paid.".to_string(),
-            };
-            return format!("{head} {how}");
-        }
-        if let Some(next) = next {
-            let why = if response.status == 409 {
-                "409 means the processor is still working on this key: not a failure, a reason to wait and ask again."
-            } else {
-                "A server error says nothing about whether the card was charged, so the checkout may retry."
-            };
-            return format!("{head} {why}{}", self.next(next));
-        }
-        format!(
-            "{head} A {} is final: the checkout stops retrying and tells the customer the payment failed.{}",
-            response.status,
-            self.hand_over(hand_over)
-        )
     }
 
     fn rerun(&self, tick: &Tick, path: usize, clock: &str) -> String {
