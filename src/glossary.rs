@@ -31,7 +31,7 @@ pub const TERMS: &[(&str, &str)] = &[
     ),
     (
         "in progress",
-        "a key whose first attempt is still being worked on. A repeat gets 409 (ask again later) instead of starting a second charge.",
+        "a key the processor has taken on and holds no answer for yet. A repeat gets 409 (ask again later) instead of starting a second charge. Usually the work is still going on; a record kept on disk can outlive work a crash ended, and answers 409 until it expires.",
     ),
     (
         "reconciliation",

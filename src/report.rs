@@ -118,7 +118,25 @@ pub fn verdict_meaning(outcome: &Outcome) -> String {
         Verdict::NotCharged => "nothing was charged and the shop knows it",
         Verdict::Correct => "every purchase charged exactly once, and the shop knows",
     };
-    match deciding_intent(outcome) {
+    let decider = deciding_intent(outcome);
+    // The verdict is what the payment path did; a reconciliation after it changes what the
+    // shop knows, and the sentence says so rather than describe the shop before the job ran.
+    let meaning = match (outcome.verdict, decider.and_then(|i| i.reconcile.as_ref())) {
+        (Verdict::ChargedUnconfirmed, Some(r)) if r.refunds > 0 => {
+            "the money moved without the checkout knowing, until the reconciliation found the charge and refunded it"
+        }
+        (Verdict::ChargedUnconfirmed, Some(r)) if r.marked_paid => {
+            "the money moved without the checkout knowing, until the reconciliation found the charge and marked the order paid"
+        }
+        (Verdict::Unpaid, Some(r)) if r.alert => {
+            "the checkout thinks it was paid and no money moved; the reconciliation raised a shipped-unpaid alert for a person to chase it"
+        }
+        (Verdict::Duplicate, Some(r)) if r.refunds > 0 => {
+            "one purchase became more than one charge; the reconciliation gave money back later"
+        }
+        _ => meaning,
+    };
+    match decider {
         Some(i) if outcome.intents.len() > 1 && outcome.verdict != Verdict::Correct => {
             format!("order {}: {meaning}", i.id)
         }
@@ -240,17 +258,26 @@ pub fn intent_reconcile_line(r: &IntentReconcile) -> String {
 pub use crate::story::times_word;
 
 /// The dedupe store over a run, as an operator watches it: `holds 1 key · hit rate 50.0 % (1 of
-/// 2 requests answered from memory)`. The hit rate is dedupe hits over requests received.
+/// 2 requests answered from memory)`. The hit rate is dedupe hits (replays and lookups that
+/// found a stored answer) over what the processor was asked (requests received and lookups).
 pub fn store_line(counters: &crate::sim::state::Counters, held: usize) -> String {
-    let received = counters.requests_received;
-    let rate = if received == 0 {
+    let asked = counters.requests_received + counters.lookups_answered;
+    let what = if counters.lookups_answered == 0 {
+        crate::story::plural(asked as usize, "request")
+    } else {
+        format!(
+            "{} and {}",
+            crate::story::plural(counters.requests_received as usize, "request"),
+            crate::story::plural(counters.lookups_answered as usize, "lookup")
+        )
+    };
+    let rate = if asked == 0 {
         "no requests received".to_string()
     } else {
         format!(
-            "hit rate {:.1} % ({} of {} answered from memory)",
-            f64::from(counters.dedupe_hits) * 100.0 / f64::from(received),
+            "hit rate {:.1} % ({} of {what} answered from memory)",
+            f64::from(counters.dedupe_hits) * 100.0 / f64::from(asked),
             counters.dedupe_hits,
-            crate::story::plural(received as usize, "request")
         )
     };
     format!("holds {} · {rate}", crate::story::plural(held, "entry"))

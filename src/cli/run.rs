@@ -121,12 +121,13 @@ fn outcome_text(trace: &Trace) -> String {
     let c = &o.counters;
     let _ = writeln!(
         out,
-        "Counters: attempts sent {} · requests received {} · dedupe hits {} · 409s {} · 422s {} · keys stored {} · keys evicted {}",
+        "Counters: attempts sent {} · requests received {} · dedupe hits {} · 409s {} · 422s {} · 400s {} · keys stored {} · keys evicted {}",
         c.attempts_sent,
         c.requests_received,
         c.dedupe_hits,
         c.conflicts_409,
         c.mismatches_422,
+        c.refusals_400,
         c.keys_stored,
         c.keys_evicted
     );

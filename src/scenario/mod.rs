@@ -348,10 +348,14 @@ impl Scenario {
             .filter_map(|q| q.target.find(trace, &told))
             .max();
         if let Some(q) = last_question {
-            for (i, sentences) in told.sentences.iter_mut().enumerate().take(q + 1) {
+            for (i, sentences) in told.sentences.iter().enumerate().take(q + 1) {
                 if sentences.iter().any(crate::story::Sentence::hindsight) {
-                    sentences.retain(|s| !s.hindsight());
-                    told.narrations[i] = crate::story::claim::join(sentences);
+                    let now: Vec<_> = sentences
+                        .iter()
+                        .filter(|s| !s.hindsight())
+                        .cloned()
+                        .collect();
+                    told.narrations[i] = crate::story::claim::join(&now);
                 }
             }
         }

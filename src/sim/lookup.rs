@@ -58,6 +58,10 @@ impl World<'_> {
             return;
         }
         let answer = self.remembered(&self.lookups[lookup].key.0);
+        self.counters.lookups_answered += 1;
+        if matches!(answer, LookupAnswer::Found { .. }) {
+            self.counters.dedupe_hits += 1;
+        }
         self.lookups[lookup].answer = Some(answer);
         let answers = Message {
             from: Actor::Processor,

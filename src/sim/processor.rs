@@ -208,14 +208,17 @@ impl World<'_> {
             after_ms,
         };
         match (self.design, key) {
-            (Design::WithCharge | Design::InProgressRecord, None) => Decision::Answer {
-                kind: TickKind::Reject,
-                fact: Fact::Refused {
-                    req,
-                    why: Refusal::NoKey,
-                },
-                response: Response::new(400, Body::KeyRequired),
-            },
+            (Design::WithCharge | Design::InProgressRecord, None) => {
+                self.counters.refusals_400 += 1;
+                Decision::Answer {
+                    kind: TickKind::Reject,
+                    fact: Fact::Refused {
+                        req,
+                        why: Refusal::NoKey,
+                    },
+                    response: Response::new(400, Body::KeyRequired),
+                }
+            }
             (Design::WithCharge, Some(key)) => self.with_charge(req, key),
             (Design::InProgressRecord, Some(key)) => self.in_progress_record(req, key),
             (Design::LogAfterCharge | Design::LogBeforeCharge, Some(key)) => {
@@ -239,7 +242,8 @@ impl World<'_> {
                     return work(Takes::ChargeNewBody, Step::Charge, processing);
                 };
                 let written_by = e.written_by;
-                self.counters.dedupe_hits += 1;
+                // A refusal, not an answer from memory: the checkout that reads it stops.
+                self.counters.refusals_400 += 1;
                 Decision::Answer {
                     kind: TickKind::Reject,
                     fact: Fact::Refused {
@@ -262,7 +266,9 @@ impl World<'_> {
             .find(EntryKind::KeyRecord, &key)
             .map(|e| (e.fingerprint, e.status, e.response, e.written_by));
         let Some((fingerprint, status, stored, written_by)) = found else {
-            // The in-progress mark is held in memory only: it is not a stored key yet.
+            // The in-progress mark is held in memory only, but while it stands it is an entry
+            // of the store like any other: counted as stored now, evicted if a crash loses it.
+            self.counters.keys_stored += 1;
             self.memory_mut().push_back(Arc::new(MemoryEntry {
                 key,
                 kind: EntryKind::KeyRecord,
@@ -349,6 +355,7 @@ impl World<'_> {
                 at: expiry,
             },
         );
+        self.counters.keys_stored += 1;
         self.memory_mut().push_back(Arc::new(MemoryEntry {
             key,
             kind: EntryKind::Record,
@@ -383,6 +390,9 @@ impl World<'_> {
             })
         });
         let deleted = held.map(|i| self.memory_mut().remove(i)).is_some();
+        if deleted {
+            self.counters.keys_evicted += 1;
+        }
         let resp = Response::new(500, Body::HandlerError);
         self.requests[req].response = Some(resp);
         self.transmit_reply(req, resp);
@@ -423,12 +433,15 @@ impl World<'_> {
             .iter()
             .position(|e| e.kind == EntryKind::Record && e.key == key)
         {
+            // Completing (or overwriting) the record keeps it one entry of the store.
             Some(i) => {
                 self.memory_mut().set(i, entry);
             }
-            None => self.memory_mut().push_back(entry),
+            None => {
+                self.memory_mut().push_back(entry);
+                self.counters.keys_stored += 1;
+            }
         }
-        self.counters.keys_stored += 1;
         self.schedule(expiry, Event::Expire { key, at: expiry });
         let fact = Fact::RecordCompleted {
             req,
@@ -553,8 +566,8 @@ impl World<'_> {
                 attempt,
                 how: Write::OneWrite(id),
             };
+            // The mark was counted as stored when it was made; completing it adds no entry.
             let key = e.key.clone();
-            self.counters.keys_stored += 1;
             self.schedule(expiry, Event::Expire { key, at: expiry });
         }
         self.requests[req].response = Some(resp);
@@ -731,6 +744,7 @@ impl World<'_> {
             .collect();
         if !marks_lost.is_empty() {
             self.memory_mut().retain(|e| e.durable());
+            self.counters.keys_evicted += marks_lost.len() as u32;
         }
         let cut = self.cut_off_work();
         self.interrupted = cut.clone();

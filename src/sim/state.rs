@@ -751,11 +751,20 @@ pub struct ClientView {
 pub struct Counters {
     pub attempts_sent: u32,
     pub requests_received: u32,
+    /// Requests answered from memory (replays) and lookups that found a stored answer.
     pub dedupe_hits: u32,
     pub conflicts_409: u32,
     pub mismatches_422: u32,
+    /// Entries that entered the processor's memory: keys, log lines, body hashes, and
+    /// in-progress marks and records (completing one adds no entry).
     pub keys_stored: u32,
+    /// Entries that left it: expired, lost in a crash, deleted by a handler error, or
+    /// replaced once past their expiry. The memory holds `keys_stored - keys_evicted`.
     pub keys_evicted: u32,
+    /// 400 refusals: no key where one is required, or a body already charged.
+    pub refusals_400: u32,
+    /// Lookups the processor answered; each that found a stored answer is also a dedupe hit.
+    pub lookups_answered: u32,
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! checker that shares none of this code (the tests' `claims` module) reads only the trace and
 //! decides each one true or false. A claim names ticks by their index in the trace.
 
-use crate::sim::fact::{ReplyId, RequestId};
+use crate::sim::fact::RequestId;
 use crate::sim::state::{ChargeId, Key};
 
 /// How the checkout comes to read an answer that names a charge.
@@ -27,10 +27,10 @@ pub enum Claim {
     HeardBefore { charge: ChargeId, by: usize },
     /// The checkout reads no answer naming `charge` in the whole run.
     NeverHears { charge: ChargeId },
-    /// The answer `reply` reports a charge that was made.
-    AnswerCharged { reply: ReplyId },
-    /// The answer `reply` reports that no money moved.
-    AnswerNoCharge { reply: ReplyId },
+    /// Attempt `req` made a charge that stands in the ledger at the end.
+    AttemptCharged { req: RequestId },
+    /// No charge in the ledger was made by attempt `req`.
+    AttemptNotCharged { req: RequestId },
     /// After tick `after`, the next thing the checkout sends for `intent` is a charge request
     /// (not a lookup).
     NextIsRetry { intent: usize, after: usize },

@@ -15,6 +15,18 @@ impl Teller<'_> {
     pub(super) fn claimed(&self, index: usize, tick: &Tick, clock: &str) -> Option<Vec<Sentence>> {
         Some(match &tick.fact {
             Fact::Pay => self.pay(tick, clock),
+            Fact::Crash {
+                moment,
+                marks_lost,
+                cut,
+                restart_ms,
+            } => vec![Sentence::claims(
+                Claim::Holds {
+                    at: index,
+                    n: self.live_entries(tick),
+                },
+                self.crash(tick, *moment, marks_lost, cut, *restart_ms, clock),
+            )],
             Fact::LostReply { reply } => self.lost_reply(index, *reply, clock),
             Fact::Late { reply } => {
                 let r = &self.trace.replies[*reply];
@@ -147,16 +159,22 @@ impl Teller<'_> {
             self.name(r.req),
             r.response.summary()
         ))];
-        said.push(if r.response.charge.is_some() {
-            Sentence::claims(
-                Claim::AnswerCharged { reply },
+        let made = self.charge_made_by(r.req);
+        said.push(match (r.response.charge, made) {
+            (Some(_), _) => Sentence::claims(
+                Claim::AttemptCharged { req: r.req },
                 "The money has moved, and this answer, which says so, will not reach the checkout. A lost answer does not mean the charge failed; it means nobody on this side knows.",
-            )
-        } else {
-            Sentence::claims(
-                Claim::AnswerNoCharge { reply },
+            ),
+            (None, Some(id)) => Sentence::claims(
+                Claim::AttemptCharged { req: r.req },
+                format!(
+                    "The answer does not say so, but {id} was made before it was sent: the money has moved, and nobody on this side knows."
+                ),
+            ),
+            (None, None) => Sentence::claims(
+                Claim::AttemptNotCharged { req: r.req },
                 "No money moved for this attempt, and the answer that says so will not reach the checkout: on this side nobody knows how the attempt ended.",
-            )
+            ),
         });
         said.extend(self.settle(index, &r.response));
         said
@@ -213,12 +231,29 @@ impl Teller<'_> {
     fn unknown(&self, key: &str, usual: &str, forgotten: Option<Instant>) -> String {
         match forgotten {
             Some(at) => format!(
-                "{key} was forgotten when its retention window of {} ran out at {}, which makes it new again",
+                "{key} was forgotten when its retention window of {} ran out at {}, and nothing is kept under it now",
                 self.retention(),
                 self.clock(at)
             ),
             None => format!("{key} {usual}"),
         }
+    }
+
+    /// The charge request `req` made, if it made one.
+    fn charge_made_by(&self, req: RequestId) -> Option<crate::sim::state::ChargeId> {
+        self.trace.ticks.iter().find_map(|t| match t.fact {
+            Fact::Charged {
+                req: r,
+                charge: Some(id),
+                ..
+            }
+            | Fact::OneWrite {
+                req: r,
+                charge: Some(id),
+                ..
+            } if r == req => Some(id),
+            _ => None,
+        })
     }
 
     /// Whether request `req`'s handler fails before the card, as a later tick shows.
@@ -284,7 +319,7 @@ impl Teller<'_> {
             Takes::WriteInProgress { lapsed } => {
                 let known = match (lapsed, forgotten) {
                     (Some(at), f) if f.is_none_or(|f| f <= at) => format!(
-                        "The in-progress record for {key} expired at {} without being completed, which makes the key new again",
+                        "The in-progress record for {key} expired at {} without being completed, and nothing is kept under the key now",
                         self.clock(at)
                     ),
                     _ => self.unknown(key, "has no record", forgotten),

@@ -620,12 +620,6 @@ impl<'a> Teller<'a> {
                 self.req(*req).attempt,
                 response.summary()
             ),
-            Fact::Crash {
-                moment,
-                marks_lost,
-                cut,
-                restart_ms,
-            } => self.crash(tick, *moment, marks_lost, cut, *restart_ms, &clock),
             Fact::Restart { cut } => {
                 let interrupted: String = cut
                     .iter()
@@ -676,7 +670,7 @@ impl<'a> Teller<'a> {
             Fact::LookupSent { lookup } => {
                 let l = &self.trace.lookups[*lookup];
                 format!(
-                    "At {clock}, before it sends another charge request for order {}, the checkout asks the processor what it remembers under key {}: a lookup, which charges nothing.",
+                    "At {clock}, rather than send another charge request for order {} straight away, the checkout asks the processor what it remembers under key {}: a lookup, which charges nothing.",
                     self.order(l.intent),
                     l.key
                 )
@@ -724,6 +718,7 @@ impl<'a> Teller<'a> {
             | Fact::Read { .. }
             | Fact::Late { .. }
             | Fact::LookedUp { .. }
+            | Fact::Crash { .. }
             | Fact::MarkPaid { .. } => String::new(),
         }
     }
@@ -902,7 +897,7 @@ impl<'a> Teller<'a> {
         )
     }
 
-    fn crash(
+    pub(super) fn crash(
         &self,
         tick: &Tick,
         moment: CrashMoment,
@@ -967,9 +962,19 @@ impl<'a> Teller<'a> {
         format!(
             "At {clock} the processor crashes {why}. Its disk survives: {} in the ledger, {} remembered.{lost}{cut_text}{records} It restarts in {}.",
             plural(tick.state.ledger().len(), "charge"),
-            plural(tick.state.memory.len(), "entry"),
+            plural(self.live_entries(tick), "entry"),
             duration_ms(restart_ms)
         )
+    }
+
+    /// The entries of the processor's memory still within their expiry at the tick: what it
+    /// remembers (an entry past its expiry is forgotten, though its eviction may be pending).
+    pub(crate) fn live_entries(&self, tick: &Tick) -> usize {
+        tick.state
+            .memory
+            .iter()
+            .filter(|e| e.expires_at.is_none_or(|t| t > tick.at))
+            .count()
     }
 
     /// What a crash interrupted, as it stands at the crash.

@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod claims;
 pub mod end_state;
 pub mod inline;
 pub mod truth;

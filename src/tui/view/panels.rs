@@ -509,6 +509,8 @@ fn counter_lines(
         mismatches_422,
         keys_stored,
         keys_evicted,
+        refusals_400,
+        ..
     } = now.counters;
     let b = before.counters;
     let items = [
@@ -517,6 +519,7 @@ fn counter_lines(
         ("dedupe hits", dedupe_hits, b.dedupe_hits),
         ("409", conflicts_409, b.conflicts_409),
         ("422", mismatches_422, b.mismatches_422),
+        ("400", refusals_400, b.refusals_400),
         ("stored", keys_stored, b.keys_stored),
         ("evicted", keys_evicted, b.keys_evicted),
         // What the store holds now, beside what it has stored and evicted over the run.

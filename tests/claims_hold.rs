@@ -1,0 +1,446 @@
+//! Every claim the story makes holds of its trace, for every built-in and every file under
+//! `scenarios/`, under every design, every way `K` keys the checkout and every way `m` keys the
+//! steps after payment; the counters keep their identities on every tick; and the sentences
+//! that were false in combinations nobody had tried are true now, one test each.
+
+mod common;
+
+use common::inline::{ORDER, one_layer};
+use idem::scenario::{self, Scenario, library};
+use idem::sim::config::{KeyMode, KeyStrategy};
+use idem::sim::fact::Fact;
+use idem::sim::{Design, Trace};
+use idem::story::{Claim, Story};
+
+fn parse(source: &str) -> Scenario {
+    scenario::parse("inline.toml", "inline", source)
+        .unwrap_or_else(|e| panic!("the inline scenario does not parse:\n{e}\n---\n{source}"))
+}
+
+fn builtin(name: &str) -> Scenario {
+    library::find(name)
+        .unwrap_or_else(|| panic!("no built-in {name}"))
+        .load()
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn run(s: &Scenario, design: Design) -> Story {
+    s.run(design).unwrap_or_else(|e| panic!("{design}: {e}"))
+}
+
+/// The ticks a question stops at, for this run.
+fn questions(s: &Scenario, story: &Story) -> Vec<usize> {
+    s.quizzes
+        .iter()
+        .filter_map(|q| q.target.find(&story.trace, &story.told))
+        .collect()
+}
+
+/// Every rule of this file, on one run: the claims, hindsight before the questions, the
+/// counters. Returns the number of claims checked.
+fn every_rule(name: &str, s: &Scenario, story: &Story) -> usize {
+    let n =
+        common::claims::check(&story.trace, &story.told).unwrap_or_else(|e| panic!("{name}: {e}"));
+    common::claims::no_hindsight_before(&story.told, &questions(s, story))
+        .unwrap_or_else(|e| panic!("{name}, {}: {e}", story.trace.design));
+    counters_add_up(&story.trace).unwrap_or_else(|e| panic!("{name}: {e}"));
+    n
+}
+
+/// The counters' identities, on every tick: the store holds what was stored less what was
+/// evicted; dedupe hits are replays and lookups that found a stored answer; refusals are the
+/// 400s the processor gave.
+fn counters_add_up(trace: &Trace) -> Result<(), String> {
+    let (mut replays, mut found, mut refusals) = (0u32, 0u32, 0u32);
+    for (i, t) in trace.ticks.iter().enumerate() {
+        match &t.fact {
+            Fact::Replayed { .. } => replays += 1,
+            Fact::Refused { .. } => refusals += 1,
+            Fact::LookupAnswered { lookup } => {
+                if matches!(
+                    trace.lookups[*lookup].answer,
+                    Some(idem::sim::fact::LookupAnswer::Found { .. })
+                ) {
+                    found += 1;
+                }
+            }
+            _ => {}
+        }
+        let c = &t.state.counters;
+        let at = || format!("{}, tick {i} ({:?})", trace.design, t.fact);
+        let held = t.state.memory.len() as u32;
+        if c.keys_stored.checked_sub(c.keys_evicted) != Some(held) {
+            return Err(format!(
+                "stored {} · evicted {} · holds {held} at {}",
+                c.keys_stored,
+                c.keys_evicted,
+                at()
+            ));
+        }
+        if c.dedupe_hits != replays + found {
+            return Err(format!(
+                "{} dedupe hits, but {replays} replays and {found} found lookups at {}",
+                c.dedupe_hits,
+                at()
+            ));
+        }
+        if c.refusals_400 != refusals {
+            return Err(format!(
+                "{} refusals counted, {refusals} told, at {}",
+                c.refusals_400,
+                at()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Every scenario idem ships and every file under `scenarios/`.
+fn every_scenario() -> Vec<(String, Scenario)> {
+    let mut all: Vec<(String, Scenario)> = library::BUILTIN
+        .iter()
+        .map(|b| (b.name.to_string(), builtin(b.name)))
+        .collect();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("scenarios/ is readable")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    for path in files {
+        let s = scenario::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        all.push((path.display().to_string(), s));
+    }
+    all
+}
+
+#[test]
+fn every_scenario_every_design_every_key_strategy_and_step_keys_makes_no_false_claim() {
+    let mut checked = 0;
+    for (name, s) in every_scenario() {
+        let mut variants: Vec<(String, Scenario)> = vec![("as written".into(), s.clone())];
+        for strategy in [
+            KeyStrategy::PerIntent,
+            KeyStrategy::PerAttempt,
+            KeyStrategy::None,
+        ] {
+            let mut v = s.clone();
+            v.config.set_key_strategy(strategy);
+            variants.push((format!("K {strategy:?}"), v));
+        }
+        if !s.config.steps.is_empty() {
+            for (label, base) in variants.clone() {
+                for mode in KeyMode::ALL {
+                    let mut v = base.clone();
+                    for step in &mut v.config.steps {
+                        step.key_mode = mode;
+                    }
+                    variants.push((format!("{label}, m {mode:?}"), v));
+                }
+            }
+        }
+        for (how, v) in &variants {
+            for design in Design::ALL {
+                checked += every_rule(&format!("{name} ({how})"), v, &run(v, design));
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} claims were checked");
+}
+
+// ------------------------------------------------------------ the eleven, one test each
+
+fn narration_of(story: &Story, pick: impl Fn(&Fact) -> bool) -> Vec<String> {
+    story
+        .trace
+        .ticks
+        .iter()
+        .zip(&story.told.narrations)
+        .filter(|(t, _)| pick(&t.fact))
+        .map(|(_, n)| n.clone())
+        .collect()
+}
+
+/// A one-layer checkout that looks the key up before retrying, with the answer to attempt 1
+/// lost and no question to hold hindsight back.
+fn lookup_story() -> Scenario {
+    parse(&one_layer(
+        3,
+        "backoff = \"1s\"",
+        "[checkout]\nlookup = true\n[[fault]]\nattempt = 1\nlose = \"reply\"\n",
+    ))
+}
+
+#[test]
+fn item_1_after_a_lookup_finds_the_payment_no_second_attempt_is_promised() {
+    let story = run(&lookup_story(), Design::WithCharge);
+    let timeout = narration_of(&story, |f| matches!(f, Fact::TimedOut { .. }));
+    assert!(
+        !timeout[0].contains("tries again"),
+        "the timeout promises a retry the lookup makes needless: {}",
+        timeout[0]
+    );
+    assert!(timeout[0].contains("asks the processor"), "{}", timeout[0]);
+    let lost = narration_of(&story, |f| matches!(f, Fact::LostReply { .. }));
+    assert!(
+        !lost[0].contains("another attempt's answer") && lost[0].contains("looks K7Q4 up"),
+        "{}",
+        lost[0]
+    );
+    every_rule("lookup", &lookup_story(), &story);
+}
+
+#[test]
+fn item_2_a_409_after_the_crash_says_the_work_is_gone_not_going_on() {
+    let s = builtin("inprogress-crash");
+    let story = run(&s, Design::InProgressRecord);
+    let reads = narration_of(&story, |f| matches!(f, Fact::Read { .. }));
+    let conflict = reads
+        .iter()
+        .find(|n| n.contains("409"))
+        .expect("the checkout reads a 409");
+    assert!(!conflict.contains("still working"), "{conflict}");
+    assert!(conflict.contains("no work stands behind it"), "{conflict}");
+    let glossary = idem::glossary::TERMS
+        .iter()
+        .find(|(t, _)| *t == "in progress")
+        .map(|(_, m)| *m)
+        .unwrap_or_default();
+    assert!(glossary.contains("outlive"), "{glossary}");
+    every_rule("inprogress-crash", &s, &story);
+}
+
+#[test]
+fn item_3_a_declined_card_whose_answer_is_lost_is_not_called_a_charge() {
+    let s = parse(&one_layer(
+        3,
+        "backoff = \"1s\"",
+        "[[fault]]\nattempt = 1\ndecline = true\n[[fault]]\nattempt = 1\nlose = \"reply\"\n",
+    ));
+    for design in Design::ALL {
+        let story = run(&s, design);
+        for n in narration_of(&story, |f| matches!(f, Fact::LostReply { .. })) {
+            assert!(
+                !n.contains("does not mean the charge failed"),
+                "{design}: {n}"
+            );
+        }
+        every_rule("decline + lost answer", &s, &story);
+    }
+}
+
+#[test]
+fn item_4_a_handler_that_fails_on_receipt_does_not_start_charging() {
+    let s = parse(&one_layer(
+        3,
+        "backoff = \"1s\"",
+        "[[fault]]\nattempt = 1\nfail_after = \"receive\"\n",
+    ));
+    for design in Design::ALL {
+        let story = run(&s, design);
+        let takes = &story.told.narrations[story
+            .trace
+            .ticks
+            .iter()
+            .position(|t| matches!(t.fact, Fact::Takes { .. }))
+            .expect("attempt 1 is taken on")];
+        assert!(!takes.contains("starts charging"), "{design}: {takes}");
+        assert!(!takes.contains("that takes"), "{design}: {takes}");
+        every_rule("fail_after receive", &s, &story);
+    }
+}
+
+#[test]
+fn item_5_a_late_first_attempt_overwrites_the_completed_record_and_says_so() {
+    // Attempt 1 takes 45 s; its in-progress record expires after 10 s, so attempt 2 charges
+    // and completes the record first, and attempt 1 then writes over it.
+    let s = parse(&one_layer(
+        3,
+        "backoff = \"1s\"",
+        "[processor]\nin_progress_expiry = \"10s\"\n[[fault]]\nattempt = 1\nprocessing = \"45s\"\n",
+    ));
+    let story = run(&s, Design::InProgressRecord);
+    let completes = narration_of(&story, |f| matches!(f, Fact::RecordCompleted { .. }));
+    assert!(completes.len() >= 2, "{completes:#?}");
+    let late = completes.last().expect("a late completion");
+    assert!(late.contains("over the record"), "{late}");
+    assert!(
+        late.contains("already completed with 200 charged ch_"),
+        "{late}"
+    );
+    let overwrote = story.told.sentences.iter().flatten().any(|s| {
+        s.claims
+            .iter()
+            .any(|c| matches!(c, Claim::Overwrites { .. }))
+    });
+    assert!(overwrote);
+    // One key, however many times its record was written.
+    let last = story.trace.ticks.last().expect("ticks");
+    assert_eq!(
+        last.state.counters.keys_stored - last.state.counters.keys_evicted,
+        last.state.memory.len() as u32
+    );
+    every_rule("late first attempt", &s, &story);
+}
+
+#[test]
+fn item_6_the_outcome_line_after_a_reconciliation_tells_what_the_job_did() {
+    let s = builtin("nightly-reconcile");
+    for design in Design::ALL {
+        let story = run(&s, design);
+        let meaning = idem::report::verdict_meaning(&story.trace.outcome);
+        let reconciled = story.trace.outcome.intents.iter().any(|i| {
+            i.reconcile
+                .as_ref()
+                .is_some_and(|r| r.refunds > 0 || r.marked_paid || r.alert)
+        });
+        if reconciled {
+            assert!(
+                !meaning.contains("does not know it")
+                    && !meaning.contains("thinks it was paid and no money moved\""),
+                "{design}: {meaning}"
+            );
+            assert!(meaning.contains("reconciliation"), "{design}: {meaning}");
+        }
+    }
+    let marked = parse(&one_layer(
+        1,
+        "",
+        "[reconcile]\nat = \"02:00\"\nunconfirmed = \"mark-paid\"\n[[fault]]\nattempt = 1\nlose = \"reply\"\n",
+    ));
+    let story = run(&marked, Design::WithCharge);
+    let mark = narration_of(&story, |f| matches!(f, Fact::MarkPaid { .. }));
+    assert!(!mark[0].contains("can now ship"), "{}", mark[0]);
+    let meaning = idem::report::verdict_meaning(&story.trace.outcome);
+    assert!(meaning.contains("marked the order paid"), "{meaning}");
+    every_rule("mark-paid", &marked, &story);
+}
+
+#[test]
+fn item_7_the_counters_add_up_on_every_tick() {
+    for name in [
+        "inprogress-crash",
+        "powertools-handler-error",
+        "lookup-first",
+    ] {
+        let s = builtin(name);
+        for design in Design::ALL {
+            counters_add_up(&run(&s, design).trace).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+    // content-hash's 400 is a refusal, not an answer from memory.
+    let s = parse(&one_layer(
+        3,
+        "backoff = \"1s\"",
+        "[[fault]]\nattempt = 1\nlose = \"reply\"\n",
+    ));
+    let story = run(&s, Design::ContentHash);
+    let c = story.trace.outcome.counters;
+    assert_eq!((c.dedupe_hits, c.refusals_400), (0, 1));
+    // A lookup that found the payment is a hit.
+    let story = run(&lookup_story(), Design::WithCharge);
+    assert_eq!(story.trace.outcome.counters.dedupe_hits, 1);
+}
+
+#[test]
+fn item_8_a_key_that_expired_is_not_called_remembered() {
+    let s = builtin("inprogress-crash");
+    for design in Design::ALL {
+        let story = run(&s, design);
+        for n in &story.told.narrations {
+            assert!(!n.contains("new again, so it"), "{design}: {n}");
+        }
+        every_rule("inprogress-crash", &s, &story);
+    }
+}
+
+#[test]
+fn item_9_tick_1_keeps_the_answer_to_a_later_question() {
+    for name in ["per-attempt-key", "mobile-gateway"] {
+        let s = builtin(name);
+        assert!(!s.quizzes.is_empty(), "{name} asks a question");
+        for design in Design::ALL {
+            let story = run(&s, design);
+            assert!(
+                !story.told.narrations[0].contains("brand-new purchase"),
+                "{name}, {design}: {}",
+                story.told.narrations[0]
+            );
+        }
+    }
+}
+
+#[test]
+fn item_10_an_appended_narration_on_a_question_tick_shows_the_trainers_words_alone() {
+    let s = parse(&one_layer(
+        3,
+        "backoff = \"1s\"",
+        "[[fault]]\nattempt = 1\nlose = \"reply\"\n\
+         [[narration]]\nlabel = \"answer to #1 lost\"\nmode = \"append\"\ntext = \"Nobody knows yet.\"\n\
+         [[quiz]]\nlabel = \"answer to #1 lost\"\nquestion = \"How many charges?\"\nchoices = [\"Once\", \"Twice\"]\nanswer = \"charges\"\nexplanation = \"It depends.\"\n",
+    ));
+    let story = run(&s, Design::WithCharge);
+    let at = story
+        .told
+        .labels
+        .iter()
+        .position(|l| l == "answer to #1 lost")
+        .expect("the lost answer");
+    assert_eq!(story.told.trainer[at].as_deref(), Some("Nobody knows yet."));
+    assert!(story.told.narrations[at].ends_with("Nobody knows yet."));
+}
+
+#[test]
+fn item_11_each_services_ticks_have_labels_of_their_own() {
+    let s = builtin("courier-retry");
+    for design in Design::ALL {
+        let story = run(&s, design);
+        let timeouts: Vec<&String> = story
+            .trace
+            .ticks
+            .iter()
+            .zip(&story.told.labels)
+            .filter(|(t, _)| matches!(t.fact, Fact::TimedOut { .. } | Fact::CallTimedOut { .. }))
+            .map(|(_, l)| l)
+            .collect();
+        let mut unique = timeouts.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), timeouts.len(), "{design}: {timeouts:?}");
+        assert!(
+            story
+                .told
+                .labels
+                .iter()
+                .any(|l| l == "courier: no answer to try 1"),
+            "{design}: {:?}",
+            story.told.labels
+        );
+    }
+}
+
+#[test]
+fn the_checker_can_fail() {
+    // A claim that is false of the trace is caught: the checker is not a rubber stamp.
+    let story = run(&lookup_story(), Design::NoKey);
+    let charge = story.trace.outcome.charges;
+    assert!(charge > 0);
+    let id = story.trace.ticks.last().expect("ticks").state.ledger()[0].id;
+    let false_claim = Claim::NeverHears { charge: id };
+    let heard = story.trace.ticks.iter().any(|t| match &t.fact {
+        Fact::Read { reply, .. } => story.trace.replies[*reply].response.charge == Some(id),
+        _ => false,
+    });
+    assert_eq!(
+        common::claims::holds(&story.trace, &false_claim).is_ok(),
+        !heard
+    );
+    let wrong = Claim::NextIsLookup {
+        intent: 0,
+        after: story.trace.ticks.len() - 1,
+    };
+    assert!(common::claims::holds(&story.trace, &wrong).is_err());
+    let _ = ORDER;
+}

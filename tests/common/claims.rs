@@ -1,0 +1,223 @@
+//! The claim checker: decides every claim a story makes true or false from the trace alone.
+//! It shares no code with the story that makes the claims (nothing from `idem::story` but the
+//! claim type itself), so a sentence that is wrong in a combination nobody wrote a test for
+//! shows up as a false claim here.
+
+use idem::sim::fact::{Fact, LookupAnswer};
+use idem::sim::state::{ChargeId, EntryKind, EntryStatus};
+use idem::sim::{Belief, Trace};
+use idem::story::{Claim, Told, Via};
+
+/// The charge an answer the checkout read at tick `i` names, and how it read it.
+fn read_at(trace: &Trace, i: usize) -> Option<(ChargeId, Via)> {
+    match &trace.ticks[i].fact {
+        Fact::Read { reply, .. } => trace.replies[*reply]
+            .response
+            .charge
+            .map(|c| (c, Via::Answer)),
+        Fact::LookedUp { lookup, .. } => match &trace.lookups[*lookup].answer {
+            Some(LookupAnswer::Found { response }) => response.charge.map(|c| (c, Via::Lookup)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The first tick at which the checkout reads an answer naming `charge`.
+fn first_heard(trace: &Trace, charge: ChargeId) -> Option<(usize, Via)> {
+    (0..trace.ticks.len()).find_map(|i| match read_at(trace, i) {
+        Some((c, via)) if c == charge => Some((i, via)),
+        _ => None,
+    })
+}
+
+/// Whether some request with `key` is under way at tick `at`: taken on at or before it, with
+/// no answer, error or crash between.
+fn under_way(trace: &Trace, key: &str, at: usize) -> bool {
+    let keyed = |req: usize| trace.requests[req].key.as_deref() == Some(key);
+    (0..=at).any(|start| match &trace.ticks[start].fact {
+        Fact::Takes { req, .. } if keyed(*req) => !trace.ticks[start + 1..=at].iter().any(|t| {
+            matches!(t.fact, Fact::Crash { .. })
+                || matches!(&t.fact, Fact::Replied { req: r, .. } | Fact::HandlerError { req: r, .. } if r == req)
+        }),
+        _ => false,
+    })
+}
+
+/// Whether `claim` is true of `trace`; the error says why not.
+pub fn holds(trace: &Trace, claim: &Claim) -> Result<(), String> {
+    let ok = |b: bool, why: &str| if b { Ok(()) } else { Err(why.to_string()) };
+    match claim {
+        Claim::HearsLater { charge, after, via } => match first_heard(trace, *charge) {
+            Some((at, how)) if at > *after && how == *via => Ok(()),
+            Some((at, how)) => Err(format!("first heard at tick {at} by {how:?}")),
+            None => Err("never heard".into()),
+        },
+        Claim::HeardBefore { charge, by } => ok(
+            first_heard(trace, *charge).is_some_and(|(at, _)| at < *by),
+            "not heard before",
+        ),
+        Claim::NeverHears { charge } => ok(first_heard(trace, *charge).is_none(), "it is heard"),
+        Claim::AttemptCharged { req } | Claim::AttemptNotCharged { req } => {
+            let r = &trace.requests[*req];
+            let last = trace.ticks.last().ok_or("no ticks")?;
+            let charged = last
+                .state
+                .ledger()
+                .iter()
+                .any(|c| c.intent == r.intent && c.attempt == r.attempt);
+            let want = matches!(claim, Claim::AttemptCharged { .. });
+            ok(charged == want, &format!("attempt #{} charged: {charged}", r.attempt))
+        }
+        Claim::NextIsRetry { intent, after } | Claim::NextIsLookup { intent, after } => {
+            let next = trace.ticks[after + 1..].iter().find_map(|t| match &t.fact {
+                Fact::Send { req } if trace.requests[*req].intent == *intent => Some(false),
+                Fact::LookupSent { lookup } if trace.lookups[*lookup].intent == *intent => {
+                    Some(true)
+                }
+                _ => None,
+            });
+            let want_lookup = matches!(claim, Claim::NextIsLookup { .. });
+            ok(next == Some(want_lookup), &format!("what comes next is {next:?}"))
+        }
+        Claim::Working { key, at } => ok(under_way(trace, key, *at), "no work under way"),
+        Claim::NotWorking { key, at } => ok(!under_way(trace, key, *at), "work is under way"),
+        Claim::GoesToCard { req, at } => {
+            // It reaches the card, or a crash stops the processor while it is still at work.
+            let mut reached = false;
+            for t in &trace.ticks[*at..] {
+                match &t.fact {
+                    Fact::Charged { req: r, .. } | Fact::OneWrite { req: r, .. } if r == req => {
+                        reached = true;
+                        break;
+                    }
+                    Fact::HandlerError { req: r, after, .. } if r == req => {
+                        reached = *after != idem::sim::config::FailPoint::Receive;
+                        break;
+                    }
+                    Fact::Replied { req: r, .. } if r == req => break,
+                    Fact::Crash { .. } => {
+                        reached = true;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            ok(reached, "the request never reaches the card")
+        }
+        Claim::FailsBeforeCard { req } => ok(
+            trace.ticks.iter().any(|t| {
+                matches!(t.fact, Fact::HandlerError { req: r, after: idem::sim::config::FailPoint::Receive, .. } if r == *req)
+            }) && !trace.ticks.iter().any(|t| {
+                matches!(t.fact, Fact::Charged { req: r, .. } | Fact::OneWrite { req: r, .. } if r == *req)
+            }),
+            "the handler does not fail before the card",
+        ),
+        Claim::Overwrites { key, at, req, charge } => {
+            let before = &trace.ticks[at - 1].state.memory;
+            let req = &trace.requests[*req];
+            ok(
+                before.iter().any(|e| {
+                    e.kind == EntryKind::Record
+                        && e.key == *key
+                        && e.status == EntryStatus::Completed
+                        && e.response.and_then(|r| r.charge) == *charge
+                        && (e.written_by.attempt != req.attempt || e.intent != req.intent)
+                }),
+                "no record completed by another request stood there",
+            )
+        }
+        Claim::CompletesInProgress { key, at } => ok(
+            trace.ticks[at - 1].state.memory.iter().any(|e| {
+                e.kind == EntryKind::Record && e.key == *key && e.status == EntryStatus::InProgress
+            }),
+            "the record was not in progress",
+        ),
+        Claim::NotRemembered { key, at } => {
+            let t = &trace.ticks[at.saturating_sub(1)];
+            let now = trace.ticks[*at].at;
+            ok(
+                !t.state.memory.iter().any(|e| {
+                    &*e.key == key.as_str()
+                        && e.expires_at.is_none_or(|x| x > now)
+                        && !(e.status == EntryStatus::InProgress && e.kind == EntryKind::KeyRecord)
+                }),
+                "the key is remembered",
+            )
+        }
+        Claim::Holds { at, n } => {
+            let t = &trace.ticks[*at];
+            let live = t
+                .state
+                .memory
+                .iter()
+                .filter(|e| e.expires_at.is_none_or(|x| x > t.at))
+                .count();
+            ok(live == *n, &format!("it holds {live}"))
+        }
+        Claim::EveryRetryNewKey { intent } => {
+            let mut seen: Vec<Option<&str>> = Vec::new();
+            for r in trace.requests.iter().filter(|r| r.intent == *intent && r.copy == 0) {
+                let k = r.key.as_deref();
+                if k.is_none() || seen.contains(&k) {
+                    return Err(format!("attempt #{} carries {k:?} again", r.attempt));
+                }
+                seen.push(k);
+            }
+            Ok(())
+        }
+        Claim::UnknownCharge { intent } => {
+            let last = trace.ticks.last().ok_or("no ticks")?;
+            let standing = last.state.ledger().iter().any(|c| {
+                c.intent == *intent && !last.state.refunds().iter().any(|r| r.charge == c.id)
+            });
+            let believes = last.state.clients()[*intent].belief;
+            ok(standing && believes != Belief::Paid, "no unknown charge stands")
+        }
+        Claim::NoStepAfter { intent, at } => ok(
+            !trace.ticks[at + 1..].iter().any(|t| {
+                matches!(t.fact, Fact::CallSent { call } if trace.calls[call].intent == *intent)
+            }),
+            "a step runs after it",
+        ),
+    }
+}
+
+/// Every claim of every sentence of `told`, checked; the error names the tick, the sentence
+/// and what is false about it.
+pub fn check(trace: &Trace, told: &Told) -> Result<usize, String> {
+    let mut n = 0;
+    for (i, sentences) in told.sentences.iter().enumerate() {
+        for s in sentences {
+            for claim in &s.claims {
+                n += 1;
+                if let Err(why) = holds(trace, claim) {
+                    return Err(format!(
+                        "{}: tick {i} `{}`: the sentence {:?} claims {claim:?}, which is false: {why}",
+                        trace.design, told.labels[i], s.text
+                    ));
+                }
+            }
+        }
+    }
+    Ok(n)
+}
+
+/// No hindsight is shown on or before a tick where a question waits: `questions` are the
+/// ticks that stop for one.
+pub fn no_hindsight_before(told: &Told, questions: &[usize]) -> Result<(), String> {
+    let Some(&last) = questions.iter().max() else {
+        return Ok(());
+    };
+    for (i, sentences) in told.sentences.iter().enumerate().take(last + 1) {
+        for s in sentences.iter().filter(|s| s.hindsight()) {
+            if told.narrations[i].contains(s.text.trim()) {
+                return Err(format!(
+                    "tick {i} `{}` tells {:?} before the question at tick {last}",
+                    told.labels[i], s.text
+                ));
+            }
+        }
+    }
+    Ok(())
+}
