@@ -103,6 +103,14 @@ Examples:
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Key the checkout's attempts another way, every layer alike: per-intent,
+        /// per-attempt or none (as K does in the replay).
+        #[arg(long, value_name = "STRATEGY", value_parser = idem::scenario::values::KeyChoice::parse)]
+        key_strategy: Option<idem::sim::config::KeyStrategy>,
+        /// Key the scenario's steps after payment another way: derived, per-attempt or none
+        /// (as m does in the replay).
+        #[arg(long, value_name = "MODE", value_parser = idem::scenario::values::KeyModeId::parse)]
+        step_keys: Option<idem::sim::config::KeyMode>,
     },
     /// Every fault plan of up to K faults, for each design: verdicts and shortest counterexamples.
     Explore(idem::cli::explore::ExploreArgs),
@@ -183,7 +191,9 @@ fn main() -> ExitCode {
             scenario,
             design,
             json,
-        }) => run(scenario.as_deref(), design, json),
+            key_strategy,
+            step_keys,
+        }) => run(scenario.as_deref(), design, json, (key_strategy, step_keys)),
         Some(Command::Explore(args)) => {
             let loaded = match load_scenario(args.scenario.as_deref()) {
                 Ok(s) => s,
@@ -297,10 +307,22 @@ fn notes() -> ExitCode {
     }
 }
 
-fn run(scenario: Option<&str>, design: Option<DesignChoice>, json: bool) -> ExitCode {
+fn run(
+    scenario: Option<&str>,
+    design: Option<DesignChoice>,
+    json: bool,
+    (key_strategy, step_keys): (
+        Option<idem::sim::config::KeyStrategy>,
+        Option<idem::sim::config::KeyMode>,
+    ),
+) -> ExitCode {
     let loaded = match load_scenario(scenario) {
         Ok(s) => s,
         Err(e) => return report(&e.into()),
+    };
+    let loaded = match loaded.rekeyed(key_strategy, step_keys) {
+        Ok(s) => s,
+        Err(why) => return usage_error(why),
     };
     print_warnings(&loaded, scenario.unwrap_or("order-5531"));
     let choice = design.unwrap_or(DesignChoice::One(loaded.design));
@@ -400,19 +422,10 @@ fn replay(
         (None, Ok(s)) => s,
         (None, Err(e)) => return report(&e.into()),
     };
-    if let Some(mode) = args.step_keys {
-        if loaded.config.steps.is_empty() {
-            return usage_error(
-                "--step-keys keys the steps after payment, and this scenario has no [[step]]",
-            );
-        }
-        for step in &mut loaded.config.steps {
-            step.key_mode = mode;
-        }
-    }
-    if let Some(strategy) = args.key_strategy {
-        loaded.config.set_key_strategy(strategy);
-    }
+    loaded = match loaded.rekeyed(args.key_strategy, args.step_keys) {
+        Ok(s) => s,
+        Err(why) => return usage_error(why),
+    };
     if let Some(why) = idem::tui::terminal::unable_to_draw() {
         let arg = idem::text::shell_word(scenario.unwrap_or("order-5531"));
         return usage_error(&format!(

@@ -7,9 +7,9 @@ mod common;
 
 use common::inline::{ORDER, one_layer};
 use idem::scenario::{self, Scenario, library};
+use idem::sim::Design;
 use idem::sim::config::{KeyMode, KeyStrategy};
 use idem::sim::fact::Fact;
-use idem::sim::{Design, Trace};
 use idem::story::{Claim, Story};
 
 fn parse(source: &str) -> Scenario {
@@ -43,56 +43,8 @@ fn every_rule(name: &str, s: &Scenario, story: &Story) -> usize {
         common::claims::check(&story.trace, &story.told).unwrap_or_else(|e| panic!("{name}: {e}"));
     common::claims::no_hindsight_before(&story.told, &questions(s, story))
         .unwrap_or_else(|e| panic!("{name}, {}: {e}", story.trace.design));
-    counters_add_up(&story.trace).unwrap_or_else(|e| panic!("{name}: {e}"));
+    common::claims::counters_add_up(&story.trace).unwrap_or_else(|e| panic!("{name}: {e}"));
     n
-}
-
-/// The counters' identities, on every tick: the store holds what was stored less what was
-/// evicted; dedupe hits are replays and lookups that found a stored answer; refusals are the
-/// 400s the processor gave.
-fn counters_add_up(trace: &Trace) -> Result<(), String> {
-    let (mut replays, mut found, mut refusals) = (0u32, 0u32, 0u32);
-    for (i, t) in trace.ticks.iter().enumerate() {
-        match &t.fact {
-            Fact::Replayed { .. } => replays += 1,
-            Fact::Refused { .. } => refusals += 1,
-            Fact::LookupAnswered { lookup } => {
-                if matches!(
-                    trace.lookups[*lookup].answer,
-                    Some(idem::sim::fact::LookupAnswer::Found { .. })
-                ) {
-                    found += 1;
-                }
-            }
-            _ => {}
-        }
-        let c = &t.state.counters;
-        let at = || format!("{}, tick {i} ({:?})", trace.design, t.fact);
-        let held = t.state.memory.len() as u32;
-        if c.keys_stored.checked_sub(c.keys_evicted) != Some(held) {
-            return Err(format!(
-                "stored {} · evicted {} · holds {held} at {}",
-                c.keys_stored,
-                c.keys_evicted,
-                at()
-            ));
-        }
-        if c.dedupe_hits != replays + found {
-            return Err(format!(
-                "{} dedupe hits, but {replays} replays and {found} found lookups at {}",
-                c.dedupe_hits,
-                at()
-            ));
-        }
-        if c.refusals_400 != refusals {
-            return Err(format!(
-                "{} refusals counted, {refusals} told, at {}",
-                c.refusals_400,
-                at()
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Every scenario idem ships and every file under `scenarios/`.
@@ -327,7 +279,8 @@ fn item_7_the_counters_add_up_on_every_tick() {
     ] {
         let s = builtin(name);
         for design in Design::ALL {
-            counters_add_up(&run(&s, design).trace).unwrap_or_else(|e| panic!("{name}: {e}"));
+            common::claims::counters_add_up(&run(&s, design).trace)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
         }
     }
     // content-hash's 400 is a refusal, not an answer from memory.

@@ -46,6 +46,7 @@ enum Action {
     Crash(&'static str, u64),
     Slow(u64),
     Decline,
+    FailAfter(&'static str),
 }
 
 #[derive(Clone, Debug)]
@@ -192,6 +193,7 @@ fn action() -> impl Strategy<Value = Action> {
             .prop_map(|(p, restart)| Action::Crash(p, restart)),
         (0u64..=90_000).prop_map(Action::Slow),
         Just(Action::Decline),
+        prop_oneof![Just("receive"), Just("charge")].prop_map(Action::FailAfter),
     ]
 }
 
@@ -309,6 +311,12 @@ fn toml(spec: &Spec) -> String {
         "\n[network]\nlatency = \"{}ms\"\n\n[processor]\nprocessing = \"{}ms\"\nretention = \"{}ms\"",
         spec.latency_ms, spec.processing_ms, spec.retention_ms
     );
+    // In-progress records that expire before, or long after, a slow attempt ends.
+    let _ = writeln!(
+        s,
+        "in_progress_expiry = \"{}ms\"",
+        1_000 + spec.seed % 120_000
+    );
     let mut at = 8 * HOUR_MS;
     for (i, intent) in spec.intents.iter().enumerate() {
         at += intent.gap_ms;
@@ -324,6 +332,13 @@ fn toml(spec: &Spec) -> String {
             let _ = writeln!(s, "key = \"{}\"", KEYS[k]);
         }
     }
+    // A question where the last order is paid for, so the story must keep its hindsight back
+    // until the room has answered.
+    let _ = writeln!(
+        s,
+        "\n[[quiz]]\nat = \"{}\"\nquestion = \"How many charges?\"\nchoices = [\"None\", \"One\", \"Two\"]\nanswer = \"charges\"\nexplanation = \"As the run shows.\"",
+        clock(at)
+    );
     for f in &spec.faults {
         let _ = writeln!(
             s,
@@ -338,6 +353,7 @@ fn toml(spec: &Spec) -> String {
             Action::Crash(p, r) => writeln!(s, "crash_after = \"{p}\"\nrestart_after = \"{r}ms\""),
             Action::Slow(p) => writeln!(s, "processing = \"{p}ms\""),
             Action::Decline => writeln!(s, "decline = true"),
+            Action::FailAfter(p) => writeln!(s, "fail_after = \"{p}\""),
         };
     }
     if let Some(h) = &spec.human {
@@ -553,6 +569,14 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
 
         let told = first.tell(&trace);
         common::truth::check(&trace, &told).map_err(TestCaseError::fail)?;
+        common::claims::check(&trace, &told).map_err(TestCaseError::fail)?;
+        common::claims::counters_add_up(&trace).map_err(TestCaseError::fail)?;
+        let questions: Vec<usize> = first
+            .quizzes
+            .iter()
+            .filter_map(|q| q.target.find(&trace, &told))
+            .collect();
+        common::claims::no_hindsight_before(&told, &questions).map_err(TestCaseError::fail)?;
         a_found_payment_ends_its_run(&trace)?;
         common::end_state::check(&trace).map_err(TestCaseError::fail)?;
 
@@ -676,7 +700,8 @@ proptest! {
     // A failing case prints its whole scenario, which is all it takes to reproduce it, so
     // nothing is written into the source tree.
     #![proptest_config(ProptestConfig {
-        cases: 64,
+        // PROPTEST_CASES raises it for a long run (the README quotes one).
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(64),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

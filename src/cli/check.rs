@@ -250,11 +250,27 @@ fn check_scenario(
         .map(|e| location(&file, e).chars().count())
         .max()
         .unwrap_or(0);
-    let mut traces: BTreeMap<Design, Result<Trace, SimError>> = BTreeMap::new();
+    type Keys = (
+        Design,
+        Option<crate::sim::config::KeyStrategy>,
+        Option<crate::sim::config::KeyMode>,
+    );
+    let mut traces: BTreeMap<Keys, Result<Trace, SimError>> = BTreeMap::new();
     for e in &scenario.expectations {
+        // The fix a trainer shows with K or m is checked like the failure the file tells.
         let trace = traces
-            .entry(e.design)
-            .or_insert_with(|| scenario.simulate(e.design));
+            .entry((e.design, e.key_strategy, e.step_keys))
+            .or_insert_with(|| match scenario.rekeyed(e.key_strategy, e.step_keys) {
+                Ok(s) => s.simulate(e.design),
+                Err(_) => scenario.simulate(e.design),
+            });
+        let keyed = [
+            e.key_strategy
+                .map(|k| format!("checkout keys {}", crate::story::checkout_keys(k))),
+            e.step_keys
+                .map(|m| format!("steps keyed with {}", crate::story::step_keys(m))),
+        ];
+        let keyed: Vec<String> = keyed.into_iter().flatten().collect();
         let (status, detail) = match judge(e, trace) {
             Ok(detail) => {
                 tally.passed += 1;
@@ -265,6 +281,11 @@ fn check_scenario(
                 json.status = "fail";
                 ("FAIL", detail)
             }
+        };
+        let detail = if keyed.is_empty() {
+            detail
+        } else {
+            format!("{detail} ({})", keyed.join("; "))
         };
         json.expectations.push(ExpectationJson {
             line: e.line,

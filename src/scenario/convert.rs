@@ -215,7 +215,12 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     check_fault_attempts(&mut c, &file.fault, &config);
 
     let narration = narration(&mut c, &file.narration);
-    let expectations = expectations(&mut c, &file.expect, config.reconcile.is_some());
+    let expectations = expectations(
+        &mut c,
+        &file.expect,
+        config.reconcile.is_some(),
+        config.steps.len(),
+    );
     let quizzes = quizzes(&mut c, &file.quiz);
     let notes = notes(&mut c, &file.note);
     let mut lanes = lanes(&mut c, &file.lanes);
@@ -882,6 +887,7 @@ fn expectations(
     c: &mut Checker<'_>,
     specs: &[Spanned<schema::Expect>],
     reconciles: bool,
+    steps: usize,
 ) -> Vec<Expectation> {
     let mut out = Vec::new();
     for spec in specs {
@@ -957,12 +963,25 @@ fn expectations(
                 "this [[expect]] checks nothing; give charges, verdict, client or refunds".into(),
             );
         }
+        let step_keys = e.step_keys.as_ref().and_then(|m| {
+            if steps == 0 {
+                c.error(
+                    m.span(),
+                    "`step_keys` keys the steps after payment, and this scenario has no [[step]]"
+                        .into(),
+                );
+                return None;
+            }
+            Some(m.get_ref().0)
+        });
         out.push(Expectation {
             design: e.design.0,
             charges,
             verdict,
             client,
             refunds,
+            key_strategy: e.key_strategy.as_ref().map(|k| k.get_ref().0),
+            step_keys,
             line: Diagnostic::at(Severity::Error, c.source, spec.span(), String::new()).line,
         });
     }

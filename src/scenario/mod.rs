@@ -320,11 +320,40 @@ pub struct Expectation {
     pub client: Option<Belief>,
     /// Refunds the reconciliation makes (only with a `[reconcile]`).
     pub refunds: Option<usize>,
+    /// The checkout keyed this way for this expectation (what `K` shows in the replay).
+    pub key_strategy: Option<crate::sim::config::KeyStrategy>,
+    /// The steps after payment keyed this way (what `m` shows).
+    pub step_keys: Option<crate::sim::config::KeyMode>,
     /// Where the `[[expect]]` block starts, for reports.
     pub line: usize,
 }
 
 impl Scenario {
+    /// The scenario with its keys changed as `K` (the checkout's strategy, every layer alike)
+    /// and `m` (the steps after payment) change them; an error when `step_keys` is given to a
+    /// scenario with no steps.
+    pub fn rekeyed(
+        &self,
+        key_strategy: Option<crate::sim::config::KeyStrategy>,
+        step_keys: Option<crate::sim::config::KeyMode>,
+    ) -> Result<Scenario, &'static str> {
+        let mut s = self.clone();
+        if let Some(mode) = step_keys {
+            if s.config.steps.is_empty() {
+                return Err(
+                    "--step-keys keys the steps after payment, and this scenario has no [[step]]",
+                );
+            }
+            for step in &mut s.config.steps {
+                step.key_mode = mode;
+            }
+        }
+        if let Some(strategy) = key_strategy {
+            s.config.set_key_strategy(strategy);
+        }
+        Ok(s)
+    }
+
     /// Simulates the scenario under one design.
     pub fn simulate(&self, design: Design) -> Result<Trace, SimError> {
         crate::sim::simulate(&self.config, design)

@@ -250,4 +250,8 @@ pub struct Expect {
     pub client: Option<Spanned<String>>,
     /// Refunds the `[reconcile]` job makes.
     pub refunds: Option<Spanned<Charges>>,
+    /// The run under the checkout keyed this way (what `K` shows), not as the file keys it.
+    pub key_strategy: Option<Spanned<super::values::KeyChoice>>,
+    /// The run under the steps keyed this way (what `m` shows).
+    pub step_keys: Option<Spanned<super::values::KeyModeId>>,
 }

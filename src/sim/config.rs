@@ -127,7 +127,7 @@ pub enum Jitter {
     Decorrelated,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeyStrategy {
     /// One key minted with the order and carried by every attempt.
@@ -302,7 +302,7 @@ impl Service {
 }
 
 /// How the shop keys its calls to a downstream service.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeyMode {
     /// Made from the order and the step (`5531:courier`): the same on every try, stored by

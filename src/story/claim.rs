@@ -27,6 +27,8 @@ pub enum Claim {
     HeardBefore { charge: ChargeId, by: usize },
     /// The checkout reads no answer naming `charge` in the whole run.
     NeverHears { charge: ChargeId },
+    /// The ledger holds `charge` at the end of the run.
+    ChargeMade { charge: ChargeId },
     /// Attempt `req` made a charge that stands in the ledger at the end.
     AttemptCharged { req: RequestId },
     /// No charge in the ledger was made by attempt `req`.

@@ -161,14 +161,20 @@ impl Teller<'_> {
         ))];
         let made = self.charge_made_by(r.req);
         said.push(match (r.response.charge, made) {
-            (Some(_), _) => Sentence::claims(
-                Claim::AttemptCharged { req: r.req },
+            (Some(id), _) if r.response.replayed => Sentence::claims(
+                Claim::ChargeMade { charge: id },
+                format!(
+                    "It is a replay: {id} moved the money earlier, and this answer, which says so, will not reach the checkout. A lost answer does not mean the charge failed; it means nobody on this side knows."
+                ),
+            ),
+            (Some(id), _) => Sentence::claims(
+                Claim::ChargeMade { charge: id },
                 "The money has moved, and this answer, which says so, will not reach the checkout. A lost answer does not mean the charge failed; it means nobody on this side knows.",
             ),
             (None, Some(id)) => Sentence::claims(
                 Claim::AttemptCharged { req: r.req },
                 format!(
-                    "The answer does not say so, but {id} was made before it was sent: the money has moved, and nobody on this side knows."
+                    "The answer does not name it, but this attempt did make {id}: the money has moved, and nobody on this side knows."
                 ),
             ),
             (None, None) => Sentence::claims(
@@ -239,19 +245,20 @@ impl Teller<'_> {
         }
     }
 
-    /// The charge request `req` made, if it made one.
+    /// The charge attempt `req` made (it or a copy the network made of it), if any.
     fn charge_made_by(&self, req: RequestId) -> Option<crate::sim::state::ChargeId> {
+        let r = self.req(req);
         self.trace.ticks.iter().find_map(|t| match t.fact {
             Fact::Charged {
-                req: r,
+                req: x,
                 charge: Some(id),
                 ..
             }
             | Fact::OneWrite {
-                req: r,
+                req: x,
                 charge: Some(id),
                 ..
-            } if r == req => Some(id),
+            } if self.req(x).intent == r.intent && self.req(x).attempt == r.attempt => Some(id),
             _ => None,
         })
     }
@@ -376,10 +383,15 @@ impl Teller<'_> {
                     .find(|e| e.kind == EntryKind::Record && &*e.key == key)
                     .cloned()
             });
-        if let Some(e) = before.filter(|e| {
-            e.status == EntryStatus::Completed
-                && (e.written_by.attempt != attempt || e.intent != self.req(req).intent)
-        }) {
+        if let Some(e) = before
+            .clone()
+            .filter(|e| e.status == EntryStatus::Completed)
+        {
+            let who = if e.written_by.attempt == attempt && e.intent == self.req(req).intent {
+                format!("the other copy of attempt #{attempt}")
+            } else {
+                format!("attempt #{}", e.written_by.attempt)
+            };
             let held = e.response.unwrap_or(*response);
             let mut said = vec![Sentence::claims(
                 Claim::Overwrites {
@@ -389,10 +401,9 @@ impl Teller<'_> {
                     charge: held.charge,
                 },
                 format!(
-                    "At {clock} the processor writes the answer to {} ({}) over the record for {key}, which attempt #{} had already completed with {}. The write that completes a record does not look at what the record holds (the success write in Powertools for AWS Lambda does not either), so from now on a retry carrying {key} is told {} instead.",
+                    "At {clock} the processor writes the answer to {} ({}) over the record for {key}, which {who} had already completed with {}. The write that completes a record does not look at what the record holds (the success write in Powertools for AWS Lambda does not either), so from now on a retry carrying {key} is told {} instead.",
                     self.name(req),
                     response.summary(),
-                    e.written_by.attempt,
                     held.summary(),
                     response.summary()
                 ),
@@ -409,6 +420,21 @@ impl Teller<'_> {
                 ));
             }
             return said;
+        }
+        if before.is_none() {
+            // The in-progress record expired while the work went on: this write makes a new
+            // record, with nothing under the key to complete.
+            return vec![Sentence::claims(
+                Claim::NotRemembered {
+                    key: key.to_string(),
+                    at: index,
+                },
+                format!(
+                    "At {clock} the processor writes its answer ({}) for {key}, but the in-progress record it meant to complete has already expired: the write makes a new record, kept for a retention window of {}. A retry carrying the key is now answered from it.",
+                    response.summary(),
+                    self.retention()
+                ),
+            )];
         }
         let claim = Claim::CompletesInProgress {
             key: key.into(),
@@ -471,6 +497,18 @@ impl Teller<'_> {
                     "It waits {wait}; then, rather than send {what} straight away, it asks the processor what it holds under {key}."
                 ),
             ));
+        }
+        if lookup.is_none() {
+            // Something ends the run before the wait is over (an outer deadline, a late
+            // answer): the policy is told, not a retry that never goes out.
+            let who = if layer == 0 {
+                "Its retry policy".to_string()
+            } else {
+                format!("The {} layer's retry policy", self.cfg.layers[layer].name)
+            };
+            return Some(Sentence::plain(format!(
+                "{who} would wait {wait} and make attempt {n} of {of}, unless something ends the payment first."
+            )));
         }
         let text = if layer == 0 {
             format!("It waits {wait} and tries again (attempt {n} of {of}).")

@@ -63,6 +63,26 @@ pub fn tell(cfg: &SimConfig, trace: &Trace) -> Told {
     told
 }
 
+/// How the checkout keys its attempts under a strategy, in words.
+pub fn checkout_keys(strategy: crate::sim::config::KeyStrategy) -> &'static str {
+    use crate::sim::config::KeyStrategy;
+    match strategy {
+        KeyStrategy::PerIntent => "one key per order, on every attempt",
+        KeyStrategy::PerAttempt => "a new key on every attempt",
+        KeyStrategy::None => "no key",
+    }
+}
+
+/// How the downstream steps are keyed, in words.
+pub fn step_keys(mode: crate::sim::config::KeyMode) -> &'static str {
+    use crate::sim::config::KeyMode;
+    match mode {
+        KeyMode::Derived => "a key derived from the order and the step",
+        KeyMode::PerAttempt => "a fresh key per try",
+        KeyMode::None => "no key",
+    }
+}
+
 /// `1 attempt`, `3 attempts`.
 pub fn plural(n: usize, word: &str) -> String {
     match (n, word) {

@@ -137,25 +137,7 @@ impl After {
     }
 }
 
-/// How the checkout keys its attempts under a strategy, in words.
-pub fn checkout_keys(strategy: crate::sim::config::KeyStrategy) -> &'static str {
-    use crate::sim::config::KeyStrategy;
-    match strategy {
-        KeyStrategy::PerIntent => "one key per order, on every attempt",
-        KeyStrategy::PerAttempt => "a new key on every attempt",
-        KeyStrategy::None => "no key",
-    }
-}
-
-/// How the downstream steps are keyed, in words.
-pub fn step_keys(mode: crate::sim::config::KeyMode) -> &'static str {
-    use crate::sim::config::KeyMode;
-    match mode {
-        KeyMode::Derived => "a key derived from the order and the step",
-        KeyMode::PerAttempt => "a fresh key per try",
-        KeyMode::None => "no key",
-    }
-}
+pub use crate::story::{checkout_keys, step_keys};
 
 impl App {
     /// Puts section `index` of the session on screen (its story just applied): its design,

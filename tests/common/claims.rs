@@ -58,6 +58,13 @@ pub fn holds(trace: &Trace, claim: &Claim) -> Result<(), String> {
             "not heard before",
         ),
         Claim::NeverHears { charge } => ok(first_heard(trace, *charge).is_none(), "it is heard"),
+        Claim::ChargeMade { charge } => {
+            let last = trace.ticks.last().ok_or("no ticks")?;
+            ok(
+                last.state.ledger().iter().any(|c| c.id == *charge),
+                "no such charge in the ledger",
+            )
+        }
         Claim::AttemptCharged { req } | Claim::AttemptNotCharged { req } => {
             let r = &trace.requests[*req];
             let last = trace.ticks.last().ok_or("no ticks")?;
@@ -122,9 +129,9 @@ pub fn holds(trace: &Trace, claim: &Claim) -> Result<(), String> {
                         && e.key == *key
                         && e.status == EntryStatus::Completed
                         && e.response.and_then(|r| r.charge) == *charge
-                        && (e.written_by.attempt != req.attempt || e.intent != req.intent)
+                        && e.intent == req.intent
                 }),
-                "no record completed by another request stood there",
+                "no completed record stood there",
             )
         }
         Claim::CompletesInProgress { key, at } => ok(
@@ -217,6 +224,54 @@ pub fn no_hindsight_before(told: &Told, questions: &[usize]) -> Result<(), Strin
                     told.labels[i], s.text
                 ));
             }
+        }
+    }
+    Ok(())
+}
+
+/// The counters' identities, on every tick: the store holds what was stored less what was
+/// evicted; dedupe hits are replays and lookups that found a stored answer; refusals are the
+/// 400s the processor gave.
+pub fn counters_add_up(trace: &Trace) -> Result<(), String> {
+    let (mut replays, mut found, mut refusals) = (0u32, 0u32, 0u32);
+    for (i, t) in trace.ticks.iter().enumerate() {
+        match &t.fact {
+            Fact::Replayed { .. } => replays += 1,
+            Fact::Refused { .. } => refusals += 1,
+            Fact::LookupAnswered { lookup } => {
+                if matches!(
+                    trace.lookups[*lookup].answer,
+                    Some(idem::sim::fact::LookupAnswer::Found { .. })
+                ) {
+                    found += 1;
+                }
+            }
+            _ => {}
+        }
+        let c = &t.state.counters;
+        let at = || format!("{}, tick {i} ({:?})", trace.design, t.fact);
+        let held = t.state.memory.len() as u32;
+        if c.keys_stored.checked_sub(c.keys_evicted) != Some(held) {
+            return Err(format!(
+                "stored {} · evicted {} · holds {held} at {}",
+                c.keys_stored,
+                c.keys_evicted,
+                at()
+            ));
+        }
+        if c.dedupe_hits != replays + found {
+            return Err(format!(
+                "{} dedupe hits, but {replays} replays and {found} found lookups at {}",
+                c.dedupe_hits,
+                at()
+            ));
+        }
+        if c.refusals_400 != refusals {
+            return Err(format!(
+                "{} refusals counted, {refusals} told, at {}",
+                c.refusals_400,
+                at()
+            ));
         }
     }
     Ok(())
