@@ -155,7 +155,7 @@ fn item_2_a_409_after_the_crash_says_the_work_is_gone_not_going_on() {
         .expect("the checkout reads a 409");
     assert!(!conflict.contains("still working"), "{conflict}");
     assert!(conflict.contains("no work stands behind it"), "{conflict}");
-    let glossary = idem::glossary::TERMS
+    let glossary = idem::story::glossary::TERMS
         .iter()
         .find(|(t, _)| *t == "in progress")
         .map(|(_, m)| *m)
@@ -242,7 +242,7 @@ fn item_6_the_outcome_line_after_a_reconciliation_tells_what_the_job_did() {
     let s = builtin("nightly-reconcile");
     for design in Design::ALL {
         let story = run(&s, design);
-        let meaning = idem::report::verdict_meaning(&story.trace.outcome);
+        let meaning = idem::story::outcome::verdict_meaning(&story.trace.outcome);
         let reconciled = story.trace.outcome.intents.iter().any(|i| {
             i.reconcile
                 .as_ref()
@@ -265,7 +265,7 @@ fn item_6_the_outcome_line_after_a_reconciliation_tells_what_the_job_did() {
     let story = run(&marked, Design::WithCharge);
     let mark = narration_of(&story, |f| matches!(f, Fact::MarkPaid { .. }));
     assert!(!mark[0].contains("can now ship"), "{}", mark[0]);
-    let meaning = idem::report::verdict_meaning(&story.trace.outcome);
+    let meaning = idem::story::outcome::verdict_meaning(&story.trace.outcome);
     assert!(meaning.contains("marked the order paid"), "{meaning}");
     every_rule("mark-paid", &marked, &story);
 }

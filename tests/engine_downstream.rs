@@ -5,12 +5,12 @@
 mod common;
 
 use common::inline::one_layer;
-use idem::report::{headline, intent_line};
 use idem::scenario::{self, Scenario, library};
 use idem::sim::config::{KeyMode, Service};
 use idem::sim::fact::Fact;
 use idem::sim::trace::{StepState, Trace};
 use idem::sim::{Actor, Belief, Design, TickKind, Verdict};
+use idem::story::outcome::{headline, intent_line};
 
 fn parse(extra: &str) -> Scenario {
     let source = one_layer(3, "backoff = \"1s\"", extra);

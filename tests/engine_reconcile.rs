@@ -5,11 +5,11 @@
 mod common;
 
 use common::inline::one_layer;
-use idem::report::{intent_line, reconcile_line};
 use idem::scenario::{self, Scenario, library};
 use idem::sim::fact::Fact;
 use idem::sim::state::{RefundReason, StatementLine};
 use idem::sim::{Belief, Cents, Design, Instant, TickKind, Verdict};
+use idem::story::outcome::{intent_line, reconcile_line};
 use idem::story::{Story, ToldTick};
 
 const DAY: u64 = 86_400_000;

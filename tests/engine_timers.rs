@@ -191,7 +191,7 @@ fn not_charged_and_not_knowing_is_said_so() {
     let trace = run(&scenario(&text), Design::WithCharge);
     assert_eq!(trace.outcome.verdict, Verdict::NotCharged);
     assert_eq!(trace.outcome.intents[0].client_view, Belief::Unknown);
-    let (_, head) = idem::report::headline(&trace.outcome);
+    let (_, head) = idem::story::outcome::headline(&trace.outcome);
     assert!(head.contains("does not know"), "{head}");
     assert!(
         !head.contains("knows the payment did not go through"),

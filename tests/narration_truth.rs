@@ -5,11 +5,11 @@
 mod common;
 
 use common::inline::{ORDER, one_layer};
-use idem::report::{headline, verdict_meaning};
 use idem::scenario::{self, Scenario, library};
 use idem::sim::trace::Fate;
 use idem::sim::{Design, TickKind};
 use idem::story::Story;
+use idem::story::outcome::{headline, verdict_meaning};
 
 fn builtin(name: &str) -> Scenario {
     library::find(name)

@@ -667,8 +667,8 @@ fn narration_at_common_sizes_is_whole_or_scrolls_into_view() {
                     );
                     if tick == app.last_tick() {
                         let o = &app.trace().outcome;
-                        let (_, head) = idem::report::headline(o);
-                        let meaning = idem::report::verdict_meaning(o);
+                        let (_, head) = idem::story::outcome::headline(o);
+                        let meaning = idem::story::outcome::verdict_meaning(o);
                         let all = words(&screen);
                         assert!(all.contains(&words(&head)), "{w}×{h}: {head}\n{screen}");
                         assert!(

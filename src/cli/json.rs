@@ -52,7 +52,7 @@ impl ReconcileJson {
             marked_paid: r.marked_paid,
             alerts: r.alerts,
             unowed_ms: r.unowed_ms,
-            summary: crate::report::reconcile_line(r),
+            summary: crate::story::outcome::reconcile_line(r),
         }
     }
 }

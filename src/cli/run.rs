@@ -1,12 +1,12 @@
 //! `idem run`: replays a scenario without the terminal UI, as text or JSON.
 
 use super::json::RunJson;
-use crate::glossary;
-use crate::report::{headline, intent_line, reconcile_line, verdict_meaning};
 use crate::scenario::Scenario;
 use crate::scenario::values::DesignChoice;
 use crate::sim::{Design, Trace};
 use crate::story::Told;
+use crate::story::glossary;
+use crate::story::outcome::{headline, intent_line, reconcile_line, verdict_meaning};
 use anyhow::{Context, Result};
 use std::fmt::Write;
 
@@ -132,7 +132,11 @@ fn outcome_text(trace: &Trace) -> String {
         c.keys_evicted
     );
     let held = trace.ticks.last().map_or(0, |t| t.state.memory.len());
-    let _ = writeln!(out, "Dedupe store: {}", crate::report::store_line(c, held));
+    let _ = writeln!(
+        out,
+        "Dedupe store: {}",
+        crate::story::outcome::store_line(c, held)
+    );
     out
 }
 

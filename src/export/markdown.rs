@@ -2,10 +2,10 @@
 //! outcome, the outcomes side by side, the questions, and their answers alone on a last page.
 //! For the trainer: the questions up front with their answers inline, and the trainer's notes.
 
-use crate::report::{headline, verdict_meaning};
 use crate::scenario::{LaneNames, NarrationTarget, Quiz, QuizAnswer, Scenario};
 use crate::sim::{ClockStyle, Design, Trace};
 use crate::story::Told;
+use crate::story::outcome::{headline, verdict_meaning};
 use std::fmt::Write;
 
 /// Who a handout is written for.
@@ -221,7 +221,7 @@ fn design_section(out: &mut String, trace: &Trace, told: &Told, lanes: &LaneName
     let _ = writeln!(out, "## {} · {} (`{}`)\n", d.hotkey(), d.name(), d.id());
     let _ = writeln!(out, "| Time | Lane | What happened | Narration |");
     let _ = writeln!(out, "|---|---|---|---|");
-    let first = crate::glossary::first_uses(told);
+    let first = crate::story::glossary::first_uses(told);
     let table_start = out.len();
     let mut shown = 0;
     for (index, tick) in trace.ticks.iter().enumerate() {
@@ -230,7 +230,7 @@ fn design_section(out: &mut String, trace: &Trace, told: &Told, lanes: &LaneName
         }
         shown += 1;
         let mut narration = cell(&told.narrations[index]);
-        for (term, meaning) in crate::glossary::introduced_at(&first, index) {
+        for (term, meaning) in crate::story::glossary::introduced_at(&first, index) {
             let _ = write!(narration, "<br>*{term}*: {}", cell(meaning));
         }
         let _ = writeln!(

@@ -1,7 +1,10 @@
-//! The words of a run: each tick's label, its narration and the label of its arrow, written
-//! from the engine's facts and the scenario's settings, in the trace's clock style. This is
-//! the one place prose is made; it decides nothing about the run.
+//! The words of a run, made in this folder and nowhere else: each tick's label, its narration
+//! and the label of its arrow, written from the engine's facts and the scenario's settings, in
+//! the trace's clock style, and the words for outcomes (`outcome`) and terms (`glossary`). It
+//! decides nothing about the run.
 //!
+//! A narration is a list of sentences; a sentence that says more than its tick's own fact is
+//! made from a `Claim` (`claim`, `claimed`), which the tests' claim checker holds to the trace.
 //! A sentence about what happens later is settled here, against the whole trace, so no
 //! narration claims a future that a later tick contradicts.
 
@@ -19,6 +22,8 @@ use std::collections::HashMap;
 pub mod claim;
 mod claimed;
 mod downstream;
+pub mod glossary;
+pub mod outcome;
 
 pub use claim::{Claim, Sentence, Via};
 pub use downstream::{ServiceWords, service_words};

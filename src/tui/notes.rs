@@ -418,7 +418,7 @@ fn draw(frame: &mut Frame<'_>, status: &Status, (since, scroll): (u64, u16), the
                 lines.extend(
                     state
                         .into_iter()
-                        .map(|l| Line::styled(l, theme.tone(crate::report::Tone::Warn))),
+                        .map(|l| Line::styled(l, theme.tone(crate::story::outcome::Tone::Warn))),
                 );
                 lines.push(Line::raw(""));
             }
@@ -457,7 +457,7 @@ fn draw(frame: &mut Frame<'_>, status: &Status, (since, scroll): (u64, u16), the
                 };
                 block = block
                     .title(marks)
-                    .title_style(theme.tone(crate::report::Tone::Warn));
+                    .title_style(theme.tone(crate::story::outcome::Tone::Warn));
             }
             frame.render_widget(
                 paragraph

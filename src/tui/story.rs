@@ -60,7 +60,7 @@ pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimErr
     let scenario = crate::scenario::fork::with_faults(&original, &added);
     let traces = PerDesign::try_new(|d| scenario.simulate(d))?;
     let told = traces.map(|_, t| scenario.tell(t));
-    let glossary = told.map(|_, t| crate::glossary::first_uses(t));
+    let glossary = told.map(|_, t| crate::story::glossary::first_uses(t));
     let repeats = told.map(|d, t| crate::tui::repeats::runs(&traces[d], t));
     let before_what_ifs = if added.is_empty() {
         traces.map(|_, t| t.ticks.len())

@@ -1,7 +1,7 @@
 //! Colours and emphasis. Named terminal colours read on dark and light backgrounds alike;
 //! with `NO_COLOR` set, emphasis comes from bold, reverse and dim alone.
 
-use crate::report::Tone;
+use crate::story::outcome::Tone;
 use ratatui::style::{Color, Modifier, Style};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +84,7 @@ impl Theme {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Tone;
+    use crate::story::outcome::Tone;
 
     #[test]
     fn no_color_set_and_not_empty_turns_colour_off() {

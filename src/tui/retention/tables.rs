@@ -11,8 +11,8 @@ use super::state::{RetentionScreen, Row};
 use super::view::{
     boxed, delays_by_layer, first_visible, level_marker, level_of, level_style, pad, selected_style,
 };
-use crate::report::Tone;
 use crate::retention::{Count, Level, Report, Span as Spell, Stack};
+use crate::story::outcome::Tone;
 use crate::tui::theme::Theme;
 use unicode_width::UnicodeWidthStr;
 

@@ -14,8 +14,8 @@ use unicode_width::UnicodeWidthStr;
 
 use super::state::{RetentionScreen, Row};
 use super::{matrix, tables};
-use crate::report::Tone;
 use crate::retention::{AMBER_FROM, Count, Level, RED_FROM, Report, Span as Spell, Stack};
+use crate::story::outcome::Tone;
 use crate::tui::theme::Theme;
 use crate::tui::view::fit;
 

@@ -4,8 +4,8 @@
 
 use super::fit;
 use super::lanes::mark;
-use crate::report::headline;
 use crate::sim::{Design, Instant, Trace};
+use crate::story::outcome::headline;
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use ratatui::Frame;

@@ -1,7 +1,7 @@
 //! The glossary: the words the replay relies on, defined once, and marked in the narration
 //! where the story first uses them.
 
-use crate::glossary::whole_word;
+use crate::story::glossary::whole_word;
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span, Text};
 
-pub use crate::glossary::TERMS;
+pub use crate::story::glossary::TERMS;
 
 /// The narration with each glossary term marked where the story first uses it.
 pub fn marked<'a>(text: &'a str, app: &App, theme: &Theme) -> Text<'a> {

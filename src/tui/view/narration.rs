@@ -1,7 +1,7 @@
 //! The narration of the current moment, and the outcome once the last tick is reached.
 
 use super::fit;
-use crate::report::{Tone, headline, reconcile_line, verdict_meaning};
+use crate::story::outcome::{Tone, headline, reconcile_line, verdict_meaning};
 use crate::tui::app::{App, Overlay, Screen};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -17,7 +17,7 @@ pub fn narration_text(app: &App) -> Option<String> {
         Screen::Replay | Screen::Window => app.told().narrations.get(app.tick).cloned(),
         Screen::Compare => Some(format!(
             "{} processors, the same requests, the same faults, one row per moment. Step with ← and →: all columns move together; ◆ marks the first tick where they stop agreeing. 1–6 add or take away a column (two to five).",
-            crate::report::count_word(app.compared.len())
+            crate::story::outcome::count_word(app.compared.len())
         )),
     }
 }
@@ -286,7 +286,7 @@ fn explanation(app: &App, quiz: &crate::scenario::Quiz, changes: &[&str], outcom
         "Under {} this story ends with {}: {}.",
         design_name(app),
         crate::story::plural(o.charges, "charge"),
-        crate::report::verdict_meaning(o)
+        crate::story::outcome::verdict_meaning(o)
     );
     let why = if changes.is_empty() {
         quiz.explanation.for_design(app.design).to_string()

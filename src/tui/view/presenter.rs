@@ -4,7 +4,7 @@
 //! session's part and its countdown, and at the end the room's score.
 
 use super::fit;
-use crate::report::headline;
+use crate::story::outcome::headline;
 use crate::tui::app::{App, Overlay, Presenting, Screen};
 use crate::tui::shown::{banners, clock};
 use crate::tui::theme::Theme;
@@ -133,7 +133,7 @@ fn footer(frame: &mut Frame<'_>, foot: Rect, app: &App, theme: &Theme) {
     } else if let Some(why) = &app.notes_off {
         Line::styled(
             fit(&format!(" speaker notes are off: {why}"), width),
-            theme.tone(crate::report::Tone::Warn),
+            theme.tone(crate::story::outcome::Tone::Warn),
         )
     } else {
         Line::styled(fit(hints(app), width), theme.dim())
@@ -180,7 +180,7 @@ fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, them
         if left < 0 {
             (
                 format!(" · {} over ", clock(-left)),
-                theme.tone(crate::report::Tone::Bad),
+                theme.tone(crate::story::outcome::Tone::Bad),
             )
         } else {
             (format!(" · {} left ", clock(left)), theme.bold())

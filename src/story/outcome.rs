@@ -1,5 +1,5 @@
-//! Plain words for an outcome, shared by the command line and the terminal UI. It describes
-//! what the engine decided; it decides nothing.
+//! Plain words for an outcome, shared by the command line and the terminal UI (the prose of
+//! the story folder). It describes what the engine decided; it decides nothing.
 
 use crate::sim::Belief;
 use crate::sim::config::{KeyMode, Service};
