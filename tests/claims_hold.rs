@@ -397,3 +397,71 @@ fn the_checker_can_fail() {
     assert!(common::claims::holds(&story.trace, &wrong).is_err());
     let _ = ORDER;
 }
+
+// ------------------------------------------------- the fix K and m show, checked like the rest
+
+#[test]
+fn idem_run_keys_the_story_as_k_and_m_do() {
+    let out = common::run_idem_in(
+        None,
+        &[
+            "run",
+            "per-attempt-key",
+            "--design",
+            "with-charge",
+            "--key-strategy",
+            "per-intent",
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(text.contains("Verdict: correct"), "{text}");
+    let out = common::run_idem_in(
+        None,
+        &[
+            "run",
+            "courier-retry",
+            "--design",
+            "with-charge",
+            "--step-keys",
+            "none",
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("courier booked twice"), "{text}");
+    // m needs steps to key.
+    let out = common::run_idem_in(None, &["run", "order-5531", "--step-keys", "none"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no [[step]]"));
+}
+
+#[test]
+fn an_expectation_under_k_is_checked_against_the_rekeyed_run() {
+    let dir = std::env::temp_dir().join(common::unique_name("expect-keys"));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let write = |name: &str, expect: &str| {
+        let path = dir.join(name);
+        let body = one_layer(
+            3,
+            "backoff = \"1s\"\nkey = \"per-attempt\"",
+            &format!(
+                "[[fault]]\nattempt = 1\nlose = \"reply\"\n[[expect]]\ndesign = \"with-charge\"\n{expect}\n"
+            ),
+        );
+        std::fs::write(&path, body).expect("the scenario is written");
+        path.display().to_string()
+    };
+    let fixed = write("fixed.toml", "key_strategy = \"per-intent\"\ncharges = 1");
+    let out = common::run_idem_in(None, &["check", &fixed]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("one key per order"));
+    // The same claim without K is false of the file's own keys, and check says so.
+    let broken = write("broken.toml", "charges = 1");
+    let out = common::run_idem_in(None, &["check", &broken]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let no_steps = write("no-steps.toml", "step_keys = \"none\"\ncharges = 1");
+    let out = common::run_idem_in(None, &["check", &no_steps]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no [[step]]"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
