@@ -44,6 +44,8 @@ fn every_rule(name: &str, s: &Scenario, story: &Story) -> usize {
     common::claims::no_hindsight_before(&story.told, &questions(s, story))
         .unwrap_or_else(|e| panic!("{name}, {}: {e}", story.trace.design));
     common::claims::counters_add_up(&story.trace).unwrap_or_else(|e| panic!("{name}: {e}"));
+    common::claims::labels_name_one_thing(&story.trace, &story.told.labels)
+        .unwrap_or_else(|e| panic!("{name}, {}: {e}", story.trace.design));
     n
 }
 

@@ -571,6 +571,7 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
         common::truth::check(&trace, &told).map_err(TestCaseError::fail)?;
         common::claims::check(&trace, &told).map_err(TestCaseError::fail)?;
         common::claims::counters_add_up(&trace).map_err(TestCaseError::fail)?;
+        common::claims::labels_name_one_thing(&trace, &told.labels).map_err(TestCaseError::fail)?;
         let questions: Vec<usize> = first
             .quizzes
             .iter()

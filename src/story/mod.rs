@@ -170,13 +170,15 @@ impl<'a> Teller<'a> {
         self.cfg.intents.len() > 1
     }
 
-    /// `#2`, or `5538 #2` when the story has several orders.
+    /// `#2`, or `5538 #2` when the story has several orders; `#2 copy` for the second copy
+    /// the network made of it, so its ticks have labels of their own.
     fn tag(&self, req: RequestId) -> String {
         let r = self.req(req);
+        let copy = if r.copy > 0 { " copy" } else { "" };
         if self.several_orders() {
-            format!("{} #{}", self.order(r.intent), r.attempt)
+            format!("{} #{}{copy}", self.order(r.intent), r.attempt)
         } else {
-            format!("#{}", r.attempt)
+            format!("#{}{copy}", r.attempt)
         }
     }
 
