@@ -459,9 +459,75 @@ fn expiry(plan: &Plan) -> Row {
     }
 }
 
+/// What the drill saw that only a design which makes a second effect can do: requests that
+/// overlap each processed as new, or a used key processed again for another body.
+pub fn second_effects(o: &Observed) -> Vec<String> {
+    let mut seen = Vec::new();
+    if let Some(race) = &o.race {
+        let new = distinct(race.iter().filter(|s| s.ok() && !s.replayed));
+        if new > 1 {
+            seen.push(format!(
+                "{new} of {} requests sent at once were each processed as new",
+                race.len()
+            ));
+        }
+    }
+    if let (Some(first), Some(m)) = (&o.first, &o.mismatch)
+        && m.ok()
+        && !m.replayed
+        && m.body != first.body
+    {
+        seen.push("the same key with another body was processed again".to_string());
+    }
+    seen
+}
+
+/// Whether a design can make a second effect for one key where the drill looks: only those
+/// may be named when a row saw one.
+pub fn makes_second_effects(design: Design) -> bool {
+    matches!(
+        design,
+        Design::NoKey | Design::LogAfterCharge | Design::ContentHash
+    )
+}
+
 /// The design of the simulation that behaves most like what was seen, with the reason;
-/// none when too little came back to tell.
+/// none when too little came back to tell. A design that never makes a second effect is never
+/// named when a row saw one.
 pub fn nearest(o: &Observed) -> Option<(Design, String)> {
+    let found = nearest_by_answers(o)?;
+    let twice = second_effects(o);
+    if twice.is_empty() || makes_second_effects(found.0) {
+        return Some(found);
+    }
+    let (a, b) = (o.first.as_ref()?, o.retry.as_ref()?);
+    let repeat = if b.status == Some(409) && a.ok() {
+        "a completed request's repeat is refused with 409"
+    } else {
+        "a completed request's repeat gets its answer"
+    };
+    let overlap = o
+        .race
+        .as_ref()
+        .is_some_and(|race| distinct(race.iter().filter(|s| s.ok() && !s.replayed)) > 1);
+    let design = if overlap {
+        Design::LogAfterCharge
+    } else {
+        Design::ContentHash
+    };
+    Some((
+        design,
+        format!(
+            "{repeat}, but {}: more than one effect, which {} can make and {} cannot",
+            crate::text::and_list(&twice.iter().map(String::as_str).collect::<Vec<_>>()),
+            design.id(),
+            found.0.id()
+        ),
+    ))
+}
+
+/// The nearest design judged from the first request and its retry, then the rest.
+fn nearest_by_answers(o: &Observed) -> Option<(Design, String)> {
     let (a, b) = (o.first.as_ref()?, o.retry.as_ref()?);
     a.status?;
     b.status?;
@@ -566,7 +632,7 @@ mod tests {
         assert_eq!(nearest(&hash).map(|n| n.0), Some(Design::ContentHash));
         let mut approved = seen(200, "approved");
         approved.replayed = true;
-        let before = observed(approved, vec![ok("ch_2")], ok("ch_3"));
+        let before = observed(approved, vec![ok("ch_2")], seen(422, ""));
         assert_eq!(nearest(&before).map(|n| n.0), Some(Design::LogBeforeCharge));
         assert_eq!(nearest(&Observed::default()), None);
         let refused = observed(
@@ -576,6 +642,45 @@ mod tests {
         );
         assert_eq!(nearest(&refused).map(|n| n.0), Some(Design::WithCharge));
         assert_eq!(replay(&refused).verdict, Verdict::Variant);
+    }
+
+    #[test]
+    fn no_design_that_keeps_one_effect_is_named_when_a_row_saw_two() {
+        let ok = |b: &str| seen(200, b);
+        // A completed repeat answered 409 with the stored body, five overlapping requests each
+        // charged, a reused key charged again: not with-charge.
+        let race = (1..=5).map(|n| ok(&format!("ch_{n}"))).collect();
+        let refused = observed(seen(409, "ch_1"), race, ok("ch_9"));
+        let (design, why) = nearest(&refused).expect("a design");
+        assert!(makes_second_effects(design), "{design}: {why}");
+        assert!(why.contains("each processed as new"), "{why}");
+        // Replayed retries with a reused key charged again.
+        let reuse = observed(ok("ch_1"), vec![ok("ch_2"), seen(409, "")], ok("ch_9"));
+        let (design, why) = nearest(&reuse).expect("a design");
+        assert!(makes_second_effects(design), "{design}: {why}");
+        assert!(why.contains("another body"), "{why}");
+        // Every combination of the rows: whatever is named agrees with what was seen.
+        let answers = [
+            ok("ch_1"),
+            seen(409, "ch_1"),
+            seen(400, "dup"),
+            seen(422, ""),
+        ];
+        for retry in &answers {
+            for m in &answers {
+                for race in [
+                    vec![ok("ch_2"), seen(409, "")],
+                    vec![ok("ch_2"), ok("ch_3")],
+                ] {
+                    let o = observed(retry.clone(), race, m.clone());
+                    if let Some((d, why)) = nearest(&o)
+                        && !second_effects(&o).is_empty()
+                    {
+                        assert!(makes_second_effects(d), "{d}: {why}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -387,7 +387,13 @@ impl Teller<'_> {
             .clone()
             .filter(|e| e.status == EntryStatus::Completed)
         {
-            let who = if e.written_by.attempt == attempt && e.intent == self.req(req).intent {
+            let who = if e.intent != self.req(req).intent {
+                format!(
+                    "attempt #{} of order {}",
+                    e.written_by.attempt,
+                    self.order(e.intent)
+                )
+            } else if e.written_by.attempt == attempt {
                 format!("the other copy of attempt #{attempt}")
             } else {
                 format!("attempt #{}", e.written_by.attempt)

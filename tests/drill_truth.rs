@@ -1,0 +1,225 @@
+//! The drill against services nobody here wrote, reproduced on loopback: small HTTP servers
+//! with the behaviours real idempotency middlewares have, each drilled by the real binary. The
+//! design the drill names, its summary, its exit status and the scenario it writes must agree
+//! with every row: a row that saw a second effect rules out every design that never makes one.
+
+mod common;
+
+use common::{idem_command, run_with_timeout, unique_name};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How a test server treats a key it has seen.
+#[derive(Clone, Copy)]
+enum Behaviour {
+    /// A completed repeat with the same body gets 409 carrying the stored answer; nothing
+    /// locks a key while it is worked on, and the key is stored with its body, so another
+    /// body under a used key is charged anew (as one registry middleware does).
+    Conflict409WithBody,
+}
+
+struct TestServer {
+    addr: String,
+    charges: Arc<AtomicU32>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop so it sees the stop.
+        let _ = TcpStream::connect(&self.addr);
+    }
+}
+
+/// One request, read whole: the Idempotency-Key header (if any) and the body.
+fn read_request(stream: &mut TcpStream) -> Option<(String, Option<String>, String)> {
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let head_end = loop {
+        let n = stream.read(&mut chunk).ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        if buf.len() > 64 * 1024 {
+            return None;
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
+    let mut lines = head.lines();
+    let method = lines.next()?.split_whitespace().next()?.to_string();
+    let mut key = None;
+    let mut length = 0usize;
+    for line in lines {
+        if let Some((name, value)) = line.split_once(':') {
+            match name.trim().to_ascii_lowercase().as_str() {
+                "idempotency-key" => key = Some(value.trim().to_string()),
+                "content-length" => length = value.trim().parse().unwrap_or(0),
+                _ => {}
+            }
+        }
+    }
+    while buf.len() < head_end + length {
+        let n = stream.read(&mut chunk).ok()?;
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    let body = String::from_utf8_lossy(&buf[head_end..]).to_string();
+    Some((method, key, body))
+}
+
+fn answer(stream: &mut TcpStream, status: u16, body: &str) {
+    let reason = match status {
+        200 => "OK",
+        201 => "Created",
+        400 => "Bad Request",
+        409 => "Conflict",
+        _ => "Other",
+    };
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+}
+
+fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("its address").to_string();
+    let charges = Arc::new(AtomicU32::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    // Completed keys: the key and body, with the answer stored for them.
+    let done: Arc<Mutex<HashMap<(String, String), String>>> = Arc::default();
+    let (c, s) = (charges.clone(), stop.clone());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            if s.load(Ordering::SeqCst) {
+                break;
+            }
+            let Ok(mut stream) = stream else { continue };
+            let (c, done) = (c.clone(), done.clone());
+            std::thread::spawn(move || {
+                let Some((method, key, body)) = read_request(&mut stream) else {
+                    return;
+                };
+                if method != "POST" {
+                    answer(&mut stream, 200, "{}");
+                    return;
+                }
+                match behaviour {
+                    Behaviour::Conflict409WithBody => {
+                        let Some(key) = key else {
+                            answer(&mut stream, 400, r#"{"error":"Idempotency-Key required"}"#);
+                            return;
+                        };
+                        let stored = done
+                            .lock()
+                            .expect("the store")
+                            .get(&(key.clone(), body.clone()))
+                            .cloned();
+                        if let Some(stored) = stored {
+                            answer(&mut stream, 409, &stored);
+                            return;
+                        }
+                        std::thread::sleep(hold);
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}","status":"succeeded"}}"#);
+                        done.lock()
+                            .expect("the store")
+                            .insert((key, body), made.clone());
+                        answer(&mut stream, 201, &made);
+                    }
+                }
+            });
+        }
+    });
+    TestServer {
+        addr,
+        charges,
+        stop,
+    }
+}
+
+fn drill(args: &[&str]) -> std::process::Output {
+    let mut all = vec!["drill"];
+    all.extend_from_slice(args);
+    run_with_timeout(idem_command(&all), "idem drill", Duration::from_secs(60))
+}
+
+fn rows(v: &Value) -> HashMap<String, String> {
+    v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r["check"].as_str().unwrap_or_default().to_string(),
+                r["verdict"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Designs that never make a second effect for one key where the drill looks.
+const ONE_EFFECT: [&str; 3] = ["with-charge", "log-before-charge", "inprogress-record"];
+
+#[test]
+fn a_409_with_the_stored_body_and_five_charges_is_never_called_safe() {
+    let server = start(Behaviour::Conflict409WithBody, Duration::from_millis(300));
+    let url = format!("http://{}/charges", server.addr);
+    let dir = std::env::temp_dir().join(unique_name("drill-truth"));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let scenario = dir.join("drilled.toml");
+    let out = drill(&[
+        &url,
+        "--json",
+        "--scenario",
+        scenario.to_str().expect("a UTF-8 path"),
+    ]);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let rows = rows(&v);
+    // The rows saw the second effects: the overlap each charged, the reused key charged.
+    assert_eq!(rows["concurrent"], "fail", "{}", v["rows"]);
+    assert_eq!(rows["key-reuse"], "fail", "{}", v["rows"]);
+    assert!(server.charges.load(Ordering::SeqCst) >= 3);
+    // So nothing may say it keeps one charge.
+    let nearest = v["nearest_design"]["id"].as_str().unwrap_or_default();
+    assert!(
+        !ONE_EFFECT.contains(&nearest),
+        "named {nearest}: {}",
+        v["nearest_design"]
+    );
+    assert_eq!(v["summary"]["conforms"], false);
+    assert_eq!(out.status.code(), Some(1));
+    // The scenario it writes tells a story with more than one charge, and idem check agrees.
+    let written = std::fs::read_to_string(&scenario).expect("the scenario was written");
+    assert!(
+        written.contains(&format!("it behaves like {nearest}")),
+        "{written}"
+    );
+    let check = run_with_timeout(
+        idem_command(&["run", scenario.to_str().unwrap_or_default(), "--json"]),
+        "idem run",
+        Duration::from_secs(30),
+    );
+    let run: Value = serde_json::from_slice(&check.stdout).expect("the run's JSON");
+    assert!(
+        run["charges"].as_u64().unwrap_or(0) > 1,
+        "{}",
+        run["verdict"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
