@@ -82,6 +82,20 @@ fn an_envoy_route_gives_its_retry_policy_and_route_timeout() {
 }
 
 #[test]
+fn a_camel_case_envoy_route_gives_the_same_numbers() {
+    // What Kuma, Envoy Gateway and config dumps emit: the same fields in camelCase.
+    let imported = read("envoy-route-camel.json");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.attempts, 4, "numRetries 3 + 1");
+    assert_eq!(layer.timeout, Some(secs(2)), "perTryTimeout");
+    assert_eq!(layer.deadline, Some(secs(9)), "the route timeout");
+    assert_eq!(
+        layer.schedule,
+        Schedule::List(vec![ms(100), ms(300), ms(700), ms(1000)])
+    );
+}
+
+#[test]
 fn an_envoy_route_without_a_policy_sends_once_within_fifteen_seconds() {
     let imported = sources::read(&format!("{}#status", fixture("envoy-route.yaml")))
         .expect("the second route");

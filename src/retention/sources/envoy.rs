@@ -49,7 +49,9 @@ fn walk<'a>(node: &'a Node, path: String, found: &mut Vec<(String, &'a Node)>, d
     if depth > 32 {
         return;
     }
-    if let Some(hosts) = node.get_exact("virtual_hosts") {
+    // Matched loosely, as the lookups inside are: config dumps, Kuma and Envoy Gateway
+    // write the same fields in camelCase (`virtualHosts`, `retryPolicy`, `numRetries`).
+    if let Some(hosts) = node.get("virtual_hosts") {
         let at = if path.is_empty() {
             "virtual_hosts".to_owned()
         } else {
