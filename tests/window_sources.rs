@@ -167,11 +167,29 @@ fn an_aws_profile_gives_standard_mode_backoff() {
     let (field, values) = field(layer);
     assert_eq!(field, "[profile settlement]");
     assert!(values.contains("max_attempts"), "{values}");
-    // The default profile has neither setting: 3 attempts, and a warning.
+    // The default profile has neither setting: boto3 then retries in legacy mode, 5
+    // attempts, the most a documented default makes; the warning gives the range.
     let default = read("aws-config");
     let layer = only_layer(&default);
-    assert_eq!(layer.attempts, 3);
-    assert!(layer.warnings.iter().any(|w| w.contains("retry_mode")));
+    assert_eq!(layer.attempts, 5);
+    assert!(
+        layer
+            .warnings
+            .iter()
+            .any(|w| w.contains("retry_mode") && w.contains("3 attempts") && w.contains("boto3")),
+        "{:?}",
+        layer.warnings
+    );
+}
+
+#[test]
+fn a_bare_aws_section_says_to_write_profile() {
+    let err = sources::read(&fixture("aws-config-bare-profile")).expect_err("[dev] is no profile");
+    let text = err.to_string();
+    assert!(text.contains("[profile dev]"), "{text}");
+    let err = sources::read(&format!("{}#dev", fixture("aws-config-bare-profile")))
+        .expect_err("[dev] is no profile");
+    assert!(err.to_string().contains("[profile dev]"), "{err}");
 }
 
 #[test]

@@ -3,9 +3,10 @@
 //! The AWS SDKs' documented behaviour: in `standard` (and `adaptive`) mode a
 //! call makes 3 attempts unless `max_attempts` says otherwise, waiting a
 //! random time up to `1 s × 2^(n−1)` before retry `n`, never more than 20 s
-//! (full jitter). `legacy` mode is each SDK's own; it is counted like
-//! `standard`, with a warning. The file sets no per-try timeout (that lives
-//! in code), so tries count as taking no time unless one is given.
+//! (full jitter). `legacy` mode is each SDK's own (boto3's makes 5 attempts),
+//! and it is boto3's default when no mode is set; both are counted as 5, the
+//! most, with a warning that gives the range. The file sets no per-try timeout
+//! (that lives in code), so tries count as taking no time unless one is given.
 
 use std::time::Duration;
 
@@ -42,6 +43,27 @@ pub fn read(
         let default = candidates.remove(i);
         candidates.insert(0, default);
     }
+    // `[dev]` is a profile only in ~/.aws/credentials; in the config file the SDKs read
+    // `[profile dev]`, and skip `[dev]` without a word.
+    let bare: Vec<(&String, &Node)> = root
+        .entries()
+        .iter()
+        // `[sso-session x]` and `[services x]` are sections of their own, not profiles.
+        .filter(|(section, _)| section != "default" && !section.contains(' '))
+        .map(|(section, node)| (section, node))
+        .collect();
+    if let Some((section, node)) = bare
+        .iter()
+        .find(|(section, _)| selector.is_some_and(|s| s == section.as_str()))
+        .or_else(|| bare.first().filter(|_| candidates.is_empty()))
+    {
+        return Err(doc.error(
+            node,
+            format!(
+                "[{section}] is not a profile to the AWS SDKs, which skip it in ~/.aws/config: write [profile {section}]"
+            ),
+        ));
+    }
     let mut notes = Vec::new();
     let (name, profile) = pick(doc, "profile", candidates, selector, &mut notes)?;
     let section = if name == "default" {
@@ -64,21 +86,31 @@ pub fn read(
             mode
         }
         None => {
-            source.note("no retry_mode: counted as standard");
+            source.note("no retry_mode: each SDK's own default mode");
             layer.warnings.push(
-                "no retry_mode: each SDK picks its own default mode; counted as standard"
+                "no retry_mode: each SDK picks its own default mode, standard (3 attempts) for the \
+                 AWS CLI v2, legacy for boto3 (5 attempts); counted as boto3's 5, the most, so the \
+                 window is not cut short; set retry_mode to count one"
                     .to_owned(),
             );
-            "standard".to_owned()
+            "unset".to_owned()
         }
     };
     if mode == "legacy" {
         layer.warnings.push(
-            "legacy mode retries as each SDK sees fit (boto3 makes 5 attempts); counted as \
-             standard"
+            "legacy mode retries as each SDK sees fit, from 3 attempts to boto3's 5; counted as \
+             5, the most"
                 .to_owned(),
         );
     }
+    // The most attempts a documented default makes: boto3's legacy mode (5, the first
+    // included), which is also its default when no mode is set.
+    let default_attempts = if mode == "legacy" || mode == "unset" {
+        5
+    } else {
+        3
+    };
+    layer.attempts = default_attempts;
     match profile.get_exact("max_attempts") {
         Some(n) => {
             let attempts = doc.count(n, "max_attempts")?;
@@ -89,6 +121,9 @@ pub fn read(
                 "attempts {attempts} (max_attempts, the first included)"
             ));
             layer.attempts = attempts;
+        }
+        None if default_attempts == 5 => {
+            source.note("attempts 5: boto3's legacy default, the most an SDK's default makes")
         }
         None => source.note("attempts 3: the default of standard and adaptive modes"),
     }
