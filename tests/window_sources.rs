@@ -522,6 +522,25 @@ fn args(flags: &[&str]) -> RetentionArgs {
 }
 
 #[test]
+fn a_provider_window_too_short_gets_advice_besides_keeping_keys_longer() {
+    let report = stack_from_args(&args(&["--preset", "sidekiq", "--keys-kept", "stripe"]))
+        .expect("valid")
+        .report()
+        .expect("valid");
+    let advice = report.provider_advice().expect("the window is too short");
+    for fix in ["shorter", "look the order up", "reconcile"] {
+        assert!(advice.contains(fix), "{advice}");
+    }
+    assert!(report.to_text().contains(&advice));
+    // A window the team sets, or one long enough, gets none.
+    let own = stack_from_args(&args(&["--preset", "sidekiq", "--window", "24h"]))
+        .expect("valid")
+        .report()
+        .expect("valid");
+    assert_eq!(own.provider_advice(), None);
+}
+
+#[test]
 fn the_coverage_sentence_compares_the_retries_with_the_provider() {
     let report = stack_from_args(&args(&["--preset", "sidekiq", "--keys-kept", "stripe"]))
         .expect("valid")

@@ -116,6 +116,10 @@ impl Report {
             out.push_str(&sentence);
             out.push('\n');
         }
+        if let Some(advice) = self.provider_advice() {
+            out.push_str(&advice);
+            out.push('\n');
+        }
         if !self.notes.is_empty() {
             out.push_str("\nNotes\n");
             for note in &self.notes {
@@ -123,6 +127,24 @@ impl Report {
             }
         }
         out
+    }
+
+    /// With `--keys-kept` and a path the window does not cover: what closes the gap when
+    /// the provider, not the team, sets how long keys are kept.
+    pub fn provider_advice(&self) -> Option<String> {
+        let by = self.keys_kept_by.as_deref()?;
+        if self.uncovered_count() == 0 || self.required_window.is_unbounded() {
+            return None;
+        }
+        Some(format!(
+            "{by} sets the window of {}, and no setting of yours makes it longer. Close the gap \
+             from your side: make the slowest path shorter (rerun sooner, or retry for less \
+             long), before a rerun look the order up among the charges already made (yours, or \
+             the provider's list) and charge only if none is found, since an expired key \
+             proves nothing, and reconcile charges against orders so a duplicate that slips through \
+             is found and refunded.",
+            self.window
+        ))
     }
 
     /// With `--keys-kept`: how long the retries last against how long the
