@@ -183,6 +183,30 @@ fn an_aws_profile_gives_standard_mode_backoff() {
 }
 
 #[test]
+fn a_polly_field_polly_does_not_read_is_warned_with_the_field_it_meant() {
+    let imported = read("appsettings-misspelt.json");
+    let layer = only_layer(&imported);
+    assert!(
+        layer
+            .warnings
+            .iter()
+            .any(|w| w.contains("Retry.Backoff") && w.contains("did you mean BackoffType?")),
+        "{:?}",
+        layer.warnings
+    );
+    // The spelt-right file warns of nothing.
+    let right = read("appsettings.json");
+    assert!(
+        !only_layer(&right)
+            .warnings
+            .iter()
+            .any(|w| w.contains("not a field")),
+        "{:?}",
+        only_layer(&right).warnings
+    );
+}
+
+#[test]
 fn a_bare_aws_section_says_to_write_profile() {
     let err = sources::read(&fixture("aws-config-bare-profile")).expect_err("[dev] is no profile");
     let text = err.to_string();

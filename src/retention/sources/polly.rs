@@ -108,6 +108,7 @@ pub fn read(
     let get = |key: &str| retry.and_then(|r| r.get(key));
     if let Some(r) = retry {
         doc.map(r, "Retry")?;
+        unknown_fields(r, &mut layer.warnings);
     }
     let retries = match get("MaxRetryAttempts") {
         Some(n) => doc.count(n, "Retry.MaxRetryAttempts")?,
@@ -208,4 +209,38 @@ fn linear(delay: Duration, cap: Option<Duration>, retries: u64) -> Schedule {
         })
         .collect();
     Schedule::List(waits)
+}
+
+/// What Polly's retry options bind from configuration.
+const RETRY_FIELDS: [&str; 7] = [
+    "MaxRetryAttempts",
+    "Delay",
+    "MaxDelay",
+    "BackoffType",
+    "UseJitter",
+    "Name",
+    "ShouldHandle",
+];
+
+/// A field of the Retry block Polly does not read is silently ignored by .NET's binder, and
+/// so would be here: each one gets a warning, with the field it most likely meant.
+fn unknown_fields(retry: &Node, warnings: &mut Vec<String>) {
+    let loose = |k: &str| k.to_ascii_lowercase().replace(['_', '-'], "");
+    for (key, _) in retry.entries() {
+        if RETRY_FIELDS.iter().any(|f| loose(f) == loose(key)) {
+            continue;
+        }
+        let lower = loose(key);
+        let meant = crate::scenario::values::did_you_mean(key, RETRY_FIELDS).or_else(|| {
+            RETRY_FIELDS
+                .iter()
+                .copied()
+                .find(|f| !lower.is_empty() && loose(f).starts_with(&lower))
+        });
+        let hint = meant.map_or(String::new(), |m| format!(" (did you mean {m}?)"));
+        warnings.push(format!(
+            "Retry.{} is not a field Polly reads, so it changes nothing{hint}",
+            crate::text::sanitize_line(key)
+        ));
+    }
 }
