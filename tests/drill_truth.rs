@@ -21,6 +21,9 @@ enum Behaviour {
     /// locks a key while it is worked on, and the key is stored with its body, so another
     /// body under a used key is charged anew (as one registry middleware does).
     Conflict409WithBody,
+    /// A repeat gets the stored answer, marked with `Idempotency-Replayed: true`, a common
+    /// spelling of the draft's `Idempotent-Replayed`.
+    ReplayedHeaderSpelling,
 }
 
 struct TestServer {
@@ -81,6 +84,10 @@ fn read_request(stream: &mut TcpStream) -> Option<(String, Option<String>, Strin
 }
 
 fn answer(stream: &mut TcpStream, status: u16, body: &str) {
+    answer_with(stream, status, body, "");
+}
+
+fn answer_with(stream: &mut TcpStream, status: u16, body: &str, extra: &str) {
     let reason = match status {
         200 => "OK",
         201 => "Created",
@@ -90,7 +97,7 @@ fn answer(stream: &mut TcpStream, status: u16, body: &str) {
     };
     let _ = write!(
         stream,
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
 }
@@ -119,6 +126,29 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                     return;
                 }
                 match behaviour {
+                    Behaviour::ReplayedHeaderSpelling => {
+                        let key = key.unwrap_or_default();
+                        let stored = done
+                            .lock()
+                            .expect("the store")
+                            .get(&(key.clone(), String::new()))
+                            .cloned();
+                        if let Some(stored) = stored {
+                            answer_with(
+                                &mut stream,
+                                201,
+                                &stored,
+                                "Idempotency-Replayed: true\r\n",
+                            );
+                            return;
+                        }
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        done.lock()
+                            .expect("the store")
+                            .insert((key, String::new()), made.clone());
+                        answer(&mut stream, 201, &made);
+                    }
                     Behaviour::Conflict409WithBody => {
                         let Some(key) = key else {
                             answer(&mut stream, 400, r#"{"error":"Idempotency-Key required"}"#);
@@ -222,4 +252,22 @@ fn a_409_with_the_stored_body_and_five_charges_is_never_called_safe() {
         run["verdict"]
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_replay_marked_with_another_spelling_of_the_header_is_called_marked() {
+    let server = start(Behaviour::ReplayedHeaderSpelling, Duration::ZERO);
+    let url = format!("http://{}/charges", server.addr);
+    let out = drill(&[&url, "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let replay = v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["check"] == "replay")
+        .expect("the replay row");
+    assert_eq!(replay["verdict"], "pass", "{replay}");
+    let seen = replay["seen"].as_str().unwrap_or_default();
+    assert!(seen.contains("marked as a replay"), "{seen}");
 }

@@ -32,7 +32,7 @@ pub struct Seen {
     /// The body, cut at [`MAX_BODY`] bytes, as text.
     pub body: String,
     pub content_type: String,
-    /// The answer carried `Idempotent-Replayed: true`.
+    /// The answer carried `Idempotent-Replayed: true` (or another common spelling of it).
     pub replayed: bool,
     /// The answer carried a `Link` header.
     pub link: bool,
@@ -63,6 +63,14 @@ impl Seen {
 }
 
 /// The agent every request of one drill goes through.
+/// The headers that mark an answer as a replay: the draft's, and other common spellings.
+pub const REPLAY_HEADERS: [&str; 4] = [
+    "idempotent-replayed",
+    "idempotency-replayed",
+    "x-idempotent-replayed",
+    "x-idempotency-replayed",
+];
+
 pub fn agent(timeout: Duration, use_proxy: bool) -> ureq::Agent {
     let proxy = if use_proxy {
         ureq::Proxy::try_from_env()
@@ -111,8 +119,10 @@ pub fn send(agent: &ureq::Agent, s: &Send) -> Seen {
                     .and_then(|v| v.to_str().ok())
                     .map(|v| v.trim().to_string())
             };
-            let replayed =
-                header("idempotent-replayed").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+            // The draft's header, and the spellings middlewares use for the same mark.
+            let replayed = REPLAY_HEADERS
+                .iter()
+                .any(|h| header(h).is_some_and(|v| v.eq_ignore_ascii_case("true")));
             let link = header("link").is_some();
             let content_type =
                 crate::text::sanitize_line(&header("content-type").unwrap_or_default());

@@ -117,7 +117,7 @@ fn replay(o: &Observed) -> Row {
         return r(Verdict::NotRun, "not sent".into());
     };
     let marked = if b.replayed {
-        ", marked Idempotent-Replayed"
+        ", marked as a replay"
     } else {
         ", not marked replayed"
     };
@@ -128,7 +128,7 @@ fn replay(o: &Observed) -> Row {
         r(
             Verdict::Fail,
             format!(
-                "{pair}, marked Idempotent-Replayed but with another body than the first answer: not its result"
+                "{pair}, marked as a replay but with another body than the first answer: not its result"
             ),
         )
     } else if a.status == b.status {

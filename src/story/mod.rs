@@ -173,12 +173,17 @@ impl<'a> Teller<'a> {
     /// `#2`, or `5538 #2` when the story has several orders; `#2 copy` for the second copy
     /// the network made of it, so its ticks have labels of their own.
     fn tag(&self, req: RequestId) -> String {
+        let copy = if self.req(req).copy > 0 { " copy" } else { "" };
+        format!("{}{copy}", self.attempt_tag(req))
+    }
+
+    /// `#2`, or `5538 #2`: the attempt a request belongs to, copy or not.
+    fn attempt_tag(&self, req: RequestId) -> String {
         let r = self.req(req);
-        let copy = if r.copy > 0 { " copy" } else { "" };
         if self.several_orders() {
-            format!("{} #{}{copy}", self.order(r.intent), r.attempt)
+            format!("{} #{}", self.order(r.intent), r.attempt)
         } else {
-            format!("#{}{copy}", r.attempt)
+            format!("#{}", r.attempt)
         }
     }
 
@@ -360,7 +365,7 @@ impl<'a> Teller<'a> {
             }
             Fact::CopyAnswered { reply } => format!(
                 "answer to the copy of {} unread",
-                self.tag(self.trace.replies[*reply].req)
+                self.attempt_tag(self.trace.replies[*reply].req)
             ),
             Fact::GaveUp { .. } => {
                 format!(
