@@ -24,6 +24,10 @@ enum Behaviour {
     /// A repeat gets the stored answer, marked with `Idempotency-Replayed: true`, a common
     /// spelling of the draft's `Idempotent-Replayed`.
     ReplayedHeaderSpelling,
+    /// One request at a time, answered at once; a completed repeat gets 409 with the stored
+    /// answer, a little after the first answer has gone: a fast handler whose 409s answer a
+    /// completed request, never one in flight.
+    FastSerial409,
 }
 
 struct TestServer {
@@ -126,6 +130,21 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                     return;
                 }
                 match behaviour {
+                    Behaviour::FastSerial409 => {
+                        let key = key.unwrap_or_default();
+                        let mut store = done.lock().expect("the store");
+                        let stored = store.get(&(key.clone(), body.clone())).cloned();
+                        if let Some(stored) = stored {
+                            drop(store);
+                            std::thread::sleep(Duration::from_millis(50));
+                            answer(&mut stream, 409, &stored);
+                            return;
+                        }
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        store.insert((key, body), made.clone());
+                        answer(&mut stream, 201, &made);
+                    }
                     Behaviour::ReplayedHeaderSpelling => {
                         let key = key.unwrap_or_default();
                         let stored = done
@@ -270,4 +289,26 @@ fn a_replay_marked_with_another_spelling_of_the_header_is_called_marked() {
     assert_eq!(replay["verdict"], "pass", "{replay}");
     let seen = replay["seen"].as_str().unwrap_or_default();
     assert!(seen.contains("marked as a replay"), "{seen}");
+}
+
+#[test]
+fn a_fast_handler_s_409s_are_not_taken_for_conflicts_in_flight() {
+    let server = start(Behaviour::FastSerial409, Duration::ZERO);
+    let url = format!("http://{}/charges", server.addr);
+    let out = drill(&[&url, "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let row = v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["check"] == "concurrent")
+        .expect("the concurrent row")
+        .clone();
+    assert_eq!(row["verdict"], "not-run", "{row}");
+    let seen = row["seen"].as_str().unwrap_or_default();
+    assert!(
+        seen.contains("not tested") && seen.contains("slower handler"),
+        "{seen}"
+    );
 }

@@ -303,12 +303,19 @@ pub fn run(plan: &Plan) -> Observed {
 /// leave within a moment of each other. The answers come back in thread order.
 fn at_once(agent: &ureq::Agent, s: &Send, n: usize) -> Vec<Seen> {
     let barrier = Arc::new(Barrier::new(n));
+    let origin = Instant::now();
+    let micros = move || u64::try_from(origin.elapsed().as_micros()).unwrap_or(u64::MAX);
     let handles: Vec<_> = (0..n)
         .map(|_| {
             let (agent, s, barrier) = (agent.clone(), s.clone(), Arc::clone(&barrier));
             std::thread::spawn(move || {
                 barrier.wait();
-                client::send(&agent, &s)
+                let left = micros();
+                let mut seen = client::send(&agent, &s);
+                // When each answer came, so a 409 counts as a conflict with work in flight
+                // only if it came while the request that succeeded was still open.
+                seen.span = Some((left, micros()));
+                seen
             })
         })
         .collect();

@@ -39,6 +39,9 @@ pub struct Seen {
     /// Why no answer came (a refused connection, a timeout).
     pub error: Option<String>,
     pub millis: u64,
+    /// For a request sent with others at once: when it left and when its answer was read,
+    /// in microseconds from the moment they were released together.
+    pub span: Option<(u64, u64)>,
 }
 
 impl Seen {
@@ -144,6 +147,7 @@ pub fn send(agent: &ureq::Agent, s: &Send) -> Seen {
                 link,
                 error,
                 millis,
+                span: None,
             }
         }
         Err(e) => Seen {
