@@ -28,6 +28,9 @@ enum Behaviour {
     /// answer, a little after the first answer has gone: a fast handler whose 409s answer a
     /// completed request, never one in flight.
     FastSerial409,
+    /// Takes only UUID keys: any other key crashes the handler (500), as one registry
+    /// middleware does; with a UUID it stores the answer with the key and replays it.
+    UuidOnly,
 }
 
 struct TestServer {
@@ -130,6 +133,36 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                     return;
                 }
                 match behaviour {
+                    Behaviour::UuidOnly => {
+                        let Some(key) = key else {
+                            answer(&mut stream, 400, r#"{"error":"key required"}"#);
+                            return;
+                        };
+                        let bare = key.trim_matches('"');
+                        let uuid = bare.len() == 36
+                            && bare.chars().enumerate().all(|(i, ch)| {
+                                if [8, 13, 18, 23].contains(&i) {
+                                    ch == '-'
+                                } else {
+                                    ch.is_ascii_hexdigit()
+                                }
+                            });
+                        if !uuid {
+                            answer(&mut stream, 500, r#"{"error":"internal"}"#);
+                            return;
+                        }
+                        let mut store = done.lock().expect("the store");
+                        if let Some(stored) = store.get(&(bare.to_string(), String::new())).cloned()
+                        {
+                            drop(store);
+                            answer_with(&mut stream, 201, &stored, "Idempotent-Replayed: true\r\n");
+                            return;
+                        }
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        store.insert((bare.to_string(), String::new()), made.clone());
+                        answer(&mut stream, 201, &made);
+                    }
                     Behaviour::FastSerial409 => {
                         let key = key.unwrap_or_default();
                         let mut store = done.lock().expect("the store");
@@ -311,4 +344,35 @@ fn a_fast_handler_s_409s_are_not_taken_for_conflicts_in_flight() {
         seen.contains("not tested") && seen.contains("slower handler"),
         "{seen}"
     );
+}
+
+#[test]
+fn an_endpoint_that_takes_only_uuids_is_told_so_first_and_nothing_else_is_judged() {
+    let server = start(Behaviour::UuidOnly, Duration::ZERO);
+    let url = format!("http://{}/charges", server.addr);
+    let out = drill(&[&url, "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let all = v["rows"].as_array().expect("rows");
+    assert_eq!(all[0]["check"], "key-format", "{}", v["rows"]);
+    assert_eq!(all[0]["verdict"], "fail");
+    assert!(
+        all[0]["seen"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("--key-format uuid"),
+        "{}",
+        all[0]
+    );
+    for r in &all[1..] {
+        assert_eq!(r["verdict"], "not-run", "{r}");
+    }
+    assert!(v["nearest_design"].is_null(), "{}", v["nearest_design"]);
+    assert_eq!(out.status.code(), Some(1));
+    // With UUIDs it is drilled as it is: replays pass, and the key-format row is gone.
+    let out = drill(&[&url, "--json", "--key-format", "uuid"]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows = rows(&v);
+    assert!(!rows.contains_key("key-format"), "{}", v["rows"]);
+    assert_eq!(rows["replay"], "pass", "{}", v["rows"]);
 }

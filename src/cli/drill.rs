@@ -49,6 +49,10 @@ pub struct DrillArgs {
     /// second resource; `{key}` in it is replaced by the drill's key.
     #[arg(long, value_name = "URL")]
     pub read_back: Option<String>,
+    /// The shape of the keys sent: token (the drill's own, readable) or uuid, for an
+    /// endpoint that takes nothing else.
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = battery::KeyFormat::Token)]
+    pub key_format: battery::KeyFormat,
     /// How many requests are sent at once with one key (2–16).
     #[arg(long, short = 'n', value_name = "N", default_value_t = 5,
           value_parser = clap::value_parser!(u8).range(2..=battery::MAX_CONCURRENCY as i64))]
@@ -161,6 +165,7 @@ pub fn plan(args: &DrillArgs) -> Result<Plan, String> {
         max_time: Duration::from_millis(args.max_time),
         expiry,
         tag: battery::fresh_tag(),
+        key_format: args.key_format,
     })
 }
 

@@ -40,6 +40,36 @@ pub struct Plan {
     pub expiry: Option<Expiry>,
     /// Makes this run's keys its own, so a server that remembers keys starts afresh.
     pub tag: String,
+    /// The shape of the keys sent.
+    pub key_format: KeyFormat,
+}
+
+/// The shape of the keys the drill sends: its own readable tokens, or UUIDs for an endpoint
+/// that takes nothing else.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum KeyFormat {
+    /// `idem-drill-k3m9tq-replay`: readable, and tells each check's key apart.
+    #[default]
+    Token,
+    /// A random version-4 UUID for each check.
+    Uuid,
+}
+
+/// A UUID for one of a run's checks, fixed by the run's tag and the check's name.
+fn uuid_for(tag: &str, role: &str) -> String {
+    let mut rng = fastrand::Rng::with_seed(
+        tag.bytes()
+            .chain(role.bytes())
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            }),
+    );
+    let mut bytes = [0u8; 16];
+    rng.fill(&mut bytes);
+    uuid::Builder::from_random_bytes(bytes)
+        .into_uuid()
+        .hyphenated()
+        .to_string()
 }
 
 /// A short random tag for a run's keys.
@@ -81,18 +111,28 @@ pub fn quoted(key: &str) -> String {
 }
 
 impl Plan {
+    /// The key of one check, in the run's key format.
+    fn key(&self, role: &str) -> String {
+        match self.key_format {
+            KeyFormat::Token => format!("idem-drill-{}-{role}", self.tag),
+            KeyFormat::Uuid => uuid_for(&self.tag, role),
+        }
+    }
+
     pub fn replay_key(&self) -> String {
-        format!("idem-drill-{}-replay", self.tag)
+        self.key("replay")
     }
 
     pub fn race_key(&self) -> String {
-        format!("idem-drill-{}-race", self.tag)
+        self.key("race")
     }
 
     pub fn bare_key(&self) -> String {
-        format!("idem-drill-{}-bare", self.tag)
+        self.key("bare")
     }
 
+    /// A key one character longer than most readers take (always the drill's own token
+    /// shape: no UUID is that long).
     pub fn long_key(&self) -> String {
         let stem = format!("idem-drill-{}-long-", self.tag);
         let pad = LONG_KEY.saturating_sub(stem.len());
@@ -367,6 +407,7 @@ mod tests {
             max_time: Duration::from_secs(5),
             expiry: None,
             tag: "abc234".into(),
+            key_format: KeyFormat::Token,
         };
         assert_eq!(plan.long_key().len(), LONG_KEY);
         assert_eq!(plan.request_count(), 10);

@@ -89,8 +89,61 @@ fn same_answer(a: &Seen, b: &Seen) -> bool {
     a.status == b.status && a.body == b.body
 }
 
+/// When every request that carried a key failed with a server error while the one without
+/// a key did not: the endpoint did not take the drill's keys, and nothing else can be judged.
+pub fn keys_not_taken(plan: &Plan, o: &Observed) -> Option<String> {
+    let mut keyed: Vec<&Seen> = [&o.first, &o.retry, &o.mismatch, &o.bare]
+        .into_iter()
+        .flatten()
+        .collect();
+    keyed.extend(o.race.iter().flatten());
+    let unkeyed = o.missing.as_ref()?.status?;
+    let failed = |s: &&Seen| s.status.is_some_and(|st| st >= 500);
+    if keyed.len() < 3 || !keyed.iter().all(failed) || unkeyed >= 500 {
+        return None;
+    }
+    let statuses: Vec<String> = {
+        let mut all: Vec<u16> = keyed.iter().filter_map(|s| s.status).collect();
+        all.sort_unstable();
+        all.dedup();
+        all.iter().map(u16::to_string).collect()
+    };
+    let hint = match plan.key_format {
+        super::battery::KeyFormat::Token => {
+            "; if it takes only UUIDs, drill it again with --key-format uuid"
+        }
+        super::battery::KeyFormat::Uuid => "",
+    };
+    Some(format!(
+        "every one of the {} requests with a key got {}, and the one without a key got {unkeyed}: the endpoint did not take the keys sent{hint}",
+        keyed.len(),
+        statuses.join(" or ")
+    ))
+}
+
 /// Every row, in the order the report shows them.
 pub fn rows(plan: &Plan, o: &Observed) -> Vec<Row> {
+    if let Some(why) = keys_not_taken(plan, o) {
+        // Said first, and nothing else judged: the other rows would only repeat the error.
+        let mut rows = vec![Row {
+            check: "key-format",
+            requirement: "the endpoint takes the Idempotency-Key values sent",
+            level: Level::Must,
+            verdict: Verdict::Fail,
+            seen: why,
+        }];
+        rows.extend(judged(plan, o).into_iter().map(|r| Row {
+            verdict: Verdict::NotRun,
+            seen: "not judged: no request with a key was taken".into(),
+            ..r
+        }));
+        return rows;
+    }
+    judged(plan, o)
+}
+
+/// The rows judged from the answers.
+fn judged(plan: &Plan, o: &Observed) -> Vec<Row> {
     vec![
         replay(o),
         one_effect(o),
@@ -774,6 +827,7 @@ mod tests {
             timeout: std::time::Duration::from_secs(1),
             max_time: std::time::Duration::from_secs(1),
             expiry: None,
+            key_format: super::super::battery::KeyFormat::Token,
             tag: "t".into(),
         };
         mismatch(&plan, &observed(seen(200, "ch_1"), vec![], m)).verdict

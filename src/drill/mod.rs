@@ -38,7 +38,11 @@ impl Drilled {
 pub fn run(plan: &Plan) -> Drilled {
     let observed = battery::run(plan);
     let rows = judge::rows(plan, &observed);
-    let nearest = judge::nearest(&observed);
+    // Answers to keys the endpoint did not take say nothing about how it keeps them.
+    let nearest = match judge::keys_not_taken(plan, &observed) {
+        Some(_) => None,
+        None => judge::nearest(&observed),
+    };
     Drilled {
         observed,
         rows,
