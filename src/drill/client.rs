@@ -49,6 +49,21 @@ impl Seen {
         self.status.is_some_and(|s| (200..300).contains(&s))
     }
 
+    /// `417 Expectation Failed`: the status with its reason phrase, for a refusal the reader
+    /// may not know by number; `no answer (…)` when none came.
+    pub fn status_text(&self) -> String {
+        match self.status {
+            Some(code) => match http::StatusCode::from_u16(code)
+                .ok()
+                .and_then(|s| s.canonical_reason())
+            {
+                Some(reason) => format!("{code} {reason}"),
+                None => code.to_string(),
+            },
+            None => self.short(),
+        }
+    }
+
     /// `200`, or `no answer (…)`.
     pub fn short(&self) -> String {
         match (self.status, &self.error) {

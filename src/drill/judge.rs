@@ -189,6 +189,13 @@ fn replay(o: &Observed) -> Row {
             Verdict::Fail,
             format!("{pair}, a different body: the retry was processed again"),
         )
+    } else if a.ok() && b.status == Some(409) && a.body == b.body && !a.body.is_empty() {
+        r(
+            Verdict::Variant,
+            format!(
+                "{pair}: the repeat gets the first answer's body under 409, its result with a conflict status rather than a replay's"
+            ),
+        )
     } else if a.ok() && b.status == Some(409) {
         r(
             Verdict::Variant,
@@ -410,7 +417,7 @@ fn mismatch(plan: &Plan, o: &Observed) -> Row {
             Verdict::Fail,
             format!("{}, a new answer: processed under a used key", m.short()),
         ),
-        _ => r(Verdict::Fail, m.short()),
+        _ => r(Verdict::Fail, m.status_text()),
     }
 }
 
@@ -436,7 +443,7 @@ fn missing(o: &Observed) -> Row {
         Some(400) if m.is_problem() || m.link => r(Verdict::Pass, format!("400 with {how}")),
         Some(400) => r(Verdict::Variant, format!("400 with {how}")),
         _ if m.ok() => r(Verdict::Fail, format!("{}: taken without a key", m.short())),
-        _ => r(Verdict::Fail, format!("{} with {how}", m.short())),
+        _ => r(Verdict::Fail, format!("{} with {how}", m.status_text())),
     }
 }
 
@@ -587,7 +594,9 @@ pub fn nearest(o: &Observed) -> Option<(Design, String)> {
         return Some(found);
     }
     let (a, b) = (o.first.as_ref()?, o.retry.as_ref()?);
-    let repeat = if b.status == Some(409) && a.ok() {
+    let repeat = if b.status == Some(409) && a.ok() && a.body == b.body {
+        "a completed request's repeat gets its stored answer under 409"
+    } else if b.status == Some(409) && a.ok() {
         "a completed request's repeat is refused with 409"
     } else {
         "a completed request's repeat gets its answer"
@@ -624,9 +633,16 @@ fn nearest_by_answers(o: &Observed) -> Option<(Design, String)> {
         ));
     }
     if a.ok() && b.status == Some(409) {
+        let how = if a.body == b.body {
+            "gets its stored answer under 409 rather than a replay's 2xx"
+        } else {
+            "is refused with 409 instead of replayed"
+        };
         return Some((
             Design::WithCharge,
-            "a completed request's repeat is refused with 409 instead of replayed, which keeps one charge as the key stored with it does".into(),
+            format!(
+                "a completed request's repeat {how}, which keeps one charge as the key stored with it does"
+            ),
         ));
     }
     let replayed = same_answer(a, b) || (a.status == b.status && b.replayed);
@@ -794,6 +810,29 @@ mod tests {
     }
 
     #[test]
+    fn a_409_carrying_the_first_answer_is_not_called_a_refusal() {
+        let o = observed(seen(409, "ch_1"), vec![seen(200, "a")], seen(422, ""));
+        let row = replay(&o);
+        assert_eq!(row.verdict, Verdict::Variant);
+        assert!(
+            row.seen.contains("first answer's body under 409"),
+            "{}",
+            row.seen
+        );
+        assert!(!row.seen.contains("refused"), "{}", row.seen);
+    }
+
+    #[test]
+    fn a_refusal_by_an_unusual_status_is_named_with_its_reason() {
+        let mut o = observed(seen(200, "ch_1"), vec![seen(200, "a")], seen(417, ""));
+        o.missing = Some(seen(417, ""));
+        let row = missing(&o);
+        assert!(row.seen.contains("417 Expectation Failed"), "{}", row.seen);
+        let m = mismatch(&test_plan(), &o);
+        assert_eq!(m.seen, "417 Expectation Failed");
+    }
+
+    #[test]
     fn a_race_passes_only_with_one_success_and_conflicts() {
         let o = |race| observed(seen(200, "ch_1"), race, seen(422, ""));
         let v = |o: &Observed| concurrent(o).verdict;
@@ -814,8 +853,8 @@ mod tests {
         assert_eq!(v(seen(200, "ch_9")), Verdict::Fail);
     }
 
-    fn mismatch_verdict(m: Seen) -> Verdict {
-        let plan = super::super::battery::Plan {
+    fn test_plan() -> Plan {
+        super::super::battery::Plan {
             target: super::super::target::Target {
                 url: "http://127.0.0.1:1/".into(),
                 loopback: true,
@@ -829,8 +868,11 @@ mod tests {
             expiry: None,
             key_format: super::super::battery::KeyFormat::Token,
             tag: "t".into(),
-        };
-        mismatch(&plan, &observed(seen(200, "ch_1"), vec![], m)).verdict
+        }
+    }
+
+    fn mismatch_verdict(m: Seen) -> Verdict {
+        mismatch(&test_plan(), &observed(seen(200, "ch_1"), vec![], m)).verdict
     }
 
     /// The long-key row says how long the key it sent was.
