@@ -152,6 +152,7 @@ pub fn plan(args: &DrillArgs) -> Result<Plan, String> {
                 published_ms,
                 stack,
                 source,
+                own_stack: args.stack.is_some(),
             })
         }
     };

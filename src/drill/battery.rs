@@ -22,6 +22,9 @@ pub struct Expiry {
     pub stack: crate::retention::Stack,
     /// Where the stack came from, in words.
     pub source: String,
+    /// The user gave the stack (`--stack`); otherwise it is the calculator's worked example,
+    /// which shows what the check means but judges nobody's service.
+    pub own_stack: bool,
 }
 
 /// Everything the drill will do, fixed before it sends anything.

@@ -532,6 +532,24 @@ fn expiry(plan: &Plan) -> Row {
             )
         })
         .collect();
+    if !e.own_stack {
+        // A stack the user did not give judges nothing: say what it shows, and how to ask.
+        let shows = if uncovered.is_empty() {
+            format!("{published} covers every path of {}", e.source)
+        } else {
+            format!(
+                "{published} does not cover {} of {}",
+                uncovered.join(", "),
+                e.source
+            )
+        };
+        return r(
+            Verdict::Info,
+            format!(
+                "{shows}, an example stack, not yours; give --stack with your own retry stack to judge it"
+            ),
+        );
+    }
     if uncovered.is_empty() {
         r(
             Verdict::Pass,
@@ -807,6 +825,25 @@ mod tests {
         let row = concurrent(&fast);
         assert_eq!(row.verdict, Verdict::NotRun, "{}", row.seen);
         assert!(row.seen.contains("not tested"), "{}", row.seen);
+    }
+
+    #[test]
+    fn an_expiry_held_against_a_stack_nobody_gave_fails_nothing() {
+        let with = |own_stack: bool| Plan {
+            expiry: Some(super::super::battery::Expiry {
+                published_ms: 10_000,
+                stack: crate::retention::Stack::worked_example(),
+                source: "the worked example of idem window".into(),
+                own_stack,
+            }),
+            ..test_plan()
+        };
+        let example = expiry(&with(false));
+        assert_eq!(example.verdict, Verdict::Info, "{}", example.seen);
+        assert!(example.seen.contains("not yours"), "{}", example.seen);
+        assert!(example.seen.contains("--stack"), "{}", example.seen);
+        // The same numbers against a stack the user gave are a verdict.
+        assert_eq!(expiry(&with(true)).verdict, Verdict::Fail);
     }
 
     #[test]
