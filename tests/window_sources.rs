@@ -207,6 +207,25 @@ fn a_polly_field_polly_does_not_read_is_warned_with_the_field_it_meant() {
 }
 
 #[test]
+fn sdk_names_the_default_mode_an_aws_config_without_one_retries_in() {
+    use idem::retention::sources::aws::Sdk;
+    let attempts = |sdk| {
+        let imported = sources::read_for(&fixture("aws-config"), sdk).expect("the default profile");
+        only_layer(&imported).attempts
+    };
+    assert_eq!(attempts(Some(Sdk::Boto3)), 5, "boto3's legacy default");
+    assert_eq!(attempts(Some(Sdk::Cli)), 3, "the CLI v2's standard default");
+    assert_eq!(attempts(Some(Sdk::GoV2)), 3);
+    assert_eq!(attempts(None), 5, "without --sdk, the most a default makes");
+    // From the command line.
+    let report = stack_from_args(&args(&["--from", &fixture("aws-config"), "--sdk", "cli"]))
+        .expect("valid")
+        .report()
+        .expect("valid");
+    assert_eq!(report.attempts.exact(), Some(3));
+}
+
+#[test]
 fn a_bare_aws_section_says_to_write_profile() {
     let err = sources::read(&fixture("aws-config-bare-profile")).expect_err("[dev] is no profile");
     let text = err.to_string();

@@ -73,6 +73,11 @@ pub struct RetentionArgs {
     #[arg(long = "from", value_name = "FILE[#NAME]")]
     pub from: Vec<String>,
 
+    /// The AWS SDK that reads an ~/.aws/config given with --from: its default retry mode
+    /// counts where the file sets none (without it, the most a default makes is counted).
+    #[arg(long, value_name = "SDK", value_enum)]
+    pub sdk: Option<crate::retention::sources::aws::Sdk>,
+
     /// A stack configured in code, with its documented schedule; repeat for each.
     #[arg(long = "preset", value_name = "NAME", value_parser = presets::LAYER_PRESETS)]
     pub presets: Vec<String>,
@@ -131,7 +136,7 @@ pub fn stack_from_args(args: &RetentionArgs) -> Result<Stack, RetentionError> {
     let imported = args
         .from
         .iter()
-        .map(|f| sources::read(f))
+        .map(|f| sources::read_for(f, args.sdk))
         .collect::<Result<Vec<_>, _>>()?;
     let preset_layers = args
         .presets

@@ -18,12 +18,46 @@ use crate::retention::{Jitter, Layer, RetentionError, Schedule};
 const BASE: Duration = Duration::from_secs(1);
 const CAP: Duration = Duration::from_secs(20);
 
+/// The AWS SDK that reads the file, when the user says: where the file sets no
+/// `retry_mode`, each SDK has its own documented default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Sdk {
+    /// boto3 (Python): legacy mode by default, 5 attempts.
+    Boto3,
+    /// The AWS CLI version 2: standard mode by default, 3 attempts.
+    Cli,
+    /// The AWS SDK for JavaScript v3: standard mode by default, 3 attempts.
+    JsV3,
+    /// The AWS SDK for Go v2: standard mode by default, 3 attempts.
+    GoV2,
+}
+
+impl Sdk {
+    fn name(self) -> &'static str {
+        match self {
+            Sdk::Boto3 => "boto3",
+            Sdk::Cli => "the AWS CLI v2",
+            Sdk::JsV3 => "the AWS SDK for JavaScript v3",
+            Sdk::GoV2 => "the AWS SDK for Go v2",
+        }
+    }
+
+    /// The mode this SDK retries in when the file names none.
+    fn default_mode(self) -> &'static str {
+        match self {
+            Sdk::Boto3 => "legacy",
+            Sdk::Cli | Sdk::JsV3 | Sdk::GoV2 => "standard",
+        }
+    }
+}
+
 /// Reads the profile `selector` names (`default` when it is there, else the
-/// first).
+/// first), as `sdk` reads it when given.
 pub fn read(
     doc: &Doc<'_>,
     root: &Node,
     selector: Option<&str>,
+    sdk: Option<Sdk>,
 ) -> Result<Imported, RetentionError> {
     let mut candidates: Vec<(String, &Node)> = root
         .entries()
@@ -73,8 +107,8 @@ pub fn read(
     };
     let mut source = doc.provenance(profile, section);
     let mut layer = Layer::new(format!("AWS SDK ({name})"), Duration::ZERO, 3);
-    let mode = match profile.get_exact("retry_mode") {
-        Some(n) => {
+    let mode = match (profile.get_exact("retry_mode"), sdk) {
+        (Some(n), _) => {
             let mode = doc.text(n, "retry_mode")?;
             if !["standard", "adaptive", "legacy"].contains(&mode.as_str()) {
                 return Err(doc.error(
@@ -85,18 +119,26 @@ pub fn read(
             source.note(format!("retry_mode {mode}"));
             mode
         }
-        None => {
+        (None, Some(sdk)) => {
+            let mode = sdk.default_mode();
+            source.note(format!(
+                "no retry_mode: {mode}, the default of {}",
+                sdk.name()
+            ));
+            mode.to_owned()
+        }
+        (None, None) => {
             source.note("no retry_mode: each SDK's own default mode");
             layer.warnings.push(
                 "no retry_mode: each SDK picks its own default mode, standard (3 attempts) for the \
                  AWS CLI v2, legacy for boto3 (5 attempts); counted as boto3's 5, the most, so the \
-                 window is not cut short; set retry_mode to count one"
+                 window is not cut short; set retry_mode, or name the SDK with --sdk, to count one"
                     .to_owned(),
             );
             "unset".to_owned()
         }
     };
-    if mode == "legacy" {
+    if mode == "legacy" && sdk != Some(Sdk::Boto3) {
         layer.warnings.push(
             "legacy mode retries as each SDK sees fit, from 3 attempts to boto3's 5; counted as \
              5, the most"

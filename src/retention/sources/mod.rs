@@ -20,7 +20,7 @@
 //! the first unless `FILE#NAME` names one. Files are read bounded (1 MiB,
 //! regular files only); every bad value is reported as `FILE:LINE:COLUMN`.
 
-mod aws;
+pub mod aws;
 mod durations;
 mod envoy;
 mod fields;
@@ -61,10 +61,16 @@ const KNOWN: &str = "an Envoy route configuration, an Istio VirtualService, ~/.a
 /// Reads `spec`: a file, optionally followed by `#NAME` to pick one of
 /// several routes, profiles, instances or resources in it.
 pub fn read(spec: &str) -> Result<Imported, RetentionError> {
+    read_for(spec, None)
+}
+
+/// Reads a file as `read` does, knowing which AWS SDK reads an `~/.aws/config` (its defaults
+/// differ where the file says nothing).
+pub fn read_for(spec: &str, sdk: Option<aws::Sdk>) -> Result<Imported, RetentionError> {
     let (path, selector) = split_selector(spec);
     let text = read_bounded(Path::new(path))?;
     let label = crate::text::sanitize_line(path);
-    parse(&text, &label, selector)
+    parse_for(&text, &label, selector, sdk)
 }
 
 /// `FILE#NAME` → (`FILE`, `Some(NAME)`), unless the whole text is a file.
@@ -80,6 +86,16 @@ fn split_selector(spec: &str) -> (&str, Option<&str>) {
 
 /// Reads `text` (from the file labelled `file`) as whichever product it is.
 pub fn parse(text: &str, file: &str, selector: Option<&str>) -> Result<Imported, RetentionError> {
+    parse_for(text, file, selector, None)
+}
+
+/// `parse`, for the AWS SDK `sdk` when the text is an `~/.aws/config`.
+pub fn parse_for(
+    text: &str,
+    file: &str,
+    selector: Option<&str>,
+    sdk: Option<aws::Sdk>,
+) -> Result<Imported, RetentionError> {
     let doc = Doc::new(file);
     let lower = file.to_ascii_lowercase();
     if lower.ends_with(".properties") {
@@ -88,7 +104,7 @@ pub fn parse(text: &str, file: &str, selector: Option<&str>) -> Result<Imported,
     }
     if looks_like_ini(&lower, text) {
         let root = lines::parse_ini(text, file)?;
-        return aws::read(&doc, &root, selector);
+        return aws::read(&doc, &root, selector, sdk);
     }
     let documents = tree::parse_yaml(text, file)?;
     let documents: Vec<Node> = documents
