@@ -91,6 +91,16 @@ fn a_long_enough_window_is_reported_as_such() {
 }
 
 #[test]
+fn a_layer_of_one_attempt_lists_no_backoff() {
+    let out = succeeds(&["--layer", "api=2s:1:5s", "--layer", "service=1m:3"]);
+    let api = out
+        .lines()
+        .find(|l| l.contains(" api "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(api.contains("no retry") && !api.contains("2 s"), "{api}");
+}
+
+#[test]
 fn custom_layers_and_paths() {
     let out = succeeds(&[
         "--layer",

@@ -215,7 +215,18 @@ impl Report {
             out.push_str("Retry stack: no retrying layers (one attempt, nothing to wait for)\n");
             return;
         }
-        let backoffs: Vec<String> = self.layers.iter().map(|l| l.schedule.describe()).collect();
+        // A layer that makes one attempt never waits to retry: it has no backoff to list.
+        let backoffs: Vec<String> = self
+            .layers
+            .iter()
+            .map(|l| {
+                if l.attempts <= 1 && !l.forever {
+                    "- (no retry)".to_owned()
+                } else {
+                    l.schedule.describe()
+                }
+            })
+            .collect();
         let attempts: Vec<String> = self
             .layers
             .iter()
