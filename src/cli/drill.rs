@@ -51,7 +51,7 @@ pub struct DrillArgs {
     pub read_back: Option<String>,
     /// The shape of the keys sent: token (the drill's own, readable) or uuid, for an
     /// endpoint that takes nothing else.
-    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = battery::KeyFormat::Token)]
+    #[arg(long, value_name = "FORMAT", default_value = "token", value_parser = key_format)]
     pub key_format: battery::KeyFormat,
     /// How many requests are sent at once with one key (2–16).
     #[arg(long, short = 'n', value_name = "N", default_value_t = 5,
@@ -252,4 +252,18 @@ pub fn run(args: &DrillArgs) -> Result<Outcome, String> {
         (None, false) => 1,
     };
     Ok(Outcome { text, exit, error })
+}
+
+/// `token` or `uuid`, for `--key-format`.
+fn key_format(text: &str) -> Result<battery::KeyFormat, String> {
+    battery::KeyFormat::ALL
+        .iter()
+        .find(|(name, _)| *name == text)
+        .map(|(_, f)| *f)
+        .ok_or_else(|| {
+            format!(
+                "expected token or uuid, found {}",
+                crate::text::sanitize_line(text)
+            )
+        })
 }

@@ -75,7 +75,7 @@ pub struct RetentionArgs {
 
     /// The AWS SDK that reads an ~/.aws/config given with --from: its default retry mode
     /// counts where the file sets none (without it, the most a default makes is counted).
-    #[arg(long, value_name = "SDK", value_enum)]
+    #[arg(long, value_name = "SDK", value_parser = sdk)]
     pub sdk: Option<crate::retention::sources::aws::Sdk>,
 
     /// A stack configured in code, with its documented schedule; repeat for each.
@@ -279,4 +279,21 @@ fn printed(report: &Report, args: &RetentionArgs) -> Result<String, RetentionErr
     } else {
         Ok(report.to_text())
     }
+}
+
+/// `boto3`, `cli`, `js-v3` or `go-v2`, for `--sdk`.
+fn sdk(text: &str) -> Result<crate::retention::sources::aws::Sdk, String> {
+    use crate::retention::sources::aws::Sdk;
+    Sdk::ALL
+        .iter()
+        .find(|(name, _)| *name == text)
+        .map(|(_, s)| *s)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Sdk::ALL.iter().map(|(n, _)| *n).collect();
+            format!(
+                "expected {}, found {}",
+                crate::text::and_list(&names).replace(" and ", " or "),
+                crate::text::sanitize_line(text)
+            )
+        })
 }

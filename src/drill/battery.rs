@@ -49,13 +49,18 @@ pub struct Plan {
 
 /// The shape of the keys the drill sends: its own readable tokens, or UUIDs for an endpoint
 /// that takes nothing else.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum KeyFormat {
     /// `idem-drill-k3m9tq-replay`: readable, and tells each check's key apart.
     #[default]
     Token,
     /// A random version-4 UUID for each check.
     Uuid,
+}
+
+impl KeyFormat {
+    pub const ALL: [(&'static str, KeyFormat); 2] =
+        [("token", KeyFormat::Token), ("uuid", KeyFormat::Uuid)];
 }
 
 /// A UUID for one of a run's checks, fixed by the run's tag and the check's name.

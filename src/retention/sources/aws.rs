@@ -20,7 +20,7 @@ const CAP: Duration = Duration::from_secs(20);
 
 /// The AWS SDK that reads the file, when the user says: where the file sets no
 /// `retry_mode`, each SDK has its own documented default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sdk {
     /// boto3 (Python): legacy mode by default, 5 attempts.
     Boto3,
@@ -33,6 +33,14 @@ pub enum Sdk {
 }
 
 impl Sdk {
+    /// Each SDK with the word that names it on the command line.
+    pub const ALL: [(&'static str, Sdk); 4] = [
+        ("boto3", Sdk::Boto3),
+        ("cli", Sdk::Cli),
+        ("js-v3", Sdk::JsV3),
+        ("go-v2", Sdk::GoV2),
+    ];
+
     fn name(self) -> &'static str {
         match self {
             Sdk::Boto3 => "boto3",
