@@ -31,6 +31,28 @@ enum Behaviour {
     /// Takes only UUID keys: any other key crashes the handler (500), as one registry
     /// middleware does; with a UUID it stores the answer with the key and replays it.
     UuidOnly,
+    /// Keys expire `ttl` after their answer is stored, and a key in progress is answered 409.
+    Expiring { ttl: Duration, bug: ExpiryBug },
+}
+
+/// What an expiring store gets wrong once a key has expired.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ExpiryBug {
+    /// Nothing: an expired key is taken on anew, once.
+    None,
+    /// An expired key is processed without being marked in progress, so requests that come
+    /// together after the expiry are each charged.
+    RaceAfterExpiry,
+    /// The in-progress mark is never cleared, so once the answer expires the key is refused
+    /// for ever.
+    PendingForever,
+}
+
+/// An expiring store's entry for a key.
+#[derive(Clone)]
+enum Entry {
+    Pending,
+    Done(String, std::time::Instant),
 }
 
 struct TestServer {
@@ -116,6 +138,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
     let stop = Arc::new(AtomicBool::new(false));
     // Completed keys: the key and body, with the answer stored for them.
     let done: Arc<Mutex<HashMap<(String, String), String>>> = Arc::default();
+    let entries: Arc<Mutex<HashMap<(String, String), Entry>>> = Arc::default();
     let (c, s) = (charges.clone(), stop.clone());
     std::thread::spawn(move || {
         for stream in listener.incoming() {
@@ -123,7 +146,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                 break;
             }
             let Ok(mut stream) = stream else { continue };
-            let (c, done) = (c.clone(), done.clone());
+            let (c, done, entries) = (c.clone(), done.clone(), entries.clone());
             std::thread::spawn(move || {
                 let Some((method, key, body)) = read_request(&mut stream) else {
                     return;
@@ -133,6 +156,49 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                     return;
                 }
                 match behaviour {
+                    Behaviour::Expiring { ttl, bug } => {
+                        let key = key.unwrap_or_default();
+                        let slot = (key.clone(), "expiring".to_string());
+                        let now = std::time::Instant::now();
+                        let mut store = entries.lock().expect("the store");
+                        let fresh_start = match store.get(&slot) {
+                            Some(Entry::Done(body, at)) if now.duration_since(*at) < ttl => {
+                                let body = body.clone();
+                                drop(store);
+                                answer_with(
+                                    &mut stream,
+                                    201,
+                                    &body,
+                                    "Idempotent-Replayed: true\r\n",
+                                );
+                                return;
+                            }
+                            Some(Entry::Pending) => {
+                                drop(store);
+                                answer(&mut stream, 409, r#"{"error":"in progress"}"#);
+                                return;
+                            }
+                            Some(Entry::Done(..)) if bug == ExpiryBug::PendingForever => {
+                                drop(store);
+                                answer(&mut stream, 409, r#"{"error":"in progress"}"#);
+                                return;
+                            }
+                            Some(Entry::Done(..)) => false,
+                            None => true,
+                        };
+                        if fresh_start || bug != ExpiryBug::RaceAfterExpiry {
+                            store.insert(slot.clone(), Entry::Pending);
+                        }
+                        drop(store);
+                        std::thread::sleep(hold);
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        entries
+                            .lock()
+                            .expect("the store")
+                            .insert(slot, Entry::Done(made.clone(), std::time::Instant::now()));
+                        answer(&mut stream, 201, &made);
+                    }
                     Behaviour::UuidOnly => {
                         let Some(key) = key else {
                             answer(&mut stream, 400, r#"{"error":"key required"}"#);
@@ -375,4 +441,71 @@ fn an_endpoint_that_takes_only_uuids_is_told_so_first_and_nothing_else_is_judged
     let rows = rows(&v);
     assert!(!rows.contains_key("key-format"), "{}", v["rows"]);
     assert_eq!(rows["replay"], "pass", "{}", v["rows"]);
+}
+
+/// The after-expiry row for a store whose keys live 1 s, drilled with a wait of 1.5 s.
+fn after_expiry_row(bug: ExpiryBug) -> Value {
+    let server = start(
+        Behaviour::Expiring {
+            ttl: Duration::from_secs(1),
+            bug,
+        },
+        Duration::from_millis(300),
+    );
+    let url = format!("http://{}/charges", server.addr);
+    let out = drill(&[&url, "--json", "--expiry-wait", "1500ms"]);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["check"] == "after-expiry")
+        .expect("the after-expiry row")
+        .clone()
+}
+
+#[test]
+fn after_expiry_a_key_is_processed_anew_once_and_the_two_expiry_bugs_fail() {
+    std::thread::scope(|scope| {
+        let right = scope.spawn(|| after_expiry_row(ExpiryBug::None));
+        let race = scope.spawn(|| after_expiry_row(ExpiryBug::RaceAfterExpiry));
+        let stuck = scope.spawn(|| after_expiry_row(ExpiryBug::PendingForever));
+        let right = right.join().expect("the correct store");
+        assert_eq!(right["verdict"], "pass", "{right}");
+        let race = race.join().expect("the racing store");
+        assert_eq!(race["verdict"], "fail", "{race}");
+        assert!(
+            race["seen"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("several"),
+            "{race}"
+        );
+        let stuck = stuck.join().expect("the stuck store");
+        assert_eq!(stuck["verdict"], "fail", "{stuck}");
+        assert!(
+            stuck["seen"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("refused"),
+            "{stuck}"
+        );
+    });
+}
+
+#[test]
+fn an_expiry_wait_that_does_not_fit_is_refused_before_anything_is_sent() {
+    let out = drill(&["http://127.0.0.1:9/charges", "--expiry-wait", "2m"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-time"));
+    let out = drill(&[
+        "http://127.0.0.1:9/charges",
+        "--expiry-wait",
+        "10s",
+        "--expiry",
+        "1m",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("longer than the expiry"));
 }

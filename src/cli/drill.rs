@@ -64,6 +64,11 @@ pub struct DrillArgs {
     /// The retry stack to hold --expiry against: a TOML file as `idem window --config` reads.
     #[arg(long, value_name = "FILE", requires = "expiry")]
     pub stack: Option<PathBuf>,
+    /// Send a request, wait this long (past the API's key expiry), and send its key again
+    /// from several requests at once: it must be processed anew, once (at most 5 minutes, and
+    /// within --max-time).
+    #[arg(long, value_name = "DURATION", value_parser = positive_duration)]
+    pub expiry_wait: Option<u64>,
     /// How long each request may take.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = positive_duration)]
     pub timeout: u64,
@@ -132,6 +137,27 @@ pub fn plan(args: &DrillArgs) -> Result<Plan, String> {
             ));
         }
     }
+    if let Some(wait) = args.expiry_wait {
+        if wait > 5 * 60_000 {
+            return Err(
+                "--expiry-wait is longer than the 5 minutes the drill waits at most".into(),
+            );
+        }
+        if wait >= args.max_time {
+            return Err(format!(
+                "--expiry-wait of {} does not fit in --max-time of {}; give a longer --max-time",
+                crate::units::duration_ms(wait),
+                crate::units::duration_ms(args.max_time)
+            ));
+        }
+        if let Some(expiry) = args.expiry.filter(|e| wait <= *e) {
+            return Err(format!(
+                "--expiry-wait of {} does not pass the --expiry of {}; wait longer than the expiry",
+                crate::units::duration_ms(wait),
+                crate::units::duration_ms(expiry)
+            ));
+        }
+    }
     let expiry = match args.expiry {
         None => None,
         Some(published_ms) => {
@@ -167,6 +193,7 @@ pub fn plan(args: &DrillArgs) -> Result<Plan, String> {
         expiry,
         tag: battery::fresh_tag(),
         key_format: args.key_format,
+        expiry_wait: args.expiry_wait.map(Duration::from_millis),
     })
 }
 

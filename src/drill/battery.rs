@@ -45,6 +45,9 @@ pub struct Plan {
     pub tag: String,
     /// The shape of the keys sent.
     pub key_format: KeyFormat,
+    /// `--expiry-wait`: how long to wait after a first request before its key is used again,
+    /// past the expiry the API states, to see the key processed anew, once.
+    pub expiry_wait: Option<Duration>,
 }
 
 /// The shape of the keys the drill sends: its own readable tokens, or UUIDs for an endpoint
@@ -139,6 +142,10 @@ impl Plan {
         self.key("bare")
     }
 
+    pub fn expiry_key(&self) -> String {
+        self.key("expiry")
+    }
+
     /// A key one character longer than most readers take (always the drill's own token
     /// shape: no UUID is that long).
     pub fn long_key(&self) -> String {
@@ -173,7 +180,12 @@ impl Plan {
     pub fn request_count(&self) -> usize {
         let reads = if self.read_back.is_some() { 3 } else { 0 };
         let mismatch = usize::from(self.other_body.is_some());
-        2 + mismatch + self.concurrency + 3 + reads
+        let after_expiry = if self.expiry_wait.is_some() {
+            1 + self.concurrency
+        } else {
+            0
+        };
+        2 + mismatch + self.concurrency + 3 + reads + after_expiry
     }
 
     /// What the drill will send, in words, one line each, before it sends anything.
@@ -256,6 +268,22 @@ impl Plan {
             format!("POST with a quoted key of {LONG_KEY} characters"),
             &mut lines,
         );
+        if let Some(wait) = self.expiry_wait {
+            step(
+                1,
+                format!(
+                    "POST with Idempotency-Key: {}, then wait {}",
+                    quoted(&self.expiry_key()),
+                    crate::units::duration_ms(ms(wait))
+                ),
+                &mut lines,
+            );
+            step(
+                self.concurrency,
+                "POST at once with that key again, past its expiry".into(),
+                &mut lines,
+            );
+        }
         lines.push(
             "Each POST the endpoint takes may charge: drill a test endpoint, never a live one."
                 .into(),
@@ -280,6 +308,10 @@ pub struct Observed {
     pub missing: Option<Seen>,
     pub bare: Option<Seen>,
     pub long: Option<Seen>,
+    /// With `--expiry-wait`: the first request under the expiry key, and the requests sent
+    /// at once with it after the wait.
+    pub before_expiry: Option<Seen>,
+    pub after_expiry: Option<Vec<Seen>>,
     /// Requests sent, and how long the drill took.
     pub sent: usize,
     pub millis: u64,
@@ -340,8 +372,21 @@ pub fn run(plan: &Plan) -> Observed {
     );
     seen.long = one(
         &mut seen,
-        &plan.post(KeySent::Raw(quoted(&plan.long_key())), body),
+        &plan.post(KeySent::Raw(quoted(&plan.long_key())), body.clone()),
     );
+    if let Some(wait) = plan.expiry_wait {
+        let key = KeySent::Raw(quoted(&plan.expiry_key()));
+        seen.before_expiry = one(&mut seen, &plan.post(key.clone(), body.clone()));
+        let left = plan.max_time.saturating_sub(started.elapsed());
+        if seen.before_expiry.is_some() && left > wait {
+            std::thread::sleep(wait);
+            if let Some(a) = agent(&started) {
+                let again = plan.post(key, body.clone());
+                seen.after_expiry = Some(at_once(&a, &again, plan.concurrency));
+                seen.sent += plan.concurrency;
+            }
+        }
+    }
     seen.out_of_time = seen.long.is_none();
     seen.millis = ms(started.elapsed());
     seen
@@ -416,6 +461,7 @@ mod tests {
             expiry: None,
             tag: "abc234".into(),
             key_format: KeyFormat::Token,
+            expiry_wait: None,
         };
         assert_eq!(plan.long_key().len(), LONG_KEY);
         assert_eq!(plan.request_count(), 10);

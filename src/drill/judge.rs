@@ -154,7 +154,74 @@ fn judged(plan: &Plan, o: &Observed) -> Vec<Row> {
         bare(o),
         long(o),
         expiry(plan),
+        after_expiry(plan, o),
     ]
+}
+
+/// With `--expiry-wait`: the key used again after the wait is processed anew, once, even
+/// when the requests come at once, and is not refused for ever.
+fn after_expiry(plan: &Plan, o: &Observed) -> Row {
+    let r = row(
+        "after-expiry",
+        "a key used again after it expired is processed anew, once, and not refused",
+        Level::Should,
+    );
+    let Some(wait) = plan.expiry_wait else {
+        return r(
+            Verdict::NotRun,
+            "give --expiry-wait, longer than the API's key expiry, to check it".into(),
+        );
+    };
+    let waited = crate::units::duration_ms(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX));
+    if let Some(why) = not_run(&o.before_expiry) {
+        return r(Verdict::NotRun, why);
+    }
+    let (Some(first), Some(again)) = (&o.before_expiry, &o.after_expiry) else {
+        return r(
+            Verdict::NotRun,
+            format!("not sent: the wait of {waited} did not fit in --max-time"),
+        );
+    };
+    if !first.ok() {
+        return r(
+            Verdict::NotRun,
+            format!("the first request under the key got {}", first.short()),
+        );
+    }
+    let fresh = distinct(
+        again
+            .iter()
+            .filter(|s| s.ok() && !s.replayed && s.body != first.body),
+    );
+    let conflicts = again.iter().filter(|s| s.status == Some(409)).count();
+    let oks = again.iter().filter(|s| s.ok()).count();
+    let tally = format!(
+        "{waited} after the first, {} at once: {oks} succeeded ({fresh} new), {conflicts} × 409",
+        again.len()
+    );
+    if fresh > 1 {
+        r(
+            Verdict::Fail,
+            format!(
+                "{tally}: after the expiry several were processed as new, a second charge each"
+            ),
+        )
+    } else if fresh == 1 {
+        r(Verdict::Pass, format!("{tally}: processed anew once"))
+    } else if oks > 0 {
+        r(
+            Verdict::Info,
+            format!("{tally}: still answered from memory, so the key had not expired yet"),
+        )
+    } else if conflicts == again.len() {
+        r(
+            Verdict::Fail,
+            format!("{tally}: the key is refused after its expiry, as if still in progress"),
+        )
+    } else {
+        let others: Vec<String> = again.iter().map(Seen::short).collect();
+        r(Verdict::Fail, format!("{tally}: {}", others.join(", ")))
+    }
 }
 
 fn replay(o: &Observed) -> Row {
@@ -904,6 +971,7 @@ mod tests {
             max_time: std::time::Duration::from_secs(1),
             expiry: None,
             key_format: super::super::battery::KeyFormat::Token,
+            expiry_wait: None,
             tag: "t".into(),
         }
     }
