@@ -210,7 +210,12 @@ fn a_polly_field_polly_does_not_read_is_warned_with_the_field_it_meant() {
 fn sdk_names_the_default_mode_an_aws_config_without_one_retries_in() {
     use idem::retention::sources::aws::Sdk;
     let attempts = |sdk| {
-        let imported = sources::read_for(&fixture("aws-config"), sdk).expect("the default profile");
+        let options = sources::ReadOptions {
+            sdk,
+            ..sources::ReadOptions::default()
+        };
+        let imported =
+            sources::read_with(&fixture("aws-config"), &options).expect("the default profile");
         only_layer(&imported).attempts
     };
     assert_eq!(attempts(Some(Sdk::Boto3)), 5, "boto3's legacy default");
@@ -223,6 +228,66 @@ fn sdk_names_the_default_mode_an_aws_config_without_one_retries_in() {
         .report()
         .expect("valid");
     assert_eq!(report.attempts.exact(), Some(3));
+}
+
+#[test]
+fn a_cloudformation_template_takes_its_parameters_defaults_and_its_conditions() {
+    // !Ref to parameters, !If on a condition of !Equals: the Defaults, said in the notes.
+    let imported = read("cloudformation-parameters.yaml");
+    let layer = only_layer(&imported);
+    assert_eq!(
+        layer.attempts, 4,
+        "maxReceiveCount: !Ref MaxReceives, Default 4"
+    );
+    assert_eq!(
+        layer.schedule,
+        Schedule::Constant(secs(120)),
+        "VisibilitySeconds 120"
+    );
+    assert_eq!(layer.deadline, Some(secs(1_209_600)), "IsProd, so 14 days");
+    for note in ["parameter Environment = prod", "condition IsProd is true"] {
+        assert!(
+            imported.notes.iter().any(|n| n.contains(note)),
+            "{:?}",
+            imported.notes
+        );
+    }
+    // The JSON forms, with a parameter that has no Default: named, then given.
+    let json = fixture("cloudformation-parameters.json");
+    let err = sources::read(&json).expect_err("VisibilitySeconds has no Default");
+    assert!(
+        err.to_string().contains("--param VisibilitySeconds=VALUE"),
+        "{err}"
+    );
+    let report = stack_from_args(&args(&["--from", &json, "--param", "VisibilitySeconds=45"]))
+        .expect("valid")
+        .report()
+        .expect("valid");
+    assert_eq!(
+        report.attempts.exact(),
+        Some(3),
+        "from the command line too"
+    );
+    let options = sources::ReadOptions {
+        params: vec![("VisibilitySeconds".into(), "45".into())],
+        ..sources::ReadOptions::default()
+    };
+    let imported = sources::read_with(&json, &options).expect("with the parameter given");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.schedule, Schedule::Constant(secs(45)));
+    assert_eq!(layer.attempts, 3);
+    assert_eq!(
+        layer.deadline,
+        Some(secs(86_400)),
+        "staging: IsProd is false"
+    );
+    // A parameter the template does not declare is refused.
+    let options = sources::ReadOptions {
+        params: vec![("Nope".into(), "1".into())],
+        ..sources::ReadOptions::default()
+    };
+    let err = sources::read_with(&json, &options).expect_err("no such parameter");
+    assert!(err.to_string().contains("no such parameter"), "{err}");
 }
 
 #[test]

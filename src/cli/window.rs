@@ -78,6 +78,11 @@ pub struct RetentionArgs {
     #[arg(long, value_name = "SDK", value_parser = sdk)]
     pub sdk: Option<crate::retention::sources::aws::Sdk>,
 
+    /// The value of a CloudFormation template's parameter, in place of its Default; repeat
+    /// for each, e.g. --param VisibilitySeconds=120.
+    #[arg(long = "param", value_name = "NAME=VALUE", value_parser = param)]
+    pub params: Vec<(String, String)>,
+
     /// A stack configured in code, with its documented schedule; repeat for each.
     #[arg(long = "preset", value_name = "NAME", value_parser = presets::LAYER_PRESETS)]
     pub presets: Vec<String>,
@@ -136,7 +141,15 @@ pub fn stack_from_args(args: &RetentionArgs) -> Result<Stack, RetentionError> {
     let imported = args
         .from
         .iter()
-        .map(|f| sources::read_for(f, args.sdk))
+        .map(|f| {
+            sources::read_with(
+                f,
+                &sources::ReadOptions {
+                    sdk: args.sdk,
+                    params: args.params.clone(),
+                },
+            )
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let preset_layers = args
         .presets
@@ -296,4 +309,17 @@ fn sdk(text: &str) -> Result<crate::retention::sources::aws::Sdk, String> {
                 crate::text::sanitize_line(text)
             )
         })
+}
+
+/// `NAME=VALUE`, for `--param`.
+fn param(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!(
+            "expected NAME=VALUE, such as VisibilitySeconds=120; found {}",
+            crate::text::sanitize_line(text)
+        )),
+    }
 }

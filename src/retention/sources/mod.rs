@@ -21,6 +21,7 @@
 //! regular files only); every bad value is reported as `FILE:LINE:COLUMN`.
 
 pub mod aws;
+mod cfn;
 mod durations;
 mod envoy;
 mod fields;
@@ -61,16 +62,24 @@ const KNOWN: &str = "an Envoy route configuration, an Istio VirtualService, ~/.a
 /// Reads `spec`: a file, optionally followed by `#NAME` to pick one of
 /// several routes, profiles, instances or resources in it.
 pub fn read(spec: &str) -> Result<Imported, RetentionError> {
-    read_for(spec, None)
+    read_with(spec, &ReadOptions::default())
 }
 
-/// Reads a file as `read` does, knowing which AWS SDK reads an `~/.aws/config` (its defaults
-/// differ where the file says nothing).
-pub fn read_for(spec: &str, sdk: Option<aws::Sdk>) -> Result<Imported, RetentionError> {
+/// What a reader is told besides the file: the AWS SDK that reads an `~/.aws/config` (its
+/// defaults differ where the file says nothing), and the values of a CloudFormation
+/// template's parameters.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    pub sdk: Option<aws::Sdk>,
+    pub params: Vec<(String, String)>,
+}
+
+/// Reads a file as `read` does, with `options`.
+pub fn read_with(spec: &str, options: &ReadOptions) -> Result<Imported, RetentionError> {
     let (path, selector) = split_selector(spec);
     let text = read_bounded(Path::new(path))?;
     let label = crate::text::sanitize_line(path);
-    parse_for(&text, &label, selector, sdk)
+    parse_with(&text, &label, selector, options)
 }
 
 /// `FILE#NAME` → (`FILE`, `Some(NAME)`), unless the whole text is a file.
@@ -86,15 +95,15 @@ fn split_selector(spec: &str) -> (&str, Option<&str>) {
 
 /// Reads `text` (from the file labelled `file`) as whichever product it is.
 pub fn parse(text: &str, file: &str, selector: Option<&str>) -> Result<Imported, RetentionError> {
-    parse_for(text, file, selector, None)
+    parse_with(text, file, selector, &ReadOptions::default())
 }
 
-/// `parse`, for the AWS SDK `sdk` when the text is an `~/.aws/config`.
-pub fn parse_for(
+/// `parse`, with `options`.
+pub fn parse_with(
     text: &str,
     file: &str,
     selector: Option<&str>,
-    sdk: Option<aws::Sdk>,
+    options: &ReadOptions,
 ) -> Result<Imported, RetentionError> {
     let doc = Doc::new(file);
     let lower = file.to_ascii_lowercase();
@@ -104,7 +113,7 @@ pub fn parse_for(
     }
     if looks_like_ini(&lower, text) {
         let root = lines::parse_ini(text, file)?;
-        return aws::read(&doc, &root, selector, sdk);
+        return aws::read(&doc, &root, selector, options.sdk);
     }
     let documents = tree::parse_yaml(text, file)?;
     let documents: Vec<Node> = documents
@@ -136,7 +145,7 @@ pub fn parse_for(
         || first.get_exact("MaximumRetryAttempts").is_some()
         || first.get_exact("MaximumEventAgeInSeconds").is_some()
     {
-        return queues::read(&doc, first, selector);
+        return queues::read(&doc, first, selector, &options.params);
     }
     if envoy::present(first) {
         return envoy::read_envoy(&doc, first, selector);

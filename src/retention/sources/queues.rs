@@ -52,7 +52,23 @@ pub fn read(
     doc: &Doc<'_>,
     root: &Node,
     selector: Option<&str>,
+    params: &[(String, String)],
 ) -> Result<Imported, RetentionError> {
+    // A template's parameters and conditions are worked out first, and said.
+    let (resolved, mut notes) = if root.get_exact("Resources").is_some() {
+        super::cfn::resolve(doc, root, params)?
+    } else if let Some((name, _)) = params.first() {
+        return Err(doc.error(
+            root,
+            format!(
+                "--param {}: this file is not a CloudFormation template",
+                crate::text::sanitize_line(name)
+            ),
+        ));
+    } else {
+        (root.clone(), Vec::new())
+    };
+    let root = &resolved;
     let mut candidates: Vec<(String, Candidate<'_>)> = Vec::new();
     let resources = root.get_exact("Resources");
     if let Some(attributes) = root.get_exact("Attributes") {
@@ -96,7 +112,6 @@ pub fn read(
             },
         ));
     }
-    let mut notes = Vec::new();
     let what = "queue or asynchronous Lambda configuration";
     let (name, candidate) = pick(doc, what, candidates, selector, &mut notes)?;
     let imported = match candidate {
