@@ -291,6 +291,38 @@ fn a_cloudformation_template_takes_its_parameters_defaults_and_its_conditions() 
 }
 
 #[test]
+fn a_terraform_sqs_queue_gives_its_redrive_numbers() {
+    // variable default 90 s, local max_receives 5, jsonencode'd redrive policy naming the
+    // dead-letter queue, which keeps messages 14 days.
+    let imported = read("sqs-queue.tf");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.name, "SQS payout");
+    assert_eq!(layer.attempts, 5);
+    assert_eq!(layer.schedule, Schedule::Constant(secs(90)));
+    assert_eq!(layer.deadline, Some(secs(345_600)));
+    assert_eq!(imported.paths.len(), 1, "the dead-letter redrive");
+    assert!(
+        imported
+            .notes
+            .iter()
+            .any(|n| n.contains("variable visibility_seconds = 90")),
+        "{:?}",
+        imported.notes
+    );
+    let options = sources::ReadOptions {
+        params: vec![("visibility_seconds".into(), "30".into())],
+        ..sources::ReadOptions::default()
+    };
+    let given = sources::read_with(&fixture("sqs-queue.tf"), &options).expect("with --param");
+    assert_eq!(only_layer(&given).schedule, Schedule::Constant(secs(30)));
+    // What it cannot evaluate is named at its line, not guessed.
+    let err = sources::read(&fixture("broken/sqs-queue-data.tf")).expect_err("a data source");
+    let text = err.to_string();
+    assert!(text.contains("sqs-queue-data.tf:2:"), "{text}");
+    assert!(text.contains("visibility_timeout_seconds"), "{text}");
+}
+
+#[test]
 fn a_bare_aws_section_says_to_write_profile() {
     let err = sources::read(&fixture("aws-config-bare-profile")).expect_err("[dev] is no profile");
     let text = err.to_string();

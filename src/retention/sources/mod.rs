@@ -32,6 +32,7 @@ mod polly;
 pub mod presets;
 mod queues;
 mod resilience4j;
+mod terraform;
 mod tree;
 
 use std::path::Path;
@@ -110,6 +111,9 @@ pub fn parse_with(
     if lower.ends_with(".properties") {
         let root = lines::parse_properties(text, file)?;
         return resilience4j::read(&doc, &[root], selector);
+    }
+    if terraform::present(&lower, text) {
+        return terraform::read(&doc, file, text, selector, &options.params);
     }
     if looks_like_ini(&lower, text) {
         let root = lines::parse_ini(text, file)?;
