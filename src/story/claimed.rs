@@ -4,11 +4,88 @@
 
 use super::claim::{Claim, Sentence, Via};
 use super::{Teller, charge_owner};
+use crate::sim::Trace;
 use crate::sim::config::{FailPoint, KeySource};
 use crate::sim::fact::{Fact, HandOver, LookupAnswer, Next, RequestId, Takes};
-use crate::sim::state::{EntryKind, EntryStatus, Response};
+use crate::sim::state::{ChargeId, EntryKind, EntryStatus, Response};
 use crate::sim::{Instant, Tick};
 use crate::units::duration_ms;
+use std::collections::{HashMap, HashSet};
+
+/// What the narration needs to know about the rest of the trace, worked out in one pass so
+/// that telling a long story stays linear.
+#[derive(Default)]
+pub(super) struct Facts {
+    /// Requests whose handler fails before the card is touched.
+    fails_before_card: HashSet<RequestId>,
+    /// The charge each attempt (intent, attempt number) made, copies included.
+    charge_of_attempt: HashMap<(usize, u32), ChargeId>,
+    /// For each intent, the ticks at which it sends something, in order, and whether that is a
+    /// lookup (`Some(lookup)`) or a charge request (`None`).
+    sends: HashMap<usize, Vec<(usize, Option<usize>)>>,
+    /// For each tick that reads a 409, whether a request with its key was still being worked
+    /// on then: taken on, and not yet answered, failed or stopped by a crash.
+    working_at: HashMap<usize, bool>,
+}
+
+impl Facts {
+    pub(super) fn of(trace: &Trace) -> Facts {
+        let mut f = Facts::default();
+        let key = |req: RequestId| trace.requests[req].key.as_ref();
+        let mut open: Vec<RequestId> = Vec::new();
+        for (i, t) in trace.ticks.iter().enumerate() {
+            match &t.fact {
+                Fact::HandlerError {
+                    req,
+                    after: FailPoint::Receive,
+                    ..
+                } => {
+                    f.fails_before_card.insert(*req);
+                }
+                Fact::Charged {
+                    req,
+                    charge: Some(id),
+                    ..
+                }
+                | Fact::OneWrite {
+                    req,
+                    charge: Some(id),
+                    ..
+                } => {
+                    let r = &trace.requests[*req];
+                    f.charge_of_attempt
+                        .entry((r.intent, r.attempt))
+                        .or_insert(*id);
+                }
+                Fact::Send { req } => f
+                    .sends
+                    .entry(trace.requests[*req].intent)
+                    .or_default()
+                    .push((i, None)),
+                Fact::LookupSent { lookup } => f
+                    .sends
+                    .entry(trace.lookups[*lookup].intent)
+                    .or_default()
+                    .push((i, Some(*lookup))),
+                _ => {}
+            }
+            match &t.fact {
+                Fact::Takes { req, .. } => open.push(*req),
+                Fact::Replied { req, .. } | Fact::HandlerError { req, .. } => {
+                    open.retain(|r| r != req)
+                }
+                Fact::Crash { .. } => open.clear(),
+                Fact::Read { reply, .. } if trace.replies[*reply].response.status == 409 => {
+                    let k = key(trace.replies[*reply].req);
+                    let busy = k.is_some() && open.iter().any(|r| key(*r) == k);
+                    f.working_at.insert(i, busy);
+                }
+                _ => {}
+            }
+        }
+        f
+    }
+}
 
 impl Teller<'_> {
     /// The sentences of a tick whose narration makes claims; `None` for the others.
@@ -246,31 +323,12 @@ impl Teller<'_> {
     }
 
     /// The charge attempt `req` made (it or a copy the network made of it), if any.
-    fn charge_made_by(&self, req: RequestId) -> Option<crate::sim::state::ChargeId> {
+    fn charge_made_by(&self, req: RequestId) -> Option<ChargeId> {
         let r = self.req(req);
-        self.trace.ticks.iter().find_map(|t| match t.fact {
-            Fact::Charged {
-                req: x,
-                charge: Some(id),
-                ..
-            }
-            | Fact::OneWrite {
-                req: x,
-                charge: Some(id),
-                ..
-            } if self.req(x).intent == r.intent && self.req(x).attempt == r.attempt => Some(id),
-            _ => None,
-        })
-    }
-
-    /// Whether request `req`'s handler fails before the card, as a later tick shows.
-    fn fails_before_card(&self, index: usize, req: RequestId) -> bool {
-        self.trace.ticks[index..].iter().any(|t| {
-            matches!(
-                t.fact,
-                Fact::HandlerError { req: r, after: FailPoint::Receive, .. } if r == req
-            )
-        })
+        self.facts
+            .charge_of_attempt
+            .get(&(r.intent, r.attempt))
+            .copied()
     }
 
     fn takes(
@@ -284,7 +342,7 @@ impl Teller<'_> {
         let r = self.req(req);
         let (who, key, amount) = (self.describe(req), self.key(req), r.amount);
         let processing = duration_ms(r.processing_ms);
-        let fails = self.fails_before_card(index, req);
+        let fails = self.facts.fails_before_card.contains(&req);
         // What the processor goes on to do, told as the trace has it: the handler that fails
         // on receipt never starts the charge.
         let charging = if fails {
@@ -474,15 +532,11 @@ impl Teller<'_> {
         else {
             return None;
         };
-        let lookup = self.trace.ticks[index + 1..]
-            .iter()
-            .find_map(|t| match t.fact {
-                Fact::Send { req } if self.trace.requests[req].intent == intent => Some(None),
-                Fact::LookupSent { lookup } if self.trace.lookups[lookup].intent == intent => {
-                    Some(Some(lookup))
-                }
-                _ => None,
-            });
+        // The first thing the intent sends after this tick: a charge request or a lookup.
+        let sends = self.facts.sends.get(&intent).map_or(&[][..], Vec::as_slice);
+        let lookup = sends
+            .get(sends.partition_point(|(at, _)| *at <= index))
+            .map(|(_, lookup)| *lookup);
         let wait = duration_ms(delay_ms);
         if let Some(Some(lookup)) = lookup {
             let key = &self.trace.lookups[lookup].key;
@@ -533,23 +587,6 @@ impl Teller<'_> {
         ))
     }
 
-    /// Whether some request carrying `key` is still being worked on at tick `index`: taken
-    /// on, and not yet answered, failed or stopped by a crash.
-    fn working(&self, index: usize, key: &str) -> bool {
-        let mut open: Vec<RequestId> = Vec::new();
-        for t in &self.trace.ticks[..=index] {
-            match &t.fact {
-                Fact::Takes { req, .. } if self.key(*req) == key => open.push(*req),
-                Fact::Replied { req, .. } | Fact::HandlerError { req, .. } => {
-                    open.retain(|r| r != req)
-                }
-                Fact::Crash { .. } => open.clear(),
-                _ => {}
-            }
-        }
-        !open.is_empty()
-    }
-
     fn read(
         &self,
         index: usize,
@@ -584,7 +621,8 @@ impl Teller<'_> {
         }
         if let Some(next) = next {
             let key = self.key(r.req);
-            let why = if response.status == 409 && self.working(index, key) {
+            let working = self.facts.working_at.get(&index).copied().unwrap_or(false);
+            let why = if response.status == 409 && working {
                 Sentence::claims(
                     Claim::Working {
                         key: key.into(),

@@ -123,6 +123,9 @@ struct Teller<'a> {
     heard: HashMap<ChargeId, usize>,
     /// The first answer the processor sent to each request.
     reply_of: HashMap<RequestId, usize>,
+    /// What the whole trace says once, so that no tick's words scan it again: worked out by
+    /// `Facts::of` in one pass.
+    facts: claimed::Facts,
 }
 
 impl<'a> Teller<'a> {
@@ -151,6 +154,7 @@ impl<'a> Teller<'a> {
             trace,
             heard,
             reply_of,
+            facts: claimed::Facts::of(trace),
         }
     }
 
