@@ -49,11 +49,10 @@ pub enum Claim {
     /// Request `req`'s handler fails before the card is touched.
     FailsBeforeCard { req: RequestId },
     /// Just before tick `at`, the record for `key` was completed with an answer naming
-    /// `charge`, written by another request than `req`.
+    /// `charge`, which this tick's write replaces.
     Overwrites {
         key: Key,
         at: usize,
-        req: RequestId,
         charge: Option<ChargeId>,
     },
     /// Just before tick `at`, the record for `key` was in progress.
@@ -65,11 +64,6 @@ pub enum Claim {
     /// Every request of `intent` after the first carries a key no earlier one of its
     /// requests carried.
     EveryRetryNewKey { intent: usize },
-    /// At the end of the run, the checkout of `intent` does not believe it paid, while a
-    /// charge for it stands (not refunded).
-    UnknownCharge { intent: usize },
-    /// After tick `at`, no downstream step of `intent` starts.
-    NoStepAfter { intent: usize, at: usize },
 }
 
 impl Claim {
@@ -78,11 +72,7 @@ impl Claim {
     pub fn hindsight(&self) -> bool {
         matches!(
             self,
-            Claim::HearsLater { .. }
-                | Claim::NeverHears { .. }
-                | Claim::EveryRetryNewKey { .. }
-                | Claim::UnknownCharge { .. }
-                | Claim::NoStepAfter { .. }
+            Claim::HearsLater { .. } | Claim::NeverHears { .. } | Claim::EveryRetryNewKey { .. }
         )
     }
 }

@@ -461,7 +461,6 @@ impl Teller<'_> {
                 Claim::Overwrites {
                     key: e.key.clone(),
                     at: index,
-                    req,
                     charge: held.charge,
                 },
                 format!(
