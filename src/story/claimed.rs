@@ -636,7 +636,12 @@ impl Teller<'_> {
                         at: index,
                     },
                     format!(
-                        "The 409 says a request with {key} is in progress, but no work stands behind it any more: the record on disk outlived the work a crash or an error ended, and it answers 409 until it expires."
+                        "The 409 says a request with {key} is in progress, but no work stands behind it any more: {} outlived the work a crash or an error ended, and it answers 409 until it expires.",
+                        if self.trace.design == crate::sim::Design::InProgressRecord {
+                            "the record on disk"
+                        } else {
+                            "the key's in-progress mark"
+                        }
                     ),
                 )
             } else {

@@ -225,7 +225,7 @@ const RETRY_FIELDS: [&str; 7] = [
 /// A field of the Retry block Polly does not read is silently ignored by .NET's binder, and
 /// so would be here: each one gets a warning, with the field it most likely meant.
 fn unknown_fields(retry: &Node, warnings: &mut Vec<String>) {
-    let loose = |k: &str| k.to_ascii_lowercase().replace(['_', '-'], "");
+    let loose = super::tree::loose;
     for (key, _) in retry.entries() {
         if RETRY_FIELDS.iter().any(|f| loose(f) == loose(key)) {
             continue;

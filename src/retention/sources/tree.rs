@@ -104,7 +104,7 @@ impl Node {
 }
 
 /// A key as Spring's relaxed binding compares it.
-fn loose(key: &str) -> String {
+pub(super) fn loose(key: &str) -> String {
     key.chars()
         .filter(|c| *c != '-' && *c != '_')
         .flat_map(char::to_lowercase)
