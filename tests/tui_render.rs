@@ -897,3 +897,21 @@ fn an_outer_deadline_is_marked_on_its_own_lane() {
     assert!(mark_of(deadline).abs_diff(lane("app")) <= 2, "{screen}");
     assert!(mark_of(timeout).abs_diff(lane("gateway")) <= 4, "{screen}");
 }
+
+/// The counters panel counts 400 refusals once there is one, and keeps the store's line at
+/// 80 × 24 while there is none.
+#[test]
+fn the_400_counter_comes_with_the_first_refusal() {
+    let mut app = common::app();
+    // order-5531 under content-hash: the retry's body is refused with 400.
+    common::press(&mut app, common::ch('5'));
+    common::press(&mut app, common::key(crossterm::event::KeyCode::Home));
+    let first = common::render(&app, 80, 24);
+    let counters = common::panel(&first, " Checkout & counters ").join("\n");
+    assert!(!counters.contains("400"), "{counters}");
+    common::press(&mut app, common::key(crossterm::event::KeyCode::End));
+    let last = common::render(&app, 160, 48);
+    let counters = common::panel(&last, " Checkout & counters ").join("\n");
+    assert!(counters.contains("400 1"), "{counters}");
+    assert!(counters.contains("held"), "{counters}");
+}
