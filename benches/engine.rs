@@ -83,5 +83,26 @@ fn engine(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engine);
+/// The words for a trace: each tick's label and narration, made from its claims. Telling
+/// must stay linear in the ticks, as simulating is.
+fn story(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tell");
+    group.sample_size(10);
+    for (name, cfg) in [
+        ("storm-27", storm(3, 3, 3)),
+        ("storm-12000", storm(10, 12, 100)),
+    ] {
+        let trace = match simulate(&cfg, Design::NoKey) {
+            Ok(t) => t,
+            Err(e) => panic!("the storm must simulate: {e}"),
+        };
+        group.throughput(Throughput::Elements(trace.ticks.len() as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| idem::story::tell(black_box(&cfg), black_box(&trace)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engine, story);
 criterion_main!(benches);
