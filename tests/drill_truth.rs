@@ -31,6 +31,10 @@ enum Behaviour {
     /// Takes only UUID keys: any other key crashes the handler (500), as one registry
     /// middleware does; with a UUID it stores the answer with the key and replays it.
     UuidOnly,
+    /// Reads the key as a Structured Field string (quotes are syntax, a bare key is the same
+    /// key) and refuses another body under a used key with 417 Expectation Failed, as one
+    /// registry middleware does.
+    Refuses417,
     /// Keys expire `ttl` after their answer is stored, and a key in progress is answered 409.
     Expiring { ttl: Duration, bug: ExpiryBug },
 }
@@ -122,6 +126,7 @@ fn answer_with(stream: &mut TcpStream, status: u16, body: &str, extra: &str) {
         201 => "Created",
         400 => "Bad Request",
         409 => "Conflict",
+        417 => "Expectation Failed",
         _ => "Other",
     };
     let _ = write!(
@@ -198,6 +203,37 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                             .expect("the store")
                             .insert(slot, Entry::Done(made.clone(), std::time::Instant::now()));
                         answer(&mut stream, 201, &made);
+                    }
+                    Behaviour::Refuses417 => {
+                        let Some(key) = key else {
+                            answer(&mut stream, 400, r#"{"error":"key required"}"#);
+                            return;
+                        };
+                        let key = key.trim_matches('"').to_string();
+                        let mut store = done.lock().expect("the store");
+                        let stored = store.iter().find(|((k, _), _)| *k == key);
+                        match stored {
+                            Some(((_, b), answer_body)) if *b == body => {
+                                let answer_body = answer_body.clone();
+                                drop(store);
+                                answer_with(
+                                    &mut stream,
+                                    201,
+                                    &answer_body,
+                                    "Idempotent-Replayed: true\r\n",
+                                );
+                            }
+                            Some(_) => {
+                                drop(store);
+                                answer(&mut stream, 417, r#"{"error":"body differs"}"#);
+                            }
+                            None => {
+                                let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                                let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                                store.insert((key, body), made.clone());
+                                answer(&mut stream, 201, &made);
+                            }
+                        }
                     }
                     Behaviour::UuidOnly => {
                         let Some(key) = key else {
@@ -388,6 +424,55 @@ fn a_replay_marked_with_another_spelling_of_the_header_is_called_marked() {
     assert_eq!(replay["verdict"], "pass", "{replay}");
     let seen = replay["seen"].as_str().unwrap_or_default();
     assert!(seen.contains("marked as a replay"), "{seen}");
+}
+
+/// The row named `check`, whole.
+fn row_of(v: &Value, check: &str) -> Value {
+    v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["check"] == check)
+        .unwrap_or_else(|| panic!("no {check} row: {}", v["rows"]))
+        .clone()
+}
+
+#[test]
+fn a_quoted_key_passes_key_syntax_only_when_it_was_read_as_syntax() {
+    // This server keeps the field as written, quotes and all: the same key sent bare is a
+    // new key to it, and a new charge.
+    let literal = start(Behaviour::ReplayedHeaderSpelling, Duration::ZERO);
+    let out = drill(&[&format!("http://{}/charges", literal.addr), "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let row = row_of(&v, "key-syntax");
+    assert_eq!(row["verdict"], "variant", "{row}");
+    let seen = row["seen"].as_str().unwrap_or_default();
+    assert!(seen.contains("kept as part of the key"), "{seen}");
+    // This one parses it: the bare key gets the first answer back.
+    let parsing = start(Behaviour::Refuses417, Duration::ZERO);
+    let out = drill(&[&format!("http://{}/charges", parsing.addr), "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let row = row_of(&v, "key-syntax");
+    assert_eq!(row["verdict"], "pass", "{row}");
+    let seen = row["seen"].as_str().unwrap_or_default();
+    assert!(seen.contains("read as syntax"), "{seen}");
+}
+
+#[test]
+fn a_417_refusal_is_named_and_counted_a_refusal() {
+    let server = start(Behaviour::Refuses417, Duration::ZERO);
+    let out = drill(&[&format!("http://{}/charges", server.addr), "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let row = row_of(&v, "key-reuse");
+    assert_eq!(row["verdict"], "variant", "{row}");
+    let seen = row["seen"].as_str().unwrap_or_default();
+    assert!(
+        seen.contains("417 Expectation Failed") && seen.contains("refused"),
+        "{seen}"
+    );
+    // One charge for each key the drill used (the replay's, the race's, the bare and the
+    // long key): the refusal made none.
+    assert_eq!(server.charges.load(Ordering::SeqCst), 4, "{}", v["rows"]);
 }
 
 #[test]

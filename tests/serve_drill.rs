@@ -254,7 +254,14 @@ fn the_drill_gives_each_design_its_conformance_row() {
                     "inprogress-record" => assert!(!why.contains("wait"), "{args:?}: {why}"),
                     _ => {}
                 }
-                assert_eq!(verdict("key-syntax"), "pass", "{args:?}");
+                // Whether the quotes were read as syntax shows only where a repeat is
+                // recognised by its key.
+                let syntax = if ["no-key", "content-hash"].contains(nearest) {
+                    "info"
+                } else {
+                    "pass"
+                };
+                assert_eq!(verdict("key-syntax"), syntax, "{args:?}");
                 let conforms = *want == ["pass"; 4];
                 assert_eq!(v["summary"]["conforms"], conforms, "{args:?}");
                 assert_eq!(
@@ -265,8 +272,8 @@ fn the_drill_gives_each_design_its_conformance_row() {
                 // The plan went to standard error before the requests, and the server saw
                 // exactly as many requests as it announced.
                 let plan = text(&out.stderr);
-                assert!(plan.contains("idem drill sends 11 requests"), "{plan}");
-                assert_eq!(v["sent"], 11);
+                assert!(plan.contains("idem drill sends 12 requests"), "{plan}");
+                assert_eq!(v["sent"], 12);
             });
         }
     });
@@ -573,8 +580,8 @@ fn a_dry_run_tells_the_plan_and_sends_nothing() {
     let out = drill(&[&server.url("/charges"), "--dry-run", "-n", "3"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let plan = text(&out.stdout);
-    assert!(plan.contains("sends 9 requests"), "{plan}");
-    assert!(plan.contains("4-6. POST at once"), "{plan}");
+    assert!(plan.contains("sends 10 requests"), "{plan}");
+    assert!(plan.contains("5-7. POST at once"), "{plan}");
     assert!(plan.contains("(not quoted)"), "{plan}");
     assert_eq!(charges_of_5531(&server), 0, "no request reached the server");
 }

@@ -207,6 +207,39 @@ fn a_polly_field_polly_does_not_read_is_warned_with_the_field_it_meant() {
 }
 
 #[test]
+fn an_envoy_field_envoy_does_not_have_is_warned_with_the_field_it_meant() {
+    let imported = read("envoy-route-misspelt.yaml");
+    let layer = only_layer(&imported);
+    let warned = |field: &str, meant: &str| {
+        layer
+            .warnings
+            .iter()
+            .any(|w| w.contains(field) && w.contains(&format!("did you mean {meant}?")))
+    };
+    assert!(
+        warned("retry_policy.per_try_timout", "per_try_timeout"),
+        "{:?}",
+        layer.warnings
+    );
+    assert!(
+        warned("retry_back_off.max_intreval", "max_interval"),
+        "{:?}",
+        layer.warnings
+    );
+    // The route spelt right, in either case, warns of nothing.
+    for right in ["envoy-route.yaml", "envoy-route-camel.json"] {
+        let imported = read(right);
+        for layer in &imported.layers {
+            assert!(
+                !layer.warnings.iter().any(|w| w.contains("not a field")),
+                "{right}: {:?}",
+                layer.warnings
+            );
+        }
+    }
+}
+
+#[test]
 fn sdk_names_the_default_mode_an_aws_config_without_one_retries_in() {
     use idem::retention::sources::aws::Sdk;
     let attempts = |sdk| {

@@ -185,7 +185,7 @@ impl Plan {
         } else {
             0
         };
-        2 + mismatch + self.concurrency + 3 + reads + after_expiry
+        3 + mismatch + self.concurrency + 3 + reads + after_expiry
     }
 
     /// What the drill will send, in words, one line each, before it sends anything.
@@ -238,6 +238,14 @@ impl Plan {
         if reads.is_some() {
             step(1, "GET the read-back again".into(), &mut lines);
         }
+        step(
+            1,
+            format!(
+                "POST the same key without its quotes ({}), same body: one key or two?",
+                self.replay_key()
+            ),
+            &mut lines,
+        );
         if let Some(other) = &self.other_body {
             let other = crate::text::shorten(&crate::text::sanitize_line(&other.to_string()), 80);
             step(
@@ -303,6 +311,9 @@ pub struct Observed {
     pub read_back: Option<[Seen; 3]>,
     pub first: Option<Seen>,
     pub retry: Option<Seen>,
+    /// The first request's key again without its quotes, with the same body: whether the
+    /// endpoint read the quotes as syntax (one key) or as part of the key (two).
+    pub unquoted_repeat: Option<Seen>,
     pub mismatch: Option<Seen>,
     pub race: Option<Vec<Seen>>,
     pub missing: Option<Seen>,
@@ -357,6 +368,10 @@ pub fn run(plan: &Plan) -> Observed {
     if let Ok(three) = <[Seen; 3]>::try_from(reads) {
         seen.read_back = Some(three);
     }
+    seen.unquoted_repeat = one(
+        &mut seen,
+        &plan.post(KeySent::Raw(plan.replay_key()), body.clone()),
+    );
     if let Some(other) = &plan.other_body {
         seen.mismatch = one(&mut seen, &plan.post(replay_key, other.to_string()));
     }
@@ -464,9 +479,9 @@ mod tests {
             expiry_wait: None,
         };
         assert_eq!(plan.long_key().len(), LONG_KEY);
-        assert_eq!(plan.request_count(), 10);
+        assert_eq!(plan.request_count(), 11);
         let text = plan.describe().join("\n");
-        assert!(text.contains("sends 10 requests"), "{text}");
-        assert!(text.contains("  3-7. POST at once"), "{text}");
+        assert!(text.contains("sends 11 requests"), "{text}");
+        assert!(text.contains("  4-8. POST at once"), "{text}");
     }
 }

@@ -92,7 +92,7 @@ fn same_answer(a: &Seen, b: &Seen) -> bool {
 /// When every request that carried a key failed with a server error while the one without
 /// a key did not: the endpoint did not take the drill's keys, and nothing else can be judged.
 pub fn keys_not_taken(plan: &Plan, o: &Observed) -> Option<String> {
-    let mut keyed: Vec<&Seen> = [&o.first, &o.retry, &o.mismatch, &o.bare]
+    let mut keyed: Vec<&Seen> = [&o.first, &o.retry, &o.unquoted_repeat, &o.mismatch, &o.bare]
         .into_iter()
         .flatten()
         .collect();
@@ -473,6 +473,10 @@ fn mismatch(plan: &Plan, o: &Observed) -> Row {
             Verdict::Variant,
             "409, as GoCardless answers a reused key".into(),
         ),
+        Some(400..=499) => r(
+            Verdict::Variant,
+            format!("{}: refused, though not with 422", m.status_text()),
+        ),
         _ if m.ok() && o.first.as_ref().is_some_and(|f| f.body == m.body) => r(
             Verdict::Fail,
             format!(
@@ -524,7 +528,10 @@ fn syntax(o: &Observed) -> Row {
         return r(Verdict::NotRun, why);
     }
     match (&o.first, &o.bare) {
-        (Some(q), _) if q.ok() => r(Verdict::Pass, format!("a quoted key: {}", q.short())),
+        (Some(q), _) if q.ok() => {
+            let (verdict, what) = parsed(q, o);
+            r(verdict, format!("a quoted key: {}{what}", q.short()))
+        }
         (Some(q), Some(b)) if b.ok() => r(
             Verdict::Fail,
             format!(
@@ -538,6 +545,55 @@ fn syntax(o: &Observed) -> Row {
             format!("a quoted key: {}; the endpoint took nothing", q.short()),
         ),
         (None, _) => r(Verdict::NotRun, "not sent".into()),
+    }
+}
+
+/// Whether a quoted key that was taken was also read as a Structured Field string: the
+/// same key sent without its quotes must be the same key (its answer comes back) or refused
+/// as malformed. Taken as new, the quotes were kept as part of the key.
+fn parsed(q: &Seen, o: &Observed) -> (Verdict, String) {
+    let as_first = |s: &Seen| s.replayed || (s.body == q.body && !q.body.is_empty());
+    if !o.retry.as_ref().is_some_and(as_first) {
+        return (
+            Verdict::Info,
+            "; its repeat was not recognised (see replay), so whether the quotes were read as syntax cannot be told".into(),
+        );
+    }
+    let Some(u) = &o.unquoted_repeat else {
+        return (
+            Verdict::Info,
+            "; not shown to be parsed: the time ran out before the same key went unquoted".into(),
+        );
+    };
+    match u.status {
+        _ if as_first(u) => (
+            Verdict::Pass,
+            format!(
+                ", and the same key unquoted got the first answer ({}): the quotes were read as syntax",
+                u.short()
+            ),
+        ),
+        Some(400..=499) => (
+            Verdict::Pass,
+            format!(
+                "; the same key unquoted was refused ({}): the field is read as a Structured Field",
+                u.short()
+            ),
+        ),
+        _ if u.ok() => (
+            Verdict::Variant,
+            format!(
+                ", yet the same key unquoted was processed as new ({}): the quotes are kept as part of the key, so a client that sends it bare gets a second effect",
+                u.short()
+            ),
+        ),
+        _ => (
+            Verdict::Info,
+            format!(
+                "; the same key unquoted: {}, so whether the quotes were read as syntax cannot be told",
+                u.status_text()
+            ),
+        ),
     }
 }
 
@@ -933,7 +989,11 @@ mod tests {
         let row = missing(&o);
         assert!(row.seen.contains("417 Expectation Failed"), "{}", row.seen);
         let m = mismatch(&test_plan(), &o);
-        assert_eq!(m.seen, "417 Expectation Failed");
+        assert_eq!(
+            m.seen,
+            "417 Expectation Failed: refused, though not with 422"
+        );
+        assert_eq!(m.verdict, Verdict::Variant);
     }
 
     #[test]

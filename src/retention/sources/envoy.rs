@@ -219,6 +219,23 @@ pub fn read_envoy(
     })
 }
 
+/// The fields of Envoy's `config.route.v3.RetryPolicy`.
+const RETRY_POLICY_FIELDS: [&str; 13] = [
+    "retry_on",
+    "num_retries",
+    "per_try_timeout",
+    "per_try_idle_timeout",
+    "retry_priority",
+    "retry_host_predicate",
+    "retry_options_predicates",
+    "host_selection_retry_max_attempts",
+    "retriable_status_codes",
+    "retry_back_off",
+    "rate_limited_retry_back_off",
+    "retriable_headers",
+    "retriable_request_headers",
+];
+
 fn envoy_layer(
     doc: &Doc<'_>,
     name: &str,
@@ -237,6 +254,22 @@ fn envoy_layer(
         None => source.note("no retry_policy on the route or its virtual host: Envoy sends once"),
         Some(policy) => {
             doc.map(policy, "retry_policy")?;
+            super::tree::unknown_fields(
+                policy,
+                &RETRY_POLICY_FIELDS,
+                "retry_policy",
+                "Envoy",
+                &mut layer.warnings,
+            );
+            if let Some(back_off) = policy.get("retry_back_off") {
+                super::tree::unknown_fields(
+                    back_off,
+                    &["base_interval", "max_interval"],
+                    "retry_policy.retry_back_off",
+                    "Envoy",
+                    &mut layer.warnings,
+                );
+            }
             let retries = match policy.get("num_retries") {
                 Some(n) => {
                     let retries = doc.count(n, "num_retries")?;

@@ -108,7 +108,8 @@ pub fn read(
     let get = |key: &str| retry.and_then(|r| r.get(key));
     if let Some(r) = retry {
         doc.map(r, "Retry")?;
-        unknown_fields(r, &mut layer.warnings);
+        // .NET's binder ignores a field it does not know, and so would this reader.
+        super::tree::unknown_fields(r, &RETRY_FIELDS, "Retry", "Polly", &mut layer.warnings);
     }
     let retries = match get("MaxRetryAttempts") {
         Some(n) => doc.count(n, "Retry.MaxRetryAttempts")?,
@@ -221,26 +222,3 @@ const RETRY_FIELDS: [&str; 7] = [
     "Name",
     "ShouldHandle",
 ];
-
-/// A field of the Retry block Polly does not read is silently ignored by .NET's binder, and
-/// so would be here: each one gets a warning, with the field it most likely meant.
-fn unknown_fields(retry: &Node, warnings: &mut Vec<String>) {
-    let loose = super::tree::loose;
-    for (key, _) in retry.entries() {
-        if RETRY_FIELDS.iter().any(|f| loose(f) == loose(key)) {
-            continue;
-        }
-        let lower = loose(key);
-        let meant = crate::scenario::values::did_you_mean(key, RETRY_FIELDS).or_else(|| {
-            RETRY_FIELDS
-                .iter()
-                .copied()
-                .find(|f| !lower.is_empty() && loose(f).starts_with(&lower))
-        });
-        let hint = meant.map_or(String::new(), |m| format!(" (did you mean {m}?)"));
-        warnings.push(format!(
-            "Retry.{} is not a field Polly reads, so it changes nothing{hint}",
-            crate::text::sanitize_line(key)
-        ));
-    }
-}

@@ -111,6 +111,36 @@ pub(super) fn loose(key: &str) -> String {
         .collect()
 }
 
+/// A warning for each field of `node` that the tool does not read (compared as `loose`
+/// compares keys), with the field it most likely meant: a misspelt field changes nothing,
+/// silently, in the tool as here.
+pub(super) fn unknown_fields(
+    node: &Node,
+    known: &[&str],
+    path: &str,
+    tool: &str,
+    warnings: &mut Vec<String>,
+) {
+    for (key, _) in node.entries() {
+        let lower = loose(key);
+        if known.iter().any(|f| loose(f) == lower) {
+            continue;
+        }
+        let meant =
+            crate::scenario::values::did_you_mean(key, known.iter().copied()).or_else(|| {
+                known
+                    .iter()
+                    .copied()
+                    .find(|f| !lower.is_empty() && loose(f).starts_with(&lower))
+            });
+        let hint = meant.map_or(String::new(), |m| format!(" (did you mean {m}?)"));
+        warnings.push(format!(
+            "{path}.{} is not a field {tool} reads, so it changes nothing{hint}",
+            crate::text::sanitize_line(key)
+        ));
+    }
+}
+
 impl<'de> Deserialize<'de> for Node {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let spanned = Spanned::<Value>::deserialize(deserializer)?;
