@@ -331,7 +331,7 @@ fn check_presenter_screen(app: &App, screen: &str) {
     assert!(foot.contains("PgDn/→ next"), "{foot}");
     assert!(foot.contains("t timer"), "{foot}");
     assert!(
-        screen.contains("Card statement: 1 line · $48.60"),
+        screen.contains("Card statement: 1 line · total $48.60"),
         "{screen}"
     );
 }
@@ -369,7 +369,7 @@ fn presenter_screens() {
         .find(|l| l.contains("Card statement:"))
         .expect("the money line");
     assert!(
-        money.contains("Card statement: 1 line · $48.60   ✓ Charged once — $48.60"),
+        money.contains("Card statement: 1 line · total $48.60   ✓ Charged once — $48.60"),
         "{money}"
     );
 }

@@ -246,7 +246,7 @@ fn pagedown_at_the_end_opens_the_next_scenario_and_the_score_carries_over() {
     assert!(app.quit);
     let summary = idem::tui::terminal::summary(&app).expect("a summary");
     assert!(summary.contains(&score), "{summary}");
-    assert!(summary.contains("3 of 3 parts"), "{summary}");
+    assert!(summary.contains("3 of 3 parts shown"), "{summary}");
 }
 
 /// The notes hear which part of the session is on, its countdown, and the score.
@@ -493,4 +493,66 @@ fn a_session_refuses_a_key_strategy_flag() {
         err.contains("--key-strategy belong to one scenario"),
         "{err}"
     );
+}
+
+/// A part written to a file of its own, without its question, titled `title`.
+fn part_text(title: &str) -> String {
+    let base = std::fs::read_to_string(scenarios_dir().join("reply-lost.toml")).expect("reads");
+    let body = base.split("[[quiz]]").next().expect("the story");
+    body.replacen(
+        "title = \"Reply lost: charged, and nobody told\"",
+        &format!("title = \"{title}\""),
+        1,
+    )
+}
+
+#[test]
+fn a_part_come_back_to_shows_its_file_as_it_is_on_disk_now() {
+    let dir = TempDir::new("session-edit");
+    std::fs::write(dir.join("a.toml"), part_text("First as written")).expect("writes");
+    std::fs::write(dir.join("b.toml"), part_text("Second")).expect("writes");
+    let text = "title = \"Edits\"\n\n[[section]]\nscenario = \"a.toml\"\n\n[[section]]\nscenario = \"b.toml\"\n";
+    let playlist = playlist::parse("s.toml", text, dir.path()).expect("reads");
+    let mut app = presenting(playlist);
+    assert_eq!(app.scenario.title, "First as written");
+    press(&mut app, key(KeyCode::End));
+    press(&mut app, key(KeyCode::PageDown));
+    assert_eq!(app.scenario.title, "Second");
+    // The trainer edits the first part while the second is on screen.
+    std::fs::write(dir.join("a.toml"), part_text("First, edited")).expect("writes");
+    press(&mut app, key(KeyCode::PageUp));
+    assert_eq!(app.scenario.title, "First, edited", "the edit is not undone");
+    // A file that no longer reads keeps the version read before, and says so.
+    press(&mut app, key(KeyCode::End));
+    press(&mut app, key(KeyCode::PageDown));
+    std::fs::write(dir.join("a.toml"), "title = \n").expect("writes");
+    press(&mut app, key(KeyCode::PageUp));
+    assert_eq!(app.scenario.title, "First, edited");
+    assert!(
+        app.notice.as_deref().is_some_and(|n| n.contains("has an error")),
+        "{:?}",
+        app.notice
+    );
+}
+
+#[test]
+fn the_checklist_never_replaces_a_part_and_its_answers() {
+    let mut app = presenting(three());
+    answer(&mut app, '2');
+    assert!(app.room.any());
+    press(&mut app, ch('k'));
+    press(&mut app, key(KeyCode::Enter));
+    assert_eq!(app.scenario.name, "order-5531", "the part stays");
+    assert!(app.room.any(), "and so do its answers");
+    assert!(
+        app.notice.as_deref().is_some_and(|n| n.contains("session file")),
+        "{:?}",
+        app.notice
+    );
+    // Quitting asks, and the summary counts the parts shown, not the part on screen.
+    press(&mut app, ch('q'));
+    assert!(!app.quit, "it asks first");
+    press(&mut app, ch('y'));
+    let summary = idem::tui::terminal::summary(&app).expect("a summary");
+    assert!(summary.contains("1 of 3 parts shown"), "{summary}");
 }

@@ -75,8 +75,8 @@ fn keys_map_to_messages() {
     assert_eq!(map_key(shift_g, &app), Some(Msg::Last));
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert_eq!(map_key(ctrl_c, &app), Some(Msg::QuitNow));
+    assert_eq!(map_key(ch('0'), &app), Some(Msg::AsWritten));
     for unused in [
-        ch('0'),
         ch('7'),
         ch('z'),
         key(KeyCode::Tab),

@@ -18,7 +18,18 @@ use toml_edit::{ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike,
 /// The forked scenario as a file, or why it cannot be written.
 pub fn to_toml(original: &Scenario, added: &[Fault]) -> Result<String, String> {
     if added.is_empty() {
-        return Ok(original.text.clone());
+        let (now, written) = (original.config.keying(), &original.keying_as_written);
+        if !now.checkout_differs(written) && !now.steps_differ(written) {
+            return Ok(original.text.clone());
+        }
+        // Keyed another way (K, m): the file says so, so whoever reads it (the speaker
+        // notes) tells the story the room sees.
+        let mut doc: DocumentMut = original
+            .text
+            .parse()
+            .map_err(|e| format!("the scenario's text could not be edited: {e}"))?;
+        write_key_choices(&mut doc, original);
+        return Ok(doc.to_string());
     }
     with_faults_written(original, added, "What-if faults added in the replay")
 }

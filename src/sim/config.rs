@@ -444,6 +444,18 @@ impl SimConfig {
         }
     }
 
+    /// Keys the checkout and its steps as `keying` says (a story's keying as written, say).
+    /// Layers and steps beyond those `keying` names keep their own.
+    pub fn set_keying(&mut self, keying: &Keying) {
+        self.key_strategy = keying.strategy;
+        for (layer, key) in self.layers.iter_mut().zip(&keying.layers) {
+            layer.key = *key;
+        }
+        for (step, mode) in self.steps.iter_mut().zip(&keying.steps) {
+            step.key_mode = *mode;
+        }
+    }
+
     /// Whether any layer handles the key other than the strategy's default.
     pub fn layer_keys_differ(&self) -> bool {
         self.layers

@@ -181,6 +181,8 @@ pub struct Agenda {
     pub spent: Vec<u64>,
     /// The talk's elapsed seconds when the section on screen was entered.
     pub entered: u64,
+    /// Which sections have been on screen.
+    pub shown: Vec<bool>,
 }
 
 impl Agenda {
@@ -193,6 +195,7 @@ impl Agenda {
                 .map(|s| Room::new(s.scenario.quizzes.len()))
                 .collect(),
             spent: vec![0; n],
+            shown: (0..n).map(|i| i == 0).collect(),
             playlist,
             at: 0,
             entered: 0,
@@ -221,6 +224,9 @@ impl Agenda {
         }
         self.at = to;
         self.entered = elapsed;
+        if let Some(shown) = self.shown.get_mut(to) {
+            *shown = true;
+        }
     }
 }
 
@@ -347,6 +353,10 @@ pub struct App {
     /// The checkout's key strategy as `K` (or `--key-strategy`) set it for every layer, if it
     /// did: the share line carries it.
     pub keys_set: Option<crate::sim::config::KeyStrategy>,
+    /// The moment the viewer stood at before a re-keyed story moved the replay to an earlier
+    /// tick (a story keyed another way may have nothing there): kept, so keying it back
+    /// returns to that moment. Any move of the viewer's forgets it.
+    pub anchor: Option<Instant>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
     pub window: Option<Box<crate::tui::retention::RetentionScreen>>,
     /// Clicks and the wheel drive the replay; without them the terminal selects text as usual.
@@ -428,6 +438,7 @@ impl App {
             published: None,
             simulating: None,
             keys_set: None,
+            anchor: None,
             mouse: false,
             hits: std::cell::RefCell::default(),
             window: None,
@@ -477,10 +488,14 @@ impl App {
             repeats,
             before_what_ifs,
             file,
+            warning: _,
         } = prepared;
-        let now = self.now();
-        let tick = self.tick;
         let same_story = self.original.name == original.name;
+        let now = match self.anchor {
+            Some(at) if same_story => at,
+            _ => self.now(),
+        };
+        let tick = self.tick;
         self.told = told;
         self.glossary = glossary;
         self.repeats = repeats;
@@ -505,6 +520,7 @@ impl App {
         } else {
             self.trace().tick_at_or_before(now)
         };
+        self.anchor = (same_story && self.now() != now).then_some(now);
     }
 
     /// The quiz that stops the replay at the current tick, if any, with its index.
@@ -611,7 +627,7 @@ impl App {
     pub fn score_text(&self) -> Option<String> {
         let text = self.score().text()?;
         let under = match self.room.designs().as_slice() {
-            [one] => one.name().to_string(),
+            [one] => crate::tui::shown::design_name(self, *one),
             many => {
                 let keys: Vec<String> = many.iter().map(|d| d.hotkey().to_string()).collect();
                 format!("designs {}", keys.join(", "))

@@ -5,7 +5,7 @@
 
 use super::app::{App, Picker};
 use super::msg::Msg;
-use super::story::{Job, prepare};
+use super::story::{Job, prepare_job};
 use super::update::update;
 use crate::scenario;
 use std::path::PathBuf;
@@ -52,8 +52,8 @@ pub fn run_now(effect: Effect) -> Option<Msg> {
             added,
             after,
         }) => Some(Msg::Simulated {
+            result: prepare_job(original, added, &after).map_err(|e| e.to_string()),
             after,
-            result: prepare(original, added).map_err(|e| e.to_string()),
         }),
         Effect::Explore(scenario) => {
             let search = crate::explore::Search {

@@ -163,6 +163,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('f') => Msg::ToggleFold,
         KeyCode::Char('m') => Msg::CycleStepKeys,
         KeyCode::Char('K') => Msg::CycleKeyStrategy,
+        KeyCode::Char('0') => Msg::AsWritten,
         KeyCode::Down => Msg::ScrollStory(1),
         KeyCode::Up => Msg::ScrollStory(-1),
         KeyCode::Char('S') => Msg::OpenSave,
@@ -229,7 +230,6 @@ fn works_in_present(msg: &Msg) -> bool {
             | Msg::OpenPicker
             | Msg::OpenWindow
             | Msg::OpenExplore
-            | Msg::CycleStepKeys
             | Msg::OpenGoto
     )
 }
@@ -278,10 +278,18 @@ pub const PRESENTER_KEYS: &[(&str, &str)] = &[
         "x ! s",
         "what if: the message lost / a crash next / this attempt slow",
     ),
-    ("u / r", "undo the last what-if / redo it"),
+    ("u / r", "undo the last what-if (then K, m) / redo it"),
     (
         "K",
-        "key the checkout's attempts another way: one per order, per attempt, none",
+        "key the checkout's attempts another way: one per order, per attempt, none, as written",
+    ),
+    (
+        "m",
+        "key the steps after payment another way: derived, per try, none",
+    ),
+    (
+        "0",
+        "back to the scenario as written: what-ifs, K and m undone",
     ),
     (". / b", "blank the screen; any key brings it back"),
     ("t", "show or hide the elapsed time"),
@@ -336,14 +344,18 @@ pub const KEYS: &[(&str, &str)] = &[
     ("x", "what if the message on the wire were lost?"),
     ("!", "what if the processor crashed at its next step?"),
     ("s", "what if this attempt were slow at the processor?"),
-    ("u / r", "undo the last what-if / redo it"),
+    ("u / r", "undo the last what-if (then K, m) / redo it"),
     (
         "f",
         "fold runs of repeated attempts into one row, or unfold",
     ),
     (
         "K",
-        "key the checkout's attempts: one per order, per attempt, none",
+        "key the checkout: per order, per attempt, none, as written",
+    ),
+    (
+        "0",
+        "back to the scenario as written: what-ifs, K and m undone",
     ),
     (
         "mouse",

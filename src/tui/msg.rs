@@ -54,8 +54,11 @@ pub enum Msg {
     CycleStepKeys,
     /// Goes back (or forward) to a tick shown in the timeline: a click on its row.
     GoToTick(usize),
-    /// Sends the checkout's keys the next way: one per order, one per attempt, none.
+    /// Sends the checkout's keys the next way: one per order, one per attempt, none, and
+    /// (when the file mixes them across its layers) the file's own way.
     CycleKeyStrategy,
+    /// Back to the scenario as written: every what-if taken back, K and m undone (`0`).
+    AsWritten,
     /// Ask where to save the forked scenario.
     OpenSave,
     OpenPicker,

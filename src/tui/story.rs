@@ -25,6 +25,8 @@ pub struct Prepared {
     pub(super) before_what_ifs: PerDesign<usize>,
     /// The story as a file, for the speaker notes, when it was worked out here too.
     pub(super) file: Option<String>,
+    /// Why the file could not be read again, so the version kept from before is shown.
+    pub(super) warning: Option<String>,
 }
 
 impl std::fmt::Debug for Prepared {
@@ -54,6 +56,33 @@ impl Prepared {
     }
 }
 
+/// Simulates a job: as [`prepare`], but a session's part read from a file is read again
+/// first, so a part left and come back to shows the file as it is on disk now (the version
+/// kept from before, with a warning, when the file no longer reads).
+pub fn prepare_job(
+    original: Scenario,
+    added: Vec<Fault>,
+    after: &After,
+) -> Result<Prepared, SimError> {
+    let mut warning = None;
+    let original = match (after, original.origin.file()) {
+        (After::Section { .. }, Some(path)) => match crate::scenario::load(path) {
+            Ok(fresh) => fresh,
+            Err(e) => {
+                warning = Some(format!(
+                    "the file has an error, so the version read before is shown: {}",
+                    e.one_line()
+                ));
+                original
+            }
+        },
+        _ => original,
+    };
+    let mut prepared = prepare(original, added)?;
+    prepared.warning = warning;
+    Ok(prepared)
+}
+
 /// Simulates `original` with the what-if faults `added` under every design. Pure and
 /// self-contained: safe to run on any thread.
 pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimError> {
@@ -77,6 +106,7 @@ pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimErr
         repeats,
         before_what_ifs,
         file: None,
+        warning: None,
     })
 }
 
@@ -91,8 +121,12 @@ pub enum After {
     StepKeys { mode: crate::sim::config::KeyMode },
     /// The checkout's keys, sent another way by every layer.
     KeyStrategy {
-        strategy: crate::sim::config::KeyStrategy,
+        /// `None`: back to the keys as the file writes them.
+        strategy: Option<crate::sim::config::KeyStrategy>,
     },
+    /// Back to the story as the file writes it: every what-if taken back, and the keys (K, m)
+    /// as written.
+    AsWritten,
     /// The watched file changed.
     Reload,
     /// Another scenario of the session file being played: section `index`, at its first tick,
@@ -127,9 +161,15 @@ impl After {
             After::StepKeys { mode } => {
                 format!("the steps after payment with {}", step_keys(*mode))
             }
-            After::KeyStrategy { strategy } => {
+            After::KeyStrategy {
+                strategy: Some(strategy),
+            } => {
                 format!("the checkout sending {}", checkout_keys(*strategy))
             }
+            After::KeyStrategy { strategy: None } => {
+                "the checkout keyed as the file writes it".to_string()
+            }
+            After::AsWritten => "the scenario as written".to_string(),
             After::Reload => "the changed scenario file".to_string(),
             After::Section { index, .. } => format!("the session's scenario {}", index + 1),
             After::Open { source, .. } => source.clone(),
@@ -191,6 +231,14 @@ impl App {
             p.revealed = false;
         }
         self.notice = Some(format!("part {} of {count}: {title}", index + 1));
+        // The part as just read from its file is the one to come back to.
+        if let Some(section) = self
+            .agenda
+            .as_mut()
+            .and_then(|a| a.playlist.sections.get_mut(index))
+        {
+            section.scenario = self.original.clone();
+        }
     }
 }
 
@@ -223,6 +271,7 @@ impl App {
                     After::Unfork { .. }
                     | After::StepKeys { .. }
                     | After::KeyStrategy { .. }
+                    | After::AsWritten
                     | After::Section { .. } => self.notice = Some(e),
                     After::Reload => self.error = Some(e),
                     After::Open { errors_to, .. } => match errors_to {
@@ -245,6 +294,7 @@ impl App {
         // The room's answers to the scenario being left stay with its section.
         let leaving =
             matches!(after, After::Section { .. }).then(|| std::mem::take(&mut self.room));
+        let warning = prepared.warning.clone();
         self.apply(prepared);
         // A run that grew or shrank says so: the room sees the new length, not just a new end.
         let ticks_after = self.trace().ticks.len();
@@ -274,10 +324,22 @@ impl App {
                 ))
             }
             After::KeyStrategy { strategy } => {
-                self.keys_set = Some(strategy);
+                self.keys_set = strategy;
+                self.notice = Some(match strategy {
+                    Some(strategy) => format!(
+                        "the checkout now sends {} (K for the next way){length}",
+                        checkout_keys(strategy)
+                    ),
+                    None => format!(
+                        "the checkout's keys are back as the file writes them (K for the next way){length}"
+                    ),
+                })
+            }
+            After::AsWritten => {
+                self.keys_set = None;
+                self.undone.clear();
                 self.notice = Some(format!(
-                    "the checkout now sends {} (K for the next way){length}",
-                    checkout_keys(strategy)
+                    "back to the scenario as written: no what-if, the keys as the file writes them{length}"
                 ))
             }
             After::Reload => {
@@ -285,7 +347,12 @@ impl App {
                 self.error = None;
                 self.notice = Some("the scenario file changed: reloaded".into());
             }
-            After::Section { index, at_end } => self.enter_section(index, at_end, leaving),
+            After::Section { index, at_end } => {
+                self.enter_section(index, at_end, leaving);
+                if let Some(w) = warning {
+                    self.notice = Some(w);
+                }
+            }
             After::Open { source, notice, .. } => {
                 self.keys_set = None;
                 self.source = crate::text::sanitize_line(&source);

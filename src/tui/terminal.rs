@@ -7,7 +7,7 @@ use super::keymap::map_key;
 use super::msg::Msg;
 use super::program::{self, Program, Runtime};
 use super::session::Session;
-use super::story::{After, Job, Prepared, prepare};
+use super::story::{After, Job, Prepared, prepare_job};
 use super::theme::Theme;
 use super::update::update;
 use super::view;
@@ -125,7 +125,8 @@ pub fn summary(app: &App) -> Option<String> {
     let score = app.session_score().text()?;
     let elapsed = crate::tui::shown::clock(app.present.map_or(0, |p| p.elapsed_secs) as i64);
     let parts = app.agenda.as_ref().map_or(String::new(), |a| {
-        format!(" · {} of {} parts", a.at + 1, a.playlist.sections.len())
+        let shown = a.shown.iter().filter(|s| **s).count();
+        format!(" · {shown} of {} parts shown", a.playlist.sections.len())
     });
     Some(format!("the room: {score}{parts} · {elapsed}"))
 }
@@ -256,8 +257,9 @@ impl Simulation {
             added,
             after,
         } = job;
+        let doing = after.clone();
         std::thread::spawn(move || {
-            let prepared = prepare(original, added).map_err(|e| e.to_string());
+            let prepared = prepare_job(original, added, &doing).map_err(|e| e.to_string());
             let _ = tx.send(if for_notes {
                 prepared.map(Prepared::with_file)
             } else {

@@ -41,6 +41,20 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
     let last_choice = app
         .question_here()
         .map_or(0, |(_, q)| app.choices(q).len().saturating_sub(1));
+    if matches!(
+        msg,
+        Msg::Next
+            | Msg::Prev
+            | Msg::First
+            | Msg::Last
+            | Msg::PlayStep
+            | Msg::GoToTick(_)
+            | Msg::JumpEvent(_)
+            | Msg::JumpToDivergence
+    ) {
+        // The viewer moved: a moment kept from before a re-keying is no longer wanted.
+        app.anchor = None;
+    }
     match msg {
         // A clicker's PageDown reveals the room's answer when one waits.
         Msg::Next if app.answer_waiting() => reveal(app),
@@ -80,6 +94,10 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         Msg::Last => {
             app.playing = false;
             match app.screen {
+                Screen::Replay | Screen::Window if app.quiz_pending() => {
+                    // The question open here waits for the room, as it does for PageDown.
+                    app.notice = Some(quiz_reminder(app));
+                }
                 Screen::Replay | Screen::Window => {
                     // A question for the room is not skipped on the way to the end.
                     app.tick = next_question(app).unwrap_or(app.last_tick());
@@ -263,6 +281,10 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 Err(why) => app.notice = Some(why),
             }
         }
+        // Nothing added, but the keys changed: u takes that back.
+        Msg::Unfork if app.added.is_empty() && !app.changed_from_written().is_empty() => {
+            as_written(app, effects)
+        }
         Msg::Unfork => {
             if app.added.is_empty() {
                 app.notice =
@@ -341,21 +363,24 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         },
         Msg::CycleKeyStrategy => {
             app.playing = false;
-            let config = &app.original.config;
-            // A scenario whose layers handle the key their own way goes to the fix first.
-            let strategy = if config.layer_keys_differ() {
-                KeyStrategy::PerIntent
-            } else {
-                config.key_strategy.next()
-            };
+            let strategy = next_keys(app);
             let mut original = app.original.clone();
-            original.config.set_key_strategy(strategy);
+            match strategy {
+                Some(strategy) => original.config.set_key_strategy(strategy),
+                None => {
+                    // The checkout as written; the steps stay as m left them.
+                    let mut keying = app.original.keying_as_written.clone();
+                    keying.steps = original.config.keying().steps;
+                    original.config.set_keying(&keying);
+                }
+            }
             effects.push(app.start(Job {
                 original,
                 added: app.added.clone(),
                 after: After::KeyStrategy { strategy },
             }));
         }
+        Msg::AsWritten => as_written(app, effects),
         Msg::OpenSave => {
             if app.added.is_empty() {
                 app.notice = Some("nothing to save yet: add a what-if with x, ! or s first".into());
@@ -469,6 +494,15 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             Overlay::Explore { found, row, col } => {
                 effects.extend(open_counterexample(app, &found, row, col))
             }
+            Overlay::Checklist(i) if app.agenda.is_some() => {
+                // In a session the part on screen, and the room's answers to it, stay: the
+                // checklist's scenario would take their place.
+                let name = CHECKLIST.get(i).map_or("order-5531", |c| c.scenario);
+                app.overlay = Overlay::None;
+                app.notice = Some(format!(
+                    "in a session, {name} would take the place of this part and its answers: add it to the session file as a part to show it"
+                ));
+            }
             Overlay::Checklist(i) => {
                 let name = CHECKLIST.get(i).map_or("order-5531", |c| c.scenario);
                 let loaded = scenario::library::find(name)
@@ -544,6 +578,7 @@ fn changes_the_story(app: &App, msg: &Msg) -> bool {
         | Msg::Redo
         | Msg::CycleStepKeys
         | Msg::CycleKeyStrategy
+        | Msg::AsWritten
         | Msg::OpenSave
         | Msg::OpenPicker
         | Msg::OpenWindow => true,
@@ -629,6 +664,48 @@ fn matters(tick: &crate::sim::Tick) -> bool {
 
 /// The first question after the current tick not yet answered under any design, which no
 /// jump passes.
+/// The way K keys the checkout next: one key per order, one per attempt, none, and back
+/// round. A file that mixes them across its layers has its own way in the round too (`None`),
+/// after none and before one per order.
+fn next_keys(app: &App) -> Option<KeyStrategy> {
+    let written = &app.original.keying_as_written;
+    let config = &app.original.config;
+    let mut as_written = config.clone();
+    as_written.set_keying(written);
+    let mixed = as_written.layer_keys_differ();
+    if !config.keying().checkout_differs(written) {
+        return Some(if mixed {
+            KeyStrategy::PerIntent
+        } else {
+            written.strategy.next()
+        });
+    }
+    let next = config.key_strategy.next();
+    let round = if mixed {
+        next == KeyStrategy::PerIntent
+    } else {
+        next == written.strategy
+    };
+    (!round).then_some(next)
+}
+
+/// Back to the scenario as written: every what-if taken back, the keys as the file writes
+/// them.
+fn as_written(app: &mut App, effects: &mut Vec<Effect>) {
+    app.playing = false;
+    if app.changed_from_written().is_empty() {
+        app.notice = Some("this is the scenario as written: nothing to undo".into());
+        return;
+    }
+    let mut original = app.original.clone();
+    original.config.set_keying(&app.original.keying_as_written);
+    effects.push(app.start(Job {
+        original,
+        added: Vec::new(),
+        after: After::AsWritten,
+    }));
+}
+
 fn next_question(app: &App) -> Option<usize> {
     app.scenario
         .quizzes

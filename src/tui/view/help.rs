@@ -46,7 +46,18 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     if designs {
         lines.push(Line::raw(""));
         lines.push(Line::styled(" Designs", theme.bold()));
-        for d in Design::ALL {
+        if app.present.is_some_and(|p| p.hidden().design) {
+            // The room reads the help too: which number is which stays hidden with the names.
+            entry(
+                &mut lines,
+                "1–6".to_string(),
+                "the designs, by number; their names are hidden from the room until n reveals them",
+            );
+        }
+        for d in Design::ALL
+            .into_iter()
+            .filter(|_| !app.present.is_some_and(|p| p.hidden().design))
+        {
             entry(
                 &mut lines,
                 d.hotkey().to_string(),

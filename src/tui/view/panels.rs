@@ -416,14 +416,19 @@ fn statement_lines_with_ids(
 }
 
 fn total_line(now: &Snapshot, width: usize, theme: &Theme) -> Line<'static> {
+    Line::styled(fit(&statement_total(now), width), theme.bold())
+}
+
+/// The card statement's lines and what they add up to, refunds taken off: the one wording
+/// the panel and the presenter's money line both show.
+pub(super) fn statement_total(now: &Snapshot) -> String {
     let count = now.ledger().len() + now.refunds().len();
     let plural = if count == 1 { "" } else { "s" };
-    let text = if now.refunds().is_empty() {
+    if now.refunds().is_empty() {
         format!("{count} line{plural} · total {}", now.charged_total())
     } else {
         format!("{count} line{plural} · net {}", now.net_total())
-    };
-    Line::styled(fit(&text, width), theme.bold())
+    }
 }
 
 fn statement_lines(

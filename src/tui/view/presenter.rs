@@ -233,18 +233,14 @@ fn money_line(
 ) {
     let hidden = p.hidden();
     let state = app.trace().ticks.get(app.tick).map(|t| &t.state);
-    let charges = state.map_or(0, |s| s.ledger().len());
-    let total = state.map_or(crate::sim::Cents(0), |s| s.charged_total());
     let mut spans = vec![if hidden.statement {
         Span::styled(" Card statement: hidden until revealed (n)", theme.dim())
     } else {
-        Span::styled(
-            format!(
-                " Card statement: {charges} line{} · {total}",
-                if charges == 1 { "" } else { "s" }
-            ),
-            theme.money(),
-        )
+        let total = state.map_or_else(
+            || "0 lines · total $0.00".to_string(),
+            super::panels::statement_total,
+        );
+        Span::styled(format!(" Card statement: {total}"), theme.money())
     }];
     if app.at_end() && app.screen == Screen::Replay {
         spans.push(Span::raw("   "));
