@@ -523,7 +523,10 @@ fn presenter_help_lists_exactly_the_keys_that_work() {
         }
     }
     // The author's tools are not among them; m, which shows the fix after payment, is.
-    assert!(acts(KeyCode::Char('m')), "m keys the steps in front of a room too");
+    assert!(
+        acts(KeyCode::Char('m')),
+        "m keys the steps in front of a room too"
+    );
     for c in ['S', 'o', 'w', 'e', ':'] {
         assert!(!acts(KeyCode::Char(c)), "{c} acts in presenter mode");
     }
@@ -701,4 +704,140 @@ fn a_split_room_before_k_is_told_so() {
         shown.contains("The room was split on the story before it changed. Under"),
         "{shown}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// One room: what the room sees, whatever key was pressed before
+// ---------------------------------------------------------------------------------------------
+
+fn builtin(name: &str) -> idem::scenario::Scenario {
+    idem::scenario::library::find(name)
+        .expect("a built-in")
+        .load()
+        .expect("loads")
+}
+
+#[test]
+fn end_at_an_open_question_waits_for_the_room() {
+    for mut app in [replay(), presenting(Default::default())] {
+        let at = to_question(&mut app);
+        press(&mut app, key(KeyCode::End));
+        assert_eq!(app.tick, at, "End does not skip the question");
+        assert!(app.quiz_pending());
+        assert!(
+            app.notice.as_deref().is_some_and(|n| n.contains("a, then")),
+            "{:?}",
+            app.notice
+        );
+    }
+}
+
+#[test]
+fn the_presenter_s_statement_line_takes_refunds_off_as_the_panel_does() {
+    let launch = Launch {
+        present: true,
+        ..Launch::default()
+    };
+    let mut scenario = builtin("nightly-reconcile");
+    scenario.quizzes.clear();
+    let mut app = App::launch(scenario, "nightly-reconcile".into(), launch).expect("simulates");
+    let refunded = app
+        .trace()
+        .ticks
+        .iter()
+        .position(|t| !t.state.refunds().is_empty())
+        .expect("the job refunds");
+    app.tick = refunded;
+    let screen = render(&app, 100, 30);
+    let state = &app.trace().ticks[refunded].state;
+    let lines = state.ledger().len() + state.refunds().len();
+    assert!(
+        screen.contains(&format!(
+            "Card statement: {lines} lines · net {}",
+            state.net_total()
+        )),
+        "{screen}"
+    );
+}
+
+#[test]
+fn help_in_front_of_a_room_does_not_say_which_number_is_which_design() {
+    let mut app = presenting(idem::present::Hide {
+        design: true,
+        ..Default::default()
+    });
+    settle(&mut app, Msg::ToggleHelp);
+    let screen = render(&app, 120, 50);
+    for d in Design::ALL {
+        assert!(!screen.contains(d.name()), "{}:\n{screen}", d.name());
+        assert!(!screen.contains(d.id()), "{}:\n{screen}", d.id());
+    }
+    assert!(screen.contains("hidden from the room"), "{screen}");
+    // Revealed, the help names them again.
+    settle(&mut app, Msg::ToggleHelp);
+    settle(&mut app, Msg::ToggleHidden);
+    settle(&mut app, Msg::ToggleHelp);
+    let screen = render(&app, 120, 50);
+    assert!(screen.contains(Design::WithCharge.id()), "{screen}");
+}
+
+#[test]
+fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
+    let mut scenario = builtin("mobile-gateway");
+    scenario.quizzes.clear();
+    let mut app = App::new(scenario, "mobile-gateway".into()).expect("runs");
+    assert!(app.changed_from_written().is_empty());
+    app.tick = app.last_tick();
+    let at = app.now();
+    let written = app.scenario.config.keying();
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        settle(&mut app, Msg::CycleKeyStrategy);
+        seen.push(app.keys_set);
+    }
+    assert_eq!(
+        seen,
+        vec![
+            Some(idem::sim::config::KeyStrategy::PerIntent),
+            Some(idem::sim::config::KeyStrategy::PerAttempt),
+            Some(idem::sim::config::KeyStrategy::None),
+            None,
+        ],
+        "four presses go round, the file's own mix last"
+    );
+    assert_eq!(app.scenario.config.keying(), written);
+    assert!(app.changed_from_written().is_empty());
+    assert_eq!(
+        app.now(),
+        at,
+        "the moment is kept through a way that ends sooner"
+    );
+    // u takes back K when no what-if is left, and 0 takes back everything at once.
+    settle(&mut app, Msg::CycleKeyStrategy);
+    assert!(!app.changed_from_written().is_empty());
+    settle(&mut app, Msg::Unfork);
+    assert!(app.changed_from_written().is_empty(), "{:?}", app.notice);
+    settle(&mut app, Msg::CycleKeyStrategy);
+    settle(&mut app, Msg::Fork(idem::scenario::fork::WhatIf::CrashNext));
+    settle(&mut app, Msg::AsWritten);
+    assert!(app.changed_from_written().is_empty(), "{:?}", app.notice);
+    assert!(app.added.is_empty());
+    assert_eq!(app.keys_set, None);
+}
+
+#[test]
+fn the_story_sent_to_the_notes_after_k_is_the_story_keyed_as_the_room_sees_it() {
+    let mut app = App::new(builtin("per-attempt-key"), "per-attempt-key".into()).expect("runs");
+    settle(&mut app, Msg::CycleKeyStrategy);
+    let text = idem::scenario::fork::to_toml(&app.original, &app.added).expect("writes");
+    let read = idem::scenario::parse("notes.toml", "per-attempt-key", &text).expect("reads");
+    assert_eq!(read.config.keying(), app.scenario.config.keying());
+    for design in Design::ALL {
+        let theirs = read.simulate(design).expect("runs");
+        assert_eq!(
+            theirs.outcome.charges,
+            app.trace_of(design).outcome.charges,
+            "{design}"
+        );
+    }
 }

@@ -521,7 +521,10 @@ fn a_part_come_back_to_shows_its_file_as_it_is_on_disk_now() {
     // The trainer edits the first part while the second is on screen.
     std::fs::write(dir.join("a.toml"), part_text("First, edited")).expect("writes");
     press(&mut app, key(KeyCode::PageUp));
-    assert_eq!(app.scenario.title, "First, edited", "the edit is not undone");
+    assert_eq!(
+        app.scenario.title, "First, edited",
+        "the edit is not undone"
+    );
     // A file that no longer reads keeps the version read before, and says so.
     press(&mut app, key(KeyCode::End));
     press(&mut app, key(KeyCode::PageDown));
@@ -529,7 +532,9 @@ fn a_part_come_back_to_shows_its_file_as_it_is_on_disk_now() {
     press(&mut app, key(KeyCode::PageUp));
     assert_eq!(app.scenario.title, "First, edited");
     assert!(
-        app.notice.as_deref().is_some_and(|n| n.contains("has an error")),
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("has an error")),
         "{:?}",
         app.notice
     );
@@ -545,7 +550,9 @@ fn the_checklist_never_replaces_a_part_and_its_answers() {
     assert_eq!(app.scenario.name, "order-5531", "the part stays");
     assert!(app.room.any(), "and so do its answers");
     assert!(
-        app.notice.as_deref().is_some_and(|n| n.contains("session file")),
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("session file")),
         "{:?}",
         app.notice
     );

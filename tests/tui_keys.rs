@@ -76,12 +76,7 @@ fn keys_map_to_messages() {
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert_eq!(map_key(ctrl_c, &app), Some(Msg::QuitNow));
     assert_eq!(map_key(ch('0'), &app), Some(Msg::AsWritten));
-    for unused in [
-        ch('7'),
-        ch('z'),
-        key(KeyCode::Tab),
-        key(KeyCode::F(1)),
-    ] {
+    for unused in [ch('7'), ch('z'), key(KeyCode::Tab), key(KeyCode::F(1))] {
         assert_eq!(map_key(unused, &app), None, "{unused:?}");
     }
     // A key's release is not a second press.

@@ -226,11 +226,7 @@ pub fn map_mouse(mouse: MouseEvent, app: &App) -> Option<Msg> {
 fn works_in_present(msg: &Msg) -> bool {
     !matches!(
         msg,
-        Msg::OpenSave
-            | Msg::OpenPicker
-            | Msg::OpenWindow
-            | Msg::OpenExplore
-            | Msg::OpenGoto
+        Msg::OpenSave | Msg::OpenPicker | Msg::OpenWindow | Msg::OpenExplore | Msg::OpenGoto
     )
 }
 
