@@ -695,6 +695,10 @@ fn a_split_room_before_k_is_told_so() {
             .is_some_and(|r| r.is_revealed() && r.choice.is_none()),
         "a tie"
     );
+    // The notes hear it as a tie, not as a wrong answer.
+    let notes = idem::tui::shown::shown(&app).room.expect("the room's line");
+    assert!(notes.contains("a tie, so no answer"), "{notes}");
+    assert!(!notes.contains("wrong"), "{notes}");
     press(&mut app, ch('K'));
     let shown = flat(&panel(
         &render(&app, 120, 40),
@@ -840,4 +844,54 @@ fn the_story_sent_to_the_notes_after_k_is_the_story_keyed_as_the_room_sees_it() 
             "{design}"
         );
     }
+}
+
+#[test]
+fn esc_out_of_compare_comes_back_to_the_very_tick() {
+    let mut app = replay();
+    // A tick that shares its moment with the next one.
+    let ticks = &app.trace().ticks;
+    let shared = (0..ticks.len() - 1)
+        .find(|&i| ticks[i].at == ticks[i + 1].at)
+        .expect("two ticks at one moment");
+    app.tick = shared;
+    settle(&mut app, Msg::ToggleCompare);
+    settle(&mut app, Msg::Back);
+    assert_eq!(app.tick, shared, "Esc does not move the story on");
+}
+
+#[test]
+fn a_crash_the_story_already_has_is_not_added_again_in_silence() {
+    let mut scenario = builtin("mobile-gateway");
+    scenario.quizzes.clear();
+    let mut app = App::new(scenario, "mobile-gateway".into()).expect("runs");
+    let written = app.scenario.config.faults.clone();
+    let already = (0..app.trace().ticks.len()).find(|&t| {
+        idem::scenario::fork::fault_for(
+            &app.scenario,
+            app.trace(),
+            t,
+            idem::scenario::fork::WhatIf::CrashNext,
+        )
+        .is_ok_and(|f| {
+            use idem::sim::config::FaultAction::Crash;
+            written.iter().any(|w| match (&w.action, &f.action) {
+                (Crash { after: a, .. }, Crash { after: b, .. }) => {
+                    w.intent == f.intent && w.attempt == f.attempt && a == b
+                }
+                _ => false,
+            })
+        })
+    });
+    let at = already.expect("a tick whose next crash is the story's own");
+    app.tick = at;
+    settle(&mut app, Msg::Fork(idem::scenario::fork::WhatIf::CrashNext));
+    assert!(app.added.is_empty(), "nothing added");
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("already has that")),
+        "{:?}",
+        app.notice
+    );
 }

@@ -314,6 +314,10 @@ pub struct App {
     pub tick: usize,
     /// In the compare screen, the virtual time all designs stand at.
     pub compare_at: Instant,
+    /// The tick the replay stood at when compare opened, and the moment compare opened on:
+    /// leaving compare without moving comes back to that very tick, not the last one of its
+    /// moment.
+    pub compare_from: Option<(Design, usize, Instant)>,
     pub screen: Screen,
     pub overlay: Overlay,
     pub playing: bool,
@@ -419,6 +423,7 @@ impl App {
             design,
             tick: 0,
             compare_at: Instant(0),
+            compare_from: None,
             screen: Screen::Replay,
             overlay: Overlay::None,
             playing: false,

@@ -121,6 +121,8 @@ fn room_here(app: &App) -> Option<String> {
     let state = match r.revealed {
         None => "not revealed yet".to_string(),
         Some(_) if r.right() => "revealed: right".to_string(),
+        // A tie gives the room no answer to be right or wrong with.
+        Some(_) if r.choice.is_none() => "revealed: a tie, so no answer".to_string(),
         Some(_) => "revealed: wrong".to_string(),
     };
     Some(format!(

@@ -266,6 +266,21 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             app.playing = false;
             let made = fork::fault_for(&app.scenario, app.trace(), app.tick, what);
             match made {
+                // The story already has that very fault: adding it again would change
+                // nothing, and say nothing.
+                Ok(fault)
+                    if app
+                        .scenario
+                        .config
+                        .faults
+                        .iter()
+                        .any(|f| f.intent == fault.intent && f.attempt == fault.attempt && same_kind(&f.action, &fault.action)) =>
+                {
+                    app.notice = Some(format!(
+                        "the story already has that: {}; nothing new to add",
+                        fork::describe(&app.scenario, &fault)
+                    ));
+                }
                 Ok(fault) => {
                     let mut added = app.added.clone();
                     let words = fork::describe(&app.scenario, &fault);
@@ -664,6 +679,16 @@ fn matters(tick: &crate::sim::Tick) -> bool {
 
 /// The first question after the current tick not yet answered under any design, which no
 /// jump passes.
+/// Whether two faults do the same kind of thing (a crash at the same point, a loss, a delay),
+/// whatever their figures.
+fn same_kind(a: &crate::sim::config::FaultAction, b: &crate::sim::config::FaultAction) -> bool {
+    use crate::sim::config::FaultAction::Crash;
+    match (a, b) {
+        (Crash { after: x, .. }, Crash { after: y, .. }) => x == y,
+        _ => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
+}
+
 /// The way K keys the checkout next: one key per order, one per attempt, none, and back
 /// round. A file that mixes them across its layers has its own way in the round too (`None`),
 /// after none and before one per order.
@@ -1110,12 +1135,17 @@ fn toggle_compare(app: &mut App) {
             } else {
                 app.now()
             };
+            app.compare_from = Some((app.design, app.tick, app.compare_at));
             app.screen = Screen::Compare;
         }
         Screen::Compare => {
             let at = app.compare_at;
             app.screen = Screen::Replay;
-            app.tick = app.trace().tick_at_or_before(at);
+            app.tick = match app.compare_from.take() {
+                // Not moved in compare: the very tick it was opened from.
+                Some((design, tick, opened)) if design == app.design && opened == at => tick,
+                _ => app.trace().tick_at_or_before(at),
+            };
         }
     }
 }
