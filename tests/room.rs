@@ -895,3 +895,17 @@ fn a_crash_the_story_already_has_is_not_added_again_in_silence() {
         app.notice
     );
 }
+
+#[test]
+fn the_window_screen_keeps_its_edits_when_closed_and_opened_again() {
+    use idem::tui::retention::RetentionMsg;
+    let mut app = replay();
+    settle(&mut app, Msg::OpenWindow);
+    settle(&mut app, Msg::Retention(RetentionMsg::AddLayer));
+    let edited = app.window.as_ref().expect("open").stack().clone();
+    assert_ne!(&edited, app.window.as_ref().expect("open").opened_on());
+    press(&mut app, ch('q'));
+    assert_eq!(app.screen, idem::tui::app::Screen::Replay);
+    settle(&mut app, Msg::OpenWindow);
+    assert_eq!(app.window.as_ref().expect("open").stack(), &edited);
+}

@@ -418,7 +418,14 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             let config = &app.scenario.config;
             let stack = crate::retention::scenario::stack_from_config(config);
             let purchase = crate::retention::scenario::Purchase::of_scenario(config);
-            app.window = Some(Box::new(RetentionScreen::buying(stack, purchase)));
+            // Closed and opened again on the same story, the screen keeps its edits.
+            let kept = app
+                .window
+                .as_ref()
+                .is_some_and(|w| *w.opened_on() == stack && *w.purchase() == purchase);
+            if !kept {
+                app.window = Some(Box::new(RetentionScreen::buying(stack, purchase)));
+            }
             app.screen = Screen::Window;
         }
         Msg::Retention(msg) => {

@@ -151,6 +151,8 @@ pub enum Direction {
 #[derive(Clone, Debug)]
 pub struct RetentionScreen {
     stack: Stack,
+    /// The stack the screen was opened on, before any edit.
+    opened_on: Stack,
     /// What Enter's replay buys: the scenario's own purchase when the screen
     /// was opened from one, order 5531 otherwise.
     purchase: Purchase,
@@ -169,11 +171,17 @@ impl RetentionScreen {
     /// Opens the screen on `stack`, Enter replaying it with `purchase`.
     pub fn buying(stack: Stack, purchase: Purchase) -> Self {
         Self {
+            opened_on: stack.clone(),
             stack,
             purchase,
             selected: 0,
             notice: None,
         }
+    }
+
+    /// The stack the screen was opened on, before any edit.
+    pub fn opened_on(&self) -> &Stack {
+        &self.opened_on
     }
 
     /// The stack as edited so far.
