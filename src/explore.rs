@@ -38,6 +38,9 @@ pub struct Search {
     pub progress: Option<Arc<AtomicUsize>>,
     /// Stops the search when set (Ctrl-C): the counts so far are kept, marked partial.
     pub stop: Option<Arc<AtomicBool>>,
+    /// The most plans tried for one design, when bounded: the search stops there, marked
+    /// partial, and never holds more plans waiting than that.
+    pub max_plans: Option<usize>,
 }
 
 /// The results for one design.
@@ -182,6 +185,9 @@ fn search_design(
     // Breadth first: every plan of k faults before any of k + 1, each in the search's order,
     // so the first plan found for a verdict is its shortest and earliest.
     let mut level: Vec<Vec<Slot>> = vec![Vec::new()];
+    let mut tried = 0usize;
+    // Plans waiting for the next level beyond what the bound lets run would only take memory.
+    let room = search.max_plans.unwrap_or(usize::MAX);
     for size in 0..=faults_max {
         let mut next = Vec::new();
         for plan in &level {
@@ -189,6 +195,7 @@ fn search_design(
                 .stop
                 .as_ref()
                 .is_some_and(|s| s.load(Ordering::Relaxed))
+                || search.max_plans.is_some_and(|m| tried >= m)
             {
                 result.partial = true;
                 result.counterexamples.sort_by_key(|(v, _)| *v);
@@ -197,6 +204,7 @@ fn search_design(
             if let Some(p) = &search.progress {
                 p.fetch_add(1, Ordering::Relaxed);
             }
+            tried += 1;
             cfg.faults = kept.to_vec();
             cfg.faults.extend(plan.iter().map(|&s| fault(s, kinds)));
             let trace = crate::sim::simulate(&cfg, design).map_err(|e| e.to_string())?;
@@ -228,6 +236,10 @@ fn search_design(
                     for kind in 0..kinds.len() {
                         let slot = (intent, attempt, kind);
                         if after.is_none_or(|a| slot > a) {
+                            if next.len() >= room {
+                                result.partial = true;
+                                continue;
+                            }
                             let mut grown = plan.clone();
                             grown.push(slot);
                             next.push(grown);

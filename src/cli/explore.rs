@@ -123,6 +123,7 @@ pub fn run(scenario: &Scenario, args: &ExploreArgs) -> Result<String, String> {
         designs,
         progress: Some(Arc::clone(&progress)),
         stop: Some(stop),
+        max_plans: None,
     };
     let started = std::time::Instant::now();
     let done = Arc::new(AtomicBool::new(false));

@@ -361,6 +361,8 @@ pub struct App {
     /// tick (a story keyed another way may have nothing there): kept, so keying it back
     /// returns to that moment. Any move of the viewer's forgets it.
     pub anchor: Option<Instant>,
+    /// The fault-space search running beside the replay (`e`), until its matrix comes.
+    pub searching: Option<crate::tui::effect::Searching>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
     pub window: Option<Box<crate::tui::retention::RetentionScreen>>,
     /// Clicks and the wheel drive the replay; without them the terminal selects text as usual.
@@ -444,6 +446,7 @@ impl App {
             simulating: None,
             keys_set: None,
             anchor: None,
+            searching: None,
             mouse: false,
             hits: std::cell::RefCell::default(),
             window: None,

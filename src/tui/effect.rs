@@ -37,11 +37,46 @@ pub enum Effect {
     /// Presenter mode: the position changed, or the notes came on; tell them.
     Publish,
     /// Search every fault plan of a scenario on top of its own faults: [`Msg::Explored`].
-    Explore(Box<crate::scenario::Scenario>),
+    /// `search` counts the plans and is told to stop.
+    Explore {
+        scenario: Box<crate::scenario::Scenario>,
+        search: Searching,
+    },
 }
 
 /// The most faults in a plan the replay's explorer tries.
 pub const EXPLORE_FAULTS: usize = 2;
+/// The most plans the replay's explorer tries for one design: past it the matrix is marked
+/// partial. A story of a few orders has far fewer; one of dozens of orders with a dozen
+/// attempts each would otherwise take hours and gigabytes.
+pub const EXPLORE_MAX_PLANS: usize = 20_000;
+
+/// A search running beside the replay: how many plans it has run, and the flag that stops
+/// it. Both are shared with the search's thread; setting the flag never waits.
+#[derive(Clone, Debug, Default)]
+pub struct Searching {
+    pub plans: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    pub stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Searching {
+    pub fn plans_run(&self) -> usize {
+        self.plans.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    pub fn cancel(&self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Whether an effect may take long or wait on the world (reading a folder or a file the
+/// user named, writing one, a search): the terminal's loop runs those beside itself.
+pub fn runs_beside(effect: &Effect) -> bool {
+    matches!(
+        effect,
+        Effect::ListScenarios(_) | Effect::Load { .. } | Effect::Save { .. } | Effect::Explore { .. }
+    )
+}
 
 /// Runs an effect that needs no terminal at once, and says what came of it. The speaker
 /// notes' link has no meaning without a terminal loop: publishing here does nothing.
@@ -55,12 +90,14 @@ pub fn run_now(effect: Effect) -> Option<Msg> {
             result: prepare_job(original, added, &after).map_err(|e| e.to_string()),
             after,
         }),
-        Effect::Explore(scenario) => {
+        Effect::Explore { scenario, search } => {
             let search = crate::explore::Search {
                 faults_max: EXPLORE_FAULTS,
                 keep_faults: true,
                 designs: crate::sim::Design::ALL.to_vec(),
-                ..Default::default()
+                progress: Some(search.plans),
+                stop: Some(search.stop),
+                max_plans: Some(EXPLORE_MAX_PLANS),
             };
             Some(Msg::Explored(crate::explore::explore(&scenario, &search)))
         }

@@ -125,6 +125,10 @@ pub enum Msg {
     OpenExplore,
     /// The fault-space search finished.
     Explored(Result<crate::explore::Exploration, String>),
+    /// The search running beside the replay has run this many plans.
+    Searched(usize),
+    /// A job that ran beside the loop has sent all it will (the loop's own bookkeeping).
+    ChoreDone,
 }
 
 impl Msg {
@@ -141,6 +145,8 @@ impl Msg {
                 | Msg::Saved { .. }
                 | Msg::NotesLink(_)
                 | Msg::Explored(_)
+                | Msg::Searched(_)
+                | Msg::ChoreDone
         )
     }
 }
@@ -163,6 +169,7 @@ impl PartialEq for Msg {
             (JumpEvent(a), JumpEvent(b)) => a == b,
             (ToggleCompared(a), ToggleCompared(b)) => a == b,
             (Explored(a), Explored(b)) => a == b,
+            (Searched(a), Searched(b)) => a == b,
             (FileChanged(_) | Simulated { .. } | Listed(_) | Loaded { .. } | Saved { .. }, _) => {
                 false
             }

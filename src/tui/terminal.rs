@@ -143,6 +143,11 @@ pub struct Replay {
     ready: Vec<Msg>,
     /// In presenter mode, the link to `idem notes`.
     link: Option<NotesLink>,
+    /// Jobs running beside the loop send their results here, then [`Msg::ChoreDone`].
+    chores: (mpsc::Sender<Msg>, mpsc::Receiver<Msg>),
+    chores_running: usize,
+    /// The search progress last told to the replay.
+    searched: usize,
 }
 
 impl Replay {
@@ -154,6 +159,9 @@ impl Replay {
             simulation: None,
             ready: Vec::new(),
             link: app.present.map(|_| NotesLink::new()),
+            chores: mpsc::channel(),
+            chores_running: 0,
+            searched: 0,
         }
     }
 }
@@ -169,12 +177,37 @@ impl Runtime<App> for Replay {
                     link.publish(app);
                 }
             }
+            // Reading a folder or a file the user named, writing one, and a search may wait
+            // or take long: beside the loop, so keys (Esc, q, Ctrl-C) are always read.
+            other if super::effect::runs_beside(&other) => {
+                let tx = self.chores.0.clone();
+                self.chores_running += 1;
+                std::thread::spawn(move || {
+                    if let Some(msg) = run_now(other) {
+                        let _ = tx.send(msg);
+                    }
+                    let _ = tx.send(Msg::ChoreDone);
+                });
+            }
             other => self.ready.extend(run_now(other)),
         }
     }
 
     fn news(&mut self, app: &App) -> Vec<Msg> {
         let mut news = std::mem::take(&mut self.ready);
+        while let Ok(msg) = self.chores.1.try_recv() {
+            match msg {
+                Msg::ChoreDone => self.chores_running = self.chores_running.saturating_sub(1),
+                msg => news.push(msg),
+            }
+        }
+        if let Some(s) = &app.searching {
+            let plans = s.plans_run();
+            if plans != self.searched {
+                self.searched = plans;
+                news.push(Msg::Searched(plans));
+            }
+        }
         if let Some(result) = self.simulation.as_ref().and_then(Simulation::result)
             && let Some(s) = self.simulation.take()
         {
@@ -223,7 +256,9 @@ impl Runtime<App> for Replay {
     fn patience(&self, app: &App) -> Duration {
         // A watched file and presenter mode (its clock, and notes that may connect at any
         // moment) both need the loop to wake now and then; otherwise it sleeps until a key.
-        let idle = if self.simulation.is_some() || !self.ready.is_empty() {
+        let idle = if self.chores_running > 0 {
+            CHORE_CHECK
+        } else if self.simulation.is_some() || !self.ready.is_empty() {
             SIMULATION_CHECK
         } else if app.watched().is_some() || app.present.is_some() {
             WATCH_EVERY
@@ -238,6 +273,9 @@ impl Runtime<App> for Replay {
         }
     }
 }
+
+/// How often the loop looks at a job running beside it (and at a search's progress).
+const CHORE_CHECK: Duration = Duration::from_millis(100);
 
 /// How often the loop looks for a finished simulation while one runs.
 const SIMULATION_CHECK: Duration = Duration::from_millis(30);

@@ -336,13 +336,38 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 *col = col.saturating_add_signed(isize::from(by)).min(last);
             }
         }
+        Msg::OpenExplore if app.searching.is_some() => {
+            app.notice = Some(searching_words(0, app));
+        }
         Msg::OpenExplore => {
             app.playing = false;
-            app.notice = Some("searching every plan of up to 2 faults…".into());
-            effects.push(Effect::Explore(Box::new(app.scenario.clone())));
+            let search = crate::tui::effect::Searching::default();
+            app.searching = Some(search.clone());
+            app.notice = Some(searching_words(0, app));
+            effects.push(Effect::Explore {
+                scenario: Box::new(app.scenario.clone()),
+                search,
+            });
         }
-        Msg::Explored(Err(e)) => app.notice = Some(format!("the search failed: {e}")),
+        Msg::ChoreDone => {}
+        Msg::Searched(plans) => {
+            if app.searching.is_some() {
+                app.notice = Some(searching_words(plans, app));
+            }
+        }
+        // Esc while the search runs stops it; what it found so far comes, marked partial.
+        Msg::Back if app.overlay == Overlay::None && app.searching.is_some() => {
+            if let Some(s) = &app.searching {
+                s.cancel();
+            }
+            app.notice = Some("stopping the search: what it found so far comes next".into());
+        }
+        Msg::Explored(Err(e)) => {
+            app.searching = None;
+            app.notice = Some(format!("the search failed: {e}"))
+        }
         Msg::Explored(Ok(found)) => {
+            app.searching = None;
             app.notice = None;
             let row = found
                 .designs
@@ -686,6 +711,16 @@ fn matters(tick: &crate::sim::Tick) -> bool {
 
 /// The first question after the current tick not yet answered under any design, which no
 /// jump passes.
+/// The search's progress, as the notice line shows it.
+fn searching_words(plans: usize, app: &App) -> String {
+    let plans = app.searching.as_ref().map_or(plans, |s| s.plans_run().max(plans));
+    format!(
+        "searching every plan of up to {} faults: {plans} run (at most {} per design) · Esc stops",
+        crate::tui::effect::EXPLORE_FAULTS,
+        crate::tui::effect::EXPLORE_MAX_PLANS
+    )
+}
+
 /// Whether two faults do the same kind of thing (a crash at the same point, a loss, a delay),
 /// whatever their figures.
 fn same_kind(a: &crate::sim::config::FaultAction, b: &crate::sim::config::FaultAction) -> bool {
