@@ -354,6 +354,17 @@ impl Scenario {
         Ok(s)
     }
 
+    /// When the story starts: the first purchase.
+    pub fn start(&self) -> Instant {
+        self.config.intents.first().map_or(Instant(0), |i| i.at)
+    }
+
+    /// The instant a time written in the file or typed by the reader names, read the one way
+    /// every time is read: the first such moment at or after the start.
+    pub fn instant_of(&self, clock: values::ClockTime) -> Instant {
+        clock.first_at_or_after(self.start())
+    }
+
     /// Simulates the scenario under one design.
     pub fn simulate(&self, design: Design) -> Result<Trace, SimError> {
         crate::sim::simulate(&self.config, design)
