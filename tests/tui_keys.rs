@@ -621,7 +621,7 @@ fn colon_goes_to_a_tick_or_a_time() {
             .ticks
             .get(app.tick + 1)
             .is_none_or(|n| n.at > Instant(50_558_000)),
-        "the last tick at or before 14:02:38"
+        "the one tick at 14:02:38, where a question at that time stops"
     );
 
     press(&mut app, ch(':'));

@@ -67,14 +67,28 @@ pub fn json() -> Result<String, String> {
 
 /// How wide the listing may grow, in terminal columns.
 const COLUMNS: usize = 100;
-/// Where titles and summaries start, past the two-space margin and the longest name.
-const INDENT: usize = 2 + 16 + 2;
+
+/// Where titles and summaries start: past the two-space margin, the longest name and two
+/// spaces more, so every title lines up however long a name is.
+fn indent() -> usize {
+    let longest = BUILTIN
+        .iter()
+        .map(|b| b.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    2 + longest + 2
+}
 
 /// The listing `idem list` prints: two lines per scenario (name and title, then a summary
 /// beneath the title), and a closing hint on how to open one. On a terminal (`fit`) titles
 /// and summaries are cut to fit its width; elsewhere, a pipe or a file, they are whole.
 pub fn run(fit: bool) -> String {
-    let room = if fit { COLUMNS - INDENT } else { usize::MAX };
+    let indent = indent();
+    let room = if fit {
+        COLUMNS.saturating_sub(indent).max(20)
+    } else {
+        usize::MAX
+    };
     let mut out = String::from("Built-in scenarios:\n\n");
     for b in BUILTIN {
         let (title, about) = match b.load() {
@@ -88,10 +102,10 @@ pub fn run(fit: bool) -> String {
             "  {:<w$}  {}",
             b.name,
             cut(&sanitize_line(&title), room),
-            w = INDENT - 4
+            w = indent - 4
         );
         if !about.is_empty() {
-            let _ = writeln!(out, "{:INDENT$}{about}", "");
+            let _ = writeln!(out, "{:indent$}{about}", "");
         }
     }
     out.push_str(
@@ -111,13 +125,36 @@ mod tests {
     fn the_listing_names_every_builtin_within_the_width() {
         let text = run(true);
         for b in BUILTIN {
-            assert!(text.contains(&format!("  {:<16}  ", b.name)), "{text}");
+            assert!(text.contains(&format!("  {}  ", b.name)), "{text}");
         }
         for line in text.lines() {
             assert!(line.width() <= COLUMNS, "too wide: {line}");
         }
         assert!(text.contains("idem run NAME"));
         assert!(!text.contains("does not load"));
+    }
+
+    /// Every title starts in one column, two spaces past the longest name, and every
+    /// summary under it.
+    #[test]
+    fn titles_line_up_past_the_longest_name() {
+        let longest = BUILTIN.iter().map(|b| b.name.len()).max().unwrap_or(0);
+        let column = 2 + longest + 2;
+        let text = run(false);
+        for b in BUILTIN {
+            let s = b.load().expect("a built-in loads");
+            let line = text
+                .lines()
+                .find(|l| l.starts_with(&format!("  {} ", b.name)))
+                .unwrap_or_else(|| panic!("{}:\n{text}", b.name));
+            let title = sanitize_line(&s.title);
+            assert_eq!(line.find(&title), Some(column), "{line}");
+            let about = summary(&s.description, usize::MAX);
+            assert!(
+                text.contains(&format!("\n{:column$}{about}\n", "")),
+                "{about}:\n{text}"
+            );
+        }
     }
 
     #[test]

@@ -292,12 +292,13 @@ fn lanes(c: &mut Checker<'_>, file: &schema::Lanes) -> super::LaneNames {
     names
 }
 
-/// The reconciliation job, at the first such time after the story starts; a charge the shop
+/// The reconciliation job, at the first such time at or after the story's start (the one
+/// reading of a time that every block shares); a charge the shop
 /// does not believe paid is refunded unless the file says otherwise.
 fn reconcile(c: &Checker<'_>, spec: Option<&Spanned<schema::Reconcile>>) -> Option<Reconcile> {
     let r = spec?.get_ref();
     Some(Reconcile {
-        at: r.at.get_ref().next_after(c.start),
+        at: r.at.get_ref().first_at_or_after(c.start),
         unconfirmed: r.unconfirmed.map_or(Unconfirmed::Refund, |p| p.0),
     })
 }
@@ -1002,7 +1003,7 @@ fn target(
             label.span(),
         )),
         (None, Some(at)) => Some((
-            NarrationTarget::At(at.get_ref().resolve(c.start)),
+            NarrationTarget::At(at.get_ref().first_at_or_after(c.start)),
             at.span(),
         )),
         _ => {

@@ -97,9 +97,11 @@ impl LaneNames {
     }
 
     /// The checkout layer a tick stands on when the layers are drawn apart (0 the innermost):
-    /// an outer layer's own deadline on that layer; what ends or restarts the whole run, and
-    /// the shop's own steps after it, on the outermost; sending, hearing and waiting on the
-    /// innermost, which does them. `None` for another actor's tick, or one checkout lane.
+    /// an outer layer's own deadline on that layer; what ends or restarts the whole run, the
+    /// shop's own steps after it and its night job (the comparison, each refund, each order
+    /// marked paid, each alert), on the outermost, the shop's side; sending, hearing and
+    /// waiting on the innermost, which does them. `None` for another actor's tick, or one
+    /// checkout lane.
     pub fn layer_of(&self, tick: &crate::sim::Tick) -> Option<usize> {
         use crate::sim::fact::Fact;
         if tick.actor != crate::sim::Actor::Checkout || self.layers.len() < 2 {
@@ -110,6 +112,9 @@ impl LaneNames {
             Fact::Deadline { layer, .. } => (*layer).min(top),
             Fact::GaveUp { .. }
             | Fact::Rerun { .. }
+            | Fact::Reconcile { .. }
+            | Fact::Refund { .. }
+            | Fact::MarkPaid { .. }
             | Fact::ShippedUnpaid
             | Fact::CallSent { .. }
             | Fact::CallRead { .. }
@@ -352,6 +357,17 @@ impl Scenario {
             s.config.set_key_strategy(strategy);
         }
         Ok(s)
+    }
+
+    /// When the story starts: the first purchase.
+    pub fn start(&self) -> Instant {
+        self.config.intents.first().map_or(Instant(0), |i| i.at)
+    }
+
+    /// The instant a time written in the file or typed by the reader names, read the one way
+    /// every time is read: the first such moment at or after the start.
+    pub fn instant_of(&self, clock: values::ClockTime) -> Instant {
+        clock.first_at_or_after(self.start())
     }
 
     /// Simulates the scenario under one design.

@@ -151,10 +151,18 @@ pub fn check(scenario: &Scenario) -> Vec<(Severity, Range<usize>, String)> {
     }
     reach.sort_by_key(|r| r.span.start);
     let labels = distinct_labels(&runs);
+    let start = scenario.start();
     let mut found = Vec::new();
     for r in reach {
         let full = found.len() < FULL_MESSAGES;
-        let message = if r.missing.len() == runs.len() {
+        let message = if let NarrationTarget::At(at) = r.target
+            && *at < start
+        {
+            Some((
+                Severity::Error,
+                before_start(r.block, *at, start, scenario.config.clock),
+            ))
+        } else if r.missing.len() == runs.len() {
             let message = match r.target {
                 NarrationTarget::Label(label) if full => no_such_label(r.block, label, &labels),
                 NarrationTarget::Label(label) => format!(
@@ -203,6 +211,17 @@ fn no_such_label(block: Block, label: &str, labels: &[&str]) -> String {
         crate::text::shorten(label, 60),
         block.name(),
         list_labels(labels)
+    )
+}
+
+/// A day written out that comes before the first purchase: no tick is at that moment, and
+/// the block would silently wait on the first one.
+fn before_start(block: Block, at: Instant, start: Instant, clock: ClockStyle) -> String {
+    format!(
+        "{} comes before the story starts (at {}), so no tick is at that time and this {} would stop on the first one; name a later day, or leave the day out for the first such time after the start",
+        clock.format_short(at),
+        clock.format_short(start),
+        block.name()
     )
 }
 

@@ -298,18 +298,22 @@ fn text_value<'de, D: Deserializer<'de>>(
     d.deserialize_any(V(hint))
 }
 
-/// A clock time, `14:02:07`, `14:02:07.250` or `Fri 18:00:00`.
+/// A clock time, `14:02:07`, `14:02:07.250`, `Fri 18:00:00` or `day 2 02:00`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClockTime {
-    /// Milliseconds since midnight.
+    /// Milliseconds since midnight of day 1, when a day number is written (`day 2 02:00`);
+    /// else since midnight.
     pub ms_of_day: u64,
     /// 0 for Monday, when the time names a weekday.
     pub weekday: Option<u64>,
+    /// Whether a day number is written (`day 1 02:00`): the time then names one instant.
+    pub dated: bool,
 }
 
 impl ClockTime {
-    /// The instant this time names. A weekday is taken as the first such day not before
-    /// `not_before`, so `Mon 18:00` after a Friday start is the Monday after it.
+    /// The instant an intent's time names: a weekday is the first such day not before
+    /// `not_before`, so `Mon 18:00` after a Friday start is the Monday after it. Every other
+    /// time a file or a reader gives is read by [`ClockTime::first_at_or_after`].
     pub fn resolve(self, not_before: crate::sim::Instant) -> crate::sim::Instant {
         let day = match self.weekday {
             None => 0,
@@ -321,23 +325,23 @@ impl ClockTime {
         crate::sim::Instant(day * crate::sim::time::DAY_MS + self.ms_of_day)
     }
 
-    /// The first instant after `start` that this time names: `02:00` after a 14:02 start is
-    /// the next night's 02:00. A time with a day number (`day 2 02:00:00`) names one instant.
-    pub fn next_after(self, start: crate::sim::Instant) -> crate::sim::Instant {
+    /// The one reading of a time that points into a story starting at `start`: a question's,
+    /// a note's or a narration's `at`, the reconcile job's, or a time typed at `:`. It is the
+    /// first such moment at or after the start: `02:00` after a 14:02 start is the next
+    /// night's 02:00, `Sat 02:00` the first Saturday's, and `14:02` the start itself. A time
+    /// with a day number (`day 2 02:00`) names that instant, even one before the start.
+    pub fn first_at_or_after(self, start: crate::sim::Instant) -> crate::sim::Instant {
         use crate::sim::time::DAY_MS;
-        let step = match self.weekday {
-            Some(_) => 7 * DAY_MS,
-            None if self.ms_of_day >= DAY_MS => return crate::sim::Instant(self.ms_of_day),
-            None => DAY_MS,
+        let (at, step) = match self.weekday {
+            Some(_) => (self.resolve(start), 7 * DAY_MS),
+            None if self.dated => return crate::sim::Instant(self.ms_of_day),
+            None => (
+                crate::sim::Instant(start.day() * DAY_MS + self.ms_of_day),
+                DAY_MS,
+            ),
         };
-        let mut at = match self.weekday {
-            Some(_) => self.resolve(start),
-            None => crate::sim::Instant(start.day() * DAY_MS + self.ms_of_day),
-        };
-        while at <= start {
-            at = at.plus(step);
-        }
-        at
+        // `at` is on the start's day or later, so one step past it is always enough.
+        if at < start { at.plus(step) } else { at }
     }
 }
 
@@ -359,6 +363,7 @@ pub fn parse_clock(text: &str) -> Result<ClockTime, String> {
             .ok_or_else(|| format!("`day {n}` is not a day: expected day 1, day 2, …"))?;
         let mut clock = parse_clock(time)?;
         clock.ms_of_day += (day - 1) * crate::sim::time::DAY_MS;
+        clock.dated = true;
         return Ok(clock);
     }
     let (weekday, time) = match t.split_once(' ') {
@@ -404,6 +409,7 @@ pub fn parse_clock(text: &str) -> Result<ClockTime, String> {
     Ok(ClockTime {
         ms_of_day: ((h * 60 + m) * 60 + s) * 1000 + millis,
         weekday,
+        dated: false,
     })
 }
 
@@ -643,13 +649,19 @@ mod tests {
     #[test]
     fn a_time_after_the_start() {
         use crate::sim::Instant;
-        let two = |t: &str| parse_clock(t).map(|c| c.next_after(Instant(50_527_000)));
+        let two = |t: &str| parse_clock(t).map(|c| c.first_at_or_after(Instant(50_527_000)));
         // 02:00 after 14:02:07 is the next night's.
         assert_eq!(two("02:00"), Ok(Instant(86_400_000 + 7_200_000)));
         // A later time the same day is that day's.
         assert_eq!(two("18:00"), Ok(Instant(64_800_000)));
-        // The very instant of the start is not after it.
-        assert_eq!(two("14:02:07"), Ok(Instant(86_400_000 + 50_527_000)));
+        // The very instant of the start is at or after it.
+        assert_eq!(two("14:02:07"), Ok(Instant(50_527_000)));
+        // A day written out is that day, even the first, before the start.
+        assert_eq!(two("day 1 02:00"), Ok(Instant(7_200_000)));
+        // A weekday is the first such day and time at or after the start (a Monday here).
+        assert_eq!(two("Mon 18:00"), Ok(Instant(64_800_000)));
+        assert_eq!(two("Mon 02:00"), Ok(Instant(7 * 86_400_000 + 7_200_000)));
+        assert_eq!(two("Tue 02:00"), Ok(Instant(86_400_000 + 7_200_000)));
         assert_eq!(
             two("day 3 02:00:00"),
             Ok(Instant(2 * 86_400_000 + 7_200_000))

@@ -816,7 +816,8 @@ fn jump_event(app: &mut App, forward: bool) {
 }
 
 /// Goes to what `typed` names: a tick number (`12`) or a time (`14:02:38`, `day 2 02:00`,
-/// `Fri 18:00`), the last tick at or before it. A question on the way is not skipped.
+/// `Fri 18:00`), the tick a question at that time would stop on. A question on the way is
+/// not skipped.
 fn go_to(app: &mut App, typed: &str) {
     let typed = typed.trim();
     let last = app.last_tick();
@@ -830,11 +831,8 @@ fn go_to(app: &mut App, typed: &str) {
         }
     } else {
         crate::scenario::values::parse_clock(typed)
-            .map(|c| {
-                app.trace()
-                    .tick_at_or_before(c.resolve(app.trace().ticks[0].at))
-            })
             .map_err(|e| format!("{e}; or a tick number"))
+            .and_then(|c| tick_of_time(app, c))
     };
     match target {
         Ok(mut t) => {
@@ -856,6 +854,25 @@ fn go_to(app: &mut App, typed: &str) {
             }
         }
     }
+}
+
+/// The tick a `[[quiz]] at` of this time would name: the time read as every time in the
+/// file is (the first such moment at or after the start), then its first tick at or after.
+fn tick_of_time(app: &App, clock: crate::scenario::values::ClockTime) -> Result<usize, String> {
+    let at = app.scenario.instant_of(clock);
+    let trace = app.trace();
+    crate::scenario::NarrationTarget::At(at)
+        .find(trace, app.told())
+        .ok_or_else(|| {
+            let last = trace.ticks.last().map_or_else(String::new, |t| {
+                format!("; the last is at {}", trace.clock.format_short(t.at))
+            });
+            format!(
+                "no tick comes at or after {} under {}{last}",
+                trace.clock.format_short(at),
+                app.design.id()
+            )
+        })
 }
 
 fn step_forward(app: &mut App) {
