@@ -102,6 +102,21 @@ pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> 
     read_at_most(file, limit)
 }
 
+/// The first `limit` bytes of the regular file at `path` (a link to one is followed), however
+/// long it is; anything that is not a regular file is refused, without a wait.
+pub fn read_head(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let kind = |meta: &Metadata| not_a_file(meta).map_or(Ok(()), |k| Err(ReadError::NotAFile(k)));
+    kind(&std::fs::metadata(path)?)?;
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    kind(&file.metadata()?)?;
+    let mut bytes = Vec::new();
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 fn check(meta: &Metadata, limit: u64) -> Result<(), ReadError> {
     if let Some(kind) = not_a_file(meta) {
         return Err(ReadError::NotAFile(kind));
@@ -142,6 +157,22 @@ mod tests {
             matches!(err, ReadError::TooLarge { size: None, .. }),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_head_is_read_from_a_file_and_never_from_a_fifo() {
+        let dir = std::env::temp_dir().join(format!("idem-head-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let fifo = dir.join("a.toml");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).expect("a path");
+        // SAFETY: `c` is a valid NUL-terminated path for the call's duration.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+        let err = read_head(&fifo, 16).expect_err("a FIFO");
+        assert!(err.to_string().contains("FIFO"), "{err}");
+        let file = dir.join("b.toml");
+        std::fs::write(&file, "title = \"x\"\n and more").expect("writes");
+        assert_eq!(read_head(&file, 5).expect("reads"), b"title");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

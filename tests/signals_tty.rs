@@ -58,13 +58,17 @@ impl Bench {
         self.tmux
             .type_text(SESSION, &format!("{line}; echo \"{token}$?\""));
         self.tmux.press(SESSION, "Enter");
-        let screen = self.tmux.wait_for(SESSION, &token, |s| {
-            s.lines().any(|l| l.starts_with(&token))
-        });
+        // Typed while the shell was still taking the terminal back, the line may not have
+        // been echoed: its output then follows the prompt on the prompt's own line.
+        let report = |l: &str| l.trim_start_matches("$ ").starts_with(&token);
+        let screen = self
+            .tmux
+            .wait_for(SESSION, &token, |s| s.lines().any(report));
         let done = screen
             .lines()
-            .find(|l| l.starts_with(&token))
+            .find(|l| report(l))
             .unwrap_or_default()
+            .trim_start_matches("$ ")
             .trim_end()
             .to_string();
         self.tmux.type_text(SESSION, "clear");
@@ -319,4 +323,67 @@ fn every_screen_ends_when_its_terminal_goes_away() {
             "idem {args:?} kept running after its terminal went away"
         );
     }
+}
+
+/// A story of 64 orders, each tried 12 times: the explorer's plans run to millions.
+fn big_story() -> String {
+    let mut text = String::from(
+        "title = \"Sixty-four orders\"\nseed = 1\n\n[[checkout.layer]]\nname = \"checkout\"\nattempts = 12\ntimeout = \"2s\"\nbackoff = \"1s\"\n",
+    );
+    for i in 0..64 {
+        text.push_str(&format!(
+            "\n[[intent]]\norder = \"{}\"\nkey = \"K{i}\"\namount = \"$1.00\"\nat = \"{:02}:{:02}:00\"\n",
+            6000 + i,
+            10 + i / 60,
+            i % 60
+        ));
+    }
+    text
+}
+
+/// The jobs that once ran on the screen's thread (the picker opening a FIFO named `*.toml`,
+/// the explorer on a story of millions of plans) run beside it: every ending signal still
+/// ends the program at once with the terminal given back, and Esc stops a search.
+#[test]
+fn long_jobs_never_hold_the_screen() {
+    if !tmux_ready("the signal tests") {
+        return;
+    }
+    let mut bench = Bench::start("sig-long");
+    bench.shell("mkfifo a.toml");
+    std::fs::write(bench.dir.join("big.toml"), big_story()).expect("writes");
+    for (signal, number) in [("TERM", 15), ("INT", 2), ("HUP", 1)] {
+        let what = format!("the picker beside a FIFO, on SIG{signal}");
+        let from = bench.launch("reply-lost", "tick 1/");
+        bench.tmux.press(SESSION, "o");
+        bench
+            .tmux
+            .wait_for(SESSION, "the picker", |s| s.contains("Open a scenario"));
+        bench.kill(signal);
+        let status = bench.assert_restored(from, &what);
+        assert_eq!(status, Some(128 + number), "{what}");
+
+        let what = format!("the explorer on 64 orders, on SIG{signal}");
+        let from = bench.launch("big.toml", "tick 1/");
+        bench.tmux.press(SESSION, "e");
+        bench.tmux.wait_for(SESSION, "the search's progress", |s| {
+            s.contains("Esc stops")
+        });
+        bench.kill(signal);
+        let status = bench.assert_restored(from, &what);
+        assert_eq!(status, Some(128 + number), "{what}");
+    }
+    // Esc stops the search, and what it found so far is shown, marked partial.
+    let from = bench.launch("big.toml", "tick 1/");
+    bench.tmux.press(SESSION, "e");
+    bench.tmux.wait_for(SESSION, "the search's progress", |s| {
+        s.contains("Esc stops")
+    });
+    bench.tmux.press(SESSION, "Escape");
+    bench
+        .tmux
+        .wait_for(SESSION, "the partial matrix", |s| s.contains("Partial:"));
+    bench.tmux.press(SESSION, "Escape");
+    bench.tmux.press(SESSION, "q");
+    bench.assert_restored(from, "q after a stopped search");
 }

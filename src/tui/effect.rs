@@ -74,7 +74,10 @@ impl Searching {
 pub fn runs_beside(effect: &Effect) -> bool {
     matches!(
         effect,
-        Effect::ListScenarios(_) | Effect::Load { .. } | Effect::Save { .. } | Effect::Explore { .. }
+        Effect::ListScenarios(_)
+            | Effect::Load { .. }
+            | Effect::Save { .. }
+            | Effect::Explore { .. }
     )
 }
 

@@ -85,11 +85,10 @@ pub fn list_all(dirs: &[PathBuf]) -> Picker {
 
 /// Whether a file has a top-level `title = …` line in its first 64 KiB.
 fn looks_like_a_scenario(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| f.take(64 * 1024).read_to_end(&mut head));
-    read.is_ok()
-        && String::from_utf8_lossy(&head)
+    // Never an ordinary open: a FIFO or a link to a device named `*.toml` would wait for ever.
+    crate::bounded_read::read_head(path, 64 * 1024).is_ok_and(|head| {
+        String::from_utf8_lossy(&head)
             .lines()
             .any(|l| l.trim_start().starts_with("title") && l.contains('='))
+    })
 }

@@ -713,7 +713,10 @@ fn matters(tick: &crate::sim::Tick) -> bool {
 /// jump passes.
 /// The search's progress, as the notice line shows it.
 fn searching_words(plans: usize, app: &App) -> String {
-    let plans = app.searching.as_ref().map_or(plans, |s| s.plans_run().max(plans));
+    let plans = app
+        .searching
+        .as_ref()
+        .map_or(plans, |s| s.plans_run().max(plans));
     format!(
         "searching every plan of up to {} faults: {plans} run (at most {} per design) · Esc stops",
         crate::tui::effect::EXPLORE_FAULTS,

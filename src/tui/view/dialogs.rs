@@ -142,14 +142,20 @@ pub fn explore(
     for v in Verdict::ALL {
         head.push(Span::styled(format!("{:>cell_w$}", short(v)), theme.bold()));
     }
-    let mut lines = vec![
-        Line::raw(format!(
+    let first = if found.partial() {
+        format!(
+            "Partial: the search stopped after {} plans of up to {} faults; the counts are of those:",
+            found.plans(),
+            found.faults_max
+        )
+    } else {
+        format!(
             "Every plan of up to {} faults on top of this scenario's own, {} in all:",
             found.faults_max,
             found.plans()
-        )),
-        Line::from(head),
-    ];
+        )
+    };
+    let mut lines = vec![Line::raw(first), Line::from(head)];
     for (r, d) in found.designs.iter().enumerate() {
         let mut spans = vec![Span::raw(format!("{:<name_w$}", d.design.id()))];
         for (c, v) in Verdict::ALL.into_iter().enumerate() {
@@ -190,6 +196,11 @@ pub fn explore(
         Some((d, v, None)) if v == Verdict::Correct => format!(
             "{} plans end correct under {}.",
             d.verdicts.get(&v).copied().unwrap_or(0),
+            d.design.id()
+        ),
+        Some((d, v, None)) if found.partial() => format!(
+            "No plan the search ran ends {} under {}; it stopped before the rest.",
+            v.id(),
             d.design.id()
         ),
         Some((d, v, None)) => format!("No plan ends {} under {}.", v.id(), d.design.id()),
