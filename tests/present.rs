@@ -675,19 +675,36 @@ fn big_position(tick: usize, size: usize) -> Position {
 }
 
 #[test]
+fn the_presenter_serves_a_bounded_number_of_followers() {
+    let dir = TempDir::new("many");
+    let path = dir.join("p.sock");
+    let mut publisher = Publisher::bind(&path).expect("binds");
+    let crowd: Vec<Follower> = (0..100)
+        .map(|_| Follower::connect(&path).expect("connects"))
+        .collect();
+    publisher.publish(&big_position(1, 1 << 20));
+    assert_eq!(
+        publisher.followers(),
+        idem::present::link::MAX_FOLLOWERS,
+        "the rest are closed at once"
+    );
+    drop(crowd);
+}
+
+#[test]
 fn followers_that_do_not_read_never_hold_up_the_presenter() {
     let dir = TempDir::new("idle20");
     let path = dir.join("p.sock");
     let (done, finished) = std::sync::mpsc::channel();
     let guard = std::thread::spawn(move || {
         let mut publisher = Publisher::bind(&path).expect("binds");
-        let idle: Vec<Follower> = (0..20)
+        let idle: Vec<Follower> = (0..14)
             .map(|_| Follower::connect(&path).expect("connects"))
             .collect();
         // One position far larger than a socket takes at once: it waits in the presenter for
         // each follower instead of stopping the presenter, and nobody is dropped for being slow.
         publisher.publish(&big_position(1, 1 << 20));
-        assert_eq!(publisher.followers(), 20, "slow followers are kept");
+        assert_eq!(publisher.followers(), 14, "slow followers are kept");
         // A slow follower that starts reading gets the whole line, while the presenter goes on.
         let mut reader = Follower::connect(&path).expect("connects");
         publisher.serve();
@@ -698,11 +715,26 @@ fn followers_that_do_not_read_never_hold_up_the_presenter() {
             }
         };
         assert_eq!(got, big_position(1, 1 << 20));
-        // Followers that never read fall far behind, and are dropped; the presenter never waits.
+        // Followers that never read are sent only the newest position, however many come,
+        // and are dropped once a line has waited for them longer than the stall bound; the
+        // presenter never waits.
         for tick in 2..14 {
             publisher.publish(&big_position(tick, 1 << 20));
         }
-        assert_eq!(publisher.followers(), 0, "all 21 fell too far behind");
+        assert_eq!(
+            publisher.followers(),
+            15,
+            "none dropped before the stall bound"
+        );
+        publisher.set_stall(Duration::from_millis(100));
+        publisher.serve();
+        std::thread::sleep(Duration::from_millis(200));
+        publisher.serve();
+        assert!(
+            publisher.followers() <= 1,
+            "the 14 that never read are dropped as stalled: {}",
+            publisher.followers()
+        );
         drop(idle);
         let _ = done.send(());
     });

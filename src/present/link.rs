@@ -141,31 +141,70 @@ fn effective_uid() -> u32 {
 /// The longest socket path the system takes (`sun_path` holds 108 bytes with its NUL).
 const MAX_SOCKET_PATH: usize = 107;
 
-/// Most bytes a follower may have waiting before it is dropped as one that cannot keep up:
-/// a few positions of the largest scenario.
-const MAX_BACKLOG: usize = 8 * 1024 * 1024;
+/// The most followers served at once: a trainer's notes, a second screen, a few to spare.
+/// One more that connects is closed at once.
+pub const MAX_FOLLOWERS: usize = 16;
 
-/// One follower and what has not reached it yet.
+/// How long a follower may leave a line unread before it is dropped as stalled.
+const STALL: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// One follower: the line on its way to it (shared with the others, with how much has gone),
+/// and the newest position waiting behind that line. A follower needs only the newest
+/// position, so nothing older is kept for it: however slowly it reads, it holds at most two
+/// lines, both shared.
 struct Peer {
     stream: UnixStream,
-    backlog: Vec<u8>,
+    sending: Option<(std::sync::Arc<[u8]>, usize)>,
+    next: Option<std::sync::Arc<[u8]>>,
+    /// Since when a line has waited for it without a byte going.
+    stalled_since: Option<std::time::Instant>,
 }
 
 impl Peer {
-    /// Sends what it can without waiting; false when the follower is gone or too far behind.
-    fn flush(&mut self) -> bool {
-        while !self.backlog.is_empty() {
-            match self.stream.write(&self.backlog) {
+    fn new(stream: UnixStream, first: Option<std::sync::Arc<[u8]>>) -> Peer {
+        Peer {
+            stream,
+            sending: None,
+            next: first,
+            stalled_since: None,
+        }
+    }
+
+    /// Sends what it can without waiting; false when the follower is gone or has read
+    /// nothing for longer than `stall`.
+    fn flush(&mut self, stall: std::time::Duration) -> bool {
+        loop {
+            if self.sending.is_none() {
+                match self.next.take() {
+                    Some(line) => self.sending = Some((line, 0)),
+                    None => break,
+                }
+            }
+            let Some((line, sent)) = self.sending.as_mut() else {
+                break;
+            };
+            match self.stream.write(&line[*sent..]) {
                 Ok(0) => return false,
                 Ok(n) => {
-                    self.backlog.drain(..n);
+                    *sent += n;
+                    self.stalled_since = None;
+                    if *sent >= line.len() {
+                        self.sending = None;
+                    }
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => return false,
             }
         }
-        self.backlog.len() <= MAX_BACKLOG
+        if self.sending.is_none() {
+            self.stalled_since = None;
+            return true;
+        }
+        let since = *self
+            .stalled_since
+            .get_or_insert_with(std::time::Instant::now);
+        since.elapsed() <= stall
     }
 }
 
@@ -176,7 +215,8 @@ pub struct Publisher {
     listener: UnixListener,
     path: PathBuf,
     followers: Vec<Peer>,
-    last: Option<String>,
+    last: Option<std::sync::Arc<[u8]>>,
+    stall: std::time::Duration,
 }
 
 impl Publisher {
@@ -239,6 +279,7 @@ impl Publisher {
             path: path.to_path_buf(),
             followers: Vec::new(),
             last: None,
+            stall: STALL,
         })
     }
 
@@ -249,13 +290,20 @@ impl Publisher {
             Ok(l) => l + "\n",
             Err(_) => return,
         };
-        if self.last.as_deref() != Some(line.as_str()) {
+        if self.last.as_deref() != Some(line.as_bytes()) {
+            let line: std::sync::Arc<[u8]> = line.into_bytes().into();
             for peer in &mut self.followers {
-                peer.backlog.extend_from_slice(line.as_bytes());
+                // What was waiting is older than this: only the newest goes.
+                peer.next = Some(std::sync::Arc::clone(&line));
             }
             self.last = Some(line);
         }
         self.serve();
+    }
+
+    /// How long a follower may leave a line unread before it is dropped (30 s unless set).
+    pub fn set_stall(&mut self, stall: std::time::Duration) {
+        self.stall = stall;
     }
 
     /// Takes in new followers (each is sent the current position at once) and sends each
@@ -263,12 +311,16 @@ impl Publisher {
     /// behind, are dropped.
     pub fn serve(&mut self) {
         while let Ok((stream, _)) = self.listener.accept() {
-            if stream.set_nonblocking(true).is_ok() {
-                let backlog = self.last.as_deref().unwrap_or_default().as_bytes().to_vec();
-                self.followers.push(Peer { stream, backlog });
+            // Past the bound, a new follower is closed at once (dropping it closes it).
+            if self.followers.len() < MAX_FOLLOWERS && stream.set_nonblocking(true).is_ok() {
+                self.followers.push(Peer::new(
+                    stream,
+                    self.last.as_ref().map(std::sync::Arc::clone),
+                ));
             }
         }
-        self.followers.retain_mut(Peer::flush);
+        let stall = self.stall;
+        self.followers.retain_mut(|p| p.flush(stall));
     }
 
     pub fn followers(&self) -> usize {

@@ -8,7 +8,7 @@ use crate::present::link::{Follower, Position, socket_place};
 use crate::scenario::{self, Scenario};
 use crate::sim::{Design, PerDesign, Trace};
 use ratatui::Frame;
-use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind};
+use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
@@ -179,9 +179,12 @@ impl Program for Notes {
 
     fn message(&self, event: &Event) -> Option<NotesMsg> {
         match event {
+            // q, Esc, and Ctrl-C (in raw mode a key like any other, not a signal).
             Event::Key(k)
                 if k.kind != KeyEventKind::Release
-                    && matches!(k.code, KeyCode::Char('q') | KeyCode::Esc) =>
+                    && (matches!(k.code, KeyCode::Char('q') | KeyCode::Esc)
+                        || (k.code == KeyCode::Char('c')
+                            && k.modifiers.contains(KeyModifiers::CONTROL))) =>
             {
                 Some(NotesMsg::Quit)
             }
@@ -465,6 +468,30 @@ fn draw(frame: &mut Frame<'_>, status: &Status, (since, scroll): (u64, u16), the
                     .block(block),
                 body,
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyEvent;
+
+    #[test]
+    fn ctrl_c_q_and_esc_end_the_notes() {
+        let notes = Notes {
+            status: Status::Waiting(String::new()),
+            quit: false,
+            received: Instant::now(),
+            scroll: 0,
+        };
+        let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        assert!(matches!(notes.message(&ctrl_c), Some(NotesMsg::Quit)));
+        let plain_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::NONE));
+        assert!(notes.message(&plain_c).is_none());
+        for code in [KeyCode::Char('q'), KeyCode::Esc] {
+            let key = Event::Key(KeyEvent::new(code, KeyModifiers::NONE));
+            assert!(matches!(notes.message(&key), Some(NotesMsg::Quit)));
         }
     }
 }
