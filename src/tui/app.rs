@@ -356,6 +356,8 @@ pub struct App {
     /// Drawn for an export (a slide, a recording): no key hints and no share line, since
     /// nobody can press a key in a picture.
     pub for_export: bool,
+    /// Drawn for an export: what the export hides, as `--hide-*` or a session's `hide` ask.
+    pub export_hide: crate::present::Hide,
     pub quit: bool,
 }
 
@@ -432,6 +434,7 @@ impl App {
             hits: std::cell::RefCell::default(),
             window: None,
             for_export: false,
+            export_hide: crate::present::Hide::default(),
             quit: false,
         })
     }
@@ -505,6 +508,19 @@ impl App {
         } else {
             self.trace().tick_at_or_before(now)
         };
+    }
+
+    /// What this frame keeps from the room: in presenter mode what is hidden until `n`; in
+    /// an export what the export hides, and, while a question waits for its answer, whatever
+    /// would answer it (the room in presenter mode sees no key strategy and no processor
+    /// memory then either, unless `L` brings the panels in).
+    pub fn withheld(&self) -> crate::present::Withheld {
+        use crate::present::Withheld;
+        match self.present {
+            Some(p) => Withheld::new(p.hidden()),
+            None if self.for_export => Withheld::new(self.export_hide).asking(self.quiz_pending()),
+            None => Withheld::NONE,
+        }
     }
 
     /// The quiz that stops the replay at the current tick, if any, with its index.
