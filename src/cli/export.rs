@@ -148,8 +148,7 @@ fn session(
         ));
     }
     let playlist = crate::present::playlist::load(std::path::Path::new(&args.scenario))?;
-    let text =
-        crate::export::markdown::session_handout(&playlist, options.audience, options.hide)?;
+    let text = crate::export::markdown::session_handout(&playlist, options.audience, options.hide)?;
     let what = format!(
         "Markdown {} of a session of {} scenarios",
         options.audience.words(),

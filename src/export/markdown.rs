@@ -147,9 +147,8 @@ pub fn session_handout(
     );
     let _ = writeln!(out, "| Part | Scenario | Opens on | Time |");
     let _ = writeln!(out, "|--:|---|---|--:|");
-    let withheld = |s: &crate::present::playlist::Section| {
-        Withheld::new(playlist.hide.or(s.hide).or(extra))
-    };
+    let withheld =
+        |s: &crate::present::playlist::Section| Withheld::new(playlist.hide.or(s.hide).or(extra));
     for (i, s) in playlist.sections.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -211,7 +210,9 @@ pub const MAX_COMPACT_ROWS: usize = 8;
 
 impl Page<'_> {
     fn clock(&self) -> ClockStyle {
-        self.traces.first().map_or(ClockStyle::TimeOfDay, |t| t.clock)
+        self.traces
+            .first()
+            .map_or(ClockStyle::TimeOfDay, |t| t.clock)
     }
 
     /// A design's run and its words.
@@ -274,7 +275,9 @@ impl Page<'_> {
         };
         let quizzes = &self.scenario.quizzes;
         if quizzes.is_empty() {
-            let shared = self.first_difference(&Design::ALL).unwrap_or(trace.ticks.len());
+            let shared = self
+                .first_difference(&Design::ALL)
+                .unwrap_or(trace.ticks.len());
             let _ = writeln!(out, "## The story\n");
             self.story_rows(out, trace, told, (0, shared), None, narrated);
             return;
@@ -348,9 +351,9 @@ impl Page<'_> {
         let _ = writeln!(out, "|---|---|---|---|");
         for (i, same) in &shared[start..] {
             let narration = if narrated && *same {
-                told.narrations
-                    .get(*i)
-                    .map_or(String::new(), |n| cell(&self.withheld.text(n)))
+                told.narrations.get(*i).map_or(String::new(), |n| {
+                    cell(&self.withheld.narration(trace.ticks[*i].kind, n))
+                })
             } else {
                 String::new()
             };
@@ -389,7 +392,7 @@ impl Page<'_> {
             "| {} | {} | {} |",
             cell(&trace.format_time(tick.at)),
             cell(self.scenario.lanes.of_tick(tick)),
-            cell(&self.withheld.text(label)),
+            cell(&self.withheld.label(tick.kind, label)),
         );
     }
 
@@ -403,7 +406,7 @@ impl Page<'_> {
             "| {} | {} | {} | {narration} |",
             cell(&trace.format_time(tick.at)),
             cell(self.scenario.lanes.of_tick(tick)),
-            cell(&self.withheld.text(label)),
+            cell(&self.withheld.label(tick.kind, label)),
         );
     }
 
@@ -436,7 +439,9 @@ impl Page<'_> {
                 let _ = writeln!(
                     out,
                     "Under {} the story is the same until {}; from there on, only the ticks where each parts ways with the others.{hidden_note}\n",
-                    inline(&crate::text::and_list(&names.iter().map(String::as_str).collect::<Vec<_>>())),
+                    inline(&crate::text::and_list(
+                        &names.iter().map(String::as_str).collect::<Vec<_>>()
+                    )),
                     trace.map_or(String::new(), |t| t.format_time(tick.at)),
                 );
             }
@@ -444,7 +449,9 @@ impl Page<'_> {
                 let _ = writeln!(
                     out,
                     "Under {} the story is the same to the end.{hidden_note}\n",
-                    inline(&crate::text::and_list(&names.iter().map(String::as_str).collect::<Vec<_>>())),
+                    inline(&crate::text::and_list(
+                        &names.iter().map(String::as_str).collect::<Vec<_>>()
+                    )),
                 );
             }
         }
@@ -521,7 +528,7 @@ impl Page<'_> {
     }
 
     /// After the questions, everything: every design's whole timeline, the outcomes side by
-    /// side, the answers, and the author's summary.
+    /// side, the author's summary, and the answers last.
     fn full(&self, out: &mut String) {
         out.push_str(PAGE_BREAK);
         let _ = writeln!(out, "## What happened\n");
@@ -530,9 +537,9 @@ impl Page<'_> {
         if self.withheld.shows_outcome() {
             self.comparison(out);
         }
+        self.summary(out);
         let traces: Vec<&Trace> = self.traces.iter().collect();
         self.answers(out, &traces, true);
-        self.summary(out);
     }
 
     /// Every design's timeline and outcome, with a notice in `out` first when one is cut.
@@ -649,7 +656,7 @@ impl Page<'_> {
                 break;
             }
             shown += 1;
-            let mut narration = cell(&w.text(&told.narrations[index]));
+            let mut narration = cell(&w.narration(tick.kind, &told.narrations[index]));
             for (term, meaning) in crate::story::glossary::introduced_at(&first, index) {
                 let _ = write!(narration, "<br>*{term}*: {}", cell(meaning));
             }
@@ -658,7 +665,7 @@ impl Page<'_> {
                 "| {} | {} | {} | {narration} |",
                 cell(&trace.format_time(tick.at)),
                 cell(lanes.of_tick(tick)),
-                cell(&w.text(&told.labels[index])),
+                cell(&w.label(tick.kind, &told.labels[index])),
             );
         }
         let left_out = trace.ticks.len() - shown;

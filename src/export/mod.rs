@@ -115,11 +115,7 @@ pub fn render(
     match args.format {
         Format::Md => {
             let text = markdown::handout_with(scenario, args.audience, withheld, scenario.design)?;
-            let what = format!(
-                "Markdown {} of {}",
-                args.audience.words(),
-                scenario.name,
-            );
+            let what = format!("Markdown {} of {}", args.audience.words(), scenario.name,);
             Ok((text, what))
         }
         Format::Svg => {
@@ -159,7 +155,11 @@ pub fn render(
                     MAX_CAST_FRAMES * 18 / 600
                 ));
             }
-            let title = format!("idem · {} · {}", scenario.title, withheld.design(app.design));
+            let title = format!(
+                "idem · {} · {}",
+                scenario.title,
+                withheld.design(app.design)
+            );
             let text = cast::cast(&mut app, width, height, &title)?;
             let ticks = app.trace().ticks.len();
             let what = format!(

@@ -87,7 +87,10 @@ impl Withheld {
     };
 
     pub fn new(hide: Hide) -> Withheld {
-        Withheld { hide, asking: false }
+        Withheld {
+            hide,
+            asking: false,
+        }
     }
 
     /// The same, with a question open or not.
@@ -138,6 +141,31 @@ impl Withheld {
     /// shown.
     pub fn shows_memory(self) -> bool {
         !self.asking
+    }
+
+    /// A tick's label as the room may see it: the card statement's tick says only that it
+    /// is the statement while the statement or the outcome is hidden, since it counts the
+    /// charges.
+    pub fn label(self, kind: crate::sim::TickKind, label: &str) -> String {
+        if kind == crate::sim::TickKind::Statement && !self.shows_ending() {
+            return "statement".to_string();
+        }
+        self.text(label)
+    }
+
+    /// A tick's narration as the room may see it (see [`Withheld::label`]).
+    pub fn narration(self, kind: crate::sim::TickKind, narration: &str) -> String {
+        if kind == crate::sim::TickKind::Statement && !self.shows_ending() {
+            return "Later the customer opens the card statement; what it shows is hidden until the reveal."
+                .to_string();
+        }
+        self.text(narration)
+    }
+
+    /// Whether the card statement and the outcome may both be shown: the statement's tick
+    /// tells both.
+    fn shows_ending(self) -> bool {
+        self.shows_statement() && self.shows_outcome()
     }
 
     /// Text written by the scenario's author (a narration, an explanation, a note) with every

@@ -627,7 +627,7 @@ impl App {
     pub fn score_text(&self) -> Option<String> {
         let text = self.score().text()?;
         let under = match self.room.designs().as_slice() {
-            [one] => one.name().to_string(),
+            [one] => self.withheld().design(*one),
             many => {
                 let keys: Vec<String> = many.iter().map(|d| d.hotkey().to_string()).collect();
                 format!("designs {}", keys.join(", "))

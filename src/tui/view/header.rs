@@ -60,9 +60,10 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
     });
     let quiz = app.quiz_pending();
     let withheld = app.withheld();
-    // While the design is hidden its neutral label stands for both its names; while a
-    // question is open the key strategies are kept back, since they may answer it.
-    let label = withheld.design(app.design);
+    // While the design is hidden its number stands for both its names (the line reads
+    // `design 3`); while a question is open the key strategies are kept back, since they may
+    // answer it.
+    let label = app.design.hotkey().to_string();
     let designs = if withheld.shows_design() {
         [app.design.name(), short_name(app.design)]
     } else {

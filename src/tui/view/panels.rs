@@ -39,7 +39,7 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let memory = memory_lines(now, before, tick.at, width, theme);
     let ledger = ledger_lines(now, before, trace, width, theme);
     let statement = statement_lines(now, before, app, width, theme);
-    let counters = counter_lines(now, before, width, theme);
+    let counters = counter_lines(now, before, app.withheld().shows_memory(), width, theme);
     let counter_h = (counters.len() + 2) as u16;
     let ledger_h = (ledger.len() + 2) as u16;
     let statement_h = (statement.len() + 2) as u16;
@@ -76,7 +76,12 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let (ledger, statement) = if withheld.shows_statement() {
         (ledger, statement)
     } else {
-        let line = || vec![Line::styled(fit("hidden until the reveal", width), theme.dim())];
+        let line = || {
+            vec![Line::styled(
+                fit("hidden until the reveal", width),
+                theme.dim(),
+            )]
+        };
         (line(), line())
     };
     if !compact {
@@ -502,6 +507,7 @@ fn statement_lines(
 fn counter_lines(
     now: &Snapshot,
     before: &Snapshot,
+    store_shown: bool,
     width: usize,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
@@ -558,6 +564,10 @@ fn counter_lines(
     let mut used = 0;
     for (name, value, old) in items {
         if name == "400" && value == 0 {
+            continue;
+        }
+        // What the store holds is memory, kept back with it while a question is open.
+        if !store_shown && matches!(name, "stored" | "evicted" | "held") {
             continue;
         }
         let text = format!("{name} {value}");
