@@ -144,6 +144,9 @@ pub struct Presenting {
     pub elapsed_secs: u64,
     /// What the room does not see until `n` reveals it.
     pub hide: crate::present::Hide,
+    /// What the command line and the whole session hide: each part of a session hides this
+    /// and what the part's own `hide` adds.
+    pub base_hide: crate::present::Hide,
     /// `n` revealed what is hidden; another design or another scenario hides it again.
     pub revealed: bool,
     /// The side panels (memory, ledger, statement) beside the timeline (`L`).
@@ -456,9 +459,16 @@ impl App {
                 .playlist
                 .as_ref()
                 .map_or_else(crate::present::Hide::default, |p| p.hide);
+            let base_hide = options.hide.or(from_file);
+            let first_part = options
+                .playlist
+                .as_ref()
+                .and_then(|p| p.sections.first())
+                .map_or_else(crate::present::Hide::default, |s| s.hide);
             app.present = Some(Presenting {
                 show_elapsed: true,
-                hide: options.hide.or(from_file),
+                hide: base_hide.or(first_part),
+                base_hide,
                 ..Presenting::default()
             });
             if let Some(playlist) = options.playlist {
