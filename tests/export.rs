@@ -6,7 +6,7 @@
 //! environment variable `IDEM_REGENERATE=1` is set.
 
 use idem::cli::export::{ExportArgs, Exported};
-use idem::export::Format;
+use idem::export::{Audience, Format};
 use idem::scenario::values::parse_clock;
 use idem::sim::Design;
 use serde_json::Value;
@@ -99,6 +99,13 @@ fn md_args(dir: &Path) -> ExportArgs {
     ExportArgs::new("order-5531", Format::Md, dir.join("order-5531.md"))
 }
 
+/// The full handout: the pre-read, then every timeline, the outcomes and the answers.
+fn full_args(dir: &Path) -> ExportArgs {
+    let mut args = ExportArgs::new("order-5531", Format::Md, dir.join("order-5531-full.md"));
+    args.handout = Some(Audience::Students);
+    args
+}
+
 fn svg_args(dir: &Path) -> ExportArgs {
     let mut args = ExportArgs::new("order-5531", Format::Svg, dir.join("frame.svg"));
     args.design = Some(Design::NoKey);
@@ -162,24 +169,26 @@ fn golden_markdown_for_the_trainer() {
     let _ = fs::remove_dir_all(&dir);
 }
 
-/// The students' handout keeps the answers and the trainer's notes away from the questions;
-/// the trainer's has the notes, and each answer under its question.
+/// The full handout keeps the answers, the timelines and the trainer's notes away from the
+/// questions; the trainer's has the notes, and each answer under its question.
 #[test]
 fn the_students_handout_keeps_the_answers_apart() {
     let dir = scratch("audience");
-    let students = export(md_args(&dir));
-    let questions = students.find("## Questions").expect("the questions");
+    let students = export(full_args(&dir));
+    let question = students.find("**Question 1**").expect("the question");
+    let page_break = students.find("page-break-before").expect("a page break");
+    let timelines = students.find("## 1 ·").expect("the timelines");
     let answers = students
         .find("## Answers")
         .expect("the answers, on their own page");
-    let page_break = students.find("page-break-before").expect("a page break");
     assert!(
-        questions < page_break && page_break < answers,
-        "answers last"
+        question < page_break && page_break < timelines && timelines < answers,
+        "the questions first, then what happened, then the answers"
     );
     assert!(
-        students.find("## 1 ·").is_some_and(|t| t < questions),
-        "timelines come first"
+        !students[..page_break].contains("**Outcome:**")
+            && !students[..page_break].contains("Charged twice"),
+        "no outcome before the questions"
     );
     assert!(
         !students[..answers].contains("**2. Once**"),
@@ -199,6 +208,280 @@ fn the_students_handout_keeps_the_answers_apart() {
         question < answer && answer < timelines,
         "the answer is inline, up front"
     );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// The words a reader reads: whitespace-separated pieces with a letter or a digit in them
+/// (a table's bars and rules are not words).
+fn words(text: &str) -> usize {
+    text.split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .count()
+}
+
+/// Every outcome the handout could give away under some design, and the words that answer a
+/// "how many charges" question.
+fn outcome_words() -> Vec<&'static str> {
+    vec![
+        "**Outcome:**",
+        "Outcome across designs",
+        "Charged twice",
+        "Charged once",
+        "verdict",
+        "## Answers",
+        "**3. Twice**",
+        "**2. Once**",
+        "statement: 2 lines",
+    ]
+}
+
+/// The pre-read, the default handout: the story up to the question and the question, and
+/// nothing that answers it: no outcome, no later tick, no answer, no author's summary (which
+/// says how the story ends).
+#[test]
+fn the_pre_read_gives_nothing_away() {
+    let dir = scratch("pre-read");
+    for name in [
+        "per-attempt-key",
+        "order-5531",
+        "reply-lost",
+        "monday-rerun",
+    ] {
+        let args = ExportArgs::new(name, Format::Md, dir.join(format!("{name}.md")));
+        let md = export(args);
+        for leak in outcome_words() {
+            assert!(
+                !md.contains(leak),
+                "{name}: the pre-read says {leak:?}:\n{md}"
+            );
+        }
+        assert!(md.contains("**Question 1**"), "{name}: the question");
+        assert!(md.contains("1. Not at all"), "{name}: its choices");
+        assert!(md.contains("## The story up to question 1"), "{name}");
+        let scenario = idem::scenario::resolve(name).expect("a built-in");
+        let first_line = scenario.description.lines().next().unwrap_or_default();
+        assert!(
+            !md.contains(first_line.trim()),
+            "{name}: the author's summary tells the ending"
+        );
+    }
+    // A tick only some designs have (a write to memory) would start to answer the question.
+    let md = fs::read_to_string(dir.join("order-5531.md")).expect("written");
+    assert!(md.contains("answer to #1 lost"), "the shared story is told");
+    assert!(!md.contains("in one write"), "a design's own tick: {md}");
+    assert!(!md.contains("replays K7Q4"), "a tick after the question");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// The compact handout: the pre-read first, then only the designs shown and only their ticks
+/// of their own; the outcomes and answers come after the questions.
+#[test]
+fn the_compact_handout_shows_where_the_designs_part_ways() {
+    let dir = scratch("compact");
+    let mut args = md_args(&dir);
+    args.handout = Some(Audience::Compact);
+    let md = export(args);
+    let question = md.find("**Question 1**").expect("the question");
+    let next = md.find("## What happened next").expect("what came next");
+    assert!(question < next);
+    for leak in outcome_words() {
+        assert!(!md[..next].contains(leak), "before the questions: {leak:?}");
+    }
+    assert!(md[next..].contains("**Outcome:**"));
+    assert!(md[next..].contains("## Answers"));
+    // The designs the room is shown: the opening one and the compare screen's.
+    for design in Design::CORE {
+        assert!(md.contains(&format!("### {}\n", design.name())), "{design}");
+    }
+    for design in [Design::ContentHash, Design::InProgressRecord] {
+        assert!(!md.contains(design.name()), "{design} is not shown");
+    }
+    // The shared part is not repeated: "answer to #1 lost" is told once, before the question.
+    assert_eq!(md.matches("answer to #1 lost").count(), 1);
+    assert!(md[next..].contains("#2: replays K7Q4"));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// With the design hidden no design's name or id is left anywhere: not in a heading, an
+/// answer, a narration, a note or an explanation. Designs are numbered instead.
+#[test]
+fn hide_design_leaves_no_design_name_in_any_export() {
+    let dir = scratch("hide-design");
+    let mut texts = Vec::new();
+    for handout in [
+        Audience::PreRead,
+        Audience::Compact,
+        Audience::Students,
+        Audience::Trainer,
+    ] {
+        for name in ["order-5531", "per-attempt-key", "reply-lost"] {
+            let mut args =
+                ExportArgs::new(name, Format::Md, dir.join(format!("{name}-{handout:?}.md")));
+            args.handout = Some(handout);
+            args.hide_design = true;
+            texts.push((format!("{name} {handout:?}"), export(args)));
+        }
+    }
+    let mut svg = svg_args(&dir);
+    svg.hide_design = true;
+    texts.push(("svg".into(), export(svg)));
+    let mut cast = cast_args(&dir);
+    cast.hide_design = true;
+    texts.push(("cast".into(), export(cast)));
+    for (what, text) in &texts {
+        for design in Design::ALL {
+            for word in [design.id(), design.name()] {
+                assert!(!text.contains(word), "{what} names {word:?}");
+            }
+        }
+    }
+    // Three scenarios per form: the compact one of order-5531 is the fourth, the full one the
+    // seventh.
+    assert!(texts[6].1.contains("## design 1\n"), "neutral headings");
+    assert!(texts[3].1.contains("### design 1\n"), "the compact one too");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// --hide-outcome keeps every outcome and verdict line out; --hide-statement keeps the card
+/// statement out of a picture.
+#[test]
+fn hide_outcome_and_statement_are_kept_out() {
+    let dir = scratch("hide-outcome");
+    for handout in [Audience::Compact, Audience::Students, Audience::Trainer] {
+        let mut args = md_args(&dir);
+        args.handout = Some(handout);
+        args.hide_outcome = true;
+        args.out = dir.join(format!("{handout:?}.md"));
+        let md = export(args);
+        for leak in [
+            "**Outcome:**",
+            "Outcome across designs",
+            "verdict",
+            "Charged twice",
+        ] {
+            assert!(!md.contains(leak), "{handout:?} says {leak:?}");
+        }
+    }
+    let mut svg = svg_args(&dir);
+    svg.at = None;
+    svg.hide_outcome = true;
+    svg.hide_statement = true;
+    let picture = export(svg);
+    assert!(
+        !picture.contains("Charged twice"),
+        "the outcome at the last tick"
+    );
+    assert!(!picture.contains("INKWELL"), "the card statement");
+    assert!(picture.contains("hidden until the reveal"));
+    let mut cast = cast_args(&dir);
+    cast.hide_outcome = true;
+    let recording = export(cast);
+    assert!(!recording.contains("Charged once"), "the outcome");
+    assert!(
+        !recording.contains("The answer is"),
+        "nor the answer it would reveal"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A frame where a question stands open shows nothing that answers it: not the checkout's
+/// key strategy, not the processor's memory or whether it is up, not what its store holds.
+/// Once the recording has revealed the answer they come back.
+#[test]
+fn an_open_question_keeps_keys_and_memory_off_the_frame() {
+    let dir = scratch("asking");
+    let mut args = ExportArgs::new("per-attempt-key", Format::Svg, dir.join("q.svg"));
+    args.at = Some(parse_clock("14:02:37").expect("a clock time"));
+    let svg = export(args);
+    assert!(svg.contains("? QUIZ"), "the frame holds the question");
+    for leak in [
+        "new on every attempt",
+        "per attempt",
+        "Processor memory",
+        "stored 0",
+        "held ",
+    ] {
+        assert!(!svg.contains(leak), "the question's frame shows {leak:?}");
+    }
+    // A tick before the question shows them as usual.
+    let mut args = ExportArgs::new("per-attempt-key", Format::Svg, dir.join("before.svg"));
+    args.at = Some(parse_clock("14:02:07.250").expect("a clock time"));
+    let before = export(args);
+    assert!(before.contains("Processor memory"));
+    assert!(before.contains("keys:"));
+    // The order-5531 retry: the processor is DOWN in the tick before and back at the question.
+    let svg = export(svg_args(&dir));
+    assert!(!svg.contains("Processor memory"), "{}", svg.len());
+    // The recording: the question's frame keeps them back, the frame after its reveal does not.
+    let mut cast = ExportArgs::new("per-attempt-key", Format::Cast, dir.join("r.cast"));
+    cast.design = Some(Design::WithCharge);
+    let recording = export(cast);
+    let frames: Vec<&str> = recording.lines().skip(1).collect();
+    let asking = frames
+        .iter()
+        .position(|f| f.contains("Think it over"))
+        .expect("a frame with the question open");
+    for leak in ["per attempt", "Processor memory"] {
+        assert!(!frames[asking].contains(leak), "{leak}");
+    }
+    assert!(
+        frames[asking + 1].contains("The answer is"),
+        "the reveal follows"
+    );
+    assert!(frames[asking + 1].contains("Processor memory"));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A session of six built-in scenarios, as a trainer would run in 45 minutes: its pre-read and
+/// its compact handout stay short enough to read (about 3,000 words), where the full one runs
+/// to tens of thousands. A part's own `hide` is honoured besides the session's.
+#[test]
+fn a_six_part_session_handout_stays_short() {
+    let dir = scratch("session-words");
+    let session = dir.join("six.toml");
+    let parts = [
+        ("order-5531", "8m", ""),
+        ("reply-lost", "7m", ""),
+        ("per-attempt-key", "7m", ""),
+        ("slow-processor", "8m", "hide = [\"design\"]\n"),
+        ("monday-rerun", "7m", ""),
+        ("nightly-reconcile", "8m", ""),
+    ];
+    let mut text = String::from("title = \"Six stories\"\n");
+    for (name, budget, hide) in parts {
+        text.push_str(&format!(
+            "[[section]]\nscenario = \"{name}\"\nbudget = \"{budget}\"\n{hide}"
+        ));
+    }
+    fs::write(&session, text).expect("the session file");
+    let mut counts = Vec::new();
+    for handout in [Audience::PreRead, Audience::Compact, Audience::Students] {
+        let mut args = ExportArgs::new(
+            &session.to_string_lossy(),
+            Format::Md,
+            dir.join(format!("{handout:?}.md")),
+        );
+        args.handout = Some(handout);
+        let md = export(args);
+        assert_eq!(md.matches("\n# Part ").count(), 6, "six parts");
+        counts.push((handout, words(&md), md));
+    }
+    for (handout, n, _) in &counts[..2] {
+        assert!(*n <= 3_000, "{handout:?}: {n} words");
+    }
+    assert!(
+        counts[2].1 > 10_000,
+        "the full one is long: {}",
+        counts[2].1
+    );
+    // Part 4 hides its designs; the others show theirs.
+    let compact = &counts[1].2;
+    let part4 = compact.find("# Part 4").expect("part 4");
+    let part5 = compact.find("# Part 5").expect("part 5");
+    for design in Design::ALL {
+        assert!(!compact[part4..part5].contains(design.name()), "{design}");
+    }
+    assert!(compact[..part4].contains(Design::WithCharge.name()));
     let _ = fs::remove_dir_all(&dir);
 }
 
@@ -258,9 +541,15 @@ fn exports_are_deterministic() {
 #[test]
 fn markdown_has_every_outcome_and_answers_last() {
     let dir = scratch("md-shape");
-    let md = export(md_args(&dir));
+    let md = export(full_args(&dir));
     assert!(md.starts_with("# Order 5531: the answer that never came\n"));
-    let story = md.find("A customer pays").expect("the story is told");
+    let story = md
+        .find("## The story up to question 1")
+        .expect("the story is told");
+    assert!(
+        md.find("A customer pays").is_some_and(|s| s > story),
+        "the summary, later"
+    );
     for design in Design::ALL {
         let heading = format!(
             "## {} · {} (`{}`)",
@@ -848,6 +1137,7 @@ fn many_attempts(attempts: usize, extra: &str) -> String {
 /// The rows of each design's timeline table, in order.
 fn timeline_rows(md: &str) -> Vec<usize> {
     md.split("\n## ")
+        .filter(|s| s.starts_with(|c: char| c.is_ascii_digit()))
         .filter(|s| s.contains("| Time | Lane | What happened | Narration |"))
         .map(|s| {
             s.lines()
@@ -861,7 +1151,8 @@ fn timeline_rows(md: &str) -> Vec<usize> {
 
 #[test]
 fn a_long_story_makes_a_bounded_handout_that_says_it_is_cut() {
-    use idem::export::markdown::{MAX_HANDOUT_ROWS, markdown};
+    use idem::export::markdown::{Audience, MAX_HANDOUT_ROWS, handout};
+    let markdown = |s: &idem::scenario::Scenario| handout(s, Audience::Students);
     let long = idem::scenario::parse("long.toml", "long", &many_attempts(600, ""))
         .expect("the story parses");
     let ticks = long.simulate(Design::NoKey).expect("simulates").ticks.len();
@@ -897,7 +1188,8 @@ fn a_long_story_makes_a_bounded_handout_that_says_it_is_cut() {
 
 #[test]
 fn long_narration_is_bounded_by_size_too() {
-    use idem::export::markdown::{MAX_TIMELINE_BYTES, markdown};
+    use idem::export::markdown::{Audience, MAX_TIMELINE_BYTES, handout};
+    let markdown = |s: &idem::scenario::Scenario| handout(s, Audience::Students);
     let text = "word ".repeat(4_000);
     let rules: String = (1..=40)
         .map(|n| format!("[[narration]]\nlabel = \"no answer to #{n}\"\ntext = \"{text}\"\n"))

@@ -312,6 +312,8 @@ fn one_handout_for_the_whole_session() {
             &session.display().to_string(),
             "--format",
             "md",
+            "--handout",
+            "compact",
             "--out",
             &out.display().to_string(),
         ],

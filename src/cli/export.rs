@@ -9,6 +9,8 @@ use std::path::PathBuf;
 const EXAMPLES: &str = "\
 Examples:
   idem export reply-lost --format md --out reply-lost.md
+  idem export reply-lost --format md --out pre-read.md
+  idem export reply-lost --format md --handout compact --hide-design --out after.md
   idem export reply-lost --format md --trainer --out trainer.md
   idem export reply-lost --format svg --design no-key --at 14:02 --theme light --out slide.svg
   idem export reply-lost --format cast --out reply-lost.cast && asciinema play reply-lost.cast
@@ -44,9 +46,27 @@ pub struct ExportArgs {
     )]
     pub theme: Option<SvgTheme>,
     /// For md: the trainer's handout, with the trainer's notes and each answer under its
-    /// question (by default the handout is for students, with the answers on the last page).
-    #[arg(long)]
+    /// question; the same as --handout trainer.
+    #[arg(long, conflicts_with = "handout")]
     pub trainer: bool,
+    /// For md: which handout. pre-read (the default): the story up to each question and the
+    /// questions, nothing that answers them; compact: then the designs shown and the ticks
+    /// where they part ways, their outcomes and the answers; full: then every design's whole
+    /// timeline; trainer: the answers inline and the notes.
+    #[arg(
+        long,
+        value_parser = PossibleValuesParser::new(Audience::NAMES).try_map(|s| s.parse::<Audience>())
+    )]
+    pub handout: Option<Audience>,
+    /// Keep the design's name out of the export: designs are numbered instead.
+    #[arg(long)]
+    pub hide_design: bool,
+    /// Keep the card statement (and the ledger) out of the export.
+    #[arg(long)]
+    pub hide_statement: bool,
+    /// Keep the outcome, the verdicts and the answers out of the export.
+    #[arg(long)]
+    pub hide_outcome: bool,
     /// Replace the file if it already exists.
     #[arg(long)]
     pub force: bool,
@@ -72,6 +92,10 @@ impl ExportArgs {
             height: None,
             theme: None,
             trainer: false,
+            handout: None,
+            hide_design: false,
+            hide_statement: false,
+            hide_outcome: false,
         }
     }
 
@@ -87,7 +111,12 @@ impl ExportArgs {
             audience: if self.trainer {
                 Audience::Trainer
             } else {
-                Audience::Students
+                self.handout.unwrap_or_default()
+            },
+            hide: crate::present::Hide {
+                design: self.hide_design,
+                statement: self.hide_statement,
+                outcome: self.hide_outcome,
             },
         }
     }
@@ -119,13 +148,10 @@ fn session(
         ));
     }
     let playlist = crate::present::playlist::load(std::path::Path::new(&args.scenario))?;
-    let text = crate::export::markdown::session_handout(&playlist, options.audience)?;
+    let text = crate::export::markdown::session_handout(&playlist, options.audience, options.hide)?;
     let what = format!(
-        "Markdown handout{} of a session of {} scenarios",
-        match options.audience {
-            Audience::Students => "",
-            Audience::Trainer => " for the trainer",
-        },
+        "Markdown {} of a session of {} scenarios",
+        options.audience.words(),
         playlist.sections.len()
     );
     Ok((text, what))

@@ -53,7 +53,9 @@ pub fn cast(app: &mut App, width: u16, height: u16, title: &str) -> Result<Strin
             data.push_str(HIDE_CURSOR);
         }
         push_frame(&mut out, ms, &mut data, app, width, height)?;
-        if let Some((q, Some(choice))) = question {
+        // While the outcome is hidden the recording gives no answer either: most are outcomes.
+        let reveal = app.withheld().shows_outcome();
+        if let Some((q, Some(choice))) = question.filter(|_| reveal) {
             // The room has had its pause: the right answer is given, as if someone chose it.
             ms += QUIZ_PAUSE_MS;
             let design = app.design;

@@ -1,30 +1,102 @@
-//! The Markdown handout. For students (the default): the story, each design's timeline and
-//! outcome, the outcomes side by side, the questions, and their answers alone on a last page.
-//! For the trainer: the questions up front with their answers inline, and the trainer's notes.
+//! The Markdown handout, in four forms. Every form but the trainer's puts the questions
+//! first and gives nothing away before them:
+//!
+//! - the pre-read (the default): the story as the room sees it up to each question, and the
+//!   questions with their choices; no outcome, no answer, no later tick;
+//! - the compact handout: the pre-read, then the designs shown in the session and only the
+//!   ticks where they part ways, how each ended, and the answers;
+//! - the full handout: the pre-read, then every design's whole timeline, the outcomes side by
+//!   side, the author's summary and the answers, on pages after the questions;
+//! - the trainer's: the questions up front with their answers inline, every timeline, and the
+//!   trainer's notes.
+//!
+//! What the room is not to see (`--hide-design`, a session's `hide`) is decided by
+//! [`Withheld`], the one policy the replay's view and every export share.
 
+use crate::present::Withheld;
 use crate::scenario::{LaneNames, NarrationTarget, Quiz, QuizAnswer, Scenario};
 use crate::sim::{ClockStyle, Design, Trace};
 use crate::story::Told;
 use crate::story::outcome::{headline, verdict_meaning};
 use std::fmt::Write;
 
-/// Who a handout is written for.
+/// Who a handout is written for, and how much it holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Audience {
-    /// The room: no trainer's notes, and the answers kept apart, on the last page.
+    /// For the room before the session: the story up to each question, and the questions.
     #[default]
+    PreRead,
+    /// For the room after it: the pre-read, then the designs shown and only the ticks where
+    /// they part ways, their outcomes and the answers.
+    Compact,
+    /// For the room after it, everything: the pre-read, then every design's whole timeline,
+    /// the outcomes and the answers.
     Students,
     /// The trainer: the questions first with their answers inline, then the notes.
     Trainer,
 }
 
-/// The students' handout, simulated under every design.
-pub fn markdown(scenario: &Scenario) -> Result<String, String> {
-    handout(scenario, Audience::Students)
+impl Audience {
+    /// The names `--handout` takes, in order.
+    pub const NAMES: [&'static str; 4] = ["pre-read", "compact", "full", "trainer"];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Audience::PreRead => "pre-read",
+            Audience::Compact => "compact",
+            Audience::Students => "full",
+            Audience::Trainer => "trainer",
+        }
+    }
+
+    /// How the line that says what was written names this form.
+    pub fn words(self) -> &'static str {
+        match self {
+            Audience::PreRead => "pre-read handout",
+            Audience::Compact => "compact handout",
+            Audience::Students => "full handout",
+            Audience::Trainer => "handout for the trainer",
+        }
+    }
 }
 
-/// The whole handout for `audience`, simulated under every design.
+impl std::str::FromStr for Audience {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Audience, String> {
+        match text {
+            "pre-read" | "preread" | "student" | "students" => Ok(Audience::PreRead),
+            "compact" => Ok(Audience::Compact),
+            "full" => Ok(Audience::Students),
+            "trainer" => Ok(Audience::Trainer),
+            _ => Err(format!(
+                "unknown handout `{}`: expected {}",
+                crate::text::sanitize_line(text),
+                Audience::NAMES.join(", ")
+            )),
+        }
+    }
+}
+
+/// The students' pre-read, simulated under every design.
+pub fn markdown(scenario: &Scenario) -> Result<String, String> {
+    handout(scenario, Audience::PreRead)
+}
+
+/// The whole handout for `audience`, simulated under every design, nothing hidden, opening
+/// on the scenario's own design.
 pub fn handout(scenario: &Scenario, audience: Audience) -> Result<String, String> {
+    handout_with(scenario, audience, Withheld::NONE, scenario.design)
+}
+
+/// The handout for `audience` with what `withheld` hides kept out, the story told under
+/// `opening`, the design the room sees first.
+pub fn handout_with(
+    scenario: &Scenario,
+    audience: Audience,
+    withheld: Withheld,
+    opening: Design,
+) -> Result<String, String> {
     let traces = Design::ALL
         .iter()
         .map(|d| {
@@ -33,14 +105,25 @@ pub fn handout(scenario: &Scenario, audience: Audience) -> Result<String, String
                 .map_err(|e| format!("cannot simulate {} under {}: {e}", scenario.name, d.id()))
         })
         .collect::<Result<Vec<Trace>, String>>()?;
-    Ok(render(scenario, &traces, audience))
+    let told: Vec<Told> = traces.iter().map(|t| scenario.tell(t)).collect();
+    let page = Page {
+        scenario,
+        traces: &traces,
+        told: &told,
+        withheld,
+        opening,
+    };
+    Ok(page.render(audience))
 }
 
 /// One handout for a whole session file: the agenda (each part with the design it opens on and
-/// its time), then each scenario's handout in turn, its headings one level down.
+/// its time), then each scenario's handout in turn, its headings one level down. Each part
+/// hides what the session hides, what its own `hide` adds, and what `extra` (the command
+/// line's `--hide-*`) adds.
 pub fn session_handout(
     playlist: &crate::present::playlist::Playlist,
     audience: Audience,
+    extra: crate::present::Hide,
 ) -> Result<String, String> {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", heading(&playlist.title));
@@ -64,6 +147,8 @@ pub fn session_handout(
     );
     let _ = writeln!(out, "| Part | Scenario | Opens on | Time |");
     let _ = writeln!(out, "|--:|---|---|--:|");
+    let withheld =
+        |s: &crate::present::playlist::Section| Withheld::new(playlist.hide.or(s.hide).or(extra));
     for (i, s) in playlist.sections.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -71,13 +156,13 @@ pub fn session_handout(
             i + 1,
             cell(&s.title),
             code_span(&s.scenario.name),
-            s.design.name(),
+            cell(&withheld(s).design(s.design)),
             s.budget.map_or_else(|| "—".to_string(), minutes)
         );
     }
     out.push('\n');
     for (i, s) in playlist.sections.iter().enumerate() {
-        let part = handout(&s.scenario, audience)?;
+        let part = handout_with(&s.scenario, audience, withheld(s), s.design)?;
         out.push_str(PAGE_BREAK);
         let _ = writeln!(out, "# Part {}: {}\n", i + 1, heading(&s.title));
         // Every heading of the part goes one level down, under the part's own.
@@ -108,105 +193,669 @@ fn minutes(d: std::time::Duration) -> String {
     }
 }
 
-fn render(scenario: &Scenario, traces: &[Trace], audience: Audience) -> String {
-    let clock = traces.first().map_or(ClockStyle::TimeOfDay, |t| t.clock);
-    let mut out = String::new();
-    let _ = writeln!(out, "# {}\n", heading(&scenario.title));
-    let _ = writeln!(
-        out,
-        "Scenario `{}`, replayed by idem under each of the {} processor designs.\n",
-        code_span(&scenario.name),
-        traces.len()
-    );
-    if !scenario.description.trim().is_empty() {
-        let _ = writeln!(out, "## The story\n");
-        out.push_str(&block(&scenario.description));
-        out.push_str("\n\n");
+/// One scenario's handout being written: its runs and their words under every design (in
+/// [`Design::ALL`]'s order), what the room may not see, and the design the room sees first.
+struct Page<'a> {
+    scenario: &'a Scenario,
+    traces: &'a [Trace],
+    told: &'a [Told],
+    withheld: Withheld,
+    opening: Design,
+}
+
+/// The most ticks the story up to one question shows: the latest ones before it.
+pub const MAX_STORY_ROWS: usize = 24;
+/// The most ticks the compact handout shows of one design where it parts ways with the others.
+pub const MAX_COMPACT_ROWS: usize = 8;
+
+impl Page<'_> {
+    fn clock(&self) -> ClockStyle {
+        self.traces
+            .first()
+            .map_or(ClockStyle::TimeOfDay, |t| t.clock)
     }
-    let mut sections = String::new();
-    let mut cut = false;
-    for trace in traces {
-        cut |= design_section(&mut sections, trace, &scenario.tell(trace), &scenario.lanes);
+
+    /// A design's run and its words.
+    fn of(&self, design: Design) -> Option<(&Trace, &Told)> {
+        self.traces
+            .iter()
+            .zip(self.told)
+            .find(|(t, _)| t.design == design)
     }
-    if cut {
-        let _ = writeln!(
-            out,
-            "> **This handout is shortened.** A timeline here shows at most {MAX_HANDOUT_ROWS} ticks \
-             (and about {} KiB) per design; where one is cut, a line under its table says how \
-             many ticks are left out and how to see them all.\n",
-            MAX_TIMELINE_BYTES / 1024
-        );
+
+    /// The designs the room is shown: the one it opens on, then the others the compare screen
+    /// starts with.
+    fn shown(&self) -> Vec<Design> {
+        let mut designs = vec![self.opening];
+        designs.extend(Design::CORE.iter().filter(|d| **d != self.opening));
+        designs
     }
-    let trainer = audience == Audience::Trainer;
-    if trainer && !scenario.quizzes.is_empty() {
-        questions(&mut out, &scenario.quizzes, clock, traces, true);
-    }
-    out.push_str(&sections);
-    comparison(&mut out, traces);
-    if !trainer && !scenario.quizzes.is_empty() {
-        questions(&mut out, &scenario.quizzes, clock, traces, false);
-    }
-    if trainer && !scenario.notes.is_empty() {
-        let _ = writeln!(out, "## Notes for the trainer\n");
-        for note in &scenario.notes {
+
+    fn render(&self, audience: Audience) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "# {}\n", heading(&self.scenario.title));
+        if audience == Audience::Trainer {
+            self.trainer(&mut out);
+        } else {
+            let intro = match audience {
+                Audience::PreRead => {
+                    "This is the pre-read: the story as the room sees it up to each question, and the questions. What happens next, and the answers, wait for the session."
+                }
+                _ => {
+                    "The story up to each question and the questions come first. What happened next, and the answers, are on the pages after them: work out your answers before you turn."
+                }
+            };
             let _ = writeln!(
                 out,
-                "- **{}:** {}",
-                inline(&target_text(&note.target, clock)),
-                inline(&one_line(&note.text))
+                "Scenario `{}`, replayed by idem. {intro}\n",
+                code_span(&self.scenario.name)
+            );
+            // The compact handout tells the story by its ticks' labels, to stay short.
+            self.story_and_questions(&mut out, audience != Audience::Compact);
+            match audience {
+                Audience::Compact => self.compact(&mut out),
+                Audience::Students => self.full(&mut out),
+                Audience::PreRead | Audience::Trainer => {}
+            }
+        }
+        // One newline at the end, whatever the last section left.
+        while out.ends_with("\n\n") {
+            out.pop();
+        }
+        out
+    }
+
+    /// The story as the room sees it under the opening design, up to each question in turn
+    /// (the question's own tick by its label only: the replay shows the question there, not
+    /// the narration), and each question with its choices. Without questions, the story the
+    /// designs share before any of them parts ways.
+    fn story_and_questions(&self, out: &mut String, narrated: bool) {
+        let Some((trace, told)) = self.of(self.opening) else {
+            return;
+        };
+        let quizzes = &self.scenario.quizzes;
+        if quizzes.is_empty() {
+            let shared = self
+                .first_difference(&Design::ALL)
+                .unwrap_or(trace.ticks.len());
+            let _ = writeln!(out, "## The story\n");
+            self.story_rows(out, trace, told, (0, shared), None, narrated);
+            return;
+        }
+        let most = crate::scenario::most_charges(self.traces);
+        let mut next = 0;
+        for (n, quiz) in quizzes.iter().enumerate() {
+            if let Some(at) = quiz.target.find(trace, told).filter(|at| *at >= next) {
+                let _ = writeln!(out, "## The story up to question {}\n", n + 1);
+                self.story_rows(out, trace, told, (next, at), Some(at), narrated);
+                next = at + 1;
+            }
+            let _ = writeln!(
+                out,
+                "**Question {}** ({}). {}\n",
+                n + 1,
+                inline(&self.withheld.text(&target_text(&quiz.target, self.clock()))),
+                inline(&self.withheld.text(&quiz.question))
+            );
+            for (i, choice) in quiz.shown_choices(most).iter().enumerate() {
+                let _ = writeln!(out, "{}. {}", i + 1, inline(&self.withheld.text(choice)));
+            }
+            out.push('\n');
+        }
+    }
+
+    /// The ticks `from..to` that every design shares, as a table (the latest
+    /// [`MAX_STORY_ROWS`] of them), then the question's tick `asked` by its label alone. A tick
+    /// one design tells and another does not (a write to memory, say) would start to answer
+    /// the question, so it is left out, and so is a narration the designs tell differently.
+    fn story_rows(
+        &self,
+        out: &mut String,
+        trace: &Trace,
+        told: &Told,
+        (from, to): (usize, usize),
+        asked: Option<usize>,
+        narrated: bool,
+    ) {
+        let to = to.min(trace.ticks.len());
+        let shared: Vec<(usize, bool)> = (from..to)
+            .filter_map(|i| self.shared(trace, told, i).map(|same| (i, same)))
+            .collect();
+        let start = shared.len().saturating_sub(MAX_STORY_ROWS);
+        if start > 0 {
+            let _ = writeln!(
+                out,
+                "*{start} earlier tick{} of this stretch are left out; the replay shows them all.*\n",
+                if start == 1 { "" } else { "s" }
+            );
+        }
+        if narrated && shared.len() < to - from {
+            let _ = writeln!(
+                out,
+                "*Only what every design shares is told here: where the designs part ways, the replay shows it.*\n"
+            );
+        }
+        if !narrated {
+            let _ = writeln!(out, "| Time | Lane | What happened |");
+            let _ = writeln!(out, "|---|---|---|");
+            for (i, _) in &shared[start..] {
+                self.short_row(out, trace, told, *i);
+            }
+            if let Some(i) = asked {
+                self.short_row(out, trace, told, i);
+            }
+            out.push('\n');
+            return;
+        }
+        let _ = writeln!(out, "| Time | Lane | What happened | Narration |");
+        let _ = writeln!(out, "|---|---|---|---|");
+        for (i, same) in &shared[start..] {
+            let narration = if narrated && *same {
+                told.narrations.get(*i).map_or(String::new(), |n| {
+                    cell(&self.withheld.narration(trace.ticks[*i].kind, n))
+                })
+            } else {
+                String::new()
+            };
+            self.row(out, trace, told, *i, &narration);
+        }
+        if let Some(i) = asked.filter(|i| *i < trace.ticks.len()) {
+            self.row(out, trace, told, i, "*The question stands here.*");
+        }
+        out.push('\n');
+    }
+
+    /// Whether tick `i` of `trace` happens under every design, at the same moment with the
+    /// same label; if so, whether every design narrates it in the same words.
+    fn shared(&self, trace: &Trace, told: &Told, i: usize) -> Option<bool> {
+        let (tick, label, narration) = (
+            trace.ticks.get(i)?,
+            told.labels.get(i)?,
+            told.narrations.get(i)?,
+        );
+        let mut same = true;
+        for (t, w) in self.traces.iter().zip(self.told) {
+            let j = (0..t.ticks.len())
+                .find(|&j| t.ticks[j].at == tick.at && w.labels.get(j) == Some(label))?;
+            same &= w.narrations.get(j) == Some(narration);
+        }
+        Some(same)
+    }
+
+    /// One tick as a table row of three cells, without its narration.
+    fn short_row(&self, out: &mut String, trace: &Trace, told: &Told, i: usize) {
+        let (Some(tick), Some(label)) = (trace.ticks.get(i), told.labels.get(i)) else {
+            return;
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            cell(&trace.format_time(tick.at)),
+            cell(self.scenario.lanes.of_tick(tick)),
+            cell(&self.withheld.label(tick.kind, label)),
+        );
+    }
+
+    /// One tick as a table row.
+    fn row(&self, out: &mut String, trace: &Trace, told: &Told, i: usize, narration: &str) {
+        let (Some(tick), Some(label)) = (trace.ticks.get(i), told.labels.get(i)) else {
+            return;
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {narration} |",
+            cell(&trace.format_time(tick.at)),
+            cell(self.scenario.lanes.of_tick(tick)),
+            cell(&self.withheld.label(tick.kind, label)),
+        );
+    }
+
+    /// The first tick at which any two of `designs` tell different stories (time, lane, kind
+    /// or label), or None when they all tell the same one.
+    fn first_difference(&self, designs: &[Design]) -> Option<usize> {
+        let runs: Vec<(&Trace, &Told)> = designs.iter().filter_map(|d| self.of(*d)).collect();
+        let (first, rest) = runs.split_first()?;
+        rest.iter()
+            .filter_map(|other| first_difference(*first, *other))
+            .min()
+    }
+
+    /// After the questions: the designs shown, the tick where they part ways and only the
+    /// ticks that differ from there on, how each ended, the answers, and the author's summary.
+    fn compact(&self, out: &mut String) {
+        let shown = self.shown();
+        out.push_str(PAGE_BREAK);
+        let _ = writeln!(out, "## What happened next\n");
+        let names: Vec<String> = shown.iter().map(|d| self.withheld.design(*d)).collect();
+        let parted = self.first_difference(&shown);
+        let hidden_note = if self.withheld.shows_design() {
+            ""
+        } else {
+            " The designs are numbered as on the replay's screen; their names stay hidden."
+        };
+        match parted.and_then(|i| self.of(self.opening).and_then(|(t, _)| t.ticks.get(i))) {
+            Some(tick) => {
+                let trace = self.of(self.opening).map(|(t, _)| t);
+                let _ = writeln!(
+                    out,
+                    "Under {} the story is the same until {}; from there on, only the ticks where each parts ways with the others.{hidden_note}\n",
+                    inline(&crate::text::and_list(
+                        &names.iter().map(String::as_str).collect::<Vec<_>>()
+                    )),
+                    trace.map_or(String::new(), |t| t.format_time(tick.at)),
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "Under {} the story is the same to the end.{hidden_note}\n",
+                    inline(&crate::text::and_list(
+                        &names.iter().map(String::as_str).collect::<Vec<_>>()
+                    )),
+                );
+            }
+        }
+        for design in &shown {
+            let Some((trace, told)) = self.of(*design) else {
+                continue;
+            };
+            let _ = writeln!(out, "### {}\n", heading(&self.withheld.design(*design)));
+            if let Some(from) = parted {
+                let own = self.own_ticks(*design, &shown, from);
+                if own.is_empty() {
+                    let _ = writeln!(out, "No tick of its own: the others part ways with it.\n");
+                } else {
+                    let _ = writeln!(out, "| Time | Lane | What happened |");
+                    let _ = writeln!(out, "|---|---|---|");
+                    for i in own.iter().take(MAX_COMPACT_ROWS) {
+                        self.short_row(out, trace, told, *i);
+                    }
+                    if own.len() > MAX_COMPACT_ROWS {
+                        let choose = if self.withheld.shows_design() {
+                            design.id().to_string()
+                        } else {
+                            design.hotkey().to_string()
+                        };
+                        let _ = writeln!(
+                            out,
+                            "\n*{} more of its own ticks are left out: `idem run {} --design {choose}` prints every tick.*",
+                            own.len() - MAX_COMPACT_ROWS,
+                            code_span(&self.scenario.name)
+                        );
+                    }
+                    out.push('\n');
+                }
+            }
+            if self.withheld.shows_outcome() {
+                let (_, head) = headline(&trace.outcome);
+                let _ = writeln!(
+                    out,
+                    "**Outcome:** {} · verdict `{}`.\n",
+                    inline(&head),
+                    trace.outcome.verdict.id()
+                );
+            }
+        }
+        let traces: Vec<&Trace> = shown
+            .iter()
+            .filter_map(|d| self.of(*d).map(|(t, _)| t))
+            .collect();
+        self.answers(out, &traces, false);
+    }
+
+    /// The ticks of `design` from `from` on that no other of `designs` shares: none has a
+    /// tick at the same moment with the same label.
+    fn own_ticks(&self, design: Design, designs: &[Design], from: usize) -> Vec<usize> {
+        let Some((trace, told)) = self.of(design) else {
+            return Vec::new();
+        };
+        let others: Vec<(&Trace, &Told)> = designs
+            .iter()
+            .filter(|d| **d != design)
+            .filter_map(|d| self.of(*d))
+            .collect();
+        (from..trace.ticks.len())
+            .filter(|&i| {
+                let (tick, label) = (&trace.ticks[i], &told.labels[i]);
+                others.iter().any(|(t, w)| {
+                    !t.ticks
+                        .iter()
+                        .zip(&w.labels)
+                        .any(|(u, l)| u.at == tick.at && l == label)
+                })
+            })
+            .collect()
+    }
+
+    /// After the questions, everything: every design's whole timeline, the outcomes side by
+    /// side, the author's summary, and the answers last.
+    fn full(&self, out: &mut String) {
+        out.push_str(PAGE_BREAK);
+        let _ = writeln!(out, "## What happened\n");
+        let sections = self.timelines(out);
+        out.push_str(&sections);
+        if self.withheld.shows_outcome() {
+            self.comparison(out);
+        }
+        self.summary(out);
+        let traces: Vec<&Trace> = self.traces.iter().collect();
+        self.answers(out, &traces, true);
+    }
+
+    /// Every design's timeline and outcome, with a notice in `out` first when one is cut.
+    fn timelines(&self, out: &mut String) -> String {
+        let mut sections = String::new();
+        let mut cut = false;
+        for (trace, told) in self.traces.iter().zip(self.told) {
+            cut |= self.design_section(&mut sections, trace, told, &self.scenario.lanes);
+        }
+        if cut {
+            let _ = writeln!(
+                out,
+                "> **This handout is shortened.** A timeline here shows at most {MAX_HANDOUT_ROWS} ticks \
+                 (and about {} KiB) per design; where one is cut, a line under its table says how \
+                 many ticks are left out and how to see them all.\n",
+                MAX_TIMELINE_BYTES / 1024
+            );
+        }
+        sections
+    }
+
+    /// The trainer's handout: the author's summary, the questions with their answers inline,
+    /// every timeline, the outcomes side by side, and the notes.
+    fn trainer(&self, out: &mut String) {
+        let scenario = self.scenario;
+        let _ = writeln!(
+            out,
+            "Scenario `{}`, replayed by idem under each of the {} processor designs.\n",
+            code_span(&scenario.name),
+            self.traces.len()
+        );
+        if !scenario.description.trim().is_empty() {
+            let _ = writeln!(out, "## The story\n");
+            out.push_str(&block(&self.withheld.text(&scenario.description)));
+            out.push_str("\n\n");
+        }
+        let sections = self.timelines(out);
+        if !scenario.quizzes.is_empty() {
+            let traces: Vec<&Trace> = self.traces.iter().collect();
+            let most = crate::scenario::most_charges(self.traces);
+            let _ = writeln!(out, "## Questions for the room\n");
+            let _ = writeln!(
+                out,
+                "Stop the replay at each of these moments and let the room answer before going on. Each answer follows its question.\n"
+            );
+            for (n, quiz) in scenario.quizzes.iter().enumerate() {
+                let _ = writeln!(
+                    out,
+                    "**Question {}** ({}). {}\n",
+                    n + 1,
+                    inline(&self.withheld.text(&target_text(&quiz.target, self.clock()))),
+                    inline(&self.withheld.text(&quiz.question))
+                );
+                for (i, choice) in quiz.shown_choices(most).iter().enumerate() {
+                    let _ = writeln!(out, "{}. {}", i + 1, inline(&self.withheld.text(choice)));
+                }
+                out.push('\n');
+                self.answer(out, quiz, &traces, true);
+            }
+        }
+        out.push_str(&sections);
+        if self.withheld.shows_outcome() {
+            self.comparison(out);
+        }
+        if !scenario.notes.is_empty() {
+            let _ = writeln!(out, "## Notes for the trainer\n");
+            for note in &scenario.notes {
+                let _ = writeln!(
+                    out,
+                    "- **{}:** {}",
+                    inline(&self.withheld.text(&target_text(&note.target, self.clock()))),
+                    inline(&self.withheld.text(&one_line(&note.text)))
+                );
+            }
+            out.push('\n');
+        }
+    }
+
+    /// The author's summary of the story, which says how it ends: after the answers only, and
+    /// not at all while the outcome is hidden.
+    fn summary(&self, out: &mut String) {
+        let text = self.scenario.description.trim();
+        if text.is_empty() || !self.withheld.shows_outcome() {
+            return;
+        }
+        let _ = writeln!(out, "## The story in brief\n");
+        out.push_str(&block(&self.withheld.text(text)));
+        out.push_str("\n\n");
+    }
+
+    /// One design: its timeline as a table (cut at [`MAX_HANDOUT_ROWS`] rows or
+    /// [`MAX_TIMELINE_BYTES`], saying so), then how it ended. Returns whether it was cut.
+    fn design_section(
+        &self,
+        out: &mut String,
+        trace: &Trace,
+        told: &Told,
+        lanes: &LaneNames,
+    ) -> bool {
+        let d = trace.design;
+        let w = self.withheld;
+        if w.shows_design() {
+            let _ = writeln!(out, "## {} · {} (`{}`)\n", d.hotkey(), d.name(), d.id());
+        } else {
+            let _ = writeln!(out, "## {}\n", w.design(d));
+        }
+        let _ = writeln!(out, "| Time | Lane | What happened | Narration |");
+        let _ = writeln!(out, "|---|---|---|---|");
+        let first = crate::story::glossary::first_uses(told);
+        let table_start = out.len();
+        let mut shown = 0;
+        for (index, tick) in trace.ticks.iter().enumerate() {
+            if shown == MAX_HANDOUT_ROWS || out.len() - table_start >= MAX_TIMELINE_BYTES {
+                break;
+            }
+            shown += 1;
+            let mut narration = cell(&w.narration(tick.kind, &told.narrations[index]));
+            for (term, meaning) in crate::story::glossary::introduced_at(&first, index) {
+                let _ = write!(narration, "<br>*{term}*: {}", cell(meaning));
+            }
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {narration} |",
+                cell(&trace.format_time(tick.at)),
+                cell(lanes.of_tick(tick)),
+                cell(&w.label(tick.kind, &told.labels[index])),
+            );
+        }
+        let left_out = trace.ticks.len() - shown;
+        if left_out > 0 {
+            let choose = if w.shows_design() {
+                d.id().to_string()
+            } else {
+                d.hotkey().to_string()
+            };
+            let _ = writeln!(
+                out,
+                "\n*The timeline is cut here: {left_out} more of its {} ticks are not shown. \
+                 `idem run` on this scenario with `--design {choose}` prints every one.*",
+                trace.ticks.len(),
+            );
+        }
+        if w.shows_outcome() {
+            let o = &trace.outcome;
+            let (_, head) = headline(o);
+            let _ = writeln!(
+                out,
+                "\n**Outcome:** {} · verdict `{}`: {}.\n",
+                inline(&head),
+                o.verdict.id(),
+                verdict_meaning(o)
+            );
+            for i in &o.intents {
+                let _ = writeln!(
+                    out,
+                    "- Order {} ({}): {}, {}; the checkout believes {}.",
+                    inline(&i.id),
+                    i.key
+                        .as_deref()
+                        .map_or("no key".to_string(), |k| format!("key {}", inline(k))),
+                    charges_text(i.charges),
+                    inline(&i.charged_cents.to_string()),
+                    i.client_view.label()
+                );
+            }
+        } else {
+            out.push('\n');
+        }
+        for warning in &trace.warnings {
+            let _ = writeln!(out, "- Note: {}", inline(&w.text(&one_line(warning))));
+        }
+        out.push('\n');
+        left_out > 0
+    }
+
+    /// Every design's outcome in one table.
+    fn comparison(&self, out: &mut String) {
+        let _ = writeln!(out, "## Outcome across designs\n");
+        let _ = writeln!(
+            out,
+            "| Design | Charges | Amount | Verdict | What the checkout believes |"
+        );
+        let _ = writeln!(out, "|---|--:|--:|---|---|");
+        for trace in self.traces {
+            let o = &trace.outcome;
+            let beliefs = if o.intents.len() == 1 {
+                o.intents[0].client_view.label().to_string()
+            } else {
+                o.intents
+                    .iter()
+                    .map(|i| format!("order {}: {}", i.id, i.client_view.label()))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            let design = if self.withheld.shows_design() {
+                format!(
+                    "{} {}",
+                    trace.design.hotkey(),
+                    self.withheld.design_with_id(trace.design)
+                )
+            } else {
+                self.withheld.design(trace.design)
+            };
+            let _ = writeln!(
+                out,
+                "| {design} | {} | {} | {} | {} |",
+                o.charges,
+                cell(&o.charged_cents.to_string()),
+                o.verdict.id(),
+                cell(&beliefs)
             );
         }
         out.push('\n');
     }
-    if !trainer && !scenario.quizzes.is_empty() {
-        answers(&mut out, &scenario.quizzes, traces);
+
+    /// The answers on a page of their own, after everything else so a reader meets the
+    /// questions first; each under `traces`' designs where it depends on the design. While
+    /// the outcome is hidden the answers (most of them outcomes) wait for the session.
+    fn answers(&self, out: &mut String, traces: &[&Trace], explained: bool) {
+        let quizzes = &self.scenario.quizzes;
+        if quizzes.is_empty() {
+            return;
+        }
+        out.push_str(PAGE_BREAK);
+        let _ = writeln!(out, "## Answers\n");
+        if !self.withheld.shows_outcome() {
+            let _ = writeln!(
+                out,
+                "The outcome is hidden from this handout, so the answers are given in the session.\n"
+            );
+            return;
+        }
+        for (n, quiz) in quizzes.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "**Question {}.** {}\n",
+                n + 1,
+                inline(&self.withheld.text(&quiz.question))
+            );
+            self.answer(out, quiz, traces, explained);
+        }
     }
-    // One newline at the end, whatever the last section left.
-    while out.ends_with("\n\n") {
-        out.pop();
+
+    /// One question's answer (under each design when it depends on the design), and why (under
+    /// each design when the explanation does).
+    fn answer(&self, out: &mut String, quiz: &Quiz, traces: &[&Trace], why: bool) {
+        let w = self.withheld;
+        let most = crate::scenario::most_charges(self.traces);
+        let explained = |trace: &Trace| -> String {
+            let text = if why {
+                one_line(quiz.explanation.for_design(trace.design))
+            } else {
+                String::new()
+            };
+            if text.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", inline(&w.text(&text)))
+            }
+        };
+        match quiz.answer {
+            QuizAnswer::Choice(_) => {
+                let right = traces.first().and_then(|t| quiz.correct(t, most));
+                let _ = writeln!(out, "Answer: {}\n", choice_text(quiz, most, right, w));
+                if quiz.explanation.varies() {
+                    for trace in traces {
+                        let _ = writeln!(
+                            out,
+                            "- {}{}",
+                            w.design_with_id(trace.design),
+                            explained(trace)
+                        );
+                    }
+                    out.push('\n');
+                }
+            }
+            QuizAnswer::Charges => {
+                let _ = writeln!(
+                    out,
+                    "The answer depends on the design: it is the number of charges the run ends with.\n"
+                );
+                for trace in traces {
+                    let why = if quiz.explanation.varies() {
+                        explained(trace)
+                    } else {
+                        String::new()
+                    };
+                    let _ = writeln!(
+                        out,
+                        "- {}: {}{why}",
+                        w.design_with_id(trace.design),
+                        choice_text(quiz, most, quiz.correct(trace, most), w)
+                    );
+                }
+                out.push('\n');
+            }
+        }
+        let same = &quiz.explanation.other;
+        if why && !quiz.explanation.varies() && !same.trim().is_empty() {
+            out.push_str(&block(&w.text(same)));
+            out.push_str("\n\n");
+        }
     }
-    out
 }
 
-/// The questions, with their choices (grown as the replay grows them), and where in the replay
-/// they stand; for the trainer each with its answer under it.
-fn questions(
-    out: &mut String,
-    quizzes: &[Quiz],
-    clock: ClockStyle,
-    traces: &[Trace],
-    inline_answers: bool,
-) {
-    let most = crate::scenario::most_charges(traces);
-    if inline_answers {
-        let _ = writeln!(out, "## Questions for the room\n");
-        let _ = writeln!(
-            out,
-            "Stop the replay at each of these moments and let the room answer before going on. Each answer follows its question.\n"
-        );
-    } else {
-        let _ = writeln!(out, "## Questions\n");
-        let _ = writeln!(
-            out,
-            "Each question stands at a moment of the replay. Work out your answer before you turn to the last page.\n"
-        );
-    }
-    for (n, quiz) in quizzes.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "**Question {}** ({}). {}\n",
-            n + 1,
-            inline(&target_text(&quiz.target, clock)),
-            inline(&quiz.question)
-        );
-        for (i, choice) in quiz.shown_choices(most).iter().enumerate() {
-            let _ = writeln!(out, "{}. {}", i + 1, inline(choice));
-        }
-        out.push('\n');
-        if inline_answers {
-            answer(out, quiz, traces);
-        }
-    }
+/// The first tick where two runs differ in what the replay draws (time, lane, kind or
+/// label), or the shorter length when one is a prefix of the other.
+fn first_difference((ta, la): (&Trace, &Told), (tb, lb): (&Trace, &Told)) -> Option<usize> {
+    let same = |i: usize| {
+        let (x, y) = (&ta.ticks[i], &tb.ticks[i]);
+        x.at == y.at && x.actor == y.actor && x.kind == y.kind && la.labels[i] == lb.labels[i]
+    };
+    let common = ta.ticks.len().min(tb.ticks.len());
+    (0..common)
+        .find(|&i| !same(i))
+        .or((ta.ticks.len() != tb.ticks.len()).then_some(common))
 }
 
 /// The most ticks one design's timeline shows: as many as a recording holds.
@@ -214,183 +863,14 @@ pub const MAX_HANDOUT_ROWS: usize = super::MAX_CAST_FRAMES;
 /// The most text one design's timeline takes, long narration and all.
 pub const MAX_TIMELINE_BYTES: usize = 512 * 1024;
 
-/// One design: its timeline as a table (cut at [`MAX_HANDOUT_ROWS`] rows or
-/// [`MAX_TIMELINE_BYTES`], saying so), then how it ended. Returns whether it was cut.
-fn design_section(out: &mut String, trace: &Trace, told: &Told, lanes: &LaneNames) -> bool {
-    let d = trace.design;
-    let _ = writeln!(out, "## {} · {} (`{}`)\n", d.hotkey(), d.name(), d.id());
-    let _ = writeln!(out, "| Time | Lane | What happened | Narration |");
-    let _ = writeln!(out, "|---|---|---|---|");
-    let first = crate::story::glossary::first_uses(told);
-    let table_start = out.len();
-    let mut shown = 0;
-    for (index, tick) in trace.ticks.iter().enumerate() {
-        if shown == MAX_HANDOUT_ROWS || out.len() - table_start >= MAX_TIMELINE_BYTES {
-            break;
-        }
-        shown += 1;
-        let mut narration = cell(&told.narrations[index]);
-        for (term, meaning) in crate::story::glossary::introduced_at(&first, index) {
-            let _ = write!(narration, "<br>*{term}*: {}", cell(meaning));
-        }
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {narration} |",
-            cell(&trace.format_time(tick.at)),
-            cell(lanes.of_tick(tick)),
-            cell(&told.labels[index]),
-        );
-    }
-    let left_out = trace.ticks.len() - shown;
-    if left_out > 0 {
-        let _ = writeln!(
-            out,
-            "\n*The timeline is cut here: {left_out} more of its {} ticks are not shown. \
-             `idem run` on this scenario with `--design {}` prints every one.*",
-            trace.ticks.len(),
-            d.id()
-        );
-    }
-    let o = &trace.outcome;
-    let (_, head) = headline(o);
-    let _ = writeln!(
-        out,
-        "\n**Outcome:** {} · verdict `{}`: {}.\n",
-        inline(&head),
-        o.verdict.id(),
-        verdict_meaning(o)
-    );
-    for i in &o.intents {
-        let _ = writeln!(
-            out,
-            "- Order {} ({}): {}, {}; the checkout believes {}.",
-            inline(&i.id),
-            i.key
-                .as_deref()
-                .map_or("no key".to_string(), |k| format!("key {}", inline(k))),
-            charges_text(i.charges),
-            inline(&i.charged_cents.to_string()),
-            i.client_view.label()
-        );
-    }
-    for w in &trace.warnings {
-        let _ = writeln!(out, "- Note: {}", inline(&one_line(w)));
-    }
-    out.push('\n');
-    left_out > 0
-}
-
-/// Every design's outcome in one table.
-fn comparison(out: &mut String, traces: &[Trace]) {
-    let _ = writeln!(out, "## Outcome across designs\n");
-    let _ = writeln!(
-        out,
-        "| Design | Charges | Amount | Verdict | What the checkout believes |"
-    );
-    let _ = writeln!(out, "|---|--:|--:|---|---|");
-    for trace in traces {
-        let o = &trace.outcome;
-        let beliefs = if o.intents.len() == 1 {
-            o.intents[0].client_view.label().to_string()
-        } else {
-            o.intents
-                .iter()
-                .map(|i| format!("order {}: {}", i.id, i.client_view.label()))
-                .collect::<Vec<_>>()
-                .join("; ")
-        };
-        let _ = writeln!(
-            out,
-            "| {} {} (`{}`) | {} | {} | {} | {} |",
-            trace.design.hotkey(),
-            trace.design.name(),
-            trace.design.id(),
-            o.charges,
-            cell(&o.charged_cents.to_string()),
-            o.verdict.id(),
-            cell(&beliefs)
-        );
-    }
-    out.push('\n');
-}
-
 /// Where a printed handout starts a new page (Markdown renderers that print to paper, and
 /// HTML, honour it; elsewhere it is invisible).
 const PAGE_BREAK: &str = "<div style=\"page-break-before: always\"></div>\n\n";
 
-/// The answers on a page of their own, after everything else so a reader meets the
-/// questions first.
-fn answers(out: &mut String, quizzes: &[Quiz], traces: &[Trace]) {
-    out.push_str(PAGE_BREAK);
-    let _ = writeln!(out, "## Answers\n");
-    for (n, quiz) in quizzes.iter().enumerate() {
-        let _ = writeln!(out, "**Question {}.** {}\n", n + 1, inline(&quiz.question));
-        answer(out, quiz, traces);
-    }
-}
-
-/// One question's answer (under each design when it depends on the design), and why (under
-/// each design when the explanation does).
-fn answer(out: &mut String, quiz: &Quiz, traces: &[Trace]) {
-    let most = crate::scenario::most_charges(traces);
-    let explained = |trace: &Trace| -> String {
-        let text = one_line(quiz.explanation.for_design(trace.design));
-        if text.is_empty() {
-            String::new()
-        } else {
-            format!(" — {}", inline(&text))
-        }
-    };
-    match quiz.answer {
-        QuizAnswer::Choice(_) => {
-            let right = traces.first().and_then(|t| quiz.correct(t, most));
-            let _ = writeln!(out, "Answer: {}\n", choice_text(quiz, most, right));
-            if quiz.explanation.varies() {
-                for trace in traces {
-                    let _ = writeln!(
-                        out,
-                        "- {} (`{}`){}",
-                        trace.design.name(),
-                        trace.design.id(),
-                        explained(trace)
-                    );
-                }
-                out.push('\n');
-            }
-        }
-        QuizAnswer::Charges => {
-            let _ = writeln!(
-                out,
-                "The answer depends on the design: it is the number of charges the run ends with.\n"
-            );
-            for trace in traces {
-                let why = if quiz.explanation.varies() {
-                    explained(trace)
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(
-                    out,
-                    "- {} (`{}`): {}{why}",
-                    trace.design.name(),
-                    trace.design.id(),
-                    choice_text(quiz, most, quiz.correct(trace, most))
-                );
-            }
-            out.push('\n');
-        }
-    }
-    let same = &quiz.explanation.other;
-    if !quiz.explanation.varies() && !same.trim().is_empty() {
-        out.push_str(&block(same));
-        out.push_str("\n\n");
-    }
-}
-
-fn choice_text(quiz: &Quiz, most: usize, right: Option<usize>) -> String {
+fn choice_text(quiz: &Quiz, most: usize, right: Option<usize>, w: Withheld) -> String {
     let choices = quiz.shown_choices(most);
     match right.and_then(|i| choices.get(i).map(|c| (i, c))) {
-        Some((i, c)) => format!("**{}. {}**", i + 1, inline(c)),
+        Some((i, c)) => format!("**{}. {}**", i + 1, inline(&w.text(c))),
         None => "none of the choices fits this run".to_string(),
     }
 }

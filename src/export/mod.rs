@@ -25,7 +25,8 @@ pub const MAX_HEIGHT: u16 = 200;
 /// What kind of file to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// A Markdown handout: the story, every design's timeline and outcome, the quiz.
+    /// A Markdown handout: the story up to each question and the questions, and in the
+    /// longer forms what happened next and the answers.
     Md,
     /// One frame of the replay as an SVG picture.
     Svg,
@@ -78,8 +79,10 @@ pub struct ExportOptions {
     pub height: Option<u16>,
     /// For svg: the page, dark or light (default dark).
     pub theme: Option<SvgTheme>,
-    /// For md: the students' handout, or the trainer's.
+    /// For md: which handout, the pre-read (default), compact, full or the trainer's.
     pub audience: Audience,
+    /// What every format keeps out: the design's name, the card statement, the outcome.
+    pub hide: crate::present::Hide,
 }
 
 impl ExportOptions {
@@ -92,7 +95,8 @@ impl ExportOptions {
             width: None,
             height: None,
             theme: None,
-            audience: Audience::Students,
+            audience: Audience::PreRead,
+            hide: crate::present::Hide::default(),
         }
     }
 }
@@ -105,22 +109,17 @@ pub fn render(
 ) -> Result<(String, String), String> {
     check_options(args)?;
     let (width, height) = size(args);
+    // The one policy every format applies: what is hidden, and what an open question keeps
+    // back (the frames ask it through the app, which knows where the questions stand).
+    let withheld = crate::present::Withheld::new(args.hide);
     match args.format {
         Format::Md => {
-            let text = markdown::handout(scenario, args.audience)?;
-            let what = format!(
-                "Markdown handout{} of {} under {} designs",
-                match args.audience {
-                    Audience::Students => "",
-                    Audience::Trainer => " for the trainer",
-                },
-                scenario.name,
-                Design::ALL.len()
-            );
+            let text = markdown::handout_with(scenario, args.audience, withheld, scenario.design)?;
+            let what = format!("Markdown {} of {}", args.audience.words(), scenario.name,);
             Ok((text, what))
         }
         Format::Svg => {
-            let mut app = app_for(scenario, source, args.design)?;
+            let mut app = app_for(scenario, source, args)?;
             app.tick = match args.at {
                 Some(at) => tick_at(&app, at)?,
                 None => app.last_tick(),
@@ -135,12 +134,12 @@ pub fn render(
                 "idem replay of {}: {} under “{}” at {clock}",
                 scenario.name,
                 scenario.title,
-                app.design.name()
+                withheld.design(app.design)
             );
             let what = format!(
                 "SVG frame of {} under {} at {clock} (tick {}/{}, {width}×{height})",
                 scenario.name,
-                app.design.id(),
+                design_id(withheld, app.design),
                 app.tick + 1,
                 trace.ticks.len()
             );
@@ -148,7 +147,7 @@ pub fn render(
             Ok((svg::svg_themed(&buffer, &title, theme), what))
         }
         Format::Cast => {
-            let mut app = app_for(scenario, source, args.design)?;
+            let mut app = app_for(scenario, source, args)?;
             let frames = app.trace().ticks.len();
             if frames > MAX_CAST_FRAMES {
                 return Err(format!(
@@ -156,13 +155,17 @@ pub fn render(
                     MAX_CAST_FRAMES * 18 / 600
                 ));
             }
-            let title = format!("idem · {} · {}", scenario.title, app.design.name());
+            let title = format!(
+                "idem · {} · {}",
+                scenario.title,
+                withheld.design(app.design)
+            );
             let text = cast::cast(&mut app, width, height, &title)?;
             let ticks = app.trace().ticks.len();
             let what = format!(
                 "asciinema recording of {} under {}, {ticks} ticks ({width}×{height})",
                 scenario.name,
-                app.design.id()
+                design_id(withheld, app.design)
             );
             Ok((text, what))
         }
@@ -196,9 +199,14 @@ pub fn check_options(args: &ExportOptions) -> Result<(), String> {
             "--theme does not apply to --format {format}: only an SVG picture has a page colour"
         ));
     }
-    if args.format != Format::Md && args.audience == Audience::Trainer {
+    if args.format != Format::Md && args.audience != Audience::default() {
+        let flag = if args.audience == Audience::Trainer {
+            "--trainer"
+        } else {
+            "--handout"
+        };
         return Err(format!(
-            "--trainer does not apply to --format {format}: it chooses what the Markdown handout shows"
+            "{flag} does not apply to --format {format}: it chooses what the Markdown handout shows"
         ));
     }
     if args.format == Format::Cast && args.at.is_some() {
@@ -225,13 +233,23 @@ fn size(args: &ExportOptions) -> (u16, u16) {
     )
 }
 
-fn app_for(scenario: &Scenario, source: &str, design: Option<Design>) -> Result<App, String> {
+/// A design's id, or its neutral label while names are hidden.
+fn design_id(withheld: crate::present::Withheld, design: Design) -> String {
+    if withheld.shows_design() {
+        design.id().to_string()
+    } else {
+        withheld.design(design)
+    }
+}
+
+fn app_for(scenario: &Scenario, source: &str, args: &ExportOptions) -> Result<App, String> {
     let mut app = App::new(scenario.clone(), source.to_string())
         .map_err(|e| format!("cannot simulate {}: {e}", scenario.name))?;
-    if let Some(d) = design {
+    if let Some(d) = args.design {
         app.design = d;
     }
     app.for_export = true;
+    app.export_hide = args.hide;
     Ok(app)
 }
 

@@ -11,6 +11,7 @@
 //! scenario = "order-5531"      # a built-in name, or a path relative to this file
 //! design = "no-key"            # optional: the design to open on
 //! budget = "10m"               # optional: the time this part may take
+//! hide = ["outcome"]           # optional: hidden in this part too, besides the session's
 //! ```
 //!
 //! Every scenario is read and checked when the session is, so a broken one is reported before
@@ -57,6 +58,8 @@ pub struct Section {
     pub design: Design,
     /// How long this part of the talk may take.
     pub budget: Option<Duration>,
+    /// What this part hides from the room besides what the whole session hides.
+    pub hide: Hide,
 }
 
 impl Playlist {
@@ -85,6 +88,8 @@ struct SectionSpec {
     title: Option<String>,
     design: Option<Spanned<String>>,
     budget: Option<Spanned<String>>,
+    #[serde(default)]
+    hide: Vec<Spanned<String>>,
 }
 
 /// Whether a file's text is a session rather than a scenario: it lists `[[section]]`s.
@@ -140,19 +145,7 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
     let mut error = |span: std::ops::Range<usize>, message: String| {
         problems.push(Diagnostic::at(Severity::Error, text, span, message));
     };
-    let mut hide = Hide::default();
-    for name in &parsed.hide {
-        if !hide.set(name.get_ref()) {
-            error(
-                name.span(),
-                format!(
-                    "`{}` cannot be hidden; expected {}",
-                    crate::text::shorten(&crate::text::sanitize_line(name.get_ref()), 40),
-                    Hide::NAMES.join(", ")
-                ),
-            );
-        }
-    }
+    let hide = hide_of(&parsed.hide, &mut error);
     if let Some(extra) = parsed.section.get(MAX_SECTIONS) {
         error(
             extra.span(),
@@ -162,6 +155,7 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
     let mut sections = Vec::new();
     for spec in parsed.section.iter().take(MAX_SECTIONS) {
         let s = spec.get_ref();
+        let section_hide = hide_of(&s.hide, &mut error);
         let design = match &s.design {
             None => None,
             Some(d) => match d.get_ref().parse::<Design>() {
@@ -216,6 +210,7 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
             design: design.unwrap_or(scenario.design),
             scenario,
             budget,
+            hide: section_hide,
         });
     }
     if !problems.is_empty() {
@@ -231,6 +226,27 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
         hide,
         sections,
     })
+}
+
+/// What a `hide` list names, each name it does not know reported as an error.
+fn hide_of(
+    names: &[Spanned<String>],
+    error: &mut impl FnMut(std::ops::Range<usize>, String),
+) -> Hide {
+    let mut hide = Hide::default();
+    for name in names {
+        if !hide.set(name.get_ref()) {
+            error(
+                name.span(),
+                format!(
+                    "`{}` cannot be hidden; expected {}",
+                    crate::text::shorten(&crate::text::sanitize_line(name.get_ref()), 40),
+                    Hide::NAMES.join(", ")
+                ),
+            );
+        }
+    }
+    hide
 }
 
 /// The scenario a section names: a file relative to the session's folder, else a built-in by

@@ -144,6 +144,9 @@ pub struct Presenting {
     pub elapsed_secs: u64,
     /// What the room does not see until `n` reveals it.
     pub hide: crate::present::Hide,
+    /// What the command line and the whole session hide: each part of a session hides this
+    /// and what the part's own `hide` adds.
+    pub base_hide: crate::present::Hide,
     /// `n` revealed what is hidden; another design or another scenario hides it again.
     pub revealed: bool,
     /// The side panels (memory, ledger, statement) beside the timeline (`L`).
@@ -372,6 +375,8 @@ pub struct App {
     /// Drawn for an export (a slide, a recording): no key hints and no share line, since
     /// nobody can press a key in a picture.
     pub for_export: bool,
+    /// Drawn for an export: what the export hides, as `--hide-*` or a session's `hide` ask.
+    pub export_hide: crate::present::Hide,
     pub quit: bool,
 }
 
@@ -451,6 +456,7 @@ impl App {
             hits: std::cell::RefCell::default(),
             window: None,
             for_export: false,
+            export_hide: crate::present::Hide::default(),
             quit: false,
         })
     }
@@ -472,9 +478,16 @@ impl App {
                 .playlist
                 .as_ref()
                 .map_or_else(crate::present::Hide::default, |p| p.hide);
+            let base_hide = options.hide.or(from_file);
+            let first_part = options
+                .playlist
+                .as_ref()
+                .and_then(|p| p.sections.first())
+                .map_or_else(crate::present::Hide::default, |s| s.hide);
             app.present = Some(Presenting {
                 show_elapsed: true,
-                hide: options.hide.or(from_file),
+                hide: base_hide.or(first_part),
+                base_hide,
                 ..Presenting::default()
             });
             if let Some(playlist) = options.playlist {
@@ -529,6 +542,19 @@ impl App {
             self.trace().tick_at_or_before(now)
         };
         self.anchor = (same_story && self.now() != now).then_some(now);
+    }
+
+    /// What this frame keeps from the room: in presenter mode what is hidden until `n`; in
+    /// an export what the export hides, and, while a question waits for its answer, whatever
+    /// would answer it (the room in presenter mode sees no key strategy and no processor
+    /// memory then either, unless `L` brings the panels in).
+    pub fn withheld(&self) -> crate::present::Withheld {
+        use crate::present::Withheld;
+        match self.present {
+            Some(p) => Withheld::new(p.hidden()),
+            None if self.for_export => Withheld::new(self.export_hide).asking(self.quiz_pending()),
+            None => Withheld::NONE,
+        }
     }
 
     /// The quiz that stops the replay at the current tick, if any, with its index.
@@ -635,7 +661,7 @@ impl App {
     pub fn score_text(&self) -> Option<String> {
         let text = self.score().text()?;
         let under = match self.room.designs().as_slice() {
-            [one] => crate::tui::shown::design_name(self, *one),
+            [one] => self.withheld().design(*one),
             many => {
                 let keys: Vec<String> = many.iter().map(|d| d.hotkey().to_string()).collect();
                 format!("designs {}", keys.join(", "))

@@ -58,11 +58,7 @@ pub fn banners(app: &App) -> Vec<String> {
 
 /// A design as the room may see it: its name, or its number alone while names are hidden.
 pub fn design_name(app: &App, design: crate::sim::Design) -> String {
-    if app.present.is_some_and(|p| p.hidden().design) {
-        format!("design {}", design.hotkey())
-    } else {
-        design.name().to_string()
-    }
+    app.withheld().design(design)
 }
 
 /// Everything the notes are told about the presenter's state, but the countdown (which

@@ -206,14 +206,21 @@ impl App {
         if room.quizzes.len() != quizzes {
             room = crate::tui::room::Room::new(quizzes);
         }
-        let (design, source, title, count) = match agenda.section() {
+        let (design, source, title, count, part_hide) = match agenda.section() {
             Some(s) => (
                 s.design,
                 s.source.clone(),
                 s.title.clone(),
                 agenda.playlist.sections.len(),
+                s.hide,
             ),
-            None => (self.design, self.source.clone(), String::new(), 0),
+            None => (
+                self.design,
+                self.source.clone(),
+                String::new(),
+                0,
+                crate::present::Hide::default(),
+            ),
         };
         self.room = room;
         self.keys_set = None;
@@ -229,6 +236,7 @@ impl App {
         self.tick = if at_end { self.last_tick() } else { 0 };
         if let Some(p) = self.present.as_mut() {
             p.revealed = false;
+            p.hide = p.base_hide.or(part_hide);
         }
         self.notice = Some(format!("part {} of {count}: {title}", index + 1));
         // The part as just read from its file is the one to come back to.

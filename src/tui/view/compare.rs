@@ -133,7 +133,7 @@ fn column(
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = inner.width as usize;
-    let hide = app.present.map(|p| p.hidden()).unwrap_or_default();
+    let hide = app.withheld().hide;
     let tail = tail_lines(trace, shown, now, width, hide, theme);
     let room = inner.height.saturating_sub(TAIL) as usize;
     // Every column shows the same rows: the latest that fit.

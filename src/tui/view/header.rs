@@ -59,7 +59,21 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
         )
     });
     let quiz = app.quiz_pending();
-    let designs = [app.design.name(), short_name(app.design)];
+    let withheld = app.withheld();
+    // While the design is hidden its number stands for both its names (the line reads
+    // `design 3`); while a question is open the key strategies are kept back, since they may
+    // answer it.
+    let label = app.design.hotkey().to_string();
+    let designs = if withheld.shows_design() {
+        [app.design.name(), short_name(app.design)]
+    } else {
+        [label.as_str(), label.as_str()]
+    };
+    let (keys, steps) = if withheld.shows_keys() {
+        (keys, steps)
+    } else {
+        (None, None)
+    };
     // `steps`: 0 writes the steps' key mode in full, 1 in short, 2 leaves it out (the steps'
     // arrows still carry their keys).
     let build = |design: &str, steps_form: u8, detail: bool| -> Vec<Span<'static>> {
@@ -170,7 +184,7 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     // The full names of all six designs need 134 columns.
     let compact = area.width < 134;
     // In front of a room that is to predict first, the designs are numbers only.
-    let hidden = app.present.is_some_and(|p| p.hidden().design);
+    let hidden = !app.withheld().shows_design();
     let mut spans = vec![Span::raw(" ")];
     let mut x = area.x + 1;
     let mut tabs = Vec::new();
@@ -200,10 +214,13 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     }
     spans.pop();
     if hidden {
-        spans.push(Span::styled(
-            "   design names hidden: n reveals",
-            theme.dim(),
-        ));
+        // A picture has no key to press.
+        let why = if app.for_export {
+            "   design names hidden"
+        } else {
+            "   design names hidden: n reveals"
+        };
+        spans.push(Span::styled(why, theme.dim()));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
     app.hits.borrow_mut().designs = tabs;

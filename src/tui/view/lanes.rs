@@ -200,7 +200,7 @@ pub fn app_rows(frame: &mut Frame<'_>, inner: Rect, app: &App, theme: &Theme) {
         inner,
         app.trace(),
         app.told(),
-        &app.scenario.lanes,
+        (&app.scenario.lanes, app.withheld()),
         (app.tick, app.folds()),
         theme,
     );
@@ -215,7 +215,7 @@ pub fn render_rows(
     inner: Rect,
     trace: &Trace,
     told: &Told,
-    names: &LaneNames,
+    (names, withheld): (&LaneNames, crate::present::Withheld),
     (current, folds): (usize, &[crate::tui::repeats::Run]),
     theme: &Theme,
 ) -> Vec<(Rect, usize)> {
@@ -343,8 +343,9 @@ pub fn render_rows(
             None => &time[..],
         };
         buf.set_string(inner.x, y, time, theme.dim().patch(style));
+        let label = withheld.label(tick.kind, &told.labels[index]);
         let words = Words {
-            label: told.labels[index].as_str(),
+            label: label.as_str(),
             arrow: told.arrows[index].as_deref(),
             shorter: told.arrows_short.get(index).map_or(&[][..], Vec::as_slice),
         };

@@ -14,7 +14,13 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 pub fn narration_text(app: &App) -> Option<String> {
     match app.screen {
         Screen::Replay if app.quiz_here().is_some() => None,
-        Screen::Replay | Screen::Window => app.told().narrations.get(app.tick).cloned(),
+        Screen::Replay | Screen::Window => {
+            let kind = app.trace().ticks.get(app.tick)?.kind;
+            app.told()
+                .narrations
+                .get(app.tick)
+                .map(|n| app.withheld().narration(kind, n))
+        }
         Screen::Compare => Some(format!(
             "{} processors, the same requests, the same faults, one row per moment. Step with ← and →: all columns move together; ◆ marks the first tick where they stop agreeing. 1–6 add or take away a column (two to five).",
             crate::story::outcome::count_word(app.compared.len())
@@ -289,7 +295,7 @@ fn explanation(app: &App, quiz: &crate::scenario::Quiz, changes: &[&str], outcom
         crate::story::outcome::verdict_meaning(o)
     );
     let why = if changes.is_empty() {
-        quiz.explanation.for_design(app.design).to_string()
+        app.withheld().text(quiz.explanation.for_design(app.design))
     } else {
         "The file's explanation is for the story it tells, so it is not shown.".to_string()
     };
@@ -323,6 +329,10 @@ fn asked_before(app: &App, index: usize, choices: &[String]) -> String {
 /// one line and what it means on lines of its own, wrapped rather than cut; before it, a hint.
 pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static>> {
     match app.screen {
+        Screen::Replay if app.at_end() && !app.withheld().shows_outcome() => vec![Line::styled(
+            " The outcome is hidden until the reveal.",
+            theme.dim(),
+        )],
         Screen::Replay if app.at_end() => {
             let o = &app.trace().outcome;
             let (tone, head) = headline(o);

@@ -39,7 +39,7 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let memory = memory_lines(now, before, tick.at, width, theme);
     let ledger = ledger_lines(now, before, trace, width, theme);
     let statement = statement_lines(now, before, app, width, theme);
-    let counters = counter_lines(now, before, width, theme);
+    let counters = counter_lines(now, before, app.withheld().shows_memory(), width, theme);
     let counter_h = (counters.len() + 2) as u16;
     let ledger_h = (ledger.len() + 2) as u16;
     let statement_h = (statement.len() + 2) as u16;
@@ -65,6 +65,68 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     } else {
         statement
     };
+    let withheld = app.withheld();
+    if withheld.shows_memory() {
+        memory_boxes(frame, mem_area, app, (now, before), (memory, width), theme);
+    } else {
+        // A question is open: the memory, and whether the processor is up, may answer it.
+        let title = " Memory · kept back until the answer ";
+        boxed(frame, mem_area, title, false, Vec::new(), theme);
+    }
+    let (ledger, statement) = if withheld.shows_statement() {
+        (ledger, statement)
+    } else {
+        let line = || {
+            vec![Line::styled(
+                fit("hidden until the reveal", width),
+                theme.dim(),
+            )]
+        };
+        (line(), line())
+    };
+    if !compact {
+        boxed(
+            frame,
+            ledger_area,
+            " Ledger ",
+            now.ledger() != before.ledger() || now.refunds().len() != before.refunds().len(),
+            ledger,
+            theme,
+        );
+    }
+    boxed(
+        frame,
+        statement_area,
+        if compact {
+            " Ledger → card statement "
+        } else {
+            " Card statement "
+        },
+        now.ledger().len() != before.ledger().len()
+            || now.refunds().len() != before.refunds().len(),
+        statement,
+        theme,
+    );
+    boxed(
+        frame,
+        counter_area,
+        " Checkout & counters ",
+        now.counters != before.counters || !now.same_clients(before),
+        counters,
+        theme,
+    );
+}
+
+/// The processor's memory (and the services' under it, sharing its room), up or down.
+fn memory_boxes(
+    frame: &mut Frame<'_>,
+    mem_area: Rect,
+    app: &App,
+    (now, before): (&Snapshot, &Snapshot),
+    (memory, width): (Vec<Line<'static>>, usize),
+    theme: &Theme,
+) {
+    let trace = app.trace();
     let up = if now.processor_up { "up" } else { "DOWN" };
     let mem_title = format!(" Processor memory · {up} ");
     let changed_memory =
@@ -108,37 +170,6 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     if !mem_area.is_empty() {
         boxed(frame, mem_area, &mem_title, changed_memory, memory, theme);
     }
-    if !compact {
-        boxed(
-            frame,
-            ledger_area,
-            " Ledger ",
-            now.ledger() != before.ledger() || now.refunds().len() != before.refunds().len(),
-            ledger,
-            theme,
-        );
-    }
-    boxed(
-        frame,
-        statement_area,
-        if compact {
-            " Ledger → card statement "
-        } else {
-            " Card statement "
-        },
-        now.ledger().len() != before.ledger().len()
-            || now.refunds().len() != before.refunds().len(),
-        statement,
-        theme,
-    );
-    boxed(
-        frame,
-        counter_area,
-        " Checkout & counters ",
-        now.counters != before.counters || !now.same_clients(before),
-        counters,
-        theme,
-    );
 }
 
 /// Whether the shop has called a downstream service by tick `at`.
@@ -481,6 +512,7 @@ fn statement_lines(
 fn counter_lines(
     now: &Snapshot,
     before: &Snapshot,
+    store_shown: bool,
     width: usize,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
@@ -537,6 +569,10 @@ fn counter_lines(
     let mut used = 0;
     for (name, value, old) in items {
         if name == "400" && value == 0 {
+            continue;
+        }
+        // What the store holds is memory, kept back with it while a question is open.
+        if !store_shown && matches!(name, "stored" | "evicted" | "held") {
             continue;
         }
         let text = format!("{name} {value}");
