@@ -531,7 +531,8 @@ fn w_opens_the_window_calculator_on_this_checkout_and_enter_replays_the_stack() 
     press(&mut app, ch('q'));
     assert!(!app.quit);
     assert_eq!(app.screen, Screen::Replay);
-    // Enter builds the scenario from the stack and replays it from the start.
+    // Opened again, it keeps the edit; Enter builds the scenario from the stack and replays
+    // it from the start.
     press(&mut app, ch('w'));
     press(&mut app, key(KeyCode::Enter));
     assert_eq!(app.screen, Screen::Replay);
@@ -539,7 +540,7 @@ fn w_opens_the_window_calculator_on_this_checkout_and_enter_replays_the_stack() 
     assert_eq!(app.tick, 0);
     assert_eq!(
         app.trace_of(Design::NoKey).outcome.charges,
-        3,
+        4,
         "every answer lost: each attempt charges"
     );
     assert_eq!(app.trace_of(Design::WithCharge).outcome.charges, 1);

@@ -724,13 +724,13 @@ fn searching_words(plans: usize, app: &App) -> String {
     )
 }
 
-/// Whether two faults do the same kind of thing (a crash at the same point, a loss, a delay),
-/// whatever their figures.
+/// Whether two faults do the same thing: a crash at the same point (however long it keeps
+/// the processor down), or the very same loss or delay.
 fn same_kind(a: &crate::sim::config::FaultAction, b: &crate::sim::config::FaultAction) -> bool {
     use crate::sim::config::FaultAction::Crash;
     match (a, b) {
         (Crash { after: x, .. }, Crash { after: y, .. }) => x == y,
-        _ => std::mem::discriminant(a) == std::mem::discriminant(b),
+        _ => a == b,
     }
 }
 
