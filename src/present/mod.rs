@@ -176,18 +176,40 @@ impl Withheld {
         }
         let mut out = text.to_string();
         // Longer words first, so a name is never half replaced by a shorter one inside it.
+        // "no key" is also plain English ("a request with no key"): only its id is a name.
         let mut words: Vec<(&str, crate::sim::Design)> = crate::sim::Design::ALL
             .iter()
             .flat_map(|d| [(d.id(), *d), (d.name(), *d)])
+            .filter(|(w, _)| *w != "no key")
             .collect();
         words.sort_by_key(|(w, _)| std::cmp::Reverse(w.len()));
         for (word, design) in words {
-            if out.contains(word) {
-                out = out.replace(word, &self.design(design));
-            }
+            out = replace_whole(&out, word, &self.design(design));
         }
         out
     }
+}
+
+/// `text` with every whole-word `word` (not inside a longer word or a hyphenated one)
+/// replaced by `with`.
+fn replace_whole(text: &str, word: &str, with: &str) -> String {
+    let joins = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut done = 0;
+    for (at, _) in text.match_indices(word) {
+        if at < done {
+            continue;
+        }
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        if !before.is_some_and(joins) && !after.is_some_and(joins) {
+            out.push_str(&text[done..at]);
+            out.push_str(with);
+            done = at + word.len();
+        }
+    }
+    out.push_str(&text[done..]);
+    out
 }
 
 #[cfg(test)]
@@ -211,6 +233,11 @@ mod tests {
             "Under design 1 (design 1) and design 3 alike"
         );
         assert_eq!(shown.text("no-key"), "no-key");
+        // Plain words stay plain: "no key" is English, and a name inside a word is no name.
+        assert_eq!(
+            hidden.text("a request with no key; the no-keys"),
+            "a request with no key; the no-keys"
+        );
     }
 
     #[test]
