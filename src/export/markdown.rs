@@ -571,9 +571,9 @@ impl Page<'_> {
             code_span(&scenario.name),
             self.traces.len()
         );
-        if !scenario.description.trim().is_empty() {
+        if !scenario.description.trim().is_empty() && self.withheld.shows_design() {
             let _ = writeln!(out, "## The story\n");
-            out.push_str(&block(&self.withheld.text(&scenario.description)));
+            out.push_str(&block(&scenario.description));
             out.push_str("\n\n");
         }
         let sections = self.timelines(out);
@@ -626,6 +626,15 @@ impl Page<'_> {
             return;
         }
         let _ = writeln!(out, "## The story in brief\n");
+        // The author's summary talks of the designs in its own words, which no word-swap can
+        // hide faithfully: while names are hidden it is left out, and says so.
+        if !self.withheld.shows_design() {
+            let _ = writeln!(
+                out,
+                "The scenario's own summary names the designs, so it is left out while their names are hidden.\n"
+            );
+            return;
+        }
         out.push_str(&block(&self.withheld.text(text)));
         out.push_str("\n\n");
     }
@@ -787,6 +796,11 @@ impl Page<'_> {
     /// each design when the explanation does).
     fn answer(&self, out: &mut String, quiz: &Quiz, traces: &[&Trace], why: bool) {
         let w = self.withheld;
+        // The author's explanations talk of the designs in their own words, which no
+        // word-swap can hide faithfully: while names are hidden they are left out.
+        let has_words = quiz.explanation.varies() || !quiz.explanation.other.trim().is_empty();
+        let left_out = why && !w.shows_design() && has_words;
+        let why = why && w.shows_design();
         let most = crate::scenario::most_charges(self.traces);
         let explained = |trace: &Trace| -> String {
             let text = if why {
@@ -841,6 +855,12 @@ impl Page<'_> {
         if why && !quiz.explanation.varies() && !same.trim().is_empty() {
             out.push_str(&block(&w.text(same)));
             out.push_str("\n\n");
+        }
+        if left_out {
+            let _ = writeln!(
+                out,
+                "(The scenario's explanation names the designs, so it is left out while their names are hidden.)\n"
+            );
         }
     }
 }
