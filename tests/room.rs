@@ -909,3 +909,30 @@ fn the_window_screen_keeps_its_edits_when_closed_and_opened_again() {
     settle(&mut app, Msg::OpenWindow);
     assert_eq!(app.window.as_ref().expect("open").stack(), &edited);
 }
+
+#[test]
+fn the_presenter_s_big_narration_keeps_a_hidden_ending_hidden() {
+    let launch = Launch {
+        present: true,
+        hide: idem::present::Hide {
+            outcome: true,
+            ..Default::default()
+        },
+        design: Some(Design::NoKey),
+        ..Launch::default()
+    };
+    let mut scenario = default_scenario().expect("loads");
+    scenario.quizzes.clear();
+    let mut app = App::launch(scenario, "order-5531".into(), launch).expect("simulates");
+    let statement = app
+        .trace()
+        .ticks
+        .iter()
+        .position(|t| t.kind == idem::sim::TickKind::Statement)
+        .expect("a statement tick");
+    app.tick = statement;
+    let screen = render(&app, 100, 30);
+    let told = &app.told().narrations[statement];
+    assert!(!collapse(&screen).contains(&collapse(told)), "{screen}");
+    assert!(screen.contains("hidden until the reveal"), "{screen}");
+}

@@ -206,12 +206,17 @@ fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, them
 }
 
 fn big_narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let text = app
+    let said = app
         .told()
         .narrations
         .get(app.tick)
-        .cloned()
+        .map(String::as_str)
         .unwrap_or_default();
+    // As the room may see it: the statement's tick tells how it ended.
+    let text = match app.trace().ticks.get(app.tick) {
+        Some(t) => app.withheld().narration(t.kind, said),
+        None => said.to_string(),
+    };
     let inner = area.inner(Margin::new(4, 1));
     frame.render_widget(
         Paragraph::new(Line::styled(text, theme.bold()))
