@@ -362,11 +362,28 @@ pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static
         }
         Screen::Replay | Screen::Window => {
             let left = app.last_tick() - app.tick;
+            // The question the story asks next, in its own words; a story without questions
+            // gets the one every story here is about.
+            let next = app
+                .scenario
+                .quizzes
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !app.room.revealed_anywhere(*i))
+                .filter_map(|(_, q)| Some((q.target.find(app.trace(), app.told())?, q)))
+                .filter(|(t, _)| *t >= app.tick)
+                .min_by_key(|(t, _)| *t)
+                .map(|(_, q)| crate::text::sanitize_line(&app.withheld().text(&q.question)));
+            let ask = match next {
+                Some(q) => format!(" Next question: {q}"),
+                None if app.scenario.quizzes.is_empty() => {
+                    " How many times will the card be charged?".to_string()
+                }
+                None => String::new(),
+            };
             vec![Line::styled(
                 fit(
-                    &format!(
-                        " Outcome at the last tick ({left} to go). How many times will the card be charged?"
-                    ),
+                    &format!(" Outcome at the last tick ({left} to go).{ask}"),
                     width,
                 ),
                 theme.dim(),
