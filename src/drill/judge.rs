@@ -85,8 +85,27 @@ fn not_run(seen: &Option<Seen>) -> Option<String> {
     }
 }
 
+/// The same status and the same body, both read whole: a body cut at the bound, or one that
+/// never ended, is the same as nothing.
 fn same_answer(a: &Seen, b: &Seen) -> bool {
-    a.status == b.status && a.body == b.body
+    a.whole() && b.whole() && a.status == b.status && a.body == b.body
+}
+
+/// Why a pair of answers cannot be compared at all: one was a redirect (which the drill
+/// does not follow), or one's body was not read whole.
+fn incomparable(first: &Seen, retry: &Seen) -> Option<String> {
+    let named = [("the first request", first), ("the retry", retry)];
+    if let Some((which, s)) = named.iter().find(|(_, s)| s.redirected()) {
+        return Some(format!(
+            "{which} was redirected ({}): a redirect is not a replay, and the drill follows none; drill the URL it points to",
+            s.redirect_text()
+        ));
+    }
+    named.iter().find_map(|(which, s)| {
+        s.unread
+            .as_ref()
+            .map(|u| format!("{which}'s answer: {}, so it cannot be compared", u.describe()))
+    })
 }
 
 /// When every request that carried a key failed with a server error while the one without
@@ -242,6 +261,9 @@ fn replay(o: &Observed) -> Row {
         ", not marked replayed"
     };
     let pair = format!("{} then {}", a.short(), b.short());
+    if let Some(why) = incomparable(a, b) {
+        return r(Verdict::Fail, format!("{pair}: {why}"));
+    }
     if same_answer(a, b) {
         r(Verdict::Pass, format!("{pair}, the same body{marked}"))
     } else if a.status == b.status && b.replayed {
@@ -315,6 +337,16 @@ fn one_effect(o: &Observed) -> Row {
     let (Some(a), Some(b)) = (&o.first, &o.retry) else {
         return r(Verdict::NotRun, "not sent".into());
     };
+    if let Some(why) = incomparable(a, b) {
+        return r(
+            Verdict::Info,
+            format!(
+                "{} then {}: cannot tell from the answers, {why} (give --read-back to look)",
+                a.short(),
+                b.short()
+            ),
+        );
+    }
     if same_answer(a, b) || (a.status == b.status && b.replayed) {
         r(
             Verdict::Pass,
@@ -885,6 +917,54 @@ mod tests {
         );
         assert_eq!(nearest(&refused).map(|n| n.0), Some(Design::WithCharge));
         assert_eq!(replay(&refused).verdict, Verdict::Variant);
+    }
+
+    /// A body that was not read whole, or a redirect, is never "the same body".
+    #[test]
+    fn an_unread_body_or_a_redirect_is_no_replay() {
+        use super::super::client::{Cut, Unread};
+        let cut = |bytes: u64, how: Cut| Seen {
+            unread: Some(Unread {
+                bytes,
+                cut: how,
+                why: (how == Cut::Failed).then(|| "it timed out".to_string()),
+            }),
+            ..seen(200, "")
+        };
+        for (first, retry, want) in [
+            (cut(65_536, Cut::Bound), cut(65_536, Cut::Bound), "cut at the bound"),
+            (seen(200, "ch_1"), cut(10, Cut::Failed), "then it timed out"),
+            (cut(0, Cut::Failed), cut(0, Cut::Failed), "0 bytes"),
+        ] {
+            let o = observed(retry, vec![], seen(422, ""));
+            let o = Observed {
+                first: Some(first),
+                ..o
+            };
+            let row = replay(&o);
+            assert_eq!(row.verdict, Verdict::Fail, "{}", row.seen);
+            assert!(row.seen.contains("could not be read whole"), "{}", row.seen);
+            assert!(row.seen.contains(want), "{}", row.seen);
+            assert!(!row.seen.contains("the same body"), "{}", row.seen);
+            assert_ne!(one_effect(&o).verdict, Verdict::Pass);
+            assert_ne!(one_effect(&o).verdict, Verdict::Fail);
+        }
+        let moved = Seen {
+            location: Some("/v2/charges".into()),
+            ..seen(307, "")
+        };
+        let o = observed(moved.clone(), vec![], seen(422, ""));
+        let o = Observed {
+            first: Some(moved),
+            ..o
+        };
+        let row = replay(&o);
+        assert_eq!(row.verdict, Verdict::Fail, "{}", row.seen);
+        assert!(
+            row.seen.contains("redirected (307 Temporary Redirect to /v2/charges)"),
+            "{}",
+            row.seen
+        );
     }
 
     #[test]
