@@ -110,15 +110,7 @@ fn write_new_or_forced(path: &Path, bytes: &[u8], force: bool) -> Result<(), Wri
         dir,
         name,
     } = destination(path, force)?;
-    replace(
-        path,
-        &dir,
-        &name,
-        bytes,
-        force,
-        existing.as_ref(),
-    )
-    .map_err(|e| match e {
+    replace(path, &dir, &name, bytes, force, existing.as_ref()).map_err(|e| match e {
         Publish::Exists => WriteError::Exists(shown.clone()),
         Publish::Io(e) => WriteError::Other(format!("cannot write `{shown}`: {}", describe(&e))),
     })?;

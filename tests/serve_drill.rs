@@ -504,7 +504,10 @@ fn trickling_connections_hold_no_slot_and_a_charge_still_gets_through() {
     );
     let took = asked.elapsed();
     eprintln!("a charge among 65 trickling connections was answered in {took:?}");
-    assert!(answer.starts_with("HTTP/1.1 200"), "after {took:?}: {answer}");
+    assert!(
+        answer.starts_with("HTTP/1.1 200"),
+        "after {took:?}: {answer}"
+    );
     assert!(took < Duration::from_secs(2), "the charge took {took:?}");
     let mut longest = Duration::ZERO;
     for t in tricklers.into_iter().chain([extra]) {
@@ -536,7 +539,14 @@ fn serve_listens_beyond_loopback_only_with_allow_remote() {
     // An address of no interface here: warned of, then it cannot listen.
     let out = run_idem_in(
         None,
-        &["serve", "--host", "192.0.2.7", "--port", "0", "--allow-remote"],
+        &[
+            "serve",
+            "--host",
+            "192.0.2.7",
+            "--port",
+            "0",
+            "--allow-remote",
+        ],
     );
     let err = text(&out.stderr);
     assert!(
@@ -875,7 +885,11 @@ fn a_scenario_that_cannot_be_written_is_refused_before_any_request() {
                 "{shown} force {force}: {err}"
             );
             assert!(out.stdout.is_empty(), "{shown}: the plan was told");
-            assert_eq!(target.count(), 0, "{shown} force {force}: a request was sent");
+            assert_eq!(
+                target.count(),
+                0,
+                "{shown} force {force}: a request was sent"
+            );
         }
     }
 }

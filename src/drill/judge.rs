@@ -102,9 +102,12 @@ fn incomparable(first: &Seen, retry: &Seen) -> Option<String> {
         ));
     }
     named.iter().find_map(|(which, s)| {
-        s.unread
-            .as_ref()
-            .map(|u| format!("{which}'s answer: {}, so it cannot be compared", u.describe()))
+        s.unread.as_ref().map(|u| {
+            format!(
+                "{which}'s answer: {}, so it cannot be compared",
+                u.describe()
+            )
+        })
     })
 }
 
@@ -932,7 +935,11 @@ mod tests {
             ..seen(200, "")
         };
         for (first, retry, want) in [
-            (cut(65_536, Cut::Bound), cut(65_536, Cut::Bound), "cut at the bound"),
+            (
+                cut(65_536, Cut::Bound),
+                cut(65_536, Cut::Bound),
+                "cut at the bound",
+            ),
             (seen(200, "ch_1"), cut(10, Cut::Failed), "then it timed out"),
             (cut(0, Cut::Failed), cut(0, Cut::Failed), "0 bytes"),
         ] {
@@ -961,7 +968,8 @@ mod tests {
         let row = replay(&o);
         assert_eq!(row.verdict, Verdict::Fail, "{}", row.seen);
         assert!(
-            row.seen.contains("redirected (307 Temporary Redirect to /v2/charges)"),
+            row.seen
+                .contains("redirected (307 Temporary Redirect to /v2/charges)"),
             "{}",
             row.seen
         );

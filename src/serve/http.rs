@@ -628,7 +628,10 @@ mod tests {
         let began = Instant::now();
         let mut answer = Vec::new();
         let mut sink = [0u8; 1024];
-        for byte in b"POST /charges HTTP/1.1\r\nX: ".iter().chain([b'a'; 200].iter()) {
+        for byte in b"POST /charges HTTP/1.1\r\nX: "
+            .iter()
+            .chain([b'a'; 200].iter())
+        {
             if s.write_all(&[*byte]).is_err() {
                 break;
             }

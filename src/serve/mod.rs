@@ -67,8 +67,7 @@ pub fn run(config: &Config, log: Log) -> Result<(), String> {
         request_timeout: config.request_timeout,
         ..http::Limits::default()
     };
-    http::serve(listener, limits, handler)
-        .map_err(|e| format!("the server stopped: {e}"))
+    http::serve(listener, limits, handler).map_err(|e| format!("the server stopped: {e}"))
 }
 
 /// What the server tells the trainer when it starts: the design, the switches, what to try.
