@@ -72,19 +72,18 @@ pub enum Cut {
 }
 
 impl Unread {
-    /// `the body could not be read whole (65536 bytes, cut at the bound)`.
+    /// `could not be read whole (65536 bytes, cut at the bound of 65536 bytes)`.
     pub fn describe(&self) -> String {
         match (self.cut, &self.why) {
             (Cut::Bound, _) => format!(
-                "the body could not be read whole ({} bytes, cut at the bound of {MAX_BODY})",
+                "could not be read whole ({} bytes, cut at the bound of {MAX_BODY} bytes)",
                 self.bytes
             ),
-            (Cut::Failed, Some(why)) => format!(
-                "the body could not be read whole ({} bytes, then {why})",
-                self.bytes
-            ),
+            (Cut::Failed, Some(why)) => {
+                format!("could not be read whole ({} bytes, then {why})", self.bytes)
+            }
             (Cut::Failed, None) => format!(
-                "the body could not be read whole ({} bytes, then it stopped)",
+                "could not be read whole ({} bytes, then it stopped)",
                 self.bytes
             ),
         }

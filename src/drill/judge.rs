@@ -91,6 +91,14 @@ fn same_answer(a: &Seen, b: &Seen) -> bool {
     a.whole() && b.whole() && a.status == b.status && a.body == b.body
 }
 
+/// The first answer among `answers` whose body was not read whole, said in words.
+fn unread_among<'a>(answers: impl IntoIterator<Item = &'a Seen>) -> Option<String> {
+    answers
+        .into_iter()
+        .find_map(|s| s.unread.as_ref())
+        .map(|u| format!("the body of one answer {}", u.describe()))
+}
+
 /// Why a pair of answers cannot be compared at all: one was a redirect (which the drill
 /// does not follow), or one's body was not read whole.
 fn incomparable(first: &Seen, retry: &Seen) -> Option<String> {
@@ -102,12 +110,9 @@ fn incomparable(first: &Seen, retry: &Seen) -> Option<String> {
         ));
     }
     named.iter().find_map(|(which, s)| {
-        s.unread.as_ref().map(|u| {
-            format!(
-                "{which}'s answer: {}, so it cannot be compared",
-                u.describe()
-            )
-        })
+        s.unread
+            .as_ref()
+            .map(|u| format!("{which}'s body {}, so it cannot be compared", u.describe()))
     })
 }
 
@@ -208,6 +213,12 @@ fn after_expiry(plan: &Plan, o: &Observed) -> Row {
         return r(
             Verdict::NotRun,
             format!("the first request under the key got {}", first.short()),
+        );
+    }
+    if let Some(why) = unread_among(again.iter().chain([first])) {
+        return r(
+            Verdict::NotRun,
+            format!("{why}, so the answers cannot be told apart"),
         );
     }
     let fresh = distinct(
@@ -344,7 +355,7 @@ fn one_effect(o: &Observed) -> Row {
         return r(
             Verdict::Info,
             format!(
-                "{} then {}: cannot tell from the answers, {why} (give --read-back to look)",
+                "{} then {}: cannot tell from the answers: {why} (give --read-back to look)",
                 a.short(),
                 b.short()
             ),
@@ -388,6 +399,12 @@ fn concurrent(o: &Observed) -> Row {
         .filter(|_| race.iter().all(|s| s.status.is_none()))
     {
         return r(Verdict::NotRun, first.short());
+    }
+    if let Some(why) = unread_among(race) {
+        return r(
+            Verdict::NotRun,
+            format!("{why}, so the answers cannot be told apart"),
+        );
     }
     let oks: Vec<&Seen> = race.iter().filter(|s| s.ok()).collect();
     let conflicts = race.iter().filter(|s| s.status == Some(409)).count();
@@ -512,6 +529,17 @@ fn mismatch(plan: &Plan, o: &Observed) -> Row {
             Verdict::Variant,
             format!("{}: refused, though not with 422", m.status_text()),
         ),
+        _ if m.ok()
+            && let Some(why) = unread_among(o.first.iter().chain([m])) =>
+        {
+            r(
+                Verdict::Info,
+                format!(
+                    "{}: {why}, so a replay cannot be told from a new charge",
+                    m.short()
+                ),
+            )
+        }
         _ if m.ok() && o.first.as_ref().is_some_and(|f| f.body == m.body) => r(
             Verdict::Fail,
             format!(
@@ -587,7 +615,8 @@ fn syntax(o: &Observed) -> Row {
 /// same key sent without its quotes must be the same key (its answer comes back) or refused
 /// as malformed. Taken as new, the quotes were kept as part of the key.
 fn parsed(q: &Seen, o: &Observed) -> (Verdict, String) {
-    let as_first = |s: &Seen| s.replayed || (s.body == q.body && !q.body.is_empty());
+    let as_first =
+        |s: &Seen| s.replayed || (s.whole() && q.whole() && s.body == q.body && !q.body.is_empty());
     if !o.retry.as_ref().is_some_and(as_first) {
         return (
             Verdict::Info,
