@@ -40,7 +40,17 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     write_new_or_forced(path, bytes, false)
 }
 
-fn write_new_or_forced(path: &Path, bytes: &[u8], force: bool) -> Result<(), WriteError> {
+/// Where a file would be written: what is there now, its folder and its name.
+struct Destination {
+    existing: Option<fs::Metadata>,
+    dir: PathBuf,
+    name: String,
+}
+
+/// Checks, without writing anything, that `path` names a file that could be written: its
+/// folder exists and is a folder, and nothing is there but a regular file (only with
+/// `force`).
+fn destination(path: &Path, force: bool) -> Result<Destination, WriteError> {
     let shown = crate::text::sanitize_line(&path.display().to_string());
     let existing = existing_file(path).map_err(WriteError::Other)?;
     if existing.is_some() && !force {
@@ -55,19 +65,52 @@ fn write_new_or_forced(path: &Path, bytes: &[u8], force: bool) -> Result<(), Wri
     };
     if !dir.is_dir() {
         let dir_shown = crate::text::sanitize_line(&dir.display().to_string());
-        return Err(WriteError::Other(format!(
-            "cannot write `{shown}`: the folder `{dir_shown}` does not exist"
-        )));
+        let why = if dir.exists() {
+            format!("`{dir_shown}` is not a folder")
+        } else {
+            format!("the folder `{dir_shown}` does not exist")
+        };
+        return Err(WriteError::Other(format!("cannot write `{shown}`: {why}")));
     }
-    replace(
-        path,
-        &dir,
-        &name.to_string_lossy(),
-        bytes,
-        force,
-        existing.as_ref(),
-    )
-    .map_err(|e| match e {
+    Ok(Destination {
+        existing,
+        dir,
+        name: name.to_string_lossy().into_owned(),
+    })
+}
+
+/// Checks before any work is done that `write_file(path, _, force)` could succeed: the
+/// folder exists and takes a new file (one is made there and removed at once), and what is
+/// at `path`, if anything, may be replaced.
+pub fn check_writable(path: &Path, force: bool) -> Result<(), String> {
+    let d = destination(path, force).map_err(|e| match e {
+        WriteError::Exists(shown) => {
+            format!("`{shown}` already exists; pass --force to overwrite it")
+        }
+        WriteError::Other(message) => message,
+    })?;
+    match create_temp(&d.dir, &d.name) {
+        Ok((temp, file)) => {
+            drop(file);
+            let _ = fs::remove_file(&temp);
+            Ok(())
+        }
+        Err(e) => Err(format!(
+            "cannot write `{}`: {}",
+            crate::text::sanitize_line(&path.display().to_string()),
+            describe(&e)
+        )),
+    }
+}
+
+fn write_new_or_forced(path: &Path, bytes: &[u8], force: bool) -> Result<(), WriteError> {
+    let shown = crate::text::sanitize_line(&path.display().to_string());
+    let Destination {
+        existing,
+        dir,
+        name,
+    } = destination(path, force)?;
+    replace(path, &dir, &name, bytes, force, existing.as_ref()).map_err(|e| match e {
         Publish::Exists => WriteError::Exists(shown.clone()),
         Publish::Io(e) => WriteError::Other(format!("cannot write `{shown}`: {}", describe(&e))),
     })?;

@@ -37,6 +37,12 @@ enum Behaviour {
     Refuses417,
     /// Keys expire `ttl` after their answer is stored, and a key in progress is answered 409.
     Expiring { ttl: Duration, bug: ExpiryBug },
+    /// Every answer is 200 with a body of 10 MB, the same every time.
+    HugeBody,
+    /// Every answer declares a body of a gigabyte and sends a byte of it every 100 ms.
+    EndlessBody,
+    /// Every answer is `307 Temporary Redirect` to /v2/charges.
+    Redirect307,
 }
 
 /// What an expiring store gets wrong once a key has expired.
@@ -156,11 +162,47 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                 let Some((method, key, body)) = read_request(&mut stream) else {
                     return;
                 };
+                match behaviour {
+                    Behaviour::HugeBody => {
+                        let _ = write!(
+                            stream,
+                            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                            10 * 1024 * 1024
+                        );
+                        let block = [b'x'; 64 * 1024];
+                        for _ in 0..160 {
+                            if stream.write_all(&block).is_err() {
+                                return;
+                            }
+                        }
+                        return;
+                    }
+                    Behaviour::EndlessBody => {
+                        let _ = stream.write_all(
+                            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\nConnection: close\r\n\r\n{",
+                        );
+                        for _ in 0..200 {
+                            std::thread::sleep(Duration::from_millis(100));
+                            if stream.write_all(b" ").is_err() {
+                                return;
+                            }
+                        }
+                        return;
+                    }
+                    Behaviour::Redirect307 => {
+                        let _ = stream.write_all(
+                            b"HTTP/1.1 307 Temporary Redirect\r\nLocation: /v2/charges\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                        );
+                        return;
+                    }
+                    _ => {}
+                }
                 if method != "POST" {
                     answer(&mut stream, 200, "{}");
                     return;
                 }
                 match behaviour {
+                    Behaviour::HugeBody | Behaviour::EndlessBody | Behaviour::Redirect307 => {}
                     Behaviour::Expiring { ttl, bug } => {
                         let key = key.unwrap_or_default();
                         let slot = (key.clone(), "expiring".to_string());
@@ -593,4 +635,84 @@ fn an_expiry_wait_that_does_not_fit_is_refused_before_anything_is_sent() {
     ]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("longer than the expiry"));
+}
+
+/// The replay row of a drill of `behaviour` with `extra` flags, and the report's text.
+fn replay_row_of(behaviour: Behaviour, extra: &[&str]) -> (Value, String) {
+    let (v, text) = drilled(behaviour, extra);
+    (row_of(&v, "replay"), text)
+}
+
+/// The JSON report of a drill of `behaviour` with `extra` flags, and the report's text.
+fn drilled(behaviour: Behaviour, extra: &[&str]) -> (Value, String) {
+    let server = start(behaviour, Duration::ZERO);
+    let url = format!("http://{}/charges", server.addr);
+    let mut args = vec![url.as_str()];
+    args.extend_from_slice(extra);
+    let text = drill(&args);
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    args.push("--json");
+    let out = drill(&args);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    (v, text)
+}
+
+/// A body that was cut at the bound, or never ended, is not "the same body": the row says
+/// what happened, and does not pass.
+#[test]
+fn a_body_too_long_or_endless_is_no_replay() {
+    std::thread::scope(|scope| {
+        let huge = scope.spawn(|| {
+            let (v, text) = drilled(Behaviour::HugeBody, &["--max-time", "10s"]);
+            // Five cut bodies alike say nothing of how many charges were made either.
+            let concurrent = row_of(&v, "concurrent");
+            assert_ne!(concurrent["verdict"], "pass", "{concurrent}");
+            (row_of(&v, "replay"), text)
+        });
+        let endless = scope.spawn(|| {
+            replay_row_of(
+                Behaviour::EndlessBody,
+                &["--timeout", "500ms", "--max-time", "3s"],
+            )
+        });
+        for (what, (row, text), want) in [
+            (
+                "10 MB",
+                huge.join().expect("the huge body"),
+                "cut at the bound",
+            ),
+            (
+                "endless",
+                endless.join().expect("the endless body"),
+                "then it timed out",
+            ),
+        ] {
+            let seen = row["seen"].as_str().unwrap_or_default();
+            assert_eq!(row["verdict"], "fail", "{what}: {row}");
+            assert!(
+                seen.contains("could not be read whole") && seen.contains(want),
+                "{what}: {seen}"
+            );
+            let line = text
+                .lines()
+                .find(|l| l.trim_start().starts_with("replay"))
+                .unwrap_or_default();
+            assert!(!text.contains("the same body"), "{what}: {text}");
+            assert!(line.contains("FAIL"), "{what}: {text}");
+        }
+    });
+}
+
+/// A redirect is not a replay: the row names it, and where it points.
+#[test]
+fn a_redirect_is_no_replay() {
+    let (row, text) = replay_row_of(Behaviour::Redirect307, &[]);
+    assert_eq!(row["verdict"], "fail", "{row}");
+    let seen = row["seen"].as_str().unwrap_or_default();
+    assert!(
+        seen.contains("redirected (307 Temporary Redirect to /v2/charges)"),
+        "{seen}"
+    );
+    assert!(!text.contains("the same body"), "{text}");
 }

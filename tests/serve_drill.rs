@@ -412,6 +412,155 @@ fn an_invalid_body_links_to_its_problem_page() {
     );
 }
 
+/// A charge of nothing (or less) is no charge: refused as any other invalid body is, and
+/// nothing is written to the ledger.
+#[test]
+fn a_charge_of_zero_or_less_is_an_invalid_body() {
+    let server = Server::start(&["--slow", "1ms"]);
+    for (n, amount) in ["\"$0.00\"", "\"0\"", "0", "\"$0\"", "-1"]
+        .into_iter()
+        .enumerate()
+    {
+        let body = format!(r#"{{"order": "5531", "amount": {amount}}}"#);
+        let answer = raw_answer(
+            &server,
+            &post(&format!("Idempotency-Key: \"z{n}\"\r\n"), body.as_bytes()),
+        );
+        assert!(answer.starts_with("HTTP/1.1 400"), "{amount}: {answer}");
+        assert!(
+            answer.contains("Content-Type: application/problem+json")
+                && answer.contains("Link: </problems/invalid-body>; rel=\"describedby\"")
+                && answer.contains(r#""type":"/problems/invalid-body""#),
+            "{amount}: {answer}"
+        );
+        if amount != "-1" {
+            assert!(answer.contains("at least one cent"), "{amount}: {answer}");
+        }
+    }
+    assert_eq!(charges_of_5531(&server), 0);
+}
+
+/// Sends raw bytes and returns the answer, waiting at most `limit` for it.
+fn raw_answer_within(server: &Server, bytes: &[u8], limit: Duration) -> String {
+    let mut s = TcpStream::connect(server.addr()).expect("connects");
+    s.set_read_timeout(Some(limit)).expect("a timeout");
+    let _ = s.write_all(bytes);
+    let _ = s.shutdown(std::net::Shutdown::Write);
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// Opens a connection that sends a request head one byte every 100 ms, never finishing it,
+/// for at most 15 s; how long the server let it go on (none if it never stopped it).
+fn trickle(addr: String) -> std::thread::JoinHandle<Option<Duration>> {
+    std::thread::spawn(move || {
+        let mut s = TcpStream::connect(&addr).ok()?;
+        let began = Instant::now();
+        s.set_read_timeout(Some(Duration::from_millis(100))).ok()?;
+        let head = b"POST /charges HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+        let mut sink = [0u8; 1024];
+        let mut sent = 0;
+        while began.elapsed() < Duration::from_secs(15) {
+            let byte = head.get(sent).copied().unwrap_or(b'a');
+            if s.write_all(&[byte]).is_err() {
+                return Some(began.elapsed());
+            }
+            sent += 1;
+            match s.read(&mut sink) {
+                // An answer, or the connection closed: the server stopped it.
+                Ok(_) => return Some(began.elapsed()),
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) => {}
+                Err(_) => return Some(began.elapsed()),
+            }
+        }
+        None
+    })
+}
+
+/// Slowloris: as many connections as the server has slots, each trickling a request head a
+/// byte at a time (so no single read ever waits long), and one more. None holds its slot
+/// past --request-timeout, and meanwhile a proper charge is answered within 2 s.
+#[test]
+fn trickling_connections_hold_no_slot_and_a_charge_still_gets_through() {
+    let server = Server::start(&["--slow", "1ms", "--request-timeout", "3s"]);
+    let tricklers: Vec<_> = (0..64).map(|_| trickle(server.addr())).collect();
+    // Every slot has been taken for longer than a second; one more trickler comes.
+    std::thread::sleep(Duration::from_millis(1500));
+    let extra = trickle(server.addr());
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    let answer = raw_answer_within(
+        &server,
+        &post(
+            "Idempotency-Key: \"K7Q4\"\r\n",
+            br#"{"order": "5531", "amount": "$48.60"}"#,
+        ),
+        Duration::from_secs(5),
+    );
+    let took = asked.elapsed();
+    eprintln!("a charge among 65 trickling connections was answered in {took:?}");
+    assert!(
+        answer.starts_with("HTTP/1.1 200"),
+        "after {took:?}: {answer}"
+    );
+    assert!(took < Duration::from_secs(2), "the charge took {took:?}");
+    let mut longest = Duration::ZERO;
+    for t in tricklers.into_iter().chain([extra]) {
+        let held = t.join().expect("a trickling connection");
+        let held = held.unwrap_or_else(|| panic!("a trickling connection was held 15 s"));
+        longest = longest.max(held);
+    }
+    eprintln!("the longest trickling connection was held {longest:?}");
+    // 3 s of --request-timeout, with room for a loaded machine.
+    assert!(longest < Duration::from_secs(6), "held {longest:?}");
+}
+
+/// `--host` beyond loopback is refused unless --allow-remote, with what it would expose; with
+/// it, the server warns of that before it listens.
+#[test]
+fn serve_listens_beyond_loopback_only_with_allow_remote() {
+    for host in ["0.0.0.0", "::", "192.0.2.7", "shop.example"] {
+        let out = run_idem_in(None, &["serve", "--host", host, "--port", "0"]);
+        assert_eq!(out.status.code(), Some(2), "{host}");
+        let err = text(&out.stderr);
+        assert!(
+            err.starts_with(&format!("error: --host {host} is not a loopback address"))
+                && err.contains("--allow-remote")
+                && err.contains("read the ledger"),
+            "{host}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{host}");
+    }
+    // An address of no interface here: warned of, then it cannot listen.
+    let out = run_idem_in(
+        None,
+        &[
+            "serve",
+            "--host",
+            "192.0.2.7",
+            "--port",
+            "0",
+            "--allow-remote",
+        ],
+    );
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("warning: --host 192.0.2.7 is not loopback: anyone who can reach it"),
+        "{err}"
+    );
+    assert!(err.contains("error: cannot listen on 192.0.2.7"), "{err}");
+    // Loopback needs nothing.
+    for host in ["::1", "localhost", "127.0.0.2"] {
+        let server = Server::start(&["--host", host]);
+        assert!(server.base.starts_with("http://"), "{host}");
+    }
+}
+
 fn post(headers: &str, body: &[u8]) -> Vec<u8> {
     let mut out = format!(
         "POST /charges HTTP/1.1\r\nHost: x\r\n{headers}Content-Length: {}\r\n\r\n",
@@ -646,6 +795,103 @@ fn a_server_that_is_not_there_is_reported_not_run() {
     assert_eq!(concurrent["verdict"], "not-run", "{concurrent}");
     assert_eq!(v["summary"]["conforms"], false);
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// A loopback port that counts the connections made to it, closing each at once.
+struct Counting {
+    addr: String,
+    seen: Arc<std::sync::atomic::AtomicUsize>,
+    stop: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Counting {
+    fn start() -> Counting {
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        listener.set_nonblocking(true).expect("non-blocking");
+        let addr = listener.local_addr().expect("an address").to_string();
+        let seen = Arc::new(AtomicUsize::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (s, st) = (Arc::clone(&seen), Arc::clone(&stop));
+        std::thread::spawn(move || {
+            while !st.load(Ordering::SeqCst) {
+                match listener.accept() {
+                    Ok(_) => {
+                        s.fetch_add(1, Ordering::SeqCst);
+                    }
+                    Err(_) => std::thread::sleep(Duration::from_millis(5)),
+                }
+            }
+        });
+        Counting { addr, seen, stop }
+    }
+
+    fn count(&self) -> usize {
+        self.seen.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Drop for Counting {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// `--scenario OUT` that could not be written is found out before a single request is sent:
+/// a missing folder, a file where the folder should be, a link to a device, a FIFO, a folder.
+#[cfg(unix)]
+#[test]
+fn a_scenario_that_cannot_be_written_is_refused_before_any_request() {
+    let target = Counting::start();
+    let url = format!("http://{}/charges", target.addr);
+    let dir = TempDir::new("drill-out");
+    dir.write("taken.txt", "x");
+    std::os::unix::fs::symlink("/dev/null", dir.join("null.toml")).expect("a link");
+    std::fs::create_dir(dir.join("a-folder")).expect("a folder");
+    let fifo = dir.join("pipe.toml");
+    let made_fifo = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut cases = vec![
+        (dir.join("missing/out.toml"), "the folder"),
+        (dir.join("taken.txt/out.toml"), "is not a folder"),
+        (dir.join("null.toml"), "a character device"),
+        (dir.join("a-folder"), "a directory"),
+    ];
+    if made_fifo {
+        cases.push((fifo, "a FIFO"));
+    }
+    for (path, want) in &cases {
+        let shown = path.display().to_string();
+        for force in [false, true] {
+            let mut args = vec![
+                url.as_str(),
+                "--scenario",
+                shown.as_str(),
+                "--timeout",
+                "1s",
+                "--max-time",
+                "3s",
+            ];
+            if force {
+                args.push("--force");
+            }
+            let out = drill(&args);
+            let err = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{shown} force {force}: {err}");
+            assert!(
+                err.starts_with("error: ") && err.contains(want),
+                "{shown} force {force}: {err}"
+            );
+            assert!(out.stdout.is_empty(), "{shown}: the plan was told");
+            assert_eq!(
+                target.count(),
+                0,
+                "{shown} force {force}: a request was sent"
+            );
+        }
+    }
 }
 
 #[test]

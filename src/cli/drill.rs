@@ -227,13 +227,9 @@ fn write_scenario(
 pub fn run(args: &DrillArgs) -> Result<Outcome, String> {
     let plan = plan(args)?;
     if let Some(path) = &args.scenario_out {
-        // Refuse before sending anything, rather than after.
-        if !args.force && crate::files::existing_file(path)?.is_some() {
-            let shown = crate::text::sanitize_line(&path.display().to_string());
-            return Err(format!(
-                "`{shown}` already exists; pass --force to overwrite it"
-            ));
-        }
+        // Refuse before sending anything, rather than after: a missing folder, a device, a
+        // file that is there without --force.
+        crate::files::check_writable(path, args.force)?;
     }
     let told = plan.describe().join("\n") + "\n";
     if args.dry_run {

@@ -15,8 +15,10 @@ Idempotency-Key header holding a quoted string; GET /charges?key=K looks a key u
 /charges?order=O lists an order's charges. Errors are application/problem+json, replays carry \
 Idempotent-Replayed: true.
 
-Bounds: a request head of 8 KiB and 64 header lines, a body of 16 KiB, 10 s to send either, \
-64 open connections. With --crash-between the process exits with status 3 between the \
+Bounds: a request head of 8 KiB and 64 header lines, a body of 16 KiB, --request-timeout (10 s) \
+to send the whole request, 64 open connections (when all are taken, the one that has been \
+sending its request longest is closed to make room, or else the newcomer is answered 503). \
+It listens on loopback only unless --allow-remote is given. With --crash-between the process exits with status 3 between the \
 design's two writes.
 
 Examples:
@@ -62,6 +64,27 @@ pub struct ServeArgs {
     /// with-charge only: replay a key's answer whatever body comes with it, instead of 422.
     #[arg(long)]
     pub no_fingerprint: bool,
+    /// How long a client has to send a whole request, head and body; a slower one is
+    /// answered 408 and closed.
+    #[arg(long, value_name = "DURATION", value_parser = positive_duration, default_value = "10s")]
+    pub request_timeout: u64,
+    /// Listen on an address other than loopback (127.0.0.0/8, ::1, localhost): anyone who
+    /// can reach it can charge, and read the ledger and the keys.
+    #[arg(long)]
+    pub allow_remote: bool,
+}
+
+/// What a server on a non-loopback address lets others do.
+const EXPOSED: &str = "anyone who can reach it can POST charges and read the ledger (every order and amount) and the keys it remembers, with no password";
+
+/// Whether `host` is on the loopback interface: a loopback address, or `localhost`. Nothing
+/// is looked up.
+pub fn loopback_host(host: &str) -> bool {
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    match bare.parse::<std::net::IpAddr>() {
+        Ok(ip) => ip.is_loopback(),
+        Err(_) => bare.eq_ignore_ascii_case("localhost"),
+    }
 }
 
 /// The processing time of the simulation's processor.
@@ -69,6 +92,9 @@ const DEFAULT_PROCESSING_MS: u64 = 200;
 
 /// The longest `--slow` taken: a charge held longer than this would only hang the room.
 const MAX_SLOW_MS: u64 = 600_000;
+
+/// The longest `--request-timeout` taken.
+const MAX_REQUEST_TIMEOUT_MS: u64 = 600_000;
 
 fn positive_duration(text: &str) -> Result<u64, String> {
     match crate::scenario::values::parse_duration(text)? {
@@ -86,6 +112,18 @@ impl ServeArgs {
                 crate::units::duration_ms(processing)
             ));
         }
+        if self.request_timeout > MAX_REQUEST_TIMEOUT_MS {
+            return Err(format!(
+                "--request-timeout {} is longer than the 10 minutes idem serve waits for a request",
+                crate::units::duration_ms(self.request_timeout)
+            ));
+        }
+        if !loopback_host(&self.host) && !self.allow_remote {
+            let shown = crate::text::shorten(&crate::text::sanitize_line(&self.host), 60);
+            return Err(format!(
+                "--host {shown} is not a loopback address: {EXPOSED}; listen on 127.0.0.1 (the default) or ::1, or pass --allow-remote to expose it"
+            ));
+        }
         Ok(Config {
             settings: Settings {
                 design: self.design,
@@ -99,6 +137,7 @@ impl ServeArgs {
             host: self.host.clone(),
             port: self.port,
             db: self.db.clone(),
+            request_timeout: Duration::from_millis(self.request_timeout),
         })
     }
 }
@@ -107,6 +146,12 @@ impl ServeArgs {
 /// failure to start or to serve.
 pub fn run(args: &ServeArgs) -> Result<(), String> {
     let config = args.config()?;
+    if !loopback_host(&config.host) {
+        let shown = crate::text::shorten(&crate::text::sanitize_line(&config.host), 60);
+        crate::cli::failure::eprint(&format!(
+            "warning: --host {shown} is not loopback: {EXPOSED}\n"
+        ));
+    }
     let log: crate::serve::Log = Arc::new(|line: &str| {
         let mut out = std::io::stdout().lock();
         // A reader that went away is no reason to stop serving.

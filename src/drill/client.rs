@@ -36,6 +36,13 @@ pub struct Seen {
     pub replayed: bool,
     /// The answer carried a `Link` header.
     pub link: bool,
+    /// The `Location` header, for a redirect.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    /// The body was not read whole: `body` holds only its first bytes, and says nothing of
+    /// what the answer was. Such an answer is never the same as another.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unread: Option<Unread>,
     /// Why no answer came (a refused connection, a timeout).
     pub error: Option<String>,
     pub millis: u64,
@@ -44,7 +51,64 @@ pub struct Seen {
     pub span: Option<(u64, u64)>,
 }
 
+/// Why an answer's body was not read whole.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unread {
+    /// The bytes read before the drill stopped.
+    pub bytes: u64,
+    /// `bound` (longer than [`MAX_BODY`]) or `failed` (it did not end: a timeout, a broken
+    /// connection).
+    pub cut: Cut,
+    /// What went wrong, for `failed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cut {
+    Bound,
+    Failed,
+}
+
+impl Unread {
+    /// `could not be read whole (65536 bytes, cut at the bound of 65536 bytes)`.
+    pub fn describe(&self) -> String {
+        match (self.cut, &self.why) {
+            (Cut::Bound, _) => format!(
+                "could not be read whole ({} bytes, cut at the bound of {MAX_BODY} bytes)",
+                self.bytes
+            ),
+            (Cut::Failed, Some(why)) => {
+                format!("could not be read whole ({} bytes, then {why})", self.bytes)
+            }
+            (Cut::Failed, None) => format!(
+                "could not be read whole ({} bytes, then it stopped)",
+                self.bytes
+            ),
+        }
+    }
+}
+
 impl Seen {
+    /// The body was read to its end.
+    pub fn whole(&self) -> bool {
+        self.unread.is_none()
+    }
+
+    /// A 3xx answer: the drill follows no redirect.
+    pub fn redirected(&self) -> bool {
+        self.status.is_some_and(|s| (300..400).contains(&s))
+    }
+
+    /// `307 Temporary Redirect to /v2/charges`.
+    pub fn redirect_text(&self) -> String {
+        match &self.location {
+            Some(to) => format!("{} to {to}", self.status_text()),
+            None => format!("{} with no Location", self.status_text()),
+        }
+    }
+
     pub fn ok(&self) -> bool {
         self.status.is_some_and(|s| (200..300).contains(&s))
     }
@@ -142,25 +206,21 @@ pub fn send(agent: &ureq::Agent, s: &Send) -> Seen {
                 .iter()
                 .any(|h| header(h).is_some_and(|v| v.eq_ignore_ascii_case("true")));
             let link = header("link").is_some();
+            let location = header("location")
+                .map(|l| crate::text::shorten(&crate::text::sanitize_line(&l), 120));
             let content_type =
                 crate::text::sanitize_line(&header("content-type").unwrap_or_default());
             let status = response.status().as_u16();
-            let (body, error) = match response
-                .body_mut()
-                .with_config()
-                .limit(MAX_BODY)
-                .read_to_vec()
-            {
-                Ok(bytes) => (String::from_utf8_lossy(&bytes).into_owned(), None),
-                Err(e) => (String::new(), Some(describe(&e))),
-            };
+            let (bytes, unread) = read_body(&mut response.body_mut().as_reader());
             Seen {
                 status: Some(status),
-                body,
+                body: String::from_utf8_lossy(&bytes).into_owned(),
                 content_type,
                 replayed,
                 link,
-                error,
+                location,
+                unread,
+                error: None,
                 millis,
                 span: None,
             }
@@ -170,6 +230,50 @@ pub fn send(agent: &ureq::Agent, s: &Send) -> Seen {
             millis,
             ..Seen::default()
         },
+    }
+}
+
+/// Reads at most [`MAX_BODY`] bytes of a body: what was read, and why it is not the whole
+/// body when it is not (longer than the bound, or it did not end).
+pub fn read_body(reader: &mut impl std::io::Read) -> (Vec<u8>, Option<Unread>) {
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        let room = usize::try_from(MAX_BODY)
+            .unwrap_or(usize::MAX)
+            .saturating_sub(bytes.len());
+        // At the bound, one byte more tells a body that ends there from a longer one.
+        let want = room.clamp(1, chunk.len());
+        match reader.read(&mut chunk[..want]) {
+            Ok(0) => return (bytes, None),
+            Ok(_) if room == 0 => {
+                let cut = Unread {
+                    bytes: bytes.len() as u64,
+                    cut: Cut::Bound,
+                    why: None,
+                };
+                return (bytes, Some(cut));
+            }
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                let timed_out = matches!(
+                    e.kind(),
+                    std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+                );
+                let why = match ureq::Error::from(e) {
+                    ureq::Error::Timeout(_) => "it timed out".to_string(),
+                    _ if timed_out => "it timed out".to_string(),
+                    other => describe(&other),
+                };
+                let cut = Unread {
+                    bytes: bytes.len() as u64,
+                    cut: Cut::Failed,
+                    why: Some(why),
+                };
+                return (bytes, Some(cut));
+            }
+        }
     }
 }
 

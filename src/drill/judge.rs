@@ -85,8 +85,35 @@ fn not_run(seen: &Option<Seen>) -> Option<String> {
     }
 }
 
+/// The same status and the same body, both read whole: a body cut at the bound, or one that
+/// never ended, is the same as nothing.
 fn same_answer(a: &Seen, b: &Seen) -> bool {
-    a.status == b.status && a.body == b.body
+    a.whole() && b.whole() && a.status == b.status && a.body == b.body
+}
+
+/// The first answer among `answers` whose body was not read whole, said in words.
+fn unread_among<'a>(answers: impl IntoIterator<Item = &'a Seen>) -> Option<String> {
+    answers
+        .into_iter()
+        .find_map(|s| s.unread.as_ref())
+        .map(|u| format!("the body of one answer {}", u.describe()))
+}
+
+/// Why a pair of answers cannot be compared at all: one was a redirect (which the drill
+/// does not follow), or one's body was not read whole.
+fn incomparable(first: &Seen, retry: &Seen) -> Option<String> {
+    let named = [("the first request", first), ("the retry", retry)];
+    if let Some((which, s)) = named.iter().find(|(_, s)| s.redirected()) {
+        return Some(format!(
+            "{which} was redirected ({}): a redirect is not a replay, and the drill follows none; drill the URL it points to",
+            s.redirect_text()
+        ));
+    }
+    named.iter().find_map(|(which, s)| {
+        s.unread
+            .as_ref()
+            .map(|u| format!("{which}'s body {}, so it cannot be compared", u.describe()))
+    })
 }
 
 /// When every request that carried a key failed with a server error while the one without
@@ -188,6 +215,12 @@ fn after_expiry(plan: &Plan, o: &Observed) -> Row {
             format!("the first request under the key got {}", first.short()),
         );
     }
+    if let Some(why) = unread_among(again.iter().chain([first])) {
+        return r(
+            Verdict::NotRun,
+            format!("{why}, so the answers cannot be told apart"),
+        );
+    }
     let fresh = distinct(
         again
             .iter()
@@ -242,6 +275,9 @@ fn replay(o: &Observed) -> Row {
         ", not marked replayed"
     };
     let pair = format!("{} then {}", a.short(), b.short());
+    if let Some(why) = incomparable(a, b) {
+        return r(Verdict::Fail, format!("{pair}: {why}"));
+    }
     if same_answer(a, b) {
         r(Verdict::Pass, format!("{pair}, the same body{marked}"))
     } else if a.status == b.status && b.replayed {
@@ -315,6 +351,16 @@ fn one_effect(o: &Observed) -> Row {
     let (Some(a), Some(b)) = (&o.first, &o.retry) else {
         return r(Verdict::NotRun, "not sent".into());
     };
+    if let Some(why) = incomparable(a, b) {
+        return r(
+            Verdict::Info,
+            format!(
+                "{} then {}: cannot tell from the answers: {why} (give --read-back to look)",
+                a.short(),
+                b.short()
+            ),
+        );
+    }
     if same_answer(a, b) || (a.status == b.status && b.replayed) {
         r(
             Verdict::Pass,
@@ -353,6 +399,12 @@ fn concurrent(o: &Observed) -> Row {
         .filter(|_| race.iter().all(|s| s.status.is_none()))
     {
         return r(Verdict::NotRun, first.short());
+    }
+    if let Some(why) = unread_among(race) {
+        return r(
+            Verdict::NotRun,
+            format!("{why}, so the answers cannot be told apart"),
+        );
     }
     let oks: Vec<&Seen> = race.iter().filter(|s| s.ok()).collect();
     let conflicts = race.iter().filter(|s| s.status == Some(409)).count();
@@ -477,6 +529,17 @@ fn mismatch(plan: &Plan, o: &Observed) -> Row {
             Verdict::Variant,
             format!("{}: refused, though not with 422", m.status_text()),
         ),
+        _ if m.ok()
+            && let Some(why) = unread_among(o.first.iter().chain([m])) =>
+        {
+            r(
+                Verdict::Info,
+                format!(
+                    "{}: {why}, so a replay cannot be told from a new charge",
+                    m.short()
+                ),
+            )
+        }
         _ if m.ok() && o.first.as_ref().is_some_and(|f| f.body == m.body) => r(
             Verdict::Fail,
             format!(
@@ -552,7 +615,8 @@ fn syntax(o: &Observed) -> Row {
 /// same key sent without its quotes must be the same key (its answer comes back) or refused
 /// as malformed. Taken as new, the quotes were kept as part of the key.
 fn parsed(q: &Seen, o: &Observed) -> (Verdict, String) {
-    let as_first = |s: &Seen| s.replayed || (s.body == q.body && !q.body.is_empty());
+    let as_first =
+        |s: &Seen| s.replayed || (s.whole() && q.whole() && s.body == q.body && !q.body.is_empty());
     if !o.retry.as_ref().is_some_and(as_first) {
         return (
             Verdict::Info,
@@ -885,6 +949,59 @@ mod tests {
         );
         assert_eq!(nearest(&refused).map(|n| n.0), Some(Design::WithCharge));
         assert_eq!(replay(&refused).verdict, Verdict::Variant);
+    }
+
+    /// A body that was not read whole, or a redirect, is never "the same body".
+    #[test]
+    fn an_unread_body_or_a_redirect_is_no_replay() {
+        use super::super::client::{Cut, Unread};
+        let cut = |bytes: u64, how: Cut| Seen {
+            unread: Some(Unread {
+                bytes,
+                cut: how,
+                why: (how == Cut::Failed).then(|| "it timed out".to_string()),
+            }),
+            ..seen(200, "")
+        };
+        for (first, retry, want) in [
+            (
+                cut(65_536, Cut::Bound),
+                cut(65_536, Cut::Bound),
+                "cut at the bound",
+            ),
+            (seen(200, "ch_1"), cut(10, Cut::Failed), "then it timed out"),
+            (cut(0, Cut::Failed), cut(0, Cut::Failed), "0 bytes"),
+        ] {
+            let o = observed(retry, vec![], seen(422, ""));
+            let o = Observed {
+                first: Some(first),
+                ..o
+            };
+            let row = replay(&o);
+            assert_eq!(row.verdict, Verdict::Fail, "{}", row.seen);
+            assert!(row.seen.contains("could not be read whole"), "{}", row.seen);
+            assert!(row.seen.contains(want), "{}", row.seen);
+            assert!(!row.seen.contains("the same body"), "{}", row.seen);
+            assert_ne!(one_effect(&o).verdict, Verdict::Pass);
+            assert_ne!(one_effect(&o).verdict, Verdict::Fail);
+        }
+        let moved = Seen {
+            location: Some("/v2/charges".into()),
+            ..seen(307, "")
+        };
+        let o = observed(moved.clone(), vec![], seen(422, ""));
+        let o = Observed {
+            first: Some(moved),
+            ..o
+        };
+        let row = replay(&o);
+        assert_eq!(row.verdict, Verdict::Fail, "{}", row.seen);
+        assert!(
+            row.seen
+                .contains("redirected (307 Temporary Redirect to /v2/charges)"),
+            "{}",
+            row.seen
+        );
     }
 
     #[test]

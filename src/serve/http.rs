@@ -1,7 +1,10 @@
 //! A small HTTP/1.1 server with every bound written down: one request per connection, a
 //! request head of at most 8 KiB parsed by `httparse`, a body of at most 16 KiB with a
-//! `Content-Length`, read and write timeouts, and a cap on open connections. Whatever breaks
-//! a bound is answered with a 4xx (or 503 when full) and the connection closed.
+//! `Content-Length`, read and write timeouts, a deadline for the whole request however it
+//! trickles, and a cap on open connections, where a newcomer takes the slot of the
+//! connection that has been sending its request longest. Whatever breaks a bound is answered
+//! with a 4xx (or 503 when full) and the connection closed; the accept loop itself never
+//! waits on a client.
 //!
 //! (tiny_http 0.12, the first choice, buffers a request head without limit and, when a
 //! handler answers without reading the body, allocates the declared `Content-Length` at once:
@@ -9,9 +12,9 @@
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The bounds of the server.
 #[derive(Clone, Copy, Debug)]
@@ -22,10 +25,20 @@ pub struct Limits {
     pub headers: usize,
     /// The body, in bytes.
     pub body: usize,
-    /// Open connections; one more is answered 503 and closed.
+    /// Open connections. When all are taken, one still sending its request after
+    /// [`Limits::evict_after`] is closed to make room; when none is, the newcomer is answered
+    /// 503 and closed.
     pub connections: usize,
-    /// How long a read or a write may wait.
+    /// How long one read or write may wait.
     pub io_timeout: Duration,
+    /// How long the whole request, head and body, may take to arrive, however it trickles.
+    pub request_timeout: Duration,
+    /// How long a connection must have been sending its request before it may lose its
+    /// slot to a newcomer when every slot is taken.
+    pub evict_after: Duration,
+    /// Connections answered 503 at the same time, each off the accept loop; beyond that a
+    /// newcomer is closed without a word.
+    pub refusals: usize,
 }
 
 impl Default for Limits {
@@ -36,6 +49,9 @@ impl Default for Limits {
             body: 16 * 1024,
             connections: 64,
             io_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(10),
+            evict_after: Duration::from_secs(1),
+            refusals: 16,
         }
     }
 }
@@ -97,9 +113,107 @@ pub struct Outcome {
 
 pub type Handler = dyn Fn(&Request) -> Outcome + Send + Sync;
 
-/// Serves `listener` for ever: each connection on a thread of its own, up to the cap.
+/// A connection still sending its request.
+struct Reader {
+    id: u64,
+    since: Instant,
+    /// A handle to close its reading half with; none when the handle could not be made.
+    stream: Option<TcpStream>,
+    /// It has given its slot to a newcomer.
+    evicted: bool,
+}
+
+/// The connection slots, and the connections among them still sending their requests.
+#[derive(Default)]
+struct Slots {
+    state: Mutex<SlotState>,
+}
+
+#[derive(Default)]
+struct SlotState {
+    taken: usize,
+    next_id: u64,
+    reading: Vec<Reader>,
+}
+
+/// What the accept loop does with a new connection.
+enum Admission {
+    /// Served in the slot with this id.
+    Slot(u64),
+    /// Every slot is busy with a request that has arrived, or one just started: 503.
+    Full,
+}
+
+impl Slots {
+    fn lock(&self) -> std::sync::MutexGuard<'_, SlotState> {
+        // A connection thread that panicked left the counts as they were: still usable.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes a slot for `stream`: a free one, or that of the connection which has been
+    /// sending its request longest, if that is longer than `evict_after`.
+    fn admit(&self, stream: &TcpStream, limits: &Limits) -> Admission {
+        let mut st = self.lock();
+        if st.taken >= limits.connections {
+            let now = Instant::now();
+            let oldest = st
+                .reading
+                .iter_mut()
+                .filter(|r| !r.evicted && r.stream.is_some())
+                .filter(|r| now.duration_since(r.since) >= limits.evict_after)
+                .min_by_key(|r| r.since);
+            let Some(oldest) = oldest else {
+                return Admission::Full;
+            };
+            oldest.evicted = true;
+            if let Some(s) = &oldest.stream {
+                // Its blocked read returns at once; its thread answers 503 and ends.
+                let _ = s.shutdown(Shutdown::Read);
+            }
+            // The slot passes to the newcomer.
+            st.taken -= 1;
+        }
+        st.taken += 1;
+        st.next_id += 1;
+        let id = st.next_id;
+        st.reading.push(Reader {
+            id,
+            since: Instant::now(),
+            stream: stream.try_clone().ok(),
+            evicted: false,
+        });
+        Admission::Slot(id)
+    }
+
+    /// The request of `id` has arrived (or failed to): whether it lost its slot meanwhile.
+    fn done_reading(&self, id: u64) -> bool {
+        let mut st = self.lock();
+        let Some(i) = st.reading.iter().position(|r| r.id == id) else {
+            return false;
+        };
+        st.reading.swap_remove(i).evicted
+    }
+
+    /// The connection `id` is over: its slot is free, unless it was given away.
+    fn release(&self, id: u64, evicted: bool) {
+        let mut st = self.lock();
+        if let Some(i) = st.reading.iter().position(|r| r.id == id) {
+            let r = st.reading.swap_remove(i);
+            if r.evicted {
+                return;
+            }
+        } else if evicted {
+            return;
+        }
+        st.taken = st.taken.saturating_sub(1);
+    }
+}
+
+/// Serves `listener` for ever: each connection on a thread of its own, up to the cap. The
+/// accept loop itself never reads or writes a connection.
 pub fn serve(listener: TcpListener, limits: Limits, handler: Arc<Handler>) -> io::Result<()> {
-    let open = Arc::new(AtomicUsize::new(0));
+    let slots = Arc::new(Slots::default());
+    let refusing = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(stream) = stream else {
             // A connection that failed before it was accepted (reset, out of descriptors
@@ -109,27 +223,47 @@ pub fn serve(listener: TcpListener, limits: Limits, handler: Arc<Handler>) -> io
         };
         let _ = stream.set_read_timeout(Some(limits.io_timeout));
         let _ = stream.set_write_timeout(Some(limits.io_timeout));
-        if open.fetch_add(1, Ordering::SeqCst) >= limits.connections {
-            open.fetch_sub(1, Ordering::SeqCst);
-            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-            refuse(
-                stream,
-                &problem_response(503, "the server is busy; try again shortly"),
-            );
-            continue;
-        }
-        let (open2, handler) = (Arc::clone(&open), Arc::clone(&handler));
-        let spawned = std::thread::Builder::new()
-            .name("idem-serve-conn".into())
-            .spawn(move || {
-                connection(stream, limits, &*handler);
-                open2.fetch_sub(1, Ordering::SeqCst);
-            });
-        if spawned.is_err() {
-            open.fetch_sub(1, Ordering::SeqCst);
+        match slots.admit(&stream, &limits) {
+            Admission::Slot(id) => {
+                let (slots2, handler) = (Arc::clone(&slots), Arc::clone(&handler));
+                let spawned = std::thread::Builder::new()
+                    .name("idem-serve-conn".into())
+                    .spawn(move || {
+                        let evicted = connection(stream, limits, &*handler, &slots2, id);
+                        slots2.release(id, evicted);
+                    });
+                if spawned.is_err() {
+                    slots.release(id, false);
+                }
+            }
+            Admission::Full => refuse_busy(stream, &limits, &refusing),
         }
     }
     Ok(())
+}
+
+/// Answers 503 on a thread of its own, so a newcomer that reads slowly or trickles does not
+/// hold the accept loop; when too many are being refused already, closes without a word.
+fn refuse_busy(stream: TcpStream, limits: &Limits, refusing: &Arc<AtomicUsize>) {
+    if refusing.fetch_add(1, Ordering::SeqCst) >= limits.refusals {
+        refusing.fetch_sub(1, Ordering::SeqCst);
+        return;
+    }
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+    let counter = Arc::clone(refusing);
+    let spawned = std::thread::Builder::new()
+        .name("idem-serve-busy".into())
+        .spawn(move || {
+            refuse(stream, &busy());
+            counter.fetch_sub(1, Ordering::SeqCst);
+        });
+    if spawned.is_err() {
+        refusing.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn busy() -> Response {
+    problem_response(503, "the server is busy; try again shortly").with("Retry-After", "1")
 }
 
 /// Why a request could not be read.
@@ -140,11 +274,34 @@ enum ReadFailure {
     Gone,
 }
 
-fn connection(mut stream: TcpStream, limits: Limits, handler: &Handler) {
-    let request = match read_request(&mut stream, limits) {
+/// Serves one connection; whether it gave its slot to a newcomer while its request was
+/// still arriving.
+fn connection(
+    mut stream: TcpStream,
+    limits: Limits,
+    handler: &Handler,
+    slots: &Slots,
+    id: u64,
+) -> bool {
+    let read = read_request(&mut stream, limits);
+    let evicted = slots.done_reading(id);
+    let request = match read {
         Ok(r) => r,
-        Err(ReadFailure::Answer(response)) => return refuse(stream, &response),
-        Err(ReadFailure::Gone) => return,
+        Err(_) if evicted => {
+            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+            let answer = problem_response(
+                503,
+                "every connection was taken and this request was the slowest to arrive; send it again, whole",
+            )
+            .with("Retry-After", "1");
+            refuse(stream, &answer);
+            return true;
+        }
+        Err(ReadFailure::Answer(response)) => {
+            refuse(stream, &response);
+            return evicted;
+        }
+        Err(ReadFailure::Gone) => return evicted,
     };
     let outcome = handler(&request);
     let _ = write_response(&mut stream, &outcome.response);
@@ -152,6 +309,7 @@ fn connection(mut stream: TcpStream, limits: Limits, handler: &Handler) {
     if let Some(after) = outcome.after {
         after();
     }
+    evicted
 }
 
 /// Answers and closes, after letting the client finish sending (up to a bound), so the
@@ -159,18 +317,47 @@ fn connection(mut stream: TcpStream, limits: Limits, handler: &Handler) {
 fn refuse(mut stream: TcpStream, response: &Response) {
     let _ = write_response(&mut stream, response);
     let _ = stream.shutdown(Shutdown::Write);
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
+    // Half a second in all, however slowly the client trickles.
+    let deadline = Instant::now() + Duration::from_millis(500);
     let mut sink = [0u8; 4096];
     let mut drained = 0usize;
     while drained < 256 * 1024 {
-        match stream.read(&mut sink) {
+        match read_until(&mut stream, &mut sink, deadline, Duration::from_millis(500)) {
             Ok(0) | Err(_) => break,
             Ok(n) => drained += n,
         }
     }
 }
 
+/// One read that waits no longer than `io_timeout`, and never past `deadline` (a timeout
+/// error once it has passed).
+fn read_until(
+    stream: &mut TcpStream,
+    buf: &mut [u8],
+    deadline: Instant,
+    io_timeout: Duration,
+) -> io::Result<usize> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        return Err(io::ErrorKind::TimedOut.into());
+    }
+    stream.set_read_timeout(Some(left.min(io_timeout)))?;
+    stream.read(buf)
+}
+
 fn read_request(stream: &mut TcpStream, limits: Limits) -> Result<Request, ReadFailure> {
+    let deadline = Instant::now() + limits.request_timeout;
+    let late = || {
+        ReadFailure::Answer(problem_response(
+            408,
+            &format!(
+                "the request did not arrive whole within {}",
+                crate::units::duration_ms(
+                    u64::try_from(limits.request_timeout.as_millis()).unwrap_or(u64::MAX)
+                )
+            ),
+        ))
+    };
     let mut buf: Vec<u8> = Vec::with_capacity(1024);
     let mut chunk = [0u8; 2048];
     let (head_len, method, target, headers) = loop {
@@ -202,9 +389,12 @@ fn read_request(stream: &mut TcpStream, limits: Limits) -> Result<Request, ReadF
             return Err(ReadFailure::Answer(too_large_headers(limits)));
         }
         let room = (limits.head + 1 - buf.len()).min(chunk.len());
-        match stream.read(&mut chunk[..room]) {
+        match read_until(stream, &mut chunk[..room], deadline, limits.io_timeout) {
             Ok(0) => return Err(ReadFailure::Gone),
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if timed_out(&e) && !buf.is_empty() && Instant::now() >= deadline => {
+                return Err(late());
+            }
             Err(e) if timed_out(&e) && !buf.is_empty() => {
                 return Err(ReadFailure::Answer(problem_response(
                     408,
@@ -262,9 +452,10 @@ fn read_request(stream: &mut TcpStream, limits: Limits) -> Result<Request, ReadF
     }
     while body.len() < length {
         let room = (length - body.len()).min(chunk.len());
-        match stream.read(&mut chunk[..room]) {
+        match read_until(stream, &mut chunk[..room], deadline, limits.io_timeout) {
             Ok(0) => return Err(ReadFailure::Gone),
             Ok(n) => body.extend_from_slice(&chunk[..n]),
+            Err(e) if timed_out(&e) && Instant::now() >= deadline => return Err(late()),
             Err(e) if timed_out(&e) => {
                 return Err(ReadFailure::Answer(problem_response(
                     408,
@@ -347,5 +538,116 @@ pub fn reason(status: u16) -> &'static str {
         500 => "Internal Server Error",
         503 => "Service Unavailable",
         _ => "Unknown",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(addr: std::net::SocketAddr, limit: Duration) -> String {
+        let Ok(mut s) = TcpStream::connect(addr) else {
+            return String::new();
+        };
+        let _ = s.set_read_timeout(Some(limit));
+        let _ = s.write_all(b"GET / HTTP/1.1\r\n\r\n");
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+        String::from_utf8_lossy(&answer).into_owned()
+    }
+
+    /// One slot, held by a request being handled; newcomers trickle their requests and read
+    /// nothing. Each is answered 503 on a thread of its own, so the next newcomer is answered
+    /// at once, not after the trickling ones are done.
+    #[test]
+    fn a_full_server_answers_503_off_the_accept_loop() {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let addr = listener.local_addr().expect("its address");
+        let limits = Limits {
+            connections: 1,
+            evict_after: Duration::from_secs(60),
+            ..Limits::default()
+        };
+        let handler: Arc<Handler> = Arc::new(|_: &Request| {
+            std::thread::sleep(Duration::from_secs(3));
+            Outcome {
+                response: Response::new(200, "text/plain", "ok".into()),
+                after: None,
+            }
+        });
+        std::thread::spawn(move || serve(listener, limits, handler));
+        let held = std::thread::spawn(move || get(addr, Duration::from_secs(6)));
+        std::thread::sleep(Duration::from_millis(200));
+        let tricklers: Vec<_> = (0..3)
+            .map(|_| {
+                std::thread::spawn(move || {
+                    let Ok(mut s) = TcpStream::connect(addr) else {
+                        return;
+                    };
+                    for _ in 0..30 {
+                        if s.write_all(b"G").is_err() {
+                            return;
+                        }
+                        std::thread::sleep(Duration::from_millis(100));
+                    }
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        let asked = Instant::now();
+        let answer = get(addr, Duration::from_secs(5));
+        let took = asked.elapsed();
+        assert!(answer.starts_with("HTTP/1.1 503"), "{answer}");
+        assert!(answer.contains("Retry-After: 1"), "{answer}");
+        assert!(took < Duration::from_secs(1), "the 503 took {took:?}");
+        for t in tricklers {
+            let _ = t.join();
+        }
+        let first = held.join().expect("the first request");
+        assert!(first.starts_with("HTTP/1.1 200"), "{first}");
+    }
+
+    /// A request that trickles in, a byte at a time, is cut at the whole-request deadline
+    /// although no single read waits long.
+    #[test]
+    fn a_trickled_request_is_cut_at_the_deadline() {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let addr = listener.local_addr().expect("its address");
+        let limits = Limits {
+            request_timeout: Duration::from_millis(800),
+            ..Limits::default()
+        };
+        let handler: Arc<Handler> = Arc::new(|_: &Request| Outcome {
+            response: Response::new(200, "text/plain", "ok".into()),
+            after: None,
+        });
+        std::thread::spawn(move || serve(listener, limits, handler));
+        let mut s = TcpStream::connect(addr).expect("connects");
+        s.set_read_timeout(Some(Duration::from_millis(50)))
+            .expect("a timeout");
+        let began = Instant::now();
+        let mut answer = Vec::new();
+        let mut sink = [0u8; 1024];
+        for byte in b"POST /charges HTTP/1.1\r\nX: "
+            .iter()
+            .chain([b'a'; 200].iter())
+        {
+            if s.write_all(&[*byte]).is_err() {
+                break;
+            }
+            match s.read(&mut sink) {
+                Ok(0) => break,
+                Ok(n) => {
+                    answer.extend_from_slice(&sink[..n]);
+                    break;
+                }
+                Err(_) => {}
+            }
+        }
+        let took = began.elapsed();
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(answer.contains("did not arrive whole within"), "{answer}");
+        assert!(took < Duration::from_secs(3), "cut after {took:?}");
     }
 }

@@ -29,6 +29,8 @@ pub struct Config {
     pub port: u16,
     /// The database file; in memory when absent.
     pub db: Option<PathBuf>,
+    /// How long a client has to send a whole request, head and body.
+    pub request_timeout: std::time::Duration,
 }
 
 /// Where the server writes its lines: the address first, then one line per request.
@@ -61,8 +63,11 @@ pub fn run(config: &Config, log: Log) -> Result<(), String> {
             after: handled.after,
         }
     });
-    http::serve(listener, http::Limits::default(), handler)
-        .map_err(|e| format!("the server stopped: {e}"))
+    let limits = http::Limits {
+        request_timeout: config.request_timeout,
+        ..http::Limits::default()
+    };
+    http::serve(listener, limits, handler).map_err(|e| format!("the server stopped: {e}"))
 }
 
 /// What the server tells the trainer when it starts: the design, the switches, what to try.

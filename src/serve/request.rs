@@ -121,16 +121,20 @@ pub fn read_body(bytes: &[u8]) -> Result<ChargeBody, String> {
         Some(Value::String(s)) => crate::sim::money::parse_money(s)
             .map_err(|e| crate::text::sanitize_line(&format!("amount: {e}")))?,
         Some(Value::Number(n)) => match n.as_i64() {
-            Some(c) if (0..=MAX_CENTS).contains(&c) => Cents(c),
+            Some(c) if (1..=MAX_CENTS).contains(&c) => Cents(c),
+            Some(0) => return Err(nothing_to_charge("0 cents")),
             _ => {
                 return Err(format!(
-                    "amount as a number is whole cents, from 0 to {MAX_CENTS}"
+                    "amount as a number is whole cents, from 1 to {MAX_CENTS}"
                 ));
             }
         },
         Some(_) => return Err("amount is a string such as \"$48.60\", or whole cents".into()),
         None => return Err("the field amount is missing".into()),
     };
+    if amount.0 <= 0 {
+        return Err(nothing_to_charge(&amount.to_string()));
+    }
     let items = match fields.get("items") {
         None => Vec::new(),
         Some(Value::Array(list)) if list.len() <= MAX_ITEMS => list
@@ -148,6 +152,11 @@ pub fn read_body(bytes: &[u8]) -> Result<ChargeBody, String> {
         amount,
         items,
     })
+}
+
+/// Why an amount of nothing is refused.
+fn nothing_to_charge(shown: &str) -> String {
+    format!("amount is {shown}; a charge moves money, so it is at least one cent")
 }
 
 /// A text field with no control characters, at most `max` characters long.
@@ -204,6 +213,10 @@ mod tests {
             (br#"{"amount": "$1"}"#, "order is missing"),
             (br#"{"order": "1"}"#, "amount is missing"),
             (br#"{"order": "1", "amount": "-5"}"#, "amount"),
+            (br#"{"order": "1", "amount": "$0.00"}"#, "at least one cent"),
+            (br#"{"order": "1", "amount": "0"}"#, "at least one cent"),
+            (br#"{"order": "1", "amount": 0}"#, "at least one cent"),
+            (br#"{"order": "1", "amount": -1}"#, "from 1 to"),
             (br#"{"order": "1", "amount": 1e30}"#, "whole cents"),
             (
                 br#"{"order": "a\u0007", "amount": 1}"#,
