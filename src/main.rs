@@ -383,18 +383,31 @@ fn present(args: &PresentArgs) -> ExitCode {
     let Some(file) = session else {
         return replay(&args.replay, Some((hide, None)));
     };
-    if args.replay.at.is_some()
-        || args.replay.step_keys.is_some()
-        || args.replay.key_strategy.is_some()
-    {
+    if args.replay.at.is_some() {
         return usage_error(
-            "--at, --step-keys and --key-strategy belong to one scenario; a session file opens each of its scenarios at its start, as written (K changes the keys in the room)",
+            "--at belongs to one scenario; a session file opens each of its scenarios at its start",
         );
     }
     let playlist = match idem::present::playlist::load(std::path::Path::new(file)) {
         Ok(p) => p,
         Err(e) => return report(&e.into()),
     };
+    if args.replay.step_keys.is_some()
+        && playlist
+            .sections
+            .iter()
+            .all(|s| s.scenario.config.steps.is_empty())
+    {
+        return usage_error(
+            "--step-keys keys the steps after payment, and no scenario of this session has a [[step]]",
+        );
+    }
+    // The keys chosen here hold for every part, each time it is read; K and m still change
+    // them in the room.
+    let playlist = playlist.keyed(idem::present::playlist::Keys {
+        strategy: args.replay.key_strategy,
+        steps: args.replay.step_keys,
+    });
     replay(&args.replay, Some((hide, Some(playlist))))
 }
 
@@ -422,10 +435,13 @@ fn replay(
         (None, Ok(s)) => s,
         (None, Err(e)) => return report(&e.into()),
     };
-    loaded = match loaded.rekeyed(args.key_strategy, args.step_keys) {
-        Ok(s) => s,
-        Err(why) => return usage_error(why),
-    };
+    // A session's parts are keyed already, each as it can be.
+    if playlist.is_none() {
+        loaded = match loaded.rekeyed(args.key_strategy, args.step_keys) {
+            Ok(s) => s,
+            Err(why) => return usage_error(why),
+        };
+    }
     if let Some(why) = idem::tui::terminal::unable_to_draw() {
         let arg = idem::text::shell_word(scenario.unwrap_or("order-5531"));
         return usage_error(&format!(

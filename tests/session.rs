@@ -476,25 +476,49 @@ fn present_a_session_in_tmux_and_the_notes_follow() {
     tmux.press("notes", "q");
 }
 
-/// The keys are chosen in the room with `K`: `--key-strategy` belongs to one scenario, and
-/// with a session file it would reach only the first part, so it is refused.
+/// Keys chosen on the command line hold for every part of a session, each time a part is
+/// read; `--step-keys` needs a part with steps, and `--at` belongs to one scenario.
 #[test]
-fn a_session_refuses_a_key_strategy_flag() {
-    let out = common::run_idem_in(
-        None,
-        &[
-            "present",
-            "scenarios/sessions/payments-45min.toml",
-            "--key-strategy",
-            "per-attempt",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
+fn a_session_takes_its_keys_from_the_command_line_for_every_part() {
+    use idem::present::playlist::Keys;
+    use idem::sim::config::KeyStrategy;
+    let keys = Keys {
+        strategy: Some(KeyStrategy::PerAttempt),
+        steps: Some(idem::sim::config::KeyMode::PerAttempt),
+    };
+    let mut app = presenting(three().keyed(keys));
+    assert_eq!(app.scenario.config.key_strategy, KeyStrategy::PerAttempt);
+    answer(&mut app, '2');
+    press(&mut app, key(KeyCode::End));
+    press(&mut app, key(KeyCode::PageDown));
+    assert_eq!(app.scenario.name, "reply-lost");
+    assert_eq!(app.scenario.config.key_strategy, KeyStrategy::PerAttempt);
+    assert_eq!(app.keys_set, Some(KeyStrategy::PerAttempt));
     assert!(
-        err.contains("--key-strategy belong to one scenario"),
-        "{err}"
+        app.changed_from_written().contains(&"the checkout's keys"),
+        "the room is told the keys are not the file's"
     );
+    for (flag, value, says) in [
+        (
+            "--step-keys",
+            "per-attempt",
+            "no scenario of this session has a [[step]]",
+        ),
+        ("--at", "14:02:38", "--at belongs to one scenario"),
+    ] {
+        let out = common::run_idem_in(
+            None,
+            &[
+                "present",
+                "scenarios/sessions/payments-45min.toml",
+                flag,
+                value,
+            ],
+        );
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{err}");
+    }
 }
 
 /// A part written to a file of its own, without its question, titled `title`.

@@ -58,11 +58,41 @@ pub struct Section {
     pub design: Design,
     /// How long this part of the talk may take.
     pub budget: Option<Duration>,
+    /// The keys the command line chose for the whole session (`--key-strategy`,
+    /// `--step-keys`), applied to this part each time it is read.
+    pub keys: Keys,
     /// What this part hides from the room besides what the whole session hides.
     pub hide: Hide,
 }
 
+/// Keys chosen for every part of a session: the checkout's strategy, and how the steps after
+/// payment key their calls (for the parts that have steps).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Keys {
+    pub strategy: Option<crate::sim::config::KeyStrategy>,
+    pub steps: Option<crate::sim::config::KeyMode>,
+}
+
+impl Keys {
+    /// `scenario` keyed so; a part without steps keeps its own (it has none to key).
+    pub fn apply(self, scenario: &Scenario) -> Scenario {
+        let steps = self.steps.filter(|_| !scenario.config.steps.is_empty());
+        scenario
+            .rekeyed(self.strategy, steps)
+            .unwrap_or_else(|_| scenario.clone())
+    }
+}
+
 impl Playlist {
+    /// Keys every part as `keys` says, now and each time a part is read again.
+    pub fn keyed(mut self, keys: Keys) -> Playlist {
+        for section in &mut self.sections {
+            section.keys = keys;
+            section.scenario = keys.apply(&section.scenario);
+        }
+        self
+    }
+
     /// The whole time the sections' budgets add up to, when every section has one.
     pub fn budget(&self) -> Option<Duration> {
         self.sections.iter().map(|s| s.budget).sum()
@@ -211,6 +241,7 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
             scenario,
             budget,
             hide: section_hide,
+            keys: Keys::default(),
         });
     }
     if !problems.is_empty() {

@@ -66,8 +66,8 @@ pub fn prepare_job(
 ) -> Result<Prepared, SimError> {
     let mut warning = None;
     let original = match (after, original.origin.file()) {
-        (After::Section { .. }, Some(path)) => match crate::scenario::load(path) {
-            Ok(fresh) => fresh,
+        (After::Section { keys, .. }, Some(path)) => match crate::scenario::load(path) {
+            Ok(fresh) => keys.apply(&fresh),
             Err(e) => {
                 warning = Some(format!(
                     "the file has an error, so the version read before is shown: {}",
@@ -131,7 +131,12 @@ pub enum After {
     Reload,
     /// Another scenario of the session file being played: section `index`, at its first tick,
     /// or its last when going back.
-    Section { index: usize, at_end: bool },
+    Section {
+        index: usize,
+        at_end: bool,
+        /// The keys the session was started with, applied again when the part is read.
+        keys: crate::present::playlist::Keys,
+    },
     /// Another scenario, from the picker, the checklist or the window screen.
     Open {
         source: String,
@@ -355,8 +360,13 @@ impl App {
                 self.error = None;
                 self.notice = Some("the scenario file changed: reloaded".into());
             }
-            After::Section { index, at_end } => {
+            After::Section {
+                index,
+                at_end,
+                keys,
+            } => {
                 self.enter_section(index, at_end, leaving);
+                self.keys_set = keys.strategy;
                 if let Some(w) = warning {
                     self.notice = Some(w);
                 }

@@ -1073,17 +1073,23 @@ fn next_section(app: &App) -> Option<usize> {
 
 /// Opens section `to` of the playlist, at its first tick (or its last, going back).
 fn open_section(app: &mut App, to: usize, at_end: bool) -> Effect {
-    let scenario = app
+    let section = app
         .agenda
         .as_ref()
-        .and_then(|a| a.playlist.sections.get(to))
+        .and_then(|a| a.playlist.sections.get(to));
+    let keys = section.map(|s| s.keys).unwrap_or_default();
+    let scenario = section
         .map(|s| s.scenario.clone())
         .unwrap_or_else(|| app.original.clone());
     app.overlay = Overlay::None;
     app.start(Job {
         original: scenario,
         added: Vec::new(),
-        after: After::Section { index: to, at_end },
+        after: After::Section {
+            index: to,
+            at_end,
+            keys,
+        },
     })
 }
 
