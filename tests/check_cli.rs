@@ -29,6 +29,15 @@ struct Out {
 }
 
 /// Runs the binary in `dir` (or here), failing the test after 10 s or on a panic.
+/// `idem new NAME`, as the command line gives it.
+fn named(name: String) -> NewArgs {
+    NewArgs {
+        name: Some(name),
+        from: None,
+        list: false,
+    }
+}
+
 fn idem_in(dir: Option<&Path>, args: &[&str]) -> Out {
     let output = common::run_idem_in(dir, args);
     Out {
@@ -423,7 +432,7 @@ fn new_writes_once_and_refuses_a_second_time() {
     let dir = TempDir::new("new-lib");
     let target = dir.join("drill");
     let name = target.display().to_string();
-    let message = new::run(&NewArgs { name: name.clone() }).expect("the first write works");
+    let message = new::run(&named(name.clone())).expect("the first write works");
     let path = format!("{name}.toml");
     assert!(message.contains(&path), "{message}");
     assert!(message.contains("idem check"), "{message}");
@@ -431,7 +440,7 @@ fn new_writes_once_and_refuses_a_second_time() {
     assert_eq!(written, new::STARTER.as_bytes());
 
     // Named with .toml already: no second extension.
-    let err = new::run(&NewArgs { name: path.clone() }).expect_err("it exists");
+    let err = new::run(&named(path.clone())).expect_err("it exists");
     assert!(err.contains("already exists"), "{err}");
     assert_eq!(std::fs::read(&path).expect("still there"), written);
 
@@ -447,7 +456,7 @@ fn new_refuses_a_name_that_is_only_a_folder() {
     let dir = TempDir::new("new-folder");
     let folder = format!("{}/", dir.path().display());
     for name in ["/", folder.as_str(), ".", "..", ".toml", "x/.toml", "./"] {
-        let err = new::run(&NewArgs { name: name.into() }).expect_err(name);
+        let err = new::run(&named(name.into())).expect_err(name);
         assert!(
             err.contains("names a folder, not a scenario file"),
             "{name}: {err}"
@@ -459,11 +468,11 @@ fn new_refuses_a_name_that_is_only_a_folder() {
 
 #[test]
 fn new_refuses_an_empty_name_and_a_missing_folder() {
-    let err = new::run(&NewArgs { name: "  ".into() }).expect_err("no name");
+    let err = new::run(&named("  ".into())).expect_err("no name");
     assert!(err.contains("needs a name"), "{err}");
     let dir = TempDir::new("new-missing");
     let name = dir.join("no/such/folder/x").display().to_string();
-    let err = new::run(&NewArgs { name }).expect_err("no folder");
+    let err = new::run(&named(name)).expect_err("no folder");
     let folder = dir.join("no/such/folder").display().to_string();
     assert!(
         err.contains(&format!("the folder `{folder}` does not exist")),
@@ -612,4 +621,43 @@ fn a_session_file_checks_every_part() {
     let failing = run(vec![session]);
     assert_eq!(failing.exit, 1, "{}{}", failing.text, failing.errors);
     assert!(failing.text.contains("FAIL  "), "{}", failing.text);
+}
+
+#[test]
+fn binary_new_starts_from_a_template_and_lists_them() {
+    let dir = TempDir::new("bin-new-from");
+    let out = idem_in(Some(dir.path()), &["new", "--list"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    for name in new::TEMPLATES {
+        assert!(out.stdout.contains(name), "{}", out.stdout);
+    }
+    for template in new::TEMPLATES {
+        let file = format!("{template}-mine");
+        let out = idem_in(Some(dir.path()), &["new", &file, "--from", template]);
+        assert_eq!(out.code, Some(0), "{template}: {}", out.stderr);
+        let written = std::fs::read_to_string(dir.join(&format!("{file}.toml"))).expect("written");
+        let builtin = idem::scenario::library::find(template).expect("built in");
+        assert_eq!(written, builtin.text, "{template}");
+        // Each holds to its own [[expect]] blocks where it was written.
+        let out = idem_in(Some(dir.path()), &["check", &format!("{file}.toml")]);
+        assert_eq!(
+            out.code,
+            Some(0),
+            "{template}: {}\n{}",
+            out.stdout,
+            out.stderr
+        );
+    }
+    // A misspelt template says which it meant, and writes nothing.
+    let out = idem_in(
+        Some(dir.path()),
+        &["new", "x", "--from", "webhook-redelivry"],
+    );
+    assert_eq!(out.code, Some(2), "{}", out.stdout);
+    assert!(
+        out.stderr.contains("did you mean webhook-redelivery?"),
+        "{}",
+        out.stderr
+    );
+    assert!(!dir.join("x.toml").exists());
 }

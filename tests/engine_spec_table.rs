@@ -38,6 +38,14 @@ const TABLE: &[(&str, [Option<usize>; 5])] = &[
         [Some(2), Some(2), Some(2), Some(2), None],
     ),
     ("monday-rerun", [Some(2), None, None, Some(2), None]),
+    (
+        "webhook-redelivery",
+        [Some(1), Some(1), Some(1), Some(2), Some(1)],
+    ),
+    (
+        "queue-redelivery",
+        [Some(1), Some(2), Some(1), Some(2), Some(2)],
+    ),
     // SPEC §5.3's handler error, added as a row (the sixth design is checked on its own).
     (
         "powertools-handler-error",
@@ -152,16 +160,18 @@ spec_row!(table_nightly_reconcile, "nightly-reconcile");
 spec_row!(table_courier_retry, "courier-retry");
 spec_row!(table_inprogress_crash, "inprogress-crash");
 spec_row!(table_mobile_gateway, "mobile-gateway");
+spec_row!(table_webhook_redelivery, "webhook-redelivery");
+spec_row!(table_queue_redelivery, "queue-redelivery");
 
 #[test]
-fn the_table_has_62_claims_and_names_every_scenario_file() {
+fn the_table_has_72_claims_and_names_every_scenario_file() {
     let claims: usize = TABLE
         .iter()
         .map(|(_, cells)| cells.iter().flatten().count())
         .sum();
     assert_eq!(
-        claims, 62,
-        "the SPEC §3 table has 33 non-`–` cells, the handler-error, lookup, courier and in-progress crash rows 5 more each, the reconcile row 4, and the mobile-gateway row 5"
+        claims, 72,
+        "the SPEC §3 table has 33 non-`–` cells, the handler-error, lookup, courier and in-progress crash rows 5 more each, the reconcile row 4, and the mobile-gateway, webhook and queue rows 5 each"
     );
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");

@@ -6,17 +6,69 @@ use std::path::Path;
 /// The starter scenario: valid as it stands, with `[[expect]]` blocks that hold.
 pub const STARTER: &str = include_str!("../../assets/starter.toml");
 
+/// The incidents a trainer can start from, each a built-in scenario whose `[[expect]]` blocks
+/// hold: `idem new NAME --from TEMPLATE`.
+pub const TEMPLATES: [&str; 4] = [
+    "mobile-gateway",
+    "monday-rerun",
+    "webhook-redelivery",
+    "queue-redelivery",
+];
+
 /// Arguments of `idem new`.
 #[derive(clap::Args, Debug)]
 pub struct NewArgs {
     /// The new scenario's name: the file written is NAME.toml (or NAME, if it already ends
     /// in .toml). An existing file is never overwritten.
-    pub name: String,
+    #[arg(required_unless_present = "list")]
+    pub name: Option<String>,
+    /// Start from an incident template (see --list), or any built-in scenario, instead of the
+    /// commented starter.
+    #[arg(long, value_name = "TEMPLATE")]
+    pub from: Option<String>,
+    /// List the incident templates, and write nothing.
+    #[arg(long, conflicts_with_all = ["name", "from"])]
+    pub list: bool,
 }
 
-/// Writes the starter scenario; returns what to tell the user, or why nothing was written.
+/// The incident templates, one a line: name and title.
+pub fn list() -> Result<String, String> {
+    let width = TEMPLATES.iter().map(|t| t.len()).max().unwrap_or(0);
+    let mut out = String::from("Incident templates (idem new NAME --from TEMPLATE):\n");
+    for name in TEMPLATES {
+        let title = crate::scenario::library::find(name)
+            .ok_or_else(|| format!("the template {name} is not built in"))?
+            .load()
+            .map_err(|e| e.one_line())?
+            .title;
+        out.push_str(&format!("  {name:<width$}  {}\n", sanitize_line(&title)));
+    }
+    out.push_str("Any built-in scenario (idem list) can be started from the same way.\n");
+    Ok(out)
+}
+
+/// Writes the starter scenario (or a template); returns what to tell the user, or why
+/// nothing was written.
 pub fn run(args: &NewArgs) -> Result<String, String> {
-    let name = args.name.trim();
+    if args.list {
+        return list();
+    }
+    let text = match args.from.as_deref().map(str::trim) {
+        None => STARTER,
+        Some(from) => match crate::scenario::library::find(from) {
+            Some(b) => b.text,
+            None => {
+                let names = crate::scenario::library::BUILTIN.iter().map(|b| b.name);
+                let hint = crate::scenario::values::did_you_mean(from, names)
+                    .map_or(String::new(), |n| format!(" (did you mean {n}?)"));
+                return Err(format!(
+                    "there is no template or built-in scenario `{}`{hint}; `idem new --list` lists the templates, `idem list` every built-in",
+                    sanitize_line(from)
+                ));
+            }
+        },
+    };
+    let name = args.name.as_deref().unwrap_or_default().trim();
     if name.is_empty() {
         return Err("the new scenario needs a name, as in `idem new my-scenario`".into());
     }
@@ -36,7 +88,7 @@ pub fn run(args: &NewArgs) -> Result<String, String> {
     };
     let path = Path::new(&file);
     let shown = sanitize_line(&file);
-    match crate::files::write_new(path, STARTER.as_bytes()) {
+    match crate::files::write_new(path, text.as_bytes()) {
         Ok(()) => {}
         Err(crate::files::WriteError::Exists(_)) => {
             return Err(format!(
@@ -46,8 +98,12 @@ pub fn run(args: &NewArgs) -> Result<String, String> {
         Err(crate::files::WriteError::Other(message)) => return Err(message),
     }
     let arg = crate::text::shell_word(&file);
+    let what = match &args.from {
+        None => "a starter scenario that explains each section in its comments".to_string(),
+        Some(from) => format!("a copy of {} to make your own", sanitize_line(from.trim())),
+    };
     Ok(format!(
-        "Wrote {shown}: a starter scenario that explains each section in its comments.\n\
+        "Wrote {shown}: {what}.\n\
          Edit it, then:\n\
          \x20 idem check {arg}               confirm its [[expect]] blocks still hold\n\
          \x20 idem run {arg} --design all    every design's outcome side by side\n\
@@ -106,6 +162,31 @@ mod tests {
                 .any(|n| n.ends_with("The money moved long ago.")),
             "the appended narration reaches the trace"
         );
+    }
+
+    #[test]
+    fn every_template_is_built_in_and_its_expectations_hold() {
+        for name in TEMPLATES {
+            let b = crate::scenario::library::find(name).expect("built in");
+            let s = b.load().unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(
+                !s.expectations.is_empty(),
+                "{name} holds itself to [[expect]]"
+            );
+            for e in &s.expectations {
+                let o = s.simulate(e.design).expect("runs").outcome;
+                if let Some(c) = e.charges {
+                    assert_eq!(o.charges, c, "{name} line {}", e.line);
+                }
+                if let Some(v) = e.verdict {
+                    assert_eq!(o.verdict, v, "{name} line {}", e.line);
+                }
+            }
+        }
+        let listed = list().expect("lists");
+        for name in TEMPLATES {
+            assert!(listed.contains(name), "{listed}");
+        }
     }
 
     #[test]

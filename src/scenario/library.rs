@@ -44,6 +44,8 @@ pub const BUILTIN: &[Builtin] = &[
     builtin!("courier-retry"),
     builtin!("inprogress-crash"),
     builtin!("mobile-gateway"),
+    builtin!("webhook-redelivery"),
+    builtin!("queue-redelivery"),
 ];
 
 /// The scenario `idem` replays when given none.
