@@ -82,6 +82,14 @@ struct PresentArgs {
     /// Hide the outcome at the last tick until `n` reveals it.
     #[arg(long)]
     hide_outcome: bool,
+    /// At the end, write what the room answered to FILE: per part and per question, the
+    /// answers, hands, right or wrong, and time against the budget (CSV for a .csv name,
+    /// JSON otherwise). Checked before the talk starts.
+    #[arg(long, value_name = "FILE")]
+    results: Option<std::path::PathBuf>,
+    /// Let --results replace a file that exists.
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -260,7 +268,7 @@ fn main() -> ExitCode {
                 Err(e) => usage_error(&format!("cannot write the manual page: {e}")),
             }
         }
-        None => replay(&cli.replay, None),
+        None => replay(&cli.replay, None, None),
     }
 }
 
@@ -357,7 +365,7 @@ fn window(args: &idem::cli::window::RetentionArgs) -> ExitCode {
     // Enter in the calculator hands over a scenario built from the stack, to be replayed.
     match idem::tui::retention::run_standalone(stack) {
         Ok(Some(scenario)) => match idem::tui::App::new(scenario, "your-stack".into()) {
-            Ok(app) => terminal(app),
+            Ok(app) => terminal(app, None),
             Err(e) => usage_error(&e.to_string()),
         },
         Ok(None) => ExitCode::SUCCESS,
@@ -370,6 +378,14 @@ fn window(args: &idem::cli::window::RetentionArgs) -> ExitCode {
 
 /// Presenter mode, on a scenario or on a session file's playlist.
 fn present(args: &PresentArgs) -> ExitCode {
+    // Where the results go is checked before the room sees anything: a talk's answers are
+    // never lost to a path that cannot be written at the end.
+    if let Some(path) = &args.results
+        && let Err(why) = idem::files::check_writable(path, args.force)
+    {
+        return usage_error(&format!("--results: {why}"));
+    }
+    let results = args.results.as_deref().map(|p| (p, args.force));
     let hide = idem::present::Hide {
         design: args.hide_design,
         statement: args.hide_statement,
@@ -381,7 +397,7 @@ fn present(args: &PresentArgs) -> ExitCode {
         .as_deref()
         .filter(|s| idem::present::playlist::names_session(s));
     let Some(file) = session else {
-        return replay(&args.replay, Some((hide, None)));
+        return replay(&args.replay, Some((hide, None)), results);
     };
     if args.replay.at.is_some() {
         return usage_error(
@@ -408,7 +424,7 @@ fn present(args: &PresentArgs) -> ExitCode {
         strategy: args.replay.key_strategy,
         steps: args.replay.step_keys,
     });
-    replay(&args.replay, Some((hide, Some(playlist))))
+    replay(&args.replay, Some((hide, Some(playlist))), results)
 }
 
 /// Loads and checks everything before the screen changes, then opens the replay (in presenter
@@ -419,6 +435,7 @@ fn replay(
         idem::present::Hide,
         Option<idem::present::playlist::Playlist>,
     )>,
+    results: Option<(&std::path::Path, bool)>,
 ) -> ExitCode {
     let presenting = present.is_some();
     let (hide, playlist) = match present {
@@ -465,15 +482,37 @@ fn replay(
         }
         Err(e) => return usage_error(&e.to_string()),
     };
-    terminal(app)
+    terminal(app, results)
 }
 
-fn terminal(app: idem::tui::App) -> ExitCode {
+fn terminal(app: idem::tui::App, results: Option<(&std::path::Path, bool)>) -> ExitCode {
     match idem::tui::terminal::run(app) {
-        Ok(app) => match idem::tui::terminal::summary(&app) {
-            Some(line) => done(Ok(line)),
-            None => ExitCode::SUCCESS,
-        },
+        Ok(app) => {
+            let mut said = idem::tui::terminal::summary(&app);
+            if let Some((path, force)) = results {
+                let made = idem::tui::results::results(&app);
+                let text = idem::tui::results::render(&made, path);
+                let shown = idem::text::sanitize_line(&path.display().to_string());
+                match idem::files::write_file(path, text.as_bytes(), force) {
+                    Ok(()) => {
+                        let line = format!("the room's answers are in {shown}");
+                        said = Some(said.map_or(line.clone(), |s| format!("{s}\n{line}")));
+                    }
+                    Err(why) => {
+                        // The talk is over and the answers are in memory only: print them.
+                        failure::eprint(&failure::message_text(&format!(
+                            "--results: {why}; here they are instead"
+                        )));
+                        print!("{text}");
+                        return ExitCode::FAILURE;
+                    }
+                }
+            }
+            match said {
+                Some(line) => done(Ok(line)),
+                None => ExitCode::SUCCESS,
+            }
+        }
         Err(e) => {
             failure::eprint(&failure::message_text(&format!("the terminal failed: {e}")));
             ExitCode::FAILURE

@@ -589,3 +589,57 @@ fn the_checklist_never_replaces_a_part_and_its_answers() {
     let summary = idem::tui::terminal::summary(&app).expect("a summary");
     assert!(summary.contains("1 of 3 parts shown"), "{summary}");
 }
+
+#[test]
+fn the_results_of_a_talk_name_every_part_question_and_answer() {
+    let mut app = presenting(three());
+    clock(&mut app, 90);
+    answer(&mut app, '2');
+    press(&mut app, key(KeyCode::End));
+    press(&mut app, key(KeyCode::PageDown));
+    clock(&mut app, 150);
+    let made = idem::tui::results::results(&app);
+    assert_eq!(made.parts.len(), 3);
+    let first = &made.parts[0];
+    assert!(first.shown && made.parts[1].shown && !made.parts[2].shown);
+    assert_eq!(first.budget_secs, Some(600));
+    assert_eq!(first.secs, 90, "the first part's time is kept");
+    let q = &first.questions[0];
+    assert_eq!((q.answer, q.revealed), (Some(2), true));
+    assert_eq!(q.right, Some(q.right_choice == Some(2)));
+    assert_eq!(q.design, "with-charge");
+    assert_eq!(
+        made.parts[1].secs, 60,
+        "the part on screen counts from its start"
+    );
+    // The same, as CSV and as JSON, by the file's name.
+    let csv = idem::tui::results::render(&made, Path::new("r.csv"));
+    let mut lines = csv.lines();
+    assert!(
+        lines
+            .next()
+            .is_some_and(|h| h.starts_with("part,part_title"))
+    );
+    assert!(csv.contains(",with-charge,2,"), "{csv}");
+    let json = idem::tui::results::render(&made, Path::new("r.json"));
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(v["parts"][0]["questions"][0]["answer"], 2);
+}
+
+#[test]
+fn results_that_cannot_be_written_are_refused_before_the_talk() {
+    let dir = TempDir::new("results");
+    std::fs::write(dir.join("taken.json"), "{}").expect("writes");
+    for (path, says) in [
+        (dir.join("no-such-folder").join("r.json"), "no-such-folder"),
+        (dir.join("taken.json"), "--force"),
+    ] {
+        let out = common::run_idem_in(
+            None,
+            &["present", "--results", path.to_str().expect("UTF-8")],
+        );
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("--results") && err.contains(says), "{err}");
+    }
+}

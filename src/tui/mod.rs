@@ -10,6 +10,7 @@ pub mod notes;
 pub mod picker;
 pub mod program;
 pub mod repeats;
+pub mod results;
 pub mod retention;
 pub mod room;
 pub mod session;
