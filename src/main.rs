@@ -95,7 +95,7 @@ Examples:
   idem run reply-lost --json | jq '.verdict'")]
     Run {
         /// A scenario file, or the name of a built-in scenario (default: order-5531).
-        scenario: Option<String>,
+        scenario: Option<std::ffi::OsString>,
         /// A design id (with-charge, log-after-charge, no-key, log-before-charge,
         /// content-hash, inprogress-record), its number 1–6, or `all` for every design side by side.
         #[arg(long, short, value_parser = clap::value_parser!(DesignChoice))]
@@ -308,7 +308,7 @@ fn notes() -> ExitCode {
 }
 
 fn run(
-    scenario: Option<&str>,
+    scenario: Option<&std::ffi::OsStr>,
     design: Option<DesignChoice>,
     json: bool,
     (key_strategy, step_keys): (
@@ -316,7 +316,12 @@ fn run(
         Option<idem::sim::config::KeyMode>,
     ),
 ) -> ExitCode {
-    let loaded = match load_scenario(scenario) {
+    // A path that is not UTF-8 is still a path: it is opened by its bytes.
+    let loaded = match scenario {
+        Some(path) => idem::scenario::resolve(path),
+        None => load_scenario(None),
+    };
+    let loaded = match loaded {
         Ok(s) => s,
         Err(e) => return report(&e.into()),
     };
@@ -324,7 +329,8 @@ fn run(
         Ok(s) => s,
         Err(why) => return usage_error(why),
     };
-    print_warnings(&loaded, scenario.unwrap_or("order-5531"));
+    let shown = scenario.map_or("order-5531".into(), |s| s.to_string_lossy());
+    print_warnings(&loaded, &shown);
     let choice = design.unwrap_or(DesignChoice::One(loaded.design));
     done(idem::cli::run::run(&loaded, &choice, json).map_err(|e| format!("{e:#}")))
 }
