@@ -297,6 +297,19 @@ fn write_stdout(bytes: &[u8]) -> ExitCode {
     }
 }
 
+/// Whether an error is standard output closed early (`idem run --json | head`): not a failure.
+fn broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind)
+            .or_else(|| {
+                c.downcast_ref::<serde_json::Error>()
+                    .and_then(|j| j.io_error_kind())
+            })
+            == Some(std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 fn notes() -> ExitCode {
     match idem::tui::notes::run() {
         Ok(()) => ExitCode::SUCCESS,
@@ -332,6 +345,18 @@ fn run(
     let shown = scenario.map_or("order-5531".into(), |s| s.to_string_lossy());
     print_warnings(&loaded, &shown);
     let choice = design.unwrap_or(DesignChoice::One(loaded.design));
+    if json {
+        // Written as it is made: a run of every design is never held whole in memory.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        return match idem::cli::run::run_json(&loaded, &choice, &mut out) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if broken_pipe(&e) => ExitCode::SUCCESS,
+            Err(e) => {
+                let _ = std::io::Write::flush(&mut out);
+                usage_error(&format!("{e:#}"))
+            }
+        };
+    }
     done(idem::cli::run::run(&loaded, &choice, json).map_err(|e| format!("{e:#}")))
 }
 

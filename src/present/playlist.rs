@@ -160,6 +160,9 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
         );
     }
     let mut sections = Vec::new();
+    // A scenario named again is read and checked once; each section gets its own copy.
+    let mut loaded: std::collections::HashMap<&str, Result<Scenario, String>> =
+        std::collections::HashMap::new();
     for spec in parsed.section.iter().take(MAX_SECTIONS) {
         let s = spec.get_ref();
         let design = match &s.design {
@@ -197,10 +200,13 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
             },
         };
         let named = s.scenario.get_ref();
-        let scenario = match resolve_in(base, named) {
-            Ok(scenario) => scenario,
+        let scenario = match loaded
+            .entry(named.as_str())
+            .or_insert_with(|| resolve_in(base, named))
+        {
+            Ok(scenario) => scenario.clone(),
             Err(why) => {
-                error(s.scenario.span(), why);
+                error(s.scenario.span(), why.clone());
                 continue;
             }
         };
