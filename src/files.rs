@@ -146,10 +146,10 @@ struct Pending;
 impl Pending {
     fn new(temp: &Path) -> Pending {
         INSTALL.call_once(install_handlers);
-        if HANDLED.load(Ordering::SeqCst) {
-            if let Ok(c) = CString::new(temp.as_os_str().as_bytes()) {
-                PENDING.store(c.into_raw(), Ordering::SeqCst);
-            }
+        if HANDLED.load(Ordering::SeqCst)
+            && let Ok(c) = CString::new(temp.as_os_str().as_bytes())
+        {
+            PENDING.store(c.into_raw(), Ordering::SeqCst);
         }
         Pending
     }

@@ -331,7 +331,7 @@ fn run(
 ) -> ExitCode {
     // A path that is not UTF-8 is still a path: it is opened by its bytes.
     let loaded = match scenario {
-        Some(path) => idem::scenario::resolve(path),
+        Some(path) => idem::scenario::resolve_os(path),
         None => load_scenario(None),
     };
     let loaded = match loaded {

@@ -111,7 +111,7 @@ pub fn run(args: &CheckArgs) -> CheckOutcome {
     let mut tally = Tally::default();
     let mut report = CheckJson::default();
     for arg in &args.files {
-        if crate::present::playlist::names_session(arg) {
+        if crate::present::playlist::names_session_at(Path::new(arg)) {
             check_session(arg, &mut text, &mut errors, &mut tally, &mut report.files);
             continue;
         }
@@ -205,7 +205,7 @@ fn check_one(
     tally: &mut Tally,
     json: &mut FileJson,
 ) {
-    let scenario = match scenario::resolve(arg) {
+    let scenario = match scenario::resolve_os(arg) {
         Ok(s) => s,
         Err(e) => {
             report_invalid(&e, text, errors);

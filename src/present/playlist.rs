@@ -99,8 +99,12 @@ pub fn is_session(text: &str) -> bool {
 }
 
 /// Whether `arg` names a session file: an existing file whose text is a session.
-pub fn names_session(arg: impl AsRef<std::ffi::OsStr>) -> bool {
-    let path = Path::new(arg.as_ref());
+pub fn names_session(arg: &str) -> bool {
+    names_session_at(Path::new(arg))
+}
+
+/// [`names_session`] for a path, which need not be UTF-8.
+pub fn names_session_at(path: &Path) -> bool {
     path.is_file()
         && crate::bounded_read::read_regular_file(path, MAX_SESSION_BYTES)
             .ok()
@@ -248,7 +252,7 @@ fn resolve_in(base: &Path, named: &str) -> Result<Scenario, String> {
     }
     let path = base.join(named);
     if path.exists() {
-        if crate::present::playlist::names_session(&path) {
+        if crate::present::playlist::names_session_at(&path) {
             return Err(format!(
                 "`{shown}` is a session file itself; a section plays a scenario"
             ));

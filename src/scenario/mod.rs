@@ -617,10 +617,14 @@ fn plain_type_error(message: String) -> String {
     }
 }
 
-/// Finds a scenario by path, or by the name of a built-in one (`reply-lost`). A path need not
-/// be UTF-8: a file is opened by its own bytes, and only shown (lossily) in messages.
-pub fn resolve(arg: impl AsRef<std::ffi::OsStr>) -> Result<Scenario, ScenarioError> {
-    let arg = arg.as_ref();
+/// Finds a scenario by path, or by the name of a built-in one (`reply-lost`).
+pub fn resolve(arg: &str) -> Result<Scenario, ScenarioError> {
+    resolve_os(std::ffi::OsStr::new(arg))
+}
+
+/// [`resolve`] for a command-line argument, which need not be UTF-8: a file is opened by its
+/// own bytes, and its name is only shown (lossily) in messages.
+pub fn resolve_os(arg: &std::ffi::OsStr) -> Result<Scenario, ScenarioError> {
     let path = Path::new(arg);
     if path.exists() {
         return load(path);
