@@ -1,11 +1,21 @@
 //! The one place idem writes files (an export, a saved scenario, a new one), never leaving a
 //! half-written file behind: the bytes go to a temporary file beside the target, are flushed
 //! to disk, and only then take the target's name. A new file never replaces anything.
+//!
+//! A temporary file is named `.NAME.tmp-PID-N`. If the process is ended by SIGTERM, SIGINT,
+//! SIGHUP or SIGQUIT while one exists (and nothing else in the process handles that signal),
+//! the file is removed before the process ends as the signal would have ended it. A process
+//! ended by SIGKILL cannot clean up: the next write to the same target removes the temporary
+//! files of exactly that pattern whose process is gone.
 
+use std::ffi::CString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 
 /// Tells apart the temporary files of one process.
 static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -110,6 +120,7 @@ fn write_new_or_forced(path: &Path, bytes: &[u8], force: bool) -> Result<(), Wri
         dir,
         name,
     } = destination(path, force)?;
+    sweep_stale(&dir, temp_stem(&name));
     replace(path, &dir, &name, bytes, force, existing.as_ref()).map_err(|e| match e {
         Publish::Exists => WriteError::Exists(shown.clone()),
         Publish::Io(e) => WriteError::Other(format!("cannot write `{shown}`: {}", describe(&e))),
@@ -156,11 +167,136 @@ fn replace(
     existing: Option<&fs::Metadata>,
 ) -> Result<(), Publish> {
     let (temp, file) = create_temp(dir, name)?;
+    let pending = Pending::new(&temp);
     let result = fill(file, bytes, existing).and_then(|()| publish(&temp, path, force));
     if result.is_err() {
         let _ = fs::remove_file(&temp);
     }
+    drop(pending);
     result
+}
+
+/// The temporary file a terminating signal removes: a path that stays valid for as long as
+/// the process lives, or null. Each path is leaked on purpose (a few bytes per write, and only
+/// once the handlers are in place): a handler may read a pointer at any moment, so none is
+/// ever freed.
+static PENDING: AtomicPtr<libc::c_char> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Whether [`PENDING`] is watched by handlers of ours.
+static HANDLED: AtomicBool = AtomicBool::new(false);
+
+static INSTALL: Once = Once::new();
+
+/// The signals that end a process by default and that a person or a supervisor sends.
+const ENDING: [libc::c_int; 4] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP, libc::SIGQUIT];
+
+/// Marks a temporary file as the one to remove on a signal, until dropped.
+struct Pending;
+
+impl Pending {
+    fn new(temp: &Path) -> Pending {
+        INSTALL.call_once(install_handlers);
+        if HANDLED.load(Ordering::SeqCst)
+            && let Ok(c) = CString::new(temp.as_os_str().as_bytes())
+        {
+            PENDING.store(c.into_raw(), Ordering::SeqCst);
+        }
+        Pending
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        PENDING.store(std::ptr::null_mut(), Ordering::SeqCst);
+    }
+}
+
+/// Puts a handler on each ending signal whose action is still the default one. A signal the
+/// process ignores, or handles itself (the terminal screen restores the terminal and leaves
+/// on its own), is left alone: there the write finishes, or fails, and tidies up as usual.
+fn install_handlers() {
+    let mut any = false;
+    for signal in ENDING {
+        if !is_default(signal) {
+            continue;
+        }
+        // SAFETY: the action only reads an atomic, calls unlink(2) on a path that is never
+        // freed, and then ends the process as the default action would, all of which may be
+        // done in a signal handler.
+        let registered = unsafe {
+            signal_hook::low_level::register(signal, move || {
+                let temp = PENDING.swap(std::ptr::null_mut(), Ordering::SeqCst);
+                if !temp.is_null() {
+                    libc::unlink(temp);
+                }
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+            })
+        };
+        any |= registered.is_ok();
+    }
+    HANDLED.store(any, Ordering::SeqCst);
+}
+
+/// Whether `signal` still has the action it started with (not ignored, not handled).
+fn is_default(signal: libc::c_int) -> bool {
+    // SAFETY: a null new action only reads the current one into `old`.
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+            && old.sa_sigaction == libc::SIG_DFL
+    }
+}
+
+/// Removes `.STEM.tmp-PID-N` files in `dir` (exactly that pattern, regular files only) whose
+/// process no longer runs: what a write ended by SIGKILL, or a power cut, left behind. This
+/// process's own are left alone, and so is anything whose process is alive, even if only
+/// someone else may signal it. Nothing here is reported: it is tidying, not the write.
+fn sweep_stale(dir: &Path, stem: &str) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{stem}.tmp-");
+    let own = std::process::id();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(&prefix))
+            .and_then(temp_pid)
+        else {
+            continue;
+        };
+        if pid == own || process_lives(pid) {
+            continue;
+        }
+        let path = entry.path();
+        if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file()) {
+            let _ = fs::remove_file(&path);
+        }
+    }
+}
+
+/// The PID in the `PID-N` tail of a temporary file's name, when the tail is exactly that.
+fn temp_pid(tail: &str) -> Option<u32> {
+    let (pid, n) = tail.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(pid) || !digits(n) {
+        return None;
+    }
+    pid.parse().ok().filter(|&p| p > 0)
+}
+
+/// Whether a process with this PID exists (a signal 0 reaches it, or would but for
+/// permission). A PID too large to be one is not a live process.
+fn process_lives(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 sends nothing; it only asks whether the process exists.
+    if unsafe { libc::kill(pid, 0) } == 0 {
+        return true;
+    }
+    io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 enum Publish {
@@ -175,13 +311,18 @@ impl From<io::Error> for Publish {
     }
 }
 
-/// Creates `.NAME.tmp-<pid>-<n>` in `dir`, never reusing a file that is already there.
-fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
+/// The part of the target's name that a temporary file's name carries.
+fn temp_stem(name: &str) -> &str {
     let mut cut = name.len().min(NAME_ROOM);
     while !name.is_char_boundary(cut) {
         cut -= 1;
     }
-    let stem = &name[..cut];
+    &name[..cut]
+}
+
+/// Creates `.NAME.tmp-<pid>-<n>` in `dir`, never reusing a file that is already there.
+fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
+    let stem = temp_stem(name);
     let pid = std::process::id();
     let mut tries = 0;
     loop {
@@ -195,15 +336,30 @@ fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
     }
 }
 
-/// Writes and syncs the bytes; an overwritten file's permissions carry over.
+/// Writes and syncs the bytes. The file starts with the user's ordinary mode (0o666 less the
+/// umask, as the system gives any new file); when it replaces a file, only the read, write and
+/// execute bits that the old file and that ordinary mode share are kept (see [`kept_mode`]).
 fn fill(mut file: File, bytes: &[u8], existing: Option<&fs::Metadata>) -> Result<(), Publish> {
     file.write_all(bytes)?;
     file.flush()?;
     if let Some(meta) = existing.filter(|m| m.is_file()) {
-        file.set_permissions(meta.permissions())?;
+        let fresh = file.metadata()?.permissions().mode();
+        file.set_permissions(fs::Permissions::from_mode(kept_mode(
+            fresh,
+            meta.permissions().mode(),
+        )))?;
     }
     file.sync_all()?;
     Ok(())
+}
+
+/// The mode a replacing file gets: never more than the user's ordinary mode for a new file
+/// (`fresh`), and no more than the old file allowed, so a file kept private stays private.
+/// Setuid, setgid and sticky (0o7000) never carry over, nor does anything the umask takes
+/// away: the old file may belong to someone else (a link followed to it), and its bits are
+/// no grant to the file written now.
+fn kept_mode(fresh: u32, old: u32) -> u32 {
+    fresh & old & 0o777
 }
 
 /// Gives the temporary file the target's name. Without `force` a hard link is tried first:
@@ -282,6 +438,75 @@ mod tests {
             assert_eq!(names(&dir), ["taken"], "force {force}");
         }
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_forced_write_never_carries_setuid_setgid_or_sticky() {
+        let dir = scratch("mode");
+        let old = dir.join("old.md");
+        fs::write(&old, "old").expect("a file");
+        fs::set_permissions(&old, fs::Permissions::from_mode(0o7777)).expect("chmod 7777");
+        // Straight over the file, and over a link that leads to it.
+        let link = dir.join("link.md");
+        std::os::unix::fs::symlink(&old, &link).expect("a link");
+        let fresh = dir.join("fresh.md");
+        write_file(&fresh, b"x", false).expect("a new file");
+        let ordinary = fs::metadata(&fresh).expect("written").permissions().mode() & 0o7777;
+        for target in [&link, &old] {
+            write_file(target, b"new", true).expect("--force replaces");
+            let own = fs::symlink_metadata(target).expect("written");
+            assert!(own.is_file(), "{target:?} is a file of its own now");
+            let mode = own.permissions().mode() & 0o7777;
+            assert_eq!(mode & 0o7000, 0, "{target:?} has mode {mode:o}");
+            assert_eq!(mode, ordinary, "{target:?}: no wider than a new file");
+        }
+        // A file kept private stays private.
+        fs::set_permissions(&old, fs::Permissions::from_mode(0o600)).expect("chmod 600");
+        write_file(&old, b"newer", true).expect("--force replaces");
+        let mode = fs::metadata(&old).expect("written").permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o600 & ordinary);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// Above Linux's highest possible PID (2^22), so never a live process.
+    const GONE: u32 = 4_194_999;
+
+    #[test]
+    fn a_write_sweeps_temporary_files_whose_process_is_gone() {
+        let dir = scratch("sweep");
+        let own = std::process::id();
+        let stale = format!(".out.md.tmp-{GONE}-1");
+        let kept = [
+            format!(".out.md.tmp-{own}-1"), // this process: maybe a write in flight
+            ".out.md.tmp-1-7".to_string(),  // a live process (init)
+            format!(".out.md.tmp-{GONE}-1x"), // not exactly the pattern
+            format!(".out.md.tmp-{GONE}"),  // nor this
+            format!(".other.md.tmp-{GONE}-1"), // another target's
+            format!("out.md.tmp-{GONE}-1"), // no leading dot
+        ];
+        for name in kept.iter().chain([&stale]) {
+            fs::write(dir.join(name), "x").expect("a temporary file");
+        }
+        let dir_like = format!(".out.md.tmp-{GONE}-2");
+        fs::create_dir(dir.join(&dir_like)).expect("a directory of the pattern");
+        write_file(&dir.join("out.md"), b"new", false).expect("written");
+        let mut expected: Vec<String> = kept.to_vec();
+        expected.push(dir_like);
+        expected.push("out.md".to_string());
+        expected.sort();
+        assert_eq!(names(&dir), expected);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn temporary_names_are_read_exactly() {
+        assert_eq!(temp_pid("12-3"), Some(12));
+        for tail in ["12", "12-", "-3", "12-3-4", "a-3", "12-3x", "0-1", "+1-2"] {
+            assert_eq!(temp_pid(tail), None, "{tail}");
+        }
+        assert!(process_lives(std::process::id()));
+        assert!(!process_lives(GONE));
+        assert!(!process_lives(u32::MAX));
     }
 
     #[test]

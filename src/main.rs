@@ -103,7 +103,7 @@ Examples:
   idem run reply-lost --json | jq '.verdict'")]
     Run {
         /// A scenario file, or the name of a built-in scenario (default: order-5531).
-        scenario: Option<String>,
+        scenario: Option<std::ffi::OsString>,
         /// A design id (with-charge, log-after-charge, no-key, log-before-charge,
         /// content-hash, inprogress-record), its number 1–6, or `all` for every design side by side.
         #[arg(long, short, value_parser = clap::value_parser!(DesignChoice))]
@@ -305,6 +305,19 @@ fn write_stdout(bytes: &[u8]) -> ExitCode {
     }
 }
 
+/// Whether an error is standard output closed early (`idem run --json | head`): not a failure.
+fn broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .map(std::io::Error::kind)
+            .or_else(|| {
+                c.downcast_ref::<serde_json::Error>()
+                    .and_then(|j| j.io_error_kind())
+            })
+            == Some(std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 fn notes() -> ExitCode {
     match idem::tui::notes::run() {
         Ok(()) => ExitCode::SUCCESS,
@@ -316,7 +329,7 @@ fn notes() -> ExitCode {
 }
 
 fn run(
-    scenario: Option<&str>,
+    scenario: Option<&std::ffi::OsStr>,
     design: Option<DesignChoice>,
     json: bool,
     (key_strategy, step_keys): (
@@ -324,7 +337,12 @@ fn run(
         Option<idem::sim::config::KeyMode>,
     ),
 ) -> ExitCode {
-    let loaded = match load_scenario(scenario) {
+    // A path that is not UTF-8 is still a path: it is opened by its bytes.
+    let loaded = match scenario {
+        Some(path) => idem::scenario::resolve_os(path),
+        None => load_scenario(None),
+    };
+    let loaded = match loaded {
         Ok(s) => s,
         Err(e) => return report(&e.into()),
     };
@@ -332,8 +350,21 @@ fn run(
         Ok(s) => s,
         Err(why) => return usage_error(why),
     };
-    print_warnings(&loaded, scenario.unwrap_or("order-5531"));
+    let shown = scenario.map_or("order-5531".into(), |s| s.to_string_lossy());
+    print_warnings(&loaded, &shown);
     let choice = design.unwrap_or(DesignChoice::One(loaded.design));
+    if json {
+        // Written as it is made: a run of every design is never held whole in memory.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        return match idem::cli::run::run_json(&loaded, &choice, &mut out) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if broken_pipe(&e) => ExitCode::SUCCESS,
+            Err(e) => {
+                let _ = std::io::Write::flush(&mut out);
+                usage_error(&format!("{e:#}"))
+            }
+        };
+    }
     done(idem::cli::run::run(&loaded, &choice, json).map_err(|e| format!("{e:#}")))
 }
 

@@ -60,7 +60,7 @@ fn canonical_paths() -> Vec<String> {
 
 fn check_lib(files: &[String]) -> CheckOutcome {
     check::run(&CheckArgs {
-        files: files.to_vec(),
+        files: files.iter().map(Into::into).collect(),
         json: false,
     })
 }
@@ -589,7 +589,12 @@ fn binary_new_writes_once_and_the_file_passes_check() {
 /// position of the culprit; a part whose expectation no longer holds fails.
 #[test]
 fn a_session_file_checks_every_part() {
-    let run = |files: Vec<String>| check::run(&CheckArgs { files, json: false });
+    let run = |files: Vec<String>| {
+        check::run(&CheckArgs {
+            files: files.into_iter().map(Into::into).collect(),
+            json: false,
+        })
+    };
     let out = run(vec![manifest("scenarios/sessions/payments-45min.toml")]);
     assert_eq!(out.exit, 0, "{}{}", out.text, out.errors);
     assert!(out.text.contains("a session of 5 parts"), "{}", out.text);

@@ -18,7 +18,7 @@ fn parse(text: &str) -> Scenario {
 fn check_text(dir: &TempDir, text: &str) -> CheckOutcome {
     let path = dir.file("saved.toml", text);
     check::run(&CheckArgs {
-        files: vec![path],
+        files: vec![path.into()],
         json: false,
     })
 }

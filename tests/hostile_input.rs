@@ -81,7 +81,7 @@ fn assert_clean_json(bytes: &[u8], what: &str) {
 
 fn check_lib(path: &str) -> check::CheckOutcome {
     check::run(&CheckArgs {
-        files: vec![path.to_string()],
+        files: vec![path.into()],
         json: false,
     })
 }

@@ -9,6 +9,7 @@ use crate::sim::{Design, SimError, Trace};
 use crate::text::sanitize_line;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -27,7 +28,7 @@ Examples:
 pub struct CheckArgs {
     /// Scenario files to check, or names of built-in scenarios (reply-lost, …).
     #[arg(required = true, value_name = "FILE")]
-    pub files: Vec<String>,
+    pub files: Vec<OsString>,
     /// Print one JSON object on standard output instead of the report: every file, its
     /// problems and each expectation's result, and the totals.
     #[arg(long)]
@@ -110,7 +111,7 @@ pub fn run(args: &CheckArgs) -> CheckOutcome {
     let mut tally = Tally::default();
     let mut report = CheckJson::default();
     for arg in &args.files {
-        if crate::present::playlist::names_session(arg) {
+        if crate::present::playlist::names_session_at(Path::new(arg)) {
             check_session(arg, &mut text, &mut errors, &mut tally, &mut report.files);
             continue;
         }
@@ -158,7 +159,7 @@ pub fn run(args: &CheckArgs) -> CheckOutcome {
 /// A session file: the session itself (every scenario it names must load), then each part's
 /// scenario, checked as a file of its own and reported under `session.toml part N`.
 fn check_session(
-    arg: &str,
+    arg: &OsStr,
     text: &mut String,
     errors: &mut String,
     tally: &mut Tally,
@@ -182,7 +183,7 @@ fn check_session(
         text,
         "{:<STATUS_WIDTH$}{}  a session of {}: each part's scenario is checked below",
         "",
-        sanitize_line(arg),
+        sanitize_line(&arg.to_string_lossy()),
         crate::story::plural(playlist.sections.len(), "part")
     );
     for section in &playlist.sections {
@@ -198,13 +199,13 @@ fn check_session(
 }
 
 fn check_one(
-    arg: &str,
+    arg: &OsStr,
     text: &mut String,
     errors: &mut String,
     tally: &mut Tally,
     json: &mut FileJson,
 ) {
-    let scenario = match scenario::resolve(arg) {
+    let scenario = match scenario::resolve_os(arg) {
         Ok(s) => s,
         Err(e) => {
             report_invalid(&e, text, errors);
@@ -317,9 +318,9 @@ fn report_invalid(e: &ScenarioError, text: &mut String, errors: &mut String) {
 }
 
 /// The name a file is reported under: the path as given, or the built-in's name.
-fn shown_name(arg: &str, scenario: &Scenario) -> String {
+fn shown_name(arg: &OsStr, scenario: &Scenario) -> String {
     if Path::new(arg).exists() {
-        sanitize_line(arg)
+        sanitize_line(&arg.to_string_lossy())
     } else {
         format!("{} (built-in)", scenario.name)
     }
@@ -390,7 +391,7 @@ mod tests {
 
     fn check(files: &[&str]) -> CheckOutcome {
         run(&CheckArgs {
-            files: files.iter().map(|s| s.to_string()).collect(),
+            files: files.iter().map(OsString::from).collect(),
             json: false,
         })
     }

@@ -4,7 +4,6 @@ use super::json::RunJson;
 use crate::scenario::Scenario;
 use crate::scenario::values::DesignChoice;
 use crate::sim::{Design, Trace};
-use crate::story::Told;
 use crate::story::glossary;
 use crate::story::outcome::{headline, intent_line, reconcile_line, verdict_meaning};
 use anyhow::{Context, Result};
@@ -12,6 +11,11 @@ use std::fmt::Write;
 
 /// Simulates and renders; the returned text is what the command prints.
 pub fn run(scenario: &Scenario, choice: &DesignChoice, json: bool) -> Result<String> {
+    if json {
+        let mut out = Vec::new();
+        run_json(scenario, choice, &mut out)?;
+        return String::from_utf8(out).context("the JSON is not UTF-8");
+    }
     let designs: Vec<Design> = match choice {
         DesignChoice::One(d) => vec![*d],
         DesignChoice::All => Design::ALL.to_vec(),
@@ -24,23 +28,56 @@ pub fn run(scenario: &Scenario, choice: &DesignChoice, json: bool) -> Result<Str
                 .with_context(|| format!("simulating {}", scenario.name))
         })
         .collect::<Result<Vec<Trace>>>()?;
-    if json {
-        let told: Vec<Told> = traces.iter().map(|t| scenario.tell(t)).collect();
-        let values: Vec<RunJson> = traces
-            .iter()
-            .zip(&told)
-            .map(|(t, told)| RunJson::new(scenario, t, told))
-            .collect();
-        let text = match choice {
-            DesignChoice::One(_) => serde_json::to_string_pretty(&values[0])?,
-            DesignChoice::All => serde_json::to_string_pretty(&values)?,
-        };
-        return Ok(text + "\n");
-    }
     Ok(match choice {
         DesignChoice::One(_) => timeline_text(scenario, &traces[0]),
         DesignChoice::All => comparison_text(scenario, &traces),
     })
+}
+
+/// Writes the JSON of `idem run --json` to `out` as it is made: one design is simulated, told
+/// and written before the next is simulated, so a run of every design holds one trace at a
+/// time, never all six and their text at once. A design that cannot be simulated stops the
+/// output where it is, with the error.
+pub fn run_json(
+    scenario: &Scenario,
+    choice: &DesignChoice,
+    out: &mut impl std::io::Write,
+) -> Result<()> {
+    match choice {
+        DesignChoice::One(d) => serde_json::to_writer_pretty(
+            &mut *out,
+            &OneJson {
+                scenario,
+                design: *d,
+            },
+        )?,
+        DesignChoice::All => {
+            let all: Vec<OneJson> = Design::ALL
+                .iter()
+                .map(|&design| OneJson { scenario, design })
+                .collect();
+            serde_json::to_writer_pretty(&mut *out, &all)?;
+        }
+    }
+    out.write_all(b"\n")?;
+    out.flush()?;
+    Ok(())
+}
+
+/// One design's run, simulated only when it is written.
+struct OneJson<'a> {
+    scenario: &'a Scenario,
+    design: Design,
+}
+
+impl serde::Serialize for OneJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let trace = self.scenario.simulate(self.design).map_err(|e| {
+            serde::ser::Error::custom(format!("simulating {}: {e}", self.scenario.name))
+        })?;
+        let told = self.scenario.tell(&trace);
+        RunJson::new(self.scenario, &trace, &told).serialize(s)
+    }
 }
 
 /// The whole timeline and the outcome, for one design.

@@ -161,8 +161,23 @@ pub fn session_handout(
         );
     }
     out.push('\n');
+    // A scenario is the same handout wherever it comes back: simulated and written once.
+    let mut made: std::collections::HashMap<(&str, &str, crate::sim::Design, String), String> =
+        std::collections::HashMap::new();
     for (i, s) in playlist.sections.iter().enumerate() {
-        let part = handout_with(&s.scenario, audience, withheld(s), s.design)?;
+        let hide = withheld(s);
+        let key = (
+            s.scenario.name.as_str(),
+            s.scenario.text.as_str(),
+            s.design,
+            format!("{hide:?}"),
+        );
+        let part = match made.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(handout_with(&s.scenario, audience, hide, s.design)?)
+            }
+        };
         out.push_str(PAGE_BREAK);
         let _ = writeln!(out, "# Part {}: {}\n", i + 1, heading(&s.title));
         // Every heading of the part goes one level down, under the part's own.

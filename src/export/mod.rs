@@ -147,13 +147,21 @@ pub fn render(
             Ok((svg::svg_themed(&buffer, &title, theme), what))
         }
         Format::Cast => {
+            // Counted on the one design recorded, before the story of every design is told
+            // for the replay: a recording too long is refused in the time of one simulation.
+            let design = args.design.unwrap_or(scenario.design);
+            let counted = scenario
+                .simulate(design)
+                .map_err(|e| format!("cannot simulate {}: {e}", scenario.name))?
+                .ticks
+                .len();
+            if counted > MAX_CAST_FRAMES {
+                return Err(too_long_to_record(counted));
+            }
             let mut app = app_for(scenario, source, args)?;
             let frames = app.trace().ticks.len();
             if frames > MAX_CAST_FRAMES {
-                return Err(format!(
-                    "this replay has {frames} ticks; a recording is limited to {MAX_CAST_FRAMES} frames (about {} minutes at the replay's pace): export a smaller scenario, or a Markdown handout",
-                    MAX_CAST_FRAMES * 18 / 600
-                ));
+                return Err(too_long_to_record(frames));
             }
             let title = format!(
                 "idem · {} · {}",
@@ -170,6 +178,13 @@ pub fn render(
             Ok((text, what))
         }
     }
+}
+
+fn too_long_to_record(frames: usize) -> String {
+    format!(
+        "this replay has {frames} ticks; a recording is limited to {MAX_CAST_FRAMES} frames (about {} minutes at the replay's pace): export a smaller scenario, or a Markdown handout",
+        MAX_CAST_FRAMES * 18 / 600
+    )
 }
 
 /// Refuses options that do not apply to the chosen format, and sizes the replay cannot use.

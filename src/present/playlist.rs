@@ -135,7 +135,11 @@ pub fn is_session(text: &str) -> bool {
 
 /// Whether `arg` names a session file: an existing file whose text is a session.
 pub fn names_session(arg: &str) -> bool {
-    let path = Path::new(arg);
+    names_session_at(Path::new(arg))
+}
+
+/// [`names_session`] for a path, which need not be UTF-8.
+pub fn names_session_at(path: &Path) -> bool {
     path.is_file()
         && crate::bounded_read::read_regular_file(path, MAX_SESSION_BYTES)
             .ok()
@@ -183,6 +187,9 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
         );
     }
     let mut sections = Vec::new();
+    // A scenario named again is read and checked once; each section gets its own copy.
+    let mut loaded: std::collections::HashMap<&str, Result<Scenario, String>> =
+        std::collections::HashMap::new();
     for spec in parsed.section.iter().take(MAX_SECTIONS) {
         let s = spec.get_ref();
         let section_hide = hide_of(&s.hide, &mut error);
@@ -221,10 +228,13 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
             },
         };
         let named = s.scenario.get_ref();
-        let scenario = match resolve_in(base, named) {
-            Ok(scenario) => scenario,
+        let scenario = match loaded
+            .entry(named.as_str())
+            .or_insert_with(|| resolve_in(base, named))
+        {
+            Ok(scenario) => scenario.clone(),
             Err(why) => {
-                error(s.scenario.span(), why);
+                error(s.scenario.span(), why.clone());
                 continue;
             }
         };
@@ -289,7 +299,7 @@ fn resolve_in(base: &Path, named: &str) -> Result<Scenario, String> {
     }
     let path = base.join(named);
     if path.exists() {
-        if crate::present::playlist::names_session(&path.to_string_lossy()) {
+        if crate::present::playlist::names_session_at(&path) {
             return Err(format!(
                 "`{shown}` is a session file itself; a section plays a scenario"
             ));

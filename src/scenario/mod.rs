@@ -535,7 +535,24 @@ pub(crate) fn read_text(
         ScenarioError::whole(&file, format!("{e}{hint}"))
     })?;
     match String::from_utf8(bytes) {
-        Ok(s) => Ok((file, s)),
+        Ok(s) => match s.find('\0') {
+            // Valid UTF-8, yet no text: NUL bytes are what a binary file, or a disk that lost
+            // a write, is full of. Pointed at the first one, which the file does hold.
+            Some(at) => Err(ScenarioError {
+                file: file.clone(),
+                diagnostics: vec![Diagnostic::at(
+                    Severity::Error,
+                    &s,
+                    at..at + 1,
+                    format!(
+                        "the file holds NUL bytes ({} of its {} bytes), first here: it is not a text file; expected {what} (.toml)",
+                        s.bytes().filter(|&b| b == 0).count(),
+                        s.len()
+                    ),
+                )],
+            }),
+            None => Ok((file, s)),
+        },
         Err(e) => {
             let good = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
@@ -618,10 +635,23 @@ fn plain_type_error(message: String) -> String {
 
 /// Finds a scenario by path, or by the name of a built-in one (`reply-lost`).
 pub fn resolve(arg: &str) -> Result<Scenario, ScenarioError> {
+    resolve_os(std::ffi::OsStr::new(arg))
+}
+
+/// [`resolve`] for a command-line argument, which need not be UTF-8: a file is opened by its
+/// own bytes, and its name is only shown (lossily) in messages.
+pub fn resolve_os(arg: &std::ffi::OsStr) -> Result<Scenario, ScenarioError> {
     let path = Path::new(arg);
     if path.exists() {
         return load(path);
     }
+    let Some(arg) = arg.to_str() else {
+        // No built-in has such a name.
+        return Err(ScenarioError::whole(
+            &crate::text::sanitize_line(&arg.to_string_lossy()),
+            "no such file".to_string(),
+        ));
+    };
     let stem = arg.strip_suffix(".toml").unwrap_or(arg);
     let stem = stem.rsplit('/').next().unwrap_or(stem);
     if let Some(builtin) = library::find(stem)

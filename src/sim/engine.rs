@@ -53,8 +53,19 @@ impl fmt::Display for SimError {
 
 impl std::error::Error for SimError {}
 
+thread_local! {
+    static RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many simulations this thread has started: what lets a test see that work meant to be
+/// done once (a scenario a session names twice, a recording refused) is not done again.
+pub fn runs_on_this_thread() -> u64 {
+    RUNS.with(std::cell::Cell::get)
+}
+
 /// Simulates `cfg` under `design` from the first Pay to the last answer.
 pub fn simulate(cfg: &SimConfig, design: Design) -> Result<Trace, SimError> {
+    RUNS.with(|r| r.set(r.get() + 1));
     let mut world = World::new(cfg, design);
     for (intent, i) in cfg.intents.iter().enumerate() {
         world.schedule(i.at, Event::Pay { intent });

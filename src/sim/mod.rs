@@ -21,7 +21,7 @@ mod world;
 
 pub use config::SimConfig;
 pub use design::Design;
-pub use engine::{SimError, describe_layers, simulate};
+pub use engine::{SimError, describe_layers, runs_on_this_thread, simulate};
 pub use fact::Fact;
 pub use money::Cents;
 pub use per_design::PerDesign;
