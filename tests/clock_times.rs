@@ -181,7 +181,7 @@ fn check_points_at_a_time_no_tick_has() {
     for (name, at) in [("late.toml", "day 9 02:00"), ("early.toml", "day 1 02:00")] {
         let path = dir.file(name, &overnight(at));
         let out = check::run(&CheckArgs {
-            files: vec![path.clone()],
+            files: vec![path.clone().into()],
             json: false,
         });
         assert_eq!(out.exit, 2, "{name}: {}\n{}", out.text, out.errors);
