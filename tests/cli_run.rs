@@ -453,3 +453,47 @@ fn the_timeline_names_the_lanes_as_the_scenario_does() {
     assert!(line("presses Pay").contains("  Customer         presses Pay"));
     assert!(line("no answer to #1").contains("  API gateway      no answer"));
 }
+
+/// `--design all` lines its columns up however long a cell is, and says what the steps after
+/// payment and the night's reconciliation did.
+#[test]
+fn design_all_lines_up_and_tells_steps_and_reconcile() {
+    for name in ["courier-retry", "nightly-reconcile", "order-5531"] {
+        let s = idem::scenario::library::find(name)
+            .expect("built in")
+            .load()
+            .expect("loads");
+        let traces: Vec<_> = idem::sim::Design::ALL
+            .iter()
+            .map(|d| s.simulate(*d).expect("runs"))
+            .collect();
+        let text = idem::cli::run::comparison_text(&s, &traces);
+        let rows: Vec<&str> = text
+            .lines()
+            .skip_while(|l| !l.starts_with("key"))
+            .take(1 + traces.len())
+            .collect();
+        // Every row's outcome starts in the header's outcome column, after a gap.
+        let head: Vec<char> = rows[0].chars().collect();
+        let at = (0..head.len())
+            .find(|&i| head[i..].starts_with(&['o', 'u', 't', 'c', 'o', 'm', 'e']))
+            .expect("an outcome column");
+        for r in &rows[1..] {
+            let chars: Vec<char> = r.chars().collect();
+            assert!(
+                chars[at - 2..at].iter().all(|c| *c == ' ') && chars[at] != ' ',
+                "{name}: {r}\n{text}"
+            );
+        }
+        let has_steps = traces
+            .iter()
+            .any(|t| t.outcome.intents.iter().any(|i| !i.steps.is_empty()));
+        assert_eq!(text.contains(": then "), has_steps, "{name}\n{text}");
+        let has_reconcile = traces.iter().any(|t| t.outcome.reconcile.is_some());
+        assert_eq!(
+            text.contains("reconcile at "),
+            has_reconcile,
+            "{name}\n{text}"
+        );
+    }
+}

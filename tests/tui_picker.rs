@@ -35,7 +35,7 @@ fn picker_lists_files_then_builtins_and_opens_one() {
     let (dir, good, broken) = picker_dir();
     let picker = idem::tui::picker::list(dir.path());
     assert_eq!(picker.entries.len(), 2 + BUILTIN.len());
-    assert_eq!(BUILTIN.len(), 15);
+    assert_eq!(BUILTIN.len(), 17);
     assert_eq!(picker.selected, 0);
     assert_eq!(picker.typed, "");
     assert_eq!(picker.error, None);

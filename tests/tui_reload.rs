@@ -70,6 +70,10 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
     let err = idem::scenario::load(&path).expect_err("the broken edit is refused");
     settle(&mut app, Msg::FileChanged(Err(err.one_line())));
     let error = app.error.clone().expect("the error is kept for the footer");
+    assert_eq!(
+        app.notice, None,
+        "no stale \"reloaded\" beside a broken file"
+    );
     // file:line:column, the column being where the bad value starts.
     let col = broken
         .lines()

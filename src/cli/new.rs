@@ -174,7 +174,8 @@ mod tests {
                 "{name} holds itself to [[expect]]"
             );
             for e in &s.expectations {
-                let o = s.simulate(e.design).expect("runs").outcome;
+                let keyed = s.rekeyed(e.key_strategy, e.step_keys).expect("keys");
+                let o = keyed.simulate(e.design).expect("runs").outcome;
                 if let Some(c) = e.charges {
                     assert_eq!(o.charges, c, "{name} line {}", e.line);
                 }

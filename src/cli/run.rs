@@ -177,30 +177,101 @@ fn outcome_text(trace: &Trace) -> String {
     out
 }
 
-/// Every design's outcome, one row each.
+/// Every design's outcome, one row each, the columns as wide as their widest cell; then, for
+/// each design, what its steps after payment and its reconciliation did, when the story has
+/// them.
 pub fn comparison_text(scenario: &Scenario, traces: &[Trace]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{} — {}\n", scenario.name, scenario.title);
-    let _ = writeln!(
-        out,
-        "{:<3} {:<18} {:<27} {:>7} {:>10}  {:<19}  {:<8}  outcome",
-        "key", "design", "", "charges", "charged", "verdict", "client"
-    );
+    let rows: Vec<[String; 8]> = traces
+        .iter()
+        .map(|t| {
+            let o = &t.outcome;
+            let client: Vec<&str> = o.intents.iter().map(|i| i.client_view.label()).collect();
+            [
+                t.design.hotkey().to_string(),
+                t.design.id().to_string(),
+                t.design.name().to_string(),
+                o.charges.to_string(),
+                o.charged_cents.to_string(),
+                o.verdict.id().to_string(),
+                client.join("/"),
+                headline(o).1,
+            ]
+        })
+        .collect();
+    let head = [
+        "key", "design", "", "charges", "charged", "verdict", "client", "outcome",
+    ]
+    .map(String::from);
+    let width = |c: usize| {
+        rows.iter()
+            .chain(std::iter::once(&head))
+            .map(|r| r[c].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..8).map(width).collect();
+    let line = |r: &[String; 8]| {
+        // Counts and money right-aligned, words left-aligned; the last column runs free.
+        format!(
+            "{:<w0$}  {:<w1$}  {:<w2$}  {:>w3$}  {:>w4$}  {:<w5$}  {:<w6$}  {}",
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            r[5],
+            r[6],
+            r[7],
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2],
+            w3 = widths[3],
+            w4 = widths[4],
+            w5 = widths[5],
+            w6 = widths[6],
+        )
+        .trim_end()
+        .to_string()
+    };
+    let _ = writeln!(out, "{}", line(&head));
+    for r in &rows {
+        let _ = writeln!(out, "{}", line(r));
+    }
+    // What happened after the payment and overnight, which the row has no room for.
+    let mut after = Vec::new();
     for t in traces {
         let o = &t.outcome;
-        let client: Vec<&str> = o.intents.iter().map(|i| i.client_view.label()).collect();
-        let _ = writeln!(
-            out,
-            "{:<3} {:<18} {:<27} {:>7} {:>10}  {:<19}  {:<8}  {}",
-            t.design.hotkey(),
-            t.design.id(),
-            t.design.name(),
-            o.charges,
-            o.charged_cents.to_string(),
-            o.verdict.id(),
-            client.join("/"),
-            headline(o).1
-        );
+        for i in o.intents.iter().filter(|i| !i.steps.is_empty()) {
+            let steps: Vec<String> = i
+                .steps
+                .iter()
+                .map(crate::story::outcome::step_line)
+                .collect();
+            after.push(format!(
+                "{:<w$}  order {}: then {}",
+                t.design.id(),
+                i.id,
+                steps.join("; "),
+                w = widths[1]
+            ));
+        }
+        if let Some(r) = &o.reconcile {
+            after.push(format!(
+                "{:<w$}  reconcile at {}: {}",
+                t.design.id(),
+                t.format_time(r.at),
+                reconcile_line(r),
+                w = widths[1]
+            ));
+        }
+    }
+    if !after.is_empty() {
+        out.push('\n');
+        for l in after {
+            let _ = writeln!(out, "{l}");
+        }
     }
     out
 }

@@ -42,6 +42,9 @@ pub struct Shown {
     pub room: Option<String>,
     /// The room's score over the talk so far.
     pub score: Option<String>,
+    /// Whether the replay plays or waits, at what speed, and whether the room's screen is
+    /// blanked.
+    pub play: Option<String>,
 }
 
 /// Where the presenter's socket lives, and whether idem chose the folder.

@@ -363,6 +363,7 @@ pub fn state_lines(sheet: &Sheet, since: u64) -> Vec<String> {
         });
         lines.push(format!("{section}{left}"));
     }
+    lines.extend(s.play.iter().cloned());
     lines.extend(s.hidden.iter().cloned());
     lines.extend(s.banners.iter().cloned());
     lines.extend(s.room.iter().cloned());

@@ -88,7 +88,21 @@ pub fn shown(app: &App) -> Shown {
         }),
         left_secs: None,
         room: room_here(app),
+        play: Some(play_state(app)),
         score: app.session_score().text(),
+    }
+}
+
+/// Whether the replay plays, at what speed, and whether the room's screen is blank: the same
+/// words on the presenter's title line and in the notes.
+pub fn play_state(app: &App) -> String {
+    let speed = crate::tui::app::SPEEDS[app.speed];
+    if app.present.is_some_and(|p| p.blank) {
+        "the room's screen is blank (any key brings it back)".to_string()
+    } else if app.playing {
+        format!("▶ playing · {speed}×")
+    } else {
+        format!("❚❚ paused · {speed}×")
     }
 }
 

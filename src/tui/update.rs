@@ -592,7 +592,11 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             added: app.added.clone(),
             after: After::Reload,
         })),
-        Msg::FileChanged(Err(e)) => app.error = Some(e),
+        Msg::FileChanged(Err(e)) => {
+            // An older "reloaded" would say the file is fine while it is not.
+            app.notice = None;
+            app.error = Some(e);
+        }
         Msg::Simulated { after, result } => app.finish(after, result),
         Msg::Loaded {
             source,

@@ -165,7 +165,12 @@ fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, them
         Screen::Compare => "COMPARE".to_string(),
         _ => format!("{}/{}", app.tick + 1, trace.ticks.len()),
     };
-    let mut right = format!("◷ {}   {position}", trace.format_time(app.now()));
+    let play = if app.playing {
+        format!("▶ {}×   ", crate::tui::app::SPEEDS[app.speed])
+    } else {
+        String::new()
+    };
+    let mut right = format!("{play}◷ {}   {position}", trace.format_time(app.now()));
     // The room must know when it is looking at a what-if rather than the scenario as written.
     if !app.added.is_empty() {
         right = format!("⑂ WHAT-IF   {right}");
