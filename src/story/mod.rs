@@ -103,7 +103,15 @@ pub fn times_word(n: usize) -> String {
         0 => "never".to_string(),
         1 => "once".to_string(),
         2 => "twice".to_string(),
+        // Words up to nine, as a grown list of choices goes (nine at most), so a list never
+        // mixes "Three times" with "4 times".
         3 => "three times".to_string(),
+        4 => "four times".to_string(),
+        5 => "five times".to_string(),
+        6 => "six times".to_string(),
+        7 => "seven times".to_string(),
+        8 => "eight times".to_string(),
+        9 => "nine times".to_string(),
         n => format!("{n} times"),
     }
 }
@@ -1395,5 +1403,17 @@ fn lookup_answer(answer: Option<&LookupAnswer>) -> String {
         Some(LookupAnswer::Found { response }) => format!("found: {}", response.summary()),
         Some(LookupAnswer::InProgress) => "in progress".to_string(),
         Some(LookupAnswer::NotFound) | None => "not found".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn counts_a_grown_list_can_reach_are_all_words() {
+        for n in 0..=9 {
+            let word = super::times_word(n);
+            assert!(!word.chars().any(|c| c.is_ascii_digit()), "{n}: {word}");
+        }
+        assert_eq!(super::times_word(12), "12 times");
     }
 }
