@@ -458,7 +458,12 @@ fn the_timeline_names_the_lanes_as_the_scenario_does() {
 /// payment and the night's reconciliation did.
 #[test]
 fn design_all_lines_up_and_tells_steps_and_reconcile() {
-    for name in ["courier-retry", "nightly-reconcile", "order-5531", "second-purchase"] {
+    for name in [
+        "courier-retry",
+        "nightly-reconcile",
+        "order-5531",
+        "second-purchase",
+    ] {
         let s = idem::scenario::library::find(name)
             .expect("built in")
             .load()

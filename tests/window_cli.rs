@@ -208,3 +208,18 @@ fn from_reads_a_real_config_and_a_broken_one_exits_2_with_its_place() {
     let message = fails(&["--from", &format!("{FIXTURES}/no-such-file.yaml")]);
     assert!(message.contains("no-such-file.yaml"), "{message}");
 }
+
+/// A span under a minute is said once: "77 s", never "77 s (77 s)".
+#[test]
+fn a_short_span_is_not_said_twice() {
+    let out = succeeds(&["--layer", "client=1s:3:20s", "--layer", "gateway=2s:2"]);
+    let delay = out
+        .lines()
+        .find(|l| l.starts_with("Automatic delay"))
+        .expect("the delay line");
+    let value = delay.trim_start_matches("Automatic delay").trim();
+    if let Some((seconds, human)) = value.split_once(" (") {
+        assert_ne!(format!("{seconds})"), human, "{delay}");
+    }
+    assert!(!value.contains('('), "{delay}");
+}

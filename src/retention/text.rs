@@ -74,18 +74,25 @@ impl Report {
             "Attempts for one intent",
             &self.attempts.to_string(),
         );
+        // Seconds, then the same span in larger units, unless that reads the same.
+        let both = |seconds: String, human: String| {
+            if seconds == human {
+                seconds
+            } else {
+                format!("{seconds} ({human})")
+            }
+        };
         let automatic = if self.automatic_delay.is_unbounded() {
             self.automatic_delay.to_string()
         } else {
-            format!(
-                "{} ({})",
+            both(
                 self.automatic_delay.seconds_text(),
-                self.automatic_delay
+                self.automatic_delay.to_string(),
             )
         };
         line(&mut out, "Automatic delay", &automatic);
         if self.timeouts_known && !self.gives_up.is_unbounded() {
-            let gives_up = format!("{} ({})", self.gives_up.seconds_text(), self.gives_up);
+            let gives_up = both(self.gives_up.seconds_text(), self.gives_up.to_string());
             line(&mut out, "Gives up after", &gives_up);
         }
         if self.sends != self.attempts {
