@@ -936,3 +936,20 @@ fn the_presenter_s_big_narration_keeps_a_hidden_ending_hidden() {
     assert!(!collapse(&screen).contains(&collapse(told)), "{screen}");
     assert!(screen.contains("hidden until the reveal"), "{screen}");
 }
+
+#[test]
+fn the_window_screen_s_help_keeps_each_key_apart_from_its_words() {
+    let mut app = replay();
+    settle(&mut app, Msg::OpenWindow);
+    settle(&mut app, Msg::ToggleHelp);
+    let screen = render(&app, 80, 40);
+    for (keys, what) in idem::tui::retention::KEYS {
+        let start: String = what.chars().take(12).collect();
+        let line = screen
+            .lines()
+            .find(|l| l.contains(&format!(" {keys} ")) && l.contains(&start))
+            .unwrap_or_else(|| panic!("{keys} and its words, apart:\n{screen}"));
+        let key_at = line.find(&format!(" {keys} ")).unwrap_or(0);
+        assert!(line.find(&start).unwrap_or(0) > key_at, "{line}");
+    }
+}

@@ -17,17 +17,6 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let width = area.width.min(78);
     let inner = usize::from(width.saturating_sub(2));
     let mut lines: Vec<Line> = Vec::new();
-    // A description too long for one line goes on under itself, not back at column 0.
-    let entry = |lines: &mut Vec<Line<'static>>, key: String, what: &str| {
-        let rows = crate::text::wrap(what, inner.saturating_sub(KEY_COLUMN).max(10));
-        for (i, row) in rows.into_iter().enumerate() {
-            let key = if i == 0 { key.clone() } else { String::new() };
-            lines.push(Line::from(vec![
-                Span::styled(format!(" {key:<w$}", w = KEY_COLUMN - 1), theme.key()),
-                Span::raw(row),
-            ]));
-        }
-    };
     // The help belongs to the screen it is opened on.
     let (keys, title, designs) = if app.screen == Screen::Window {
         (
@@ -39,6 +28,25 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         (PRESENTER_KEYS, "Keys of presenter mode", true)
     } else {
         (KEYS, "Keys", true)
+    };
+    // The key column is as wide as this page's longest key (at least KEY_COLUMN), so a key
+    // never runs into its words.
+    let column = keys
+        .iter()
+        .map(|(k, _)| k.chars().count() + 2)
+        .max()
+        .unwrap_or(0)
+        .clamp(KEY_COLUMN, 20);
+    // A description too long for one line goes on under itself, not back at column 0.
+    let entry = |lines: &mut Vec<Line<'static>>, key: String, what: &str| {
+        let rows = crate::text::wrap(what, inner.saturating_sub(column).max(10));
+        for (i, row) in rows.into_iter().enumerate() {
+            let key = if i == 0 { key.clone() } else { String::new() };
+            lines.push(Line::from(vec![
+                Span::styled(format!(" {key:<w$} ", w = column - 2), theme.key()),
+                Span::raw(row),
+            ]));
+        }
     };
     for (k, what) in keys {
         entry(&mut lines, (*k).to_string(), what);
