@@ -953,3 +953,26 @@ fn the_window_screen_s_help_keeps_each_key_apart_from_its_words() {
         assert!(line.find(&start).unwrap_or(0) > key_at, "{line}");
     }
 }
+
+#[test]
+fn long_choices_are_never_cut_or_wrapped_in_the_middle() {
+    let mut scenario = default_scenario().expect("loads");
+    let long = [
+        "Not at all: the charge never went through",
+        "Once: the retry was answered from memory",
+        "Twice: the retry was charged as new work",
+    ];
+    scenario.quizzes[0].choices = long.iter().map(|c| c.to_string()).collect();
+    let mut app = App::new(scenario, "order-5531".into()).expect("simulates");
+    to_question(&mut app);
+    let screen = render(&app, 80, 24);
+    for c in long {
+        assert!(screen.lines().any(|l| l.contains(c)), "{c}:\n{screen}");
+    }
+    // Counting hands shows each choice whole beside its count.
+    press(&mut app, ch('v'));
+    let screen = render(&app, 80, 24);
+    for c in long {
+        assert!(screen.lines().any(|l| l.contains(c)), "{c}:\n{screen}");
+    }
+}

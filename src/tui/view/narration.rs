@@ -135,7 +135,8 @@ fn question(
             .map(|c| unicode_width::UnicodeWidthStr::width(c.as_str()))
             .max()
             .unwrap_or(0)
-            .min(28);
+            // Room for the marks, the count and a 20-cell bar beside it at 80 columns.
+            .min(44);
         for (i, c) in choices.iter().enumerate() {
             let n = votes.get(i).copied().unwrap_or(0);
             let chosen = voting == Some(i);
@@ -156,6 +157,13 @@ fn question(
             ]));
         }
     } else {
+        // Short choices share a line; long ones take a line each, so the box never wraps a
+        // choice in the middle and leaves its end under the next one's number.
+        let together: usize = choices
+            .iter()
+            .map(|c| unicode_width::UnicodeWidthStr::width(c.as_str()) + 6)
+            .sum();
+        let one_per_line = together > 56;
         let mut spans: Vec<Span> = Vec::new();
         for (i, c) in choices.iter().enumerate() {
             let style = if given == Some(i) {
@@ -165,9 +173,15 @@ fn question(
             };
             spans.push(Span::styled(format!("{} ", i + 1), theme.key()));
             spans.push(Span::styled(c.clone(), style));
-            spans.push(Span::raw("    "));
+            if one_per_line {
+                lines.push(Line::from(std::mem::take(&mut spans)));
+            } else {
+                spans.push(Span::raw("    "));
+            }
         }
-        lines.push(Line::from(spans));
+        if !spans.is_empty() {
+            lines.push(Line::from(spans));
+        }
     }
     let n = choices.len();
     let title = match revealed {
