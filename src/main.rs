@@ -504,6 +504,8 @@ fn replay(
         at: args.at,
         present: presenting,
         hide,
+        // A session opens on its agenda and ends on its end card.
+        cards: playlist.is_some(),
         playlist,
     };
     let app = match idem::tui::App::launch(loaded, source, launch) {

@@ -428,6 +428,14 @@ fn present_a_session_in_tmux_and_the_notes_follow() {
         "present",
         &format!("present '{}'", session.display()),
     );
+    // The talk opens on its agenda; PageDown starts part 1.
+    tmux.wait_for("present", "the agenda", |s| {
+        s.contains("PageDown starts part 1")
+    });
+    tmux.wait_for("notes", "the notes on the agenda", |s| {
+        collapse(s).contains("the agenda is on screen")
+    });
+    tmux.press("present", "NPage");
     tmux.wait_for("present", "the first part", |s| {
         s.lines()
             .next()
@@ -642,4 +650,43 @@ fn results_that_cannot_be_written_are_refused_before_the_talk() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("--results") && err.contains(says), "{err}");
     }
+}
+
+#[test]
+fn a_talk_opens_on_its_agenda_and_ends_on_its_end_card() {
+    use idem::tui::app::Card;
+    let playlist = three();
+    let first = playlist.sections[0].clone();
+    let launch = Launch {
+        present: true,
+        design: Some(first.design),
+        playlist: Some(playlist),
+        cards: true,
+        ..Launch::default()
+    };
+    let mut app = App::launch(first.scenario, first.source, launch).expect("simulates");
+    assert_eq!(app.card(), Some(Card::Agenda));
+    let screen = render(&app, 80, 24);
+    for part in ["1. Order 5531", "3. The last one", "PageDown starts part 1"] {
+        assert!(screen.contains(part), "{part}:\n{screen}");
+    }
+    assert!(app.question_here().is_none(), "no question over the agenda");
+    press(&mut app, key(KeyCode::PageDown));
+    assert_eq!((app.card(), app.tick), (None, 0));
+    press(&mut app, key(KeyCode::PageUp));
+    assert_eq!(app.card(), Some(Card::Agenda));
+    press(&mut app, key(KeyCode::PageDown));
+    for _ in 0..3 {
+        answer(&mut app, '2');
+        press(&mut app, key(KeyCode::End));
+        press(&mut app, key(KeyCode::PageDown));
+    }
+    assert_eq!(app.card(), Some(Card::End));
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("3 of 3 parts shown"), "{screen}");
+    assert!(screen.contains("The room, over the session"), "{screen}");
+    press(&mut app, key(KeyCode::PageUp));
+    assert_eq!(app.card(), None);
+    assert_eq!(app.scenario.name, "request-lost");
+    assert!(app.at_end());
 }

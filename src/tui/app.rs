@@ -186,6 +186,20 @@ pub struct Agenda {
     pub entered: u64,
     /// Which sections have been on screen.
     pub shown: Vec<bool>,
+    /// A card on screen in place of the story: the agenda before the first part, or the end
+    /// after the last (`idem present SESSION` shows both; the library's callers opt in).
+    pub card: Option<Card>,
+    /// Whether the talk opens on the agenda and ends on an end card.
+    pub cards: bool,
+}
+
+/// A card of the talk's own, shown in place of a part's story.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Card {
+    /// Before the first part: the session's title, what it is about, and its parts.
+    Agenda,
+    /// After the last part's last tick: the parts shown and the room's score.
+    End,
 }
 
 impl Agenda {
@@ -199,6 +213,8 @@ impl Agenda {
                 .collect(),
             spent: vec![0; n],
             shown: (0..n).map(|i| i == 0).collect(),
+            card: None,
+            cards: false,
             playlist,
             at: 0,
             entered: 0,
@@ -247,6 +263,8 @@ pub struct Launch {
     pub hide: crate::present::Hide,
     /// Presenter mode: a session file's scenarios, played in order from the first.
     pub playlist: Option<crate::present::playlist::Playlist>,
+    /// With a playlist: open on the agenda card and end on the end card.
+    pub cards: bool,
 }
 
 /// Where the last frame drew what a click can choose: the view writes it as it draws, the
@@ -491,7 +509,12 @@ impl App {
                 ..Presenting::default()
             });
             if let Some(playlist) = options.playlist {
-                app.agenda = Some(Box::new(Agenda::new(playlist)));
+                let mut agenda = Agenda::new(playlist);
+                if options.cards {
+                    agenda.cards = true;
+                    agenda.card = Some(Card::Agenda);
+                }
+                app.agenda = Some(Box::new(agenda));
             }
         }
         Ok(app)
@@ -557,6 +580,11 @@ impl App {
         }
     }
 
+    /// The talk's own card on screen instead of the story, if any.
+    pub fn card(&self) -> Option<Card> {
+        self.agenda.as_ref().and_then(|a| a.card)
+    }
+
     /// The quiz that stops the replay at the current tick, if any, with its index.
     pub fn quiz_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
         self.scenario
@@ -568,6 +596,9 @@ impl App {
 
     /// The question at this tick on the replay's screen (not in compare), if any.
     pub fn question_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
+        if self.card().is_some() {
+            return None;
+        }
         match self.screen {
             Screen::Replay => self.quiz_here(),
             _ => None,

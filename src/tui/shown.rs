@@ -74,6 +74,15 @@ pub fn shown(app: &App) -> Shown {
             .collect(),
         hidden: hidden.map(|h| format!("hidden from the room: {} (n reveals)", h.words())),
         section: app.agenda.as_ref().and_then(|a| {
+            match a.card {
+                Some(crate::tui::app::Card::Agenda) => {
+                    return Some("the agenda is on screen: PageDown starts part 1".to_string());
+                }
+                Some(crate::tui::app::Card::End) => {
+                    return Some("the end card is on screen: PageUp goes back".to_string());
+                }
+                None => {}
+            }
             let s = a.section()?;
             let budget = s
                 .budget

@@ -55,7 +55,38 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         // The viewer moved: a moment kept from before a re-keying is no longer wanted.
         app.anchor = None;
     }
+    // The talk's own cards: PageDown leaves the agenda for part 1, PageUp from part 1's
+    // first tick comes back to it; PageDown at the last part's end shows the end card.
+    if let Some(card) = app.card() {
+        match (card, &msg) {
+            (super::app::Card::Agenda, Msg::Next) => return set_card(app, None),
+            (super::app::Card::End, Msg::Prev) => return set_card(app, None),
+            (_, Msg::Next | Msg::Prev | Msg::First | Msg::Last | Msg::TogglePlay) => return,
+            _ => {}
+        }
+    }
+    let cards = app.agenda.as_ref().is_some_and(|a| a.cards);
     match msg {
+        Msg::Prev
+            if cards
+                && app.screen == Screen::Replay
+                && app.tick == 0
+                && app.agenda.as_ref().is_some_and(|a| a.at == 0) =>
+        {
+            app.playing = false;
+            set_card(app, Some(super::app::Card::Agenda));
+        }
+        Msg::Next
+            if cards
+                && app.screen == Screen::Replay
+                && app.at_end()
+                && !app.quiz_pending()
+                && !app.answer_waiting()
+                && next_section(app).is_none() =>
+        {
+            app.playing = false;
+            set_card(app, Some(super::app::Card::End));
+        }
         // A clicker's PageDown reveals the room's answer when one waits.
         Msg::Next if app.answer_waiting() => reveal(app),
         Msg::Next if app.quiz_pending() => {
@@ -736,6 +767,14 @@ fn same_kind(a: &crate::sim::config::FaultAction, b: &crate::sim::config::FaultA
         (Crash { after: x, .. }, Crash { after: y, .. }) => x == y,
         _ => a == b,
     }
+}
+
+/// Puts one of the talk's cards on screen, or takes it away.
+fn set_card(app: &mut App, card: Option<super::app::Card>) {
+    if let Some(a) = app.agenda.as_mut() {
+        a.card = card;
+    }
+    app.notice = None;
 }
 
 /// The way K keys the checkout next: one key per order, one per attempt, none, and back

@@ -22,6 +22,9 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
         // A blank screen, as a projector remote's "black" key gives.
         return;
     }
+    if let (Some(card), Some(agenda)) = (app.card(), app.agenda.as_deref()) {
+        return talk_card(frame, area, app, agenda, card, theme);
+    }
     let roomy = area.height >= 30;
     let state = banners(app);
     let banner_height = (state.len() as u16).min(2);
@@ -274,4 +277,72 @@ fn money_line(
         ));
     }
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The talk's own cards: its agenda before the first part, its end after the last.
+fn talk_card(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    agenda: &crate::tui::app::Agenda,
+    card: crate::tui::app::Card,
+    theme: &Theme,
+) {
+    use crate::tui::app::Card;
+    let w = app.withheld();
+    let playlist = &agenda.playlist;
+    let mut lines = vec![
+        Line::styled(w.text(&playlist.title), theme.bold()),
+        Line::raw(""),
+    ];
+    match card {
+        Card::Agenda => {
+            if !playlist.description.trim().is_empty() {
+                lines.push(Line::raw(w.text(playlist.description.trim())));
+                lines.push(Line::raw(""));
+            }
+            for (i, s) in playlist.sections.iter().enumerate() {
+                let budget = s
+                    .budget
+                    .map(|b| format!(" · {}", clock(b.as_secs() as i64)))
+                    .unwrap_or_default();
+                lines.push(Line::raw(format!(
+                    "{}. {}{budget}",
+                    i + 1,
+                    w.text(&s.title)
+                )));
+            }
+            if let Some(total) = playlist.budget() {
+                lines.push(Line::raw(""));
+                lines.push(Line::styled(
+                    format!("{} in all", clock(total.as_secs() as i64)),
+                    theme.dim(),
+                ));
+            }
+            lines.push(Line::raw(""));
+            lines.push(Line::styled("PageDown starts part 1", theme.dim()));
+        }
+        Card::End => {
+            let shown = agenda.shown.iter().filter(|s| **s).count();
+            lines.push(Line::raw(format!(
+                "{shown} of {} parts shown",
+                playlist.sections.len()
+            )));
+            if let Some(score) = app.session_score().text() {
+                lines.push(Line::raw(format!("The room, over the session: {score}")));
+            }
+            lines.push(Line::raw(""));
+            lines.push(Line::styled(
+                "PageUp goes back to the last part · q ends the talk",
+                theme.dim(),
+            ));
+        }
+    }
+    let inner = area.inner(Margin::new(4, 2));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .block(Block::default().borders(Borders::ALL)),
+        inner,
+    );
 }
