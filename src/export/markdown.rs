@@ -300,7 +300,7 @@ impl Page<'_> {
         let most = crate::scenario::most_charges(self.traces);
         let mut next = 0;
         for (n, quiz) in quizzes.iter().enumerate() {
-            if let Some(at) = quiz.target.find(trace, told).filter(|at| *at >= next) {
+            if let Some(at) = quiz.tick(trace, told).filter(|at| *at >= next) {
                 let _ = writeln!(out, "## The story up to question {}\n", n + 1);
                 self.story_rows(out, trace, told, (next, at), Some(at), narrated);
                 next = at + 1;
