@@ -177,7 +177,7 @@ pub fn check(scenario: &Scenario) -> Vec<(Severity, Range<usize>, String)> {
                 before_start(r.block, *at, start, scenario.config.clock),
             ))
         } else if r.nowhere() && r.scoped {
-            Some((Severity::Error, nowhere_listed(&r, &runs)))
+            Some((Severity::Error, nowhere_listed(&r, &runs, full)))
         } else if r.nowhere() {
             let message = match r.target {
                 NarrationTarget::Label(label) if full => no_such_label(r.block, label, &labels),
@@ -286,9 +286,10 @@ fn partly_missing(
     )
 }
 
-/// A block whose `designs` key lists designs none of which has its tick. For a label, the
-/// designs that have it are named, when some do; the labels of the listed designs follow.
-fn nowhere_listed(r: &Reach<'_>, runs: &[Run]) -> String {
+/// A block whose `designs` key lists designs none of which has its tick. The designs that do
+/// have it are named; for a label, while `full`, the nearest label under the listed designs
+/// and the labels there are follow.
+fn nowhere_listed(r: &Reach<'_>, runs: &[Run], full: bool) -> String {
     let what = match r.target {
         NarrationTarget::Label(label) => {
             format!("no tick is labelled `{}`", crate::text::shorten(label, 60))
@@ -304,21 +305,18 @@ fn nowhere_listed(r: &Reach<'_>, runs: &[Run]) -> String {
         String::new()
     } else {
         format!(
-            "; only {} {} it, and `designs` leaves {} out",
+            "; {} {} it, but `designs` leaves {} out",
             and_list(&elsewhere),
             if elsewhere.len() == 1 { "has" } else { "have" },
-            if elsewhere.len() == 1 { "it" } else { "them" },
+            if elsewhere.len() == 1 { "that design" } else { "those" },
         )
     };
-    let hint = match r.target {
-        NarrationTarget::Label(label) => {
-            let mine: Vec<&Run> = runs
+    let (near, labels) = match r.target {
+        NarrationTarget::Label(label) if full => {
+            let mut seen = HashSet::new();
+            let labels: Vec<&str> = runs
                 .iter()
                 .filter(|run| r.wanted.contains(&run.design))
-                .collect();
-            let mut seen = HashSet::new();
-            let labels: Vec<&str> = mine
-                .iter()
                 .flat_map(|run| run.labels.iter())
                 .map(String::as_str)
                 .filter(|l| seen.insert(*l))
@@ -326,12 +324,17 @@ fn nowhere_listed(r: &Reach<'_>, runs: &[Run]) -> String {
             let near = did_you_mean(label, labels.iter().take(SUGGEST_FROM).copied())
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default();
-            format!("{near}; their labels are: {}", list_labels(&labels))
+            (near, format!("; the labels there are: {}", list_labels(&labels)))
         }
-        NarrationTarget::At(_) => String::new(),
+        _ => (String::new(), String::new()),
+    };
+    let whom = if r.wanted.len() == 1 {
+        "the design"
+    } else {
+        "the designs"
     };
     format!(
-        "under {}, the designs this {} is for, {what}, so it would never be seen{only}{hint}",
+        "under {}, {whom} this {} is for, {what}{near}, so it would never be seen{only}{labels}",
         and_list(&r.wanted),
         r.block.name()
     )
