@@ -666,3 +666,106 @@ fn binary_new_starts_from_a_template_and_lists_them() {
     );
     assert!(!dir.join("x.toml").exists());
 }
+
+/// The label of a second charge: LOST_REPLY's retry is charged again under some designs only.
+fn second_charge() -> (String, Vec<idem::sim::Design>, Vec<idem::sim::Design>) {
+    let label = "charges ch_2 $48.60".to_string();
+    let (with, without): (Vec<_>, Vec<_>) = labels_by_design()
+        .into_iter()
+        .partition(|(_, labels)| labels.contains(&label));
+    assert!(
+        !with.is_empty() && !without.is_empty(),
+        "some designs charge the retry, some do not"
+    );
+    (
+        label,
+        with.into_iter().map(|(d, _)| d).collect(),
+        without.into_iter().map(|(d, _)| d).collect(),
+    )
+}
+
+fn ids(designs: &[idem::sim::Design]) -> String {
+    designs
+        .iter()
+        .map(|d| toml_string(d.id()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A quiz and a note scoped to the designs that reach their tick: no warning, the check
+/// passes; the same quiz unscoped warns.
+#[test]
+fn a_quiz_scoped_to_the_designs_that_reach_its_tick_is_not_warned_about() {
+    let (label, with, _) = second_charge();
+    let dir = TempDir::new("scoped");
+    let unscoped = with_block(&dir, &quiz_on(&label));
+    let out = check_lib(std::slice::from_ref(&unscoped));
+    assert!(out.errors.contains("warning: "), "{}", out.errors);
+
+    let scoped = format!(
+        "{}designs = [{}]\n\n[[note]]\nlabel = {}\ndesigns = [{}]\ntext = \"the statement\"\n",
+        quiz_on(&label),
+        ids(&with),
+        toml_string(&label),
+        ids(&with[..1]),
+    );
+    let path = with_block(&dir, &scoped);
+    let out = check_lib(std::slice::from_ref(&path));
+    assert_eq!(out.exit, 0, "{}{}", out.text, out.errors);
+    assert!(!out.errors.contains("warning"), "{}", out.errors);
+    assert!(!out.errors.contains("error"), "{}", out.errors);
+}
+
+/// Scoped to designs none of which has the tick: an error at the label, naming the designs
+/// that do have it.
+#[test]
+fn a_quiz_scoped_to_designs_that_miss_its_tick_is_an_error() {
+    let (label, with, without) = second_charge();
+    let dir = TempDir::new("scoped-nowhere");
+    let block = format!("{}designs = [{}]\n", quiz_on(&label), ids(&without));
+    let path = with_block(&dir, &block);
+    let out = check_lib(std::slice::from_ref(&path));
+    assert_eq!(out.exit, 2, "{}{}", out.text, out.errors);
+    assert!(
+        out.errors.contains(&format!("error: {path}:13:9: ")),
+        "{}",
+        out.errors
+    );
+    assert!(out.errors.contains("would never be seen"), "{}", out.errors);
+    for d in &with {
+        assert!(out.errors.contains(d.id()), "{d:?}: {}", out.errors);
+    }
+}
+
+/// `designs` holds design ids: a misspelt one is an error at its own line and column with the
+/// id it was meant to be, a repeated one a warning at the repeat, an empty list an error.
+#[test]
+fn a_designs_list_is_checked_where_it_is_written() {
+    let dir = TempDir::new("scoped-bad");
+    let block = format!(
+        "{}designs = [\"no-kee\", \"no-key\", \"no-key\"]\n\n[[note]]\nat = \"14:02:07\"\ndesigns = []\ntext = \"x\"\n",
+        quiz_on("receives #1")
+    );
+    let path = with_block(&dir, &block);
+    let out = check_lib(std::slice::from_ref(&path));
+    assert_eq!(out.exit, 2, "{}{}", out.text, out.errors);
+    let typo = out
+        .errors
+        .lines()
+        .find(|l| l.starts_with(&format!("error: {path}:17:12: ")))
+        .unwrap_or_else(|| panic!("no error at 17:12: {}", out.errors));
+    assert!(typo.contains("`no-kee`"), "{typo}");
+    assert!(typo.contains("did you mean `no-key`?"), "{typo}");
+    assert!(
+        out.errors
+            .contains(&format!("warning: {path}:17:32: `no-key` is listed twice")),
+        "{}",
+        out.errors
+    );
+    let empty = out
+        .errors
+        .lines()
+        .find(|l| l.starts_with(&format!("error: {path}:21:11: ")))
+        .unwrap_or_else(|| panic!("no error at 21:11: {}", out.errors));
+    assert!(empty.contains("lists no design"), "{empty}");
+}

@@ -1210,3 +1210,73 @@ fn long_narration_is_bounded_by_size_too() {
     );
     assert!(md.contains("**This handout is shortened.**"));
 }
+
+/// Order 5531 with its question asked under no-key and log-after-charge only, and a note for
+/// no-key only, written to `dir`.
+fn scoped_scenario(dir: &Path) -> PathBuf {
+    let source = include_str!("../scenarios/order-5531.toml")
+        .replacen(
+            "answer = \"charges\"\n",
+            "answer = \"charges\"\ndesigns = [\"no-key\", \"log-after-charge\"]\n",
+            1,
+        )
+        .replacen(
+            "at = \"14:02:38.050\"\n",
+            "at = \"14:02:38.050\"\ndesigns = [\"no-key\"]\n",
+            1,
+        );
+    assert_eq!(source.matches("designs = [").count(), 2);
+    let path = dir.join("scoped.toml");
+    fs::write(&path, source).expect("the scenario can be written");
+    path
+}
+
+/// The trainer's handout says whom a scoped question and a scoped note are for, and answers
+/// the question under those designs only.
+#[test]
+fn a_scoped_question_and_note_say_whom_they_are_for_in_the_handout() {
+    let dir = scratch("scoped");
+    let scenario = scoped_scenario(&dir);
+    let mut args = ExportArgs::new(
+        scenario.to_str().expect("a UTF-8 path"),
+        Format::Md,
+        dir.join("trainer.md"),
+    );
+    args.handout = Some(Audience::Trainer);
+    let md = export(args);
+    let question = md
+        .lines()
+        .find(|l| l.starts_with("**Question 1**"))
+        .unwrap_or_else(|| panic!("no question: {md}"));
+    assert!(
+        question.contains("for key logged separately (`log-after-charge`) and no key (`no-key`) only")
+            || question
+                .contains("for no key (`no-key`) and key logged separately (`log-after-charge`) only"),
+        "{question}"
+    );
+    let answers: Vec<&str> = md
+        .split("**Question 1**")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("the question's answer follows it")
+        .lines()
+        .filter(|l| l.starts_with("- "))
+        .collect();
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert!(answers.iter().any(|l| l.contains("`no-key`")), "{answers:?}");
+    assert!(
+        answers.iter().any(|l| l.contains("`log-after-charge`")),
+        "{answers:?}"
+    );
+    let note = md
+        .lines()
+        .find(|l| l.contains("press 1, 2 and 3"))
+        .unwrap_or_else(|| panic!("no note: {md}"));
+    assert!(note.contains("for no key (`no-key`) only"), "{note}");
+    // Notes for every design say nothing of designs.
+    let other = md
+        .lines()
+        .find(|l| l.contains("has the customer been charged yet"))
+        .unwrap_or_else(|| panic!("no note: {md}"));
+    assert!(!other.contains(" only"), "{other}");
+}

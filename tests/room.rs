@@ -975,4 +975,47 @@ fn long_choices_are_never_cut_or_wrapped_in_the_middle() {
     for c in long {
         assert!(screen.lines().any(|l| l.contains(c)), "{c}:\n{screen}");
     }
+
+/// Order 5531 with its question asked under no-key only.
+fn scoped_to_no_key() -> App {
+    let source = common::builtin_source("order-5531").replacen(
+        "answer = \"charges\"\n",
+        "answer = \"charges\"\ndesigns = [\"no-key\"]\n",
+        1,
+    );
+    assert!(source.contains("designs = [\"no-key\"]"));
+    let scenario = idem::scenario::parse("scoped.toml", "scoped", &source).expect("parses");
+    App::new(scenario, "scoped".into()).expect("simulates")
+}
+
+/// A question scoped to some designs does not stop the replay under the others: stepping
+/// tick by tick, or jumping to what matters, goes straight past its tick. Under a design it
+/// lists, the replay stops on it as before.
+#[test]
+fn a_scoped_question_is_asked_only_under_the_designs_it_lists() {
+    let mut app = scoped_to_no_key();
+    assert_eq!(app.design, Design::WithCharge);
+    while app.tick < app.last_tick() {
+        assert!(app.quiz_here().is_none(), "asked at tick {}", app.tick);
+        assert!(!app.quiz_pending(), "held at tick {}", app.tick);
+        press(&mut app, key(KeyCode::Right));
+    }
+    assert_eq!(app.tick, app.last_tick(), "stepped to the end unhindered");
+
+    let mut app = scoped_to_no_key();
+    press(&mut app, key(KeyCode::PageDown));
+    for _ in 0..50 {
+        assert!(!app.quiz_pending(), "held at tick {}", app.tick);
+        if app.tick == app.last_tick() {
+            break;
+        }
+        press(&mut app, key(KeyCode::PageDown));
+    }
+    assert_eq!(app.tick, app.last_tick(), "jumped to the end unhindered");
+
+    let mut app = scoped_to_no_key();
+    press(&mut app, ch('3'));
+    assert_eq!(app.design, Design::NoKey);
+    let at = to_question(&mut app);
+    assert!(app.quiz_here().is_some_and(|(i, _)| i == 0), "tick {at}");
 }

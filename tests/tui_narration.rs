@@ -151,6 +151,7 @@ fn the_grown_list_stops_at_nine_choices() {
         choices: vec!["None".into(), "One".into()],
         answer: idem::scenario::QuizAnswer::Charges,
         explanation: Default::default(),
+        designs: Default::default(),
     };
     let grown = quiz.shown_choices(40);
     assert_eq!(grown.len(), idem::scenario::MAX_CHOICES);

@@ -14,7 +14,7 @@
 //! [`Withheld`], the one policy the replay's view and every export share.
 
 use crate::present::Withheld;
-use crate::scenario::{LaneNames, NarrationTarget, Quiz, QuizAnswer, Scenario};
+use crate::scenario::{LaneNames, NarrationTarget, Quiz, QuizAnswer, Scenario, Scope};
 use crate::sim::{ClockStyle, Design, Trace};
 use crate::story::Told;
 use crate::story::outcome::{headline, verdict_meaning};
@@ -300,16 +300,17 @@ impl Page<'_> {
         let most = crate::scenario::most_charges(self.traces);
         let mut next = 0;
         for (n, quiz) in quizzes.iter().enumerate() {
-            if let Some(at) = quiz.target.find(trace, told).filter(|at| *at >= next) {
+            if let Some(at) = quiz.tick(trace, told).filter(|at| *at >= next) {
                 let _ = writeln!(out, "## The story up to question {}\n", n + 1);
                 self.story_rows(out, trace, told, (next, at), Some(at), narrated);
                 next = at + 1;
             }
             let _ = writeln!(
                 out,
-                "**Question {}** ({}). {}\n",
+                "**Question {}** ({}{}). {}\n",
                 n + 1,
                 inline(&self.withheld.text(&target_text(&quiz.target, self.clock()))),
+                scope_text(&quiz.designs, self.withheld),
                 inline(&self.withheld.text(&quiz.question))
             );
             for (i, choice) in quiz.shown_choices(most).iter().enumerate() {
@@ -603,9 +604,10 @@ impl Page<'_> {
             for (n, quiz) in scenario.quizzes.iter().enumerate() {
                 let _ = writeln!(
                     out,
-                    "**Question {}** ({}). {}\n",
+                    "**Question {}** ({}{}). {}\n",
                     n + 1,
                     inline(&self.withheld.text(&target_text(&quiz.target, self.clock()))),
+                    scope_text(&quiz.designs, self.withheld),
                     inline(&self.withheld.text(&quiz.question))
                 );
                 for (i, choice) in quiz.shown_choices(most).iter().enumerate() {
@@ -624,8 +626,9 @@ impl Page<'_> {
             for note in &scenario.notes {
                 let _ = writeln!(
                     out,
-                    "- **{}:** {}",
+                    "- **{}{}:** {}",
                     inline(&self.withheld.text(&target_text(&note.target, self.clock()))),
+                    scope_text(&note.designs, self.withheld),
                     inline(&self.withheld.text(&one_line(&note.text)))
                 );
             }
@@ -797,10 +800,16 @@ impl Page<'_> {
             return;
         }
         for (n, quiz) in quizzes.iter().enumerate() {
+            let scope = scope_text(&quiz.designs, self.withheld);
             let _ = writeln!(
                 out,
-                "**Question {}.** {}\n",
+                "**Question {}.**{} {}\n",
                 n + 1,
+                if scope.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", scope.trim_start_matches("; "))
+                },
                 inline(&self.withheld.text(&quiz.question))
             );
             self.answer(out, quiz, traces, explained);
@@ -811,6 +820,13 @@ impl Page<'_> {
     /// each design when the explanation does).
     fn answer(&self, out: &mut String, quiz: &Quiz, traces: &[&Trace], why: bool) {
         let w = self.withheld;
+        // A question scoped to some designs is answered under those only.
+        let traces: Vec<&Trace> = traces
+            .iter()
+            .copied()
+            .filter(|t| quiz.designs.covers(t.design))
+            .collect();
+        let traces = traces.as_slice();
         // The author's explanations talk of the designs in their own words, which no
         // word-swap can hide faithfully: while names are hidden they are left out.
         let has_words = quiz.explanation.varies() || !quiz.explanation.other.trim().is_empty();
@@ -924,6 +940,17 @@ fn target_text(target: &NarrationTarget, clock: ClockStyle) -> String {
         NarrationTarget::At(at) => format!("at {}", clock.format_short(*at)),
         NarrationTarget::Label(label) => format!("at the tick “{label}”"),
     }
+}
+
+/// `; for no key (`no-key`) only` for a block its `designs` key scopes (in
+/// the neutral names while design names are hidden), else nothing.
+fn scope_text(scope: &Scope, w: Withheld) -> String {
+    let Some(listed) = scope.listed() else {
+        return String::new();
+    };
+    let names: Vec<String> = listed.iter().map(|d| w.design_with_id(*d)).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    format!("; for {} only", crate::text::and_list(&names))
 }
 
 fn one_line(text: &str) -> String {

@@ -6,7 +6,7 @@ use super::schema;
 use super::values::did_you_mean;
 use super::{
     Expectation, Explanation, NarrationMode, NarrationRule, NarrationTarget, Note, Quiz,
-    QuizAnswer, Scenario,
+    QuizAnswer, Scenario, Scope,
 };
 use crate::sim::config::{
     Backoff, Fault, FaultAction, IntentConfig, IntentDigests, Jitter, KeyMode, KeyStrategy,
@@ -856,6 +856,9 @@ fn narration(c: &mut Checker<'_>, specs: &[Spanned<schema::Narration>]) -> Vec<N
         else {
             continue;
         };
+        let Some(designs) = scope(c, "narration", n.designs.as_ref()) else {
+            continue;
+        };
         let mode = match n.mode.as_ref().map(|m| m.get_ref().as_str()) {
             None | Some("replace") => NarrationMode::Replace,
             Some("append") => NarrationMode::Append,
@@ -879,6 +882,7 @@ fn narration(c: &mut Checker<'_>, specs: &[Spanned<schema::Narration>]) -> Vec<N
             target_span,
             text: crate::text::reflow(&n.text),
             mode,
+            designs,
         });
     }
     out
@@ -1023,6 +1027,9 @@ fn quizzes(c: &mut Checker<'_>, specs: &[Spanned<schema::Quiz>]) -> Vec<Quiz> {
         let Some((target, target_span)) = target(c, spec.span(), "quiz", &q.label, &q.at) else {
             continue;
         };
+        let Some(designs) = scope(c, "quiz", q.designs.as_ref()) else {
+            continue;
+        };
         let choices: Vec<String> = q
             .choices
             .get_ref()
@@ -1060,9 +1067,62 @@ fn quizzes(c: &mut Checker<'_>, specs: &[Spanned<schema::Quiz>]) -> Vec<Quiz> {
             choices,
             answer,
             explanation: explanation(c, q.explanation.as_ref()),
+            designs,
         });
     }
     out
+}
+
+/// The designs a block is for: every design without a `designs` key, else those it lists.
+/// An id that is no design, or an empty list, is an error (and `None`); a design listed
+/// twice is a warning, and counted once.
+fn scope(
+    c: &mut Checker<'_>,
+    what: &str,
+    spec: Option<&Spanned<Vec<Spanned<String>>>>,
+) -> Option<Scope> {
+    let Some(spec) = spec else {
+        return Some(Scope::every());
+    };
+    let ids: Vec<&str> = Design::ALL.iter().map(|d| d.id()).collect();
+    if spec.get_ref().is_empty() {
+        c.error(
+            spec.span(),
+            format!(
+                "`designs` lists no design, so this [[{what}]] would never be seen; name one or more of {}, or leave the key out for every design",
+                ids.join(", ")
+            ),
+        );
+        return None;
+    }
+    let mut listed: Vec<Design> = Vec::new();
+    let mut bad = false;
+    for id in spec.get_ref() {
+        let text = id.get_ref();
+        let found = Design::ALL.iter().copied().find(|d| d.id() == text);
+        match found {
+            Some(d) if listed.contains(&d) => c.warn(
+                id.span(),
+                format!("`{}` is listed twice in `designs`; once is enough", d.id()),
+            ),
+            Some(d) => listed.push(d),
+            None => {
+                bad = true;
+                let hint = did_you_mean(text, ids.iter().copied())
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                c.error(
+                    id.span(),
+                    format!(
+                        "`{}` is not a design id{hint}; `designs` takes ids from: {}",
+                        crate::text::shorten(&sanitize_line(text), 40),
+                        ids.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+    (!bad).then(|| Scope::only(&listed))
 }
 
 /// A quiz's explanation: a string for every design, or a table of strings keyed by design id,
@@ -1148,10 +1208,12 @@ fn notes(c: &mut Checker<'_>, specs: &[Spanned<schema::Note>]) -> Vec<Note> {
         .filter_map(|spec| {
             let n = spec.get_ref();
             let (target, target_span) = target(c, spec.span(), "note", &n.label, &n.at)?;
+            let designs = scope(c, "note", n.designs.as_ref())?;
             Some(Note {
                 target,
                 target_span,
                 text: crate::text::reflow(&n.text),
+                designs,
             })
         })
         .collect()

@@ -174,6 +174,46 @@ pub struct Quiz {
     pub choices: Vec<String>,
     pub answer: QuizAnswer,
     pub explanation: Explanation,
+    /// The designs the room is asked under (every design unless the file lists some).
+    pub designs: Scope,
+}
+
+/// The designs a `[[quiz]]`, `[[note]]` or `[[narration]]` is for: every design, unless its
+/// `designs` key lists some.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scope(Option<Vec<Design>>);
+
+impl Scope {
+    /// Every design: what a block without `designs` is for.
+    pub fn every() -> Scope {
+        Scope(None)
+    }
+
+    /// These designs only, each once, in the order given (the file's order); none at all is
+    /// read as every design, since the file refuses an empty list.
+    pub fn only(designs: &[Design]) -> Scope {
+        let mut listed: Vec<Design> = Vec::new();
+        for d in designs {
+            if !listed.contains(d) {
+                listed.push(*d);
+            }
+        }
+        if listed.is_empty() {
+            Scope(None)
+        } else {
+            Scope(Some(listed))
+        }
+    }
+
+    /// Whether the block applies under this design.
+    pub fn covers(&self, design: Design) -> bool {
+        self.0.as_ref().is_none_or(|listed| listed.contains(&design))
+    }
+
+    /// The designs listed, or `None` when the block is for every design.
+    pub fn listed(&self) -> Option<&[Design]> {
+        self.0.as_deref()
+    }
 }
 
 /// What a quiz says once answered: one text for every design, or a text per design (the one
@@ -221,6 +261,15 @@ pub enum QuizAnswer {
 }
 
 impl Quiz {
+    /// The tick the replay stops on in this run: `None` when no tick fits, or when the run's
+    /// design is not one the question is asked under.
+    pub fn tick(&self, trace: &Trace, told: &Told) -> Option<usize> {
+        self.designs
+            .covers(trace.design)
+            .then(|| self.target.find(trace, told))
+            .flatten()
+    }
+
     /// The choices the room is shown, when the runs of this scenario end with at most `most`
     /// charges. With `answer = "charges"` the list grows to reach that count, so every run's
     /// answer is among the choices (the same list under every design, so it gives nothing
@@ -280,6 +329,18 @@ pub struct Note {
     /// Where the file names the tick (its `label` or `at` value), for reports.
     pub target_span: std::ops::Range<usize>,
     pub text: String,
+    /// The designs the note is shown under.
+    pub designs: Scope,
+}
+
+impl Note {
+    /// The tick the note is for in this run, if its design is one the note is for.
+    pub fn tick(&self, trace: &Trace, told: &Told) -> Option<usize> {
+        self.designs
+            .covers(trace.design)
+            .then(|| self.target.find(trace, told))
+            .flatten()
+    }
 }
 
 impl NarrationTarget {
@@ -300,6 +361,8 @@ pub struct NarrationRule {
     pub target_span: std::ops::Range<usize>,
     pub text: String,
     pub mode: NarrationMode,
+    /// The designs whose story carries these words.
+    pub designs: Scope,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -390,7 +453,7 @@ impl Scenario {
         let last_question = self
             .quizzes
             .iter()
-            .filter_map(|q| q.target.find(trace, &told))
+            .filter_map(|q| q.tick(trace, &told))
             .max();
         if let Some(q) = last_question {
             for (i, sentences) in told.sentences.iter().enumerate().take(q + 1) {
@@ -413,7 +476,11 @@ impl Scenario {
             by_label.entry(label.as_str()).or_default().push(i);
         }
         let mut edits: Vec<(usize, &NarrationRule)> = Vec::new();
-        for rule in &self.narration {
+        for rule in self
+            .narration
+            .iter()
+            .filter(|r| r.designs.covers(trace.design))
+        {
             match &rule.target {
                 NarrationTarget::Label(label) => edits.extend(
                     by_label

@@ -63,6 +63,8 @@ pub struct Quiz {
     pub answer: Spanned<toml::Value>,
     /// One text for every design, or a table of texts keyed by design id (and `other`).
     pub explanation: Option<Spanned<toml::Value>>,
+    /// Ask under these designs only.
+    pub designs: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// The trainer's private notes for a tick, shown in the speaker-notes terminal.
@@ -72,6 +74,8 @@ pub struct Note {
     pub label: Option<Spanned<String>>,
     pub at: Option<Spanned<ClockTime>>,
     pub text: String,
+    /// Show under these designs only.
+    pub designs: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -238,6 +242,8 @@ pub struct Narration {
     pub text: String,
     /// `replace` the engine's sentence (the default) or `append` to it.
     pub mode: Option<Spanned<String>>,
+    /// Tell under these designs only.
+    pub designs: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// What a design must produce on this scenario.

@@ -8,7 +8,7 @@
 
 use super::diagnostic::Severity;
 use super::values::did_you_mean;
-use super::{NarrationTarget, Scenario};
+use super::{NarrationTarget, Scenario, Scope};
 use crate::sim::{ClockStyle, Design, Instant, Trace};
 use std::collections::HashSet;
 use std::ops::Range;
@@ -90,30 +90,43 @@ struct Reach<'a> {
     index: usize,
     target: &'a NarrationTarget,
     span: &'a Range<usize>,
+    /// The designs it is for whose run could be simulated: where it is looked for.
+    wanted: Vec<Design>,
+    /// Those of them whose run lacks the tick.
     missing: Vec<Design>,
+    /// Whether its `designs` key lists some designs only.
+    scoped: bool,
+}
+
+impl Reach<'_> {
+    /// None of the designs it is for has its tick.
+    fn nowhere(&self) -> bool {
+        !self.wanted.is_empty() && self.missing.len() == self.wanted.len()
+    }
 }
 
 /// Looks for every block's tick in the run of each design. A design whose run cannot be
 /// simulated is left out (its own error is reported where it is run).
 fn survey(scenario: &Scenario) -> (Vec<Reach<'_>>, Vec<Run>) {
-    let targets: Vec<(Block, usize, &NarrationTarget, &Range<usize>)> = scenario
+    type Named<'a> = (Block, usize, &'a NarrationTarget, &'a Range<usize>, &'a Scope);
+    let targets: Vec<Named<'_>> = scenario
         .quizzes
         .iter()
         .enumerate()
-        .map(|(i, q)| (Block::Quiz, i, &q.target, &q.target_span))
+        .map(|(i, q)| (Block::Quiz, i, &q.target, &q.target_span, &q.designs))
         .chain(
             scenario
                 .notes
                 .iter()
                 .enumerate()
-                .map(|(i, n)| (Block::Note, i, &n.target, &n.target_span)),
+                .map(|(i, n)| (Block::Note, i, &n.target, &n.target_span, &n.designs)),
         )
         .chain(
             scenario
                 .narration
                 .iter()
                 .enumerate()
-                .map(|(i, n)| (Block::Narration, i, &n.target, &n.target_span)),
+                .map(|(i, n)| (Block::Narration, i, &n.target, &n.target_span, &n.designs)),
         )
         .collect();
     if targets.is_empty() {
@@ -126,16 +139,17 @@ fn survey(scenario: &Scenario) -> (Vec<Reach<'_>>, Vec<Run>) {
         .collect();
     let reach = targets
         .into_iter()
-        .map(|(block, index, target, span)| Reach {
-            block,
-            index,
-            target,
-            span,
-            missing: runs
-                .iter()
-                .filter(|r| !r.has(target))
-                .map(|r| r.design)
-                .collect(),
+        .map(|(block, index, target, span, designs)| {
+            let mine = || runs.iter().filter(|r| designs.covers(r.design));
+            Reach {
+                block,
+                index,
+                target,
+                span,
+                wanted: mine().map(|r| r.design).collect(),
+                missing: mine().filter(|r| !r.has(target)).map(|r| r.design).collect(),
+                scoped: designs.listed().is_some(),
+            }
         })
         .collect();
     (reach, runs)
@@ -162,7 +176,9 @@ pub fn check(scenario: &Scenario) -> Vec<(Severity, Range<usize>, String)> {
                 Severity::Error,
                 before_start(r.block, *at, start, scenario.config.clock),
             ))
-        } else if r.missing.len() == runs.len() {
+        } else if r.nowhere() && r.scoped {
+            Some((Severity::Error, nowhere_listed(&r, &runs, full)))
+        } else if r.nowhere() {
             let message = match r.target {
                 NarrationTarget::Label(label) if full => no_such_label(r.block, label, &labels),
                 NarrationTarget::Label(label) => format!(
@@ -175,7 +191,7 @@ pub fn check(scenario: &Scenario) -> Vec<(Severity, Range<usize>, String)> {
         } else if !r.missing.is_empty() && r.block != Block::Narration {
             Some((
                 Severity::Warning,
-                partly_missing(r.block, r.target, &r.missing, &runs),
+                partly_missing(r.block, r.target, &r.missing, &r.wanted),
             ))
         } else {
             None
@@ -196,7 +212,7 @@ pub fn unreached(scenario: &Scenario) -> Vec<(&'static str, usize)> {
     }
     reach
         .into_iter()
-        .filter(|r| r.missing.len() == runs.len())
+        .filter(Reach::nowhere)
         .map(|r| (r.block.key(), r.index))
         .collect()
 }
@@ -245,7 +261,7 @@ fn partly_missing(
     block: Block,
     target: &NarrationTarget,
     missing: &[Design],
-    runs: &[Run],
+    wanted: &[Design],
 ) -> String {
     let what = match target {
         NarrationTarget::Label(label) => {
@@ -257,9 +273,9 @@ fn partly_missing(
         Block::Quiz => "the room is not asked",
         _ => "the note is not shown",
     };
-    let present: Vec<Design> = runs
+    let present: Vec<Design> = wanted
         .iter()
-        .map(|r| r.design)
+        .copied()
         .filter(|d| !missing.contains(d))
         .collect();
     format!(
@@ -267,6 +283,60 @@ fn partly_missing(
         and_list(missing),
         block.name(),
         and_list(&present)
+    )
+}
+
+/// A block whose `designs` key lists designs none of which has its tick. The designs that do
+/// have it are named; for a label, while `full`, the nearest label under the listed designs
+/// and the labels there are follow.
+fn nowhere_listed(r: &Reach<'_>, runs: &[Run], full: bool) -> String {
+    let what = match r.target {
+        NarrationTarget::Label(label) => {
+            format!("no tick is labelled `{}`", crate::text::shorten(label, 60))
+        }
+        NarrationTarget::At(_) => "no tick comes at or after this time".to_string(),
+    };
+    let elsewhere: Vec<Design> = runs
+        .iter()
+        .filter(|run| !r.wanted.contains(&run.design) && run.has(r.target))
+        .map(|run| run.design)
+        .collect();
+    let only = if elsewhere.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; {} {} it, but `designs` leaves {} out",
+            and_list(&elsewhere),
+            if elsewhere.len() == 1 { "has" } else { "have" },
+            if elsewhere.len() == 1 { "that design" } else { "those" },
+        )
+    };
+    let (near, labels) = match r.target {
+        NarrationTarget::Label(label) if full => {
+            let mut seen = HashSet::new();
+            let labels: Vec<&str> = runs
+                .iter()
+                .filter(|run| r.wanted.contains(&run.design))
+                .flat_map(|run| run.labels.iter())
+                .map(String::as_str)
+                .filter(|l| seen.insert(*l))
+                .collect();
+            let near = did_you_mean(label, labels.iter().take(SUGGEST_FROM).copied())
+                .map(|s| format!(" (did you mean `{s}`?)"))
+                .unwrap_or_default();
+            (near, format!("; the labels there are: {}", list_labels(&labels)))
+        }
+        _ => (String::new(), String::new()),
+    };
+    let whom = if r.wanted.len() == 1 {
+        "the design"
+    } else {
+        "the designs"
+    };
+    format!(
+        "under {}, {whom} this {} is for, {what}{near}, so it would never be seen{only}{labels}",
+        and_list(&r.wanted),
+        r.block.name()
     )
 }
 

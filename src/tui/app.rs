@@ -591,7 +591,7 @@ impl App {
             .quizzes
             .iter()
             .enumerate()
-            .find(|(_, q)| q.target.find(self.trace(), self.told()) == Some(self.tick))
+            .find(|(_, q)| q.tick(self.trace(), self.told()) == Some(self.tick))
     }
 
     /// The question at this tick on the replay's screen (not in compare), if any.

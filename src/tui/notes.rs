@@ -82,7 +82,7 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
         .scenario
         .notes
         .iter()
-        .filter(|n| n.target.find(trace, &told) == Some(position.tick))
+        .filter(|n| n.tick(trace, &told) == Some(position.tick))
         .map(|n| n.text.clone())
         .collect();
     let most = crate::scenario::most_charges(loaded.traces.values());
@@ -90,7 +90,7 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
         .scenario
         .quizzes
         .iter()
-        .filter_map(|q| q.target.find(trace, &told).map(|at| (at, q)))
+        .filter_map(|q| q.tick(trace, &told).map(|at| (at, q)))
         .filter(|(at, _)| *at >= position.tick)
         .min_by_key(|(at, _)| *at)
         .map(|(at, q)| {

@@ -825,7 +825,7 @@ fn next_question(app: &App) -> Option<usize> {
         .iter()
         .enumerate()
         .filter(|(i, _)| !app.room.revealed_anywhere(*i))
-        .filter_map(|(_, q)| q.target.find(app.trace(), app.told()))
+        .filter_map(|(_, q)| q.tick(app.trace(), app.told()))
         .filter(|&t| t > app.tick)
         .min()
 }

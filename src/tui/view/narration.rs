@@ -384,7 +384,7 @@ pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| !app.room.revealed_anywhere(*i))
-                .filter_map(|(_, q)| Some((q.target.find(app.trace(), app.told())?, q)))
+                .filter_map(|(_, q)| Some((q.tick(app.trace(), app.told())?, q)))
                 .filter(|(t, _)| *t >= app.tick)
                 .min_by_key(|(t, _)| *t)
                 .map(|(_, q)| crate::text::sanitize_line(&app.withheld().text(&q.question)));
