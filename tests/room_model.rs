@@ -212,10 +212,7 @@ fn notes_agree(app: &App, rebuilt: &mut Rebuilt, step: &str) {
             agenda.playlist.sections.len(),
             part.title,
             part.budget
-                .map(|b| format!(
-                    " · budget {}",
-                    idem::tui::shown::clock(b.as_secs() as i64)
-                ))
+                .map(|b| format!(" · budget {}", idem::tui::shown::clock(b.as_secs() as i64)))
                 .unwrap_or_default()
         )),
         "{step}: the notes are told another part than the one on screen"
@@ -244,10 +241,12 @@ fn notes_agree(app: &App, rebuilt: &mut Rebuilt, step: &str) {
     let (ticks, charges, cents) = *rebuilt
         .entry((app.revision, app.design))
         .or_insert_with(|| {
-            let text = idem::scenario::fork::to_toml(&app.original, &app.added)
-                .unwrap_or_else(|e| panic!("{step}: the story cannot be written for the notes: {e}"));
-            let scenario = idem::scenario::parse("presenter", "presenter", &text)
-                .unwrap_or_else(|e| {
+            let text =
+                idem::scenario::fork::to_toml(&app.original, &app.added).unwrap_or_else(|e| {
+                    panic!("{step}: the story cannot be written for the notes: {e}")
+                });
+            let scenario =
+                idem::scenario::parse("presenter", "presenter", &text).unwrap_or_else(|e| {
                     panic!("{step}: the notes cannot read the story they are sent: {e}\n{text}")
                 });
             let trace = scenario
@@ -300,12 +299,18 @@ fn no_design_named(screen: &str, what: &str, step: &str) {
 /// The outcome's headline without its symbol and its money: `Charged once`.
 fn headline_words(app: &App) -> String {
     let (_, headline) = idem::story::outcome::headline(&app.trace().outcome);
-    let words = headline.split_once(' ').map_or(headline.as_str(), |(_, w)| w);
+    let words = headline
+        .split_once(' ')
+        .map_or(headline.as_str(), |(_, w)| w);
     words.split(" — ").next().unwrap_or(words).to_string()
 }
 
-/// 2 and 3, on the frames the room sees (and on help, as `?` would open it).
-fn frames_keep_secrets(app: &mut App, step: &str) {
+/// Help as the room may see it, by what its text depends on (the screen under it and how far
+/// it is scrolled; it is only looked at while names are hidden): each is drawn once a case.
+type HelpSeen = std::collections::HashSet<(String, u16)>;
+
+/// 2 and 3, on the frames the room sees, and on help as `?` would open it.
+fn frames_keep_secrets(app: &mut App, help_seen: &mut HelpSeen, step: &str) {
     let hidden = app.present.expect("presenting").hidden().design;
     let pending = app.quiz_pending();
     let headline = headline_words(app);
@@ -321,21 +326,28 @@ fn frames_keep_secrets(app: &mut App, step: &str) {
             );
         }
     }
-    // Help as `?` opens it: drawn with the overlay set, then the state put back as it was,
+    // Help is drawn over the frame just checked, so its own box is what is new: drawn with
+    // the overlay set, and tall enough to hold all of it, then the state put back as it was,
     // so the sequence goes on untouched.
-    if hidden && matches!(app.overlay, Overlay::None | Overlay::Help) {
-        let (overlay, scroll) = (app.overlay.clone(), app.help_scroll);
-        if overlay == Overlay::None {
-            app.help_scroll = 0;
-        }
-        app.overlay = Overlay::Help;
-        for (w, h) in SIZES {
-            let screen = render(app, w, h);
-            no_design_named(&screen, &format!("help at {w}×{h}"), step);
-        }
-        app.overlay = overlay;
-        app.help_scroll = scroll;
+    if !hidden || !matches!(app.overlay, Overlay::None | Overlay::Help) {
+        return;
     }
+    let scroll = match app.overlay {
+        Overlay::Help => app.help_scroll,
+        _ => 0,
+    };
+    if !help_seen.insert((format!("{:?}", app.screen), scroll)) {
+        return;
+    }
+    let (overlay, kept) = (app.overlay.clone(), app.help_scroll);
+    app.overlay = Overlay::Help;
+    app.help_scroll = scroll;
+    for (w, h) in SIZES.into_iter().chain([(120, 100)]) {
+        let screen = render(app, w, h);
+        no_design_named(&screen, &format!("help at {w}×{h}"), step);
+    }
+    app.overlay = overlay;
+    app.help_scroll = kept;
 }
 
 /// 4. Whether `msg` may change the score, in the state it was pressed in.
@@ -351,9 +363,9 @@ fn may_score(msg: &Msg, answer_waiting: bool, voting: bool) -> bool {
 /// Presses every key of `acts`, checking the invariants after each.
 fn run(acts: &[Act]) {
     let mut app = presenting();
-    let mut rebuilt = Rebuilt::new();
+    let (mut rebuilt, mut help_seen) = (Rebuilt::new(), HelpSeen::new());
     notes_agree(&app, &mut rebuilt, "at the start");
-    frames_keep_secrets(&mut app, "at the start");
+    frames_keep_secrets(&mut app, &mut help_seen, "at the start");
     let mut pressed: Vec<String> = Vec::new();
     for act in acts {
         for k in act.keys() {
@@ -369,16 +381,23 @@ fn run(acts: &[Act]) {
                 app.simulating.is_none(),
                 "{step}: still simulating after settle"
             );
-            notes_agree(&app, &mut rebuilt, &step);
-            frames_keep_secrets(&mut app, &step);
             let now = app.session_score();
             if now != score {
-                let msg = msg.as_ref().expect("a key that did nothing changed the score");
+                let msg = msg
+                    .as_ref()
+                    .expect("a key that did nothing changed the score");
                 assert!(
                     may_score(msg, answer_waiting, voting),
                     "{step}: the score moved from {score:?} to {now:?} on {msg:?}, which neither answers, reveals nor takes back"
                 );
             }
+            if msg.is_none() {
+                // Nothing was asked of the replay: its state, and so every frame, is as
+                // checked after the key before.
+                continue;
+            }
+            notes_agree(&app, &mut rebuilt, &step);
+            frames_keep_secrets(&mut app, &mut help_seen, &step);
             if msg == Some(Msg::AsWritten) {
                 assert!(
                     app.changed_from_written().is_empty(),
@@ -446,4 +465,19 @@ fn every_act_keeps_the_invariants_once() {
     acts.extend(vec![Act::Next; 30]);
     acts.push(Act::Back);
     run(&acts);
+}
+
+/// Found by the model (shrunk): reply-lost's explanation starts a sentence with
+/// "Content-hash", which the hidden names missed while they were matched in lower case only.
+#[test]
+fn a_name_that_starts_a_sentence_is_hidden_too() {
+    run(&[
+        Act::Last,
+        Act::Answer(1),
+        Act::Next,
+        Act::Last,
+        Act::Next,
+        Act::Last,
+        Act::Votes(vec![1]),
+    ]);
 }
