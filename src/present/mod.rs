@@ -191,12 +191,15 @@ impl Withheld {
 }
 
 /// `text` with every whole-word `word` (not inside a longer word or a hyphenated one)
-/// replaced by `with`.
+/// replaced by `with`, in any letter case: a name that starts a sentence ("Content-hash
+/// refuses the retry") names the design as surely as one inside it.
 fn replace_whole(text: &str, word: &str, with: &str) -> String {
     let joins = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    // ASCII lower case keeps every byte where it was, so a match in `lower` is one in `text`.
+    let (lower, word) = (text.to_ascii_lowercase(), word.to_ascii_lowercase());
     let mut out = String::with_capacity(text.len());
     let mut done = 0;
-    for (at, _) in text.match_indices(word) {
+    for (at, _) in lower.match_indices(&word) {
         if at < done {
             continue;
         }
@@ -233,6 +236,11 @@ mod tests {
             "Under design 1 (design 1) and design 3 alike"
         );
         assert_eq!(shown.text("no-key"), "no-key");
+        // A name that starts a sentence is still a name.
+        assert_eq!(
+            hidden.text("Content-hash refuses it. Key logged first, In-progress record."),
+            "design 5 refuses it. design 4, design 6."
+        );
         // Plain words stay plain: "no key" is English, and a name inside a word is no name.
         assert_eq!(
             hidden.text("a request with no key; the no-keys"),
