@@ -975,6 +975,7 @@ fn long_choices_are_never_cut_or_wrapped_in_the_middle() {
     for c in long {
         assert!(screen.lines().any(|l| l.contains(c)), "{c}:\n{screen}");
     }
+}
 
 /// Order 5531 with its question asked under no-key only.
 fn scoped_to_no_key() -> App {

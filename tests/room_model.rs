@@ -284,8 +284,8 @@ fn design_words() -> Vec<&'static str> {
     words
 }
 
-/// 2. No design's name on a frame while names are hidden (case aside: a name may start a
-/// sentence).
+/// 2. No design's name on a frame while names are hidden (case aside: a name may start
+///    a sentence).
 fn no_design_named(screen: &str, what: &str, step: &str) {
     let lower = screen.to_lowercase();
     for word in design_words() {
