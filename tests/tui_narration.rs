@@ -157,11 +157,11 @@ fn the_grown_list_stops_at_nine_choices() {
     assert_eq!(grown.len(), idem::scenario::MAX_CHOICES);
     assert_eq!(grown[2], "Twice");
     assert_eq!(grown[3], "Three times");
-    assert_eq!(grown[8], "8 times or more");
+    assert_eq!(grown[8], "Eight times or more");
     assert_eq!(quiz.shown_choices(1), ["None", "One"], "no growth needed");
     assert_eq!(
         quiz.shown_choices(8).last().map(String::as_str),
-        Some("8 times")
+        Some("Eight times")
     );
 }
 
