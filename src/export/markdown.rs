@@ -305,19 +305,25 @@ impl Page<'_> {
                 self.story_rows(out, trace, told, (next, at), Some(at), narrated);
                 next = at + 1;
             }
-            let _ = writeln!(
-                out,
-                "**Question {}** ({}{}). {}\n",
-                n + 1,
-                inline(&self.withheld.text(&target_text(&quiz.target, self.clock()))),
-                scope_text(&quiz.designs, self.withheld),
-                inline(&self.withheld.text(&quiz.question))
-            );
-            for (i, choice) in quiz.shown_choices(most).iter().enumerate() {
-                let _ = writeln!(out, "{}. {}", i + 1, inline(&self.withheld.text(choice)));
-            }
-            out.push('\n');
+            self.question(out, n, quiz, most);
         }
+    }
+
+    /// Question `n` (0-based) as the room reads it: where it stops, whom it is for, the
+    /// question and its numbered choices.
+    fn question(&self, out: &mut String, n: usize, quiz: &Quiz, most: usize) {
+        let _ = writeln!(
+            out,
+            "**Question {}** ({}{}). {}\n",
+            n + 1,
+            inline(&self.withheld.text(&target_text(&quiz.target, self.clock()))),
+            scope_text(&quiz.designs, self.withheld),
+            inline(&self.withheld.text(&quiz.question))
+        );
+        for (i, choice) in quiz.shown_choices(most).iter().enumerate() {
+            let _ = writeln!(out, "{}. {}", i + 1, inline(&self.withheld.text(choice)));
+        }
+        out.push('\n');
     }
 
     /// The ticks `from..to` that every design shares, as a table (the latest
@@ -602,18 +608,7 @@ impl Page<'_> {
                 "Stop the replay at each of these moments and let the room answer before going on. Each answer follows its question.\n"
             );
             for (n, quiz) in scenario.quizzes.iter().enumerate() {
-                let _ = writeln!(
-                    out,
-                    "**Question {}** ({}{}). {}\n",
-                    n + 1,
-                    inline(&self.withheld.text(&target_text(&quiz.target, self.clock()))),
-                    scope_text(&quiz.designs, self.withheld),
-                    inline(&self.withheld.text(&quiz.question))
-                );
-                for (i, choice) in quiz.shown_choices(most).iter().enumerate() {
-                    let _ = writeln!(out, "{}. {}", i + 1, inline(&self.withheld.text(choice)));
-                }
-                out.push('\n');
+                self.question(out, n, quiz, most);
                 self.answer(out, quiz, &traces, true);
             }
         }
