@@ -18,7 +18,7 @@ mod common;
 
 use common::{ch, key, press, render};
 use idem::present::Hide;
-use idem::present::playlist::{self, Playlist};
+use idem::present::playlist::Playlist;
 use idem::scenario::fork::WhatIf;
 use idem::sim::Design;
 use idem::tui::App;
@@ -27,35 +27,12 @@ use idem::tui::app::{Launch, Overlay};
 use proptest::prelude::*;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::OnceLock;
-
-const THREE: &str = r#"
-title = "Three stories"
-
-[[section]]
-scenario = "order-5531"
-budget = "10m"
-
-[[section]]
-scenario = "reply-lost.toml"
-design = "no-key"
-budget = "5m"
-
-[[section]]
-title = "The last one"
-scenario = "request-lost"
-"#;
 
 /// The session, read once: every case starts from a copy.
 fn three() -> Playlist {
     static PLAYLIST: OnceLock<Playlist> = OnceLock::new();
-    PLAYLIST
-        .get_or_init(|| {
-            let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-            playlist::parse("three.toml", THREE, &dir).expect("the session reads")
-        })
-        .clone()
+    PLAYLIST.get_or_init(|| common::three_parts()).clone()
 }
 
 /// The session in presenter mode, the design's name hidden from the room.

@@ -17,25 +17,8 @@ fn scenarios_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios")
 }
 
-const THREE: &str = r#"
-title = "Three stories"
-
-[[section]]
-scenario = "order-5531"
-budget = "10m"
-
-[[section]]
-scenario = "reply-lost.toml"
-design = "no-key"
-budget = "5m"
-
-[[section]]
-title = "The last one"
-scenario = "request-lost"
-"#;
-
 fn three() -> Playlist {
-    playlist::parse("three.toml", THREE, &scenarios_dir()).expect("the session reads")
+    common::three_parts()
 }
 
 fn presenting(playlist: Playlist) -> App {

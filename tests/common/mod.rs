@@ -485,3 +485,28 @@ impl Drop for Tmux {
         }
     }
 }
+
+/// A session of three parts (two built-ins and a file of `scenarios/`), with budgets on the
+/// first two and a title of its own on the third: the session the room tests play.
+pub const THREE_PARTS: &str = r#"
+title = "Three stories"
+
+[[section]]
+scenario = "order-5531"
+budget = "10m"
+
+[[section]]
+scenario = "reply-lost.toml"
+design = "no-key"
+budget = "5m"
+
+[[section]]
+title = "The last one"
+scenario = "request-lost"
+"#;
+
+/// [`THREE_PARTS`], read.
+pub fn three_parts() -> idem::present::playlist::Playlist {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    idem::present::playlist::parse("three.toml", THREE_PARTS, &dir).expect("the session reads")
+}
