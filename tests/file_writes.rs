@@ -95,18 +95,9 @@ fn an_export_sweeps_stale_temporary_files_of_its_target() {
 
 /// A scenario whose recording is large, so that writing it takes long enough to be caught.
 fn long_scenario(dir: &TempDir) -> PathBuf {
-    let mut text = String::from(
-        "title = \"Many orders\"\nseed = 1\ndesign = \"no-key\"\n\n[checkout]\nkey_strategy = \"per-intent\"\n\n[[checkout.layer]]\nname = \"checkout\"\nattempts = 3\ntimeout = \"30s\"\nbackoff = \"1s\"\n",
-    );
-    for i in 0..40 {
-        text.push_str(&format!(
-            "\n[[intent]]\norder = \"{}\"\namount = \"$1.00\"\nat = \"14:{:02}:00\"\n",
-            1000 + i,
-            i % 60
-        ));
-    }
-    text.push_str("\n[[fault]]\nattempt = 1\nlose = \"reply\"\n");
-    dir.write("long.toml", &text)
+    let story =
+        common::inline::many_orders(40, 3, "30s", "\n[[fault]]\nattempt = 1\nlose = \"reply\"\n");
+    dir.write("long.toml", &format!("design = \"no-key\"\n{story}"))
 }
 
 #[test]
@@ -198,15 +189,13 @@ fn a_scenario_whose_name_is_not_utf8_opens() {
     let text = fs::read(manifest("scenarios/order-5531.toml")).expect("a scenario");
     let path = dir.path().join(OsStr::from_bytes(b"caf\xe9.toml"));
     fs::write(&path, text).expect("written");
-    let run = run_with_timeout(
-        {
-            let mut c = idem_command(&["run"]);
-            c.arg(&path);
-            c
-        },
-        "idem run caf\\xe9.toml",
-        LIMIT,
-    );
+    // The name goes to the binary as it is, not through a `&str`.
+    let on = |verb: &str| {
+        let mut c = idem_command(&[verb]);
+        c.arg(&path);
+        run_with_timeout(c, &format!("idem {verb} caf\\xe9.toml"), LIMIT)
+    };
+    let run = on("run");
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "{err}");
     assert!(
@@ -214,15 +203,7 @@ fn a_scenario_whose_name_is_not_utf8_opens() {
         "{}",
         String::from_utf8_lossy(&run.stdout)
     );
-    let check = run_with_timeout(
-        {
-            let mut c = idem_command(&["check"]);
-            c.arg(&path);
-            c
-        },
-        "idem check caf\\xe9.toml",
-        LIMIT,
-    );
+    let check = on("check");
     let out = String::from_utf8_lossy(&check.stdout);
     assert!(
         check.status.success(),

@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 /// The session, read once: every case starts from a copy.
 fn three() -> Playlist {
     static PLAYLIST: OnceLock<Playlist> = OnceLock::new();
-    PLAYLIST.get_or_init(|| common::three_parts()).clone()
+    PLAYLIST.get_or_init(common::three_parts).clone()
 }
 
 /// The session in presenter mode, the design's name hidden from the room.

@@ -327,18 +327,7 @@ fn every_screen_ends_when_its_terminal_goes_away() {
 
 /// A story of 64 orders, each tried 12 times: the explorer's plans run to millions.
 fn big_story() -> String {
-    let mut text = String::from(
-        "title = \"Sixty-four orders\"\nseed = 1\n\n[[checkout.layer]]\nname = \"checkout\"\nattempts = 12\ntimeout = \"2s\"\nbackoff = \"1s\"\n",
-    );
-    for i in 0..64 {
-        text.push_str(&format!(
-            "\n[[intent]]\norder = \"{}\"\nkey = \"K{i}\"\namount = \"$1.00\"\nat = \"{:02}:{:02}:00\"\n",
-            6000 + i,
-            10 + i / 60,
-            i % 60
-        ));
-    }
-    text
+    common::inline::many_orders(64, 12, "2s", "")
 }
 
 /// The jobs that once ran on the screen's thread (the picker opening a FIFO named `*.toml`,

@@ -18,3 +18,22 @@ pub fn one_layer(attempts: u32, backoff: &str, extra: &str) -> String {
         "title = \"rule\"\nseed = 1\n\n[[checkout.layer]]\nname = \"checkout\"\nattempts = {attempts}\ntimeout = \"30s\"\n{backoff}\n{ORDER}\n{extra}"
     )
 }
+
+/// `orders` orders of $1.00 a minute apart from 10:00, keyed K0, K1, …, paid by one checkout
+/// layer of `attempts` attempts (`timeout` each, 1 s backoff), plus `extra`: a story as long
+/// as a test needs.
+pub fn many_orders(orders: usize, attempts: u32, timeout: &str, extra: &str) -> String {
+    let mut text = format!(
+        "title = \"{orders} orders\"\nseed = 1\n\n[[checkout.layer]]\nname = \"checkout\"\nattempts = {attempts}\ntimeout = \"{timeout}\"\nbackoff = \"1s\"\n"
+    );
+    for i in 0..orders {
+        text.push_str(&format!(
+            "\n[[intent]]\norder = \"{}\"\nkey = \"K{i}\"\namount = \"$1.00\"\nat = \"{:02}:{:02}:00\"\n",
+            1000 + i,
+            10 + i / 60,
+            i % 60
+        ));
+    }
+    text.push_str(extra);
+    text
+}
