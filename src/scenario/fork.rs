@@ -23,13 +23,40 @@ const FORK_RESTART_MS: u64 = 2_000;
 const SLOW_MARGIN_MS: u64 = 15_000;
 
 /// The fault that makes `what` happen in the run `trace`, standing at tick `at`; an error
-/// says why nothing can be done here.
+/// says why nothing can be done here, a story that already has that very fault included.
 pub fn fault_for(
     scenario: &Scenario,
     trace: &Trace,
     at: usize,
     what: WhatIf,
 ) -> Result<Fault, String> {
+    let fault = made_for(scenario, trace, at, what)?;
+    let had = scenario.config.faults.iter().any(|f| {
+        f.intent == fault.intent
+            && f.attempt == fault.attempt
+            && same_effect(&f.action, &fault.action)
+    });
+    if had {
+        // Added again, it would change nothing, and say nothing.
+        return Err(format!(
+            "the story already has that: {}; nothing new to add",
+            describe(scenario, &fault)
+        ));
+    }
+    Ok(fault)
+}
+
+/// Whether two faults do the same thing: a crash at the same point (however long it keeps
+/// the processor down), or the very same loss or delay.
+fn same_effect(a: &crate::sim::config::FaultAction, b: &crate::sim::config::FaultAction) -> bool {
+    use crate::sim::config::FaultAction::Crash;
+    match (a, b) {
+        (Crash { after: x, .. }, Crash { after: y, .. }) => x == y,
+        _ => a == b,
+    }
+}
+
+fn made_for(scenario: &Scenario, trace: &Trace, at: usize, what: WhatIf) -> Result<Fault, String> {
     let tick = trace.ticks.get(at).ok_or("there is no tick here")?;
     match what {
         WhatIf::DropInFlight => {

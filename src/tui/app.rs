@@ -580,6 +580,20 @@ impl App {
         }
     }
 
+    /// The first question not yet revealed under any design whose tick, under the design on
+    /// screen, is at or after `from`: its tick and its index. Stepping and the status line
+    /// both ask this.
+    pub fn next_question(&self, from: usize) -> Option<(usize, usize)> {
+        self.scenario
+            .quizzes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.room.revealed_anywhere(*i))
+            .filter_map(|(i, q)| Some((q.tick(self.trace(), self.told())?, i)))
+            .filter(|(t, _)| *t >= from)
+            .min()
+    }
+
     /// The talk's own card on screen instead of the story, if any.
     pub fn card(&self) -> Option<Card> {
         self.agenda.as_ref().and_then(|a| a.card)

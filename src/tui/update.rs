@@ -297,21 +297,6 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             app.playing = false;
             let made = fork::fault_for(&app.scenario, app.trace(), app.tick, what);
             match made {
-                // The story already has that very fault: adding it again would change
-                // nothing, and say nothing.
-                Ok(fault)
-                    if app
-                        .scenario
-                        .config
-                        .faults
-                        .iter()
-                        .any(|f| f.intent == fault.intent && f.attempt == fault.attempt && same_kind(&f.action, &fault.action)) =>
-                {
-                    app.notice = Some(format!(
-                        "the story already has that: {}; nothing new to add",
-                        fork::describe(&app.scenario, &fault)
-                    ));
-                }
                 Ok(fault) => {
                     let mut added = app.added.clone();
                     let words = fork::describe(&app.scenario, &fault);
@@ -759,16 +744,6 @@ fn searching_words(plans: usize, app: &App) -> String {
     )
 }
 
-/// Whether two faults do the same thing: a crash at the same point (however long it keeps
-/// the processor down), or the very same loss or delay.
-fn same_kind(a: &crate::sim::config::FaultAction, b: &crate::sim::config::FaultAction) -> bool {
-    use crate::sim::config::FaultAction::Crash;
-    match (a, b) {
-        (Crash { after: x, .. }, Crash { after: y, .. }) => x == y,
-        _ => a == b,
-    }
-}
-
 /// Puts one of the talk's cards on screen, or takes it away.
 fn set_card(app: &mut App, card: Option<super::app::Card>) {
     if let Some(a) = app.agenda.as_mut() {
@@ -820,14 +795,7 @@ fn as_written(app: &mut App, effects: &mut Vec<Effect>) {
 }
 
 fn next_question(app: &App) -> Option<usize> {
-    app.scenario
-        .quizzes
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !app.room.revealed_anywhere(*i))
-        .filter_map(|(_, q)| q.tick(app.trace(), app.told()))
-        .filter(|&t| t > app.tick)
-        .min()
+    app.next_question(app.tick + 1).map(|(tick, _)| tick)
 }
 
 /// Moves to the next or previous tick that matters, stopping at a question on the way.

@@ -379,15 +379,9 @@ pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static
             // The question the story asks next, in its own words; a story without questions
             // gets the one every story here is about.
             let next = app
-                .scenario
-                .quizzes
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !app.room.revealed_anywhere(*i))
-                .filter_map(|(_, q)| Some((q.tick(app.trace(), app.told())?, q)))
-                .filter(|(t, _)| *t >= app.tick)
-                .min_by_key(|(t, _)| *t)
-                .map(|(_, q)| crate::text::sanitize_line(&app.withheld().text(&q.question)));
+                .next_question(app.tick)
+                .and_then(|(_, i)| app.scenario.quizzes.get(i))
+                .map(|q| crate::text::sanitize_line(&app.withheld().text(&q.question)));
             let ask = match next {
                 Some(q) => format!(" Next question: {q}"),
                 None if app.scenario.quizzes.is_empty() => {
