@@ -7,7 +7,7 @@ use crate::story::Told;
 pub const TERMS: &[(&str, &str)] = &[
     (
         "intent",
-        "what the customer decided to do once: pay for order 5531. However many messages it takes, there is one intent.",
+        "what the customer decided to do once: pay for an order. However many messages it takes, there is one intent.",
     ),
     (
         "attempt",
@@ -15,7 +15,7 @@ pub const TERMS: &[(&str, &str)] = &[
     ),
     (
         "idempotency key",
-        "a name for the intent (K7Q4), minted when the order is created and carried by every attempt, so the processor can tell a repeat from a new purchase.",
+        "a name for the intent, minted when the order is created and carried by every attempt, so the processor can tell a repeat from a new purchase.",
     ),
     (
         "fingerprint",
@@ -65,4 +65,18 @@ pub fn introduced_at(first: &[Option<usize>], tick: usize) -> Vec<(&'static str,
         .filter(|(_, at)| **at == Some(tick))
         .map(|(&(term, meaning), _)| (term, meaning))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// A definition is shown beside any story, so it names no story's key or order: under a
+    /// story keyed `evt_K7Q4` an example "(K7Q4)" is simply false.
+    #[test]
+    fn no_definition_names_one_story() {
+        for (term, what) in super::TERMS {
+            for one_story in ["K7Q4", "5531", "ch_1"] {
+                assert!(!what.contains(one_story), "{term}: {what}");
+            }
+        }
+    }
 }
