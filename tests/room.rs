@@ -1012,3 +1012,27 @@ fn a_scoped_question_is_asked_only_under_the_designs_it_lists() {
     let at = to_question(&mut app);
     assert!(app.quiz_here().is_some_and(|(i, _)| i == 0), "tick {at}");
 }
+
+#[test]
+fn the_presenter_and_the_notes_say_whether_it_plays_at_what_speed_and_whether_it_is_blank() {
+    let mut scenario = default_scenario().expect("loads");
+    scenario.quizzes.clear();
+    let launch = Launch {
+        present: true,
+        ..Launch::default()
+    };
+    let mut app = App::launch(scenario, "order-5531".into(), launch).expect("simulates");
+    let play = |app: &App| idem::tui::shown::shown(app).play.unwrap_or_default();
+    assert_eq!(play(&app), "❚❚ paused · 1×");
+    settle(&mut app, Msg::Faster);
+    settle(&mut app, Msg::TogglePlay);
+    assert_eq!(play(&app), "▶ playing · 1.5×");
+    let title = render(&app, 80, 24)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(title.contains("▶ 1.5×"), "{title}");
+    settle(&mut app, Msg::Blank);
+    assert!(play(&app).contains("blank"), "{}", play(&app));
+}
