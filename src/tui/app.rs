@@ -225,6 +225,11 @@ impl Agenda {
         self.playlist.sections.get(self.at)
     }
 
+    /// How many sections have been on screen.
+    pub fn parts_shown(&self) -> usize {
+        self.shown.iter().filter(|s| **s).count()
+    }
+
     /// Seconds spent on the section on screen, given the talk's elapsed seconds.
     pub fn section_secs(&self, elapsed: u64) -> u64 {
         self.spent.get(self.at).copied().unwrap_or(0) + elapsed.saturating_sub(self.entered)

@@ -125,7 +125,7 @@ pub fn summary(app: &App) -> Option<String> {
     let score = app.session_score().text()?;
     let elapsed = crate::tui::shown::clock(app.present.map_or(0, |p| p.elapsed_secs) as i64);
     let parts = app.agenda.as_ref().map_or(String::new(), |a| {
-        let shown = a.shown.iter().filter(|s| **s).count();
+        let shown = a.parts_shown();
         format!(" · {shown} of {} parts shown", a.playlist.sections.len())
     });
     Some(format!("the room: {score}{parts} · {elapsed}"))

@@ -323,7 +323,7 @@ fn talk_card(
             lines.push(Line::styled("PageDown starts part 1", theme.dim()));
         }
         Card::End => {
-            let shown = agenda.shown.iter().filter(|s| **s).count();
+            let shown = agenda.parts_shown();
             lines.push(Line::raw(format!(
                 "{shown} of {} parts shown",
                 playlist.sections.len()
