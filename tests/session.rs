@@ -673,3 +673,31 @@ fn a_talk_opens_on_its_agenda_and_ends_on_its_end_card() {
     assert_eq!(app.scenario.name, "request-lost");
     assert!(app.at_end());
 }
+
+#[test]
+fn an_agenda_taller_than_the_screen_says_what_it_leaves_out() {
+    let mut text = String::from("title = \"A long day\"\n");
+    for i in 0..20 {
+        text.push_str(&format!(
+            "\n[[section]]\ntitle = \"Part {i}\"\nscenario = \"order-5531\"\n"
+        ));
+    }
+    let playlist = playlist::parse("long.toml", &text, &scenarios_dir()).expect("reads");
+    let first = playlist.sections[0].clone();
+    let launch = Launch {
+        present: true,
+        design: Some(first.design),
+        playlist: Some(playlist),
+        cards: true,
+        ..Launch::default()
+    };
+    let app = App::launch(first.scenario, first.source, launch).expect("simulates");
+    let screen = render(&app, 80, 24);
+    assert!(screen.contains("A long day"), "{screen}");
+    assert!(
+        screen.contains("more lines: a taller screen shows them"),
+        "{screen}"
+    );
+    let tall = render(&app, 80, 50);
+    assert!(tall.contains("20. Part 19"), "{tall}");
+}

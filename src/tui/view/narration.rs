@@ -378,8 +378,10 @@ pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static
             let left = app.last_tick() - app.tick;
             // The question the story asks next, in its own words; a story without questions
             // gets the one every story here is about.
+            // A question on screen is in its own box: the line names the one after it.
+            let from = app.tick + usize::from(app.question_here().is_some());
             let next = app
-                .next_question(app.tick)
+                .next_question(from)
                 .and_then(|(_, i)| app.scenario.quizzes.get(i))
                 .map(|q| crate::text::sanitize_line(&app.withheld().text(&q.question)));
             let ask = match next {

@@ -339,6 +339,25 @@ fn talk_card(
         }
     }
     let inner = area.inner(Margin::new(4, 2));
+    // Taller than the screen: the last rows give way to a line that says how many are left
+    // out, so nothing is cut without a sign.
+    let rows = usize::from(inner.height.saturating_sub(2));
+    let width = inner.width.saturating_sub(2);
+    let fits = |lines: &[Line<'static>]| {
+        Paragraph::new(lines.to_vec())
+            .wrap(Wrap { trim: true })
+            .line_count(width)
+            <= rows
+    };
+    let mut dropped = 0;
+    while !fits(&lines) && lines.len() > 2 {
+        lines.truncate(lines.len() - 1 - usize::from(dropped > 0));
+        dropped += 1;
+        lines.push(Line::styled(
+            format!("… {dropped} more lines: a taller screen shows them"),
+            theme.dim(),
+        ));
+    }
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: true })
