@@ -1249,9 +1249,11 @@ fn a_scoped_question_and_note_say_whom_they_are_for_in_the_handout() {
         .find(|l| l.starts_with("**Question 1**"))
         .unwrap_or_else(|| panic!("no question: {md}"));
     assert!(
-        question.contains("for key logged separately (`log-after-charge`) and no key (`no-key`) only")
-            || question
-                .contains("for no key (`no-key`) and key logged separately (`log-after-charge`) only"),
+        question
+            .contains("for key logged separately (`log-after-charge`) and no key (`no-key`) only")
+            || question.contains(
+                "for no key (`no-key`) and key logged separately (`log-after-charge`) only"
+            ),
         "{question}"
     );
     let answers: Vec<&str> = md
@@ -1263,7 +1265,10 @@ fn a_scoped_question_and_note_say_whom_they_are_for_in_the_handout() {
         .filter(|l| l.starts_with("- "))
         .collect();
     assert_eq!(answers.len(), 2, "{answers:?}");
-    assert!(answers.iter().any(|l| l.contains("`no-key`")), "{answers:?}");
+    assert!(
+        answers.iter().any(|l| l.contains("`no-key`")),
+        "{answers:?}"
+    );
     assert!(
         answers.iter().any(|l| l.contains("`log-after-charge`")),
         "{answers:?}"

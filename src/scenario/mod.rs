@@ -207,7 +207,9 @@ impl Scope {
 
     /// Whether the block applies under this design.
     pub fn covers(&self, design: Design) -> bool {
-        self.0.as_ref().is_none_or(|listed| listed.contains(&design))
+        self.0
+            .as_ref()
+            .is_none_or(|listed| listed.contains(&design))
     }
 
     /// The designs listed, or `None` when the block is for every design.

@@ -108,7 +108,13 @@ impl Reach<'_> {
 /// Looks for every block's tick in the run of each design. A design whose run cannot be
 /// simulated is left out (its own error is reported where it is run).
 fn survey(scenario: &Scenario) -> (Vec<Reach<'_>>, Vec<Run>) {
-    type Named<'a> = (Block, usize, &'a NarrationTarget, &'a Range<usize>, &'a Scope);
+    type Named<'a> = (
+        Block,
+        usize,
+        &'a NarrationTarget,
+        &'a Range<usize>,
+        &'a Scope,
+    );
     let targets: Vec<Named<'_>> = scenario
         .quizzes
         .iter()
@@ -147,7 +153,10 @@ fn survey(scenario: &Scenario) -> (Vec<Reach<'_>>, Vec<Run>) {
                 target,
                 span,
                 wanted: mine().map(|r| r.design).collect(),
-                missing: mine().filter(|r| !r.has(target)).map(|r| r.design).collect(),
+                missing: mine()
+                    .filter(|r| !r.has(target))
+                    .map(|r| r.design)
+                    .collect(),
                 scoped: designs.listed().is_some(),
             }
         })
@@ -308,7 +317,11 @@ fn nowhere_listed(r: &Reach<'_>, runs: &[Run], full: bool) -> String {
             "; {} {} it, but `designs` leaves {} out",
             and_list(&elsewhere),
             if elsewhere.len() == 1 { "has" } else { "have" },
-            if elsewhere.len() == 1 { "that design" } else { "those" },
+            if elsewhere.len() == 1 {
+                "that design"
+            } else {
+                "those"
+            },
         )
     };
     let (near, labels) = match r.target {
@@ -324,7 +337,10 @@ fn nowhere_listed(r: &Reach<'_>, runs: &[Run], full: bool) -> String {
             let near = did_you_mean(label, labels.iter().take(SUGGEST_FROM).copied())
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default();
-            (near, format!("; the labels there are: {}", list_labels(&labels)))
+            (
+                near,
+                format!("; the labels there are: {}", list_labels(&labels)),
+            )
         }
         _ => (String::new(), String::new()),
     };
