@@ -880,7 +880,8 @@ fn narration(c: &mut Checker<'_>, specs: &[Spanned<schema::Narration>]) -> Vec<N
         out.push(NarrationRule {
             target,
             target_span,
-            text: crate::text::reflow(&n.text),
+            text: crate::text::reflow(n.text.get_ref()),
+            text_span: n.text.span(),
             mode,
             designs,
         });

@@ -20,6 +20,10 @@ use std::path::{Path, PathBuf};
 
 /// The largest scenario file read: far more than any real scenario needs.
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+/// The most text, in bytes, a story's `[[narration]]` blocks may put on its ticks under one
+/// design: each block's text counted once for every tick it lands on. A label can match
+/// hundreds of ticks, so a file well under [`MAX_FILE_BYTES`] could otherwise tell gigabytes.
+pub const MAX_TOLD_BYTES: usize = 4 * 1024 * 1024;
 /// The longest message shown: a huge bad key is not echoed whole.
 const MAX_MESSAGE: usize = 400;
 /// The deepest nesting of arrays and inline tables accepted.
@@ -362,6 +366,8 @@ pub struct NarrationRule {
     /// Where the file names the tick (its `label` or `at` value), for reports.
     pub target_span: std::ops::Range<usize>,
     pub text: String,
+    /// Where the file writes the text, for reports.
+    pub text_span: std::ops::Range<usize>,
     pub mode: NarrationMode,
     /// The designs whose story carries these words.
     pub designs: Scope,

@@ -239,7 +239,7 @@ pub struct Reconcile {
 pub struct Narration {
     pub label: Option<Spanned<String>>,
     pub at: Option<Spanned<ClockTime>>,
-    pub text: String,
+    pub text: Spanned<String>,
     /// `replace` the engine's sentence (the default) or `append` to it.
     pub mode: Option<Spanned<String>>,
     /// Tell under these designs only.

@@ -10,7 +10,7 @@ use super::diagnostic::Severity;
 use super::values::did_you_mean;
 use super::{NarrationTarget, Scenario, Scope};
 use crate::sim::{ClockStyle, Design, Instant, Trace};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 /// How much of the list of existing labels a message quotes.
@@ -53,6 +53,8 @@ struct Run {
     /// Every label, in the order of the ticks, once each.
     labels: Vec<String>,
     known: HashSet<String>,
+    /// How many ticks carry each label.
+    counts: HashMap<String, usize>,
     last: Option<(Instant, ClockStyle)>,
 }
 
@@ -61,7 +63,9 @@ impl Run {
     fn new(cfg: &crate::sim::SimConfig, trace: &Trace) -> Run {
         let mut known = HashSet::new();
         let mut labels = Vec::new();
+        let mut counts: HashMap<String, usize> = HashMap::new();
         for label in crate::story::tell(cfg, trace).labels {
+            *counts.entry(label.clone()).or_default() += 1;
             if known.insert(label.clone()) {
                 labels.push(label);
             }
@@ -70,6 +74,7 @@ impl Run {
             design: trace.design,
             labels,
             known,
+            counts,
             last: trace.ticks.last().map(|t| (t.at, trace.clock)),
         }
     }
@@ -79,6 +84,15 @@ impl Run {
         match target {
             NarrationTarget::Label(label) => self.known.contains(label),
             NarrationTarget::At(at) => self.last.is_some_and(|(last, _)| last >= *at),
+        }
+    }
+
+    /// How many ticks of the run the target lands on: every tick with the label, or the one
+    /// tick at or after the time.
+    fn lands_on(&self, target: &NarrationTarget) -> usize {
+        match target {
+            NarrationTarget::Label(label) => self.counts.get(label).copied().unwrap_or(0),
+            NarrationTarget::At(_) => usize::from(self.has(target)),
         }
     }
 }
@@ -209,7 +223,73 @@ pub fn check(scenario: &Scenario) -> Vec<(Severity, Range<usize>, String)> {
             found.push((severity, r.span.clone(), message));
         }
     }
+    found.extend(too_much_told(scenario, &runs));
     found
+}
+
+/// The narration blocks would tell more text than a story may hold under some design: the
+/// error is at the text of the block that takes the total past the bound, under the design
+/// where the total is largest.
+fn too_much_told(scenario: &Scenario, runs: &[Run]) -> Option<(Severity, Range<usize>, String)> {
+    let bound = super::MAX_TOLD_BYTES;
+    let told = |run: &Run| -> usize {
+        scenario
+            .narration
+            .iter()
+            .map(|n| n.text.len().saturating_mul(run.lands_on(&n.target)))
+            .fold(0, usize::saturating_add)
+    };
+    let (run, total) = runs
+        .iter()
+        .map(|r| (r, told(r)))
+        .max_by_key(|(_, total)| *total)?;
+    if total <= bound {
+        return None;
+    }
+    let mut sum = 0usize;
+    for n in &scenario.narration {
+        let ticks = run.lands_on(&n.target);
+        let own = n.text.len().saturating_mul(ticks);
+        sum = sum.saturating_add(own);
+        if sum > bound {
+            let target = match &n.target {
+                NarrationTarget::Label(label) => format!(
+                    "the label `{}` matches {}",
+                    crate::text::shorten(label, 60),
+                    crate::story::plural(ticks, "tick")
+                ),
+                NarrationTarget::At(_) => "its time names 1 tick".to_string(),
+            };
+            return Some((
+                Severity::Error,
+                n.text_span.clone(),
+                format!(
+                    "the [[narration]] blocks would put {} of text on the ticks under {} (this text is {}, and {target}), more than the {} a story's narration may add in all; narrow the label so it lands on fewer ticks, or shorten the text",
+                    bytes(total),
+                    run.design.id(),
+                    bytes(n.text.len()),
+                    bytes(bound),
+                ),
+            ));
+        }
+    }
+    None
+}
+
+/// A size in bytes for a message: `4.0 MiB (4,194,304 bytes)`, or `812 bytes`.
+fn bytes(n: usize) -> String {
+    let digits = n.to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    if n < 1024 * 1024 {
+        return format!("{grouped} bytes");
+    }
+    format!("{:.1} MiB ({grouped} bytes)", n as f64 / (1024.0 * 1024.0))
 }
 
 /// The blocks whose tick no design reaches, each as its key in the file (`quiz`, `note`,
