@@ -13,5 +13,6 @@ pub mod serve;
 pub mod sim;
 pub mod story;
 pub mod text;
+pub mod traffic;
 pub mod tui;
 pub mod units;

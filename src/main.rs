@@ -131,6 +131,9 @@ Examples:
         after_help = "Examples:\n  idem new my-story\n  idem new my-story && idem check my-story.toml && idem my-story.toml"
     )]
     New(idem::cli::new::NewArgs),
+    /// A day of orders through a scenario's checkout under each design: duplicates and
+    /// their money, the dedupe store's hit rate and size, as text, JSON or an SVG chart.
+    Traffic(idem::cli::traffic::TrafficArgs),
     /// Work out what a retry configuration permits: attempts, delays, the window it needs.
     Window(idem::cli::window::RetentionArgs),
     /// Present a scenario to a room: large narration, less chrome, remote-control keys.
@@ -226,6 +229,16 @@ fn main() -> ExitCode {
             write_stdout(idem::cli::list::run(fit).as_bytes())
         }
         Some(Command::New(args)) => done(idem::cli::new::run(&args)),
+        Some(Command::Traffic(args)) => {
+            let loaded = match args.scenario.as_deref() {
+                Some(arg) => idem::scenario::resolve_os(arg),
+                None => load_scenario(None),
+            };
+            match loaded {
+                Ok(s) => done(idem::cli::traffic::run(&s, &args)),
+                Err(e) => report(&e.into()),
+            }
+        }
         Some(Command::Window(args)) => window(&args),
         Some(Command::Present(args)) => present(&args),
         Some(Command::Notes) => match idem::tui::terminal::unable_to_draw() {

@@ -117,6 +117,22 @@ pub fn lived_ms(ms: u64) -> String {
     }
 }
 
+/// A size in bytes in decimal units, as storage is sold: `600 B`, `57.6 MB`, `1.2 TB`.
+pub fn bytes_si(n: u128) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut x = n as f64;
+    let mut unit = 0;
+    while x >= 1000.0 && unit < UNITS.len() - 1 {
+        x /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} B")
+    } else {
+        format!("{x:.1} {}", UNITS[unit])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,6 +34,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("scenario", 6),
     ("explore", 7),
     ("retention", 7),
+    ("traffic", 7),
     ("present", 8),
     ("serve", 8),
     ("drill", 8),

@@ -10,6 +10,7 @@ pub mod list;
 pub mod new;
 pub mod run;
 pub mod serve;
+pub mod traffic;
 pub mod window;
 pub mod window_json;
 

@@ -284,3 +284,34 @@ fn tick_at(app: &App, at: ClockTime) -> Result<usize, String> {
         _ => Ok(trace.tick_at_or_before(t)),
     }
 }
+
+/// A day of traffic as an SVG chart for a slide: the traffic screen's drawing of the first
+/// design with duplicates (or the first design), on a light page, 120 × 36 cells.
+pub fn traffic_svg(report: &crate::traffic::Report) -> Result<String, String> {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    let selected = report
+        .designs
+        .iter()
+        .position(|d| d.duplicate_orders > 0)
+        .unwrap_or(0);
+    let name = |d: crate::sim::Design| d.id().to_string();
+    let look = crate::tui::traffic::Look {
+        selected,
+        name: &name,
+        marker: ratatui::symbols::Marker::HalfBlock,
+        keys: None,
+    };
+    let theme = crate::tui::theme::Theme { color: true };
+    let mut terminal = Terminal::new(TestBackend::new(120, 36))
+        .map_err(|e| format!("cannot set up the off-screen terminal: {e}"))?;
+    terminal
+        .draw(|f| crate::tui::traffic::draw(f, f.area(), report, &look, &theme))
+        .map_err(|e| format!("cannot draw the day: {e}"))?;
+    let title = format!("A day of traffic: {}", report.scenario);
+    Ok(svg::svg_themed(
+        terminal.backend().buffer(),
+        &title,
+        SvgTheme::Light,
+    ))
+}

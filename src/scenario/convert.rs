@@ -223,6 +223,16 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
     );
     let quizzes = quizzes(&mut c, &file.quiz);
     let notes = notes(&mut c, &file.note);
+    let traffic = match &file.traffic {
+        Some(table) => {
+            let (plan, problems) = super::traffic::read_table(table, source);
+            for (span, message) in problems {
+                c.error(span, message);
+            }
+            plan
+        }
+        None => super::traffic::TrafficPlan::default(),
+    };
     let mut lanes = lanes(&mut c, &file.lanes);
     if file.lanes.layers && config.layers.len() > 1 {
         lanes.layers = config.layers.iter().map(|l| l.name.clone()).collect();
@@ -246,6 +256,7 @@ pub fn convert(name: &str, source: &str, file: schema::File) -> Result<Scenario,
         text: source.to_string(),
         keying_as_written,
         origin: super::Origin::Made,
+        traffic,
     };
     // Only a scenario that is otherwise sound can be simulated to find its ticks.
     for (severity, span, message) in super::targets::check(&scenario) {

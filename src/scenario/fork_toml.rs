@@ -78,15 +78,6 @@ pub fn plan_toml(
     plan: &[Fault],
     design: crate::sim::Design,
 ) -> Result<String, String> {
-    let mut doc: DocumentMut = original
-        .text
-        .parse()
-        .map_err(|e| format!("the scenario's text could not be edited: {e}"))?;
-    if !keep_faults {
-        doc.remove("fault");
-    }
-    doc.insert("design", toml_edit::value(design.id()));
-    // The original description tells the original story; this file tells the plan's.
     let plan_words: Vec<String> = plan
         .iter()
         .map(|f| super::fork::describe(original, f))
@@ -101,14 +92,41 @@ pub fn plan_toml(
     } else {
         "with its own faults taken out"
     };
-    doc.insert(
-        "description",
-        toml_edit::value(format!(
-            "{} ({}), {own}, under a fault plan found by idem explore: {told}.",
-            crate::text::sanitize_line(&original.title),
-            original.name
-        )),
+    let description = format!(
+        "{} ({}), {own}, under a fault plan found by idem explore: {told}.",
+        crate::text::sanitize_line(&original.title),
+        original.name
     );
+    faults_toml(
+        original,
+        keep_faults,
+        plan,
+        design,
+        &description,
+        "Faults of the plan idem explore found",
+    )
+}
+
+/// The original file (its own faults taken out unless `keep_faults`), opening on `design`,
+/// described as `description`, with `faults` added under a comment that starts with
+/// `heading`, and whatever they made untrue brought back in line.
+pub fn faults_toml(
+    original: &Scenario,
+    keep_faults: bool,
+    faults: &[Fault],
+    design: crate::sim::Design,
+    description: &str,
+    heading: &str,
+) -> Result<String, String> {
+    let mut doc: DocumentMut = original
+        .text
+        .parse()
+        .map_err(|e| format!("the scenario's text could not be edited: {e}"))?;
+    if !keep_faults {
+        doc.remove("fault");
+    }
+    doc.insert("design", toml_edit::value(design.id()));
+    doc.insert("description", toml_edit::value(description));
     // The scenario as edited so far, without re-reading it: what the faults leave unreached
     // (a quiz after the story now ends) is taken out below, with the faults added.
     let mut base = original.clone();
@@ -117,7 +135,7 @@ pub fn plan_toml(
     if !keep_faults {
         base.config.faults.clear();
     }
-    with_faults_written(&base, plan, "Faults of the plan idem explore found")
+    with_faults_written(&base, faults, heading)
 }
 
 /// Writes how the keys are chosen now, where the replay changed it (`K` for the checkout,

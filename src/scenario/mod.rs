@@ -9,6 +9,7 @@ pub mod library;
 mod prescan;
 mod schema;
 pub mod targets;
+pub mod traffic;
 pub mod values;
 
 pub use convert::{MAX_TICKS, TICKS_PER_ATTEMPT};
@@ -57,6 +58,8 @@ pub struct Scenario {
     pub keying_as_written: crate::sim::config::Keying,
     /// Where the scenario came from.
     pub origin: Origin,
+    /// The day of orders `idem traffic` runs this checkout through (`[traffic]`).
+    pub traffic: traffic::TrafficPlan,
 }
 
 /// The names over the lanes of the customer, the checkout, the network and the processor:

@@ -48,6 +48,9 @@ pub struct File {
     pub quiz: Vec<Spanned<Quiz>>,
     #[serde(default)]
     pub note: Vec<Spanned<Note>>,
+    /// The day of orders `idem traffic` runs this checkout through; read by
+    /// `scenario::traffic`, which knows its keys.
+    pub traffic: Option<Spanned<toml::Table>>,
 }
 
 /// A prediction checkpoint: the replay stops at its tick and asks.

@@ -18,6 +18,7 @@ pub mod shown;
 pub mod story;
 pub mod terminal;
 pub mod theme;
+pub mod traffic;
 pub mod update;
 pub mod view;
 

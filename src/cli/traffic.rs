@@ -1,0 +1,461 @@
+//! `idem traffic`: a day of orders through a scenario's checkout, under each design: the
+//! duplicates and their money, the dedupe store's hit rate and size, as text, JSON or an
+//! SVG chart.
+
+use crate::scenario::Scenario;
+use crate::scenario::traffic::{self as plan, TrafficPlan};
+use crate::scenario::values::DesignChoice;
+use crate::sim::{Cents, Design};
+use crate::traffic::{Progress, Report, Settings};
+use std::fmt::Write;
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Arguments of `idem traffic`.
+#[derive(clap::Args, Debug, Default)]
+#[command(after_help = "\
+Each order is a copy of the scenario's first order with a key of its own, through the
+scenario's checkout (its layers, keys and timeouts) and processor (its retention). The
+scenario's own faults are set aside: each attempt draws its faults at the rates given.
+A [traffic] table in the scenario file can hold any of these settings; flags win.
+
+Examples:
+  idem traffic --orders 1000000 --lose-reply 0.5%
+  idem traffic storm-27 --outage 14:00+10m --outage-loses answers
+  idem traffic monday-rerun --lose-reply 50% --rerun-after 72h --design with-charge
+  idem traffic --lose-reply 0.5% --json | jq '.designs[] | {design, duplicate_orders}'
+  idem traffic --lose-reply 0.5% --svg day.svg")]
+pub struct TrafficArgs {
+    /// A scenario file, or the name of a built-in scenario (default: order-5531).
+    pub scenario: Option<std::ffi::OsString>,
+    /// How many orders arrive (default 100000).
+    #[arg(long, value_parser = parse_orders)]
+    pub orders: Option<u64>,
+    /// The period they arrive over, e.g. 24h or 7d (default 24h).
+    #[arg(long, value_parser = parse_period)]
+    pub over: Option<u64>,
+    /// steady (the default) or daily: quiet nights, a midday rise, an evening peak.
+    #[arg(long, value_parser = plan::parse_arrivals)]
+    pub arrivals: Option<plan::Arrivals>,
+    /// A design id, its number 1–6, or `all` (the default).
+    #[arg(long, short, value_parser = clap::value_parser!(DesignChoice))]
+    pub design: Option<DesignChoice>,
+    /// The share of answers the network loses, e.g. 0.5%.
+    #[arg(long, value_name = "RATE", value_parser = plan::parse_rate)]
+    pub lose_reply: Option<f64>,
+    /// The share of requests the network loses.
+    #[arg(long, value_name = "RATE", value_parser = plan::parse_rate)]
+    pub lose_request: Option<f64>,
+    /// The share of attempts the processor is slow on: twice the checkout's timeout.
+    #[arg(long, value_name = "RATE", value_parser = plan::parse_rate)]
+    pub slow: Option<f64>,
+    /// How often the processor crashes, e.g. 2/h or 10/d.
+    #[arg(long, value_name = "RATE", value_parser = plan::parse_per_hour)]
+    pub crash: Option<f64>,
+    /// How long a crashed processor stays down (default 30s).
+    #[arg(long, value_name = "DURATION", value_parser = crate::scenario::values::parse_duration)]
+    pub restart_after: Option<u64>,
+    /// An outage of the network to the processor, START+LENGTH, e.g. 14:00+10m.
+    #[arg(long, value_name = "START+LENGTH", value_parser = plan::parse_outage)]
+    pub outage: Option<(u64, u64)>,
+    /// What the outage loses: all (the default: nothing gets through) or answers (the
+    /// processor keeps charging and nobody hears back).
+    #[arg(long, value_name = "WHAT", value_parser = plan::parse_loses)]
+    pub outage_loses: Option<plan::Loses>,
+    /// A person reruns every order that ended unpaid this long after it gave up, e.g. 72h.
+    #[arg(long, value_name = "DURATION", value_parser = crate::scenario::values::parse_duration)]
+    pub rerun_after: Option<u64>,
+    /// The size of one stored key and its answer, in bytes (default 600).
+    #[arg(long, value_name = "BYTES", value_parser = parse_record_bytes)]
+    pub record_bytes: Option<u64>,
+    /// Threads to run the designs on (default: the machine's cores). The figures are the
+    /// same however many.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also draw the day as an SVG chart into this file, for a slide.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+    /// Let --svg replace a file that exists.
+    #[arg(long)]
+    pub force: bool,
+    /// Print one order of the day (numbered from 0) as a scenario file with the faults it
+    /// ran with, which `idem run` and the replay tell tick by tick; needs one --design.
+    #[arg(long, value_name = "N")]
+    pub order: Option<u64>,
+}
+
+fn parse_orders(text: &str) -> Result<u64, String> {
+    let n: u64 = text
+        .trim()
+        .replace('_', "")
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number of orders"))?;
+    plan::check_orders(n)
+}
+
+fn parse_period(text: &str) -> Result<u64, String> {
+    plan::check_period(crate::scenario::values::parse_duration(text)?)
+}
+
+fn parse_record_bytes(text: &str) -> Result<u64, String> {
+    let n: u64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number of bytes"))?;
+    plan::check_record_bytes(n)
+}
+
+impl TrafficArgs {
+    /// What the command line says, as a plan to put over the file's.
+    pub fn plan(&self) -> TrafficPlan {
+        TrafficPlan {
+            orders: self.orders,
+            over_ms: self.over,
+            arrivals: self.arrivals,
+            lose_reply: self.lose_reply,
+            lose_request: self.lose_request,
+            slow: self.slow,
+            crash_per_hour: self.crash,
+            restart_after_ms: self.restart_after,
+            outage: self.outage,
+            outage_loses: self.outage_loses,
+            rerun_after_ms: self.rerun_after,
+            record_bytes: self.record_bytes,
+        }
+    }
+
+    fn designs(&self) -> Vec<Design> {
+        match self.design {
+            None | Some(DesignChoice::All) => Design::ALL.to_vec(),
+            Some(DesignChoice::One(d)) => vec![d],
+        }
+    }
+}
+
+/// The settings for `scenario` with the command line over its `[traffic]` table.
+pub fn settings(scenario: &Scenario, args: &TrafficArgs) -> Result<Settings, String> {
+    Settings::from_plan(
+        &scenario.traffic.overlaid(&args.plan()),
+        scenario.config.seed,
+    )
+}
+
+/// A run takes this long before it shows a progress bar.
+const QUIET_FOR: std::time::Duration = std::time::Duration::from_secs(1);
+
+fn show_progress(
+    progress: Arc<Progress>,
+    total: u64,
+    finished: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let started = std::time::Instant::now();
+        let tick = std::time::Duration::from_millis(100);
+        while started.elapsed() < QUIET_FOR {
+            if finished.load(Ordering::Relaxed) {
+                return;
+            }
+            std::thread::sleep(tick);
+        }
+        let bar = indicatif::ProgressBar::new(total);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:30} {pos}/{len} orders × designs, {eta} left (Ctrl-C stops and prints what is counted)",
+        ) {
+            bar.set_style(style);
+        }
+        while !finished.load(Ordering::Relaxed) {
+            bar.set_position(progress.done.load(Ordering::Relaxed));
+            std::thread::sleep(tick);
+        }
+        bar.finish_and_clear();
+    })
+}
+
+/// Runs the day as the arguments say: the text or JSON to print, or why it cannot run.
+pub fn run(scenario: &Scenario, args: &TrafficArgs) -> Result<String, String> {
+    let settings = settings(scenario, args)?;
+    let designs = args.designs();
+    if let Some(n) = args.order {
+        let [design] = designs[..] else {
+            return Err("--order prints one order under one design; add --design".into());
+        };
+        return order_toml(scenario, &settings, design, n);
+    }
+    if let Some(path) = &args.svg {
+        // Checked before the work, so a run is never wasted on a file that cannot be written.
+        crate::files::check_writable(path, args.force)?;
+    }
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    if threads == 0 {
+        return Err("--threads takes 1 or more".into());
+    }
+    let progress = Arc::new(Progress::default());
+    let stop = Arc::new(AtomicBool::new(false));
+    let registered = signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop));
+    let finished = Arc::new(AtomicBool::new(false));
+    let total = settings.orders.saturating_mul(designs.len() as u64);
+    let shown = std::io::stderr()
+        .is_terminal()
+        .then(|| show_progress(Arc::clone(&progress), total, Arc::clone(&finished)));
+    // Ctrl-C sets `stop`; the run looks at its own flag, so pass it on.
+    let watcher = {
+        let (stop, progress, finished) = (
+            Arc::clone(&stop),
+            Arc::clone(&progress),
+            Arc::clone(&finished),
+        );
+        std::thread::spawn(move || {
+            while !finished.load(Ordering::Relaxed) {
+                if stop.load(Ordering::Relaxed) {
+                    progress.stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+        })
+    };
+    let report = crate::traffic::run(scenario, &settings, &designs, threads, &progress);
+    finished.store(true, Ordering::Relaxed);
+    let _ = watcher.join();
+    if let Some(handle) = shown {
+        let _ = handle.join();
+    }
+    if let Ok(id) = registered {
+        signal_hook::low_level::unregister(id);
+    }
+    let report = report?;
+    if let Some(path) = &args.svg {
+        let svg = crate::export::traffic_svg(&report)?;
+        crate::files::write_file(path, svg.as_bytes(), args.force)?;
+    }
+    if args.json {
+        return serde_json::to_string_pretty(&report).map_err(|e| e.to_string());
+    }
+    Ok(text(scenario, &report))
+}
+
+/// One order of the day as a scenario file.
+fn order_toml(
+    scenario: &Scenario,
+    settings: &Settings,
+    design: Design,
+    n: u64,
+) -> Result<String, String> {
+    let case = crate::traffic::order_case(scenario, settings, design, n)?;
+    crate::traffic::order_scenario_toml(scenario, settings, design, &case)
+}
+
+fn rate(x: f64) -> String {
+    if x == 0.0 {
+        "0%".into()
+    } else if x < 0.0001 {
+        format!("{:.4}%", x * 100.0)
+    } else {
+        format!("{:.2}%", x * 100.0)
+    }
+}
+
+fn count(n: u64) -> String {
+    crate::units::group_digits(u128::from(n))
+}
+
+/// The faults in words, for the heading.
+fn faults_in_words(s: &Settings) -> String {
+    let mut parts = Vec::new();
+    if s.lose_reply > 0.0 {
+        parts.push(format!("{} of answers lost", rate(s.lose_reply)));
+    }
+    if s.lose_request > 0.0 {
+        parts.push(format!("{} of requests lost", rate(s.lose_request)));
+    }
+    if s.slow > 0.0 {
+        parts.push(format!("{} of attempts slow", rate(s.slow)));
+    }
+    if s.crash_per_hour > 0.0 {
+        parts.push(format!(
+            "{} crashes an hour, down {} each",
+            crate::scenario::values::plain_number(s.crash_per_hour),
+            crate::units::duration_ms(s.restart_after_ms)
+        ));
+    }
+    if let Some(o) = s.outage {
+        parts.push(format!(
+            "an outage at {} for {} losing {}",
+            crate::sim::ClockStyle::DayNumber.format(crate::sim::Instant(o.start_ms)),
+            crate::units::duration_ms(o.len_ms),
+            match o.loses {
+                plan::Loses::All => "every message",
+                plan::Loses::Answers => "every answer",
+            }
+        ));
+    }
+    if parts.is_empty() {
+        "no faults".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The report as a person reads it: what each design cost, then its store.
+pub fn text(scenario: &Scenario, r: &Report) -> String {
+    let s = &r.settings;
+    let mut out = String::new();
+    let order = scenario
+        .config
+        .intents
+        .first()
+        .map_or_else(String::new, |i| format!("order {} ({})", i.order, i.amount));
+    let _ = writeln!(
+        out,
+        "{} — {} orders over {} ({}), each a copy of {order} with its own key",
+        scenario.name,
+        count(s.orders),
+        crate::units::duration_ms(s.over_ms),
+        s.arrivals.id(),
+    );
+    let _ = writeln!(out, "Faults: {}.", faults_in_words(s));
+    if let Some(after) = s.rerun_after_ms {
+        let _ = writeln!(
+            out,
+            "A person reruns every order that ended unpaid {} after it gave up.",
+            crate::units::duration_ms(after)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "The processor keeps keys for {}.",
+        crate::units::duration_ms(scenario.config.retention_ms)
+    );
+    if r.partial {
+        let _ = writeln!(
+            out,
+            "PARTIAL: stopped early; each design counts only the orders it got through."
+        );
+    }
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "{:<18} {:>7} {:>10} {:>9} {:>13} {:>7} {:>8}",
+        "design", "sent/o", "charges", "dup.ord", "dup. money", "unpaid", "unconf."
+    );
+    for d in &r.designs {
+        let _ = writeln!(
+            out,
+            "{:<18} {:>7} {:>10} {:>9} {:>13} {:>7} {:>8}",
+            d.design.id(),
+            format!("{:.3}", d.amplification()),
+            count(d.charges),
+            count(d.duplicate_orders),
+            Cents(d.duplicate_cents).to_string(),
+            count(d.unpaid),
+            count(d.charged_unconfirmed),
+        );
+    }
+    out.push('\n');
+    let _ = writeln!(
+        out,
+        "{:<18} {:>8} {:>7} {:>7} {:>10} {:>10} {:>10}",
+        "design", "hit rate", "409s", "422s", "stored", "peak keys", "peak size"
+    );
+    for d in &r.designs {
+        let _ = writeln!(
+            out,
+            "{:<18} {:>8} {:>7} {:>7} {:>10} {:>10} {:>10}",
+            d.design.id(),
+            rate(d.hit_rate()),
+            count(d.conflicts_409),
+            count(d.mismatches_422),
+            count(d.keys_stored),
+            count(d.peak_keys),
+            crate::units::bytes_si(u128::from(d.peak_keys) * u128::from(s.record_bytes)),
+        );
+    }
+    let reconciles = r
+        .designs
+        .iter()
+        .any(|d| d.refunds + d.marked_paid + d.alerts > 0);
+    if reconciles {
+        out.push('\n');
+        let _ = writeln!(
+            out,
+            "{:<18} {:>8} {:>13} {:>10} {:>7}",
+            "reconcile", "refunds", "refunded", "marked pd", "alerts"
+        );
+        for d in &r.designs {
+            let _ = writeln!(
+                out,
+                "{:<18} {:>8} {:>13} {:>10} {:>7}",
+                d.design.id(),
+                count(d.refunds),
+                Cents(d.refunded_cents).to_string(),
+                count(d.marked_paid),
+                count(d.alerts)
+            );
+        }
+    }
+    if s.rerun_after_ms.is_some() {
+        out.push('\n');
+        for d in &r.designs {
+            let _ = writeln!(
+                out,
+                "{:<18} {} orders rerun by a person",
+                d.design.id(),
+                count(d.reruns)
+            );
+        }
+    }
+    out.push('\n');
+    out.push_str(&week_of_keys(scenario, r));
+    out.push_str(
+        "\nsent/o: attempts sent per order. dup.ord: orders charged more than once; dup. money: the\ncharges beyond the first. unpaid: believed paid, never charged. unconf.: charged, and the\nshop does not know. hit rate: requests answered from memory, of those received.\n",
+    );
+    out
+}
+
+/// The store a week of keys needs against what the duplicates cost: the retry seed's
+/// question, answered with this day's figures.
+fn week_of_keys(scenario: &Scenario, r: &Report) -> String {
+    let s = &r.settings;
+    let days = s.over_ms as f64 / crate::sim::time::DAY_MS as f64;
+    let keyed = r.designs.iter().find(|d| d.design == Design::WithCharge);
+    let worst = r.designs.iter().max_by_key(|d| d.duplicate_cents);
+    let mut out = String::new();
+    if let Some(k) = keyed {
+        let per_day = k.keys_stored as f64 / days.max(f64::MIN_POSITIVE);
+        let week = (per_day * 7.0).round() as u128;
+        let _ = writeln!(
+            out,
+            "A week of keys: about {} keys a day, so {} held for 7 days, {} at {} B each.",
+            count(per_day.round() as u64),
+            crate::units::group_digits(week),
+            crate::units::bytes_si(week * u128::from(s.record_bytes)),
+            s.record_bytes
+        );
+        let _ = writeln!(
+            out,
+            "Keys are kept for {} here; with-charge charged {} orders twice.",
+            crate::units::duration_ms(scenario.config.retention_ms),
+            count(k.duplicate_orders)
+        );
+    }
+    if let Some(w) = worst
+        && w.duplicate_cents > 0
+    {
+        let _ = writeln!(
+            out,
+            "Against that: {} charged {} too much over this period ({} duplicate charges).",
+            w.design.id(),
+            Cents(w.duplicate_cents),
+            count(w.duplicate_charges)
+        );
+    } else if !s.has_faults() {
+        out.push_str("No faults were drawn, so no design charged twice: try --lose-reply 0.5%.\n");
+    }
+    out
+}

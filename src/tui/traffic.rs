@@ -1,0 +1,339 @@
+//! The day of traffic drawn: duplicates per design (BarChart), the chosen design's store
+//! over the period (Chart), its hit rate and attempts per hour (Sparkline) and its figures.
+//! One drawing for the replay's screen and the SVG export, from a finished report.
+
+use super::theme::Theme;
+use crate::sim::{Cents, Design};
+use crate::traffic::{DesignReport, Report};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{
+    Axis, Bar, BarChart, BarGroup, Block, Borders, Chart, Clear, Dataset, GraphType, Paragraph,
+    Sparkline, Wrap,
+};
+
+/// What the drawing needs besides the report.
+pub struct Look<'a> {
+    /// The design whose store and series are drawn.
+    pub selected: usize,
+    /// A design as the room may see it (its number alone while names are hidden).
+    pub name: &'a dyn Fn(Design) -> String,
+    /// Braille for a terminal; half blocks for an SVG, whose fonts may lack braille.
+    pub marker: Marker,
+    /// The keys line at the foot, or none for an export.
+    pub keys: Option<&'a str>,
+}
+
+fn rate(x: f64) -> String {
+    if x == 0.0 {
+        "0%".into()
+    } else {
+        format!("{:.2}%", x * 100.0)
+    }
+}
+
+fn count(n: u64) -> String {
+    crate::units::group_digits(u128::from(n))
+}
+
+/// Hours from the period's start, as the chart's axis reads them.
+fn hours(ms: u64) -> String {
+    let h = ms as f64 / 3_600_000.0;
+    if h.fract() == 0.0 {
+        format!("{h:.0} h")
+    } else {
+        format!("{h:.1} h")
+    }
+}
+
+/// The whole drawing, over `area` (cleared first).
+pub fn draw(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>, theme: &Theme) {
+    frame.render_widget(Clear, area);
+    let title = format!(" A day of traffic · {} ", report.scenario);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(title, theme.title()));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(d) = report
+        .designs
+        .get(look.selected)
+        .or_else(|| report.designs.first())
+    else {
+        frame.render_widget(Paragraph::new("No design was run."), inner);
+        return;
+    };
+    let s = &report.settings;
+    let mut heading = vec![Line::from(vec![
+        Span::styled(
+            format!(
+                "{} orders over {}",
+                count(s.orders),
+                crate::units::duration_ms(s.over_ms)
+            ),
+            theme.bold(),
+        ),
+        Span::raw(format!(" · {}", faults(report))),
+    ])];
+    if report.partial {
+        heading.push(Line::styled(
+            "PARTIAL: stopped early; each design counts the orders it got through",
+            theme.lost(),
+        ));
+    }
+    let figures = Paragraph::new(figure_lines(report, d, look, theme)).wrap(Wrap { trim: true });
+    let foot_rows = figures.line_count(inner.width) as u16;
+    let heading = Paragraph::new(heading).wrap(Wrap { trim: true });
+    let head_rows = heading.line_count(inner.width) as u16;
+    let [head, middle, sparks, foot] = Layout::vertical([
+        Constraint::Length(head_rows),
+        Constraint::Min(6),
+        Constraint::Length(4),
+        Constraint::Length(foot_rows),
+    ])
+    .areas(inner);
+    frame.render_widget(heading, head);
+    let bars_width = (middle.width / 3).clamp(24, 40);
+    let [bars, chart] =
+        Layout::horizontal([Constraint::Length(bars_width), Constraint::Min(20)]).areas(middle);
+    duplicates(frame, bars, report, look, theme);
+    store(frame, chart, report, d, look, theme);
+    series(frame, sparks, d, theme);
+    frame.render_widget(figures, foot);
+}
+
+/// The faults of the day, in a few words.
+fn faults(report: &Report) -> String {
+    let s = &report.settings;
+    let mut parts = Vec::new();
+    if s.lose_reply > 0.0 {
+        parts.push(format!("{} answers lost", rate(s.lose_reply)));
+    }
+    if s.lose_request > 0.0 {
+        parts.push(format!("{} requests lost", rate(s.lose_request)));
+    }
+    if s.slow > 0.0 {
+        parts.push(format!("{} slow", rate(s.slow)));
+    }
+    if s.crash_per_hour > 0.0 {
+        parts.push(format!("{} crashes", report.crashes.len()));
+    }
+    if let Some(o) = s.outage {
+        parts.push(format!(
+            "outage {}+{} ({})",
+            crate::sim::ClockStyle::DayNumber.format(crate::sim::Instant(o.start_ms)),
+            crate::units::duration_ms(o.len_ms),
+            o.loses.id()
+        ));
+    }
+    if let Some(after) = s.rerun_after_ms {
+        parts.push(format!("reruns after {}", crate::units::duration_ms(after)));
+    }
+    if parts.is_empty() {
+        "no faults".into()
+    } else {
+        parts.join(" · ")
+    }
+}
+
+/// Orders charged more than once, one bar per design.
+fn duplicates(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>, theme: &Theme) {
+    let label_width = area.width.saturating_sub(12) as usize;
+    let bars: Vec<Bar<'_>> = report
+        .designs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let name = crate::text::shorten(&(look.name)(d.design), label_width.max(3));
+            let style = if i == look.selected {
+                theme.current()
+            } else {
+                theme.text()
+            };
+            Bar::default()
+                .value(d.duplicate_orders)
+                .text_value(count(d.duplicate_orders))
+                .label(Line::styled(name, style))
+                .style(if d.duplicate_orders > 0 {
+                    theme.lost()
+                } else {
+                    theme.dim()
+                })
+        })
+        .collect();
+    let chart = BarChart::default()
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(Span::styled(" charged twice ", theme.bold())),
+        )
+        .direction(Direction::Horizontal)
+        .bar_width(1)
+        .bar_gap(0)
+        .data(BarGroup::default().bars(&bars));
+    frame.render_widget(chart, area);
+}
+
+/// The chosen design's store over the period: the most keys held in each bucket.
+fn store(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    report: &Report,
+    d: &DesignReport,
+    look: &Look<'_>,
+    theme: &Theme,
+) {
+    let bucket_h = report.bucket_ms as f64 / 3_600_000.0;
+    let points: Vec<(f64, f64)> = d
+        .series
+        .iter()
+        .enumerate()
+        .flat_map(|(i, b)| {
+            let x = i as f64 * bucket_h;
+            [(x, b.peak_keys as f64), (x + bucket_h, b.peak_keys as f64)]
+        })
+        .collect();
+    let end_ms = d.series.len() as u64 * report.bucket_ms;
+    let top = d.peak_keys.max(1) as f64;
+    let title = format!(
+        " {} · keys held (peak {}) ",
+        (look.name)(d.design),
+        count(d.peak_keys)
+    );
+    let mut x_labels = vec![Span::raw("0 h")];
+    if end_ms > 0 {
+        x_labels.push(Span::raw(hours(end_ms / 2)));
+        x_labels.push(Span::raw(hours(end_ms)));
+    }
+    let mut datasets = vec![
+        Dataset::default()
+            .marker(look.marker)
+            .graph_type(GraphType::Line)
+            .style(theme.money())
+            .data(&points),
+    ];
+    // The period's end, so keys still held after the last order read as the tail they are.
+    let period_end = [
+        (report.settings.over_ms as f64 / 3_600_000.0, 0.0),
+        (report.settings.over_ms as f64 / 3_600_000.0, top),
+    ];
+    if end_ms > report.settings.over_ms {
+        datasets.push(
+            Dataset::default()
+                .marker(look.marker)
+                .graph_type(GraphType::Line)
+                .style(theme.dim())
+                .data(&period_end),
+        );
+    }
+    let chart = Chart::new(datasets)
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(Span::styled(title, theme.bold())),
+        )
+        .x_axis(
+            Axis::default()
+                .bounds([0.0, (end_ms as f64 / 3_600_000.0).max(1.0)])
+                .labels(x_labels)
+                .style(theme.dim()),
+        )
+        .y_axis(
+            Axis::default()
+                .bounds([0.0, top])
+                .labels(vec![Span::raw("0"), Span::raw(count(d.peak_keys))])
+                .style(theme.dim()),
+        );
+    frame.render_widget(chart, area);
+}
+
+/// Hit rate and attempts, bucket by bucket, each with its largest value.
+fn series(frame: &mut Frame<'_>, area: Rect, d: &DesignReport, theme: &Theme) {
+    let rows = Layout::vertical([Constraint::Length(2), Constraint::Length(2)]).split(area);
+    // Rates in millionths, so a 0.01 % hour still shows above an hour of none.
+    let hit: Vec<u64> = d
+        .series
+        .iter()
+        .map(|b| (b.hit_rate() * 1_000_000.0).round() as u64)
+        .collect();
+    let attempts: Vec<u64> = d.series.iter().map(|b| b.attempts).collect();
+    let most_hit = d.series.iter().map(|b| b.hit_rate()).fold(0.0, f64::max);
+    let most_sent = attempts.iter().copied().max().unwrap_or(0);
+    let rows_of: [(&str, String, &[u64], Style); 2] = [
+        (
+            "hit rate per hour",
+            format!("highest {}", rate(most_hit)),
+            &hit,
+            theme.changed(),
+        ),
+        (
+            "attempts per hour",
+            format!("highest {}", count(most_sent)),
+            &attempts,
+            theme.text(),
+        ),
+    ];
+    for (row, (label, most, data, style)) in rows.iter().zip(rows_of) {
+        let [words, spark] =
+            Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(*row);
+        frame.render_widget(
+            Paragraph::new(Line::from(vec![
+                Span::styled(label, theme.bold()),
+                Span::styled(format!(" · {most}"), theme.dim()),
+                Span::styled(
+                    if data.len() > spark.width as usize {
+                        format!(" · first {} of {} hours", spark.width, data.len())
+                    } else {
+                        String::new()
+                    },
+                    theme.dim(),
+                ),
+            ])),
+            words,
+        );
+        frame.render_widget(Sparkline::default().data(data).style(style), spark);
+    }
+}
+
+/// The chosen design's figures, and the keys.
+fn figure_lines<'a>(
+    report: &Report,
+    d: &DesignReport,
+    look: &Look<'_>,
+    theme: &Theme,
+) -> Vec<Line<'a>> {
+    let bytes = u128::from(d.peak_keys) * u128::from(report.settings.record_bytes);
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled(format!("{}: ", (look.name)(d.design)), theme.bold()),
+            Span::raw(format!(
+                "{:.3} attempts an order · {} charges · {} orders charged twice ({}) · {} unpaid · {} unconfirmed",
+                d.amplification(),
+                count(d.charges),
+                count(d.duplicate_orders),
+                Cents(d.duplicate_cents),
+                count(d.unpaid),
+                count(d.charged_unconfirmed),
+            )),
+        ]),
+        Line::raw(format!(
+            "hit rate {} · {} 409s · {} 422s · peak {} keys, {} at {} B each",
+            rate(d.hit_rate()),
+            count(d.conflicts_409),
+            count(d.mismatches_422),
+            count(d.peak_keys),
+            crate::units::bytes_si(bytes),
+            report.settings.record_bytes
+        )),
+    ];
+    if let Some(keys) = look.keys {
+        lines.push(Line::styled(
+            keys.to_string(),
+            theme.dim().add_modifier(Modifier::ITALIC),
+        ));
+    }
+    lines
+}
