@@ -262,7 +262,8 @@ pub fn read_table(
     let mut problems = Vec::new();
     let whole = table.span();
     for (key, value) in table.get_ref() {
-        let span = value_span(source, &whole, key);
+        let known = KEYS.contains(&key.as_str());
+        let span = find_span(source, &whole, key, !known);
         let Some(text) = text_of(value) else {
             problems.push((
                 span,
@@ -326,22 +327,41 @@ pub fn read_table(
     (plan, problems)
 }
 
-/// Where `key = …` sits inside the table's text, or the table itself when it cannot be
-/// found.
-fn value_span(source: &str, within: &std::ops::Range<usize>, key: &str) -> std::ops::Range<usize> {
-    let text = source.get(within.clone()).unwrap_or("");
+/// Where `key = …` sits in the table's text: its value, or with `key_only` the key itself;
+/// the table's header when it cannot be found. The table's own span may cover only its
+/// header, so the search runs on to the next table.
+fn find_span(
+    source: &str,
+    within: &std::ops::Range<usize>,
+    key: &str,
+    key_only: bool,
+) -> std::ops::Range<usize> {
+    let text = source.get(within.start..).unwrap_or("");
     let mut at = 0;
-    for line in text.split_inclusive('\n') {
+    for (n, line) in text.split_inclusive('\n').enumerate() {
         let trimmed = line.trim_start();
+        if n > 0 && trimmed.starts_with('[') {
+            break;
+        }
         if let Some(rest) = trimmed.strip_prefix(key)
-            && rest.trim_start().starts_with('=')
+            && let Some(value) = rest.trim_start().strip_prefix('=')
         {
-            let start = within.start + at + (line.len() - trimmed.len());
-            return start..start + key.len();
+            let key_start = within.start + at + (line.len() - trimmed.len());
+            if key_only {
+                return key_start..key_start + key.len();
+            }
+            let value = value.trim_start();
+            let start = within.start + at + (line.len() - value.len());
+            let len = value.trim_end().len().max(1);
+            return start..start + len;
         }
         at += line.len();
     }
     within.clone()
+}
+
+fn value_span(source: &str, within: &std::ops::Range<usize>, key: &str) -> std::ops::Range<usize> {
+    find_span(source, within, key, false)
 }
 
 #[cfg(test)]
