@@ -515,3 +515,73 @@ fn the_svg_of_a_day_is_written_and_never_over_a_file_without_force() {
         svg
     );
 }
+
+mod screen {
+    use super::common::{app, ch, key, press, render};
+    use idem::tui::app::Overlay;
+    use ratatui::crossterm::event::KeyCode;
+
+    #[test]
+    fn t_counts_a_day_beside_the_replay_and_shows_it_at_80_by_24() {
+        let mut app = app();
+        press(&mut app, ch('T'));
+        let Overlay::Traffic(view) = &app.overlay else {
+            panic!("T opens the traffic screen: {:?}", app.notice);
+        };
+        assert!(view.note.is_some(), "order-5531 sets no traffic faults");
+        assert_eq!(view.report.designs.len(), 6);
+        let screen = render(&app, 80, 24);
+        assert!(screen.contains("is assumed"), "{screen}");
+        insta::assert_snapshot!("traffic_with_charge_80x24", screen);
+        // 3 is no-key, the design that charges twice.
+        press(&mut app, ch('3'));
+        let screen = render(&app, 80, 24);
+        assert!(screen.contains("No key was held"), "{screen}");
+        assert!(screen.contains("$25,"), "{screen}");
+        press(&mut app, key(KeyCode::Left));
+        let Overlay::Traffic(view) = &app.overlay else {
+            panic!("still open");
+        };
+        assert_eq!(view.selected, 1);
+        press(&mut app, key(KeyCode::Esc));
+        assert_eq!(app.overlay, Overlay::None);
+    }
+
+    #[test]
+    fn the_help_lists_t_and_presenter_mode_keeps_it_out_of_the_room() {
+        let mut app = app();
+        press(&mut app, ch('?'));
+        let help = render(&app, 100, 60);
+        assert!(help.contains("a day of traffic"), "{help}");
+        let keys: Vec<&str> = idem::tui::keymap::KEYS.iter().map(|(k, _)| *k).collect();
+        assert!(keys.contains(&"T"));
+        assert!(
+            !idem::tui::keymap::PRESENTER_KEYS
+                .iter()
+                .any(|(k, _)| k.split([' ', '/']).any(|k| k == "T"))
+        );
+    }
+
+    #[test]
+    fn a_files_own_traffic_faults_are_used_and_nothing_is_assumed() {
+        let text = format!(
+            "{}\n[traffic]\norders = 5000\nlose_request = \"2%\"\n",
+            super::shop("24h")
+        );
+        let scenario = super::scenario(&text);
+        let mut app = idem::tui::app::App::new(scenario, "shop".into()).expect("the app");
+        press(&mut app, ch('T'));
+        let Overlay::Traffic(view) = &app.overlay else {
+            panic!("T opens the traffic screen: {:?}", app.notice);
+        };
+        assert_eq!(view.note, None);
+        assert_eq!(view.report.settings.orders, 5_000);
+        assert_eq!(view.report.settings.lose_reply, 0.0);
+        let screen = render(&app, 80, 24);
+        assert!(
+            screen.contains("5,000 orders over 24 h · 2.00% requests lost"),
+            "{screen}"
+        );
+        assert!(!screen.contains("assumed"), "{screen}");
+    }
+}

@@ -301,6 +301,7 @@ pub fn traffic_svg(report: &crate::traffic::Report) -> Result<String, String> {
         name: &name,
         marker: ratatui::symbols::Marker::HalfBlock,
         keys: None,
+        note: None,
     };
     let theme = crate::tui::theme::Theme { color: true };
     let mut terminal = Terminal::new(TestBackend::new(120, 36))

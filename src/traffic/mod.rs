@@ -27,6 +27,9 @@ pub const DEFAULT_PERIOD_MS: u64 = crate::sim::time::DAY_MS;
 pub const DEFAULT_RESTART_MS: u64 = 30_000;
 /// The size of one stored key and its answer when nothing says.
 pub const DEFAULT_RECORD_BYTES: u64 = 600;
+/// The share of answers lost on a screen's day when the scenario's `[traffic]` sets no
+/// fault: the figure the docs and the retry seed work with.
+pub const ASSUMED_LOSE_REPLY: f64 = 0.005;
 
 /// Everything one run of traffic needs, every default applied.
 #[derive(Clone, Debug, Serialize)]
@@ -113,6 +116,18 @@ impl Settings {
                 Ok(s)
             }
         })
+    }
+
+    /// The settings a scenario's own `[traffic]` gives, with answers lost at
+    /// [`ASSUMED_LOSE_REPLY`] when it sets no fault at all, and whether that was assumed: a
+    /// day where nothing goes wrong shows nothing. The replay's traffic screen runs these.
+    pub fn of_scenario_or_assumed(scenario: &Scenario) -> Result<(Settings, bool), String> {
+        let mut settings = Settings::from_plan(&scenario.traffic, scenario.config.seed)?;
+        if settings.has_faults() {
+            return Ok((settings, false));
+        }
+        settings.lose_reply = ASSUMED_LOSE_REPLY;
+        Ok((settings, true))
     }
 
     /// Whether anything can go wrong at all.
@@ -258,7 +273,7 @@ pub struct Report {
 }
 
 /// Watches a run from another thread: how far it has got, and a way to stop it.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Progress {
     /// Orders simulated, summed over the designs.
     pub done: AtomicU64,

@@ -52,7 +52,31 @@ pub enum Overlay {
         selected: usize,
         fresh: bool,
     },
+    /// `T`: a day of traffic through every design, once counted beside the replay.
+    Traffic(TrafficView),
 }
+
+/// The traffic screen: the day's figures, the design whose store is drawn, and what the
+/// screen assumed that the file did not say.
+#[derive(Clone, Debug)]
+pub struct TrafficView {
+    pub report: std::sync::Arc<crate::traffic::Report>,
+    /// Index into the report's designs.
+    pub selected: usize,
+    pub note: Option<String>,
+}
+
+/// Two views are the same when they show the same counted day the same way: a day has no
+/// cheap equality, and a new count is a new day.
+impl PartialEq for TrafficView {
+    fn eq(&self, other: &TrafficView) -> bool {
+        std::sync::Arc::ptr_eq(&self.report, &other.report)
+            && self.selected == other.selected
+            && self.note == other.note
+    }
+}
+
+impl Eq for TrafficView {}
 
 /// The scenario picker: files in `./scenarios`, the built-in library, and a typed path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -389,6 +413,9 @@ pub struct App {
     pub anchor: Option<Instant>,
     /// The fault-space search running beside the replay (`e`), until its matrix comes.
     pub searching: Option<crate::tui::effect::Searching>,
+    /// The day of traffic being counted beside the replay (`T`), and what its screen will
+    /// say it assumed; Esc stops it.
+    pub counting: Option<(std::sync::Arc<crate::traffic::Progress>, Option<String>)>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
     pub window: Option<Box<crate::tui::retention::RetentionScreen>>,
     /// Clicks and the wheel drive the replay; without them the terminal selects text as usual.
@@ -475,6 +502,7 @@ impl App {
             keys_set: None,
             anchor: None,
             searching: None,
+            counting: None,
             mouse: false,
             hits: std::cell::RefCell::default(),
             window: None,

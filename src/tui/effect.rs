@@ -42,6 +42,13 @@ pub enum Effect {
         scenario: Box<crate::scenario::Scenario>,
         search: Searching,
     },
+    /// Count a day of traffic through every design: [`Msg::Counted`]. `progress` is told
+    /// to stop.
+    Traffic {
+        scenario: Box<crate::scenario::Scenario>,
+        settings: Box<crate::traffic::Settings>,
+        progress: std::sync::Arc<crate::traffic::Progress>,
+    },
 }
 
 /// The most faults in a plan the replay's explorer tries.
@@ -50,6 +57,10 @@ pub const EXPLORE_FAULTS: usize = 2;
 /// partial. A story of a few orders has far fewer; one of dozens of orders with a dozen
 /// attempts each would otherwise take hours and gigabytes.
 pub const EXPLORE_MAX_PLANS: usize = 20_000;
+
+/// The threads a day of traffic counted beside the replay may use: one design each, and one
+/// core left for the screen on a small machine.
+pub const TRAFFIC_THREADS: usize = 2;
 
 /// A search running beside the replay: how many plans it has run, and the flag that stops
 /// it. Both are shared with the search's thread; setting the flag never waits.
@@ -78,6 +89,7 @@ pub fn runs_beside(effect: &Effect) -> bool {
             | Effect::Load { .. }
             | Effect::Save { .. }
             | Effect::Explore { .. }
+            | Effect::Traffic { .. }
     )
 }
 
@@ -104,6 +116,20 @@ pub fn run_now(effect: Effect) -> Option<Msg> {
             };
             Some(Msg::Explored(crate::explore::explore(&scenario, &search)))
         }
+        Effect::Traffic {
+            scenario,
+            settings,
+            progress,
+        } => Some(Msg::Counted(
+            crate::traffic::run(
+                &scenario,
+                &settings,
+                &crate::sim::Design::ALL,
+                TRAFFIC_THREADS,
+                &progress,
+            )
+            .map(Box::new),
+        )),
         Effect::ListScenarios(dirs) => Some(Msg::Listed(super::picker::list_all(&dirs))),
         Effect::Load {
             source,

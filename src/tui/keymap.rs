@@ -46,6 +46,22 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
                 _ => None,
             };
         }
+        Overlay::Traffic(_) => {
+            return match key.code {
+                KeyCode::Esc | KeyCode::Char('T') => Some(Msg::Back),
+                KeyCode::Left | KeyCode::Char('h') | KeyCode::Up | KeyCode::Char('k') => {
+                    Some(Msg::Up)
+                }
+                KeyCode::Right | KeyCode::Char('l') | KeyCode::Down | KeyCode::Char('j') => {
+                    Some(Msg::Down)
+                }
+                KeyCode::Char(c @ '1'..='6') => {
+                    Design::from_hotkey(c as u8 - b'0').map(Msg::SwitchDesign)
+                }
+                KeyCode::Char('q') => Some(Msg::Quit),
+                _ => None,
+            };
+        }
         Overlay::ConfirmQuit => {
             return match key.code {
                 KeyCode::Char('y') | KeyCode::Char('q') => Some(Msg::QuitNow),
@@ -160,6 +176,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('[') => Msg::JumpEvent(false),
         KeyCode::Char(':') => Msg::OpenGoto,
         KeyCode::Char('e') => Msg::OpenExplore,
+        KeyCode::Char('T') => Msg::OpenTraffic,
         KeyCode::Char('f') => Msg::ToggleFold,
         KeyCode::Char('m') => Msg::CycleStepKeys,
         KeyCode::Char('K') => Msg::CycleKeyStrategy,
@@ -226,7 +243,12 @@ pub fn map_mouse(mouse: MouseEvent, app: &App) -> Option<Msg> {
 fn works_in_present(msg: &Msg) -> bool {
     !matches!(
         msg,
-        Msg::OpenSave | Msg::OpenPicker | Msg::OpenWindow | Msg::OpenExplore | Msg::OpenGoto
+        Msg::OpenSave
+            | Msg::OpenPicker
+            | Msg::OpenWindow
+            | Msg::OpenExplore
+            | Msg::OpenTraffic
+            | Msg::OpenGoto
     )
 }
 
@@ -336,6 +358,10 @@ pub const KEYS: &[(&str, &str)] = &[
     (
         "e",
         "every plan of up to 2 faults, by design; Enter replays one",
+    ),
+    (
+        "T",
+        "a day of traffic: this order many times, through every design",
     ),
     ("x", "what if the message on the wire were lost?"),
     ("!", "what if the processor crashed at its next step?"),

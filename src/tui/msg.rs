@@ -127,6 +127,10 @@ pub enum Msg {
     Explored(Result<crate::explore::Exploration, String>),
     /// The search running beside the replay has run this many plans.
     Searched(usize),
+    /// Count a day of traffic through every design (`T`).
+    OpenTraffic,
+    /// The day of traffic was counted.
+    Counted(Result<Box<crate::traffic::Report>, String>),
     /// A job that ran beside the loop has sent all it will (the loop's own bookkeeping).
     ChoreDone,
 }
@@ -146,6 +150,7 @@ impl Msg {
                 | Msg::NotesLink(_)
                 | Msg::Explored(_)
                 | Msg::Searched(_)
+                | Msg::Counted(_)
                 | Msg::ChoreDone
         )
     }
@@ -170,9 +175,15 @@ impl PartialEq for Msg {
             (ToggleCompared(a), ToggleCompared(b)) => a == b,
             (Explored(a), Explored(b)) => a == b,
             (Searched(a), Searched(b)) => a == b,
-            (FileChanged(_) | Simulated { .. } | Listed(_) | Loaded { .. } | Saved { .. }, _) => {
-                false
-            }
+            (
+                FileChanged(_)
+                | Simulated { .. }
+                | Listed(_)
+                | Loaded { .. }
+                | Saved { .. }
+                | Counted(_),
+                _,
+            ) => false,
             _ => std::mem::discriminant(self) == std::mem::discriminant(other),
         }
     }

@@ -25,9 +25,12 @@ pub struct Look<'a> {
     pub marker: Marker,
     /// The keys line at the foot, or none for an export.
     pub keys: Option<&'a str>,
+    /// What the day assumed that its scenario did not say, under the heading.
+    pub note: Option<&'a str>,
 }
 
-fn rate(x: f64) -> String {
+/// A share as the screen writes it: `0.52%`, or `0%`.
+pub fn rate(x: f64) -> String {
     if x == 0.0 {
         "0%".into()
     } else {
@@ -78,6 +81,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>,
         ),
         Span::raw(format!(" · {}", faults(report))),
     ])];
+    if let Some(note) = look.note {
+        heading.push(Line::styled(note.to_string(), theme.dim()));
+    }
     if report.partial {
         heading.push(Line::styled(
             "PARTIAL: stopped early; each design counts the orders it got through",
@@ -101,7 +107,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>,
         Layout::horizontal([Constraint::Length(bars_width), Constraint::Min(20)]).areas(middle);
     duplicates(frame, bars, report, look, theme);
     store(frame, chart, report, d, look, theme);
-    series(frame, sparks, d, theme);
+    series(frame, sparks, report, d, theme);
     frame.render_widget(figures, foot);
 }
 
@@ -168,7 +174,7 @@ fn duplicates(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_
         .block(
             Block::default()
                 .borders(Borders::ALL)
-                .title(Span::styled(" charged twice ", theme.bold())),
+                .title(Span::styled(" charged 2+ times ", theme.bold())),
         )
         .direction(Direction::Horizontal)
         .bar_width(1)
@@ -203,6 +209,7 @@ fn store(
         (look.name)(d.design),
         count(d.peak_keys)
     );
+    let title = crate::text::shorten(&title, usize::from(area.width.saturating_sub(2)));
     let mut x_labels = vec![Span::raw("0 h")];
     if end_ms > 0 {
         x_labels.push(Span::raw(hours(end_ms / 2)));
@@ -229,12 +236,22 @@ fn store(
                 .data(&period_end),
         );
     }
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(Span::styled(title, theme.bold()));
+    if d.peak_keys == 0 {
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        frame.render_widget(
+            Paragraph::new("No key was held at any moment of this day.")
+                .style(theme.dim())
+                .wrap(Wrap { trim: true }),
+            inner,
+        );
+        return;
+    }
     let chart = Chart::new(datasets)
-        .block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(Span::styled(title, theme.bold())),
-        )
+        .block(block)
         .x_axis(
             Axis::default()
                 .bounds([0.0, (end_ms as f64 / 3_600_000.0).max(1.0)])
@@ -251,7 +268,11 @@ fn store(
 }
 
 /// Hit rate and attempts, bucket by bucket, each with its largest value.
-fn series(frame: &mut Frame<'_>, area: Rect, d: &DesignReport, theme: &Theme) {
+fn series(frame: &mut Frame<'_>, area: Rect, report: &Report, d: &DesignReport, theme: &Theme) {
+    let per = match report.bucket_ms / 3_600_000 {
+        0 | 1 => "per hour".to_string(),
+        h => format!("per {h} h"),
+    };
     let rows = Layout::vertical([Constraint::Length(2), Constraint::Length(2)]).split(area);
     // Rates in millionths, so a 0.01 % hour still shows above an hour of none.
     let hit: Vec<u64> = d
@@ -264,13 +285,13 @@ fn series(frame: &mut Frame<'_>, area: Rect, d: &DesignReport, theme: &Theme) {
     let most_sent = attempts.iter().copied().max().unwrap_or(0);
     let rows_of: [(&str, String, &[u64], Style); 2] = [
         (
-            "hit rate per hour",
+            "hit rate",
             format!("highest {}", rate(most_hit)),
             &hit,
             theme.changed(),
         ),
         (
-            "attempts per hour",
+            "attempts",
             format!("highest {}", count(most_sent)),
             &attempts,
             theme.text(),
@@ -281,11 +302,11 @@ fn series(frame: &mut Frame<'_>, area: Rect, d: &DesignReport, theme: &Theme) {
             Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(*row);
         frame.render_widget(
             Paragraph::new(Line::from(vec![
-                Span::styled(label, theme.bold()),
+                Span::styled(format!("{label} {per}"), theme.bold()),
                 Span::styled(format!(" · {most}"), theme.dim()),
                 Span::styled(
                     if data.len() > spark.width as usize {
-                        format!(" · first {} of {} hours", spark.width, data.len())
+                        format!(" · the first {} of {} shown", spark.width, data.len())
                     } else {
                         String::new()
                     },
@@ -294,8 +315,21 @@ fn series(frame: &mut Frame<'_>, area: Rect, d: &DesignReport, theme: &Theme) {
             ])),
             words,
         );
-        frame.render_widget(Sparkline::default().data(data).style(style), spark);
+        let stretched = stretch(data, usize::from(spark.width));
+        frame.render_widget(Sparkline::default().data(&stretched).style(style), spark);
     }
+}
+
+/// Each value repeated so the series fills `width` columns as far as whole repeats go.
+fn stretch(data: &[u64], width: usize) -> Vec<u64> {
+    let each = if data.is_empty() {
+        1
+    } else {
+        (width / data.len()).max(1)
+    };
+    data.iter()
+        .flat_map(|&v| std::iter::repeat_n(v, each))
+        .collect()
 }
 
 /// The chosen design's figures, and the keys.
@@ -310,7 +344,7 @@ fn figure_lines<'a>(
         Line::from(vec![
             Span::styled(format!("{}: ", (look.name)(d.design)), theme.bold()),
             Span::raw(format!(
-                "{:.3} attempts an order · {} charges · {} orders charged twice ({}) · {} unpaid · {} unconfirmed",
+                "{:.3} attempts an order · {} charges · {} orders charged more than once ({} too much) · {} unpaid · {} unconfirmed",
                 d.amplification(),
                 count(d.charges),
                 count(d.duplicate_orders),

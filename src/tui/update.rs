@@ -161,6 +161,13 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         }
         Msg::Faster => app.speed = (app.speed + 1).min(SPEEDS.len() - 1),
         Msg::Slower => app.speed = app.speed.saturating_sub(1),
+        Msg::SwitchDesign(design) if matches!(app.overlay, Overlay::Traffic(_)) => {
+            if let Overlay::Traffic(v) = &mut app.overlay
+                && let Some(i) = v.report.designs.iter().position(|d| d.design == design)
+            {
+                v.selected = i;
+            }
+        }
         Msg::SwitchDesign(design) => {
             if app.screen == Screen::Replay {
                 app.tick = app.position_in(design);
@@ -378,6 +385,60 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
             app.notice = Some("stopping the search: what it found so far comes next".into());
         }
+        Msg::OpenTraffic if app.counting.is_some() => {
+            app.notice = Some("still counting the day of traffic · Esc stops".into());
+        }
+        Msg::OpenTraffic => match crate::traffic::Settings::of_scenario_or_assumed(&app.scenario) {
+            Ok((settings, assumed)) => {
+                app.playing = false;
+                let progress = std::sync::Arc::new(crate::traffic::Progress::default());
+                let note = assumed.then(|| {
+                    format!(
+                        "{} of answers lost is assumed: the file sets no traffic faults (a [traffic] table would).",
+                        crate::tui::traffic::rate(crate::traffic::ASSUMED_LOSE_REPLY)
+                    )
+                });
+                app.counting = Some((progress.clone(), note));
+                app.notice = Some(format!(
+                    "counting {} orders through every design · Esc stops",
+                    crate::units::group_digits(u128::from(settings.orders))
+                ));
+                effects.push(Effect::Traffic {
+                    scenario: Box::new(app.scenario.clone()),
+                    settings: Box::new(settings),
+                    progress,
+                });
+            }
+            Err(e) => app.notice = Some(format!("no day of traffic: {e}")),
+        },
+        Msg::Back if app.overlay == Overlay::None && app.counting.is_some() => {
+            if let Some((p, _)) = &app.counting {
+                p.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            app.notice = Some("stopping the count: the orders counted so far come next".into());
+        }
+        Msg::Counted(result) => {
+            let note = app.counting.take().and_then(|(_, note)| note);
+            match result {
+                Err(e) => app.notice = Some(format!("the day of traffic failed: {e}")),
+                Ok(_) if app.overlay != Overlay::None => {
+                    app.notice = Some("the day of traffic is counted: close this and press T".into());
+                }
+                Ok(report) => {
+                    app.notice = None;
+                    let selected = report
+                        .designs
+                        .iter()
+                        .position(|d| d.design == app.design)
+                        .unwrap_or(0);
+                    app.overlay = Overlay::Traffic(super::app::TrafficView {
+                        report: std::sync::Arc::from(report),
+                        selected,
+                        note,
+                    });
+                }
+            }
+        }
         Msg::Explored(Err(e)) => {
             app.searching = None;
             app.notice = Some(format!("the search failed: {e}"))
@@ -533,6 +594,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             Overlay::Checklist(i) => *i = i.saturating_sub(1),
             Overlay::Help => app.help_scroll = app.help_scroll.saturating_sub(1),
             Overlay::Explore { row, .. } => *row = row.saturating_sub(1),
+            Overlay::Traffic(v) => v.selected = v.selected.saturating_sub(1),
             _ => {}
         },
         Msg::Down => match &mut app.overlay {
@@ -546,6 +608,9 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             Overlay::Help => app.help_scroll = app.help_scroll.saturating_add(1).min(200),
             Overlay::Explore { found, row, .. } => {
                 *row = (*row + 1).min(found.designs.len().saturating_sub(1))
+            }
+            Overlay::Traffic(v) => {
+                v.selected = (v.selected + 1).min(v.report.designs.len().saturating_sub(1))
             }
             _ => {}
         },

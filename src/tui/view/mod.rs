@@ -114,6 +114,17 @@ fn overlay(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             dialogs::explore(frame, area, app, found, (*row, *col), theme)
         }
         Overlay::ConfirmQuit => dialogs::confirm_quit(frame, area, app, theme),
+        Overlay::Traffic(v) => {
+            let name = |d: crate::sim::Design| crate::tui::shown::design_name(app, d);
+            let look = crate::tui::traffic::Look {
+                selected: v.selected,
+                name: &name,
+                marker: ratatui::symbols::Marker::Braille,
+                keys: Some("←→ or 1–6 another design · Esc back · q quit"),
+                note: v.note.as_deref(),
+            };
+            crate::tui::traffic::draw(frame, area, &v.report, &look, theme)
+        }
     }
 }
 
