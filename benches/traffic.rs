@@ -30,7 +30,9 @@ fn traffic(c: &mut Criterion) {
     let mut group = c.benchmark_group("traffic-1m");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(20));
-    group.throughput(Throughput::Elements(settings.orders * Design::ALL.len() as u64));
+    group.throughput(Throughput::Elements(
+        settings.orders * Design::ALL.len() as u64,
+    ));
     for threads in [2, 1] {
         group.bench_function(format!("six-designs-{threads}-threads"), |b| {
             b.iter(|| {

@@ -504,7 +504,7 @@ fn the_svg_of_a_day_is_written_and_never_over_a_file_without_force() {
     );
     let svg = std::fs::read_to_string(dir.path().join("day.svg")).expect("the svg");
     assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"));
-    assert!(svg.contains("with-charge"));
+    assert!(svg.contains("no key"), "designs by name");
     let out = idem_cmd(&args, dir.path());
     assert!(
         !out.status.success(),
@@ -583,5 +583,114 @@ mod screen {
             "{screen}"
         );
         assert!(!screen.contains("assumed"), "{screen}");
+    }
+}
+
+#[test]
+fn every_example_in_the_help_runs() {
+    let dir = TempDir::new("traffic-examples");
+    let help = idem_cmd(&["traffic", "--help"], dir.path());
+    let help = String::from_utf8_lossy(&help.stdout).to_string();
+    let examples: Vec<&str> = help
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("idem traffic"))
+        .collect();
+    assert!(examples.len() >= 4, "{help}");
+    for example in examples {
+        let line = example.split('|').next().unwrap_or("");
+        let mut args = vec!["traffic"];
+        args.extend(line.split_whitespace());
+        let out = idem_cmd(&args, dir.path());
+        assert!(
+            out.status.success(),
+            "idem traffic{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn the_text_tables_line_up_whatever_the_money() {
+    let dir = TempDir::new("traffic-columns");
+    // Dear orders, so the money runs to fourteen characters.
+    let text = shop("24h").replace("$20.00", "$9,000.00");
+    std::fs::write(dir.join("dear.toml"), text).expect("write");
+    let out = idem_cmd(
+        &[
+            "traffic",
+            "dear.toml",
+            "--orders",
+            "20000",
+            "--lose-reply",
+            "50%",
+            "--rerun-after",
+            "72h",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let table: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("design "))
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(table.len(), 7, "{text}");
+    let width = table[0].chars().count();
+    for row in &table {
+        assert_eq!(row.chars().count(), width, "{text}");
+        assert!(row.chars().count() <= 80, "{row}");
+    }
+    // Every figure's last character sits under its heading's.
+    let ends = |l: &str| -> Vec<usize> {
+        let chars: Vec<char> = l.chars().collect();
+        (0..chars.len())
+            .filter(|&i| chars[i] != ' ' && (i + 1 == chars.len() || chars[i + 1] == ' '))
+            .collect()
+    };
+    let heading = ends(table[0]);
+    for row in &table[1..] {
+        let row_ends = ends(row);
+        assert_eq!(row_ends.len(), 7, "{row}");
+        // The names are to the left; every figure after them ends where its heading does.
+        assert!(row_ends[1..].iter().all(|e| heading.contains(e)), "{text}");
+    }
+    assert!(!text.contains("ended unpaid"));
+}
+
+#[test]
+fn export_draws_a_day_for_a_slide_and_refuses_what_does_not_apply() {
+    let dir = TempDir::new("traffic-export");
+    let out = idem_cmd(
+        &[
+            "export",
+            "order-5531",
+            "--traffic",
+            "--format",
+            "svg",
+            "--hide-design",
+            "--out",
+            "day.svg",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(dir.join("day.svg")).expect("the svg");
+    assert!(svg.contains("design 3"));
+    assert!(!svg.contains("no key"), "names are hidden");
+    assert!(svg.contains("is assumed"));
+    for bad in [
+        vec!["--format", "md"],
+        vec!["--format", "svg", "--hide-outcome"],
+    ] {
+        let mut args = vec!["export", "order-5531", "--traffic", "--out", "x.out"];
+        args.extend(bad.iter().copied());
+        let out = idem_cmd(&args, dir.path());
+        assert!(!out.status.success(), "{bad:?}");
+        assert!(!dir.join("x.out").exists());
     }
 }

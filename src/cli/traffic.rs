@@ -22,7 +22,7 @@ A [traffic] table in the scenario file can hold any of these settings; flags win
 
 Examples:
   idem traffic --orders 1000000 --lose-reply 0.5%
-  idem traffic storm-27 --outage 14:00+10m --outage-loses answers
+  idem traffic mobile-gateway --outage 14:00+10m --outage-loses answers
   idem traffic monday-rerun --lose-reply 50% --rerun-after 72h --design with-charge
   idem traffic --lose-reply 0.5% --json | jq '.designs[] | {design, duplicate_orders}'
   idem traffic --lose-reply 0.5% --svg day.svg")]
@@ -63,7 +63,8 @@ pub struct TrafficArgs {
     /// processor keeps charging and nobody hears back).
     #[arg(long, value_name = "WHAT", value_parser = plan::parse_loses)]
     pub outage_loses: Option<plan::Loses>,
-    /// A person reruns every order that ended unpaid this long after it gave up, e.g. 72h.
+    /// A person reruns every order the checkout gave up on, this long after it gave up, e.g.
+    /// 72h.
     #[arg(long, value_name = "DURATION", value_parser = crate::scenario::values::parse_duration)]
     pub rerun_after: Option<u64>,
     /// The size of one stored key and its answer, in bytes (default 600).
@@ -231,7 +232,14 @@ pub fn run(scenario: &Scenario, args: &TrafficArgs) -> Result<String, String> {
     }
     let report = report?;
     if let Some(path) = &args.svg {
-        let svg = crate::export::traffic_svg(&report)?;
+        let picture = crate::export::TrafficPicture {
+            design: match args.design {
+                Some(crate::scenario::values::DesignChoice::One(d)) => Some(d),
+                _ => None,
+            },
+            ..crate::export::TrafficPicture::default()
+        };
+        let svg = crate::export::traffic_svg(&report, &picture)?;
         crate::files::write_file(path, svg.as_bytes(), args.force)?;
     }
     if args.json {
@@ -323,7 +331,7 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
     if let Some(after) = s.rerun_after_ms {
         let _ = writeln!(
             out,
-            "A person reruns every order that ended unpaid {} after it gave up.",
+            "A person reruns every order the checkout gave up on, {} after it gave up.",
             crate::units::duration_ms(after)
         );
     }
@@ -339,65 +347,87 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
         );
     }
     out.push('\n');
-    let _ = writeln!(
-        out,
-        "{:<18} {:>7} {:>10} {:>9} {:>13} {:>7} {:>8}",
-        "design", "sent/o", "charges", "dup.ord", "dup. money", "unpaid", "unconf."
+    let rows: Vec<Vec<String>> = r
+        .designs
+        .iter()
+        .map(|d| {
+            vec![
+                d.design.id().to_string(),
+                format!("{:.3}", d.amplification()),
+                count(d.charges),
+                count(d.duplicate_orders),
+                Cents(d.duplicate_cents).to_string(),
+                count(d.unpaid),
+                count(d.charged_unconfirmed),
+            ]
+        })
+        .collect();
+    table(
+        &mut out,
+        &[
+            "design",
+            "sent/o",
+            "charges",
+            "dup.ord",
+            "dup. money",
+            "unpaid",
+            "unconf.",
+        ],
+        &rows,
     );
-    for d in &r.designs {
-        let _ = writeln!(
-            out,
-            "{:<18} {:>7} {:>10} {:>9} {:>13} {:>7} {:>8}",
-            d.design.id(),
-            format!("{:.3}", d.amplification()),
-            count(d.charges),
-            count(d.duplicate_orders),
-            Cents(d.duplicate_cents).to_string(),
-            count(d.unpaid),
-            count(d.charged_unconfirmed),
-        );
-    }
     out.push('\n');
-    let _ = writeln!(
-        out,
-        "{:<18} {:>8} {:>7} {:>7} {:>10} {:>10} {:>10}",
-        "design", "hit rate", "409s", "422s", "stored", "peak keys", "peak size"
+    let rows: Vec<Vec<String>> = r
+        .designs
+        .iter()
+        .map(|d| {
+            vec![
+                d.design.id().to_string(),
+                rate(d.hit_rate()),
+                count(d.conflicts_409),
+                count(d.mismatches_422),
+                count(d.keys_stored),
+                count(d.peak_keys),
+                crate::units::bytes_si(u128::from(d.peak_keys) * u128::from(s.record_bytes)),
+            ]
+        })
+        .collect();
+    table(
+        &mut out,
+        &[
+            "design",
+            "hit rate",
+            "409s",
+            "422s",
+            "stored",
+            "peak keys",
+            "peak size",
+        ],
+        &rows,
     );
-    for d in &r.designs {
-        let _ = writeln!(
-            out,
-            "{:<18} {:>8} {:>7} {:>7} {:>10} {:>10} {:>10}",
-            d.design.id(),
-            rate(d.hit_rate()),
-            count(d.conflicts_409),
-            count(d.mismatches_422),
-            count(d.keys_stored),
-            count(d.peak_keys),
-            crate::units::bytes_si(u128::from(d.peak_keys) * u128::from(s.record_bytes)),
-        );
-    }
     let reconciles = r
         .designs
         .iter()
         .any(|d| d.refunds + d.marked_paid + d.alerts > 0);
     if reconciles {
         out.push('\n');
-        let _ = writeln!(
-            out,
-            "{:<18} {:>8} {:>13} {:>10} {:>7}",
-            "reconcile", "refunds", "refunded", "marked pd", "alerts"
+        let rows: Vec<Vec<String>> = r
+            .designs
+            .iter()
+            .map(|d| {
+                vec![
+                    d.design.id().to_string(),
+                    count(d.refunds),
+                    Cents(d.refunded_cents).to_string(),
+                    count(d.marked_paid),
+                    count(d.alerts),
+                ]
+            })
+            .collect();
+        table(
+            &mut out,
+            &["reconcile", "refunds", "refunded", "marked pd", "alerts"],
+            &rows,
         );
-        for d in &r.designs {
-            let _ = writeln!(
-                out,
-                "{:<18} {:>8} {:>13} {:>10} {:>7}",
-                d.design.id(),
-                count(d.refunds),
-                Cents(d.refunded_cents).to_string(),
-                count(d.marked_paid),
-                count(d.alerts)
-            );
-        }
     }
     if s.rerun_after_ms.is_some() {
         out.push('\n');
@@ -416,6 +446,33 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
         "\nsent/o: attempts sent per order. dup.ord: orders charged more than once; dup. money: the\ncharges beyond the first. unpaid: believed paid, never charged. unconf.: charged, and the\nshop does not know. hit rate: requests answered from memory, of those received.\n",
     );
     out
+}
+
+/// A table with each column as wide as its widest cell: the first column to the left, the
+/// figures to the right, one space apart.
+fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |out: &mut String, cells: &mut dyn Iterator<Item = &str>| {
+        let mut text = String::new();
+        for (i, (cell, w)) in cells.zip(&widths).enumerate() {
+            if i == 0 {
+                let _ = write!(text, "{cell:<w$}");
+            } else {
+                let _ = write!(text, " {cell:>w$}");
+            }
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    };
+    line(out, &mut header.iter().copied());
+    for row in rows {
+        line(out, &mut row.iter().map(String::as_str));
+    }
 }
 
 /// The store a week of keys needs against what the duplicates cost: the retry seed's
@@ -439,7 +496,7 @@ fn week_of_keys(scenario: &Scenario, r: &Report) -> String {
         );
         let _ = writeln!(
             out,
-            "Keys are kept for {} here; with-charge charged {} orders twice.",
+            "Keys are kept for {} here; with-charge charged {} orders more than once.",
             crate::units::duration_ms(scenario.config.retention_ms),
             count(k.duplicate_orders)
         );
@@ -455,7 +512,7 @@ fn week_of_keys(scenario: &Scenario, r: &Report) -> String {
             count(w.duplicate_charges)
         );
     } else if !s.has_faults() {
-        out.push_str("No faults were drawn, so no design charged twice: try --lose-reply 0.5%.\n");
+        out.push_str("No faults were drawn, so no design charged an order more than once: try --lose-reply 0.5%.\n");
     }
     out
 }

@@ -285,26 +285,61 @@ fn tick_at(app: &App, at: ClockTime) -> Result<usize, String> {
     }
 }
 
-/// A day of traffic as an SVG chart for a slide: the traffic screen's drawing of the first
-/// design with duplicates (or the first design), on a light page, 120 × 36 cells.
-pub fn traffic_svg(report: &crate::traffic::Report) -> Result<String, String> {
+/// How a day of traffic is drawn for a slide.
+#[derive(Clone, Debug, Default)]
+pub struct TrafficPicture {
+    /// The design whose store and series are drawn; by default the first that charged an
+    /// order twice, or the first.
+    pub design: Option<crate::sim::Design>,
+    pub theme: Option<SvgTheme>,
+    /// Designs by number, not by name.
+    pub hide_design: bool,
+    /// What the day assumed that its scenario did not say.
+    pub note: Option<String>,
+    pub width: Option<u16>,
+    pub height: Option<u16>,
+}
+
+/// A day of traffic as an SVG chart for a slide: the traffic screen's drawing, without its
+/// keys, 120 × 36 cells on a light page unless asked otherwise.
+pub fn traffic_svg(
+    report: &crate::traffic::Report,
+    picture: &TrafficPicture,
+) -> Result<String, String> {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
-    let selected = report
-        .designs
-        .iter()
-        .position(|d| d.duplicate_orders > 0)
-        .unwrap_or(0);
-    let name = |d: crate::sim::Design| d.id().to_string();
+    let selected = match picture.design {
+        Some(d) => report
+            .designs
+            .iter()
+            .position(|r| r.design == d)
+            .ok_or_else(|| format!("{} was not run in this day", d.id()))?,
+        None => report
+            .designs
+            .iter()
+            .position(|d| d.duplicate_orders > 0)
+            .unwrap_or(0),
+    };
+    let withheld = crate::present::Withheld::new(crate::present::Hide {
+        design: picture.hide_design,
+        ..crate::present::Hide::default()
+    });
+    let name = |d: crate::sim::Design| withheld.design(d);
     let look = crate::tui::traffic::Look {
         selected,
         name: &name,
         marker: ratatui::symbols::Marker::HalfBlock,
         keys: None,
-        note: None,
+        note: picture.note.as_deref(),
     };
+    let (width, height) = (picture.width.unwrap_or(120), picture.height.unwrap_or(36));
+    if width < 60 || height < 20 || width > 400 || height > 200 {
+        return Err(format!(
+            "a day of traffic is drawn on 60×20 to 400×200 cells, not {width}×{height}"
+        ));
+    }
     let theme = crate::tui::theme::Theme { color: true };
-    let mut terminal = Terminal::new(TestBackend::new(120, 36))
+    let mut terminal = Terminal::new(TestBackend::new(width, height))
         .map_err(|e| format!("cannot set up the off-screen terminal: {e}"))?;
     terminal
         .draw(|f| crate::tui::traffic::draw(f, f.area(), report, &look, &theme))
@@ -313,6 +348,6 @@ pub fn traffic_svg(report: &crate::traffic::Report) -> Result<String, String> {
     Ok(svg::svg_themed(
         terminal.backend().buffer(),
         &title,
-        SvgTheme::Light,
+        picture.theme.unwrap_or(SvgTheme::Light),
     ))
 }

@@ -29,6 +29,14 @@ pub struct Look<'a> {
     pub note: Option<&'a str>,
 }
 
+/// What a day drawn from a scenario that sets no traffic faults says it assumed.
+pub fn assumed_words() -> String {
+    format!(
+        "{} of answers lost is assumed: the file sets no traffic faults (a [traffic] table would).",
+        rate(crate::traffic::ASSUMED_LOSE_REPLY)
+    )
+}
+
 /// A share as the screen writes it: `0.52%`, or `0%`.
 pub fn rate(x: f64) -> String {
     if x == 0.0 {

@@ -392,12 +392,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             Ok((settings, assumed)) => {
                 app.playing = false;
                 let progress = std::sync::Arc::new(crate::traffic::Progress::default());
-                let note = assumed.then(|| {
-                    format!(
-                        "{} of answers lost is assumed: the file sets no traffic faults (a [traffic] table would).",
-                        crate::tui::traffic::rate(crate::traffic::ASSUMED_LOSE_REPLY)
-                    )
-                });
+                let note = assumed.then(crate::tui::traffic::assumed_words);
                 app.counting = Some((progress.clone(), note));
                 app.notice = Some(format!(
                     "counting {} orders through every design · Esc stops",
