@@ -694,3 +694,35 @@ fn export_draws_a_day_for_a_slide_and_refuses_what_does_not_apply() {
         assert!(!dir.join("x.out").exists());
     }
 }
+
+/// The real binary in a terminal: `T` counts the day on a thread beside the screen, the
+/// screen draws it, its keys move between designs, and the terminal comes back on quit.
+#[test]
+fn t_in_a_real_terminal() {
+    if !common::tmux_ready("the traffic screen in a terminal") {
+        return;
+    }
+    let mut tmux = common::Tmux::start("traffic");
+    tmux.session("day", 80, 24);
+    let bin = env!("CARGO_BIN_EXE_idem");
+    assert!(!bin.contains('\''), "the binary's path is quoted with '");
+    tmux.type_text("day", &format!("'{bin}'"));
+    tmux.press("day", "Enter");
+    tmux.wait_for("day", "the replay", |s| s.contains("tick 1/"));
+    tmux.press("day", "T");
+    let screen = tmux.wait_for("day", "the traffic screen", |s| {
+        s.contains("A day of traffic") && s.contains("attempts per hour")
+    });
+    assert!(screen.contains("100,000 orders over 24 h"), "{screen}");
+    tmux.press("day", "3");
+    tmux.wait_for("day", "no-key's store", |s| s.contains("No key was held"));
+    tmux.press("day", "Escape");
+    tmux.wait_for("day", "the replay again", |s| {
+        s.contains("tick 1/") && !s.contains("A day of traffic")
+    });
+    tmux.press("day", "q");
+    tmux.wait_for("day", "the shell", |s| {
+        s.lines().any(|l| l.starts_with("$ ")) && !s.contains("tick 1/")
+    });
+    assert_eq!(tmux.format("day", "#{alternate_on}"), "0");
+}
