@@ -726,3 +726,67 @@ fn t_in_a_real_terminal() {
     });
     assert_eq!(tmux.format("day", "#{alternate_on}"), "0");
 }
+
+/// Ctrl-C stops a long day where it stands: the figures so far come out, marked partial.
+#[test]
+fn ctrl_c_prints_the_figures_so_far_marked_partial() {
+    let dir = TempDir::new("traffic-interrupt");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_idem"))
+        .args([
+            "traffic",
+            "--orders",
+            "10000000",
+            "--over",
+            "31d",
+            "--lose-reply",
+            "1%",
+            "--json",
+        ])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("idem starts");
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let pid = child.id().to_string();
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(kill.success());
+    let out = child.wait_with_output().expect("idem ends");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["partial"], true);
+    let counted: Vec<u64> = json["designs"]
+        .as_array()
+        .expect("designs")
+        .iter()
+        .map(|d| d["orders"].as_u64().expect("orders"))
+        .collect();
+    assert_eq!(counted.len(), 6);
+    assert!(counted.iter().any(|&n| n < 10_000_000), "{counted:?}");
+}
+
+#[test]
+fn a_stopped_day_is_marked_partial() {
+    let s = scenario(&shop("24h"));
+    let settings = day(
+        &s,
+        TrafficPlan {
+            orders: Some(100_000),
+            ..TrafficPlan::default()
+        },
+    );
+    let stopped = Progress::default();
+    stopped
+        .stop
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let report = traffic::run(&s, &settings, &Design::ALL, 2, &stopped).expect("a report");
+    assert!(report.partial);
+    assert!(report.designs.iter().all(|d| d.orders < 100_000));
+}
