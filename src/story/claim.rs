@@ -109,7 +109,7 @@ impl Sentence {
 
 /// The sentences joined into the narration the reader sees.
 pub fn join(sentences: &[Sentence]) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(sentences.iter().map(|s| s.text.len() + 1).sum());
     for s in sentences.iter().filter(|s| !s.text.is_empty()) {
         if !out.is_empty() {
             out.push(' ');

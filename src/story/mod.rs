@@ -51,7 +51,18 @@ pub struct Told {
 /// Writes the words for every tick of `trace`, which `cfg` produced.
 pub fn tell(cfg: &SimConfig, trace: &Trace) -> Told {
     let teller = Teller::new(cfg, trace);
-    let mut told = Told::default();
+    // Each list has one entry a tick: made to size, a long story's lists are never copied
+    // while they grow nor left up to twice as large as they need.
+    let n = trace.ticks.len();
+    let mut told = Told {
+        labels: Vec::with_capacity(n),
+        narrations: Vec::with_capacity(n),
+        arrows: Vec::with_capacity(n),
+        arrows_short: Vec::with_capacity(n),
+        rewritten: Vec::new(),
+        sentences: Vec::with_capacity(n),
+        trainer: Vec::with_capacity(n),
+    };
     for (i, tick) in trace.ticks.iter().enumerate() {
         let (label, arrow) = teller.label(tick);
         told.labels.push(label);
