@@ -579,7 +579,7 @@ mod screen {
         assert_eq!(view.report.settings.lose_reply, 0.0);
         let screen = render(&app, 80, 24);
         assert!(
-            screen.contains("5,000 orders over 24 h · 2.00% requests lost"),
+            screen.contains("5,000 orders over 24 h · 2.00% of requests lost"),
             "{screen}"
         );
         assert!(!screen.contains("assumed"), "{screen}");
@@ -789,4 +789,62 @@ fn a_stopped_day_is_marked_partial() {
     let report = traffic::run(&s, &settings, &Design::ALL, 2, &stopped).expect("a report");
     assert!(report.partial);
     assert!(report.designs.iter().all(|d| d.orders < 100_000));
+}
+
+#[test]
+fn the_week_of_keys_says_the_reports_own_figures() {
+    let s = scenario(&shop("24h"));
+    let settings = day(
+        &s,
+        TrafficPlan {
+            orders: Some(20_000),
+            over_ms: Some(2 * 86_400_000),
+            lose_reply: Some(0.01),
+            ..TrafficPlan::default()
+        },
+    );
+    let report = run(&s, &settings, 2);
+    let keyed = of(&report, Design::WithCharge);
+    let no_key = of(&report, Design::NoKey);
+    let lines = idem::traffic::words::week_of_keys(&report, s.config.retention_ms);
+    let text = lines.join("\n");
+    // 20,000 orders, each one key, over two days: 10,000 a day, 70,000 a week.
+    assert_eq!(keyed.keys_stored, 20_000);
+    assert!(
+        text.contains("about 10,000 keys a day, so 70,000 held for 7 days, 42.0 MB at 600 B each"),
+        "{text}"
+    );
+    assert!(
+        text.contains("with-charge charged 0 orders more than once"),
+        "{text}"
+    );
+    let most = report
+        .designs
+        .iter()
+        .map(|d| d.duplicate_cents)
+        .max()
+        .unwrap_or(0);
+    assert_eq!(no_key.duplicate_cents, most);
+    assert!(
+        text.contains(&format!(
+            "no-key charged {} too much",
+            idem::sim::Cents(no_key.duplicate_cents)
+        )),
+        "{text}"
+    );
+    // With nothing going wrong, nothing is claimed about a duplicate.
+    let calm = day(
+        &s,
+        TrafficPlan {
+            orders: Some(1_000),
+            ..TrafficPlan::default()
+        },
+    );
+    let lines = idem::traffic::words::week_of_keys(&run(&s, &calm, 1), s.config.retention_ms);
+    assert!(
+        lines
+            .last()
+            .is_some_and(|l| l.starts_with("No faults were drawn")),
+        "{lines:?}"
+    );
 }

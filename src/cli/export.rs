@@ -199,7 +199,7 @@ fn traffic(args: &ExportArgs) -> Result<(String, String), super::Failure> {
         design: args.design,
         theme: args.theme,
         hide_design: args.hide_design,
-        note: assumed.then(crate::tui::traffic::assumed_words),
+        note: assumed.then(crate::traffic::words::assumed),
         width: args.width,
         height: args.height,
     };

@@ -6,6 +6,7 @@ use crate::scenario::Scenario;
 use crate::scenario::traffic::{self as plan, TrafficPlan};
 use crate::scenario::values::DesignChoice;
 use crate::sim::{Cents, Design};
+use crate::traffic::words::{self, count, rate};
 use crate::traffic::{Progress, Report, Settings};
 use std::fmt::Write;
 use std::io::IsTerminal;
@@ -259,57 +260,6 @@ fn order_toml(
     crate::traffic::order_scenario_toml(scenario, settings, design, &case)
 }
 
-fn rate(x: f64) -> String {
-    if x == 0.0 {
-        "0%".into()
-    } else if x < 0.0001 {
-        format!("{:.4}%", x * 100.0)
-    } else {
-        format!("{:.2}%", x * 100.0)
-    }
-}
-
-fn count(n: u64) -> String {
-    crate::units::group_digits(u128::from(n))
-}
-
-/// The faults in words, for the heading.
-fn faults_in_words(s: &Settings) -> String {
-    let mut parts = Vec::new();
-    if s.lose_reply > 0.0 {
-        parts.push(format!("{} of answers lost", rate(s.lose_reply)));
-    }
-    if s.lose_request > 0.0 {
-        parts.push(format!("{} of requests lost", rate(s.lose_request)));
-    }
-    if s.slow > 0.0 {
-        parts.push(format!("{} of attempts slow", rate(s.slow)));
-    }
-    if s.crash_per_hour > 0.0 {
-        parts.push(format!(
-            "{} crashes an hour, down {} each",
-            crate::scenario::values::plain_number(s.crash_per_hour),
-            crate::units::duration_ms(s.restart_after_ms)
-        ));
-    }
-    if let Some(o) = s.outage {
-        parts.push(format!(
-            "an outage at {} for {} losing {}",
-            crate::sim::ClockStyle::DayNumber.format(crate::sim::Instant(o.start_ms)),
-            crate::units::duration_ms(o.len_ms),
-            match o.loses {
-                plan::Loses::All => "every message",
-                plan::Loses::Answers => "every answer",
-            }
-        ));
-    }
-    if parts.is_empty() {
-        "no faults".into()
-    } else {
-        parts.join(", ")
-    }
-}
-
 /// The report as a person reads it: what each design cost, then its store.
 pub fn text(scenario: &Scenario, r: &Report) -> String {
     let s = &r.settings;
@@ -327,13 +277,9 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
         crate::units::duration_ms(s.over_ms),
         s.arrivals.id(),
     );
-    let _ = writeln!(out, "Faults: {}.", faults_in_words(s));
-    if let Some(after) = s.rerun_after_ms {
-        let _ = writeln!(
-            out,
-            "A person reruns every order the checkout gave up on, {} after it gave up.",
-            crate::units::duration_ms(after)
-        );
+    let _ = writeln!(out, "Faults: {}.", words::faults_joined(s, ", "));
+    if let Some(line) = words::reruns(s) {
+        let _ = writeln!(out, "{line}");
     }
     let _ = writeln!(
         out,
@@ -441,7 +387,9 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
         }
     }
     out.push('\n');
-    out.push_str(&week_of_keys(scenario, r));
+    for line in words::week_of_keys(r, scenario.config.retention_ms) {
+        let _ = writeln!(out, "{line}");
+    }
     out.push_str(
         "\nsent/o: attempts sent per order. dup.ord: orders charged more than once; dup. money: the\ncharges beyond the first. unpaid: believed paid, never charged. unconf.: charged, and the\nshop does not know. hit rate: requests answered from memory, of those received.\n",
     );
@@ -473,46 +421,4 @@ fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
     for row in rows {
         line(out, &mut row.iter().map(String::as_str));
     }
-}
-
-/// The store a week of keys needs against what the duplicates cost: the retry seed's
-/// question, answered with this day's figures.
-fn week_of_keys(scenario: &Scenario, r: &Report) -> String {
-    let s = &r.settings;
-    let days = s.over_ms as f64 / crate::sim::time::DAY_MS as f64;
-    let keyed = r.designs.iter().find(|d| d.design == Design::WithCharge);
-    let worst = r.designs.iter().max_by_key(|d| d.duplicate_cents);
-    let mut out = String::new();
-    if let Some(k) = keyed {
-        let per_day = k.keys_stored as f64 / days.max(f64::MIN_POSITIVE);
-        let week = (per_day * 7.0).round() as u128;
-        let _ = writeln!(
-            out,
-            "A week of keys: about {} keys a day, so {} held for 7 days, {} at {} B each.",
-            count(per_day.round() as u64),
-            crate::units::group_digits(week),
-            crate::units::bytes_si(week * u128::from(s.record_bytes)),
-            s.record_bytes
-        );
-        let _ = writeln!(
-            out,
-            "Keys are kept for {} here; with-charge charged {} orders more than once.",
-            crate::units::duration_ms(scenario.config.retention_ms),
-            count(k.duplicate_orders)
-        );
-    }
-    if let Some(w) = worst
-        && w.duplicate_cents > 0
-    {
-        let _ = writeln!(
-            out,
-            "Against that: {} charged {} too much over this period ({} duplicate charges).",
-            w.design.id(),
-            Cents(w.duplicate_cents),
-            count(w.duplicate_charges)
-        );
-    } else if !s.has_faults() {
-        out.push_str("No faults were drawn, so no design charged an order more than once: try --lose-reply 0.5%.\n");
-    }
-    out
 }

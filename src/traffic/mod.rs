@@ -9,6 +9,7 @@
 
 pub mod order;
 mod tally;
+pub mod words;
 
 pub use tally::{Bucket, DesignReport};
 

@@ -4,6 +4,7 @@
 
 use super::theme::Theme;
 use crate::sim::{Cents, Design};
+use crate::traffic::words::{count, rate};
 use crate::traffic::{DesignReport, Report};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
@@ -27,27 +28,6 @@ pub struct Look<'a> {
     pub keys: Option<&'a str>,
     /// What the day assumed that its scenario did not say, under the heading.
     pub note: Option<&'a str>,
-}
-
-/// What a day drawn from a scenario that sets no traffic faults says it assumed.
-pub fn assumed_words() -> String {
-    format!(
-        "{} of answers lost is assumed: the file sets no traffic faults (a [traffic] table would).",
-        rate(crate::traffic::ASSUMED_LOSE_REPLY)
-    )
-}
-
-/// A share as the screen writes it: `0.52%`, or `0%`.
-pub fn rate(x: f64) -> String {
-    if x == 0.0 {
-        "0%".into()
-    } else {
-        format!("{:.2}%", x * 100.0)
-    }
-}
-
-fn count(n: u64) -> String {
-    crate::units::group_digits(u128::from(n))
 }
 
 /// Hours from the period's start, as the chart's axis reads them.
@@ -87,8 +67,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>,
             ),
             theme.bold(),
         ),
-        Span::raw(format!(" · {}", faults(report))),
+        Span::raw(format!(
+            " · {}",
+            crate::traffic::words::faults_joined(&report.settings, " · ")
+        )),
     ])];
+    if let Some(line) = crate::traffic::words::reruns(&report.settings) {
+        heading.push(Line::raw(line));
+    }
     if let Some(note) = look.note {
         heading.push(Line::styled(note.to_string(), theme.dim()));
     }
@@ -117,40 +103,6 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>,
     store(frame, chart, report, d, look, theme);
     series(frame, sparks, report, d, theme);
     frame.render_widget(figures, foot);
-}
-
-/// The faults of the day, in a few words.
-fn faults(report: &Report) -> String {
-    let s = &report.settings;
-    let mut parts = Vec::new();
-    if s.lose_reply > 0.0 {
-        parts.push(format!("{} answers lost", rate(s.lose_reply)));
-    }
-    if s.lose_request > 0.0 {
-        parts.push(format!("{} requests lost", rate(s.lose_request)));
-    }
-    if s.slow > 0.0 {
-        parts.push(format!("{} slow", rate(s.slow)));
-    }
-    if s.crash_per_hour > 0.0 {
-        parts.push(format!("{} crashes", report.crashes.len()));
-    }
-    if let Some(o) = s.outage {
-        parts.push(format!(
-            "outage {}+{} ({})",
-            crate::sim::ClockStyle::DayNumber.format(crate::sim::Instant(o.start_ms)),
-            crate::units::duration_ms(o.len_ms),
-            o.loses.id()
-        ));
-    }
-    if let Some(after) = s.rerun_after_ms {
-        parts.push(format!("reruns after {}", crate::units::duration_ms(after)));
-    }
-    if parts.is_empty() {
-        "no faults".into()
-    } else {
-        parts.join(" · ")
-    }
 }
 
 /// Orders charged more than once, one bar per design.

@@ -392,7 +392,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             Ok((settings, assumed)) => {
                 app.playing = false;
                 let progress = std::sync::Arc::new(crate::traffic::Progress::default());
-                let note = assumed.then(crate::tui::traffic::assumed_words);
+                let note = assumed.then(crate::traffic::words::assumed);
                 app.counting = Some((progress.clone(), note));
                 app.notice = Some(format!(
                     "counting {} orders through every design · Esc stops",
