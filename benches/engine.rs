@@ -34,10 +34,42 @@ at = "10:00:00"
             "[[fault]]\nattempt = {attempt}\nlose = \"reply\"\n"
         ));
     }
-    match idem::scenario::parse("storm", "storm", &source) {
-        Ok(s) => s.config,
+    storm_scenario(&source).config
+}
+
+fn storm_scenario(source: &str) -> idem::scenario::Scenario {
+    match idem::scenario::parse("storm", "storm", source) {
+        Ok(s) => s,
         Err(e) => panic!("the storm scenario must parse: {e}"),
     }
+}
+
+/// `idem run --json` on the 12,000-attempt storm, minus reading the file: simulated, told a
+/// tick at a time and written (to nowhere).
+fn run_json(c: &mut Criterion) {
+    let cfg = storm(10, 12, 100);
+    let mut source = String::from(
+        "title = \"Storm\"\n[[checkout.layer]]\nattempts = 10\ntimeout = \"2s\"\n[[checkout.layer]]\nattempts = 12\nbackoff = \"1m\"\n[[checkout.layer]]\nattempts = 100\nbackoff = \"1h\"\n[[intent]]\norder = \"1\"\nkey = \"K1\"\namount = \"$1.00\"\nat = \"10:00:00\"\n",
+    );
+    for attempt in 1..=12_000 {
+        source.push_str(&format!("[[fault]]\nattempt = {attempt}\nlose = \"reply\"\n"));
+    }
+    let scenario = storm_scenario(&source);
+    let mut group = c.benchmark_group("run-json-storm-12000");
+    group.sample_size(10);
+    for design in [Design::WithCharge, Design::NoKey] {
+        group.throughput(Throughput::Elements(ticks(&cfg, design)));
+        group.bench_function(design.id(), |b| {
+            b.iter(|| {
+                idem::cli::run::run_json(
+                    black_box(&scenario),
+                    &idem::scenario::values::DesignChoice::One(design),
+                    &mut std::io::sink(),
+                )
+            })
+        });
+    }
+    group.finish();
 }
 
 fn ticks(cfg: &SimConfig, design: Design) -> u64 {
@@ -104,5 +136,5 @@ fn story(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, engine, story);
+criterion_group!(benches, engine, story, run_json);
 criterion_main!(benches);

@@ -467,3 +467,63 @@ fn an_expectation_under_k_is_checked_against_the_rekeyed_run() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no [[step]]"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `idem run --json` tells a story a tick at a time (`Scenario::tell_each`) rather than whole
+/// (`Scenario::tell`): the two must give every tick the same label and narration, with the
+/// hindsight held back before questions and the trainer's blocks applied.
+#[test]
+fn telling_tick_by_tick_gives_the_same_words_as_telling_whole() {
+    let mut all = every_scenario();
+    let blocks = r#"
+[[fault]]
+attempt = 1
+lose = "reply"
+
+[[quiz]]
+at = "14:02:38"
+question = "How many charges?"
+choices = ["None", "One", "Two"]
+answer = "charges"
+
+[[narration]]
+label = "charge $48.60 key K7Q4 #1"
+text = "First the trainer's words."
+mode = "replace"
+
+[[narration]]
+label = "charge $48.60 key K7Q4 #1"
+text = "Then more of them."
+mode = "append"
+
+[[narration]]
+at = "14:02:38"
+text = "The retry leaves."
+mode = "append"
+"#;
+    let text = one_layer(3, "backoff = \"1s\"", blocks);
+    let own = scenario::parse("own.toml", "own", &text).unwrap_or_else(|e| panic!("{e}"));
+    all.push(("own".into(), own));
+    let mut ticks = 0;
+    let mut rewritten = 0;
+    for (name, s) in &all {
+        for design in Design::ALL {
+            let trace = s.simulate(design).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let whole = s.tell(&trace);
+            rewritten += whole.rewritten.len();
+            let mut seen = 0;
+            s.tell_each(&trace, |i, label, narration| {
+                assert_eq!(i, seen, "{name}, {design}: ticks in order");
+                assert_eq!(label, whole.labels[i], "{name}, {design}, tick {i}");
+                assert_eq!(narration, whole.narrations[i], "{name}, {design}, tick {i}");
+                seen += 1;
+            });
+            assert_eq!(seen, trace.ticks.len(), "{name}, {design}");
+            ticks += seen;
+        }
+    }
+    assert!(ticks > 1_000, "{ticks}");
+    assert!(
+        rewritten >= 6 * 2,
+        "the trainer's blocks were applied: {rewritten}"
+    );
+}

@@ -4,7 +4,6 @@ use crate::scenario::Scenario;
 use crate::sim::state::Counters;
 use crate::sim::trace::{IntentOutcome, ReconcileOutcome, Trace, Verdict};
 use crate::sim::{Actor, Cents, TickKind};
-use crate::story::Told;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -22,7 +21,46 @@ pub struct RunJson<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reconcile: Option<ReconcileJson>,
     pub warnings: &'a [String],
-    pub ticks: Vec<TickJson<'a>>,
+    pub ticks: TicksJson<'a>,
+}
+
+/// Every tick with its words, written as each is told: the story's words are never held
+/// whole, only the tick being written.
+pub struct TicksJson<'a> {
+    scenario: &'a Scenario,
+    trace: &'a Trace,
+}
+
+impl Serialize for TicksJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let trace = self.trace;
+        let mut seq = s.serialize_seq(Some(trace.ticks.len()))?;
+        let mut failed = None;
+        self.scenario.tell_each(trace, |i, label, narration| {
+            if failed.is_some() {
+                return;
+            }
+            let Some(t) = trace.ticks.get(i) else {
+                return;
+            };
+            let tick = TickJson {
+                at: trace.format_time(t.at),
+                at_ms: t.at.0,
+                actor: t.actor,
+                kind: t.kind,
+                label,
+                narration,
+            };
+            if let Err(e) = seq.serialize_element(&tick) {
+                failed = Some(e);
+            }
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => seq.end(),
+        }
+    }
 }
 
 /// The reconciliation's totals, with its time written as the replay writes it and its
@@ -68,7 +106,7 @@ pub struct TickJson<'a> {
 }
 
 impl<'a> RunJson<'a> {
-    pub fn new(scenario: &'a Scenario, trace: &'a Trace, told: &'a Told) -> RunJson<'a> {
+    pub fn new(scenario: &'a Scenario, trace: &'a Trace) -> RunJson<'a> {
         RunJson {
             scenario: &scenario.name,
             title: &scenario.title,
@@ -85,19 +123,7 @@ impl<'a> RunJson<'a> {
                 .as_ref()
                 .map(|r| ReconcileJson::new(trace, r)),
             warnings: &trace.warnings,
-            ticks: trace
-                .ticks
-                .iter()
-                .zip(told.labels.iter().zip(&told.narrations))
-                .map(|(t, (label, narration))| TickJson {
-                    at: trace.format_time(t.at),
-                    at_ms: t.at.0,
-                    actor: t.actor,
-                    kind: t.kind,
-                    label,
-                    narration,
-                })
-                .collect(),
+            ticks: TicksJson { scenario, trace },
         }
     }
 }

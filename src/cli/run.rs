@@ -75,8 +75,7 @@ impl serde::Serialize for OneJson<'_> {
         let trace = self.scenario.simulate(self.design).map_err(|e| {
             serde::ser::Error::custom(format!("simulating {}: {e}", self.scenario.name))
         })?;
-        let told = self.scenario.tell(&trace);
-        RunJson::new(self.scenario, &trace, &told).serialize(s)
+        RunJson::new(self.scenario, &trace).serialize(s)
     }
 }
 

@@ -456,35 +456,28 @@ impl Scenario {
         Ok(crate::story::Story { trace, told })
     }
 
-    /// The words for a trace of this scenario, with the trainer's own narration applied.
-    pub fn tell(&self, trace: &Trace) -> Told {
-        let mut told = crate::story::tell(&self.config, trace);
-        // Hindsight waits for the questions: a sentence about what happens later is not told
-        // on or before a tick where the room is still to be asked.
-        let last_question = self
-            .quizzes
+    /// The last tick a question of this scenario stops on in `trace`: hindsight waits until
+    /// after it.
+    fn last_question(&self, trace: &Trace, told: &Told) -> Option<usize> {
+        self.quizzes
             .iter()
-            .filter_map(|q| q.tick(trace, &told))
-            .max();
-        if let Some(q) = last_question {
-            for (i, sentences) in told.sentences.iter().enumerate().take(q + 1) {
-                if sentences.iter().any(crate::story::Sentence::hindsight) {
-                    let now: Vec<_> = sentences
-                        .iter()
-                        .filter(|s| !s.hindsight())
-                        .cloned()
-                        .collect();
-                    told.narrations[i] = crate::story::claim::join(&now);
-                }
-            }
-        }
-        if self.narration.is_empty() {
-            return told;
-        }
+            .filter_map(|q| q.tick(trace, told))
+            .max()
+    }
+
+    /// Each tick the trainer's `[[narration]]` blocks land on in `trace`, with its block, in
+    /// the order they apply: the blocks in file order, a label's ticks in time order.
+    fn narration_edits(&self, trace: &Trace, labels: &[String]) -> Vec<(usize, &NarrationRule)> {
         let mut by_label: std::collections::HashMap<&str, Vec<usize>> =
             std::collections::HashMap::new();
-        for (i, label) in told.labels.iter().enumerate() {
-            by_label.entry(label.as_str()).or_default().push(i);
+        if self
+            .narration
+            .iter()
+            .any(|r| matches!(r.target, NarrationTarget::Label(_)))
+        {
+            for (i, label) in labels.iter().enumerate() {
+                by_label.entry(label.as_str()).or_default().push(i);
+            }
         }
         let mut edits: Vec<(usize, &NarrationRule)> = Vec::new();
         for rule in self
@@ -507,7 +500,72 @@ impl Scenario {
                 }
             }
         }
-        for (i, rule) in edits {
+        edits
+    }
+
+    /// Hands each tick's label and narration, exactly as [`Scenario::tell`] gives them, to
+    /// `each` in tick order, keeping none: a writer that needs each tick's words once holds
+    /// one tick's at a time, not the story's.
+    pub fn tell_each(&self, trace: &Trace, mut each: impl FnMut(usize, &str, &str)) {
+        let telling = crate::story::Telling::new(&self.config, trace);
+        let labels_only = Told {
+            labels: telling.labels().to_vec(),
+            ..Told::default()
+        };
+        let last_question = self.last_question(trace, &labels_only);
+        let mut edits = self.narration_edits(trace, telling.labels());
+        // Stable: blocks on one tick keep the order they apply in.
+        edits.sort_by_key(|(i, _)| *i);
+        let mut next_edit = edits.iter().peekable();
+        for (i, label) in telling.labels().iter().enumerate() {
+            let sentences = telling.sentences(i);
+            let mut narration = if last_question.is_some_and(|q| i <= q)
+                && sentences.iter().any(crate::story::Sentence::hindsight)
+            {
+                let now: Vec<_> = sentences
+                    .iter()
+                    .filter(|s| !s.hindsight())
+                    .cloned()
+                    .collect();
+                crate::story::claim::join(&now)
+            } else {
+                crate::story::claim::join(&sentences)
+            };
+            while let Some((_, rule)) = next_edit.next_if(|(at, _)| *at == i) {
+                match rule.mode {
+                    NarrationMode::Replace => narration = rule.text.to_string(),
+                    NarrationMode::Append => {
+                        narration.push(' ');
+                        narration.push_str(&rule.text);
+                    }
+                }
+            }
+            each(i, label, &narration);
+        }
+    }
+
+    /// The words for a trace of this scenario, with the trainer's own narration applied.
+    pub fn tell(&self, trace: &Trace) -> Told {
+        let mut told = crate::story::tell(&self.config, trace);
+        // Hindsight waits for the questions: a sentence about what happens later is not told
+        // on or before a tick where the room is still to be asked.
+        let last_question = self.last_question(trace, &told);
+        if let Some(q) = last_question {
+            for (i, sentences) in told.sentences.iter().enumerate().take(q + 1) {
+                if sentences.iter().any(crate::story::Sentence::hindsight) {
+                    let now: Vec<_> = sentences
+                        .iter()
+                        .filter(|s| !s.hindsight())
+                        .cloned()
+                        .collect();
+                    told.narrations[i] = crate::story::claim::join(&now);
+                }
+            }
+        }
+        if self.narration.is_empty() {
+            return told;
+        }
+        for (i, rule) in self.narration_edits(trace, &told.labels) {
             if let Err(at) = told.rewritten.binary_search(&i) {
                 told.rewritten.insert(at, i);
             }

@@ -79,6 +79,36 @@ pub fn tell(cfg: &SimConfig, trace: &Trace) -> Told {
     told
 }
 
+/// A trace told a tick at a time, for a writer that needs each tick's words once and in
+/// order (`idem run --json`): every label first, since questions and the trainer's words
+/// find their ticks by label, then each tick's sentences when asked for, kept by nobody.
+/// The same teller as [`tell`], so the words are the same.
+pub struct Telling<'a> {
+    teller: Teller<'a>,
+    labels: Vec<String>,
+}
+
+impl<'a> Telling<'a> {
+    pub fn new(cfg: &'a SimConfig, trace: &'a Trace) -> Telling<'a> {
+        let teller = Teller::new(cfg, trace);
+        let labels = trace.ticks.iter().map(|t| teller.label(t).0).collect();
+        Telling { teller, labels }
+    }
+
+    /// Every tick's label, in order.
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// The sentences of tick `index`, as [`tell`] writes them.
+    pub fn sentences(&self, index: usize) -> Vec<Sentence> {
+        match self.teller.trace.ticks.get(index) {
+            Some(tick) => self.teller.narration(index, tick),
+            None => Vec::new(),
+        }
+    }
+}
+
 /// How the checkout keys its attempts under a strategy, in words.
 pub fn checkout_keys(strategy: crate::sim::config::KeyStrategy) -> &'static str {
     use crate::sim::config::KeyStrategy;
