@@ -52,7 +52,9 @@ fn run_json(c: &mut Criterion) {
         "title = \"Storm\"\n[[checkout.layer]]\nattempts = 10\ntimeout = \"2s\"\n[[checkout.layer]]\nattempts = 12\nbackoff = \"1m\"\n[[checkout.layer]]\nattempts = 100\nbackoff = \"1h\"\n[[intent]]\norder = \"1\"\nkey = \"K1\"\namount = \"$1.00\"\nat = \"10:00:00\"\n",
     );
     for attempt in 1..=12_000 {
-        source.push_str(&format!("[[fault]]\nattempt = {attempt}\nlose = \"reply\"\n"));
+        source.push_str(&format!(
+            "[[fault]]\nattempt = {attempt}\nlose = \"reply\"\n"
+        ));
     }
     let scenario = storm_scenario(&source);
     let mut group = c.benchmark_group("run-json-storm-12000");

@@ -44,8 +44,9 @@ struct Cli {
 /// What opens the interactive replay, and where.
 #[derive(clap::Args, Debug)]
 struct ReplayArgs {
-    /// A scenario file, or the name of a built-in scenario (default: order-5531).
-    scenario: Option<String>,
+    /// A scenario file, or the name of a built-in scenario (default: order-5531). A file's
+    /// name need not be UTF-8.
+    scenario: Option<std::ffi::OsString>,
     /// The design to open with: an id or its number 1–6.
     #[arg(long, short, value_parser = parse_one_design)]
     design: Option<Design>,
@@ -192,7 +193,7 @@ fn main() -> ExitCode {
     // `idem rnu`: read as a scenario name, but it names no file or built-in, and is close to a
     // command.
     if cli.command.is_none()
-        && let Some(word) = &cli.replay.scenario
+        && let Some(word) = cli.replay.scenario.as_deref().and_then(|w| w.to_str())
         && let Some(message) = mistyped_command(word)
     {
         return usage_error(&message);
@@ -206,7 +207,11 @@ fn main() -> ExitCode {
             step_keys,
         }) => run(scenario.as_deref(), design, json, (key_strategy, step_keys)),
         Some(Command::Explore(args)) => {
-            let loaded = match load_scenario(args.scenario.as_deref()) {
+            let loaded = match args.scenario.as_deref() {
+                Some(arg) => idem::scenario::resolve_os(arg),
+                None => load_scenario(None),
+            };
+            let loaded = match loaded {
                 Ok(s) => s,
                 Err(e) => return report(&e.into()),
             };
@@ -439,7 +444,7 @@ fn present(args: &PresentArgs) -> ExitCode {
         .replay
         .scenario
         .as_deref()
-        .filter(|s| idem::present::playlist::names_session(s));
+        .filter(|s| idem::present::playlist::names_session_at(std::path::Path::new(s)));
     let Some(file) = session else {
         return replay(&args.replay, Some((hide, None)), results);
     };
@@ -487,11 +492,16 @@ fn replay(
         None => (idem::present::Hide::default(), None),
     };
     let first = playlist.as_ref().and_then(|p| p.sections.first());
+    let named = args.scenario.as_deref().map(|s| s.to_string_lossy());
     let scenario = match first {
         Some(s) => Some(s.source.as_str()),
-        None => args.scenario.as_deref(),
+        None => named.as_deref(),
     };
-    let mut loaded = match (first, load_scenario(args.scenario.as_deref())) {
+    let read = match args.scenario.as_deref() {
+        Some(arg) => idem::scenario::resolve_os(arg),
+        None => load_scenario(None),
+    };
+    let mut loaded = match (first, read) {
         (Some(s), _) => s.scenario.clone(),
         (None, Ok(s)) => s,
         (None, Err(e)) => return report(&e.into()),

@@ -168,3 +168,51 @@ fn a_watched_file_swapped_for_a_fifo_does_not_freeze_the_replay() {
     tmux.press("swap", "q");
     tmux.wait_for("swap", "the replay to close", |s| s.contains("exit=0"));
 }
+
+/// A file whose name is not UTF-8 (Latin-1 `café.toml`) opens like any other: the name is
+/// passed to the file system as the bytes it is, and shown with a replacement character.
+#[cfg(unix)]
+#[test]
+fn a_file_named_in_latin_1_is_read_by_every_command() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = TempDir::new("latin1-name");
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.toml");
+    let source =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/reply-lost.toml"))
+            .expect("reply-lost.toml");
+    std::fs::write(dir.path().join(name), source).expect("the file is written");
+    let run = |args: &[&std::ffi::OsStr]| {
+        Command::new(env!("CARGO_BIN_EXE_idem"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .expect("idem runs")
+    };
+    let os = |s: &'static str| std::ffi::OsStr::new(s);
+    for args in [
+        vec![os("check"), name],
+        vec![os("run"), name, os("--design"), os("all")],
+        vec![os("run"), name, os("--json")],
+        vec![
+            os("export"),
+            name,
+            os("--format"),
+            os("md"),
+            os("--out"),
+            os("out.md"),
+        ],
+        vec![os("traffic"), name, os("--orders"), os("100")],
+        vec![os("explore"), name],
+    ] {
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert!(!stderr.contains("invalid UTF-8"), "{args:?}: {stderr}");
+    }
+    assert!(dir.path().join("out.md").exists());
+    // The replay reads the file before it finds it has no terminal to draw on.
+    let out = run(&[name]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("invalid UTF-8"), "{stderr}");
+    assert!(stderr.contains("caf\u{fffd}.toml"), "{stderr}");
+}

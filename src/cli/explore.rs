@@ -56,7 +56,7 @@ Examples:
   idem explore order-5531 --json | jq '.designs[] | {design, verdicts}'")]
 pub struct ExploreArgs {
     /// A scenario file, or the name of a built-in scenario (default: order-5531).
-    pub scenario: Option<String>,
+    pub scenario: Option<std::ffi::OsString>,
     /// The most faults in one plan (1 to 3).
     #[arg(long, short = 'k', default_value_t = 2)]
     pub faults: usize,

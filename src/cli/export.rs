@@ -21,8 +21,9 @@ Examples:
 #[derive(clap::Args, Debug, Clone)]
 #[command(after_help = EXAMPLES)]
 pub struct ExportArgs {
-    /// A scenario file, or the name of a built-in scenario such as order-5531.
-    pub scenario: String,
+    /// A scenario file, or the name of a built-in scenario such as order-5531. A file's name
+    /// need not be UTF-8.
+    pub scenario: std::ffi::OsString,
     /// What to write: md, svg or cast.
     #[arg(
         long,
@@ -89,7 +90,7 @@ impl ExportArgs {
     /// Arguments for a scenario, a format and an output file, everything else by default.
     pub fn new(scenario: &str, format: Format, out: impl Into<PathBuf>) -> ExportArgs {
         ExportArgs {
-            scenario: scenario.to_string(),
+            scenario: scenario.into(),
             format,
             design: None,
             at: None,
@@ -178,12 +179,12 @@ fn traffic(args: &ExportArgs) -> Result<(String, String), super::Failure> {
             "--hide-statement and --hide-outcome do not apply to --traffic: the chart has no statement, and its figures are the outcome".into(),
         ));
     }
-    if crate::present::playlist::names_session(&args.scenario) {
+    if crate::present::playlist::names_session_at(std::path::Path::new(&args.scenario)) {
         return Err(super::Failure::Message(
             "--traffic draws one scenario's day; name one of the session's scenarios".into(),
         ));
     }
-    let scenario = crate::scenario::resolve(&args.scenario)?;
+    let scenario = crate::scenario::resolve_os(&args.scenario)?;
     let (settings, assumed) = crate::traffic::Settings::of_scenario_or_assumed(&scenario)
         .map_err(super::Failure::Message)?;
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
@@ -224,11 +225,11 @@ pub fn run(args: &ExportArgs) -> Result<Exported, super::Failure> {
     check_options(&options)?;
     let (bytes, what) = if args.traffic {
         traffic(args)?
-    } else if crate::present::playlist::names_session(&args.scenario) {
+    } else if crate::present::playlist::names_session_at(std::path::Path::new(&args.scenario)) {
         session(args, &options)?
     } else {
-        let scenario = crate::scenario::resolve(&args.scenario)?;
-        let source = crate::text::sanitize_line(&args.scenario);
+        let scenario = crate::scenario::resolve_os(&args.scenario)?;
+        let source = crate::text::sanitize_line(&args.scenario.to_string_lossy());
         render(&scenario, &source, &options)?
     };
     if is_stdout(&args.out) {
