@@ -1,5 +1,5 @@
 //! How long the fault-space explorer takes: every plan of at most 2 (and 3) faults over
-//! order-5531, under the five designs of SPEC §3's table.
+//! order-5531, under the five designs of docs/model.md §3's table.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use idem::explore::{Search, explore};

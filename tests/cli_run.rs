@@ -182,7 +182,7 @@ fn all_designs_as_a_json_array() {
         check_run_object(r);
         assert_eq!(r["scenario"], "order-5531");
     }
-    // SPEC §3, order-5531: 1 / 2 / 1 / 2 / –.
+    // docs/model.md §3, order-5531: 1 / 2 / 1 / 2 / –.
     let charges = |id: &str| {
         runs.iter().find(|r| r["design"] == id).unwrap()["charges"]
             .as_u64()

@@ -1,4 +1,4 @@
-//! SPEC §5.1 rule by rule: the shop's steps after the payment (reserve the stock, send the
+//! docs/model.md §5.1 rule by rule: the shop's steps after the payment (reserve the stock, send the
 //! confirmation, book the courier), each a service with its own memory, retries and faults,
 //! keyed `derived`, `per-attempt` or `none`.
 

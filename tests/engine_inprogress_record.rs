@@ -1,6 +1,6 @@
-//! SPEC §5.3 rule by rule: the `inprogress-record` design (the AWS Lambda Powertools shape) and
-//! the handler error it forgets a charge on, each through a small inline scenario and checked
-//! by its effect on the trace.
+//! docs/model.md §5.3 rule by rule: the `inprogress-record` design (the AWS Lambda Powertools
+//! shape) and the handler error it forgets a charge on, each through a small inline scenario and
+//! checked by its effect on the trace.
 
 mod common;
 

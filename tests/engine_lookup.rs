@@ -1,5 +1,5 @@
-//! SPEC §5.4 rule by rule: a checkout that asks about the key before it retries. Each rule is
-//! a small inline scenario, checked by its effect on the trace.
+//! docs/model.md §5.4 rule by rule: a checkout that asks about the key before it retries. Each rule
+//! is a small inline scenario, checked by its effect on the trace.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! SPEC §5.2 rule by rule: the shop's `[reconcile]` job, each rule through a small inline
+//! docs/model.md §5.2 rule by rule: the shop's `[reconcile]` job, each rule through a small inline
 //! scenario (or the canonical `nightly-reconcile`) and checked by its effect on the trace:
 //! ticks, refunds in the ledger and on the statement, and the outcome.
 

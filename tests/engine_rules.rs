@@ -1,5 +1,5 @@
-//! SPEC §2 rule by rule, each through a small inline scenario and checked by its effect on the
-//! trace: charges, answers, tick kinds, times and state, never against a copied table.
+//! docs/model.md §2 rule by rule, each through a small inline scenario and checked by its effect on
+//! the trace: charges, answers, tick kinds, times and state, never against a copied table.
 
 mod common;
 
@@ -1297,9 +1297,9 @@ fn an_outer_deadline_abandons_the_attempts_beneath_it() {
 
 #[test]
 fn an_answer_tick_carries_the_belief_it_narrates() {
-    // Each tick holds "the complete state after it" (SPEC §2). The tick on which the checkout
-    // reads 200 and marks the order paid must already show it as paid; the tick on which it
-    // reads a final 4xx must show it as failed.
+    // Each tick carries the whole state as it stands after it (docs/model.md §2). The tick on
+    // which the checkout reads 200 and marks the order paid must already show it as paid; the
+    // tick on which it reads a final 4xx must show it as failed.
     let cases = [
         (simple(""), Design::WithCharge, Belief::Paid),
         (
@@ -1323,8 +1323,8 @@ fn an_answer_tick_carries_the_belief_it_narrates() {
 
 #[test]
 fn a_trace_that_spans_days_names_the_day() {
-    // SPEC §2: "wall-clock display such as 14:02:38.000, with a weekday once a scenario spans
-    // days". The rerun comes exactly 48 h after the give-up, so time of day alone makes the
+    // docs/model.md §2: times read `14:02:38.000`, and a story that runs past midnight names
+    // the day. The rerun comes exactly 48 h after the give-up, so time of day alone makes the
     // two ticks read the same.
     let trace = run(&human_after("48h"), Design::WithCharge);
     let give_up = kinds(&trace, TickKind::GiveUp)[0];

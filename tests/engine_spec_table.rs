@@ -1,6 +1,6 @@
-//! SPEC §3 through the library: every cell of the canonical table, every `[[expect]]` block the
-//! scenario files carry, the verdicts the specification implies, and the built-in copies of the
-//! files compiled into the binary.
+//! docs/model.md §3 through the library: every cell of the canonical table, every `[[expect]]`
+//! block the scenario files carry, the verdicts the model implies, and the built-in copies of
+//! the files compiled into the binary.
 
 mod common;
 
@@ -9,7 +9,7 @@ use idem::sim::{Belief, Design, TickKind, Trace, Verdict};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// The designs in the order of the SPEC §3 columns.
+/// The designs in the order of the docs/model.md §3 columns.
 const COLUMNS: [Design; 5] = [
     Design::WithCharge,
     Design::LogAfterCharge,
@@ -18,7 +18,7 @@ const COLUMNS: [Design; 5] = [
     Design::ContentHash,
 ];
 
-/// SPEC §3: charges per design, `None` for a `–` cell.
+/// docs/model.md §3: charges per design, `None` for a `–` cell.
 const TABLE: &[(&str, [Option<usize>; 5])] = &[
     ("order-5531", [Some(1), Some(2), Some(1), Some(2), None]),
     ("reply-lost", [Some(1), Some(1), Some(1), Some(2), Some(1)]),
@@ -46,38 +46,38 @@ const TABLE: &[(&str, [Option<usize>; 5])] = &[
         "queue-redelivery",
         [Some(1), Some(2), Some(1), Some(2), Some(2)],
     ),
-    // SPEC §5.3's handler error, added as a row (the sixth design is checked on its own).
+    // docs/model.md §5.3's handler error, added as a row (the sixth design is checked on its own).
     (
         "powertools-handler-error",
         [Some(1), Some(2), Some(1), Some(2), Some(1)],
     ),
-    // SPEC §5.4's lookup: order-5531 with the checkout asking before it retries.
+    // docs/model.md §5.4's lookup: order-5531 with the checkout asking before it retries.
     (
         "lookup-first",
         [Some(1), Some(2), Some(1), Some(2), Some(1)],
     ),
-    // SPEC §5.2's reconciliation: order-5531 with the shop's job at 02:00. The job refunds,
-    // it never charges, so the charges are the default story's.
+    // docs/model.md §5.2's reconciliation: order-5531 with the shop's job at 02:00. The job
+    // refunds, it never charges, so the charges are the default story's.
     (
         "nightly-reconcile",
         [Some(1), Some(2), Some(1), Some(2), None],
     ),
-    // SPEC §5.1's downstream steps: the payment goes right under every design; what differs
-    // is the courier's bookings, which tests/engine_downstream.rs checks.
+    // docs/model.md §5.1's downstream steps: the payment goes right under every design; what
+    // differs is the courier's bookings, which tests/engine_downstream.rs checks.
     (
         "courier-retry",
         [Some(1), Some(1), Some(1), Some(1), Some(1)],
     ),
-    // SPEC §5.3's crash after the charge, before the completed write (the sixth design's two
-    // charges are checked by the file's own [[expect]]).
+    // docs/model.md §5.3's crash after the charge, before the completed write (the sixth design's
+    // two charges are checked by the file's own [[expect]]).
     (
         "inprogress-crash",
         [Some(1), Some(2), Some(1), Some(2), Some(1)],
     ),
-    // Beyond SPEC §3, a trainer's incident: an app minting a key per attempt behind a gateway
-    // that forwards it, a deploy restarting the service after attempt 1's charge. The app's
-    // retry carries a new key, so every design that keys on it charges twice; the body hash
-    // sees the same body.
+    // Beyond the docs/model.md §3 table, a trainer's incident: an app minting a key per attempt
+    // behind a gateway that forwards it, a deploy restarting the service after attempt 1's charge.
+    // The app's retry carries a new key, so every design that keys on it charges twice; the body
+    // hash sees the same body.
     (
         "mobile-gateway",
         [Some(2), Some(2), Some(2), Some(2), Some(1)],
@@ -243,7 +243,7 @@ fn every_expect_block_holds() {
 
 #[test]
 fn expect_blocks_agree_with_the_spec_table() {
-    // A file's own [[expect]] charges must never contradict SPEC §3.
+    // A file's own [[expect]] charges must never contradict docs/model.md §3.
     for (name, cells) in TABLE {
         let s = load(name);
         for e in &s.expectations {

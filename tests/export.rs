@@ -578,7 +578,7 @@ fn markdown_has_every_outcome_and_answers_last() {
             design.id()
         );
     }
-    // The outcomes the specification gives for order-5531.
+    // The outcomes docs/model.md §3 gives for order-5531.
     assert!(md.contains("✓ Charged once — \\$48.60"));
     assert!(md.contains("✗ Charged twice — \\$97.20"));
     let question = md

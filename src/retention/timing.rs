@@ -15,7 +15,7 @@
 //! - at the instant a deadline runs out it wins over anything beneath it that
 //!   ends at that same instant, and a request due at that instant is not sent.
 //!
-//! Without deadlines this is the closed form of SPEC §4,
+//! Without deadlines this is the closed form of docs/model.md §4,
 //! `L_i = attempts_i × L_(i−1) + waits_i` with `L_0 = T`, where `waits_i` is the
 //! sum of the layer's waits (`backoff × (attempts − 1)` when they are all the
 //! same); with `T = 0` it is the seed's `D_i`. Deadlines are followed attempt

@@ -27,7 +27,7 @@ macro_rules! builtin {
     };
 }
 
-/// The canonical scenarios of the specification, the default first.
+/// The canonical scenarios of docs/model.md §3, the default first.
 pub const BUILTIN: &[Builtin] = &[
     builtin!("order-5531"),
     builtin!("reply-lost"),

@@ -88,7 +88,7 @@ pub struct Checkout {
     /// The body carries the time it was sent.
     #[serde(default)]
     pub stamp_body: bool,
-    /// Before each retry, ask the processor about the key (SPEC §5.4).
+    /// Before each retry, ask the processor about the key (docs/model.md §5.4).
     #[serde(default)]
     pub lookup: bool,
     /// Retrying layers, innermost first.

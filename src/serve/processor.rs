@@ -463,7 +463,7 @@ impl Processor {
         }
     }
 
-    /// `GET /charges?key=K`: what the processor remembers under a key (SPEC §5.4).
+    /// `GET /charges?key=K`: what the processor remembers under a key (docs/model.md §5.4).
     pub fn lookup(&self, key: &str) -> Handled {
         let design = self.settings.design;
         let kind = match design {

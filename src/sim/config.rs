@@ -21,7 +21,7 @@ pub struct SimConfig {
     pub stamp_body: bool,
     /// One-way network latency in milliseconds.
     pub latency_ms: u64,
-    /// Before each retry, the checkout asks the processor about the key (SPEC §5.4).
+    /// Before each retry, the checkout asks the processor about the key (docs/model.md §5.4).
     pub lookup: bool,
     /// Time the processor takes to charge a card, in milliseconds.
     pub processing_ms: u64,
@@ -36,7 +36,7 @@ pub struct SimConfig {
     /// The shop's reconciliation job, if the scenario runs one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reconcile: Option<Reconcile>,
-    /// The shop's own steps after it reads "paid", in the order it runs them (SPEC §5.1).
+    /// The shop's own steps after it reads "paid", in the order it runs them (docs/model.md §5.1).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<StepConfig>,
     /// The engine stops with an error rather than trace more ticks than this.

@@ -1,4 +1,4 @@
-//! Downstream steps (SPEC §5.1): once the checkout reads "paid", the shop calls its own
+//! Downstream steps (docs/model.md §5.1): once the checkout reads "paid", the shop calls its own
 //! services in order (reserve the stock, send the confirmation, book the courier). Each call
 //! crosses the network, can be lost or held up, and is retried on a timeout; each service keeps
 //! its own memory of keys, so only a key that is the same on every try lets it answer a repeat

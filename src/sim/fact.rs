@@ -36,7 +36,7 @@ impl SentRequest {
 /// A lookup the checkout sent: index into `Trace::lookups`.
 pub type LookupId = usize;
 
-/// The checkout asking the processor about a key before it retries (SPEC §5.4).
+/// The checkout asking the processor about a key before it retries (docs/model.md §5.4).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SentLookup {
     pub intent: usize,
@@ -61,7 +61,7 @@ pub enum LookupAnswer {
 /// A call the shop made to a downstream service: index into `Trace::calls`.
 pub type CallId = usize;
 
-/// One try of a downstream step (SPEC §5.1), as the trace keeps it.
+/// One try of a downstream step (docs/model.md §5.1), as the trace keeps it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SentCall {
     pub intent: usize,

@@ -1,7 +1,7 @@
-//! Asking instead of retrying (SPEC §5.4): before a retry, a checkout with `lookup` on asks
-//! the processor what it remembers under the key of the attempt whose outcome it does not
-//! know. A payment found there ends the run without a new attempt; one still in progress
-//! waits for the next try; nothing found lets the retry go ahead.
+//! Asking instead of retrying (docs/model.md §5.4): before a retry, a checkout with `lookup` on
+//! asks the processor what it remembers under the key of the attempt whose outcome it does not
+//! know. A payment found there ends the run without a new attempt; one still in progress waits for
+//! the next try; nothing found lets the retry go ahead.
 
 use super::fact::{Fact, LookupAnswer, SentLookup};
 use super::state::{Belief, EntryKind, EntryStatus, Key};

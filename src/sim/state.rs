@@ -82,8 +82,8 @@ pub struct Parts {
     /// The processor's dedupe memory: key records, key log entries or body hashes. Behind
     /// an `Arc` of its own, so a change elsewhere shares it outright.
     pub memory: Arc<Shared<MemoryEntry>>,
-    /// The shop's downstream services (SPEC §5.1), in the order the scenario runs its steps:
-    /// what each remembers and the effects it has had.
+    /// The shop's downstream services (docs/model.md §5.1), in the order the scenario runs its
+    /// steps: what each remembers and the effects it has had.
     pub services: Arc<Vec<ServiceView>>,
 }
 

@@ -15,7 +15,7 @@ pub enum Actor {
     Checkout,
     Network,
     Processor,
-    /// The downstream services of SPEC §5.1, each a lane when the scenario calls it.
+    /// The downstream services of docs/model.md §5.1, each a lane when the scenario calls it.
     Warehouse,
     Mailer,
     Courier,

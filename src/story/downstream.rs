@@ -1,4 +1,4 @@
-//! The words for the shop's downstream steps (SPEC §5.1): its calls to the warehouse, the
+//! The words for the shop's downstream steps (docs/model.md §5.1): its calls to the warehouse, the
 //! mailer and the courier, written from the calls the trace keeps and the services' state.
 
 use super::{Teller, plural, times_word};

@@ -463,7 +463,7 @@ impl RetentionScreen {
         }
     }
 
-    /// Puts back the worked example of the specification.
+    /// Puts back the worked example of docs/model.md §4.
     pub fn reset(&mut self) {
         self.stack = Stack::worked_example();
         self.selected = 0;
