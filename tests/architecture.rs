@@ -8,9 +8,9 @@
 //!   tui                      the replay, presenter and notes screens
 //!   present, serve, drill    the presenter's link to the notes; the HTTP processor and the
 //!                            drill of an endpoint, which only the command line may use
-//!   retention, report        the retention arithmetic; outcomes in words
+//!   explore, retention, traffic  every fault plan; the window calculator; a day of orders
 //!   scenario                 the file format, checked against the stories it tells
-//!   glossary, story          the words written from the engine's facts
+//!   story                    the words written from the engine's facts
 //!   sim                      the engine: facts, no words, no terminal
 //!   files, bounded_read, units, text   plain helpers
 //! ```

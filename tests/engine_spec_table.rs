@@ -113,7 +113,7 @@ fn row_mismatches(name: &str, expected: &[Option<usize>; 5]) -> Vec<String> {
         let trace = run(&s, *design);
         if trace.outcome.charges != *charges {
             wrong.push(format!(
-                "{name} under {design}: SPEC says {charges} charge(s), the engine made {}",
+                "{name} under {design}: docs/model.md §3 says {charges} charge(s), the engine made {}",
                 trace.outcome.charges
             ));
         }
@@ -171,7 +171,7 @@ fn the_table_has_72_claims_and_names_every_scenario_file() {
         .sum();
     assert_eq!(
         claims, 72,
-        "the SPEC §3 table has 33 non-`–` cells, the handler-error, lookup, courier and in-progress crash rows 5 more each, the reconcile row 4, and the mobile-gateway, webhook and queue rows 5 each"
+        "the docs/model.md §3 table has 33 non-`–` cells, the handler-error, lookup, courier and in-progress crash rows 5 more each, the reconcile row 4, and the mobile-gateway, webhook and queue rows 5 each"
     );
 
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
@@ -185,7 +185,7 @@ fn the_table_has_72_claims_and_names_every_scenario_file() {
     let in_table: BTreeSet<String> = TABLE.iter().map(|(n, _)| n.to_string()).collect();
     assert_eq!(
         on_disk, in_table,
-        "every scenario file is a SPEC §3 row and back"
+        "every scenario file is a docs/model.md §3 row and back"
     );
 }
 
