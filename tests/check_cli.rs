@@ -769,3 +769,47 @@ fn a_designs_list_is_checked_where_it_is_written() {
         .unwrap_or_else(|| panic!("no error at 21:11: {}", out.errors));
     assert!(empty.contains("lists no design"), "{empty}");
 }
+
+/// A question whose label names no tick is refused with the labels there are; the command
+/// it points to for the rest prints them once that block is taken out, and not before.
+#[test]
+fn a_quiz_label_that_names_no_tick_points_to_a_way_that_prints_every_label() {
+    let dir = TempDir::new("quiz-label");
+    let base = std::fs::read_to_string(manifest("scenarios/reply-lost.toml")).expect("reply-lost");
+    let quiz = "\n[[quiz]]\nlabel = \"charge $48.60 key K7Q #2\"\nquestion = \"What now?\"\nchoices = [\"A\", \"B\"]\nanswer = 1\n";
+    let bad = dir.write("bad.toml", &format!("{base}{quiz}"));
+    let bad = bad.to_string_lossy().to_string();
+    let out = idem(&["check", &bad]);
+    assert_ne!(out.code, Some(0));
+    assert!(
+        out.stderr
+            .contains("did you mean `charge $48.60 key K7Q4 #2`"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("with the blocks that name no tick taken out"),
+        "{}",
+        out.stderr
+    );
+    // What the message says: the same file without the block prints every label.
+    let good = dir.write("good.toml", &base);
+    let out = idem(&["run", &good.to_string_lossy(), "--design", "all", "--json"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).expect("json");
+    let labels: Vec<&str> = json
+        .as_array()
+        .expect("one run a design")
+        .iter()
+        .flat_map(|run| run["ticks"].as_array().into_iter().flatten())
+        .filter_map(|t| t["label"].as_str())
+        .collect();
+    for named in [
+        "charge $48.60 key K7Q4 #2",
+        "statement: 1 line",
+        "answer to #1 lost",
+    ] {
+        assert!(labels.contains(&named), "{named} in {labels:?}");
+    }
+}

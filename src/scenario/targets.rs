@@ -473,7 +473,7 @@ fn list_labels(labels: &[&str]) -> String {
     }
     if shown < labels.len() {
         out.push_str(&format!(
-            " and {} more (`idem run FILE --design all` prints them all)",
+            " and {} more (with the blocks that name no tick taken out, `idem run FILE --design all --json` gives every tick's `label`)",
             labels.len() - shown
         ));
     }
