@@ -784,3 +784,31 @@ fn e_explores_and_enter_replays_a_counterexample() {
     let trace = saved.simulate(saved.design).expect("runs");
     assert_eq!(trace.outcome.verdict, idem::sim::Verdict::Duplicate);
 }
+
+/// Answers are kept per design: a question answered and revealed under one design has not
+/// been asked under another, so `G` there stops at it once, then goes on to the end.
+#[test]
+fn end_stops_at_a_question_not_yet_asked_under_this_design() {
+    let mut app = app_with_quiz();
+    let at = step_to_quiz(&mut app);
+    press_all(&mut app, &[ch('a'), ch('2'), key(KeyCode::Enter)]);
+    assert_eq!(app.score().asked, 1);
+    press(&mut app, ch('G'));
+    assert!(
+        app.at_end(),
+        "answered under with-charge: G goes to the end"
+    );
+    // Under no-key the room has not been asked.
+    press(&mut app, ch('3'));
+    settle(&mut app, Msg::First);
+    press(&mut app, ch('G'));
+    let here = app.tick;
+    assert_eq!(
+        app.trace().ticks[here].at,
+        app.trace_of(Design::WithCharge).ticks[at].at,
+        "G stops at the question under no-key"
+    );
+    assert!(app.question_here().is_some());
+    press(&mut app, ch('G'));
+    assert!(app.at_end(), "the second G goes on");
+}

@@ -627,6 +627,25 @@ impl App {
             .min()
     }
 
+    /// The first question whose answer has not been revealed under the design on screen, at
+    /// or after `from`: `G` stops there on its way to the end, since answers are kept per
+    /// design and the room has not been asked it under this one.
+    pub fn next_question_here(&self, from: usize) -> Option<usize> {
+        self.scenario
+            .quizzes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| {
+                !self
+                    .room
+                    .get(*i, self.design)
+                    .is_some_and(Response::is_revealed)
+            })
+            .filter_map(|(_, q)| q.tick(self.trace(), self.told()))
+            .filter(|t| *t >= from)
+            .min()
+    }
+
     /// The talk's own card on screen instead of the story, if any.
     pub fn card(&self) -> Option<Card> {
         self.agenda.as_ref().and_then(|a| a.card)

@@ -130,8 +130,11 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                     app.notice = Some(quiz_reminder(app));
                 }
                 Screen::Replay | Screen::Window => {
-                    // A question for the room is not skipped on the way to the end.
-                    app.tick = next_question(app).unwrap_or(app.last_tick());
+                    // A question for the room is not skipped on the way to the end: not one
+                    // the room has not been asked under this design either.
+                    app.tick = app
+                        .next_question_here(app.tick + 1)
+                        .unwrap_or(app.last_tick());
                     if app.quiz_pending() {
                         app.notice = Some(quiz_reminder(app));
                     }
@@ -789,8 +792,6 @@ fn matters(tick: &crate::sim::Tick) -> bool {
     )
 }
 
-/// The first question after the current tick not yet answered under any design, which no
-/// jump passes.
 /// The search's progress, as the notice line shows it.
 fn searching_words(plans: usize, app: &App) -> String {
     let plans = app
@@ -854,6 +855,8 @@ fn as_written(app: &mut App, effects: &mut Vec<Effect>) {
     }));
 }
 
+/// The first question after the current tick not yet answered under any design, which no
+/// jump passes.
 fn next_question(app: &App) -> Option<usize> {
     app.next_question(app.tick + 1).map(|(tick, _)| tick)
 }
