@@ -891,7 +891,7 @@ fn narration(c: &mut Checker<'_>, specs: &[Spanned<schema::Narration>]) -> Vec<N
         out.push(NarrationRule {
             target,
             target_span,
-            text: crate::text::reflow(n.text.get_ref()),
+            text: crate::text::reflow(n.text.get_ref()).into(),
             text_span: n.text.span(),
             mode,
             designs,

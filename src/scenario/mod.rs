@@ -368,7 +368,9 @@ pub struct NarrationRule {
     pub target: NarrationTarget,
     /// Where the file names the tick (its `label` or `at` value), for reports.
     pub target_span: std::ops::Range<usize>,
-    pub text: String,
+    /// Shared by every tick the block lands on: a label that matches thousands of ticks holds
+    /// its text once.
+    pub text: std::sync::Arc<str>,
     /// Where the file writes the text, for reports.
     pub text_span: std::ops::Range<usize>,
     pub mode: NarrationMode,
@@ -515,15 +517,15 @@ impl Scenario {
             let own = &mut told.trainer[i];
             match rule.mode {
                 NarrationMode::Replace => {
-                    *narration = rule.text.clone();
-                    *own = Some(rule.text.clone());
+                    *narration = rule.text.to_string();
+                    *own = Some(std::sync::Arc::clone(&rule.text));
                 }
                 NarrationMode::Append => {
                     narration.push(' ');
                     narration.push_str(&rule.text);
                     *own = Some(match own.take() {
-                        Some(before) => format!("{before} {}", rule.text),
-                        None => rule.text.clone(),
+                        Some(before) => format!("{before} {}", rule.text).into(),
+                        None => std::sync::Arc::clone(&rule.text),
                     });
                 }
             }

@@ -44,8 +44,9 @@ pub struct Told {
     /// each sentence makes (before any `[[narration]]` of the trainer's).
     pub sentences: Vec<Vec<Sentence>>,
     /// The trainer's own words for a tick, from `[[narration]]`, alone: what a question box
-    /// may show without giving the engine's account away.
-    pub trainer: Vec<Option<String>>,
+    /// may show without giving the engine's account away. One block's text is shared by every
+    /// tick it lands on, not copied to each.
+    pub trainer: Vec<Option<std::sync::Arc<str>>>,
 }
 
 /// Writes the words for every tick of `trace`, which `cfg` produced.

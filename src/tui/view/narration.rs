@@ -112,7 +112,7 @@ fn question(
     let mut lines = Vec::new();
     // The trainer's own words for this tick reach the room before the question.
     if let Some(Some(words)) = app.told().trainer.get(app.tick) {
-        lines.push(Line::raw(words.clone()));
+        lines.push(Line::raw(words.to_string()));
         lines.push(Line::raw(""));
     }
     lines.push(Line::styled(quiz.question.clone(), theme.bold()));
