@@ -117,3 +117,23 @@ fn a_narration_just_under_the_bound_is_accepted_and_runs() {
     );
     assert!(json.trim_end().ends_with('}'), "the JSON is complete");
 }
+
+#[test]
+fn one_blocks_text_is_held_once_for_every_tick_it_lands_on() {
+    let scenario = idem::scenario::parse("shared.toml", "shared", &crashing("Again."))
+        .expect("the scenario loads");
+    let story = scenario.run(Design::NoKey).expect("it simulates");
+    let own: Vec<&std::sync::Arc<str>> = story.told.trainer.iter().flatten().collect();
+    assert!(
+        own.len() > 10,
+        "the label lands on many ticks: {}",
+        own.len()
+    );
+    for words in &own {
+        assert_eq!(&***words, "Again.");
+        assert!(
+            std::sync::Arc::ptr_eq(words, &scenario.narration[0].text),
+            "each tick shares the block's text rather than copying it"
+        );
+    }
+}
