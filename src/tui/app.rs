@@ -585,15 +585,21 @@ impl App {
         }
     }
 
-    /// The first question not yet revealed under any design whose tick, under the design on
-    /// screen, is at or after `from`: its tick and its index. Stepping and the status line
+    /// The first question still open under the design on screen (its answer not revealed
+    /// under this design, whatever another design's room said) whose tick, under this
+    /// design, is at or after `from`: its tick and its index. Stepping and the status line
     /// both ask this.
     pub fn next_question(&self, from: usize) -> Option<(usize, usize)> {
         self.scenario
             .quizzes
             .iter()
             .enumerate()
-            .filter(|(i, _)| !self.room.revealed_anywhere(*i))
+            .filter(|(i, _)| {
+                !self
+                    .room
+                    .get(*i, self.design)
+                    .is_some_and(Response::is_revealed)
+            })
             .filter_map(|(i, q)| Some((q.tick(self.trace(), self.told())?, i)))
             .filter(|(t, _)| *t >= from)
             .min()

@@ -134,6 +134,13 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                     app.tick = next_question(app).unwrap_or(app.last_tick());
                     if app.quiz_pending() {
                         app.notice = Some(quiz_reminder(app));
+                    } else if app.question_here().is_some() && app.response_here().is_none() {
+                        // Answered under another design only: asked again here if the
+                        // trainer wants, or passed by with G once more.
+                        app.notice = Some(format!(
+                            "not asked under {} yet: a or v asks it here, G goes on",
+                            crate::tui::shown::design_name(app, app.design)
+                        ));
                     }
                 }
                 Screen::Compare => app.compare_at = last_time(app),
