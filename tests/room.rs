@@ -1069,3 +1069,28 @@ fn g_stops_at_a_question_not_yet_asked_under_this_design() {
     press(&mut app, ch('G'));
     assert!(app.at_end());
 }
+
+/// A request the network will lose is drawn cut at the network from its send row on, not as
+/// an arrow reaching the processor.
+#[test]
+fn a_request_the_network_loses_is_drawn_lost_on_its_send_row() {
+    let text = std::fs::read_to_string("scenarios/request-lost.toml").expect("reads");
+    let scenario =
+        idem::scenario::parse("request-lost.toml", "request-lost", &text).expect("parses");
+    let mut app = App::new(scenario, "request-lost".into()).expect("simulates");
+    let send = app
+        .trace()
+        .ticks
+        .iter()
+        .position(|t| t.kind == idem::sim::TickKind::Send)
+        .expect("a send");
+    app.tick = send;
+    let screen = render(&app, 120, 36);
+    let row = screen
+        .lines()
+        .filter(|l| l.contains('├'))
+        .next_back()
+        .unwrap_or_else(|| panic!("the send row:\n{screen}"));
+    assert!(row.contains('✗'), "cut where it is lost:\n{screen}");
+    assert!(!row.contains('▶'), "not drawn as delivered:\n{screen}");
+}

@@ -46,13 +46,28 @@ pub struct Told {
     /// The trainer's own words for a tick, from `[[narration]]`, alone: what a question box
     /// may show without giving the engine's account away.
     pub trainer: Vec<Option<String>>,
+    /// Each tick sends a request the network loses further on: its arrow is cut from the
+    /// send row on.
+    pub lost_later: Vec<bool>,
 }
 
 /// Writes the words for every tick of `trace`, which `cfg` produced.
 pub fn tell(cfg: &SimConfig, trace: &Trace) -> Told {
     let teller = Teller::new(cfg, trace);
     let mut told = Told::default();
+    let lost: std::collections::HashSet<_> = trace
+        .ticks
+        .iter()
+        .filter_map(|t| match t.fact {
+            crate::sim::fact::Fact::LostRequest { req } => Some(req),
+            _ => None,
+        })
+        .collect();
     for (i, tick) in trace.ticks.iter().enumerate() {
+        told.lost_later.push(matches!(
+            tick.fact,
+            crate::sim::fact::Fact::Send { req } if lost.contains(&req)
+        ));
         let (label, arrow) = teller.label(tick);
         told.labels.push(label);
         let sentences = teller.narration(i, tick);
