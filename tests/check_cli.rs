@@ -769,3 +769,39 @@ fn a_designs_list_is_checked_where_it_is_written() {
         .unwrap_or_else(|| panic!("no error at 21:11: {}", out.errors));
     assert!(empty.contains("lists no design"), "{empty}");
 }
+
+/// A quiz label no tick has is refused with the nearest label, and the list of labels points
+/// at a command that does print each tick's label.
+#[test]
+fn an_unknown_quiz_label_suggests_one_and_points_at_a_command_that_prints_labels() {
+    let dir = TempDir::new("label");
+    let mut text = std::fs::read_to_string(manifest("scenarios/request-lost.toml")).expect("reads");
+    text.push_str(
+        "\n[[quiz]]\nlabel = \"request #1 lots\"\nquestion = \"What now?\"\nchoices = [\"A\", \"B\"]\nanswer = 1\n",
+    );
+    let path = dir.file("label.toml", &text);
+    let out = check_lib(std::slice::from_ref(&path));
+    assert_eq!(out.exit, 2, "{}", out.errors);
+    assert!(
+        out.errors.contains("did you mean `request #1 lost`?"),
+        "{}",
+        out.errors
+    );
+    assert!(!out.errors.contains("--design all"), "{}", out.errors);
+    if out.errors.contains(" more (") {
+        assert!(
+            out.errors
+                .contains("`idem run FILE --design ID` prints each tick with its label"),
+            "{}",
+            out.errors
+        );
+    }
+    // That command does print the labels.
+    let run = idem(&[
+        "run",
+        &manifest("scenarios/request-lost.toml"),
+        "--design",
+        "no-key",
+    ]);
+    assert!(run.stdout.contains("request #1 lost"), "{}", run.stdout);
+}

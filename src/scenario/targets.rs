@@ -473,7 +473,7 @@ fn list_labels(labels: &[&str]) -> String {
     }
     if shown < labels.len() {
         out.push_str(&format!(
-            " and {} more (`idem run FILE --design all` prints them all)",
+            " and {} more (`idem run FILE --design ID` prints each tick with its label)",
             labels.len() - shown
         ));
     }
