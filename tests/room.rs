@@ -1088,8 +1088,7 @@ fn a_request_the_network_loses_is_drawn_lost_on_its_send_row() {
     let screen = render(&app, 120, 36);
     let row = screen
         .lines()
-        .filter(|l| l.contains('├'))
-        .next_back()
+        .rfind(|l| l.contains('├'))
         .unwrap_or_else(|| panic!("the send row:\n{screen}"));
     assert!(row.contains('✗'), "cut where it is lost:\n{screen}");
     assert!(!row.contains('▶'), "not drawn as delivered:\n{screen}");
