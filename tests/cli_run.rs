@@ -502,3 +502,16 @@ fn design_all_lines_up_and_tells_steps_and_reconcile() {
         );
     }
 }
+
+/// The webhook and queue templates open on their own story: no customer pressing Pay at a
+/// checkout that mints a key, where a marketplace or a queue carries the payment.
+#[test]
+fn the_webhook_and_queue_templates_tell_their_own_story() {
+    for name in ["webhook-redelivery", "queue-redelivery"] {
+        let out = ok(&["run", &format!("scenarios/{name}.toml")]).text();
+        for wrong in ["customer presses Pay", "The checkout mints"] {
+            assert!(!out.contains(wrong), "{name}: {wrong}\n{}", out);
+        }
+        assert!(!out.contains("  Customer  "), "{name}\n{}", out);
+    }
+}

@@ -1036,3 +1036,60 @@ fn the_presenter_and_the_notes_say_whether_it_plays_at_what_speed_and_whether_it
     settle(&mut app, Msg::Blank);
     assert!(play(&app).contains("blank"), "{}", play(&app));
 }
+
+/// `G` stops at a question still open under the design on screen, even when another
+/// design's room has had its answer revealed; a second `G` goes on to the end.
+#[test]
+fn g_stops_at_a_question_not_yet_asked_under_this_design() {
+    let mut app = replay();
+    let at = to_question(&mut app);
+    keys(&mut app, &[ch('a'), ch('2'), key(KeyCode::Enter)]);
+    assert!(app.room.revealed_anywhere(0), "revealed under design 1");
+    press(&mut app, key(KeyCode::Home));
+    press(&mut app, ch('3'));
+    assert_eq!(app.tick, 0);
+    press(&mut app, ch('G'));
+    assert_eq!(
+        app.tick, at,
+        "G stops at the question not asked under no key"
+    );
+    assert!(app.response_here().is_none());
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("not asked under no key yet")),
+        "{:?}",
+        app.notice
+    );
+    press(&mut app, ch('G'));
+    assert!(app.at_end(), "the second G goes on to the end");
+    // Under design 1, where the answer is revealed, G never stops there.
+    press(&mut app, key(KeyCode::Home));
+    press(&mut app, ch('1'));
+    press(&mut app, ch('G'));
+    assert!(app.at_end());
+}
+
+/// A request the network will lose is drawn cut at the network from its send row on, not as
+/// an arrow reaching the processor.
+#[test]
+fn a_request_the_network_loses_is_drawn_lost_on_its_send_row() {
+    let text = std::fs::read_to_string("scenarios/request-lost.toml").expect("reads");
+    let scenario =
+        idem::scenario::parse("request-lost.toml", "request-lost", &text).expect("parses");
+    let mut app = App::new(scenario, "request-lost".into()).expect("simulates");
+    let send = app
+        .trace()
+        .ticks
+        .iter()
+        .position(|t| t.kind == idem::sim::TickKind::Send)
+        .expect("a send");
+    app.tick = send;
+    let screen = render(&app, 120, 36);
+    let row = screen
+        .lines()
+        .rfind(|l| l.contains('├'))
+        .unwrap_or_else(|| panic!("the send row:\n{screen}"));
+    assert!(row.contains('✗'), "cut where it is lost:\n{screen}");
+    assert!(!row.contains('▶'), "not drawn as delivered:\n{screen}");
+}

@@ -823,3 +823,36 @@ fn braces_step_the_selected_layers_timeout() {
             .is_some_and(|n| n.contains("only a layer has a timeout"))
     );
 }
+
+/// A path of a minute against a 24 h window is a sliver, not a full bar, and still shows;
+/// a path name too long for its column ends in `…` at 80 and 120 columns.
+#[test]
+fn bars_follow_the_window_and_long_path_names_end_in_an_ellipsis() {
+    let long = "replay of the dead-letter queue by the on-call engineer";
+    let stack = Stack {
+        layers: vec![Layer::new("http client", Duration::from_secs(20), 3)],
+        paths: vec![HumanPath::new(long, Duration::from_secs(62))],
+        window: Duration::from_secs(DAY),
+        ..Stack::default()
+    };
+    let s = RetentionScreen::new(stack);
+    for (w, h) in [(80, 24), (120, 36)] {
+        let screen = plain(&s, w, h);
+        let row = screen
+            .lines()
+            .find(|l| l.contains("replay of the"))
+            .unwrap_or_else(|| panic!("the path's row at {w}x{h}:\n{screen}"));
+        assert!(
+            !row.contains(long),
+            "{w}x{h}: the name fits whole?\n{screen}"
+        );
+        assert!(row.contains('…'), "{w}x{h}: the cut is marked\n{screen}");
+        let full = row.matches('█').count();
+        assert!(full >= 1, "{w}x{h}: a tiny path still shows\n{screen}");
+        assert!(full <= 2, "{w}x{h}: 62 s of 24 h is a sliver\n{screen}");
+        assert!(
+            !screen.contains("(40 s)"),
+            "{w}x{h}: a span said twice\n{screen}"
+        );
+    }
+}

@@ -47,6 +47,9 @@ pub struct Told {
     /// may show without giving the engine's account away. One block's text is shared by every
     /// tick it lands on, not copied to each.
     pub trainer: Vec<Option<std::sync::Arc<str>>>,
+    /// Each tick sends a request the network loses further on: its arrow is cut from the
+    /// send row on.
+    pub lost_later: Vec<bool>,
 }
 
 /// Writes the words for every tick of `trace`, which `cfg` produced.
@@ -63,8 +66,21 @@ pub fn tell(cfg: &SimConfig, trace: &Trace) -> Told {
         rewritten: Vec::new(),
         sentences: Vec::with_capacity(n),
         trainer: Vec::with_capacity(n),
+        lost_later: Vec::with_capacity(n),
     };
+    let lost: std::collections::HashSet<_> = trace
+        .ticks
+        .iter()
+        .filter_map(|t| match t.fact {
+            crate::sim::fact::Fact::LostRequest { req } => Some(req),
+            _ => None,
+        })
+        .collect();
     for (i, tick) in trace.ticks.iter().enumerate() {
+        told.lost_later.push(matches!(
+            tick.fact,
+            crate::sim::fact::Fact::Send { req } if lost.contains(&req)
+        ));
         let (label, arrow) = teller.label(tick);
         told.labels.push(label);
         let sentences = teller.narration(i, tick);

@@ -613,24 +613,11 @@ impl App {
         }
     }
 
-    /// The first question not yet revealed under any design whose tick, under the design on
-    /// screen, is at or after `from`: its tick and its index. Stepping and the status line
+    /// The first question still open under the design on screen (its answer not revealed
+    /// under this design, whatever another design's room said) whose tick, under this
+    /// design, is at or after `from`: its tick and its index. Stepping and the status line
     /// both ask this.
     pub fn next_question(&self, from: usize) -> Option<(usize, usize)> {
-        self.scenario
-            .quizzes
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !self.room.revealed_anywhere(*i))
-            .filter_map(|(i, q)| Some((q.tick(self.trace(), self.told())?, i)))
-            .filter(|(t, _)| *t >= from)
-            .min()
-    }
-
-    /// The first question whose answer has not been revealed under the design on screen, at
-    /// or after `from`: `G` stops there on its way to the end, since answers are kept per
-    /// design and the room has not been asked it under this one.
-    pub fn next_question_here(&self, from: usize) -> Option<usize> {
         self.scenario
             .quizzes
             .iter()
@@ -641,8 +628,8 @@ impl App {
                     .get(*i, self.design)
                     .is_some_and(Response::is_revealed)
             })
-            .filter_map(|(_, q)| q.tick(self.trace(), self.told()))
-            .filter(|t| *t >= from)
+            .filter_map(|(i, q)| Some((q.tick(self.trace(), self.told())?, i)))
+            .filter(|(t, _)| *t >= from)
             .min()
     }
 

@@ -132,11 +132,16 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 Screen::Replay | Screen::Window => {
                     // A question for the room is not skipped on the way to the end: not one
                     // the room has not been asked under this design either.
-                    app.tick = app
-                        .next_question_here(app.tick + 1)
-                        .unwrap_or(app.last_tick());
+                    app.tick = next_question(app).unwrap_or(app.last_tick());
                     if app.quiz_pending() {
                         app.notice = Some(quiz_reminder(app));
+                    } else if app.question_here().is_some() && app.response_here().is_none() {
+                        // Answered under another design only: asked again here if the
+                        // trainer wants, or passed by with G once more.
+                        app.notice = Some(format!(
+                            "not asked under {} yet: a or v asks it here, G goes on",
+                            crate::tui::shown::design_name(app, app.design)
+                        ));
                     }
                 }
                 Screen::Compare => app.compare_at = last_time(app),
@@ -855,8 +860,8 @@ fn as_written(app: &mut App, effects: &mut Vec<Effect>) {
     }));
 }
 
-/// The first question after the current tick not yet answered under any design, which no
-/// jump passes.
+/// The first question after the current tick still open under the design on screen, which
+/// no jump passes.
 fn next_question(app: &App) -> Option<usize> {
     app.next_question(app.tick + 1).map(|(tick, _)| tick)
 }

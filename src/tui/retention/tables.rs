@@ -301,7 +301,12 @@ fn bar(
 ) -> Vec<Span<'static>> {
     let mut filled = column(delay, scale, track);
     if delay > Spell::ZERO {
-        filled = filled.max(1);
+        // A tiny path still shows one cell of its own, past the marks that may stand on
+        // the first columns.
+        let own = (0..track)
+            .find(|x| *x != needed_at && *x != window_at)
+            .map_or(1, |x| x + 1);
+        filled = filled.max(own);
     }
     // A path that misses the window by a hair still shows a late part.
     let late_from = if delay > window {

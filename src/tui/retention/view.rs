@@ -338,11 +338,16 @@ fn summary(
         // the compact column even in days.
         format!("{} (ends {})", report.automatic_delay, report.gives_up)
     } else {
-        format!(
-            "{} ({})",
+        // Seconds, then the same span in larger units, unless that reads the same.
+        let (seconds, human) = (
             report.automatic_delay.seconds_text(),
-            report.automatic_delay
-        )
+            report.automatic_delay.to_string(),
+        );
+        if seconds == human {
+            seconds
+        } else {
+            format!("{seconds} ({human})")
+        }
     };
     let longest = format!("{}, {}", report.longest.name, report.longest.delay);
     let required = format!(

@@ -348,6 +348,7 @@ pub fn render_rows(
             label: label.as_str(),
             arrow: told.arrows[index].as_deref(),
             shorter: told.arrows_short.get(index).map_or(&[][..], Vec::as_slice),
+            lost_later: told.lost_later.get(index).copied().unwrap_or(false),
         };
         draw_tick(buf, &lanes, y, tick, &words, style, theme);
         drawn.push((Rect::new(inner.x, y, inner.width, 1), index));
@@ -360,6 +361,7 @@ struct Words<'a> {
     label: &'a str,
     arrow: Option<&'a str>,
     shorter: &'a [String],
+    lost_later: bool,
 }
 
 impl Words<'_> {
@@ -392,7 +394,18 @@ fn draw_tick(
     theme: &Theme,
 ) {
     match &tick.message {
-        Some(m) => draw_arrow(buf, lanes, y, m, words, tick, row, theme),
+        Some(m) => {
+            // A request the network loses further on is drawn cut from its send row on.
+            let m = if words.lost_later {
+                Message {
+                    fate: Fate::Lost,
+                    ..*m
+                }
+            } else {
+                *m
+            };
+            draw_arrow(buf, lanes, y, &m, words, tick, row, theme)
+        }
         None => {
             let x = lanes.x(lanes.of(tick.actor, tick));
             let mark_style = match tick.kind {
