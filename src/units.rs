@@ -133,6 +133,68 @@ pub fn bytes_si(n: u128) -> String {
     }
 }
 
+/// Why a duration could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DurationError {
+    /// Its parts add up past what any duration can hold.
+    TooLong,
+    /// Not a duration at all: the parser's own words.
+    Unreadable(String),
+}
+
+/// Reads a duration such as "30s", "2h 30m" or "7days", as `humantime` does, but refuses
+/// one whose parts add up past about 290 billion years before `humantime` sees it (it
+/// panics on a sum that overflows, such as "18446744073709551615s1000ms").
+pub fn parse_human_duration(text: &str) -> Result<std::time::Duration, DurationError> {
+    if human_duration_bound_ns(text) > u128::from(u64::MAX / 2) * 1_000_000_000 {
+        return Err(DurationError::TooLong);
+    }
+    humantime::parse_duration(text).map_err(|e| DurationError::Unreadable(e.to_string()))
+}
+
+/// The most nanoseconds `text` can stand for: each number times its unit, a unit not known
+/// here counted as a year, the longest `humantime` knows.
+fn human_duration_bound_ns(text: &str) -> u128 {
+    const YEAR_NS: u128 = 31_557_600 * 1_000_000_000;
+    let mut total: u128 = 0;
+    let mut chars = text.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        if !c.is_ascii_digit() {
+            chars.next();
+            continue;
+        }
+        let mut n: u128 = 0;
+        while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+            n = n.saturating_mul(10).saturating_add(u128::from(d));
+            chars.next();
+        }
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        let mut unit = String::new();
+        while let Some(&c) = chars.peek() {
+            if !c.is_alphabetic() || unit.len() >= 16 {
+                break;
+            }
+            unit.push(c);
+            chars.next();
+        }
+        let ns: u128 = match unit.as_str() {
+            "nsec" | "ns" => 1,
+            "usec" | "us" | "µs" => 1_000,
+            "msec" | "ms" => 1_000_000,
+            "seconds" | "second" | "sec" | "s" => 1_000_000_000,
+            "minutes" | "minute" | "min" | "mins" | "m" => 60 * 1_000_000_000,
+            "hours" | "hour" | "hr" | "hrs" | "h" => 3_600 * 1_000_000_000,
+            "days" | "day" | "d" => 86_400 * 1_000_000_000,
+            "weeks" | "week" | "w" => 604_800 * 1_000_000_000,
+            _ => YEAR_NS,
+        };
+        total = total.saturating_add(n.saturating_mul(ns));
+    }
+    total
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,5 +237,29 @@ mod tests {
     fn scientific_carries_rounding() {
         assert_eq!(scientific(30.0 + 1.2f64.log10()), "1.2e30");
         assert_eq!(scientific(119.999_999), "1.0e120");
+    }
+
+    #[test]
+    fn a_duration_whose_parts_overflow_is_refused_not_a_panic() {
+        assert_eq!(
+            parse_human_duration("18446744073709551615s1000ms"),
+            Err(DurationError::TooLong)
+        );
+        assert_eq!(
+            parse_human_duration("584942417355y 1000ms"),
+            Err(DurationError::TooLong)
+        );
+        assert_eq!(
+            parse_human_duration("2h 30m"),
+            Ok(std::time::Duration::from_secs(9_000))
+        );
+        assert_eq!(
+            parse_human_duration("1000000000000ns"),
+            Ok(std::time::Duration::from_secs(1_000))
+        );
+        assert!(matches!(
+            parse_human_duration("soon"),
+            Err(DurationError::Unreadable(_))
+        ));
     }
 }

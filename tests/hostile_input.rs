@@ -522,3 +522,30 @@ fn a_fault_names_an_order_with_control_characters_as_the_intent_does() {
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
     assert_eq!(s.config.faults.len(), 1);
 }
+
+/// Found by the `values` fuzz target (`fuzz/regressions/values-duration-overflow.txt`): a
+/// duration whose parts add up past what a duration holds made the parser panic. In a
+/// scenario file and on `idem window`'s command line it is now refused with a message.
+#[test]
+fn a_duration_whose_parts_overflow_is_refused_not_a_panic() {
+    let dir = TempDir::new("duration-overflow");
+    let text = "title = \"x\"\n[[checkout.layer]]\nattempts = 2\ntimeout = \"18446744073709551615s1000ms\"\n[[intent]]\norder = \"1\"\nkey = \"K\"\namount = \"$1.00\"\nat = \"10:00:00\"\n";
+    let path = dir.write("overflow.toml", text);
+    let path = path.to_string_lossy().to_string();
+    let out = idem(&["check", &path]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr());
+    assert!(out.stderr().contains(":4:11:"), "{}", out.stderr());
+    assert!(
+        out.stderr().contains("too long a duration"),
+        "{}",
+        out.stderr()
+    );
+    let out = idem(&["window", "--window", "18446744073709551615s1000ms"]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr());
+    assert!(
+        out.stderr().contains("longer than any duration"),
+        "{}",
+        out.stderr()
+    );
+    assert!(!out.stderr().contains("panicked"), "{}", out.stderr());
+}

@@ -28,11 +28,14 @@ pub(crate) struct LayerSpec {
 /// Reads a duration such as "2s", "90m", "26h", "3days" or "7d".
 pub(crate) fn duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
-    humantime::parse_duration(text).map_err(|e| {
-        format!(
+    crate::units::parse_human_duration(text).map_err(|e| match e {
+        crate::units::DurationError::TooLong => {
+            format!("{text:?} is longer than any duration can be; expected one such as 26h or 7d")
+        }
+        crate::units::DurationError::Unreadable(e) => format!(
             "cannot read {text:?} as a duration ({e}); expected a number and a unit \
              such as 2s, 90m, 26h or 7d"
-        )
+        ),
     })
 }
 

@@ -20,11 +20,15 @@ pub fn parse_duration(text: &str) -> Result<u64, String> {
     if bare != "0" && !bare.is_empty() && bare.parse::<f64>().is_ok() {
         return Err(no_unit(&crate::text::shorten(bare, 40)));
     }
-    let parsed = humantime::parse_duration(text.trim()).map_err(|_| {
-        format!(
+    let parsed = crate::units::parse_human_duration(text.trim()).map_err(|e| match e {
+        crate::units::DurationError::TooLong => format!(
+            "`{}` is too long a duration (at most about 30 years)",
+            crate::text::shorten(text, 60)
+        ),
+        crate::units::DurationError::Unreadable(_) => format!(
             "`{}` is not a duration; {hint}",
             crate::text::shorten(text, 60)
-        )
+        ),
     })?;
     let ms = parsed.as_millis();
     if parsed.as_nanos() % 1_000_000 != 0 {
