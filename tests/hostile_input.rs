@@ -119,7 +119,12 @@ const REFUSED: &[(&str, usize, usize, &[&str])] = &[
     ),
     ("hostile-quiz-answer-huge.toml", 12, 10, &["1 to 2"]),
     ("hostile-amount-huge.toml", 5, 10, &["too large an amount"]),
-    ("hostile-duration-huge.toml", 5, 11, &["not a duration"]),
+    (
+        "hostile-duration-huge.toml",
+        5,
+        11,
+        &["too long a duration"],
+    ),
     // A TOML date or time where text belongs: refused at the value, whatever the wording.
     ("hostile-datetime-for-clock.toml", 6, 6, &[]),
     ("hostile-datetime-for-title.toml", 1, 9, &[]),
