@@ -373,7 +373,8 @@ fn run(
     let choice = design.unwrap_or(DesignChoice::One(loaded.design));
     if json {
         // Written as it is made: a run of every design is never held whole in memory.
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        // Large writes: a long story's JSON runs to tens of megabytes.
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
         return match idem::cli::run::run_json(&loaded, &choice, &mut out) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) if broken_pipe(&e) => ExitCode::SUCCESS,
