@@ -345,3 +345,37 @@ fn the_picker_filters_as_you_type() {
         app.scenario.name
     );
 }
+
+/// At 80×24 a long error and the picker's keys wrap under the list rather than being cut.
+#[test]
+fn the_pickers_error_and_keys_are_shown_whole_at_80_by_24() {
+    // The screen's rows joined, borders and margins dropped, so wrapped words read on.
+    let joined = |screen: &str| {
+        screen
+            .lines()
+            .map(|l| l.trim_matches(|c| c == '│' || c == ' '))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut app = app();
+    settle(&mut app, Msg::OpenPicker);
+    let screen = common::render(&app, 80, 24);
+    assert!(
+        joined(&screen).contains("Enter opens · Esc cancels"),
+        "{screen}"
+    );
+    let dir = TempDir::new("pick-long-error");
+    let path = dir.file(
+        "bad.toml",
+        "title = \"broken\"\n[[intent]]\norder = \"1\"\namount = \"lots\"\nat = \"10:00:00\"\n",
+    );
+    for c in path.chars() {
+        settle(&mut app, Msg::Type(c));
+    }
+    settle(&mut app, Msg::Confirm);
+    let screen = common::render(&app, 80, 24);
+    assert!(
+        joined(&screen).contains("dollars and cents such as \"$48.60\""),
+        "{screen}"
+    );
+}

@@ -30,10 +30,24 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
     )
 }
 
+/// The picker's keys, under its list.
+const PICKER_KEYS: &str =
+    "type to filter, or a path · ↑/↓ (j/k before typing) choose · Enter opens · Esc cancels";
+
 pub fn picker(frame: &mut Frame<'_>, area: Rect, picker: &Picker, theme: &Theme) {
     let rect = centered(area, 110, area.height.saturating_sub(4).max(10));
     let inner_width = rect.width.saturating_sub(2) as usize;
-    let rows = rect.height.saturating_sub(6) as usize;
+    // The error, or the keys, wraps rather than being cut: the list gives up the rows it
+    // needs.
+    let foot = picker
+        .error
+        .clone()
+        .unwrap_or_else(|| PICKER_KEYS.to_string());
+    let foot_rows = Paragraph::new(foot.as_str())
+        .wrap(ratatui::widgets::Wrap { trim: false })
+        .line_count(inner_width as u16)
+        .max(1);
+    let rows = (rect.height as usize).saturating_sub(5 + foot_rows);
     // Only what matches the typed text, with the selection kept in sight.
     let visible = picker.visible();
     let at = visible
@@ -81,19 +95,23 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, picker: &Picker, theme: &Theme)
         Span::styled("filter or path: ", theme.bold()),
         Span::styled(format!("{}▏", picker.typed), path_style),
     ]));
-    match &picker.error {
-        Some(e) => lines.push(Line::styled(fit(e, inner_width), theme.lost())),
-        None => lines.push(Line::styled(
-            "type to filter, or a path · ↑/↓ (j/k before typing) choose · Enter opens · Esc cancels",
-            theme.dim(),
-        )),
-    }
+    let foot_style = if picker.error.is_some() {
+        theme.lost()
+    } else {
+        theme.dim()
+    };
+    lines.push(Line::styled(foot, foot_style));
     let block = Block::default()
         .borders(Borders::ALL)
         .title(" Open a scenario ")
         .title_style(theme.title());
     frame.render_widget(Clear, rect);
-    frame.render_widget(Paragraph::new(lines).block(block), rect);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(ratatui::widgets::Wrap { trim: false }),
+        rect,
+    );
 }
 
 pub fn save(frame: &mut Frame<'_>, area: Rect, prompt: &SavePrompt, theme: &Theme) {
