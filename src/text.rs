@@ -149,6 +149,55 @@ pub fn and_list(items: &[&str]) -> String {
     }
 }
 
+/// How a column of a text table lines up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    /// Words: to the left.
+    Left,
+    /// Counts and money: to the right, so their last digits line up.
+    Right,
+}
+
+/// Rows as lines of a text table, each column as wide as its widest cell, `gap` between
+/// columns, trailing spaces dropped; and the widths. A row with fewer cells than `align`
+/// ends early; a cell beyond `align` is left-aligned.
+pub fn columns(rows: &[Vec<String>], align: &[Align], gap: &str) -> (Vec<String>, Vec<usize>) {
+    let mut widths: Vec<usize> = Vec::new();
+    for row in rows {
+        for (c, cell) in row.iter().enumerate() {
+            let n = cell.chars().count();
+            match widths.get_mut(c) {
+                Some(w) => *w = (*w).max(n),
+                None => widths.push(n),
+            }
+        }
+    }
+    let lines = rows
+        .iter()
+        .map(|row| {
+            let mut line = String::new();
+            for (c, (cell, &w)) in row.iter().zip(&widths).enumerate() {
+                if c > 0 {
+                    line.push_str(gap);
+                }
+                let pad = " ".repeat(w.saturating_sub(cell.chars().count()));
+                match align.get(c).copied().unwrap_or(Align::Left) {
+                    Align::Left => {
+                        line.push_str(cell);
+                        line.push_str(&pad);
+                    }
+                    Align::Right => {
+                        line.push_str(&pad);
+                        line.push_str(cell);
+                    }
+                }
+            }
+            line.trim_end().to_string()
+        })
+        .collect();
+    (lines, widths)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +279,19 @@ mod tests {
     #[test]
     fn control_characters_are_dropped() {
         assert_eq!(summary("Red \u{1b}[31mtext.\u{7}", 100), "Red [31mtext.");
+    }
+
+    #[test]
+    fn columns_are_as_wide_as_their_widest_cell() {
+        let rows: Vec<Vec<String>> = [["design", "charges"], ["no-key", "100,522"], ["x", "1"]]
+            .iter()
+            .map(|r| r.iter().map(|c| c.to_string()).collect())
+            .collect();
+        let (lines, widths) = columns(&rows, &[Align::Left, Align::Right], "  ");
+        assert_eq!(widths, vec![6, 7]);
+        assert_eq!(
+            lines,
+            ["design  charges", "no-key  100,522", "x             1"]
+        );
     }
 }

@@ -848,3 +848,31 @@ fn the_week_of_keys_says_the_reports_own_figures() {
         "{lines:?}"
     );
 }
+
+/// On a terminal a long day shows its bar after a second, and Ctrl-C there prints the
+/// figures so far, marked partial, with the bar cleared.
+#[test]
+fn a_long_day_in_a_terminal_shows_its_bar_and_stops_on_ctrl_c() {
+    if !common::tmux_ready("the traffic progress bar in a terminal") {
+        return;
+    }
+    let mut tmux = common::Tmux::start("traffic-bar");
+    tmux.session("bar", 100, 30);
+    let bin = env!("CARGO_BIN_EXE_idem");
+    assert!(!bin.contains('\''), "the binary's path is quoted with '");
+    tmux.type_text(
+        "bar",
+        &format!("'{bin}' traffic --orders 10000000 --over 31d --lose-reply 1%"),
+    );
+    tmux.press("bar", "Enter");
+    tmux.wait_for("bar", "the progress bar", |s| {
+        s.contains("orders × designs") && s.contains("Ctrl-C stops")
+    });
+    tmux.press("bar", "C-c");
+    let screen = tmux.wait_for("bar", "the partial figures", |s| s.contains("PARTIAL"));
+    assert!(
+        !screen.contains("orders × designs,"),
+        "the bar is cleared:\n{screen}"
+    );
+    assert!(screen.contains("with-charge"), "{screen}");
+}

@@ -9,36 +9,11 @@ use crate::sim::{Design, Verdict};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// How long a search runs before it shows its progress.
 const QUIET_FOR: std::time::Duration = std::time::Duration::from_millis(700);
-
-/// Shows how many plans have run, on standard error, once the search has taken a while.
-fn show_progress(progress: Arc<AtomicUsize>, done: Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
-    std::thread::spawn(move || {
-        let started = std::time::Instant::now();
-        let tick = std::time::Duration::from_millis(100);
-        while started.elapsed() < QUIET_FOR {
-            if done.load(Ordering::Relaxed) {
-                return;
-            }
-            std::thread::sleep(tick);
-        }
-        let bar = indicatif::ProgressBar::new_spinner();
-        while !done.load(Ordering::Relaxed) {
-            bar.set_message(format!(
-                "{} plans searched (Ctrl-C stops and prints what is counted)",
-                progress.load(Ordering::Relaxed)
-            ));
-            bar.tick();
-            std::thread::sleep(tick);
-        }
-        bar.finish_and_clear();
-    })
-}
 
 /// The largest K the command accepts: the plans grow by a factor of about a hundred per fault.
 pub const MAX_FAULTS: usize = 3;
@@ -115,29 +90,29 @@ pub fn run(scenario: &Scenario, args: &ExploreArgs) -> Result<String, String> {
     };
     // Ctrl-C stops the search; the counts so far are printed, marked partial.
     let stop = Arc::new(AtomicBool::new(false));
-    let registered = signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop));
     let progress = Arc::new(AtomicUsize::new(0));
     let search = Search {
         faults_max: args.faults,
         keep_faults: args.keep_faults,
         designs,
         progress: Some(Arc::clone(&progress)),
-        stop: Some(stop),
+        stop: Some(Arc::clone(&stop)),
         max_plans: None,
     };
     let started = std::time::Instant::now();
-    let done = Arc::new(AtomicBool::new(false));
-    let shown = std::io::stderr()
-        .is_terminal()
-        .then(|| show_progress(Arc::clone(&progress), Arc::clone(&done)));
-    let found = explore(scenario, &search);
-    done.store(true, Ordering::Relaxed);
-    if let Some(handle) = shown {
-        let _ = handle.join();
-    }
-    if let Ok(id) = registered {
-        signal_hook::low_level::unregister(id);
-    }
+    let found = super::progress::run(
+        &stop,
+        QUIET_FOR,
+        indicatif::ProgressBar::new_spinner,
+        |bar| {
+            bar.set_message(format!(
+                "{} plans searched (Ctrl-C stops and prints what is counted)",
+                progress.load(Ordering::Relaxed)
+            ));
+            bar.tick();
+        },
+        || explore(scenario, &search),
+    );
     let found = found?;
     let took = started.elapsed();
     if args.json {

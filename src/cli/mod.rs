@@ -8,6 +8,7 @@ pub mod failure;
 pub mod json;
 pub mod list;
 pub mod new;
+pub mod progress;
 pub mod run;
 pub mod serve;
 pub mod traffic;

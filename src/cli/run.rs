@@ -182,61 +182,45 @@ fn outcome_text(trace: &Trace) -> String {
 pub fn comparison_text(scenario: &Scenario, traces: &[Trace]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{} — {}\n", scenario.name, scenario.title);
-    let rows: Vec<[String; 8]> = traces
-        .iter()
-        .map(|t| {
-            let o = &t.outcome;
-            let client: Vec<&str> = o.intents.iter().map(|i| i.client_view.label()).collect();
-            [
-                t.design.hotkey().to_string(),
-                t.design.id().to_string(),
-                t.design.name().to_string(),
-                o.charges.to_string(),
-                o.charged_cents.to_string(),
-                o.verdict.id().to_string(),
-                client.join("/"),
-                headline(o).1,
-            ]
-        })
-        .collect();
-    let head = [
-        "key", "design", "", "charges", "charged", "verdict", "client", "outcome",
-    ]
-    .map(String::from);
-    let width = |c: usize| {
-        rows.iter()
-            .chain(std::iter::once(&head))
-            .map(|r| r[c].chars().count())
-            .max()
-            .unwrap_or(0)
-    };
-    let widths: Vec<usize> = (0..8).map(width).collect();
-    let line = |r: &[String; 8]| {
-        // Counts and money right-aligned, words left-aligned; the last column runs free.
-        format!(
-            "{:<w0$}  {:<w1$}  {:<w2$}  {:>w3$}  {:>w4$}  {:<w5$}  {:<w6$}  {}",
-            r[0],
-            r[1],
-            r[2],
-            r[3],
-            r[4],
-            r[5],
-            r[6],
-            r[7],
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2],
-            w3 = widths[3],
-            w4 = widths[4],
-            w5 = widths[5],
-            w6 = widths[6],
-        )
-        .trim_end()
-        .to_string()
-    };
-    let _ = writeln!(out, "{}", line(&head));
-    for r in &rows {
-        let _ = writeln!(out, "{}", line(r));
+    use crate::text::Align;
+    let mut rows: Vec<Vec<String>> = vec![
+        [
+            "key", "design", "", "charges", "charged", "verdict", "client", "outcome",
+        ]
+        .map(String::from)
+        .to_vec(),
+    ];
+    rows.extend(traces.iter().map(|t| {
+        let o = &t.outcome;
+        let client: Vec<&str> = o.intents.iter().map(|i| i.client_view.label()).collect();
+        vec![
+            t.design.hotkey().to_string(),
+            t.design.id().to_string(),
+            t.design.name().to_string(),
+            o.charges.to_string(),
+            o.charged_cents.to_string(),
+            o.verdict.id().to_string(),
+            client.join("/"),
+            headline(o).1,
+        ]
+    }));
+    // Counts and money right-aligned, words left-aligned; the last column runs free.
+    let (lines, widths) = crate::text::columns(
+        &rows,
+        &[
+            Align::Left,
+            Align::Left,
+            Align::Left,
+            Align::Right,
+            Align::Right,
+            Align::Left,
+            Align::Left,
+            Align::Left,
+        ],
+        "  ",
+    );
+    for line in lines {
+        let _ = writeln!(out, "{line}");
     }
     // What happened after the payment and overnight, which the row has no room for.
     let mut after = Vec::new();

@@ -9,9 +9,7 @@ use crate::sim::{Cents, Design};
 use crate::traffic::words::{self, count, rate};
 use crate::traffic::{Progress, Report, Settings};
 use std::fmt::Write;
-use std::io::IsTerminal;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 /// Arguments of `idem traffic`.
 #[derive(clap::Args, Debug, Default)]
@@ -149,34 +147,6 @@ pub fn settings(scenario: &Scenario, args: &TrafficArgs) -> Result<Settings, Str
 /// A run takes this long before it shows a progress bar.
 const QUIET_FOR: std::time::Duration = std::time::Duration::from_secs(1);
 
-fn show_progress(
-    progress: Arc<Progress>,
-    total: u64,
-    finished: Arc<AtomicBool>,
-) -> std::thread::JoinHandle<()> {
-    std::thread::spawn(move || {
-        let started = std::time::Instant::now();
-        let tick = std::time::Duration::from_millis(100);
-        while started.elapsed() < QUIET_FOR {
-            if finished.load(Ordering::Relaxed) {
-                return;
-            }
-            std::thread::sleep(tick);
-        }
-        let bar = indicatif::ProgressBar::new(total);
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{bar:30} {pos}/{len} orders × designs, {eta} left (Ctrl-C stops and prints what is counted)",
-        ) {
-            bar.set_style(style);
-        }
-        while !finished.load(Ordering::Relaxed) {
-            bar.set_position(progress.done.load(Ordering::Relaxed));
-            std::thread::sleep(tick);
-        }
-        bar.finish_and_clear();
-    })
-}
-
 /// Runs the day as the arguments say: the text or JSON to print, or why it cannot run.
 pub fn run(scenario: &Scenario, args: &TrafficArgs) -> Result<String, String> {
     let settings = settings(scenario, args)?;
@@ -197,40 +167,23 @@ pub fn run(scenario: &Scenario, args: &TrafficArgs) -> Result<String, String> {
     if threads == 0 {
         return Err("--threads takes 1 or more".into());
     }
-    let progress = Arc::new(Progress::default());
-    let stop = Arc::new(AtomicBool::new(false));
-    let registered = signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop));
-    let finished = Arc::new(AtomicBool::new(false));
+    let progress = Progress::default();
     let total = settings.orders.saturating_mul(designs.len() as u64);
-    let shown = std::io::stderr()
-        .is_terminal()
-        .then(|| show_progress(Arc::clone(&progress), total, Arc::clone(&finished)));
-    // Ctrl-C sets `stop`; the run looks at its own flag, so pass it on.
-    let watcher = {
-        let (stop, progress, finished) = (
-            Arc::clone(&stop),
-            Arc::clone(&progress),
-            Arc::clone(&finished),
-        );
-        std::thread::spawn(move || {
-            while !finished.load(Ordering::Relaxed) {
-                if stop.load(Ordering::Relaxed) {
-                    progress.stop.store(true, Ordering::Relaxed);
-                    return;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(20));
+    let report = super::progress::run(
+        &progress.stop,
+        QUIET_FOR,
+        || {
+            let bar = indicatif::ProgressBar::new(total);
+            if let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} orders × designs, {eta} left (Ctrl-C stops and prints what is counted)",
+            ) {
+                bar.set_style(style);
             }
-        })
-    };
-    let report = crate::traffic::run(scenario, &settings, &designs, threads, &progress);
-    finished.store(true, Ordering::Relaxed);
-    let _ = watcher.join();
-    if let Some(handle) = shown {
-        let _ = handle.join();
-    }
-    if let Ok(id) = registered {
-        signal_hook::low_level::unregister(id);
-    }
+            bar
+        },
+        |bar| bar.set_position(progress.done.load(Ordering::Relaxed)),
+        || crate::traffic::run(scenario, &settings, &designs, threads, &progress),
+    );
     let report = report?;
     if let Some(path) = &args.svg {
         let picture = crate::export::TrafficPicture {
@@ -293,22 +246,7 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
         );
     }
     out.push('\n');
-    let rows: Vec<Vec<String>> = r
-        .designs
-        .iter()
-        .map(|d| {
-            vec![
-                d.design.id().to_string(),
-                format!("{:.3}", d.amplification()),
-                count(d.charges),
-                count(d.duplicate_orders),
-                Cents(d.duplicate_cents).to_string(),
-                count(d.unpaid),
-                count(d.charged_unconfirmed),
-            ]
-        })
-        .collect();
-    table(
+    design_table(
         &mut out,
         &[
             "design",
@@ -319,25 +257,20 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
             "unpaid",
             "unconf.",
         ],
-        &rows,
+        r,
+        |d| {
+            vec![
+                format!("{:.3}", d.amplification()),
+                count(d.charges),
+                count(d.duplicate_orders),
+                Cents(d.duplicate_cents).to_string(),
+                count(d.unpaid),
+                count(d.charged_unconfirmed),
+            ]
+        },
     );
     out.push('\n');
-    let rows: Vec<Vec<String>> = r
-        .designs
-        .iter()
-        .map(|d| {
-            vec![
-                d.design.id().to_string(),
-                rate(d.hit_rate()),
-                count(d.conflicts_409),
-                count(d.mismatches_422),
-                count(d.keys_stored),
-                count(d.peak_keys),
-                crate::units::bytes_si(u128::from(d.peak_keys) * u128::from(s.record_bytes)),
-            ]
-        })
-        .collect();
-    table(
+    design_table(
         &mut out,
         &[
             "design",
@@ -348,43 +281,42 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
             "peak keys",
             "peak size",
         ],
-        &rows,
+        r,
+        |d| {
+            vec![
+                rate(d.hit_rate()),
+                count(d.conflicts_409),
+                count(d.mismatches_422),
+                count(d.keys_stored),
+                count(d.peak_keys),
+                crate::units::bytes_si(u128::from(d.peak_keys) * u128::from(s.record_bytes)),
+            ]
+        },
     );
-    let reconciles = r
-        .designs
+    if r.designs
         .iter()
-        .any(|d| d.refunds + d.marked_paid + d.alerts > 0);
-    if reconciles {
+        .any(|d| d.refunds + d.marked_paid + d.alerts > 0)
+    {
         out.push('\n');
-        let rows: Vec<Vec<String>> = r
-            .designs
-            .iter()
-            .map(|d| {
+        design_table(
+            &mut out,
+            &["reconcile", "refunds", "refunded", "marked pd", "alerts"],
+            r,
+            |d| {
                 vec![
-                    d.design.id().to_string(),
                     count(d.refunds),
                     Cents(d.refunded_cents).to_string(),
                     count(d.marked_paid),
                     count(d.alerts),
                 ]
-            })
-            .collect();
-        table(
-            &mut out,
-            &["reconcile", "refunds", "refunded", "marked pd", "alerts"],
-            &rows,
+            },
         );
     }
     if s.rerun_after_ms.is_some() {
         out.push('\n');
-        for d in &r.designs {
-            let _ = writeln!(
-                out,
-                "{:<18} {} orders rerun by a person",
-                d.design.id(),
-                count(d.reruns)
-            );
-        }
+        design_table(&mut out, &["design", "orders rerun by a person"], r, |d| {
+            vec![count(d.reruns)]
+        });
     }
     out.push('\n');
     for line in words::week_of_keys(r, scenario.config.retention_ms) {
@@ -396,29 +328,23 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
     out
 }
 
-/// A table with each column as wide as its widest cell: the first column to the left, the
-/// figures to the right, one space apart.
-fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let line = |out: &mut String, cells: &mut dyn Iterator<Item = &str>| {
-        let mut text = String::new();
-        for (i, (cell, w)) in cells.zip(&widths).enumerate() {
-            if i == 0 {
-                let _ = write!(text, "{cell:<w$}");
-            } else {
-                let _ = write!(text, " {cell:>w$}");
-            }
-        }
-        out.push_str(text.trim_end());
-        out.push('\n');
-    };
-    line(out, &mut header.iter().copied());
-    for row in rows {
-        line(out, &mut row.iter().map(String::as_str));
+/// One row a design under `header`, the design's id to the left and its figures to the right.
+fn design_table(
+    out: &mut String,
+    header: &[&str],
+    r: &Report,
+    cells: impl Fn(&crate::traffic::DesignReport) -> Vec<String>,
+) {
+    use crate::text::Align;
+    let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+    rows.extend(r.designs.iter().map(|d| {
+        let mut row = vec![d.design.id().to_string()];
+        row.extend(cells(d));
+        row
+    }));
+    let mut align = vec![Align::Left];
+    align.resize(header.len(), Align::Right);
+    for line in crate::text::columns(&rows, &align, " ").0 {
+        let _ = writeln!(out, "{line}");
     }
 }

@@ -278,7 +278,7 @@ pub struct Report {
 pub struct Progress {
     /// Orders simulated, summed over the designs.
     pub done: AtomicU64,
-    pub stop: AtomicBool,
+    pub stop: std::sync::Arc<AtomicBool>,
 }
 
 impl Progress {
