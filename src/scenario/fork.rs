@@ -2,7 +2,7 @@
 //! the forked scenario written back as TOML.
 
 use super::Scenario;
-pub use super::fork_toml::{faults_toml, opening_on, plan_toml, to_toml};
+pub use super::fork_toml::{editable, faults_toml, opening_on, plan_toml, to_toml};
 use crate::sim::config::{CrashPoint, Direction, Fault, FaultAction};
 use crate::sim::{Actor, Fact, TickKind, Trace};
 

@@ -24,14 +24,17 @@ pub fn to_toml(original: &Scenario, added: &[Fault]) -> Result<String, String> {
         }
         // Keyed another way (K, m): the file says so, so whoever reads it (the speaker
         // notes) tells the story the room sees.
-        let mut doc: DocumentMut = original
-            .text
-            .parse()
-            .map_err(|e| format!("the scenario's text could not be edited: {e}"))?;
+        let mut doc = editable(&original.text)?;
         write_key_choices(&mut doc, original);
         return Ok(doc.to_string());
     }
     with_faults_written(original, added, "What-if faults added in the replay")
+}
+
+/// A scenario's text as a document to edit in place, comments and layout kept.
+pub fn editable(text: &str) -> Result<DocumentMut, String> {
+    text.parse()
+        .map_err(|e| format!("the scenario's text could not be edited: {e}"))
 }
 
 /// The file with `added` written in, under a comment that starts with `heading`.
@@ -40,10 +43,7 @@ fn with_faults_written(
     added: &[Fault],
     heading: &str,
 ) -> Result<String, String> {
-    let mut doc: DocumentMut = original
-        .text
-        .parse()
-        .map_err(|e| format!("the scenario's text could not be edited: {e}"))?;
+    let mut doc = editable(&original.text)?;
     let forked = super::fork::with_faults(original, added);
     let mut notes = vec![format!(
         "{heading}: {}.",
@@ -62,9 +62,7 @@ fn with_faults_written(
 
 /// The file `text` opening on `design` (its `design` key set, or added).
 pub fn opening_on(text: &str, design: crate::sim::Design) -> Result<String, String> {
-    let mut doc: DocumentMut = text
-        .parse()
-        .map_err(|e| format!("the scenario's text could not be edited: {e}"))?;
+    let mut doc = editable(text)?;
     doc.insert("design", toml_edit::value(design.id()));
     Ok(doc.to_string())
 }
@@ -118,10 +116,7 @@ pub fn faults_toml(
     description: &str,
     heading: &str,
 ) -> Result<String, String> {
-    let mut doc: DocumentMut = original
-        .text
-        .parse()
-        .map_err(|e| format!("the scenario's text could not be edited: {e}"))?;
+    let mut doc = editable(&original.text)?;
     if !keep_faults {
         doc.remove("fault");
     }

@@ -423,11 +423,8 @@ pub fn order_scenario_toml(
     design: Design,
     case: &OrderCase,
 ) -> Result<String, String> {
-    use toml_edit::{DocumentMut, Item};
-    let mut doc: DocumentMut = scenario
-        .text
-        .parse()
-        .map_err(|e| format!("the scenario's text could not be edited: {e}"))?;
+    use toml_edit::Item;
+    let mut doc = crate::scenario::fork::editable(&scenario.text)?;
     for key in ["human", "expect", "quiz", "note", "fault", "traffic"] {
         doc.remove(key);
     }
