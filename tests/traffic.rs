@@ -50,6 +50,13 @@ fn day(scenario: &Scenario, plan: TrafficPlan) -> Settings {
     }
 }
 
+/// The shop with keys kept 24 h, and its day as `plan` says.
+fn shop_day(plan: TrafficPlan) -> (Scenario, Settings) {
+    let s = scenario(&shop("24h"));
+    let settings = day(&s, plan);
+    (s, settings)
+}
+
 fn run(scenario: &Scenario, settings: &Settings, threads: usize) -> Report {
     match traffic::run(
         scenario,
@@ -72,14 +79,10 @@ fn of(report: &Report, design: Design) -> &idem::traffic::DesignReport {
 
 #[test]
 fn a_day_without_faults_is_correct_under_every_design_and_answers_nothing_from_memory() {
-    let s = scenario(&shop("24h"));
-    let settings = day(
-        &s,
-        TrafficPlan {
-            orders: Some(20_000),
-            ..TrafficPlan::default()
-        },
-    );
+    let (s, settings) = shop_day(TrafficPlan {
+        orders: Some(20_000),
+        ..TrafficPlan::default()
+    });
     let report = run(&s, &settings, 2);
     assert!(!report.partial);
     assert_eq!(report.designs.len(), Design::ALL.len());
@@ -238,18 +241,14 @@ fn a_rerun_within_a_week_of_keys_is_recognised() {
 
 #[test]
 fn one_thread_or_two_give_the_same_figures() {
-    let s = scenario(&shop("24h"));
-    let settings = day(
-        &s,
-        TrafficPlan {
-            orders: Some(30_000),
-            lose_reply: Some(0.01),
-            lose_request: Some(0.01),
-            slow: Some(0.01),
-            crash_per_hour: Some(3.0),
-            ..TrafficPlan::default()
-        },
-    );
+    let (s, settings) = shop_day(TrafficPlan {
+        orders: Some(30_000),
+        lose_reply: Some(0.01),
+        lose_request: Some(0.01),
+        slow: Some(0.01),
+        crash_per_hour: Some(3.0),
+        ..TrafficPlan::default()
+    });
     let one = serde_json::to_string(&run(&s, &settings, 1)).expect("json");
     let two = serde_json::to_string(&run(&s, &settings, 2)).expect("json");
     assert_eq!(one, two);
@@ -370,17 +369,13 @@ fn every_order_of_a_day_replays_as_a_scenario_with_the_same_outcome() {
 
 #[test]
 fn order_cases_add_up_to_the_days_figures() {
-    let s = scenario(&shop("24h"));
-    let settings = day(
-        &s,
-        TrafficPlan {
-            orders: Some(1_500),
-            lose_reply: Some(0.1),
-            lose_request: Some(0.1),
-            crash_per_hour: Some(30.0),
-            ..TrafficPlan::default()
-        },
-    );
+    let (s, settings) = shop_day(TrafficPlan {
+        orders: Some(1_500),
+        lose_reply: Some(0.1),
+        lose_request: Some(0.1),
+        crash_per_hour: Some(30.0),
+        ..TrafficPlan::default()
+    });
     let report = run(&s, &settings, 2);
     for design in [
         Design::NoKey,
@@ -774,14 +769,10 @@ fn ctrl_c_prints_the_figures_so_far_marked_partial() {
 
 #[test]
 fn a_stopped_day_is_marked_partial() {
-    let s = scenario(&shop("24h"));
-    let settings = day(
-        &s,
-        TrafficPlan {
-            orders: Some(100_000),
-            ..TrafficPlan::default()
-        },
-    );
+    let (s, settings) = shop_day(TrafficPlan {
+        orders: Some(100_000),
+        ..TrafficPlan::default()
+    });
     let stopped = Progress::default();
     stopped
         .stop
@@ -793,16 +784,12 @@ fn a_stopped_day_is_marked_partial() {
 
 #[test]
 fn the_week_of_keys_says_the_reports_own_figures() {
-    let s = scenario(&shop("24h"));
-    let settings = day(
-        &s,
-        TrafficPlan {
-            orders: Some(20_000),
-            over_ms: Some(2 * 86_400_000),
-            lose_reply: Some(0.01),
-            ..TrafficPlan::default()
-        },
-    );
+    let (s, settings) = shop_day(TrafficPlan {
+        orders: Some(20_000),
+        over_ms: Some(2 * 86_400_000),
+        lose_reply: Some(0.01),
+        ..TrafficPlan::default()
+    });
     let report = run(&s, &settings, 2);
     let keyed = of(&report, Design::WithCharge);
     let no_key = of(&report, Design::NoKey);
