@@ -14,8 +14,9 @@ use std::sync::atomic::Ordering;
 /// Arguments of `idem traffic`.
 #[derive(clap::Args, Debug, Default)]
 #[command(after_help = "\
-Each order is a copy of the scenario's first order with a key of its own, through the
-scenario's checkout (its layers, keys and timeouts) and processor (its retention). The
+Each order is a copy of the scenario's first order as a purchase of its own (no key or request
+body shared with another order), through the scenario's checkout (its layers, keys and
+timeouts) and processor (its retention). The
 scenario's own faults are set aside: each attempt draws its faults at the rates given.
 A [traffic] table in the scenario file can hold any of these settings; flags win.
 
@@ -222,16 +223,7 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
         .intents
         .first()
         .map_or_else(String::new, |i| format!("order {} ({})", i.order, i.amount));
-    let _ = writeln!(
-        out,
-        "{} — {} orders over {} ({}), each a copy of {order} with its own key",
-        scenario.name,
-        count(s.orders),
-        crate::units::duration_ms(s.over_ms),
-        s.arrivals.id(),
-    );
-    let _ = writeln!(out, "Faults: {}.", words::faults_joined(s, ", "));
-    if let Some(line) = words::reruns(s) {
+    for line in words::heading(r, &order) {
         let _ = writeln!(out, "{line}");
     }
     let _ = writeln!(

@@ -2,8 +2,9 @@
 //! drawn at stated rates, and what each design costs: duplicates and their money, the
 //! dedupe store's hit rate and its live keys over the period.
 //!
-//! Each order is a copy of the scenario's first order, with a key of its own, so orders
-//! never meet in the processor's memory and each is simulated alone (see [`order`]). The
+//! Each order is a copy of the scenario's first order as a purchase of its own: no key and
+//! no request body is shared with another order, so orders never meet in the processor's
+//! memory and each is simulated alone (see [`order`]). The
 //! day adds them up in arrival order, keeping only the keys still live, so memory grows with
 //! the store, not with the number of orders.
 

@@ -65,6 +65,28 @@ pub fn faults_joined(s: &Settings, sep: &str) -> String {
     }
 }
 
+/// What the day is, a line each: its orders and period, what each order is (`order`, such
+/// as "order 5531 ($48.60)"), its faults, and its reruns if any.
+pub fn heading(r: &Report, order: &str) -> Vec<String> {
+    let s = &r.settings;
+    let mut lines = vec![
+        format!(
+            "{} — {} orders over {} ({})",
+            r.scenario,
+            count(s.orders),
+            crate::units::duration_ms(s.over_ms),
+            s.arrivals.id(),
+        ),
+        format!("Each is a copy of {order} as a purchase of its own."),
+        match faults(s).as_slice() {
+            [] => "Faults: none.".to_string(),
+            parts => format!("Faults: {}.", parts.join(", ")),
+        },
+    ];
+    lines.extend(reruns(s));
+    lines
+}
+
 /// The person who reruns what gave up, when the day has one.
 pub fn reruns(s: &Settings) -> Option<String> {
     s.rerun_after_ms.map(|after| {
