@@ -232,10 +232,7 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
         crate::units::duration_ms(scenario.config.retention_ms)
     );
     if r.partial {
-        let _ = writeln!(
-            out,
-            "PARTIAL: stopped early; each design counts only the orders it got through."
-        );
+        let _ = writeln!(out, "{}", words::PARTIAL);
     }
     out.push('\n');
     design_table(

@@ -87,6 +87,38 @@ pub fn heading(r: &Report, order: &str) -> Vec<String> {
     lines
 }
 
+/// Said of a day stopped before its end.
+pub const PARTIAL: &str =
+    "PARTIAL: stopped early; each design counts only the orders it got through.";
+
+/// Said of a design whose store never held a key over the day.
+pub const NO_KEYS_HELD: &str = "No key was held at any moment of this day.";
+
+/// One design's figures in two sentences: what it charged, then what its store did.
+pub fn design_figures(r: &Report, d: &super::DesignReport) -> [String; 2] {
+    let bytes = u128::from(d.peak_keys) * u128::from(r.settings.record_bytes);
+    [
+        format!(
+            "{:.3} attempts an order · {} charges · {} orders charged more than once ({} too much) · {} believed paid and never charged · {} charged and not believed paid",
+            d.amplification(),
+            count(d.charges),
+            count(d.duplicate_orders),
+            Cents(d.duplicate_cents),
+            count(d.unpaid),
+            count(d.charged_unconfirmed),
+        ),
+        format!(
+            "hit rate {} · {} 409s · {} 422s · peak {} keys, {} at {} B each",
+            rate(d.hit_rate()),
+            count(d.conflicts_409),
+            count(d.mismatches_422),
+            count(d.peak_keys),
+            crate::units::bytes_si(bytes),
+            r.settings.record_bytes
+        ),
+    ]
+}
+
 /// The person who reruns what gave up, when the day has one.
 pub fn reruns(s: &Settings) -> Option<String> {
     s.rerun_after_ms.map(|after| {

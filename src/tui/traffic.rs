@@ -3,7 +3,7 @@
 //! One drawing for the replay's screen and the SVG export, from a finished report.
 
 use super::theme::Theme;
-use crate::sim::{Cents, Design};
+use crate::sim::Design;
 use crate::traffic::words::{count, rate};
 use crate::traffic::{DesignReport, Report};
 use ratatui::Frame;
@@ -79,10 +79,7 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>,
         heading.push(Line::styled(note.to_string(), theme.dim()));
     }
     if report.partial {
-        heading.push(Line::styled(
-            "PARTIAL: stopped early; each design counts the orders it got through",
-            theme.lost(),
-        ));
+        heading.push(Line::styled(crate::traffic::words::PARTIAL, theme.lost()));
     }
     let figures = Paragraph::new(figure_lines(report, d, look, theme)).wrap(Wrap { trim: true });
     let foot_rows = figures.line_count(inner.width) as u16;
@@ -203,7 +200,7 @@ fn store(
         let inner = block.inner(area);
         frame.render_widget(block, area);
         frame.render_widget(
-            Paragraph::new("No key was held at any moment of this day.")
+            Paragraph::new(crate::traffic::words::NO_KEYS_HELD)
                 .style(theme.dim())
                 .wrap(Wrap { trim: true }),
             inner,
@@ -299,29 +296,13 @@ fn figure_lines<'a>(
     look: &Look<'_>,
     theme: &Theme,
 ) -> Vec<Line<'a>> {
-    let bytes = u128::from(d.peak_keys) * u128::from(report.settings.record_bytes);
+    let [charges, store] = crate::traffic::words::design_figures(report, d);
     let mut lines = vec![
         Line::from(vec![
             Span::styled(format!("{}: ", (look.name)(d.design)), theme.bold()),
-            Span::raw(format!(
-                "{:.3} attempts an order · {} charges · {} orders charged more than once ({} too much) · {} unpaid · {} unconfirmed",
-                d.amplification(),
-                count(d.charges),
-                count(d.duplicate_orders),
-                Cents(d.duplicate_cents),
-                count(d.unpaid),
-                count(d.charged_unconfirmed),
-            )),
+            Span::raw(charges),
         ]),
-        Line::raw(format!(
-            "hit rate {} · {} 409s · {} 422s · peak {} keys, {} at {} B each",
-            rate(d.hit_rate()),
-            count(d.conflicts_409),
-            count(d.mismatches_422),
-            count(d.peak_keys),
-            crate::units::bytes_si(bytes),
-            report.settings.record_bytes
-        )),
+        Line::raw(store),
     ];
     if let Some(keys) = look.keys {
         lines.push(Line::styled(
