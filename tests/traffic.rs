@@ -863,3 +863,123 @@ fn a_long_day_in_a_terminal_shows_its_bar_and_stops_on_ctrl_c() {
     );
     assert!(screen.contains("with-charge"), "{screen}");
 }
+
+/// `Esc` while the day is being counted stops it: what was counted comes, marked partial.
+#[test]
+fn esc_stops_a_count_and_the_screen_says_partial() {
+    use idem::tui::app::Overlay;
+    use idem::tui::{Effect, Msg, settle, update};
+    let mut app = common::app();
+    let effects = update(&mut app, Msg::OpenTraffic);
+    let Some(Effect::Traffic { progress, .. }) =
+        effects.iter().find(|e| matches!(e, Effect::Traffic { .. }))
+    else {
+        panic!("T asks for a day to be counted beside the screen");
+    };
+    assert!(app.counting.is_some());
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("Esc stops"))
+    );
+    update(&mut app, Msg::Back);
+    assert!(progress.stopped(), "Esc set the count's stop flag");
+    // The count, run now, ends at once with what it has.
+    let counted = effects
+        .into_iter()
+        .find_map(idem::tui::effect::run_now)
+        .expect("the count reports");
+    settle(&mut app, counted);
+    let Overlay::Traffic(view) = &app.overlay else {
+        panic!("the partial day is shown: {:?}", app.notice);
+    };
+    assert!(view.report.partial);
+    let screen = common::render(&app, 80, 24);
+    assert!(screen.contains("PARTIAL"), "{screen}");
+}
+
+/// Orders arrive over a daily curve: quiet at night, busiest in the evening, every order
+/// counted once.
+#[test]
+fn a_daily_curve_is_quiet_at_night_and_busy_in_the_evening() {
+    let (s, settings) = shop_day(TrafficPlan {
+        orders: Some(48_000),
+        arrivals: Some(idem::scenario::traffic::Arrivals::Daily),
+        ..TrafficPlan::default()
+    });
+    let report = run(&s, &settings, 2);
+    let d = of(&report, Design::WithCharge);
+    let per_hour: Vec<u64> = d.series.iter().take(24).map(|b| b.orders).collect();
+    assert_eq!(per_hour.iter().sum::<u64>(), 48_000, "{per_hour:?}");
+    let night = per_hour[3];
+    let evening = per_hour[18..22].iter().copied().max().unwrap_or(0);
+    assert!(evening > 3 * night.max(1), "{per_hour:?}");
+    // The same day, steady: every hour within a few orders of 2,000.
+    let (s, steady) = shop_day(TrafficPlan {
+        orders: Some(48_000),
+        ..TrafficPlan::default()
+    });
+    let report = run(&s, &steady, 2);
+    let d = of(&report, Design::WithCharge);
+    assert!(
+        d.series
+            .iter()
+            .take(24)
+            .all(|b| b.orders.abs_diff(2_000) <= 2)
+    );
+}
+
+/// `--order N --design D` prints one order as a scenario file that `idem run` tells.
+#[test]
+fn one_order_of_the_day_prints_as_a_scenario_the_replay_tells() {
+    let dir = TempDir::new("traffic-order");
+    std::fs::write(dir.join("shop.toml"), shop("24h")).expect("write");
+    let out = idem_cmd(
+        &[
+            "traffic",
+            "shop.toml",
+            "--orders",
+            "200",
+            "--lose-reply",
+            "50%",
+            "--design",
+            "no-key",
+            "--order",
+            "7",
+        ],
+        dir.path(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(text.contains("design = \"no-key\""), "{text}");
+    std::fs::write(dir.join("order.toml"), &text).expect("write");
+    let run = idem_cmd(&["run", "order.toml", "--json"], dir.path());
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let refused = idem_cmd(
+        &["traffic", "shop.toml", "--orders", "200", "--order", "7"],
+        dir.path(),
+    );
+    assert!(!refused.status.success(), "--order needs one design");
+    let beyond = idem_cmd(
+        &[
+            "traffic",
+            "shop.toml",
+            "--orders",
+            "200",
+            "--design",
+            "1",
+            "--order",
+            "200",
+        ],
+        dir.path(),
+    );
+    assert!(String::from_utf8_lossy(&beyond.stderr).contains("no order 200"));
+}
