@@ -509,17 +509,17 @@ impl Scenario {
     /// `each` in tick order, keeping none: a writer that needs each tick's words once holds
     /// one tick's at a time, not the story's.
     pub fn tell_each(&self, trace: &Trace, mut each: impl FnMut(usize, &str, &str)) {
-        let telling = crate::story::Telling::new(&self.config, trace);
+        let mut telling = crate::story::Telling::new(&self.config, trace);
         let labels_only = Told {
-            labels: telling.labels().to_vec(),
+            labels: telling.take_labels(),
             ..Told::default()
         };
         let last_question = self.last_question(trace, &labels_only);
-        let mut edits = self.narration_edits(trace, telling.labels());
+        let mut edits = self.narration_edits(trace, &labels_only.labels);
         // Stable: blocks on one tick keep the order they apply in.
         edits.sort_by_key(|(i, _)| *i);
         let mut next_edit = edits.iter().peekable();
-        for (i, label) in telling.labels().iter().enumerate() {
+        for (i, label) in labels_only.labels.iter().enumerate() {
             let sentences = telling.sentences(i);
             let mut narration = if last_question.is_some_and(|q| i <= q)
                 && sentences.iter().any(crate::story::Sentence::hindsight)

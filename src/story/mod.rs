@@ -112,9 +112,9 @@ impl<'a> Telling<'a> {
         Telling { teller, labels }
     }
 
-    /// Every tick's label, in order.
-    pub fn labels(&self) -> &[String] {
-        &self.labels
+    /// Every tick's label, in order, handed over: the sentences do not need them.
+    pub fn take_labels(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.labels)
     }
 
     /// The sentences of tick `index`, as [`tell`] writes them.
