@@ -1,6 +1,7 @@
 //! Large valid inputs cost what they must and no more: a recording too long is refused before
 //! the whole replay is prepared, a session that names one scenario many times simulates it
-//! once, and `run --design all --json` never holds every design's run in memory at once.
+//! once, a handout of a story too long for one is refused after one run, and neither `run
+//! --design all` nor one frame of one design holds every design's run in memory at once.
 
 mod common;
 
@@ -64,6 +65,44 @@ fn a_recording_too_long_is_refused_after_one_simulation() {
 }
 
 #[test]
+fn a_handout_too_long_is_refused_after_one_simulation() {
+    let dir = TempDir::new("md-long");
+    // About 19,000 ticks a design: past what a handout covers.
+    let path = dir.write("long.toml", &many_attempts(50));
+    let out = dir.join("long.md");
+    for audience in idem::export::Audience::NAMES {
+        let before = runs_on_this_thread();
+        let mut args = ExportArgs::new(path.to_str().expect("a UTF-8 path"), Format::Md, &out);
+        args.handout = Some(audience.parse().expect("a handout"));
+        let err = run(&args).expect_err("too long for a handout");
+        assert!(
+            err.text().contains("a handout covers at most 10000 ticks"),
+            "{}",
+            err.text()
+        );
+        assert_eq!(
+            runs_on_this_thread() - before,
+            1,
+            "only the opening design is simulated before the refusal"
+        );
+        assert!(!out.exists());
+    }
+    // A session that names it says which part is too long.
+    let session = dir.write(
+        "session.toml",
+        "title = \"Long\"\n\n[[section]]\nscenario = \"reply-lost\"\n\n[[section]]\nscenario = \"long.toml\"\n",
+    );
+    let err = run(&ExportArgs::new(
+        session.to_str().expect("a UTF-8 path"),
+        Format::Md,
+        &out,
+    ))
+    .expect_err("part 2 is too long");
+    assert!(err.text().contains("part 2 (long)"), "{}", err.text());
+    assert!(!out.exists());
+}
+
+#[test]
 fn a_session_simulates_each_scenario_it_names_once() {
     let dir = TempDir::new("session-once");
     dir.write("twice.toml", &many_attempts(3));
@@ -119,25 +158,14 @@ fn children_max_rss() -> u64 {
     u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024
 }
 
-#[test]
-fn every_design_as_json_is_written_as_it_is_made() {
-    // The only test in this file that starts a process, so the children's peak is its own.
-    let dir = TempDir::new("json-stream");
-    // About 37,000 ticks under each design: every design's run held at once took about
-    // 480 MB; one at a time, under 100 MB.
-    let path = dir.write("many.toml", &many_attempts(97));
-    let mut child = idem_command(&[
-        "run",
-        path.to_str().expect("a UTF-8 path"),
-        "--design",
-        "all",
-        "--json",
-    ])
-    .stdin(std::process::Stdio::null())
-    .stdout(std::process::Stdio::piped())
-    .stderr(std::process::Stdio::null())
-    .spawn()
-    .expect("idem starts");
+/// Runs idem with `args` to its end (two minutes at most) and gives what it printed.
+fn output_of(args: &[&str]) -> String {
+    let mut child = idem_command(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("idem starts");
     let mut stdout = child.stdout.take().expect("piped");
     let reader = std::thread::spawn(move || {
         let mut text = String::new();
@@ -151,12 +179,26 @@ fn every_design_as_json_is_written_as_it_is_made() {
         }
         if started.elapsed() > Duration::from_secs(120) {
             let _ = child.kill();
-            panic!("still running after two minutes");
+            panic!("{args:?} still running after two minutes");
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    assert!(status.success());
-    let text = reader.join().expect("the reader");
+    assert!(status.success(), "{args:?}: {status}");
+    reader.join().expect("the reader")
+}
+
+#[test]
+fn a_long_story_costs_the_memory_of_one_design() {
+    // The only test in this file that starts processes, so the children's peak is theirs.
+    let dir = TempDir::new("json-stream");
+    // About 37,000 ticks under each design. Every design's run held at once took about
+    // 480 MB for the JSON, 210 MB for the table of outcomes and 395 MB for one SVG frame;
+    // one design at a time (and the others' outcomes alone), about 100 MB each.
+    let path = dir.write("many.toml", &many_attempts(97));
+    let path = path.to_str().expect("a UTF-8 path");
+    let limit = 160 << 20;
+
+    let text = output_of(&["run", path, "--design", "all", "--json"]);
     // Every design's run, whole: read without building the whole value in this process.
     assert!(text.starts_with("[\n  {\n") && text.ends_with("\n  }\n]\n"));
     assert_eq!(
@@ -166,8 +208,31 @@ fn every_design_as_json_is_written_as_it_is_made() {
     assert!(text.len() > 50 << 20, "{} bytes", text.len());
     let peak = children_max_rss();
     assert!(
-        peak < 250 << 20,
+        peak < limit,
         "idem run --design all --json used {} MB",
+        peak >> 20
+    );
+
+    let table = output_of(&["run", path, "--design", "all"]);
+    for d in idem::sim::Design::ALL {
+        assert!(
+            table.contains(&format!("  {}  ", d.id())),
+            "{d:?}:\n{table}"
+        );
+    }
+    let peak = children_max_rss();
+    assert!(peak < limit, "idem run --design all used {} MB", peak >> 20);
+
+    let svg = output_of(&["export", path, "--format", "svg", "--out", "-"]);
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{}",
+        &svg[..svg.len().min(80)]
+    );
+    let peak = children_max_rss();
+    assert!(
+        peak < limit,
+        "idem export --format svg used {} MB",
         peak >> 20
     );
 }

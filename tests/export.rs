@@ -1285,3 +1285,50 @@ fn a_scoped_question_and_note_say_whom_they_are_for_in_the_handout() {
         .unwrap_or_else(|| panic!("no note: {md}"));
     assert!(!other.contains(" only"), "{other}");
 }
+
+/// An export tells the story of the design it draws alone, and keeps the other designs'
+/// outcomes only. Held to the replay that tells every design: for every built-in scenario,
+/// every design and the moments that matter (the first tick, each question, the middle, the
+/// last), names shown or hidden, the two draw the same frame, cell for cell.
+#[test]
+fn a_frame_of_one_design_is_the_frame_the_whole_replay_draws() {
+    use idem::export::frame::render;
+    use idem::tui::App;
+    let hidden = idem::present::Hide {
+        design: true,
+        ..idem::present::Hide::default()
+    };
+    for builtin in idem::scenario::library::BUILTIN {
+        let scenario = builtin.load().expect("a built-in loads");
+        let mut whole = App::new(scenario.clone(), builtin.name.to_string()).expect("simulates");
+        whole.for_export = true;
+        for hide in [idem::present::Hide::default(), hidden] {
+            whole.export_hide = hide;
+            for design in Design::ALL {
+                whole.design = design;
+                let mut one =
+                    App::for_export(scenario.clone(), builtin.name.to_string(), design, hide)
+                        .expect("simulates");
+                let last = whole.last_tick();
+                let mut ticks = vec![0, last / 2, last];
+                ticks.extend(
+                    scenario
+                        .quizzes
+                        .iter()
+                        .filter_map(|q| q.tick(whole.trace(), whole.told())),
+                );
+                for tick in ticks {
+                    whole.tick = tick;
+                    one.tick = tick;
+                    assert_eq!(
+                        render(&one, 120, 36),
+                        render(&whole, 120, 36),
+                        "{} under {} at tick {tick}, {hide:?}",
+                        builtin.name,
+                        design.id()
+                    );
+                }
+            }
+        }
+    }
+}

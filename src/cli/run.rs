@@ -20,12 +20,18 @@ pub fn run(scenario: &Scenario, choice: &DesignChoice, json: bool) -> Result<Str
         DesignChoice::One(d) => vec![*d],
         DesignChoice::All => Design::ALL.to_vec(),
     };
+    // A table of every design's outcome keeps each run's outcome alone: six long runs held
+    // whole at once would cost six times the memory of one.
     let traces = designs
         .iter()
         .map(|d| {
-            scenario
+            let trace = scenario
                 .simulate(*d)
-                .with_context(|| format!("simulating {}", scenario.name))
+                .with_context(|| format!("simulating {}", scenario.name))?;
+            Ok(match choice {
+                DesignChoice::One(_) => trace,
+                DesignChoice::All => trace.outcome_only(),
+            })
         })
         .collect::<Result<Vec<Trace>>>()?;
     Ok(match choice {
@@ -176,7 +182,8 @@ fn outcome_text(trace: &Trace) -> String {
     out
 }
 
-/// Every design's outcome, one row each, the columns as wide as their widest cell; then, for
+/// Every design's outcome, one row each (a run's ticks are not read: see
+/// [`Trace::outcome_only`]), the columns as wide as their widest cell; then, for
 /// each design, what its steps after payment and its reconciliation did, when the story has
 /// them.
 pub fn comparison_text(scenario: &Scenario, traces: &[Trace]) -> String {

@@ -97,14 +97,28 @@ pub fn handout_with(
     withheld: Withheld,
     opening: Design,
 ) -> Result<String, String> {
+    let simulate = |d: Design| {
+        scenario
+            .simulate(d)
+            .map_err(|e| format!("cannot simulate {} under {}: {e}", scenario.name, d.id()))
+    };
+    // Counted on the design the room sees first, before the others are simulated: a story
+    // too long for a handout is refused in the time of one run.
+    let first = simulate(opening)?;
+    if first.ticks.len() > MAX_HANDOUT_TICKS {
+        return Err(too_long_for_a_handout(first.ticks.len(), opening));
+    }
+    let mut first = Some(first);
     let traces = Design::ALL
         .iter()
-        .map(|d| {
-            scenario
-                .simulate(*d)
-                .map_err(|e| format!("cannot simulate {} under {}: {e}", scenario.name, d.id()))
+        .map(|d| match first.take_if(|t| t.design == *d) {
+            Some(t) => Ok(t),
+            None => simulate(*d),
         })
         .collect::<Result<Vec<Trace>, String>>()?;
+    if let Some(t) = traces.iter().find(|t| t.ticks.len() > MAX_HANDOUT_TICKS) {
+        return Err(too_long_for_a_handout(t.ticks.len(), t.design));
+    }
     let told: Vec<Told> = traces.iter().map(|t| scenario.tell(t)).collect();
     let page = Page {
         scenario,
@@ -114,6 +128,19 @@ pub fn handout_with(
         opening,
     };
     Ok(page.render(audience))
+}
+
+/// The most ticks a design's run may have for a handout. Its tables show at most
+/// [`MAX_STORY_ROWS`] ticks before each question, but finding which ticks every design shares
+/// reads every design's whole run: past this, a handout would take over a second and 200 MB
+/// for a page nobody could teach from.
+pub const MAX_HANDOUT_TICKS: usize = 10_000;
+
+fn too_long_for_a_handout(ticks: usize, design: Design) -> String {
+    format!(
+        "this story has {ticks} ticks under {}; a handout covers at most {MAX_HANDOUT_TICKS} ticks a design: export a shorter scenario, or an SVG frame of the moment that matters (--format svg --at TIME)",
+        design.id()
+    )
 }
 
 /// One handout for a whole session file: the agenda (each part with the design it opens on and
@@ -174,9 +201,10 @@ pub fn session_handout(
         );
         let part = match made.entry(key) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(handout_with(&s.scenario, audience, hide, s.design)?)
-            }
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(
+                handout_with(&s.scenario, audience, hide, s.design)
+                    .map_err(|e| format!("part {} ({}): {e}", i + 1, s.scenario.name))?,
+            ),
         };
         out.push_str(PAGE_BREAK);
         let _ = writeln!(out, "# Part {}: {}\n", i + 1, heading(&s.title));

@@ -258,14 +258,13 @@ fn design_id(withheld: crate::present::Withheld, design: Design) -> String {
 }
 
 fn app_for(scenario: &Scenario, source: &str, args: &ExportOptions) -> Result<App, String> {
-    let mut app = App::new(scenario.clone(), source.to_string())
-        .map_err(|e| format!("cannot simulate {}: {e}", scenario.name))?;
-    if let Some(d) = args.design {
-        app.design = d;
-    }
-    app.for_export = true;
-    app.export_hide = args.hide;
-    Ok(app)
+    App::for_export(
+        scenario.clone(),
+        source.to_string(),
+        args.design.unwrap_or(scenario.design),
+        args.hide,
+    )
+    .map_err(|e| format!("cannot simulate {}: {e}", scenario.name))
 }
 
 /// The last tick at or before a clock time; a time before the first tick is refused rather

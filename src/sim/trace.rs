@@ -370,6 +370,19 @@ impl Trace {
         self.clock.format(t)
     }
 
+    /// The run without its ticks and messages: its design, clock, outcome and warnings, all
+    /// that a table of outcomes reads, in a few hundred bytes however long the run was.
+    pub fn outcome_only(self) -> Trace {
+        Trace {
+            ticks: Vec::new(),
+            requests: Vec::new(),
+            replies: Vec::new(),
+            lookups: Vec::new(),
+            calls: Vec::new(),
+            ..self
+        }
+    }
+
     /// The index of the last tick at or before `t` (0 when `t` precedes every tick).
     pub fn tick_at_or_before(&self, t: Instant) -> usize {
         self.ticks.partition_point(|k| k.at <= t).saturating_sub(1)

@@ -454,6 +454,33 @@ impl App {
 
     /// Simulates every design up front, so switching and stepping never wait.
     pub fn new(scenario: Scenario, source: String) -> Result<App, SimError> {
+        let prepared = crate::tui::story::prepare(scenario.clone(), Vec::new())?;
+        Ok(App::from_prepared(scenario, source, prepared))
+    }
+
+    /// One still picture or recording of `design`, for an export: only that design's story
+    /// is told, and the others keep their outcomes alone (all a frame of one design reads of
+    /// them), so a long story costs the memory of one design, not six. What `hide` keeps out
+    /// stays out of every frame.
+    pub fn for_export(
+        scenario: Scenario,
+        source: String,
+        design: Design,
+        hide: crate::present::Hide,
+    ) -> Result<App, SimError> {
+        let prepared = crate::tui::story::prepare_one(scenario.clone(), design)?;
+        let mut app = App::from_prepared(scenario, source, prepared);
+        app.design = design;
+        app.for_export = true;
+        app.export_hide = hide;
+        Ok(app)
+    }
+
+    fn from_prepared(
+        scenario: Scenario,
+        source: String,
+        prepared: crate::tui::story::Prepared,
+    ) -> App {
         let crate::tui::story::Prepared {
             traces,
             told,
@@ -461,10 +488,10 @@ impl App {
             repeats,
             before_what_ifs,
             ..
-        } = crate::tui::story::prepare(scenario.clone(), Vec::new())?;
+        } = prepared;
         let design = scenario.design;
         let room = Room::new(scenario.quizzes.len());
-        Ok(App {
+        App {
             original: scenario.clone(),
             added: Vec::new(),
             undone: Vec::new(),
@@ -509,7 +536,7 @@ impl App {
             for_export: false,
             export_hide: crate::present::Hide::default(),
             quit: false,
-        })
+        }
     }
 
     /// The replay as the command line opens it: the file to watch, the design and the moment

@@ -110,6 +110,42 @@ pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimErr
     })
 }
 
+/// Simulates `scenario` under every design and tells the story of `design` alone: the other
+/// runs keep only their outcomes (see [`Trace::outcome_only`]) and no words. For a view that
+/// never leaves `design`, such as an export; each other run is shed as soon as it is made.
+pub fn prepare_one(scenario: Scenario, design: crate::sim::Design) -> Result<Prepared, SimError> {
+    let traces = PerDesign::try_new(|d| {
+        let trace = scenario.simulate(d)?;
+        Ok(if d == design {
+            trace
+        } else {
+            trace.outcome_only()
+        })
+    })?;
+    let told = traces.map(|d, t| {
+        if d == design {
+            scenario.tell(t)
+        } else {
+            Told::default()
+        }
+    });
+    let glossary = told.map(|_, t| crate::story::glossary::first_uses(t));
+    let repeats = told.map(|d, t| crate::tui::repeats::runs(&traces[d], t));
+    let before_what_ifs = traces.map(|_, t| t.ticks.len());
+    Ok(Prepared {
+        original: scenario.clone(),
+        added: Vec::new(),
+        scenario,
+        traces,
+        told,
+        glossary,
+        repeats,
+        before_what_ifs,
+        file: None,
+        warning: None,
+    })
+}
+
 /// What to say, and where to go, once the story is simulated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum After {
