@@ -1093,3 +1093,45 @@ fn a_request_the_network_loses_is_drawn_lost_on_its_send_row() {
     assert!(row.contains('✗'), "cut where it is lost:\n{screen}");
     assert!(!row.contains('▶'), "not drawn as delivered:\n{screen}");
 }
+
+/// An answer the network will lose is drawn cut at the network from the row where the
+/// processor sends it, not as an arrow reaching the checkout; an answer that arrives is drawn
+/// delivered.
+#[test]
+fn an_answer_the_network_loses_is_drawn_lost_on_its_send_row() {
+    let mut app = App::new(
+        idem::scenario::library::find("order-5531")
+            .expect("built in")
+            .load()
+            .expect("loads"),
+        "order-5531".into(),
+    )
+    .expect("simulates");
+    app.design = idem::sim::Design::WithCharge;
+    let answers: Vec<usize> = app
+        .trace()
+        .ticks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| {
+            t.message
+                .is_some_and(|m| m.from == idem::sim::Actor::Processor && t.actor == m.from)
+        })
+        .map(|(i, _)| i)
+        .collect();
+    assert!(answers.len() >= 2, "the first answer and the replay");
+    for (n, tick) in answers.into_iter().enumerate() {
+        app.tick = tick;
+        let screen = render(&app, 120, 36);
+        let row = screen
+            .lines()
+            .rfind(|l| l.contains('┤') || l.contains('◀') || l.contains('✗'))
+            .unwrap_or_else(|| panic!("the answer's row:\n{screen}"));
+        if n == 0 {
+            assert!(row.contains('✗'), "cut where it is lost:\n{screen}");
+            assert!(!row.contains('◀'), "not drawn as delivered:\n{screen}");
+        } else {
+            assert!(row.contains('◀'), "the replay arrives:\n{screen}");
+        }
+    }
+}

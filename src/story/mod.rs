@@ -47,8 +47,8 @@ pub struct Told {
     /// may show without giving the engine's account away. One block's text is shared by every
     /// tick it lands on, not copied to each.
     pub trainer: Vec<Option<std::sync::Arc<str>>>,
-    /// Each tick sends a request the network loses further on: its arrow is cut from the
-    /// send row on.
+    /// Each tick sends a request, or an answer, that the network loses further on: its arrow
+    /// is cut from the send row on.
     pub lost_later: Vec<bool>,
 }
 
@@ -68,19 +68,9 @@ pub fn tell(cfg: &SimConfig, trace: &Trace) -> Told {
         trainer: Vec::with_capacity(n),
         lost_later: Vec::with_capacity(n),
     };
-    let lost: std::collections::HashSet<_> = trace
-        .ticks
-        .iter()
-        .filter_map(|t| match t.fact {
-            crate::sim::fact::Fact::LostRequest { req } => Some(req),
-            _ => None,
-        })
-        .collect();
-    for (i, tick) in trace.ticks.iter().enumerate() {
-        told.lost_later.push(matches!(
-            tick.fact,
-            crate::sim::fact::Fact::Send { req } if lost.contains(&req)
-        ));
+    for (i, lost) in lost_on_the_way(trace).into_iter().enumerate() {
+        let tick = &trace.ticks[i];
+        told.lost_later.push(lost);
         let (label, arrow) = teller.label(tick);
         told.labels.push(label);
         let sentences = teller.narration(i, tick);
@@ -94,6 +84,59 @@ pub fn tell(cfg: &SimConfig, trace: &Trace) -> Told {
         });
     }
     told
+}
+
+/// For each tick, whether it puts on the wire a request or an answer that the network loses
+/// further on: such an arrow is drawn cut from its send row on, never as delivered.
+fn lost_on_the_way(trace: &Trace) -> Vec<bool> {
+    use crate::sim::config::Direction;
+    use crate::sim::fact::Fact;
+    let (mut requests, mut replies) = (
+        std::collections::HashSet::new(),
+        std::collections::HashSet::new(),
+    );
+    for t in &trace.ticks {
+        match t.fact {
+            Fact::LostRequest { req } => {
+                requests.insert(req);
+            }
+            Fact::LostReply { reply } => {
+                replies.insert(reply);
+            }
+            _ => {}
+        }
+    }
+    // An answer's tick names the request it answers, not the reply: the reply is the one
+    // this tick puts on the wire, the answer's flight that the tick before did not have.
+    let answers = |state: &crate::sim::Snapshot| -> Vec<usize> {
+        state
+            .in_flight()
+            .iter()
+            .filter(|f| f.direction == Direction::Reply && f.service.is_none())
+            .map(|f| f.id)
+            .collect()
+    };
+    let mut before = Vec::new();
+    trace
+        .ticks
+        .iter()
+        .map(|t| {
+            let now = answers(&t.state);
+            let lost = match t.fact {
+                Fact::Send { req } => requests.contains(&req),
+                _ if t
+                    .message
+                    .is_some_and(|m| m.from == crate::sim::Actor::Processor) =>
+                {
+                    now.iter()
+                        .any(|r| !before.contains(r) && replies.contains(r))
+                }
+                _ => false,
+            };
+            before = now;
+            lost
+        })
+        .collect()
 }
 
 /// A trace told a tick at a time, for a writer that needs each tick's words once and in
