@@ -701,3 +701,79 @@ fn an_agenda_taller_than_the_screen_says_what_it_leaves_out() {
     let tall = render(&app, 80, 50);
     assert!(tall.contains("20. Part 19"), "{tall}");
 }
+
+/// The session file is watched as a part's file is: an edit to it is read again, the agenda
+/// takes the new list of parts (a part that stays where it was keeps its answers), and a
+/// broken edit keeps the agenda read before, saying why.
+#[test]
+fn an_edited_session_file_changes_the_agenda_and_keeps_the_answers() {
+    let dir = TempDir::new("session-edit");
+    let three = "title = \"Three\"\n[[section]]\nscenario = \"order-5531\"\n[[section]]\nscenario = \"reply-lost\"\n[[section]]\nscenario = \"request-lost\"\n";
+    let path = dir.write("talk.toml", three);
+    let playlist = playlist::load(&path).expect("reads");
+    assert_eq!(playlist.path.as_deref(), Some(path.as_path()));
+    let mut app = presenting(playlist);
+    answer(&mut app, '2');
+    let score = app.session_score();
+    // A fourth part after the first, and a new title for the talk.
+    dir.write(
+        "talk.toml",
+        &three
+            .replace("title = \"Three\"", "title = \"Four\"")
+            .replace(
+                "[[section]]\nscenario = \"reply-lost\"",
+                "[[section]]\nscenario = \"second-purchase\"\n[[section]]\nscenario = \"reply-lost\"",
+            ),
+    );
+    let reread = app
+        .agenda
+        .as_ref()
+        .and_then(|a| a.playlist.reread())
+        .expect("read from a file");
+    settle(&mut app, Msg::SessionChanged(reread.map(Box::new)));
+    let agenda = app.agenda.as_ref().expect("a session");
+    assert_eq!(agenda.playlist.title, "Four");
+    assert_eq!(agenda.playlist.sections.len(), 4);
+    assert_eq!(agenda.at, 0, "the part on screen stays");
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("4 parts, part 1 on screen")),
+        "{:?}",
+        app.notice
+    );
+    assert_eq!(app.session_score(), score, "part 1's answers are kept");
+    // On to part 2, which is the new one, and back: part 1 still has its answers.
+    press(&mut app, key(KeyCode::End));
+    press(&mut app, key(KeyCode::PageDown));
+    assert_eq!(app.agenda.as_ref().map(|a| a.at), Some(1));
+    assert_eq!(app.scenario.name, "second-purchase");
+    press(&mut app, key(KeyCode::PageUp));
+    press(&mut app, key(KeyCode::Home));
+    press(&mut app, key(KeyCode::PageUp));
+    assert_eq!(app.agenda.as_ref().map(|a| a.at), Some(0));
+    assert_eq!(app.session_score(), score);
+    // A broken edit keeps the agenda and says why.
+    dir.write(
+        "talk.toml",
+        "title = \"Broken\"\n[[section]]\nscenario = 7\n",
+    );
+    let reread = app
+        .agenda
+        .as_ref()
+        .and_then(|a| a.playlist.reread())
+        .expect("read from a file");
+    assert!(reread.is_err());
+    settle(&mut app, Msg::SessionChanged(reread.map(Box::new)));
+    assert_eq!(
+        app.agenda.as_ref().map(|a| a.playlist.sections.len()),
+        Some(4)
+    );
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("the agenda read before is kept")),
+        "{:?}",
+        app.notice
+    );
+}

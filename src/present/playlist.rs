@@ -41,6 +41,9 @@ pub struct Playlist {
     pub description: String,
     /// The file as messages name it.
     pub file: String,
+    /// Where the session was read from, to read it again when it changes; `None` for one
+    /// made from text.
+    pub path: Option<PathBuf>,
     /// What the room does not see until the trainer reveals it.
     pub hide: Hide,
     pub sections: Vec<Section>,
@@ -91,6 +94,14 @@ impl Playlist {
             section.scenario = keys.apply(&section.scenario);
         }
         self
+    }
+
+    /// The session as its file says now, keyed as this one is: `None` when it was not read
+    /// from a file. Reads every scenario it names, so it belongs off the screen's thread.
+    pub fn reread(&self) -> Option<Result<Playlist, String>> {
+        let path = self.path.as_deref()?;
+        let keys = self.sections.first().map(|s| s.keys).unwrap_or_default();
+        Some(load(path).map(|p| p.keyed(keys)).map_err(|e| e.one_line()))
     }
 
     /// The whole time the sections' budgets add up to, when every section has one.
@@ -151,7 +162,9 @@ pub fn names_session_at(path: &Path) -> bool {
 pub fn load(path: &Path) -> Result<Playlist, ScenarioError> {
     let (file, text) = crate::scenario::read_text(path, MAX_SESSION_BYTES, "a session file")?;
     let base = path.parent().map_or_else(PathBuf::new, Path::to_path_buf);
-    parse(&file, &text, &base)
+    let mut playlist = parse(&file, &text, &base)?;
+    playlist.path = Some(path.to_path_buf());
+    Ok(playlist)
 }
 
 /// Reads a session from its text; `file` names it in messages, and the scenarios' paths are
@@ -264,6 +277,7 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
         title,
         description: crate::text::reflow(&parsed.description),
         file: file.to_string(),
+        path: None,
         hide,
         sections,
     })

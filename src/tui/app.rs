@@ -265,6 +265,48 @@ impl Agenda {
         Some(budget as i64 - self.section_secs(elapsed) as i64)
     }
 
+    /// Takes the session file as it reads now. A part that names the same scenario at the
+    /// same place keeps its answers, its time and whether it was shown; the part on screen
+    /// stays on screen (its place kept, within the new list) until the trainer moves.
+    pub fn replace(&mut self, playlist: crate::present::playlist::Playlist) {
+        let n = playlist.sections.len();
+        let kept = |i: usize| {
+            self.playlist
+                .sections
+                .get(i)
+                .zip(playlist.sections.get(i))
+                .is_some_and(|(old, new)| old.source == new.source)
+        };
+        let same: Vec<bool> = (0..n).map(kept).collect();
+        let rooms = std::mem::take(&mut self.rooms);
+        let mut rooms = rooms.into_iter();
+        self.rooms = (0..n)
+            .map(|i| {
+                let old = rooms.next().unwrap_or_default();
+                let quizzes = playlist.sections[i].scenario.quizzes.len();
+                if same[i] && old.quizzes.len() == quizzes {
+                    old
+                } else {
+                    Room::new(quizzes)
+                }
+            })
+            .collect();
+        self.spent = (0..n)
+            .map(|i| {
+                if same[i] {
+                    self.spent.get(i).copied().unwrap_or(0)
+                } else {
+                    0
+                }
+            })
+            .collect();
+        self.shown = (0..n)
+            .map(|i| same[i] && self.shown.get(i).copied().unwrap_or(false))
+            .collect();
+        self.at = self.at.min(n.saturating_sub(1));
+        self.playlist = playlist;
+    }
+
     /// Leaves the section on screen at `elapsed` for `to`: its time is kept.
     pub fn move_to(&mut self, to: usize, elapsed: u64) {
         if let Some(spent) = self.spent.get_mut(self.at) {

@@ -101,6 +101,8 @@ pub enum Msg {
     Clock(u64),
     /// The watched scenario file changed and was read again: the scenario, or why not.
     FileChanged(Result<Scenario, String>),
+    /// The session file changed and was read again: the session, or why not.
+    SessionChanged(Result<Box<crate::present::playlist::Playlist>, String>),
     /// A story finished simulating.
     Simulated {
         after: After,
@@ -143,6 +145,7 @@ impl Msg {
             Msg::PlayStep
                 | Msg::Clock(_)
                 | Msg::FileChanged(_)
+                | Msg::SessionChanged(_)
                 | Msg::Simulated { .. }
                 | Msg::Listed(_)
                 | Msg::Loaded { .. }
@@ -177,6 +180,7 @@ impl PartialEq for Msg {
             (Searched(a), Searched(b)) => a == b,
             (
                 FileChanged(_)
+                | SessionChanged(_)
                 | Simulated { .. }
                 | Listed(_)
                 | Loaded { .. }

@@ -138,6 +138,8 @@ pub struct Replay {
     /// When autoplay takes its next step, while it plays.
     next_step: Option<Instant>,
     watch: Watch,
+    /// The session file being played, when there is one.
+    session: Watch,
     simulation: Option<Simulation>,
     /// Results of effects that ran at once, waiting to be delivered as news.
     ready: Vec<Msg>,
@@ -156,6 +158,7 @@ impl Replay {
             started: Instant::now(),
             next_step: None,
             watch: Watch::new(app.watched().map(Path::to_path_buf)),
+            session: Watch::new(app.agenda.as_ref().and_then(|a| a.playlist.path.clone())),
             simulation: None,
             ready: Vec::new(),
             link: app.present.map(|_| NotesLink::new()),
@@ -244,6 +247,24 @@ impl Runtime<App> for Replay {
             news.push(Msg::FileChanged(
                 crate::scenario::load(path).map_err(|e| e.one_line()),
             ));
+        }
+        // The session file: read again beside the loop (it names every part's scenario).
+        let session = app.agenda.as_ref().and_then(|a| a.playlist.path.as_deref());
+        if self.session.path.as_deref() != session {
+            self.session = Watch::new(session.map(Path::to_path_buf));
+        }
+        if self.session.changed()
+            && let Some(agenda) = app.agenda.as_ref()
+        {
+            let playlist = agenda.playlist.clone();
+            let tx = self.chores.0.clone();
+            self.chores_running += 1;
+            std::thread::spawn(move || {
+                if let Some(result) = playlist.reread() {
+                    let _ = tx.send(Msg::SessionChanged(result.map(Box::new)));
+                }
+                let _ = tx.send(Msg::ChoreDone);
+            });
         }
         if let Some(link) = self.link.as_mut()
             && let Some(off) = link.keep_open()

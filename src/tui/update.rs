@@ -681,6 +681,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             app.notice = None;
             app.error = Some(e);
         }
+        Msg::SessionChanged(result) => session_changed(app, result),
         Msg::Simulated { after, result } => app.finish(after, result),
         Msg::Loaded {
             source,
@@ -1301,5 +1302,32 @@ fn go_first(app: &mut App) {
     match app.screen {
         Screen::Replay | Screen::Window => app.tick = 0,
         Screen::Compare => app.compare_at = first_time(app),
+    }
+}
+
+/// The session file was read again: its agenda takes the new list of parts, or the notice
+/// says why the one read before is kept. The story on screen is not touched: the part on
+/// screen is read again from its own file when the trainer moves to it.
+fn session_changed(app: &mut App, result: Result<Box<crate::present::playlist::Playlist>, String>) {
+    let Some(agenda) = app.agenda.as_mut() else {
+        return;
+    };
+    match result {
+        Ok(playlist) => {
+            agenda.replace(*playlist);
+            let parts = agenda.playlist.sections.len();
+            app.notice = Some(format!(
+                "the session file changed: {parts} part{}, part {} on screen",
+                if parts == 1 { "" } else { "s" },
+                agenda.at + 1
+            ));
+            // The notes show the agenda too: send them the new one.
+            app.published = None;
+        }
+        Err(e) => {
+            app.notice = Some(crate::text::sanitize_line(&format!(
+                "the session file has an error, so the agenda read before is kept: {e}"
+            )));
+        }
     }
 }
