@@ -182,3 +182,45 @@ fn reload_keeps_the_what_ifs() {
     assert_eq!(app.tick, 1);
     assert_eq!(app.trace_of(Design::NoKey).outcome.charges, 1);
 }
+
+/// What K and m chose stays in force through a live edit, as the what-ifs do, and the footer
+/// says so; `0` still goes back to the keys the file writes.
+#[test]
+fn reload_keeps_the_keys_chosen_with_k_and_m() {
+    let dir = TempDir::new("reload-keys");
+    let source = builtin_source("courier-retry");
+    let path = dir.write("courier.toml", source);
+    let mut app =
+        App::new(idem::scenario::load(&path).expect("loads"), "x".into()).expect("simulates");
+    let written = app.original.config.keying();
+    press(&mut app, ch('K'));
+    press(&mut app, ch('m'));
+    let keyed = app.original.config.keying();
+    assert!(keyed.checkout_differs(&written) && keyed.steps_differ(&written));
+    std::fs::write(
+        &path,
+        source.replacen("title = \"", "title = \"Edited: ", 1),
+    )
+    .expect("writable");
+    file_changed(&mut app, &path);
+    assert_eq!(app.error, None);
+    assert!(
+        app.scenario.title.starts_with("Edited: "),
+        "{}",
+        app.scenario.title
+    );
+    assert_eq!(
+        app.original.config.keying(),
+        keyed,
+        "K and m survive the edit"
+    );
+    assert!(
+        app.notice.as_deref().is_some_and(|n| n.contains("reloaded")
+            && n.contains("the checkout's keys and the steps' keys still in force")),
+        "{:?}",
+        app.notice
+    );
+    press(&mut app, ch('0'));
+    assert_eq!(app.original.config.keying(), written);
+    assert!(app.changed_from_written().is_empty());
+}

@@ -392,9 +392,24 @@ impl App {
                 ))
             }
             After::Reload => {
-                self.keys_set = None;
+                if !self
+                    .original
+                    .config
+                    .keying()
+                    .checkout_differs(&self.original.keying_as_written)
+                {
+                    self.keys_set = None;
+                }
                 self.error = None;
-                self.notice = Some("the scenario file changed: reloaded".into());
+                let kept = self.changed_from_written();
+                self.notice = Some(if kept.is_empty() {
+                    "the scenario file changed: reloaded".into()
+                } else {
+                    format!(
+                        "the scenario file changed: reloaded, {} still in force",
+                        crate::text::and_list(&kept)
+                    )
+                });
             }
             After::Section {
                 index,

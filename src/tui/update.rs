@@ -672,7 +672,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
         }
         Msg::FileChanged(Ok(scenario)) => effects.push(app.start(Job {
-            original: scenario,
+            original: keyed_as_on_screen(app, scenario),
             added: app.added.clone(),
             after: After::Reload,
         })),
@@ -817,6 +817,29 @@ fn set_card(app: &mut App, card: Option<super::app::Card>) {
         a.card = card;
     }
     app.notice = None;
+}
+
+/// A file read again after an edit, keyed as the story on screen is: what K and m chose
+/// stays in force through a live edit, as the what-ifs do (the file's own keys are still
+/// what `0` goes back to).
+fn keyed_as_on_screen(app: &App, mut fresh: Scenario) -> Scenario {
+    let (now, written) = (
+        app.original.config.keying(),
+        &app.original.keying_as_written,
+    );
+    if now.checkout_differs(written)
+        && let Some(strategy) = app.keys_set
+    {
+        fresh.config.set_key_strategy(strategy);
+    }
+    if now.steps_differ(written)
+        && let Some(mode) = now.steps.first()
+    {
+        for step in &mut fresh.config.steps {
+            step.key_mode = *mode;
+        }
+    }
+    fresh
 }
 
 /// The way K keys the checkout next: one key per order, one per attempt, none, and back
