@@ -1135,3 +1135,32 @@ fn an_answer_the_network_loses_is_drawn_lost_on_its_send_row() {
         }
     }
 }
+
+/// The steps' keys changed with `m` are said on the room's screen, as K's are, and the notes
+/// are told the same line; back as written, the line goes.
+#[test]
+fn m_in_force_is_said_on_the_screen_and_in_the_notes() {
+    let scenario = idem::scenario::library::find("courier-retry")
+        .expect("built in")
+        .load()
+        .expect("loads");
+    let launch = Launch {
+        present: true,
+        ..Launch::default()
+    };
+    let mut app = App::launch(scenario, "courier-retry".into(), launch).expect("simulates");
+    let line = "m: the steps after payment are sent with a fresh key per try";
+    assert!(!render(&app, 120, 36).contains("m: the steps"));
+    press(&mut app, ch('m'));
+    let screen = render(&app, 120, 36);
+    assert!(screen.contains(line), "{screen}");
+    let shown = idem::tui::shown::shown(&app);
+    assert!(
+        shown.banners.iter().any(|b| b == line),
+        "{:?}",
+        shown.banners
+    );
+    press(&mut app, ch('0'));
+    assert!(!render(&app, 120, 36).contains("m: the steps"));
+    assert!(idem::tui::shown::shown(&app).banners.is_empty());
+}

@@ -777,3 +777,142 @@ fn an_edited_session_file_changes_the_agenda_and_keeps_the_answers() {
         app.notice
     );
 }
+
+/// A three-part session in a real terminal with the notes beside it: the notes follow the
+/// presenter through `K`, a live edit of the part on screen, the next part and `m`, an edit
+/// of the session file itself, and a return to the edited part, which comes back as its file
+/// now reads.
+#[test]
+fn three_parts_with_notes_through_k_m_edits_and_a_return() {
+    if !tmux_ready("the three-part session test") {
+        return;
+    }
+    let dir = TempDir::new("sess3");
+    let socket = dir.join("p.sock");
+    let scenarios = scenarios_dir();
+    let copy = |from: &str, to: &str| {
+        let text = std::fs::read_to_string(scenarios.join(from)).expect("a scenario");
+        dir.write(to, &text)
+    };
+    let first = copy("order-5531.toml", "a.toml");
+    copy("courier-retry.toml", "c.toml");
+    copy("reply-lost.toml", "b.toml");
+    let talk = "title = \"Three parts\"\n[[section]]\nscenario = \"a.toml\"\n[[section]]\nscenario = \"c.toml\"\n[[section]]\nscenario = \"b.toml\"\n";
+    let session = dir.write("talk.toml", talk);
+    let mut tmux = Tmux::start("sess3");
+    tmux.session("present", WIDTH, HEIGHT);
+    tmux.session("notes", WIDTH, HEIGHT);
+    let bin = env!("CARGO_BIN_EXE_idem");
+    let start = |tmux: &Tmux, name: &str, args: &str| {
+        tmux.type_text(
+            name,
+            &format!("IDEM_SOCKET='{}' '{bin}' {args}", socket.display()),
+        );
+        tmux.press(name, "Enter");
+    };
+    start(&tmux, "notes", "notes");
+    start(
+        &tmux,
+        "present",
+        &format!("present '{}'", session.display()),
+    );
+    tmux.wait_for("present", "the agenda", |s| {
+        s.contains("PageDown starts part 1")
+    });
+    tmux.press("present", "NPage");
+    tmux.wait_for("present", "part 1", |s| {
+        s.lines()
+            .next()
+            .is_some_and(|l| l.contains("1/3 · Order 5531"))
+    });
+    for _ in 0..5 {
+        tmux.press("present", "NPage");
+    }
+    // K: both screens say the checkout's keys changed, and the notes' answer is for them.
+    let k_line = "K: the checkout sends a new key on every attempt";
+    tmux.press("present", "K");
+    tmux.wait_for("present", "K in force", |s| s.contains(k_line));
+    tmux.wait_for("notes", "the notes under K", |s| {
+        let s = collapse(s);
+        s.contains(k_line) && s.contains("the checkout's keys changed it here")
+    });
+    // A live edit of the part on screen: read again, K still in force, on both screens.
+    let text = std::fs::read_to_string(&first).expect("reads");
+    let edited = text.replacen("title = \"", "title = \"Edited · ", 1);
+    assert_ne!(edited, text, "the part has a title to edit");
+    std::fs::write(&first, &edited).expect("writable");
+    tmux.wait_for("present", "the edit read again", |s| {
+        s.lines()
+            .next()
+            .is_some_and(|l| l.contains("1/3 · Edited · "))
+            && s.contains("still in force")
+            && s.contains(k_line)
+    });
+    tmux.wait_for("notes", "the notes on the edited part", |s| {
+        s.lines().next().is_some_and(|l| l.contains("Edited · ")) && collapse(s).contains(k_line)
+    });
+    // The question, answered, then the end of the part and the next one.
+    for _ in 0..8 {
+        tmux.press("present", "NPage");
+    }
+    tmux.wait_for("present", "the question", |s| {
+        s.contains("Question for the room")
+    });
+    tmux.press("present", "a");
+    tmux.press("present", "1");
+    tmux.press("present", "Enter");
+    tmux.wait_for("present", "the answer", |s| s.contains(" The answer "));
+    tmux.press("present", "End");
+    tmux.wait_for("present", "the last tick", |s| {
+        s.contains("The room so far: ")
+    });
+    tmux.press("present", "NPage");
+    tmux.wait_for("present", "part 2", |s| {
+        s.lines()
+            .next()
+            .is_some_and(|l| l.contains("2/3 · Courier retry"))
+    });
+    tmux.wait_for("notes", "the notes on part 2", |s| {
+        let s = collapse(s);
+        s.contains("part 2 of 3: Courier retry") && !s.contains(k_line)
+    });
+    // m: the steps' keys change, on both screens.
+    let m_line = "m: the steps after payment are sent with a fresh key per try";
+    tmux.press("present", "m");
+    tmux.wait_for("present", "m in force", |s| s.contains(m_line));
+    tmux.wait_for("notes", "the notes under m", |s| {
+        let s = collapse(s);
+        s.contains(m_line) && s.contains("the steps' keys changed it here")
+    });
+    // The session file itself is edited: the agenda takes it, the part on screen stays.
+    std::fs::write(
+        &session,
+        talk.replace(
+            "scenario = \"b.toml\"",
+            "scenario = \"b.toml\"\ntitle = \"The last one, renamed\"",
+        ),
+    )
+    .expect("writable");
+    tmux.wait_for("present", "the session read again", |s| {
+        collapse(s).contains("the session file changed: 3 parts, part 2 on screen")
+    });
+    // Back to part 1: it comes back as its file reads now, at its end, keyed as written.
+    tmux.press("present", "Home");
+    tmux.press("present", "PPage");
+    tmux.wait_for("present", "part 1 again", |s| {
+        s.lines()
+            .next()
+            .is_some_and(|l| l.contains("1/3 · Edited · "))
+            && !s.contains(k_line)
+            && !s.contains(m_line)
+    });
+    tmux.wait_for("notes", "the notes back on part 1", |s| {
+        let s = collapse(s);
+        s.contains("part 1 of 3: Edited · ") && !s.contains(k_line) && !s.contains(m_line)
+    });
+    tmux.press("present", "q");
+    tmux.wait_for("present", "the question to leave", |s| s.contains("Quit?"));
+    tmux.press("present", "y");
+    tmux.wait_for("present", "the summary", |s| s.contains("2 of 3 parts"));
+    tmux.press("notes", "q");
+}

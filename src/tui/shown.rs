@@ -4,8 +4,8 @@
 use super::app::{App, Screen};
 use crate::present::link::Shown;
 
-/// The presenter's state lines: a what-if in force (and how the run's length changed), a
-/// broken edit of the scenario file, the two designs `d` set apart here, the designs compared.
+/// The presenter's state lines: a what-if in force (and how the run's length changed), the
+/// checkout's or the steps' keys changed (K, m), a broken edit of the scenario file, the two designs `d` set apart here, the designs compared.
 pub fn banners(app: &App) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(last) = app.added.last() {
@@ -29,6 +29,15 @@ pub fn banners(app: &App) -> Vec<String> {
         lines.push(format!(
             "K: the checkout sends {}",
             crate::tui::story::checkout_keys(strategy)
+        ));
+    }
+    let keying = app.original.config.keying();
+    if keying.steps_differ(&app.original.keying_as_written)
+        && let Some(mode) = keying.steps.first()
+    {
+        lines.push(format!(
+            "m: the steps after payment are sent with {}",
+            crate::tui::story::step_keys(*mode)
         ));
     }
     if let Some(e) = &app.error {
