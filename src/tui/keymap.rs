@@ -323,7 +323,7 @@ pub const PRESENTER_KEYS: &[(&str, &str)] = &[
     ),
 ];
 
-/// Every key, as the help overlay and the README list them.
+/// Every key, as the help overlay and docs/replay.md list them.
 pub const KEYS: &[(&str, &str)] = &[
     ("→ ← / l h", "next / previous tick (PageDown / PageUp too)"),
     ("g / G", "first / last tick (Home / End too)"),

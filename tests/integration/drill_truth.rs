@@ -1,0 +1,718 @@
+//! The drill against services nobody here wrote, reproduced on loopback: small HTTP servers
+//! with the behaviours real idempotency middlewares have, each drilled by the real binary. The
+//! design the drill names, its summary, its exit status and the scenario it writes must agree
+//! with every row: a row that saw a second effect rules out every design that never makes one.
+
+use crate::common;
+
+use common::{idem_command, run_with_timeout, unique_name};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How a test server treats a key it has seen.
+#[derive(Clone, Copy)]
+enum Behaviour {
+    /// A completed repeat with the same body gets 409 carrying the stored answer; nothing
+    /// locks a key while it is worked on, and the key is stored with its body, so another
+    /// body under a used key is charged anew (as one registry middleware does).
+    Conflict409WithBody,
+    /// A repeat gets the stored answer, marked with `Idempotency-Replayed: true`, a common
+    /// spelling of the draft's `Idempotent-Replayed`.
+    ReplayedHeaderSpelling,
+    /// One request at a time, answered at once; a completed repeat gets 409 with the stored
+    /// answer, a little after the first answer has gone: a fast handler whose 409s answer a
+    /// completed request, never one in flight.
+    FastSerial409,
+    /// Takes only UUID keys: any other key crashes the handler (500), as one registry
+    /// middleware does; with a UUID it stores the answer with the key and replays it.
+    UuidOnly,
+    /// Reads the key as a Structured Field string (quotes are syntax, a bare key is the same
+    /// key) and refuses another body under a used key with 417 Expectation Failed, as one
+    /// registry middleware does.
+    Refuses417,
+    /// Keys expire `ttl` after their answer is stored, and a key in progress is answered 409.
+    Expiring { ttl: Duration, bug: ExpiryBug },
+    /// Every answer is 200 with a body of 10 MB, the same every time.
+    HugeBody,
+    /// Every answer declares a body of a gigabyte and sends a byte of it every 100 ms.
+    EndlessBody,
+    /// Every answer is `307 Temporary Redirect` to /v2/charges.
+    Redirect307,
+}
+
+/// What an expiring store gets wrong once a key has expired.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ExpiryBug {
+    /// Nothing: an expired key is taken on anew, once.
+    None,
+    /// An expired key is processed without being marked in progress, so requests that come
+    /// together after the expiry are each charged.
+    RaceAfterExpiry,
+    /// The in-progress mark is never cleared, so once the answer expires the key is refused
+    /// for ever.
+    PendingForever,
+}
+
+/// An expiring store's entry for a key.
+#[derive(Clone)]
+enum Entry {
+    Pending,
+    Done(String, std::time::Instant),
+}
+
+struct TestServer {
+    addr: String,
+    charges: Arc<AtomicU32>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop so it sees the stop.
+        let _ = TcpStream::connect(&self.addr);
+    }
+}
+
+/// One request, read whole: the Idempotency-Key header (if any) and the body.
+fn read_request(stream: &mut TcpStream) -> Option<(String, Option<String>, String)> {
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let head_end = loop {
+        let n = stream.read(&mut chunk).ok()?;
+        if n == 0 {
+            return None;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        if buf.len() > 64 * 1024 {
+            return None;
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
+    let mut lines = head.lines();
+    let method = lines.next()?.split_whitespace().next()?.to_string();
+    let mut key = None;
+    let mut length = 0usize;
+    for line in lines {
+        if let Some((name, value)) = line.split_once(':') {
+            match name.trim().to_ascii_lowercase().as_str() {
+                "idempotency-key" => key = Some(value.trim().to_string()),
+                "content-length" => length = value.trim().parse().unwrap_or(0),
+                _ => {}
+            }
+        }
+    }
+    while buf.len() < head_end + length {
+        let n = stream.read(&mut chunk).ok()?;
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    let body = String::from_utf8_lossy(&buf[head_end..]).to_string();
+    Some((method, key, body))
+}
+
+fn answer(stream: &mut TcpStream, status: u16, body: &str) {
+    answer_with(stream, status, body, "");
+}
+
+fn answer_with(stream: &mut TcpStream, status: u16, body: &str, extra: &str) {
+    let reason = match status {
+        200 => "OK",
+        201 => "Created",
+        400 => "Bad Request",
+        409 => "Conflict",
+        417 => "Expectation Failed",
+        _ => "Other",
+    };
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+}
+
+fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("its address").to_string();
+    let charges = Arc::new(AtomicU32::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    // Completed keys: the key and body, with the answer stored for them.
+    let done: Arc<Mutex<HashMap<(String, String), String>>> = Arc::default();
+    let entries: Arc<Mutex<HashMap<(String, String), Entry>>> = Arc::default();
+    let (c, s) = (charges.clone(), stop.clone());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            if s.load(Ordering::SeqCst) {
+                break;
+            }
+            let Ok(mut stream) = stream else { continue };
+            let (c, done, entries) = (c.clone(), done.clone(), entries.clone());
+            std::thread::spawn(move || {
+                let Some((method, key, body)) = read_request(&mut stream) else {
+                    return;
+                };
+                match behaviour {
+                    Behaviour::HugeBody => {
+                        let _ = write!(
+                            stream,
+                            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                            10 * 1024 * 1024
+                        );
+                        let block = [b'x'; 64 * 1024];
+                        for _ in 0..160 {
+                            if stream.write_all(&block).is_err() {
+                                return;
+                            }
+                        }
+                        return;
+                    }
+                    Behaviour::EndlessBody => {
+                        let _ = stream.write_all(
+                            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\nConnection: close\r\n\r\n{",
+                        );
+                        for _ in 0..200 {
+                            std::thread::sleep(Duration::from_millis(100));
+                            if stream.write_all(b" ").is_err() {
+                                return;
+                            }
+                        }
+                        return;
+                    }
+                    Behaviour::Redirect307 => {
+                        let _ = stream.write_all(
+                            b"HTTP/1.1 307 Temporary Redirect\r\nLocation: /v2/charges\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                        );
+                        return;
+                    }
+                    _ => {}
+                }
+                if method != "POST" {
+                    answer(&mut stream, 200, "{}");
+                    return;
+                }
+                match behaviour {
+                    Behaviour::HugeBody | Behaviour::EndlessBody | Behaviour::Redirect307 => {}
+                    Behaviour::Expiring { ttl, bug } => {
+                        let key = key.unwrap_or_default();
+                        let slot = (key.clone(), "expiring".to_string());
+                        let now = std::time::Instant::now();
+                        let mut store = entries.lock().expect("the store");
+                        let fresh_start = match store.get(&slot) {
+                            Some(Entry::Done(body, at)) if now.duration_since(*at) < ttl => {
+                                let body = body.clone();
+                                drop(store);
+                                answer_with(
+                                    &mut stream,
+                                    201,
+                                    &body,
+                                    "Idempotent-Replayed: true\r\n",
+                                );
+                                return;
+                            }
+                            Some(Entry::Pending) => {
+                                drop(store);
+                                answer(&mut stream, 409, r#"{"error":"in progress"}"#);
+                                return;
+                            }
+                            Some(Entry::Done(..)) if bug == ExpiryBug::PendingForever => {
+                                drop(store);
+                                answer(&mut stream, 409, r#"{"error":"in progress"}"#);
+                                return;
+                            }
+                            Some(Entry::Done(..)) => false,
+                            None => true,
+                        };
+                        if fresh_start || bug != ExpiryBug::RaceAfterExpiry {
+                            store.insert(slot.clone(), Entry::Pending);
+                        }
+                        drop(store);
+                        std::thread::sleep(hold);
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        entries
+                            .lock()
+                            .expect("the store")
+                            .insert(slot, Entry::Done(made.clone(), std::time::Instant::now()));
+                        answer(&mut stream, 201, &made);
+                    }
+                    Behaviour::Refuses417 => {
+                        let Some(key) = key else {
+                            answer(&mut stream, 400, r#"{"error":"key required"}"#);
+                            return;
+                        };
+                        let key = key.trim_matches('"').to_string();
+                        let mut store = done.lock().expect("the store");
+                        let stored = store.iter().find(|((k, _), _)| *k == key);
+                        match stored {
+                            Some(((_, b), answer_body)) if *b == body => {
+                                let answer_body = answer_body.clone();
+                                drop(store);
+                                answer_with(
+                                    &mut stream,
+                                    201,
+                                    &answer_body,
+                                    "Idempotent-Replayed: true\r\n",
+                                );
+                            }
+                            Some(_) => {
+                                drop(store);
+                                answer(&mut stream, 417, r#"{"error":"body differs"}"#);
+                            }
+                            None => {
+                                let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                                let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                                store.insert((key, body), made.clone());
+                                answer(&mut stream, 201, &made);
+                            }
+                        }
+                    }
+                    Behaviour::UuidOnly => {
+                        let Some(key) = key else {
+                            answer(&mut stream, 400, r#"{"error":"key required"}"#);
+                            return;
+                        };
+                        let bare = key.trim_matches('"');
+                        let uuid = bare.len() == 36
+                            && bare.chars().enumerate().all(|(i, ch)| {
+                                if [8, 13, 18, 23].contains(&i) {
+                                    ch == '-'
+                                } else {
+                                    ch.is_ascii_hexdigit()
+                                }
+                            });
+                        if !uuid {
+                            answer(&mut stream, 500, r#"{"error":"internal"}"#);
+                            return;
+                        }
+                        let mut store = done.lock().expect("the store");
+                        if let Some(stored) = store.get(&(bare.to_string(), String::new())).cloned()
+                        {
+                            drop(store);
+                            answer_with(&mut stream, 201, &stored, "Idempotent-Replayed: true\r\n");
+                            return;
+                        }
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        store.insert((bare.to_string(), String::new()), made.clone());
+                        answer(&mut stream, 201, &made);
+                    }
+                    Behaviour::FastSerial409 => {
+                        let key = key.unwrap_or_default();
+                        let mut store = done.lock().expect("the store");
+                        let stored = store.get(&(key.clone(), body.clone())).cloned();
+                        if let Some(stored) = stored {
+                            drop(store);
+                            std::thread::sleep(Duration::from_millis(50));
+                            answer(&mut stream, 409, &stored);
+                            return;
+                        }
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        store.insert((key, body), made.clone());
+                        answer(&mut stream, 201, &made);
+                    }
+                    Behaviour::ReplayedHeaderSpelling => {
+                        let key = key.unwrap_or_default();
+                        let stored = done
+                            .lock()
+                            .expect("the store")
+                            .get(&(key.clone(), String::new()))
+                            .cloned();
+                        if let Some(stored) = stored {
+                            answer_with(
+                                &mut stream,
+                                201,
+                                &stored,
+                                "Idempotency-Replayed: true\r\n",
+                            );
+                            return;
+                        }
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        done.lock()
+                            .expect("the store")
+                            .insert((key, String::new()), made.clone());
+                        answer(&mut stream, 201, &made);
+                    }
+                    Behaviour::Conflict409WithBody => {
+                        let Some(key) = key else {
+                            answer(&mut stream, 400, r#"{"error":"Idempotency-Key required"}"#);
+                            return;
+                        };
+                        let stored = done
+                            .lock()
+                            .expect("the store")
+                            .get(&(key.clone(), body.clone()))
+                            .cloned();
+                        if let Some(stored) = stored {
+                            answer(&mut stream, 409, &stored);
+                            return;
+                        }
+                        std::thread::sleep(hold);
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}","status":"succeeded"}}"#);
+                        done.lock()
+                            .expect("the store")
+                            .insert((key, body), made.clone());
+                        answer(&mut stream, 201, &made);
+                    }
+                }
+            });
+        }
+    });
+    TestServer {
+        addr,
+        charges,
+        stop,
+    }
+}
+
+fn drill(args: &[&str]) -> std::process::Output {
+    let mut all = vec!["drill"];
+    all.extend_from_slice(args);
+    run_with_timeout(idem_command(&all), "idem drill", Duration::from_secs(60))
+}
+
+fn rows(v: &Value) -> HashMap<String, String> {
+    v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| {
+            (
+                r["check"].as_str().unwrap_or_default().to_string(),
+                r["verdict"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Designs that never make a second effect for one key where the drill looks.
+const ONE_EFFECT: [&str; 3] = ["with-charge", "log-before-charge", "inprogress-record"];
+
+#[test]
+fn a_409_with_the_stored_body_and_five_charges_is_never_called_safe() {
+    let server = start(Behaviour::Conflict409WithBody, Duration::from_millis(300));
+    let url = format!("http://{}/charges", server.addr);
+    let dir = std::env::temp_dir().join(unique_name("drill-truth"));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let scenario = dir.join("drilled.toml");
+    let out = drill(&[
+        &url,
+        "--json",
+        "--scenario",
+        scenario.to_str().expect("a UTF-8 path"),
+    ]);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let rows = rows(&v);
+    // The rows saw the second effects: the overlap each charged, the reused key charged.
+    assert_eq!(rows["concurrent"], "fail", "{}", v["rows"]);
+    assert_eq!(rows["key-reuse"], "fail", "{}", v["rows"]);
+    assert!(server.charges.load(Ordering::SeqCst) >= 3);
+    // So nothing may say it keeps one charge.
+    let nearest = v["nearest_design"]["id"].as_str().unwrap_or_default();
+    assert!(
+        !ONE_EFFECT.contains(&nearest),
+        "named {nearest}: {}",
+        v["nearest_design"]
+    );
+    assert_eq!(v["summary"]["conforms"], false);
+    assert_eq!(out.status.code(), Some(1));
+    // The scenario it writes tells a story with more than one charge, and idem check agrees.
+    let written = std::fs::read_to_string(&scenario).expect("the scenario was written");
+    assert!(
+        written.contains(&format!("it behaves like {nearest}")),
+        "{written}"
+    );
+    let check = run_with_timeout(
+        idem_command(&["run", scenario.to_str().unwrap_or_default(), "--json"]),
+        "idem run",
+        Duration::from_secs(30),
+    );
+    let run: Value = serde_json::from_slice(&check.stdout).expect("the run's JSON");
+    assert!(
+        run["charges"].as_u64().unwrap_or(0) > 1,
+        "{}",
+        run["verdict"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_replay_marked_with_another_spelling_of_the_header_is_called_marked() {
+    let server = start(Behaviour::ReplayedHeaderSpelling, Duration::ZERO);
+    let url = format!("http://{}/charges", server.addr);
+    let out = drill(&[&url, "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let replay = v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["check"] == "replay")
+        .expect("the replay row");
+    assert_eq!(replay["verdict"], "pass", "{replay}");
+    let seen = replay["seen"].as_str().unwrap_or_default();
+    assert!(seen.contains("marked as a replay"), "{seen}");
+}
+
+/// The row named `check`, whole.
+fn row_of(v: &Value, check: &str) -> Value {
+    v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["check"] == check)
+        .unwrap_or_else(|| panic!("no {check} row: {}", v["rows"]))
+        .clone()
+}
+
+#[test]
+fn a_quoted_key_passes_key_syntax_only_when_it_was_read_as_syntax() {
+    // This server keeps the field as written, quotes and all: the same key sent bare is a
+    // new key to it, and a new charge.
+    let literal = start(Behaviour::ReplayedHeaderSpelling, Duration::ZERO);
+    let out = drill(&[&format!("http://{}/charges", literal.addr), "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let row = row_of(&v, "key-syntax");
+    assert_eq!(row["verdict"], "variant", "{row}");
+    let seen = row["seen"].as_str().unwrap_or_default();
+    assert!(seen.contains("kept as part of the key"), "{seen}");
+    // This one parses it: the bare key gets the first answer back.
+    let parsing = start(Behaviour::Refuses417, Duration::ZERO);
+    let out = drill(&[&format!("http://{}/charges", parsing.addr), "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let row = row_of(&v, "key-syntax");
+    assert_eq!(row["verdict"], "pass", "{row}");
+    let seen = row["seen"].as_str().unwrap_or_default();
+    assert!(seen.contains("read as syntax"), "{seen}");
+}
+
+#[test]
+fn a_417_refusal_is_named_and_counted_a_refusal() {
+    let server = start(Behaviour::Refuses417, Duration::ZERO);
+    let out = drill(&[&format!("http://{}/charges", server.addr), "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let row = row_of(&v, "key-reuse");
+    assert_eq!(row["verdict"], "variant", "{row}");
+    let seen = row["seen"].as_str().unwrap_or_default();
+    assert!(
+        seen.contains("417 Expectation Failed") && seen.contains("refused"),
+        "{seen}"
+    );
+    // One charge for each key the drill used (the replay's, the race's, the bare and the
+    // long key): the refusal made none.
+    assert_eq!(server.charges.load(Ordering::SeqCst), 4, "{}", v["rows"]);
+}
+
+#[test]
+fn a_fast_handler_s_409s_are_not_taken_for_conflicts_in_flight() {
+    let server = start(Behaviour::FastSerial409, Duration::ZERO);
+    let url = format!("http://{}/charges", server.addr);
+    let out = drill(&[&url, "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let row = v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["check"] == "concurrent")
+        .expect("the concurrent row")
+        .clone();
+    assert_eq!(row["verdict"], "not-run", "{row}");
+    let seen = row["seen"].as_str().unwrap_or_default();
+    assert!(
+        seen.contains("not tested") && seen.contains("slower handler"),
+        "{seen}"
+    );
+}
+
+#[test]
+fn an_endpoint_that_takes_only_uuids_is_told_so_first_and_nothing_else_is_judged() {
+    let server = start(Behaviour::UuidOnly, Duration::ZERO);
+    let url = format!("http://{}/charges", server.addr);
+    let out = drill(&[&url, "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let all = v["rows"].as_array().expect("rows");
+    assert_eq!(all[0]["check"], "key-format", "{}", v["rows"]);
+    assert_eq!(all[0]["verdict"], "fail");
+    assert!(
+        all[0]["seen"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("--key-format uuid"),
+        "{}",
+        all[0]
+    );
+    for r in &all[1..] {
+        assert_eq!(r["verdict"], "not-run", "{r}");
+    }
+    assert!(v["nearest_design"].is_null(), "{}", v["nearest_design"]);
+    assert_eq!(out.status.code(), Some(1));
+    // With UUIDs it is drilled as it is: replays pass, and the key-format row is gone.
+    let out = drill(&[&url, "--json", "--key-format", "uuid"]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let rows = rows(&v);
+    assert!(!rows.contains_key("key-format"), "{}", v["rows"]);
+    assert_eq!(rows["replay"], "pass", "{}", v["rows"]);
+}
+
+/// The after-expiry row for a store whose keys live 1 s, drilled with a wait of 1.5 s.
+fn after_expiry_row(bug: ExpiryBug) -> Value {
+    let server = start(
+        Behaviour::Expiring {
+            ttl: Duration::from_secs(1),
+            bug,
+        },
+        Duration::from_millis(300),
+    );
+    let url = format!("http://{}/charges", server.addr);
+    let out = drill(&[&url, "--json", "--expiry-wait", "1500ms"]);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["check"] == "after-expiry")
+        .expect("the after-expiry row")
+        .clone()
+}
+
+#[test]
+fn after_expiry_a_key_is_processed_anew_once_and_the_two_expiry_bugs_fail() {
+    std::thread::scope(|scope| {
+        let right = scope.spawn(|| after_expiry_row(ExpiryBug::None));
+        let race = scope.spawn(|| after_expiry_row(ExpiryBug::RaceAfterExpiry));
+        let stuck = scope.spawn(|| after_expiry_row(ExpiryBug::PendingForever));
+        let right = right.join().expect("the correct store");
+        assert_eq!(right["verdict"], "pass", "{right}");
+        let race = race.join().expect("the racing store");
+        assert_eq!(race["verdict"], "fail", "{race}");
+        assert!(
+            race["seen"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("several"),
+            "{race}"
+        );
+        let stuck = stuck.join().expect("the stuck store");
+        assert_eq!(stuck["verdict"], "fail", "{stuck}");
+        assert!(
+            stuck["seen"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("refused"),
+            "{stuck}"
+        );
+    });
+}
+
+#[test]
+fn an_expiry_wait_that_does_not_fit_is_refused_before_anything_is_sent() {
+    let out = drill(&["http://127.0.0.1:9/charges", "--expiry-wait", "2m"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-time"));
+    let out = drill(&[
+        "http://127.0.0.1:9/charges",
+        "--expiry-wait",
+        "10s",
+        "--expiry",
+        "1m",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("longer than the expiry"));
+}
+
+/// The replay row of a drill of `behaviour` with `extra` flags, and the report's text.
+fn replay_row_of(behaviour: Behaviour, extra: &[&str]) -> (Value, String) {
+    let (v, text) = drilled(behaviour, extra);
+    (row_of(&v, "replay"), text)
+}
+
+/// The JSON report of a drill of `behaviour` with `extra` flags, and the report's text.
+fn drilled(behaviour: Behaviour, extra: &[&str]) -> (Value, String) {
+    let server = start(behaviour, Duration::ZERO);
+    let url = format!("http://{}/charges", server.addr);
+    let mut args = vec![url.as_str()];
+    args.extend_from_slice(extra);
+    let text = drill(&args);
+    let text = String::from_utf8_lossy(&text.stdout).into_owned();
+    args.push("--json");
+    let out = drill(&args);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    (v, text)
+}
+
+/// A body that was cut at the bound, or never ended, is not "the same body": the row says
+/// what happened, and does not pass.
+#[test]
+fn a_body_too_long_or_endless_is_no_replay() {
+    std::thread::scope(|scope| {
+        let huge = scope.spawn(|| {
+            let (v, text) = drilled(Behaviour::HugeBody, &["--max-time", "10s"]);
+            // Five cut bodies alike say nothing of how many charges were made either.
+            let concurrent = row_of(&v, "concurrent");
+            assert_ne!(concurrent["verdict"], "pass", "{concurrent}");
+            (row_of(&v, "replay"), text)
+        });
+        let endless = scope.spawn(|| {
+            replay_row_of(
+                Behaviour::EndlessBody,
+                &["--timeout", "500ms", "--max-time", "3s"],
+            )
+        });
+        for (what, (row, text), want) in [
+            (
+                "10 MB",
+                huge.join().expect("the huge body"),
+                "cut at the bound",
+            ),
+            (
+                "endless",
+                endless.join().expect("the endless body"),
+                "then it timed out",
+            ),
+        ] {
+            let seen = row["seen"].as_str().unwrap_or_default();
+            assert_eq!(row["verdict"], "fail", "{what}: {row}");
+            assert!(
+                seen.contains("could not be read whole") && seen.contains(want),
+                "{what}: {seen}"
+            );
+            let line = text
+                .lines()
+                .find(|l| l.trim_start().starts_with("replay"))
+                .unwrap_or_default();
+            assert!(!text.contains("the same body"), "{what}: {text}");
+            assert!(line.contains("FAIL"), "{what}: {text}");
+        }
+    });
+}
+
+/// A redirect is not a replay: the row names it, and where it points.
+#[test]
+fn a_redirect_is_no_replay() {
+    let (row, text) = replay_row_of(Behaviour::Redirect307, &[]);
+    assert_eq!(row["verdict"], "fail", "{row}");
+    let seen = row["seen"].as_str().unwrap_or_default();
+    assert!(
+        seen.contains("redirected (307 Temporary Redirect to /v2/charges)"),
+        "{seen}"
+    );
+    assert!(!text.contains("the same body"), "{text}");
+}

@@ -1,0 +1,149 @@
+//! A new story (a what-if, a reload, an opened scenario) is simulated off the UI thread: the
+//! replay stays live, says it is simulating, and shows the engine's outcome when it arrives.
+
+use crate::common;
+
+use common::{TempDir, app, at_first_send, ch, key, press, render_full, story};
+use idem::sim::Trace;
+use idem::tui::app::Overlay;
+use idem::tui::keymap::map_key;
+use idem::tui::{Effect, Msg, settle, update};
+
+/// The simulation among the effects an update asked for, if it asked for one.
+fn simulation(effects: Vec<Effect>) -> Option<idem::tui::story::Job> {
+    effects.into_iter().find_map(|e| match e {
+        Effect::Simulate(job) => Some(job),
+        _ => None,
+    })
+}
+use ratatui::crossterm::event::KeyCode;
+
+#[test]
+fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
+    let mut app = at_first_send();
+    // As the terminal's loop runs it: the update asks for the story, another thread works.
+    let before = app.traces.clone();
+    let msg = map_key(ch('x'), &app).expect("x is a what-if");
+    let job = simulation(update(&mut app, msg)).expect("the what-if waits to be simulated");
+    assert!(
+        app.added.is_empty(),
+        "nothing changes on screen before the outcome is known"
+    );
+    let stories = |traces: &[Trace]| traces.iter().map(story).collect::<Vec<_>>();
+    assert_eq!(stories(app.traces.values()), stories(before.values()));
+    let doing = app.simulating.clone().expect("it says it is simulating");
+    assert!(doing.starts_with("what if:"), "{doing}");
+    let screen = render_full(&app);
+    assert!(
+        screen.contains("⧗ simulating… what if:"),
+        "the footer says so:\n{screen}"
+    );
+
+    // Meanwhile the replay answers: stepping and switching designs work, and a second change
+    // to the story waits.
+    press(&mut app, key(KeyCode::Right));
+    assert_eq!(app.tick, 2);
+    press(&mut app, key(KeyCode::Left));
+    let msg = map_key(ch('!'), &app).expect("! is a what-if");
+    assert!(
+        simulation(update(&mut app, msg)).is_none(),
+        "no second story while one is simulated"
+    );
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("still simulating the last change: one moment")
+    );
+
+    // The engine's outcome, worked out elsewhere, is what the screen shows; in presenter mode
+    // the story is also written as a file there, for the speaker notes.
+    let after = job.after.clone();
+    let result = idem::tui::story::prepare(job.original, job.added)
+        .map(idem::tui::story::Prepared::with_file)
+        .map_err(|e| e.to_string());
+    settle(&mut app, Msg::Simulated { after, result });
+    assert!(app.simulating.is_none());
+    assert_eq!(app.added.len(), 1);
+    let (revision, file) = app.file.clone().expect("the story as a file");
+    assert_eq!(revision, app.revision, "written for the story on screen");
+    assert!(
+        file.contains("What-if faults added in the replay"),
+        "{file}"
+    );
+    let mut at_once = at_first_send();
+    press(&mut at_once, ch('x'));
+    assert_eq!(
+        stories(app.traces.values()),
+        stories(at_once.traces.values()),
+        "the same story as simulated at once"
+    );
+    assert_eq!(app.tick, 1, "the moment is kept");
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.starts_with("what if:")),
+        "{:?}",
+        app.notice
+    );
+}
+
+#[test]
+fn in_the_terminal_a_reload_and_an_opened_scenario_are_simulated_elsewhere_too() {
+    let dir = TempDir::new("bg-reload");
+    let path = dir.write("story.toml", idem::scenario::library::BUILTIN[1].text);
+    let mut app = app();
+    let changed = Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line()));
+    let job = simulation(update(&mut app, changed)).expect("a reload waits to be simulated");
+    assert_eq!(job.after, idem::tui::story::After::Reload);
+    let result = idem::tui::story::prepare(job.original, job.added).map_err(|e| e.to_string());
+    settle(
+        &mut app,
+        Msg::Simulated {
+            after: job.after,
+            result,
+        },
+    );
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("the scenario file changed: reloaded")
+    );
+
+    // The picker's choice closes the picker; an error would bring it back.
+    press(&mut app, ch('o'));
+    let Overlay::Picker(picker) = &app.overlay else {
+        panic!("the picker: {:?}", app.overlay);
+    };
+    let n = picker
+        .entries
+        .iter()
+        .position(|e| e.builtin && e.source == "reply-lost")
+        .expect("reply-lost is listed");
+    for _ in 0..n {
+        press(&mut app, key(KeyCode::Down));
+    }
+    let chosen = update(&mut app, Msg::Confirm);
+    let [idem::tui::Effect::Load { .. }] = chosen.as_slice() else {
+        panic!("the chosen scenario is read next: {chosen:?}");
+    };
+    let read = chosen
+        .into_iter()
+        .next()
+        .and_then(idem::tui::effect::run_now);
+    let job = simulation(update(&mut app, read.expect("the scenario was read")))
+        .expect("the scenario waits to be simulated");
+    assert_eq!(app.overlay, Overlay::None);
+    let idem::tui::story::After::Open { errors_to, .. } = &job.after else {
+        panic!("{:?}", job.after);
+    };
+    assert!(matches!(errors_to, idem::tui::story::ErrorsTo::Picker(_)));
+    settle(
+        &mut app,
+        Msg::Simulated {
+            after: job.after,
+            result: Err("the engine refused it".into()),
+        },
+    );
+    let Overlay::Picker(picker) = &app.overlay else {
+        panic!("the picker is back: {:?}", app.overlay);
+    };
+    assert_eq!(picker.error.as_deref(), Some("the engine refused it"));
+}

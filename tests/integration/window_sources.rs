@@ -1,0 +1,955 @@
+//! `idem window --from FILE`, `--preset`, path presets and `--keys-kept`:
+//! every fixture under tests/fixtures/window/ gives the stack written next to
+//! it here, with the file and field each value came from; every broken file
+//! is refused at its line and column; the imported stack still agrees with
+//! the simulator when replayed.
+
+use crate::common;
+
+use std::time::Duration;
+
+use idem::cli::window::{RetentionArgs, stack_from_args};
+use idem::retention::scenario::{Purchase, replay_scenario};
+use idem::retention::sources::{self, Imported};
+use idem::retention::{Jitter, Layer, PathStart, Schedule, Stack};
+use idem::sim::{Design, TickKind};
+
+fn fixture(name: &str) -> String {
+    common::manifest(&format!("tests/fixtures/window/{name}"))
+}
+
+fn read(name: &str) -> Imported {
+    sources::read(&fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn only_layer(imported: &Imported) -> &Layer {
+    assert_eq!(imported.layers.len(), 1, "{imported:#?}");
+    &imported.layers[0]
+}
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+fn secs(n: u64) -> Duration {
+    Duration::from_secs(n)
+}
+
+/// The field a layer says it came from, and the notes on its values.
+fn field(layer: &Layer) -> (&str, String) {
+    let source = layer
+        .provenance
+        .as_ref()
+        .expect("a layer read from a file knows where");
+    (source.field.as_str(), source.values.join(" | "))
+}
+
+fn error(name: &str) -> String {
+    sources::read(&fixture(&format!("broken/{name}")))
+        .expect_err("a broken file is refused")
+        .to_string()
+}
+
+// ------------------------------------------------------------------ formats
+
+#[test]
+fn an_envoy_route_gives_its_retry_policy_and_route_timeout() {
+    let imported = read("envoy-route.yaml");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.name, "envoy route authorize");
+    assert_eq!(layer.attempts, 4, "num_retries 3 + 1");
+    assert_eq!(layer.timeout, Some(secs(2)), "per_try_timeout");
+    assert_eq!(
+        layer.deadline,
+        Some(secs(9)),
+        "the route timeout covers all tries"
+    );
+    // (2^n − 1) × 100 ms, at most 1 s.
+    assert_eq!(
+        layer.schedule,
+        Schedule::List(vec![ms(100), ms(300), ms(700), ms(1000)])
+    );
+    assert_eq!(layer.jitter, Jitter::Full);
+    let (field, values) = field(layer);
+    assert_eq!(field, "virtual_hosts[0].routes[0].route.retry_policy");
+    assert!(values.contains("num_retries 3 + 1"), "{values}");
+    assert_eq!(layer.provenance.as_ref().and_then(|s| s.line), Some(13));
+    assert!(
+        imported.notes.iter().any(|n| n.contains("2 routes")),
+        "{:?}",
+        imported.notes
+    );
+}
+
+#[test]
+fn a_camel_case_envoy_route_gives_the_same_numbers() {
+    // What Kuma, Envoy Gateway and config dumps emit: the same fields in camelCase.
+    let imported = read("envoy-route-camel.json");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.attempts, 4, "numRetries 3 + 1");
+    assert_eq!(layer.timeout, Some(secs(2)), "perTryTimeout");
+    assert_eq!(layer.deadline, Some(secs(9)), "the route timeout");
+    assert_eq!(
+        layer.schedule,
+        Schedule::List(vec![ms(100), ms(300), ms(700), ms(1000)])
+    );
+}
+
+#[test]
+fn an_envoy_route_without_a_policy_sends_once_within_fifteen_seconds() {
+    let imported = sources::read(&format!("{}#status", fixture("envoy-route.yaml")))
+        .expect("the second route");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.name, "envoy route status");
+    assert_eq!(layer.attempts, 1);
+    assert_eq!(
+        layer.deadline,
+        Some(secs(15)),
+        "Envoy's default route timeout"
+    );
+    assert_eq!(
+        layer.timeout,
+        Some(secs(15)),
+        "a try waits until the route timeout"
+    );
+    let report = Stack {
+        layers: imported.layers,
+        ..Stack::default()
+    }
+    .report()
+    .expect("valid");
+    assert_eq!(report.gives_up.whole_seconds(), Some(15));
+}
+
+#[test]
+fn istio_counts_the_retries_it_adds_when_none_are_written() {
+    let written = read("istio-virtualservice.yaml");
+    let postings = only_layer(&written);
+    assert_eq!(postings.name, "istio ledger/postings");
+    assert_eq!(postings.attempts, 5, "retries.attempts 4 + 1");
+    assert_eq!(postings.timeout, Some(ms(2500)));
+    assert_eq!(postings.deadline, Some(secs(12)));
+    assert!(postings.warnings.is_empty());
+
+    let hidden = sources::read(&format!(
+        "{}#ledger/refunds",
+        fixture("istio-virtualservice.yaml")
+    ))
+    .expect("the route without retries");
+    let refunds = only_layer(&hidden);
+    assert_eq!(refunds.attempts, 3, "Istio's implicit 2 retries");
+    assert_eq!(refunds.deadline, None, "Istio sets no route timeout");
+    assert!(
+        refunds.warnings.iter().any(|w| w.contains("hidden layer")),
+        "{:?}",
+        refunds.warnings
+    );
+    let (field, _) = field(refunds);
+    assert_eq!(field, "spec.http[1]");
+}
+
+#[test]
+fn an_aws_profile_gives_standard_mode_backoff() {
+    let imported =
+        sources::read(&format!("{}#settlement", fixture("aws-config"))).expect("the profile");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.name, "AWS SDK (settlement)");
+    assert_eq!(layer.attempts, 6);
+    assert_eq!(
+        layer.schedule,
+        Schedule::Exponential {
+            initial: secs(1),
+            multiplier: 2.0,
+            cap: Some(secs(20)),
+        }
+    );
+    assert_eq!(layer.jitter, Jitter::Full);
+    let (field, values) = field(layer);
+    assert_eq!(field, "[profile settlement]");
+    assert!(values.contains("max_attempts"), "{values}");
+    // The default profile has neither setting: boto3 then retries in legacy mode, 5
+    // attempts, the most a documented default makes; the warning gives the range.
+    let default = read("aws-config");
+    let layer = only_layer(&default);
+    assert_eq!(layer.attempts, 5);
+    assert!(
+        layer
+            .warnings
+            .iter()
+            .any(|w| w.contains("retry_mode") && w.contains("3 attempts") && w.contains("boto3")),
+        "{:?}",
+        layer.warnings
+    );
+}
+
+#[test]
+fn a_polly_field_polly_does_not_read_is_warned_with_the_field_it_meant() {
+    let imported = read("appsettings-misspelt.json");
+    let layer = only_layer(&imported);
+    assert!(
+        layer
+            .warnings
+            .iter()
+            .any(|w| w.contains("Retry.Backoff") && w.contains("did you mean BackoffType?")),
+        "{:?}",
+        layer.warnings
+    );
+    // The spelt-right file warns of nothing.
+    let right = read("appsettings.json");
+    assert!(
+        !only_layer(&right)
+            .warnings
+            .iter()
+            .any(|w| w.contains("not a field")),
+        "{:?}",
+        only_layer(&right).warnings
+    );
+}
+
+#[test]
+fn an_envoy_field_envoy_does_not_have_is_warned_with_the_field_it_meant() {
+    let imported = read("envoy-route-misspelt.yaml");
+    let layer = only_layer(&imported);
+    let warned = |field: &str, meant: &str| {
+        layer
+            .warnings
+            .iter()
+            .any(|w| w.contains(field) && w.contains(&format!("did you mean {meant}?")))
+    };
+    assert!(
+        warned("retry_policy.per_try_timout", "per_try_timeout"),
+        "{:?}",
+        layer.warnings
+    );
+    assert!(
+        warned("retry_back_off.max_intreval", "max_interval"),
+        "{:?}",
+        layer.warnings
+    );
+    // The route spelt right, in either case, warns of nothing.
+    for right in ["envoy-route.yaml", "envoy-route-camel.json"] {
+        let imported = read(right);
+        for layer in &imported.layers {
+            assert!(
+                !layer.warnings.iter().any(|w| w.contains("not a field")),
+                "{right}: {:?}",
+                layer.warnings
+            );
+        }
+    }
+}
+
+#[test]
+fn sdk_names_the_default_mode_an_aws_config_without_one_retries_in() {
+    use idem::retention::sources::aws::Sdk;
+    let attempts = |sdk| {
+        let options = sources::ReadOptions {
+            sdk,
+            ..sources::ReadOptions::default()
+        };
+        let imported =
+            sources::read_with(&fixture("aws-config"), &options).expect("the default profile");
+        only_layer(&imported).attempts
+    };
+    assert_eq!(attempts(Some(Sdk::Boto3)), 5, "boto3's legacy default");
+    assert_eq!(attempts(Some(Sdk::Cli)), 3, "the CLI v2's standard default");
+    assert_eq!(attempts(Some(Sdk::GoV2)), 3);
+    assert_eq!(attempts(None), 5, "without --sdk, the most a default makes");
+    // From the command line.
+    let report = stack_from_args(&args(&["--from", &fixture("aws-config"), "--sdk", "cli"]))
+        .expect("valid")
+        .report()
+        .expect("valid");
+    assert_eq!(report.attempts.exact(), Some(3));
+}
+
+#[test]
+fn a_cloudformation_template_takes_its_parameters_defaults_and_its_conditions() {
+    // !Ref to parameters, !If on a condition of !Equals: the Defaults, said in the notes.
+    let imported = read("cloudformation-parameters.yaml");
+    let layer = only_layer(&imported);
+    assert_eq!(
+        layer.attempts, 4,
+        "maxReceiveCount: !Ref MaxReceives, Default 4"
+    );
+    assert_eq!(
+        layer.schedule,
+        Schedule::Constant(secs(120)),
+        "VisibilitySeconds 120"
+    );
+    assert_eq!(layer.deadline, Some(secs(1_209_600)), "IsProd, so 14 days");
+    for note in ["parameter Environment = prod", "condition IsProd is true"] {
+        assert!(
+            imported.notes.iter().any(|n| n.contains(note)),
+            "{:?}",
+            imported.notes
+        );
+    }
+    // The JSON forms, with a parameter that has no Default: named, then given.
+    let json = fixture("cloudformation-parameters.json");
+    let err = sources::read(&json).expect_err("VisibilitySeconds has no Default");
+    assert!(
+        err.to_string().contains("--param VisibilitySeconds=VALUE"),
+        "{err}"
+    );
+    let report = stack_from_args(&args(&["--from", &json, "--param", "VisibilitySeconds=45"]))
+        .expect("valid")
+        .report()
+        .expect("valid");
+    assert_eq!(
+        report.attempts.exact(),
+        Some(3),
+        "from the command line too"
+    );
+    let options = sources::ReadOptions {
+        params: vec![("VisibilitySeconds".into(), "45".into())],
+        ..sources::ReadOptions::default()
+    };
+    let imported = sources::read_with(&json, &options).expect("with the parameter given");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.schedule, Schedule::Constant(secs(45)));
+    assert_eq!(layer.attempts, 3);
+    assert_eq!(
+        layer.deadline,
+        Some(secs(86_400)),
+        "staging: IsProd is false"
+    );
+    // A parameter the template does not declare is refused.
+    let options = sources::ReadOptions {
+        params: vec![("Nope".into(), "1".into())],
+        ..sources::ReadOptions::default()
+    };
+    let err = sources::read_with(&json, &options).expect_err("no such parameter");
+    assert!(err.to_string().contains("no such parameter"), "{err}");
+}
+
+#[test]
+fn a_terraform_sqs_queue_gives_its_redrive_numbers() {
+    // variable default 90 s, local max_receives 5, jsonencode'd redrive policy naming the
+    // dead-letter queue, which keeps messages 14 days.
+    let imported = read("sqs-queue.tf");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.name, "SQS payout");
+    assert_eq!(layer.attempts, 5);
+    assert_eq!(layer.schedule, Schedule::Constant(secs(90)));
+    assert_eq!(layer.deadline, Some(secs(345_600)));
+    assert_eq!(imported.paths.len(), 1, "the dead-letter redrive");
+    assert!(
+        imported
+            .notes
+            .iter()
+            .any(|n| n.contains("variable visibility_seconds = 90")),
+        "{:?}",
+        imported.notes
+    );
+    let options = sources::ReadOptions {
+        params: vec![("visibility_seconds".into(), "30".into())],
+        ..sources::ReadOptions::default()
+    };
+    let given = sources::read_with(&fixture("sqs-queue.tf"), &options).expect("with --param");
+    assert_eq!(only_layer(&given).schedule, Schedule::Constant(secs(30)));
+    // What it cannot evaluate is named at its line, not guessed.
+    let err = sources::read(&fixture("broken/sqs-queue-data.tf")).expect_err("a data source");
+    let text = err.to_string();
+    assert!(text.contains("sqs-queue-data.tf:2:"), "{text}");
+    assert!(text.contains("visibility_timeout_seconds"), "{text}");
+}
+
+#[test]
+fn a_bare_aws_section_says_to_write_profile() {
+    let err = sources::read(&fixture("aws-config-bare-profile")).expect_err("[dev] is no profile");
+    let text = err.to_string();
+    assert!(text.contains("[profile dev]"), "{text}");
+    let err = sources::read(&format!("{}#dev", fixture("aws-config-bare-profile")))
+        .expect_err("[dev] is no profile");
+    assert!(err.to_string().contains("[profile dev]"), "{err}");
+}
+
+#[test]
+fn resilience4j_yaml_inherits_and_takes_its_time_limiter() {
+    let imported = read("resilience4j-application.yml");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.name, "resilience4j acquirer");
+    assert_eq!(layer.attempts, 4, "from configs.default");
+    assert_eq!(
+        layer.schedule,
+        Schedule::Exponential {
+            initial: ms(750),
+            multiplier: 2.0,
+            cap: Some(secs(5)),
+        }
+    );
+    assert_eq!(layer.jitter, Jitter::Proportional(0.25));
+    assert_eq!(layer.timeout, Some(secs(3)), "the TimeLimiter");
+    let (_, values) = field(layer);
+    assert!(values.contains("configs.default.maxAttempts"), "{values}");
+    // Spring's relaxed names (max-attempts) are read too.
+    let mailer = sources::read(&format!(
+        "{}#mailer",
+        fixture("resilience4j-application.yml")
+    ))
+    .expect("the second instance");
+    assert_eq!(only_layer(&mailer).attempts, 2);
+    assert_eq!(only_layer(&mailer).timeout, None, "no time limiter for it");
+}
+
+#[test]
+fn resilience4j_properties_use_the_defaults_they_leave_out() {
+    let imported = read("resilience4j-application.properties");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.attempts, 5);
+    assert_eq!(
+        layer.schedule,
+        Schedule::Exponential {
+            initial: secs(2),
+            multiplier: 1.5,
+            cap: None,
+        },
+        "PT2S, and Resilience4j's default multiplier"
+    );
+    assert_eq!(
+        layer.timeout,
+        Some(secs(4)),
+        "the default time limiter config"
+    );
+}
+
+#[test]
+fn polly_options_give_attempt_and_total_timeouts() {
+    let imported = read("appsettings.json");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.name, "polly Clients:Acquirer:Resilience");
+    assert_eq!(layer.attempts, 6);
+    assert_eq!(
+        layer.schedule,
+        Schedule::Exponential {
+            initial: ms(1500),
+            multiplier: 2.0,
+            cap: Some(secs(20)),
+        }
+    );
+    assert_eq!(layer.jitter, Jitter::UpTo(2.0));
+    assert_eq!(layer.timeout, Some(secs(8)));
+    assert_eq!(layer.deadline, Some(secs(90)));
+}
+
+#[test]
+fn sqs_attributes_give_receives_retention_and_a_redrive_path() {
+    let imported = read("sqs-queue-attributes.json");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.name, "SQS capture-requests");
+    assert_eq!(layer.attempts, 4);
+    assert_eq!(layer.schedule, Schedule::Constant(secs(90)));
+    assert_eq!(layer.deadline, Some(secs(2 * 86_400)));
+    assert_eq!(imported.paths.len(), 1);
+    let redrive = &imported.paths[0];
+    assert_eq!(redrive.delay, secs(4 * 86_400), "SQS's default retention");
+    assert_eq!(redrive.start, PathStart::FirstAttempt);
+}
+
+#[test]
+fn a_lambda_event_invoke_config_waits_one_then_two_minutes() {
+    let imported = read("lambda-event-invoke-config.json");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.attempts, 2);
+    assert_eq!(layer.schedule, Schedule::List(vec![secs(60), secs(120)]));
+    assert_eq!(layer.deadline, Some(secs(3600)));
+}
+
+#[test]
+fn a_cloudformation_template_resolves_its_dead_letter_queue() {
+    let imported = read("cloudformation-queues.yaml");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.name, "SQS PayoutQueue");
+    assert_eq!(layer.attempts, 3);
+    assert_eq!(layer.schedule, Schedule::Constant(secs(120)));
+    assert_eq!(
+        imported.paths[0].delay,
+        secs(1_209_600),
+        "the dead-letter queue's own retention, through !GetAtt"
+    );
+    let lambda = sources::read(&format!(
+        "{}#NotifyAsync",
+        fixture("cloudformation-queues.yaml")
+    ))
+    .expect("the Lambda config");
+    assert_eq!(only_layer(&lambda).attempts, 3);
+    assert_eq!(only_layer(&lambda).deadline, Some(secs(6 * 3600)));
+}
+
+#[test]
+fn a_kubernetes_job_and_a_cronjob() {
+    let job = read("kubernetes-job.yaml");
+    let layer = only_layer(&job);
+    assert_eq!(layer.attempts, 4);
+    assert_eq!(layer.timeout, Some(secs(300)), "the pod's deadline");
+    assert_eq!(layer.deadline, Some(secs(1800)), "the Job's deadline");
+    assert_eq!(
+        layer.schedule,
+        Schedule::Exponential {
+            initial: secs(10),
+            multiplier: 2.0,
+            cap: Some(secs(360)),
+        }
+    );
+    let cron = read("kubernetes-cronjob.yaml");
+    assert_eq!(only_layer(&cron).attempts, 7, "the default backoffLimit");
+    assert_eq!(cron.paths.len(), 1);
+    assert_eq!(cron.paths[0].name, "next CronJob run");
+    assert_eq!(cron.paths[0].delay, secs(86_400));
+}
+
+// ------------------------------------------------------------------ errors
+
+#[test]
+fn a_malformed_file_of_each_format_is_refused_at_its_place() {
+    let cases = [
+        ("envoy-route.yaml", "envoy-route.yaml:8:22:", "num_retries"),
+        (
+            "istio-virtualservice.yaml",
+            "istio-virtualservice.yaml:10:22:",
+            "perTryTimeout",
+        ),
+        ("aws-config", "aws-config:4:1:", "section header"),
+        (
+            "aws-config-mode",
+            "aws-config-mode:2:14:",
+            "standard, adaptive or legacy",
+        ),
+        (
+            "resilience4j-application.yml",
+            "resilience4j-application.yml:6:",
+            "bracket",
+        ),
+        (
+            "resilience4j-application.properties",
+            "properties:2:53:",
+            "waitDuration",
+        ),
+        ("appsettings.json", "appsettings.json:5:16:", "time span"),
+        (
+            "appsettings-syntax.json",
+            "appsettings-syntax.json:4:",
+            "expected",
+        ),
+        (
+            "sqs-queue-attributes.json",
+            "sqs-queue-attributes.json:3:30:",
+            "VisibilityTimeout",
+        ),
+        (
+            "lambda-event-invoke-config.json",
+            "config.json:2:29:",
+            "0, 1 or 2",
+        ),
+        (
+            "kubernetes-job.yaml",
+            "kubernetes-job.yaml:6:17:",
+            "backoffLimit",
+        ),
+        (
+            "unknown.yaml",
+            "unknown.yaml:1:1:",
+            "expected an Envoy route",
+        ),
+    ];
+    for (file, place, words) in cases {
+        let message = error(file);
+        assert!(message.contains(place), "{file}: {message}");
+        assert!(message.contains(words), "{file}: {message}");
+    }
+}
+
+#[test]
+fn a_name_that_is_not_in_the_file_is_refused_with_the_names_that_are() {
+    let err = sources::read(&format!("{}#setlement", fixture("aws-config")))
+        .expect_err("no such profile")
+        .to_string();
+    assert!(err.contains("did you mean \"settlement\""), "{err}");
+    assert!(err.contains("default, settlement, reporting"), "{err}");
+}
+
+#[test]
+fn hostile_files_are_bounded() {
+    let dir = common::TempDir::new("window-sources");
+    let huge = dir.file("huge.yaml", &"a: 1\n".repeat(300_000));
+    let err = sources::read(&huge).expect_err("too big").to_string();
+    assert!(err.contains("larger than 1024 KiB"), "{err}");
+    let err = sources::read(&dir.path().display().to_string())
+        .expect_err("a directory")
+        .to_string();
+    assert!(err.contains("not a regular file"), "{err}");
+    let binary = dir.write("blob.yaml", &[0xffu8, 0xfe, 0x00, 0x41]);
+    let err = sources::read(&binary.display().to_string())
+        .expect_err("not text")
+        .to_string();
+    assert!(err.contains("not UTF-8"), "{err}");
+    // Deep nesting and alias bombs stop at the YAML reader's own limits.
+    let deep = dir.file(
+        "deep.yaml",
+        &format!("{}1{}", "[".repeat(5000), "]".repeat(5000)),
+    );
+    assert!(sources::read(&deep).is_err());
+    let bomb = dir.file(
+        "bomb.yaml",
+        "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n\
+         c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n\
+         e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n\
+         g: [*f, *f, *f, *f, *f, *f, *f, *f, *f]\n",
+    );
+    let _ = sources::read(&bomb);
+    let control = dir.file(
+        "control.yaml",
+        "virtual_hosts:\n- name: \"a\\u001b[31mred\"\n  routes:\n  - name: \"x\\u0007\"\n    route: {}\n",
+    );
+    let imported = sources::read(&control).expect("names are cleaned");
+    assert!(!format!("{:?}", imported.layers[0].name).contains('\u{1b}'));
+}
+
+// ------------------------------------------------------------------ presets
+
+#[test]
+fn sidekiq_retries_for_about_twenty_days_and_ten_hours() {
+    let layer = sources::presets::layer("sidekiq").expect("a preset");
+    assert_eq!(layer.attempts, 26);
+    let report = Stack {
+        layers: vec![layer],
+        ..Stack::default()
+    }
+    .report()
+    .expect("valid");
+    // Σ count⁴ + 15 s over 25 retries, plus the jitter at its top: 9 s × 325.
+    assert_eq!(
+        report.automatic_delay.whole_seconds(),
+        Some(1_763_395 + 2_925)
+    );
+    assert_eq!(
+        idem::retention::two_units(report.automatic_delay),
+        "20 d 10 h"
+    );
+}
+
+#[test]
+fn an_unbounded_layer_is_flagged_and_a_deadline_bounds_it() {
+    let temporal = sources::presets::layer("temporal").expect("a preset");
+    assert!(temporal.forever);
+    assert!(temporal.warnings.iter().any(|w| w.contains("no bound")));
+    let report = Stack {
+        layers: vec![temporal.clone()],
+        ..Stack::default()
+    }
+    .report()
+    .expect("valid");
+    assert!(report.automatic_delay.is_unbounded());
+    assert!(
+        report.verdict().starts_with("No window is long enough"),
+        "{}",
+        report.verdict()
+    );
+    // A ScheduleToClose of 10 minutes ends it: requests at 0, 1, 3, 7 ... 127 s,
+    // then every 100 s up to 527 s; the one due at 627 s never leaves.
+    let mut bounded = temporal;
+    bounded.deadline = Some(secs(600));
+    let report = Stack {
+        layers: vec![bounded],
+        ..Stack::default()
+    }
+    .report()
+    .expect("valid");
+    assert_eq!(report.gives_up.whole_seconds(), Some(600));
+    assert_eq!(report.sends.exact(), Some(12));
+    assert_eq!(report.automatic_delay.whole_seconds(), Some(527));
+}
+
+#[test]
+fn a_deadline_cuts_the_budget_short() {
+    // Polly: 6 tries of 8 s with waits of 3, 6, 12, 24, 40 s at their longest
+    // would take 133 s; the total timeout of 90 s stops it after 5 requests.
+    let imported = read("appsettings.json");
+    let mut stack = Stack {
+        layers: imported.layers,
+        ..Stack::default()
+    };
+    let report = stack.report().expect("valid");
+    assert_eq!(report.gives_up.whole_seconds(), Some(90));
+    assert_eq!(report.sends.exact(), Some(5));
+    assert_eq!(report.attempts.exact(), Some(6));
+    stack.layers[0].deadline = None;
+    let uncut = stack.report().expect("valid");
+    assert_eq!(
+        uncut.gives_up.whole_seconds(),
+        Some(6 * 8 + 3 + 6 + 12 + 24 + 40)
+    );
+}
+
+fn args(flags: &[&str]) -> RetentionArgs {
+    use clap::Parser;
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        window: RetentionArgs,
+    }
+    let mut all = vec!["window"];
+    all.extend_from_slice(flags);
+    Cli::try_parse_from(all).expect("valid flags").window
+}
+
+#[test]
+fn a_provider_window_too_short_gets_advice_besides_keeping_keys_longer() {
+    let report = stack_from_args(&args(&["--preset", "sidekiq", "--keys-kept", "stripe"]))
+        .expect("valid")
+        .report()
+        .expect("valid");
+    let advice = report.provider_advice().expect("the window is too short");
+    for fix in ["shorter", "look the order up", "reconcile"] {
+        assert!(advice.contains(fix), "{advice}");
+    }
+    assert!(report.to_text().contains(&advice));
+    // A window the team sets, or one long enough, gets none.
+    let own = stack_from_args(&args(&["--preset", "sidekiq", "--window", "24h"]))
+        .expect("valid")
+        .report()
+        .expect("valid");
+    assert_eq!(own.provider_advice(), None);
+}
+
+#[test]
+fn the_coverage_sentence_compares_the_retries_with_the_provider() {
+    let report = stack_from_args(&args(&["--preset", "sidekiq", "--keys-kept", "stripe"]))
+        .expect("valid")
+        .report()
+        .expect("valid");
+    assert_eq!(
+        report.keys_sentence().as_deref(),
+        Some(
+            "Your retries last 20 d 10 h; Stripe keeps keys 24 h: the last retries arrive after \
+             the key is gone."
+        )
+    );
+    let adyen = stack_from_args(&args(&["--preset", "sidekiq", "--keys-kept", "adyen"]))
+        .expect("valid")
+        .report()
+        .expect("valid");
+    assert_eq!(
+        adyen.keys_sentence().as_deref(),
+        Some("Your retries last 20 d 10 h; Adyen keeps keys 31 d: long enough for them.")
+    );
+    let plain = stack_from_args(&args(&["--preset", "celery", "--keys-kept", "36h"]))
+        .expect("valid")
+        .report()
+        .expect("valid");
+    assert!(
+        plain
+            .keys_sentence()
+            .is_some_and(|s| s.contains("the provider keeps keys 36 h")),
+        "{:?}",
+        plain.keys_sentence()
+    );
+    assert!(report.to_text().contains("Stripe keeps keys 24 h"));
+}
+
+#[test]
+fn files_presets_and_flags_stack_up_innermost_first() {
+    let envoy = fixture("envoy-route.yaml");
+    let aws = format!("{}#settlement", fixture("aws-config"));
+    let stack = stack_from_args(&args(&[
+        "--from",
+        &envoy,
+        "--from",
+        &aws,
+        "--preset",
+        "lambda-async",
+        "--layer",
+        "cron=1h:2",
+        "--path",
+        "dead-set",
+    ]))
+    .expect("valid");
+    let names: Vec<&str> = stack.layers.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "envoy route authorize",
+            "AWS SDK (settlement)",
+            "lambda async",
+            "cron"
+        ]
+    );
+    assert_eq!(stack.paths[0].name, "Sidekiq Dead set retry");
+    assert_eq!(stack.paths[0].start, PathStart::AfterGiveUp);
+    assert_eq!(stack.paths[0].delay, secs(180 * 86_400));
+}
+
+#[test]
+fn the_json_carries_where_each_value_came_from() {
+    let envoy = fixture("envoy-route.yaml");
+    let report = stack_from_args(&args(&["--from", &envoy, "--preset", "temporal"]))
+        .expect("valid")
+        .report()
+        .expect("valid");
+    let json: serde_json::Value =
+        serde_json::from_str(&idem::cli::window_json::to_json(&report).expect("json"))
+            .expect("valid json");
+    let first = &json["layers"][0];
+    assert_eq!(
+        first["source"]["field"],
+        "virtual_hosts[0].routes[0].route.retry_policy"
+    );
+    assert_eq!(first["source"]["line"], 13);
+    assert!(
+        first["source"]["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("envoy-route.yaml"))
+    );
+    assert_eq!(first["schedule"]["kind"], "list");
+    assert_eq!(first["jitter"]["kind"], "full");
+    assert_eq!(first["deadline_s"], 9);
+    assert_eq!(json["layers"][1]["attempts"], "unbounded");
+    assert!(
+        json["layers"][1]["warnings"][0]
+            .as_str()
+            .is_some_and(|w| w.contains("no bound"))
+    );
+    assert_eq!(json["automatic_delay_s"], "unbounded");
+    assert!(
+        json["notes"][0]
+            .as_str()
+            .is_some_and(|n| n.contains("2 routes"))
+    );
+}
+
+#[test]
+fn the_text_says_where_each_value_came_from() {
+    let text = idem::cli::window::run(&args(&["--from", &fixture("istio-virtualservice.yaml")]))
+        .expect("runs");
+    assert!(text.contains("Where the values were read"), "{text}");
+    assert!(
+        text.contains("istio-virtualservice.yaml:17 (spec.http[0].retries)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("attempts 5 = retries.attempts 4 + 1"),
+        "{text}"
+    );
+    assert!(text.contains("  timeout  deadline"), "{text}");
+}
+
+// ---------------------------------------------------------- the simulator
+
+#[test]
+fn an_imported_stack_replays_and_agrees_with_the_simulator() {
+    // Resilience4j inside a Kubernetes Job: exponential waits with a cap and a
+    // jitter taken at its top, a per-try timeout, a pod deadline cutting the
+    // inner retries, and a Job deadline over all.
+    let mut stack = stack_from_args(&args(&[
+        "--from",
+        &fixture("resilience4j-application.yml"),
+        "--from",
+        &fixture("kubernetes-job.yaml"),
+    ]))
+    .expect("valid");
+    stack.window = secs(600);
+    let report = stack.report().expect("valid");
+    let scenario = replay_scenario(&stack, &Purchase::default()).expect("replays");
+    assert!(!scenario.description.contains("evened out"));
+    let trace = scenario.simulate(Design::WithCharge).expect("runs");
+    let sends: Vec<u64> = trace
+        .ticks
+        .iter()
+        .filter(|t| t.kind == TickKind::Send)
+        .map(|t| t.at.0)
+        .collect();
+    let first = sends[0];
+    let last = sends.last().copied().unwrap_or(first);
+    assert_eq!(sends.len() as u128, report.sends.exact().expect("exact"));
+    assert_eq!(
+        u128::from(last - first) * 1_000_000,
+        report.automatic_delay.as_nanos().expect("exact")
+    );
+    assert_eq!(report.uncovered_count() == 0, trace.outcome.charges == 1);
+}
+
+#[test]
+fn enter_on_an_imported_stack_opens_its_replay() {
+    use idem::tui::retention::{RetentionAction, RetentionScreen};
+    use ratatui::crossterm::event::KeyCode;
+    let stack = stack_from_args(&args(&[
+        "--from",
+        &fixture("lambda-event-invoke-config.json"),
+    ]))
+    .expect("valid");
+    let mut screen = RetentionScreen::new(stack);
+    let RetentionAction::OpenScenario(scenario) = screen.handle_key(common::key(KeyCode::Enter))
+    else {
+        panic!("Enter replays: {:?}", screen.notice());
+    };
+    // Lambda's 1 min then 2 min replay exactly; its event age becomes a
+    // deadline around the whole run.
+    let layers = &scenario.config.layers;
+    assert_eq!(layers[0].attempts, 2);
+    assert_eq!(layers[0].backoff.initial_ms, 60_000);
+    assert_eq!(layers[1].deadline_ms, Some(3_600_000));
+}
+
+#[test]
+fn a_sidekiq_replay_evens_its_waits_out_and_says_so() {
+    let stack = stack_from_args(&args(&["--preset", "sidekiq"])).expect("valid");
+    let scenario = replay_scenario(&stack, &Purchase::default()).expect("replays");
+    assert!(
+        scenario.description.contains("evened out"),
+        "{}",
+        scenario.description
+    );
+}
+
+#[test]
+fn the_screen_shows_where_the_selected_layer_was_read() {
+    use idem::tui::retention::{RetentionScreen, render};
+    let stack = stack_from_args(&args(&[
+        "--from",
+        &fixture("istio-virtualservice.yaml#ledger/refunds"),
+        "--keys-kept",
+        "stripe",
+    ]))
+    .expect("valid");
+    let screen = RetentionScreen::new(stack);
+    let text = common::screen_text(120, 36, |frame| {
+        render(frame, frame.area(), &screen, &common::PLAIN)
+    });
+    let flat = common::collapse(&text);
+    assert!(flat.contains("▶ 1 ⚠ istio ledger"), "{text}");
+    // The long file name may wrap, the line and field do not.
+    assert!(flat.contains("yaml:22 (spec.http[1])"), "{text}");
+    assert!(flat.contains("hidden layer"), "{text}");
+    assert!(flat.contains("Stripe keeps keys 24 h"), "{text}");
+}
+
+/// The example docs/window.md prints is what the calculator prints for those three files.
+#[test]
+fn the_documented_example_holds() {
+    let text = idem::cli::window::run(&args(&[
+        "--from",
+        &fixture("envoy-route.yaml"),
+        "--from",
+        &fixture("resilience4j-application.yml"),
+        "--from",
+        &fixture("kubernetes-cronjob.yaml"),
+        "--keys-kept",
+        "stripe",
+    ]))
+    .expect("runs");
+    for line in [
+        "  1  envoy route authorize    100 ms, 300 ms, 700 ms, 1 s         4      2 s       9 s",
+        "  2  resilience4j acquirer    750 ms ×2 to 5 s                    4      3 s         -",
+        "  3  cronjob nightly-charges  10 s ×2 to 6 min                    7        -         -",
+        "Attempts for one intent  112",
+        "Requests sent            56 (deadlines cut the others short)",
+        "next CronJob run  24 h      covered",
+        "The window of 24 h covers every path, but without the safety factor of 2; it needs 2 days.",
+        "Your retries last 12 min 39 s; Stripe keeps keys 24 h: long enough for them.",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in\n{text}");
+    }
+    let page = std::fs::read_to_string(common::manifest("docs/window.md")).expect("docs/window.md");
+    assert!(page.contains("Attempts for one intent  112"));
+}
