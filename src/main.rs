@@ -136,7 +136,7 @@ Examples:
     /// their money, the dedupe store's hit rate and size, as text, JSON or an SVG chart.
     Traffic(idem::cli::traffic::TrafficArgs),
     /// Work out what a retry configuration permits: attempts, delays, the window it needs.
-    Window(idem::cli::window::RetentionArgs),
+    Window(idem::cli::window::WindowArgs),
     /// Present a scenario to a room: large narration, less chrome, remote-control keys.
     #[command(after_help = "\
 Examples:
@@ -387,7 +387,7 @@ fn run(
     done(idem::cli::run::run(&loaded, &choice, json).map_err(|e| format!("{e:#}")))
 }
 
-fn window(args: &idem::cli::window::RetentionArgs) -> ExitCode {
+fn window(args: &idem::cli::window::WindowArgs) -> ExitCode {
     if !args.tui {
         return match idem::cli::window::run_checked(args) {
             Ok(outcome) => {
@@ -413,7 +413,7 @@ fn window(args: &idem::cli::window::RetentionArgs) -> ExitCode {
         ));
     }
     // Enter in the calculator hands over a scenario built from the stack, to be replayed.
-    match idem::tui::retention::run_standalone(stack) {
+    match idem::tui::window::run_standalone(stack) {
         Ok(Some(scenario)) => match idem::tui::App::new(scenario, "your-stack".into()) {
             Ok(app) => terminal(app, None),
             Err(e) => usage_error(&e.to_string()),

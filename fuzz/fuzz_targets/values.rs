@@ -18,13 +18,13 @@ fuzz_target!(|data: &[u8]| {
     }
     let _ = text.parse::<idem::scenario::values::DesignChoice>();
     // The window command's flags: a layer, a path, a window and a safety factor.
-    let args = idem::cli::window::RetentionArgs {
+    let args = idem::cli::window::WindowArgs {
         layers: vec![text.to_string()],
         paths: vec![text.to_string()],
         ..Default::default()
     };
     let _ = idem::cli::window::run(&args);
-    let args = idem::cli::window::RetentionArgs {
+    let args = idem::cli::window::WindowArgs {
         window: Some(text.to_string()),
         safety: Some(text.to_string()),
         ..Default::default()

@@ -9,7 +9,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    match idem::retention::parse_stack(text, Path::new("fuzz.toml")) {
+    match idem::window::parse_stack(text, Path::new("fuzz.toml")) {
         Ok(stack) => {
             if let Ok(report) = stack.report() {
                 let _ = report.to_text();

@@ -163,14 +163,14 @@ pub fn plan(args: &DrillArgs) -> Result<Plan, String> {
         Some(published_ms) => {
             let (stack, source) = match &args.stack {
                 Some(file) => (
-                    crate::retention::load_stack(file).map_err(|e| e.to_string())?,
+                    crate::window::load_stack(file).map_err(|e| e.to_string())?,
                     format!(
                         "the stack in {}",
                         crate::text::sanitize_line(&file.display().to_string())
                     ),
                 ),
                 None => (
-                    crate::retention::Stack::worked_example(),
+                    crate::window::Stack::worked_example(),
                     "the worked example of idem window".to_string(),
                 ),
             };

@@ -23,13 +23,13 @@
 use std::path::PathBuf;
 
 use super::window_json as json;
-use crate::retention::Report;
-use crate::retention::RetentionError;
-use crate::retention::Schedule;
-use crate::retention::config;
-use crate::retention::parse::{self, LayerSpec};
-use crate::retention::sources::{self, presets};
-use crate::retention::{Layer, Stack};
+use crate::window::Report;
+use crate::window::Schedule;
+use crate::window::WindowError;
+use crate::window::config;
+use crate::window::parse::{self, LayerSpec};
+use crate::window::sources::{self, presets};
+use crate::window::{Layer, Stack};
 
 const AFTER_HELP: &str = "\
 Without --layer, --from, --preset or --config the worked example is used: http \
@@ -60,7 +60,7 @@ Examples:
 /// Flags of `idem window`: how long must idempotency keys be kept?
 #[derive(Debug, Clone, Default, PartialEq, clap::Args)]
 #[command(after_help = AFTER_HELP)]
-pub struct RetentionArgs {
+pub struct WindowArgs {
     /// A retrying layer, innermost first; repeat for each layer, e.g. "http client=2s:3".
     /// A third part is how long one try may last, e.g. "http client=2s:3:30s": for the
     /// innermost layer the wait for an answer, for an outer one a deadline on each of its
@@ -76,7 +76,7 @@ pub struct RetentionArgs {
     /// The AWS SDK that reads an ~/.aws/config given with --from: its default retry mode
     /// counts where the file sets none (without it, the most a default makes is counted).
     #[arg(long, value_name = "SDK", value_parser = sdk)]
-    pub sdk: Option<crate::retention::sources::aws::Sdk>,
+    pub sdk: Option<crate::window::sources::aws::Sdk>,
 
     /// The value of a CloudFormation template's parameter, in place of its Default; repeat
     /// for each, e.g. --param VisibilitySeconds=120.
@@ -123,7 +123,7 @@ pub struct RetentionArgs {
 }
 
 /// Builds the stack described by `args` (see the module docs for the rules).
-pub fn stack_from_args(args: &RetentionArgs) -> Result<Stack, RetentionError> {
+pub fn stack_from_args(args: &WindowArgs) -> Result<Stack, WindowError> {
     // Read every flag first so a bad value is reported even if the file is fine.
     let layers = args
         .layers
@@ -155,7 +155,7 @@ pub fn stack_from_args(args: &RetentionArgs) -> Result<Stack, RetentionError> {
         .presets
         .iter()
         .map(|p| {
-            presets::layer(p).ok_or_else(|| RetentionError::Flag {
+            presets::layer(p).ok_or_else(|| WindowError::Flag {
                 flag: "--preset",
                 value: p.clone(),
                 problem: format!("expected one of {}", presets::LAYER_PRESETS.join(", ")),
@@ -198,13 +198,13 @@ pub fn stack_from_args(args: &RetentionArgs) -> Result<Stack, RetentionError> {
 }
 
 /// Reads `--keys-kept`: a provider preset, or a duration.
-fn keys_kept(value: &str) -> Result<(std::time::Duration, String), RetentionError> {
+fn keys_kept(value: &str) -> Result<(std::time::Duration, String), WindowError> {
     if let Some((label, window)) = presets::provider(value) {
         return Ok((window, label.to_owned()));
     }
     parse::duration(value)
         .map(|d| (d, "the provider".to_owned()))
-        .map_err(|p| RetentionError::Flag {
+        .map_err(|p| WindowError::Flag {
             flag: "--keys-kept",
             value: value.to_owned(),
             problem: format!(
@@ -241,14 +241,14 @@ fn add_layer(stack: &mut Stack, spec: LayerSpec) {
 
 /// Builds the stack described by `args` and computes its report. This is
 /// what a caller honouring `--tui` needs.
-pub fn report_from_args(args: &RetentionArgs) -> Result<Report, RetentionError> {
+pub fn report_from_args(args: &WindowArgs) -> Result<Report, WindowError> {
     stack_from_args(args)?.report()
 }
 
 /// Runs `idem window`: returns the text report, or the JSON object with
 /// `--json`, ready to print. `--tui` is ignored here; the caller checks
 /// `args.tui` and uses [`report_from_args`] to draw its screen instead.
-pub fn run(args: &RetentionArgs) -> Result<String, RetentionError> {
+pub fn run(args: &WindowArgs) -> Result<String, WindowError> {
     printed(&report_from_args(args)?, args)
 }
 
@@ -263,7 +263,7 @@ pub struct WindowOutcome {
 }
 
 /// Runs `idem window` and judges `--require-covered`.
-pub fn run_checked(args: &RetentionArgs) -> Result<WindowOutcome, RetentionError> {
+pub fn run_checked(args: &WindowArgs) -> Result<WindowOutcome, WindowError> {
     let report = report_from_args(args)?;
     let text = printed(&report, args)?;
     let missing = report.uncovered_count();
@@ -284,7 +284,7 @@ pub fn run_checked(args: &RetentionArgs) -> Result<WindowOutcome, RetentionError
     Ok(WindowOutcome { text, uncovered })
 }
 
-fn printed(report: &Report, args: &RetentionArgs) -> Result<String, RetentionError> {
+fn printed(report: &Report, args: &WindowArgs) -> Result<String, WindowError> {
     if args.json {
         let mut text = json::to_json(report)?;
         text.push('\n');
@@ -295,8 +295,8 @@ fn printed(report: &Report, args: &RetentionArgs) -> Result<String, RetentionErr
 }
 
 /// `boto3`, `cli`, `js-v3` or `go-v2`, for `--sdk`.
-fn sdk(text: &str) -> Result<crate::retention::sources::aws::Sdk, String> {
-    use crate::retention::sources::aws::Sdk;
+fn sdk(text: &str) -> Result<crate::window::sources::aws::Sdk, String> {
+    use crate::window::sources::aws::Sdk;
     Sdk::ALL
         .iter()
         .find(|(name, _)| *name == text)

@@ -48,10 +48,10 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::retention::Provenance;
-use crate::retention::scientific;
-use crate::retention::{Count, Span};
-use crate::retention::{PathKind, Report};
+use crate::window::Provenance;
+use crate::window::scientific;
+use crate::window::{Count, Span};
+use crate::window::{PathKind, Report};
 
 impl Serialize for Count {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -229,6 +229,6 @@ impl Serialize for Report {
 }
 
 /// The report as one line of JSON.
-pub fn to_json(report: &Report) -> Result<String, crate::retention::RetentionError> {
-    serde_json::to_string(report).map_err(|e| crate::retention::RetentionError::Json(e.to_string()))
+pub fn to_json(report: &Report) -> Result<String, crate::window::WindowError> {
+    serde_json::to_string(report).map_err(|e| crate::window::WindowError::Json(e.to_string()))
 }

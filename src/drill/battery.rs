@@ -19,7 +19,7 @@ pub const LONG_KEY: usize = 256;
 #[derive(Clone, Debug)]
 pub struct Expiry {
     pub published_ms: u64,
-    pub stack: crate::retention::Stack,
+    pub stack: crate::window::Stack,
     /// Where the stack came from, in words.
     pub source: String,
     /// The user gave the stack (`--stack`); otherwise it is the calculator's worked example,

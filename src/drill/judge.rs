@@ -706,7 +706,7 @@ fn expiry(plan: &Plan) -> Row {
         Err(err) => return r(Verdict::NotRun, format!("the calculator failed: {err}")),
     };
     let published = crate::units::duration_ms(e.published_ms);
-    let required = crate::retention::human_span(report.required_window);
+    let required = crate::window::human_span(report.required_window);
     let uncovered: Vec<String> = report
         .paths
         .iter()
@@ -715,7 +715,7 @@ fn expiry(plan: &Plan) -> Row {
             format!(
                 "{} ({})",
                 crate::text::sanitize_line(&p.name),
-                crate::retention::human_span(p.delay)
+                crate::window::human_span(p.delay)
             )
         })
         .collect();
@@ -1072,7 +1072,7 @@ mod tests {
         let with = |own_stack: bool| Plan {
             expiry: Some(super::super::battery::Expiry {
                 published_ms: 10_000,
-                stack: crate::retention::Stack::worked_example(),
+                stack: crate::window::Stack::worked_example(),
                 source: "the worked example of idem window".into(),
                 own_stack,
             }),

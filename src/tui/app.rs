@@ -459,7 +459,7 @@ pub struct App {
     /// say it assumed; Esc stops it.
     pub counting: Option<(std::sync::Arc<crate::traffic::Progress>, Option<String>)>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
-    pub window: Option<Box<crate::tui::retention::RetentionScreen>>,
+    pub window: Option<Box<crate::tui::window::WindowScreen>>,
     /// Clicks and the wheel drive the replay; without them the terminal selects text as usual.
     pub mouse: bool,
     /// Where the last frame drew what a click can choose, kept by the view for the mouse.
@@ -496,7 +496,7 @@ impl App {
 
     /// Simulates every design up front, so switching and stepping never wait.
     pub fn new(scenario: Scenario, source: String) -> Result<App, SimError> {
-        let prepared = crate::tui::story::prepare(scenario.clone(), Vec::new())?;
+        let prepared = crate::tui::prepare::prepare(scenario.clone(), Vec::new())?;
         Ok(App::from_prepared(scenario, source, prepared))
     }
 
@@ -510,7 +510,7 @@ impl App {
         design: Design,
         hide: crate::present::Hide,
     ) -> Result<App, SimError> {
-        let prepared = crate::tui::story::prepare_one(scenario.clone(), design)?;
+        let prepared = crate::tui::prepare::prepare_one(scenario.clone(), design)?;
         let mut app = App::from_prepared(scenario, source, prepared);
         app.design = design;
         app.for_export = true;
@@ -521,9 +521,9 @@ impl App {
     fn from_prepared(
         scenario: Scenario,
         source: String,
-        prepared: crate::tui::story::Prepared,
+        prepared: crate::tui::prepare::Prepared,
     ) -> App {
-        let crate::tui::story::Prepared {
+        let crate::tui::prepare::Prepared {
             traces,
             told,
             glossary,
@@ -623,8 +623,8 @@ impl App {
     }
 
     /// Shows a simulated story, keeping the design and the moment.
-    pub(super) fn apply(&mut self, prepared: crate::tui::story::Prepared) {
-        let crate::tui::story::Prepared {
+    pub(super) fn apply(&mut self, prepared: crate::tui::prepare::Prepared) {
+        let crate::tui::prepare::Prepared {
             original,
             added,
             scenario,

@@ -5,7 +5,7 @@
 
 use super::app::{App, Picker};
 use super::msg::Msg;
-use super::story::{Job, prepare_job};
+use super::prepare::{Job, prepare_job};
 use super::update::update;
 use crate::scenario;
 use std::path::PathBuf;

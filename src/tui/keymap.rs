@@ -128,7 +128,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         if key.code == KeyCode::Char('?') {
             return Some(Msg::ToggleHelp);
         }
-        return super::retention::message(key).map(Msg::Retention);
+        return super::window::message(key).map(Msg::Window);
     }
     if app.present.is_some() {
         match key.code {

@@ -3,8 +3,8 @@
 //! effect). [`crate::tui::update`] is the only place any of them changes the state.
 
 use super::app::Picker;
-use super::retention::RetentionMsg;
-use super::story::{After, Prepared};
+use super::prepare::{After, Prepared};
+use super::window::WindowMsg;
 use crate::files::WriteError;
 use crate::scenario::Scenario;
 use crate::scenario::fork::WhatIf;
@@ -90,7 +90,7 @@ pub enum Msg {
     /// Open the retention calculator on this scenario's stack.
     OpenWindow,
     /// Something for the retention calculator, which has messages of its own.
-    Retention(RetentionMsg),
+    Window(WindowMsg),
     /// Presenter mode: blank the screen, or bring it back.
     Blank,
     /// Presenter mode: show or hide the elapsed time.
@@ -170,7 +170,7 @@ impl PartialEq for Msg {
             (Fork(a), Fork(b)) => a == b,
             (Answer(a), Answer(b)) => a == b,
             (Type(a), Type(b)) => a == b,
-            (Retention(a), Retention(b)) => a == b,
+            (Window(a), Window(b)) => a == b,
             (Clock(a), Clock(b)) => a == b,
             (NotesLink(a), NotesLink(b)) => a == b,
             (ScrollStory(a), ScrollStory(b)) => a == b,

@@ -28,7 +28,7 @@ pub fn banners(app: &App) -> Vec<String> {
     if let Some(strategy) = app.keys_set {
         lines.push(format!(
             "K: the checkout sends {}",
-            crate::tui::story::checkout_keys(strategy)
+            crate::tui::prepare::checkout_keys(strategy)
         ));
     }
     let keying = app.original.config.keying();
@@ -37,7 +37,7 @@ pub fn banners(app: &App) -> Vec<String> {
     {
         lines.push(format!(
             "m: the steps after payment are sent with {}",
-            crate::tui::story::step_keys(*mode)
+            crate::tui::prepare::step_keys(*mode)
         ));
     }
     if let Some(e) = &app.error {

@@ -10,8 +10,8 @@ use crate::files::WriteError;
 use crate::scenario::{self, Scenario, fork};
 use crate::sim::config::KeyStrategy;
 use crate::tui::checklist::CHECKLIST;
-use crate::tui::retention::{RetentionAction, RetentionScreen};
-use crate::tui::story::{After, ErrorsTo, Job};
+use crate::tui::prepare::{After, ErrorsTo, Job};
+use crate::tui::window::{WindowAction, WindowScreen};
 use std::path::{Path, PathBuf};
 
 /// Applies one message; returns the effects it asks for, in order.
@@ -521,30 +521,30 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         Msg::OpenWindow => {
             app.playing = false;
             let config = &app.scenario.config;
-            let stack = crate::retention::scenario::stack_from_config(config);
-            let purchase = crate::retention::scenario::Purchase::of_scenario(config);
+            let stack = crate::window::scenario::stack_from_config(config);
+            let purchase = crate::window::scenario::Purchase::of_scenario(config);
             // Closed and opened again on the same story, the screen keeps its edits.
             let kept = app
                 .window
                 .as_ref()
                 .is_some_and(|w| *w.opened_on() == stack && *w.purchase() == purchase);
             if !kept {
-                app.window = Some(Box::new(RetentionScreen::buying(stack, purchase)));
+                app.window = Some(Box::new(WindowScreen::buying(stack, purchase)));
             }
             app.screen = Screen::Window;
         }
-        Msg::Retention(msg) => {
+        Msg::Window(msg) => {
             let action = match app.window.as_mut() {
                 Some(w) => w.update(msg),
-                None => RetentionAction::Close,
+                None => WindowAction::Close,
             };
             match action {
-                RetentionAction::None => {}
-                RetentionAction::Close => app.screen = Screen::Replay,
-                RetentionAction::OpenScenario(s) => effects.push(open(
+                WindowAction::None => {}
+                WindowAction::Close => app.screen = Screen::Replay,
+                WindowAction::OpenScenario(s) => effects.push(open(
                     app,
                     s,
-                    crate::retention::scenario::SCENARIO_NAME,
+                    crate::window::scenario::SCENARIO_NAME,
                     Some("your stack, every answer lost: watch the attempts multiply".into()),
                     ErrorsTo::Window,
                 )),
@@ -725,7 +725,7 @@ fn changes_the_story(app: &App, msg: &Msg) -> bool {
                 && app.tick == 0
                 && app.agenda.as_ref().is_some_and(|a| a.at > 0)
         }
-        Msg::Retention(_) => true,
+        Msg::Window(_) => true,
         Msg::Confirm => matches!(
             app.overlay,
             Overlay::Picker(_) | Overlay::Save(_) | Overlay::Checklist(_)

@@ -8,7 +8,7 @@
 //!   tui                      the replay, presenter and notes screens
 //!   present, serve, drill    the presenter's link to the notes; the HTTP processor and the
 //!                            drill of an endpoint, which only the command line may use
-//!   explore, retention, traffic  every fault plan; the window calculator; a day of orders
+//!   explore, window, traffic every fault plan; the window calculator; a day of orders
 //!   scenario                 the file format, checked against the stories it tells
 //!   story                    the words written from the engine's facts
 //!   sim                      the engine: facts, no words, no terminal
@@ -33,7 +33,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("story", 4),
     ("scenario", 6),
     ("explore", 7),
-    ("retention", 7),
+    ("window", 7),
     ("traffic", 7),
     ("present", 8),
     ("serve", 8),

@@ -890,10 +890,10 @@ fn a_crash_the_story_already_has_is_not_added_again_in_silence() {
 
 #[test]
 fn the_window_screen_keeps_its_edits_when_closed_and_opened_again() {
-    use idem::tui::retention::RetentionMsg;
+    use idem::tui::window::WindowMsg;
     let mut app = replay();
     settle(&mut app, Msg::OpenWindow);
-    settle(&mut app, Msg::Retention(RetentionMsg::AddLayer));
+    settle(&mut app, Msg::Window(WindowMsg::AddLayer));
     let edited = app.window.as_ref().expect("open").stack().clone();
     assert_ne!(&edited, app.window.as_ref().expect("open").opened_on());
     press(&mut app, ch('q'));
@@ -935,7 +935,7 @@ fn the_window_screen_s_help_keeps_each_key_apart_from_its_words() {
     settle(&mut app, Msg::OpenWindow);
     settle(&mut app, Msg::ToggleHelp);
     let screen = render(&app, 80, 40);
-    for (keys, what) in idem::tui::retention::KEYS {
+    for (keys, what) in idem::tui::window::KEYS {
         let start: String = what.chars().take(12).collect();
         let line = screen
             .lines()

@@ -10,7 +10,7 @@ use idem::tui::keymap::map_key;
 use idem::tui::{Effect, Msg, settle, update};
 
 /// The simulation among the effects an update asked for, if it asked for one.
-fn simulation(effects: Vec<Effect>) -> Option<idem::tui::story::Job> {
+fn simulation(effects: Vec<Effect>) -> Option<idem::tui::prepare::Job> {
     effects.into_iter().find_map(|e| match e {
         Effect::Simulate(job) => Some(job),
         _ => None,
@@ -57,8 +57,8 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
     // The engine's outcome, worked out elsewhere, is what the screen shows; in presenter mode
     // the story is also written as a file there, for the speaker notes.
     let after = job.after.clone();
-    let result = idem::tui::story::prepare(job.original, job.added)
-        .map(idem::tui::story::Prepared::with_file)
+    let result = idem::tui::prepare::prepare(job.original, job.added)
+        .map(idem::tui::prepare::Prepared::with_file)
         .map_err(|e| e.to_string());
     settle(&mut app, Msg::Simulated { after, result });
     assert!(app.simulating.is_none());
@@ -93,8 +93,8 @@ fn in_the_terminal_a_reload_and_an_opened_scenario_are_simulated_elsewhere_too()
     let mut app = app();
     let changed = Msg::FileChanged(idem::scenario::load(&path).map_err(|e| e.one_line()));
     let job = simulation(update(&mut app, changed)).expect("a reload waits to be simulated");
-    assert_eq!(job.after, idem::tui::story::After::Reload);
-    let result = idem::tui::story::prepare(job.original, job.added).map_err(|e| e.to_string());
+    assert_eq!(job.after, idem::tui::prepare::After::Reload);
+    let result = idem::tui::prepare::prepare(job.original, job.added).map_err(|e| e.to_string());
     settle(
         &mut app,
         Msg::Simulated {
@@ -131,10 +131,10 @@ fn in_the_terminal_a_reload_and_an_opened_scenario_are_simulated_elsewhere_too()
     let job = simulation(update(&mut app, read.expect("the scenario was read")))
         .expect("the scenario waits to be simulated");
     assert_eq!(app.overlay, Overlay::None);
-    let idem::tui::story::After::Open { errors_to, .. } = &job.after else {
+    let idem::tui::prepare::After::Open { errors_to, .. } = &job.after else {
         panic!("{:?}", job.after);
     };
-    assert!(matches!(errors_to, idem::tui::story::ErrorsTo::Picker(_)));
+    assert!(matches!(errors_to, idem::tui::prepare::ErrorsTo::Picker(_)));
     settle(
         &mut app,
         Msg::Simulated {

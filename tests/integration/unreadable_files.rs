@@ -117,7 +117,7 @@ fn the_library_loaders_refuse_a_fifo_at_once() {
     assert!(err.to_string().contains("FIFO"), "{err}");
     let p = path.clone();
     let err = within_ten_seconds("retention::load_stack", move || {
-        idem::retention::load_stack(&p).expect_err("a FIFO is refused")
+        idem::window::load_stack(&p).expect_err("a FIFO is refused")
     });
     assert!(err.to_string().contains("FIFO"), "{err}");
 }

@@ -6,17 +6,17 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::Parser;
-use idem::cli::window::{RetentionArgs, run, stack_from_args};
-use idem::retention::{RetentionError, Stack, parse_stack};
+use idem::cli::window::{WindowArgs, run, stack_from_args};
+use idem::window::{Stack, WindowError, parse_stack};
 
 /// A stand-in for the binary's `window` subcommand.
 #[derive(Parser)]
 struct Cli {
     #[command(flatten)]
-    args: RetentionArgs,
+    args: WindowArgs,
 }
 
-fn args(flags: &[&str]) -> RetentionArgs {
+fn args(flags: &[&str]) -> WindowArgs {
     let argv = std::iter::once("window").chain(flags.iter().copied());
     Cli::try_parse_from(argv)
         .expect("clap accepts the flags")
@@ -329,7 +329,7 @@ fn config_errors_point_at_file_line_and_column() {
 #[test]
 fn config_errors_keep_their_structure() {
     match parse_stack("safty = 2\n", Path::new("s.toml")) {
-        Err(RetentionError::Config { position, .. }) => assert_eq!(position, Some((1, 1))),
+        Err(WindowError::Config { position, .. }) => assert_eq!(position, Some((1, 1))),
         other => panic!("expected a config error, got {other:?}"),
     }
 }
@@ -350,7 +350,7 @@ fn integer_and_float_safety_both_parse() {
 
 #[test]
 fn a_config_file_writes_every_kind_of_layer() {
-    use idem::retention::{Jitter, PathStart, Schedule};
+    use idem::window::{Jitter, PathStart, Schedule};
     let path = write_config(
         "kinds.toml",
         r#"
@@ -380,7 +380,7 @@ name = "operator"
 after = "72h"
 "#,
     );
-    let stack = idem::retention::load_stack(&path).expect("valid");
+    let stack = idem::window::load_stack(&path).expect("valid");
     assert_eq!(
         stack.layers[0].schedule,
         Schedule::Exponential {
@@ -418,12 +418,12 @@ fn a_config_file_with_a_wrong_layer_kind_says_what_to_write() {
         "both.toml",
         "[[layer]]\nbackoff = \"1s\"\nwaits = [\"1m\"]\nattempts = 2\n",
     );
-    let err = idem::retention::load_stack(&both)
+    let err = idem::window::load_stack(&both)
         .expect_err("two schedules")
         .to_string();
     assert!(err.contains("backoff or waits, not both"), "{err}");
     let neither = write_config("neither.toml", "[[layer]]\nattempts = 2\n");
-    let err = idem::retention::load_stack(&neither)
+    let err = idem::window::load_stack(&neither)
         .expect_err("no schedule")
         .to_string();
     assert!(err.contains("missing backoff"), "{err}");
@@ -431,7 +431,7 @@ fn a_config_file_with_a_wrong_layer_kind_says_what_to_write() {
         "word.toml",
         "[[layer]]\nbackoff = \"1s\"\nattempts = \"many\"\n",
     );
-    let err = idem::retention::load_stack(&word)
+    let err = idem::window::load_stack(&word)
         .expect_err("bad attempts")
         .to_string();
     assert!(err.contains("word.toml:3:"), "{err}");
@@ -440,7 +440,7 @@ fn a_config_file_with_a_wrong_layer_kind_says_what_to_write() {
         "jitter.toml",
         "[[layer]]\nbackoff = \"1s\"\nattempts = 2\njitter = \"wobbly\"\n",
     );
-    let err = idem::retention::load_stack(&jitter)
+    let err = idem::window::load_stack(&jitter)
         .expect_err("bad jitter")
         .to_string();
     assert!(err.contains("jitter.toml:4:"), "{err}");

@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use idem::retention::{
-    Count, HumanPath, Layer, Level, PathKind, RetentionError, Span, Stack, attempts_matrix,
+use idem::window::{
+    Count, HumanPath, Layer, Level, PathKind, Span, Stack, WindowError, attempts_matrix,
     human_span, seconds_text,
 };
 use proptest::prelude::*;
@@ -298,7 +298,7 @@ fn matrix_values_and_levels() {
 #[test]
 fn invalid_stacks_are_rejected_with_a_reason() {
     let message = |s: Stack| match s.report() {
-        Err(RetentionError::Stack(message)) => message,
+        Err(WindowError::Stack(message)) => message,
         other => panic!("expected a stack error, got {other:?}"),
     };
 

@@ -16,10 +16,10 @@ use crate::common;
 
 use std::time::Duration;
 
-use idem::retention::scenario::{Purchase, replay_scenario, stack_from_config};
-use idem::retention::{HumanPath, Jitter, Layer, PathStart, Report, Schedule, Stack};
 use idem::scenario::{self, Scenario};
 use idem::sim::{Design, Tick, TickKind, Trace};
+use idem::window::scenario::{Purchase, replay_scenario, stack_from_config};
+use idem::window::{HumanPath, Jitter, Layer, PathStart, Report, Schedule, Stack};
 use proptest::prelude::*;
 
 fn ms(n: u64) -> Duration {
@@ -36,7 +36,7 @@ fn of_kind(trace: &Trace, kind: TickKind) -> Vec<&Tick> {
     trace.ticks.iter().filter(|t| t.kind == kind).collect()
 }
 
-fn nanos_ms(span: idem::retention::Span) -> u64 {
+fn nanos_ms(span: idem::window::Span) -> u64 {
     let nanos = span.as_nanos().expect("a replayable span");
     assert_eq!(nanos % 1_000_000, 0, "whole milliseconds");
     u64::try_from(nanos / 1_000_000).expect("fits")
@@ -203,7 +203,7 @@ fn layer_strategy(innermost: bool) -> impl Strategy<Value = (Layer, Edge, Option
 /// says, every one longer than a round trip.
 fn place_edges(layers: &mut [Layer], edges: &[(Edge, Option<Edge>)], processing: u64) {
     let shortest = round_trip(processing) + 1;
-    let at = |moment: idem::retention::Span, nudge: i64| {
+    let at = |moment: idem::window::Span, nudge: i64| {
         let at = nanos_ms(moment) as i64 + nudge;
         ms((at.max(0) as u64).max(shortest))
     };
@@ -378,7 +378,7 @@ fn a_scenario_rerun_counts_from_the_give_up() {
 
 #[test]
 fn a_layer_given_a_timeout_on_the_command_line_counts_it() {
-    let stack = idem::cli::window::stack_from_args(&idem::cli::window::RetentionArgs {
+    let stack = idem::cli::window::stack_from_args(&idem::cli::window::WindowArgs {
         layers: vec!["http=2s:3:30s".into(), "job=1m:2".into()],
         ..Default::default()
     })

@@ -8,11 +8,11 @@ use crate::common;
 
 use std::time::Duration;
 
-use idem::cli::window::{RetentionArgs, stack_from_args};
-use idem::retention::scenario::{Purchase, replay_scenario};
-use idem::retention::sources::{self, Imported};
-use idem::retention::{Jitter, Layer, PathStart, Schedule, Stack};
+use idem::cli::window::{WindowArgs, stack_from_args};
 use idem::sim::{Design, TickKind};
+use idem::window::scenario::{Purchase, replay_scenario};
+use idem::window::sources::{self, Imported};
+use idem::window::{Jitter, Layer, PathStart, Schedule, Stack};
 
 fn fixture(name: &str) -> String {
     common::manifest(&format!("tests/fixtures/window/{name}"))
@@ -241,7 +241,7 @@ fn an_envoy_field_envoy_does_not_have_is_warned_with_the_field_it_meant() {
 
 #[test]
 fn sdk_names_the_default_mode_an_aws_config_without_one_retries_in() {
-    use idem::retention::sources::aws::Sdk;
+    use idem::window::sources::aws::Sdk;
     let attempts = |sdk| {
         let options = sources::ReadOptions {
             sdk,
@@ -623,10 +623,7 @@ fn sidekiq_retries_for_about_twenty_days_and_ten_hours() {
         report.automatic_delay.whole_seconds(),
         Some(1_763_395 + 2_925)
     );
-    assert_eq!(
-        idem::retention::two_units(report.automatic_delay),
-        "20 d 10 h"
-    );
+    assert_eq!(idem::window::two_units(report.automatic_delay), "20 d 10 h");
 }
 
 #[test]
@@ -682,12 +679,12 @@ fn a_deadline_cuts_the_budget_short() {
     );
 }
 
-fn args(flags: &[&str]) -> RetentionArgs {
+fn args(flags: &[&str]) -> WindowArgs {
     use clap::Parser;
     #[derive(clap::Parser)]
     struct Cli {
         #[command(flatten)]
-        window: RetentionArgs,
+        window: WindowArgs,
     }
     let mut all = vec!["window"];
     all.extend_from_slice(flags);
@@ -871,15 +868,15 @@ fn an_imported_stack_replays_and_agrees_with_the_simulator() {
 
 #[test]
 fn enter_on_an_imported_stack_opens_its_replay() {
-    use idem::tui::retention::{RetentionAction, RetentionScreen};
+    use idem::tui::window::{WindowAction, WindowScreen};
     use ratatui::crossterm::event::KeyCode;
     let stack = stack_from_args(&args(&[
         "--from",
         &fixture("lambda-event-invoke-config.json"),
     ]))
     .expect("valid");
-    let mut screen = RetentionScreen::new(stack);
-    let RetentionAction::OpenScenario(scenario) = screen.handle_key(common::key(KeyCode::Enter))
+    let mut screen = WindowScreen::new(stack);
+    let WindowAction::OpenScenario(scenario) = screen.handle_key(common::key(KeyCode::Enter))
     else {
         panic!("Enter replays: {:?}", screen.notice());
     };
@@ -904,7 +901,7 @@ fn a_sidekiq_replay_evens_its_waits_out_and_says_so() {
 
 #[test]
 fn the_screen_shows_where_the_selected_layer_was_read() {
-    use idem::tui::retention::{RetentionScreen, render};
+    use idem::tui::window::{WindowScreen, render};
     let stack = stack_from_args(&args(&[
         "--from",
         &fixture("istio-virtualservice.yaml#ledger/refunds"),
@@ -912,7 +909,7 @@ fn the_screen_shows_where_the_selected_layer_was_read() {
         "stripe",
     ]))
     .expect("valid");
-    let screen = RetentionScreen::new(stack);
+    let screen = WindowScreen::new(stack);
     let text = common::screen_text(120, 36, |frame| {
         render(frame, frame.area(), &screen, &common::PLAIN)
     });

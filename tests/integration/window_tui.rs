@@ -8,14 +8,14 @@ use crate::common;
 use std::time::Duration;
 
 use common::{PLAIN, key, screen_text};
-use idem::retention::scenario::{MAX_REPLAY_ATTEMPTS, scenario_from_stack};
-use idem::retention::{HumanPath, Layer, Stack};
 use idem::sim::Design;
-use idem::tui::retention::{
-    MAX_ATTEMPTS, MAX_LAYERS, MAX_PATHS, MIN_HEIGHT, MIN_WIDTH, RetentionAction, RetentionScreen,
-    Row, render,
-};
 use idem::tui::theme::Theme;
+use idem::tui::window::{
+    MAX_ATTEMPTS, MAX_LAYERS, MAX_PATHS, MIN_HEIGHT, MIN_WIDTH, Row, WindowAction, WindowScreen,
+    render,
+};
+use idem::window::scenario::{MAX_REPLAY_ATTEMPTS, scenario_from_stack};
+use idem::window::{HumanPath, Layer, Stack};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 const HOUR: u64 = 3600;
@@ -32,21 +32,21 @@ fn ch(c: char) -> KeyEvent {
 }
 
 /// Presses each key in turn; every one must leave the screen open.
-fn press(screen: &mut RetentionScreen, keys: &[KeyEvent]) {
+fn press(screen: &mut WindowScreen, keys: &[KeyEvent]) {
     for k in keys {
         let action = screen.handle_key(*k);
         assert!(
-            matches!(action, RetentionAction::None),
+            matches!(action, WindowAction::None),
             "{k:?} should keep the screen open, got {action:?}"
         );
     }
 }
 
-fn worked() -> RetentionScreen {
-    RetentionScreen::new(Stack::worked_example())
+fn worked() -> WindowScreen {
+    WindowScreen::new(Stack::worked_example())
 }
 
-fn attempts(screen: &RetentionScreen) -> u128 {
+fn attempts(screen: &WindowScreen) -> u128 {
     screen
         .report()
         .and_then(|r| r.attempts.exact())
@@ -54,7 +54,7 @@ fn attempts(screen: &RetentionScreen) -> u128 {
 }
 
 /// Moves the selection to `row` with ↓ from the top.
-fn select(screen: &mut RetentionScreen, row: Row) {
+fn select(screen: &mut WindowScreen, row: Row) {
     press(screen, &[ch('g')]);
     for _ in 0..20 {
         if screen.selected() == row {
@@ -66,13 +66,13 @@ fn select(screen: &mut RetentionScreen, row: Row) {
 }
 
 /// The screen as text: one line per row, trailing spaces kept.
-fn draw(screen: &RetentionScreen, width: u16, height: u16, theme: &Theme) -> String {
+fn draw(screen: &WindowScreen, width: u16, height: u16, theme: &Theme) -> String {
     screen_text(width, height, |frame| {
         render(frame, frame.area(), screen, theme)
     })
 }
 
-fn plain(screen: &RetentionScreen, width: u16, height: u16) -> String {
+fn plain(screen: &WindowScreen, width: u16, height: u16) -> String {
     draw(screen, width, height, &PLAIN)
 }
 
@@ -135,7 +135,7 @@ fn left_and_right_change_attempts_and_the_report_follows() {
 #[test]
 fn backoff_steps_through_its_ladder_with_brackets_and_shift() {
     let mut s = worked();
-    let delay = |s: &RetentionScreen| s.report().map(|r| r.automatic_delay.seconds_text());
+    let delay = |s: &WindowScreen| s.report().map(|r| r.automatic_delay.seconds_text());
     assert_eq!(delay(&s).as_deref(), Some("7,596 s"));
     press(&mut s, &[ch(']')]);
     assert_eq!(s.stack().layers[0].backoff(), Duration::from_secs(5));
@@ -191,7 +191,7 @@ fn layers_are_added_outermost_up_to_four_and_removed_down_to_one() {
 #[test]
 fn human_paths_are_added_and_removed_and_move_the_required_window() {
     let mut s = worked();
-    let required = |s: &RetentionScreen| s.report().map(|r| r.required_window.to_string());
+    let required = |s: &WindowScreen| s.report().map(|r| r.required_window.to_string());
     assert_eq!(required(&s).as_deref(), Some("6 days"));
     press(&mut s, &[ch('A')]);
     assert_eq!(s.stack().paths.len(), 3);
@@ -273,7 +273,7 @@ fn values_off_the_ladders_step_to_the_nearest_rung() {
         safety: 7.3,
         ..Stack::default()
     };
-    let mut s = RetentionScreen::new(stack);
+    let mut s = WindowScreen::new(stack);
     press(&mut s, &[ch('h'), ch('[')]);
     assert_eq!(s.stack().layers[0].attempts, MAX_ATTEMPTS);
     assert_eq!(s.stack().layers[0].backoff(), Duration::from_secs(2));
@@ -308,7 +308,7 @@ fn esc_q_w_and_ctrl_c_close_and_releases_do_nothing() {
         KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
     ] {
         assert!(
-            matches!(worked().handle_key(k), RetentionAction::Close),
+            matches!(worked().handle_key(k), WindowAction::Close),
             "{k:?}"
         );
     }
@@ -325,7 +325,7 @@ fn esc_q_w_and_ctrl_c_close_and_releases_do_nothing() {
 fn enter_opens_a_scenario_with_the_stack_layers() {
     let mut s = worked();
     press(&mut s, &[ch('l'), ch('A')]);
-    let RetentionAction::OpenScenario(scenario) = s.handle_key(key(KeyCode::Enter)) else {
+    let WindowAction::OpenScenario(scenario) = s.handle_key(key(KeyCode::Enter)) else {
         panic!("Enter should open a scenario");
     };
     let layers: Vec<(&str, u32, u64)> = scenario
@@ -406,7 +406,7 @@ fn enter_refuses_a_stack_too_large_to_replay_and_says_why() {
     }
     assert_eq!(attempts(&s), 10_000);
     let action = s.handle_key(key(KeyCode::Enter));
-    assert!(matches!(action, RetentionAction::None));
+    assert!(matches!(action, WindowAction::None));
     let notice = s.notice().expect("a reason");
     let screen = plain(&s, 80, 24);
     let footer: String = screen.lines().skip(22).collect::<Vec<_>>().join(" ");
@@ -500,7 +500,7 @@ fn stacks_the_engine_cannot_replay_are_refused_with_a_reason() {
     );
 
     let mut fine = Stack::worked_example();
-    fine.layers[0].schedule = idem::retention::Schedule::Constant(Duration::from_micros(1500));
+    fine.layers[0].schedule = idem::window::Schedule::Constant(Duration::from_micros(1500));
     let err = scenario_from_stack(&fine).expect_err("sub-millisecond backoff");
     assert!(
         err.contains("millisecond") && err.contains("http client"),
@@ -623,7 +623,7 @@ fn too_small_says_so() {
 }
 
 /// Every state the keys reach, in order.
-fn edited_states() -> Vec<RetentionScreen> {
+fn edited_states() -> Vec<WindowScreen> {
     let script: Vec<KeyEvent> = vec![
         ch('a'),
         ch('l'),
@@ -672,7 +672,7 @@ fn edited_states() -> Vec<RetentionScreen> {
 
 /// Stacks from elsewhere (flags, config files) that the editor never builds:
 /// many layers, long names, huge numbers, no layer at all, an invalid one.
-fn foreign_states() -> Vec<RetentionScreen> {
+fn foreign_states() -> Vec<WindowScreen> {
     let long_name = "a layer whose name goes on and on and on well past any column";
     let many = Stack {
         layers: (0..40)
@@ -685,19 +685,19 @@ fn foreign_states() -> Vec<RetentionScreen> {
         safety: 1.25,
         ..Stack::default()
     };
-    let mut many_at_the_end = RetentionScreen::new(many.clone());
+    let mut many_at_the_end = WindowScreen::new(many.clone());
     press(&mut many_at_the_end, &[ch('G'), ch('k'), ch('k')]);
     vec![
-        RetentionScreen::new(many),
+        WindowScreen::new(many),
         many_at_the_end,
-        RetentionScreen::new(Stack {
+        WindowScreen::new(Stack {
             layers: Vec::new(),
             paths: Vec::new(),
             window: Duration::from_secs(u64::MAX),
             safety: 1.0,
             ..Stack::default()
         }),
-        RetentionScreen::new(Stack {
+        WindowScreen::new(Stack {
             safety: 0.5,
             ..Stack::worked_example()
         }),
@@ -714,7 +714,7 @@ fn sizes() -> Vec<(u16, u16)> {
         .collect()
 }
 
-fn sweep(states: &[RetentionScreen]) {
+fn sweep(states: &[WindowScreen]) {
     let colour = Theme { color: true };
     for (i, state) in states.iter().enumerate() {
         for (width, height) in sizes() {
@@ -775,8 +775,8 @@ fn the_selected_row_is_always_on_screen_and_marked() {
 #[test]
 fn the_screen_on_order_5531_counts_its_timeouts() {
     let order = idem::scenario::library::default_scenario().expect("loads");
-    let stack = idem::retention::scenario::stack_from_config(&order.config);
-    let s = RetentionScreen::new(stack);
+    let stack = idem::window::scenario::stack_from_config(&order.config);
+    let s = WindowScreen::new(stack);
     let wide = plain(&s, 120, 36);
     // Three tries of 30 s, 1 s apart: the last request 62 s after the first,
     // the checkout giving up at 92 s; the window needs twice 62 s.
@@ -835,7 +835,7 @@ fn bars_follow_the_window_and_long_path_names_end_in_an_ellipsis() {
         window: Duration::from_secs(DAY),
         ..Stack::default()
     };
-    let s = RetentionScreen::new(stack);
+    let s = WindowScreen::new(stack);
     for (w, h) in [(80, 24), (120, 36)] {
         let screen = plain(&s, w, h);
         let row = screen

@@ -19,11 +19,7 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mut lines: Vec<Line> = Vec::new();
     // The help belongs to the screen it is opened on.
     let (keys, title, designs) = if app.screen == Screen::Window {
-        (
-            crate::tui::retention::KEYS,
-            "Keys of the retry window",
-            false,
-        )
+        (crate::tui::window::KEYS, "Keys of the retry window", false)
     } else if app.present.is_some() {
         (PRESENTER_KEYS, "Keys of presenter mode", true)
     } else {

@@ -32,7 +32,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     if app.screen == Screen::Window
         && let Some(w) = &app.window
     {
-        crate::tui::retention::render(frame, area, w, theme);
+        crate::tui::window::render(frame, area, w, theme);
         if app.overlay == Overlay::Help {
             help::help(frame, area, app, theme);
         }

@@ -1,0 +1,247 @@
+//! Reading retry settings where they live: `idem window --from FILE` turns a
+//! configuration file a team already has into layers (and, for queues, human
+//! paths), each keeping the file and the field it came from, with the
+//! product's documented defaults where a field is absent.
+//!
+//! What each file gives (the readers say where each value came from):
+//! - Envoy route configuration: each route's `retry_policy` and `timeout`;
+//! - Istio `VirtualService`: each HTTP route's `retries` and `timeout`,
+//!   including the two retries Istio adds when no policy is written;
+//! - `~/.aws/config`: a profile's `retry_mode` and `max_attempts`;
+//! - Resilience4j `application.yml` or `.properties`: a retry instance, with
+//!   its TimeLimiter's `timeoutDuration` as the per-try timeout;
+//! - Polly / `HttpStandardResilienceOptions` in `appsettings.json`;
+//! - SQS queue attributes (`RedrivePolicy`, `VisibilityTimeout`, retention),
+//!   Lambda `EventInvokeConfig`, or a CloudFormation template holding them;
+//! - Kubernetes `Job` or `CronJob` (`backoffLimit`, `activeDeadlineSeconds`,
+//!   and the CronJob's next run as a human path).
+//!
+//! A file holding several candidates (routes, profiles, instances...) gives
+//! the first unless `FILE#NAME` names one. Files are read bounded (1 MiB,
+//! regular files only); every bad value is reported as `FILE:LINE:COLUMN`.
+
+pub mod aws;
+mod cfn;
+mod durations;
+mod envoy;
+mod fields;
+mod file;
+mod kubernetes;
+mod lines;
+mod polly;
+pub mod presets;
+mod queues;
+mod resilience4j;
+mod terraform;
+mod tree;
+
+use std::path::Path;
+
+pub use file::{MAX_BYTES, read_bounded};
+
+use self::fields::Doc;
+use self::tree::{Node, Value};
+use crate::window::{HumanPath, Layer, WindowError};
+
+/// What one file gives.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Imported {
+    /// Layers, innermost first as far as the file can tell.
+    pub layers: Vec<Layer>,
+    /// Human paths the file implies (a dead-letter queue, a CronJob's next run).
+    pub paths: Vec<HumanPath>,
+    /// What the reader chose or assumed, for the report.
+    pub notes: Vec<String>,
+}
+
+/// The products this reader knows, as a message lists them.
+const KNOWN: &str = "an Envoy route configuration, an Istio VirtualService, ~/.aws/config, \
+     Resilience4j application.yml or .properties, appsettings.json with Polly options, SQS queue \
+     attributes, a Lambda EventInvokeConfig, a CloudFormation template, or a Kubernetes Job or \
+     CronJob";
+
+/// Reads `spec`: a file, optionally followed by `#NAME` to pick one of
+/// several routes, profiles, instances or resources in it.
+pub fn read(spec: &str) -> Result<Imported, WindowError> {
+    read_with(spec, &ReadOptions::default())
+}
+
+/// What a reader is told besides the file: the AWS SDK that reads an `~/.aws/config` (its
+/// defaults differ where the file says nothing), and the values of a CloudFormation
+/// template's parameters.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    pub sdk: Option<aws::Sdk>,
+    pub params: Vec<(String, String)>,
+}
+
+/// Reads a file as `read` does, with `options`.
+pub fn read_with(spec: &str, options: &ReadOptions) -> Result<Imported, WindowError> {
+    let (path, selector) = split_selector(spec);
+    let text = read_bounded(Path::new(path))?;
+    let label = crate::text::sanitize_line(path);
+    parse_with(&text, &label, selector, options)
+}
+
+/// `FILE#NAME` → (`FILE`, `Some(NAME)`), unless the whole text is a file.
+fn split_selector(spec: &str) -> (&str, Option<&str>) {
+    if Path::new(spec).exists() {
+        return (spec, None);
+    }
+    match spec.rsplit_once('#') {
+        Some((path, name)) if !path.is_empty() && !name.is_empty() => (path, Some(name)),
+        _ => (spec, None),
+    }
+}
+
+/// Reads `text` (from the file labelled `file`) as whichever product it is.
+pub fn parse(text: &str, file: &str, selector: Option<&str>) -> Result<Imported, WindowError> {
+    parse_with(text, file, selector, &ReadOptions::default())
+}
+
+/// `parse`, with `options`.
+pub fn parse_with(
+    text: &str,
+    file: &str,
+    selector: Option<&str>,
+    options: &ReadOptions,
+) -> Result<Imported, WindowError> {
+    let doc = Doc::new(file);
+    let lower = file.to_ascii_lowercase();
+    if lower.ends_with(".properties") {
+        let root = lines::parse_properties(text, file)?;
+        return resilience4j::read(&doc, &[root], selector);
+    }
+    if terraform::present(&lower, text) {
+        return terraform::read(&doc, file, text, selector, &options.params);
+    }
+    if looks_like_ini(&lower, text) {
+        let root = lines::parse_ini(text, file)?;
+        return aws::read(&doc, &root, selector, options.sdk);
+    }
+    let documents = tree::parse_yaml(text, file)?;
+    let documents: Vec<Node> = documents
+        .into_iter()
+        .filter(|d| d.value != Value::Null)
+        .collect();
+    let Some(first) = documents.first() else {
+        return Err(tree::error_at(
+            file,
+            (0, 0),
+            format!("the file is empty; expected {KNOWN}"),
+        ));
+    };
+    let kinds: Vec<String> = documents
+        .iter()
+        .filter_map(|d| d.get_exact("kind").and_then(Node::scalar_text))
+        .collect();
+    if kinds.iter().any(|k| k == "VirtualService") {
+        return envoy::read_istio(&doc, &documents, selector);
+    }
+    if kinds.iter().any(|k| k == "Job" || k == "CronJob") {
+        return kubernetes::read(&doc, &documents, selector);
+    }
+    if resilience4j::present(&documents) {
+        return resilience4j::read(&doc, &documents, selector);
+    }
+    if first.get_exact("Resources").is_some()
+        || first.get_exact("Attributes").is_some()
+        || first.get_exact("MaximumRetryAttempts").is_some()
+        || first.get_exact("MaximumEventAgeInSeconds").is_some()
+    {
+        return queues::read(&doc, first, selector, &options.params);
+    }
+    if envoy::present(first) {
+        return envoy::read_envoy(&doc, first, selector);
+    }
+    if polly::present(first) {
+        return polly::read(&doc, first, selector);
+    }
+    let what = if let Some(kind) = kinds.first() {
+        format!("a {} (kind: {kind})", "Kubernetes object")
+    } else {
+        "nothing with retry settings".to_owned()
+    };
+    Err(tree::error_at(
+        file,
+        first.at,
+        format!("found {what}; expected {KNOWN}"),
+    ))
+}
+
+/// An AWS config or another INI file: named so, or starting with a
+/// `[section]` line that YAML would not write that way.
+fn looks_like_ini(lower_name: &str, text: &str) -> bool {
+    let name = Path::new(lower_name)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
+    if name.ends_with(".ini") || name == "config" || name == "credentials" {
+        return true;
+    }
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with(';'))
+        .is_some_and(|l| {
+            l.starts_with('[') && l.ends_with(']') && !l.contains(',') && !l.contains('"')
+        })
+}
+
+/// One of several named candidates: the one `selector` names, or the first.
+/// Says in `notes` which was taken when there was a choice.
+fn pick<'a, T>(
+    doc: &Doc<'_>,
+    what: &str,
+    candidates: Vec<(String, T)>,
+    selector: Option<&str>,
+    notes: &mut Vec<String>,
+) -> Result<(String, T), WindowError>
+where
+    T: 'a,
+{
+    let names: Vec<String> = candidates.iter().map(|(n, _)| n.clone()).collect();
+    if candidates.is_empty() {
+        return Err(tree::error_at(
+            doc.file,
+            (0, 0),
+            format!("found no {what} in the file"),
+        ));
+    }
+    match selector {
+        Some(wanted) => {
+            let mut candidates = candidates;
+            match candidates.iter().position(|(n, _)| n == wanted) {
+                Some(i) => Ok(candidates.swap_remove(i)),
+                None => {
+                    let close = names
+                        .iter()
+                        .find(|n| strsim::levenshtein(n, wanted) <= 3)
+                        .map_or_else(|| ".".to_owned(), |n| format!("; did you mean {n:?}?"));
+                    Err(tree::error_at(
+                        doc.file,
+                        (0, 0),
+                        format!(
+                            "no {what} named {:?}{close} The file has: {}",
+                            crate::text::sanitize_line(wanted),
+                            names.join(", ")
+                        ),
+                    ))
+                }
+            }
+        }
+        None => {
+            if names.len() > 1 {
+                notes.push(format!(
+                    "{}: {} {what}s ({}); read {:?}, name another as {}#NAME",
+                    doc.file,
+                    names.len(),
+                    names.join(", "),
+                    names[0],
+                    doc.file
+                ));
+            }
+            let mut candidates = candidates;
+            Ok(candidates.swap_remove(0))
+        }
+    }
+}
