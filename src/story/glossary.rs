@@ -49,11 +49,25 @@ pub fn whole_word(text: &str, term: &str) -> Option<usize> {
 
 /// For each term, the first tick whose narration uses it, if any.
 pub fn first_uses(told: &Told) -> Vec<Option<usize>> {
-    let lowered: Vec<String> = told.narrations.iter().map(|n| n.to_lowercase()).collect();
-    TERMS
-        .iter()
-        .map(|(term, _)| lowered.iter().position(|n| whole_word(n, term).is_some()))
-        .collect()
+    // One pass over the story, each narration lowered once, stopping as soon as every term
+    // has been found: a long story's terms are all used within its first ticks.
+    let mut first: Vec<Option<usize>> = vec![None; TERMS.len()];
+    let mut missing = TERMS.len();
+    let mut lowered = String::new();
+    for (tick, narration) in told.narrations.iter().enumerate() {
+        if missing == 0 {
+            break;
+        }
+        lowered.clear();
+        lowered.extend(narration.chars().flat_map(char::to_lowercase));
+        for ((term, _), at) in TERMS.iter().zip(first.iter_mut()) {
+            if at.is_none() && whole_word(&lowered, term).is_some() {
+                *at = Some(tick);
+                missing -= 1;
+            }
+        }
+    }
+    first
 }
 
 /// The terms a tick's narration uses for the first time in the story, with their meanings:

@@ -110,3 +110,27 @@ fn glossary_terms_are_marked_where_first_used() {
         "{screen}"
     );
 }
+
+/// Where each term is first used, found in one pass that stops once every term is found, is
+/// where a search of the whole story for each term in turn finds it: for every built-in
+/// scenario under every design.
+#[test]
+fn first_uses_are_the_first_narrations_that_use_each_term() {
+    use idem::story::glossary::{TERMS, first_uses, whole_word};
+    for builtin in idem::scenario::library::BUILTIN {
+        let scenario = builtin.load().expect("a built-in loads");
+        for design in idem::sim::Design::ALL {
+            let trace = scenario.simulate(design).expect("simulates");
+            let told = scenario.tell(&trace);
+            let slow: Vec<Option<usize>> = TERMS
+                .iter()
+                .map(|(term, _)| {
+                    told.narrations
+                        .iter()
+                        .position(|n| whole_word(&n.to_lowercase(), term).is_some())
+                })
+                .collect();
+            assert_eq!(first_uses(&told), slow, "{} under {design:?}", builtin.name);
+        }
+    }
+}
