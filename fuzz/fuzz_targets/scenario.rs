@@ -3,7 +3,7 @@
 //! again as the same story. Nothing may panic.
 #![no_main]
 
-use idem::scenario::{self, fork};
+use idem::scenario::{self, fork, fork_toml};
 use idem::sim::Design;
 use libfuzzer_sys::fuzz_target;
 
@@ -37,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
     }
     // Saving must round-trip: the saved file loads, and tells the same story.
     for faults in [&[][..], &added[..]] {
-        let saved = fork::to_toml(&s, faults)
+        let saved = fork_toml::to_toml(&s, faults)
             .unwrap_or_else(|e| panic!("a what-if on a loaded scenario cannot be saved: {e}"));
         let again = scenario::parse("saved.toml", "fuzz", &saved)
             .unwrap_or_else(|e| panic!("a saved scenario does not load:\n{e}\n---\n{saved}"));

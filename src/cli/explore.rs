@@ -3,7 +3,8 @@
 
 use crate::explore::{Exploration, Search, explore};
 use crate::scenario::Scenario;
-use crate::scenario::fork::{describe, plan_toml};
+use crate::scenario::fork::describe;
+use crate::scenario::fork_toml::plan_toml;
 use crate::scenario::values::DesignChoice;
 use crate::sim::{Design, Verdict};
 use serde::Serialize;

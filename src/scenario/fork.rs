@@ -1,8 +1,7 @@
-//! What-if forks: a fault added to a scenario at a chosen tick, worked out from the trace, and
-//! the forked scenario written back as TOML.
+//! What-if forks: a fault added to a scenario at a chosen tick, worked out from the trace.
+//! Writing the forked scenario back as TOML is `fork_toml.rs`, which builds on this.
 
 use super::Scenario;
-pub use super::fork_toml::{editable, faults_toml, opening_on, plan_toml, to_toml};
 use crate::sim::config::{CrashPoint, Direction, Fault, FaultAction};
 use crate::sim::{Actor, Fact, TickKind, Trace};
 
@@ -188,6 +187,7 @@ pub fn describe(scenario: &Scenario, fault: &Fault) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::fork_toml::to_toml;
     use crate::scenario::library::default_scenario;
     use crate::sim::Design;
 

@@ -4,7 +4,7 @@
 mod convert;
 pub mod diagnostic;
 pub mod fork;
-mod fork_toml;
+pub mod fork_toml;
 pub mod library;
 mod prescan;
 mod schema;

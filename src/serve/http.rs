@@ -10,6 +10,7 @@
 //! handler answers without reading the body, allocates the declared `Content-Length` at once:
 //! one request declaring a terabyte aborts the process.)
 
+pub use super::response::{PROBLEM, Response};
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -76,32 +77,6 @@ impl Request {
             .filter(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| String::from_utf8_lossy(v).into_owned())
             .collect()
-    }
-}
-
-/// An answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Response {
-    pub status: u16,
-    pub content_type: &'static str,
-    /// Further headers, each a name and a value the server wrote itself.
-    pub headers: Vec<(&'static str, String)>,
-    pub body: String,
-}
-
-impl Response {
-    pub fn new(status: u16, content_type: &'static str, body: String) -> Response {
-        Response {
-            status,
-            content_type,
-            headers: Vec::new(),
-            body,
-        }
-    }
-
-    pub fn with(mut self, name: &'static str, value: impl Into<String>) -> Response {
-        self.headers.push((name, value.into()));
-        self
     }
 }
 
@@ -435,7 +410,7 @@ fn read_request(stream: &mut TcpStream, limits: Limits) -> Result<Request, ReadF
     };
     if length > limits.body as u64 {
         return Err(ReadFailure::Answer(
-            crate::serve::problem::BODY_TOO_LARGE.response(&format!(
+            super::problem::BODY_TOO_LARGE.response(&format!(
                 "the body is {length} bytes; this server reads at most {}",
                 limits.body
             )),
@@ -482,14 +457,11 @@ fn timed_out(e: &io::Error) -> bool {
 }
 
 fn too_large_headers(limits: Limits) -> Response {
-    crate::serve::problem::HEADERS_TOO_LARGE.response(&format!(
+    super::problem::HEADERS_TOO_LARGE.response(&format!(
         "the request head is longer than {} bytes or has more than {} header lines",
         limits.head, limits.headers
     ))
 }
-
-/// The media type of a problem body (RFC 9457).
-pub const PROBLEM: &str = "application/problem+json";
 
 /// A problem answer for a failure of the HTTP layer itself.
 fn problem_response(status: u16, detail: &str) -> Response {

@@ -13,10 +13,12 @@ pub mod http;
 pub mod problem;
 pub mod processor;
 pub mod request;
+pub mod response;
 pub mod store;
 
-use http::{Outcome, Request, Response};
+use http::{Outcome, Request};
 use processor::{Handled, Processor, Settings};
+use response::Response;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::Arc;

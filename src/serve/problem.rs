@@ -1,7 +1,7 @@
 //! The errors `idem serve` answers, each as an `application/problem+json` body (RFC 9457)
 //! whose `type` is a page the server itself serves, at `/problems/NAME`, in plain words.
 
-use super::http::{PROBLEM, Response};
+use super::response::{PROBLEM, Response};
 use serde_json::json;
 
 /// One kind of problem: its name in the URL, status, title and what the page says.

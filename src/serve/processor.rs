@@ -12,9 +12,9 @@
 //! - `inprogress-record`: a durable in-progress record, the charge, then the record
 //!   completed in a write of its own.
 
-use super::http::{PROBLEM, Response};
 use super::problem::{self, Kind as Problem};
 use super::request::{ChargeBody, KeyHeader};
+use super::response::{PROBLEM, Response};
 use super::store::{Answer, Charge, Kind, NewCharge, NewEntry, State, Store};
 use crate::sim::{Cents, Design};
 use serde_json::json;

@@ -6,42 +6,9 @@
 
 use super::config::{Direction, KeyMode, StepFaultAction};
 use super::fact::{CallAnswer, Fact, Next, SentCall};
-use super::state::{Flight, Key, ServiceEntry, ServiceView, StepEffect};
+use super::state::{Flight, Key, ServiceEntry, StepEffect};
 use super::trace::{Actor, Fate, Message, StepState, TickKind};
 use super::world::{Event, TickDraft, World};
-
-/// Where one step stands for one order.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct StepRun {
-    /// Tries sent so far.
-    pub tries: u32,
-    /// The call whose answer the shop is waiting for.
-    pub waiting: Option<usize>,
-    pub state: StepState,
-    /// The pending timeout of the call it waits for.
-    pub timeout: Option<u64>,
-}
-
-impl StepRun {
-    pub const NEW: StepRun = StepRun {
-        tries: 0,
-        waiting: None,
-        state: StepState::NotRun,
-        timeout: None,
-    };
-}
-
-/// The services of a scenario's steps, as they stand before anything happens.
-pub(super) fn services(cfg: &super::SimConfig) -> Vec<ServiceView> {
-    cfg.steps
-        .iter()
-        .map(|s| ServiceView {
-            service: s.service,
-            memory: Vec::new(),
-            effects: Vec::new(),
-        })
-        .collect()
-}
 
 /// How the network treats one leg of a call.
 struct Leg {

@@ -14,6 +14,39 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::Arc;
 
+/// Where one step stands for one order.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct StepRun {
+    /// Tries sent so far.
+    pub tries: u32,
+    /// The call whose answer the shop is waiting for.
+    pub waiting: Option<usize>,
+    pub state: super::trace::StepState,
+    /// The pending timeout of the call it waits for.
+    pub timeout: Option<u64>,
+}
+
+impl StepRun {
+    pub const NEW: StepRun = StepRun {
+        tries: 0,
+        waiting: None,
+        state: super::trace::StepState::NotRun,
+        timeout: None,
+    };
+}
+
+/// The services of a scenario's steps, as they stand before anything happens.
+pub(super) fn services(cfg: &SimConfig) -> Vec<super::state::ServiceView> {
+    cfg.steps
+        .iter()
+        .map(|s| super::state::ServiceView {
+            service: s.service,
+            memory: Vec::new(),
+            effects: Vec::new(),
+        })
+        .collect()
+}
+
 /// Ticks a typical attempt makes (send, receive, charge, answer, and a timeout or two).
 const TICKS_PER_ATTEMPT: usize = 6;
 
@@ -313,7 +346,7 @@ pub(super) struct World<'a> {
     /// The downstream services, one per step, shared with the ticks that show them.
     pub services: Arc<Vec<super::state::ServiceView>>,
     /// Where each step stands, by intent and then by step.
-    pub step_runs: Vec<Vec<super::downstream::StepRun>>,
+    pub step_runs: Vec<Vec<StepRun>>,
     /// Every call the shop made to a downstream service.
     pub calls: Vec<super::fact::SentCall>,
     /// Steps the processor has taken on requests, to tell a runaway chain of steps.
@@ -473,12 +506,12 @@ impl<'a> World<'a> {
             services: if cfg.steps.is_empty() {
                 NO_SERVICES.with(Arc::clone)
             } else {
-                Arc::new(super::downstream::services(cfg))
+                Arc::new(services(cfg))
             },
             step_runs: if cfg.steps.is_empty() {
                 Vec::new()
             } else {
-                vec![vec![super::downstream::StepRun::NEW; cfg.steps.len()]; cfg.intents.len()]
+                vec![vec![StepRun::NEW; cfg.steps.len()]; cfg.intents.len()]
             },
             calls: Vec::new(),
             steps_taken: 0,

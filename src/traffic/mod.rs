@@ -425,7 +425,7 @@ pub fn order_scenario_toml(
     case: &OrderCase,
 ) -> Result<String, String> {
     use toml_edit::Item;
-    let mut doc = crate::scenario::fork::editable(&scenario.text)?;
+    let mut doc = crate::scenario::fork_toml::editable(&scenario.text)?;
     for key in ["human", "expect", "quiz", "note", "fault", "traffic"] {
         doc.remove(key);
     }
@@ -460,7 +460,7 @@ pub fn order_scenario_toml(
         scenario.name,
         crate::units::duration_ms(case.start_ms)
     );
-    crate::scenario::fork::faults_toml(
+    crate::scenario::fork_toml::faults_toml(
         &base,
         false,
         &case.faults,

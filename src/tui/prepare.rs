@@ -51,7 +51,7 @@ impl Prepared {
     /// Also writes the story as a file (for the speaker notes): saving a what-if simulates it
     /// again, so this too belongs off the UI thread.
     pub fn with_file(mut self) -> Prepared {
-        self.file = crate::scenario::fork::to_toml(&self.original, &self.added).ok();
+        self.file = crate::scenario::fork_toml::to_toml(&self.original, &self.added).ok();
         self
     }
 }

@@ -7,13 +7,26 @@
 //! loop is generic over the [`Host`] (a real terminal, or a `TestBackend` with a scripted
 //! stream of events), so tests drive the very loop the binary runs.
 
-use super::session::Wake;
 use super::theme::Theme;
 use ratatui::crossterm::event::Event;
 use ratatui::{Frame, Terminal, backend::Backend};
 use std::collections::VecDeque;
 use std::io;
 use std::time::Duration;
+
+/// What a wait for input brought.
+#[derive(Debug)]
+pub enum Wake {
+    /// A key, a resize or another terminal event (the host handles Ctrl-Z itself, never
+    /// passing it on).
+    Event(Event),
+    /// Nothing came within the time given.
+    Timeout,
+    /// The program was suspended and resumed: draw everything again.
+    Redraw,
+    /// A signal asked the program to end: return, so the session is dropped.
+    End,
+}
 
 /// A full-screen program: messages in, effects out, a frame drawn from its state.
 pub trait Program {

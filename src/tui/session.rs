@@ -12,6 +12,7 @@
 //! The signals are caught with `signal-hook` and only looked at between events, on the
 //! loop's own thread, so restoring never races with drawing.
 
+use super::program::Wake;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::{cursor, execute, terminal};
 use ratatui::{DefaultTerminal, Frame};
@@ -22,19 +23,6 @@ use std::time::{Duration, Instant};
 
 /// The longest the loop waits for input before it looks at the signals again.
 const SIGNAL_CHECK: Duration = Duration::from_millis(50);
-
-/// What a wait for input brought.
-#[derive(Debug)]
-pub enum Wake {
-    /// A key, a resize or another terminal event (Ctrl-Z is handled here, never passed on).
-    Event(Event),
-    /// Nothing came within the time given.
-    Timeout,
-    /// The program was suspended and resumed: draw everything again.
-    Redraw,
-    /// A signal asked the program to end: return, so the session is dropped.
-    End,
-}
 
 /// A full-screen terminal, restored when dropped.
 pub struct Session {

@@ -408,7 +408,7 @@ impl NotesLink {
             // as loaded if the what-if cannot be written.
             let text = match &app.file {
                 Some((revision, text)) if *revision == app.revision => text.clone(),
-                _ => crate::scenario::fork::to_toml(&app.original, &app.added)
+                _ => crate::scenario::fork_toml::to_toml(&app.original, &app.added)
                     .unwrap_or_else(|_| app.original.text.clone()),
             };
             self.scenario = Some((app.revision, text));

@@ -7,7 +7,7 @@ use super::effect::Effect;
 use super::msg::Msg;
 use super::room::MAX_VOTES;
 use crate::files::WriteError;
-use crate::scenario::{self, Scenario, fork};
+use crate::scenario::{self, Scenario, fork, fork_toml};
 use crate::sim::config::KeyStrategy;
 use crate::tui::checklist::CHECKLIST;
 use crate::tui::prepare::{After, ErrorsTo, Job};
@@ -1249,11 +1249,11 @@ fn save(app: &mut App, mut prompt: SavePrompt) -> Option<Effect> {
         return None;
     }
     // The saved file opens on the design on screen, so `idem run` tells the same story.
-    let written = fork::to_toml(&app.original, &app.added).and_then(|text| {
+    let written = fork_toml::to_toml(&app.original, &app.added).and_then(|text| {
         if app.design == app.original.design {
             Ok(text)
         } else {
-            fork::opening_on(&text, app.design)
+            fork_toml::opening_on(&text, app.design)
         }
     });
     match written {

@@ -113,6 +113,14 @@ impl Report {
     }
 }
 
+impl Stack {
+    /// Validates the stack and computes its [`Report`].
+    pub fn report(&self) -> Result<Report, super::WindowError> {
+        self.validate()?;
+        Ok(compute_valid(self))
+    }
+}
+
 /// Computes the report for `stack`; free-function form of [`Stack::report`].
 pub fn compute(stack: &Stack) -> Result<Report, super::WindowError> {
     stack.report()

@@ -1,7 +1,7 @@
 //! Spans of the retention report written for people, by the rule of `crate::units`, plus
 //! what only a span can be: larger than any count of nanoseconds, or without end.
 
-use super::magnitude::Span;
+use super::magnitude::{Count, Span};
 use crate::units::{DAY, HOUR, MINUTE, SCIENTIFIC_FROM, SECOND, duration_nanos, in_unit};
 pub use crate::units::{group_digits, scientific};
 
@@ -52,6 +52,35 @@ pub fn seconds_text(span: Span) -> String {
     match span.as_nanos() {
         Some(n) if n / SECOND < SCIENTIFIC_FROM => in_unit(n, SECOND, "s"),
         _ => format!("{} s", scientific(span.log10_nanos() - 9.0)),
+    }
+}
+
+impl std::fmt::Display for Count {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.exact() {
+            _ if self.is_unbounded() => f.write_str("unbounded"),
+            Some(n) if n < crate::units::SCIENTIFIC_FROM => f.write_str(&group_digits(n)),
+            _ => f.write_str(&scientific(self.log10())),
+        }
+    }
+}
+
+impl std::fmt::Display for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_unbounded() {
+            return f.write_str("without end");
+        }
+        f.write_str(&human_span(*self))
+    }
+}
+
+impl Span {
+    /// The span in seconds with digit groups: "7,596 s", "8.6e127 s".
+    pub fn seconds_text(&self) -> String {
+        if self.is_unbounded() {
+            return "without end".to_owned();
+        }
+        seconds_text(*self)
     }
 }
 

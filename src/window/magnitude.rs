@@ -10,8 +10,6 @@
 use std::cmp::Ordering;
 use std::time::Duration;
 
-use super::format;
-
 const NANOS_PER_SEC: u128 = 1_000_000_000;
 
 /// The shared representation behind [`Count`] and [`Span`].
@@ -185,21 +183,10 @@ impl Count {
     }
 }
 
-impl std::fmt::Display for Count {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.0 {
-            m if m.is_unbounded() => f.write_str("unbounded"),
-            Magnitude::Exact(n) if n < crate::units::SCIENTIFIC_FROM => {
-                f.write_str(&format::group_digits(n))
-            }
-            other => f.write_str(&format::scientific(other.log10())),
-        }
-    }
-}
-
 /// A length of time that may exceed `Duration::MAX`, stored in nanoseconds.
 ///
-/// `Display` uses the human rule of [`format::human_span`](super::human_span):
+/// `Display` (in `format.rs`, with the rest of the writing) uses the human rule of
+/// [`human_span`](super::human_span):
 /// "2.1 h", "26 h", "6 days".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Span(Magnitude);
@@ -280,22 +267,5 @@ impl Span {
     /// treated as 1. Whole factors keep the result exact.
     pub fn scaled(self, factor: f64) -> Span {
         Span(self.0.scale(factor))
-    }
-
-    /// The span in seconds with digit groups: "7,596 s", "8.6e127 s".
-    pub fn seconds_text(&self) -> String {
-        if self.is_unbounded() {
-            return "without end".to_owned();
-        }
-        format::seconds_text(*self)
-    }
-}
-
-impl std::fmt::Display for Span {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.is_unbounded() {
-            return f.write_str("without end");
-        }
-        f.write_str(&format::human_span(*self))
     }
 }

@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use super::calculation::{self, Report};
 use super::error::WindowError;
 use super::magnitude::Count;
 use super::schedule::{Jitter, Schedule};
@@ -281,12 +280,6 @@ impl Stack {
                 .map_err(|p| WindowError::Stack(format!("human path {}: {p}", i + 1)))?;
         }
         check_safety(self.safety).map_err(WindowError::Stack)
-    }
-
-    /// Validates the stack and computes its [`Report`].
-    pub fn report(&self) -> Result<Report, WindowError> {
-        self.validate()?;
-        Ok(calculation::compute_valid(self))
     }
 }
 

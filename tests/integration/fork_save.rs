@@ -6,7 +6,7 @@ use crate::common;
 
 use common::TempDir;
 use idem::cli::check::{self, CheckArgs, CheckOutcome};
-use idem::scenario::{self, Scenario, fork};
+use idem::scenario::{self, Scenario, fork, fork_toml};
 use idem::sim::config::{CrashPoint, Direction, FailPoint, Fault, FaultAction};
 use idem::sim::{Design, TickKind};
 use proptest::prelude::*;
@@ -41,7 +41,7 @@ fn a_saved_what_if_rewrites_the_expectations_it_falsifies() {
     let original = scenario::resolve("reply-lost").expect("built in");
     // Attempt 1's request is lost as well: no design charges twice any more.
     let added = [lose(0, 1, Direction::Request)];
-    let text = fork::to_toml(&original, &added).expect("written");
+    let text = fork_toml::to_toml(&original, &added).expect("written");
     let dir = TempDir::new("fork-expect");
     let out = check_text(&dir, &text);
     assert_eq!(out.exit, 0, "{}{}\n---\n{text}", out.text, out.errors);
@@ -83,7 +83,7 @@ fn an_expectation_left_checking_nothing_is_dropped() {
         attempt: 1,
         action: FaultAction::Decline,
     }];
-    let text = fork::to_toml(&original, &added).expect("written");
+    let text = fork_toml::to_toml(&original, &added).expect("written");
     let saved = parse(&text);
     assert!(saved.expectations.is_empty(), "{text}");
     assert!(
@@ -126,7 +126,7 @@ fn a_quiz_whose_tick_is_gone_is_taken_out() {
             "{d:?}: the fork still has a tick labelled {lost:?}"
         );
     }
-    let text = fork::to_toml(&original, &added).expect("written");
+    let text = fork_toml::to_toml(&original, &added).expect("written");
     let saved = parse(&text);
     assert!(saved.quizzes.is_empty(), "{text}");
     assert!(text.contains("A [[quiz]] was taken out"), "{text}");
@@ -143,7 +143,7 @@ fn inline_faults_stay_inline() {
         [[intent]]\norder = \"5531\"\namount = \"$48.60\"\nat = \"14:02:07\"\n";
     let original = parse(source);
     let added = [lose(0, 2, Direction::Reply)];
-    let text = fork::to_toml(&original, &added).expect("written");
+    let text = fork_toml::to_toml(&original, &added).expect("written");
     assert!(!text.contains("[[fault]]"), "{text}");
     assert!(
         text.starts_with(
@@ -348,7 +348,7 @@ proptest! {
         let original = parse(&source);
         let dir = TempDir::new("fork-prop");
         prop_assert_eq!(check_text(&dir, &source).exit, 0, "the generated file passes");
-        let text = fork::to_toml(&original, &added).expect("written");
+        let text = fork_toml::to_toml(&original, &added).expect("written");
         let saved = scenario::parse("saved.toml", "t", &text)
             .unwrap_or_else(|e| panic!("{e}\n---\n{text}"));
         let forked = fork::with_faults(&original, &added);
@@ -356,7 +356,7 @@ proptest! {
         let out = check_text(&dir, &text);
         prop_assert_eq!(out.exit, 0, "{}{}\n---\n{}", out.text, out.errors, text);
         // Saving the saved file again with nothing added changes nothing.
-        prop_assert_eq!(fork::to_toml(&saved, &[]).expect("written"), text.clone());
+        prop_assert_eq!(fork_toml::to_toml(&saved, &[]).expect("written"), text.clone());
         if source.contains("# The trainer's own comment") {
             prop_assert!(text.contains("# The trainer's own comment, kept on save."));
         }
@@ -373,7 +373,7 @@ fn a_saved_what_if_keeps_the_key_choices_made_in_the_replay() {
 
     let mut original = scenario::resolve("reply-lost").expect("built in");
     original.config.set_key_strategy(KeyStrategy::PerAttempt);
-    let text = fork::to_toml(&original, &added).expect("written");
+    let text = fork_toml::to_toml(&original, &added).expect("written");
     let saved = parse(&text);
     assert_eq!(saved.config.key_strategy, KeyStrategy::PerAttempt);
     assert_eq!(
@@ -391,7 +391,7 @@ fn a_saved_what_if_keeps_the_key_choices_made_in_the_replay() {
         [[intent]]\norder = \"5531\"\namount = \"$48.60\"\nat = \"14:02:07\"\n";
     let mut original = parse(layered);
     original.config.set_key_strategy(KeyStrategy::PerIntent);
-    let text = fork::to_toml(&original, &added).expect("written");
+    let text = fork_toml::to_toml(&original, &added).expect("written");
     let saved = parse(&text);
     assert!(
         saved
@@ -410,7 +410,7 @@ fn a_saved_what_if_keeps_the_key_choices_made_in_the_replay() {
     for step in &mut original.config.steps {
         step.key_mode = KeyMode::None;
     }
-    let text = fork::to_toml(&original, &added).expect("written");
+    let text = fork_toml::to_toml(&original, &added).expect("written");
     let saved = parse(&text);
     assert!(
         saved
@@ -423,7 +423,7 @@ fn a_saved_what_if_keeps_the_key_choices_made_in_the_replay() {
 
     // Nothing changed: the file's own choices are left as written.
     let original = parse(layered);
-    let text = fork::to_toml(&original, &added).expect("written");
+    let text = fork_toml::to_toml(&original, &added).expect("written");
     assert!(text.contains("key = \"per-attempt\""), "{text}");
     assert!(!text.contains("key_strategy"), "{text}");
 }

@@ -833,7 +833,7 @@ fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
 fn the_story_sent_to_the_notes_after_k_is_the_story_keyed_as_the_room_sees_it() {
     let mut app = App::new(builtin("per-attempt-key"), "per-attempt-key".into()).expect("runs");
     settle(&mut app, Msg::CycleKeyStrategy);
-    let text = idem::scenario::fork::to_toml(&app.original, &app.added).expect("writes");
+    let text = idem::scenario::fork_toml::to_toml(&app.original, &app.added).expect("writes");
     let read = idem::scenario::parse("notes.toml", "per-attempt-key", &text).expect("reads");
     assert_eq!(read.config.keying(), app.scenario.config.keying());
     for design in Design::ALL {

@@ -221,8 +221,8 @@ fn notes_agree(app: &App, rebuilt: &mut Rebuilt, step: &str) {
     let (ticks, charges, cents) = *rebuilt
         .entry((app.revision, app.design))
         .or_insert_with(|| {
-            let text =
-                idem::scenario::fork::to_toml(&app.original, &app.added).unwrap_or_else(|e| {
+            let text = idem::scenario::fork_toml::to_toml(&app.original, &app.added)
+                .unwrap_or_else(|e| {
                     panic!("{step}: the story cannot be written for the notes: {e}")
                 });
             let scenario =

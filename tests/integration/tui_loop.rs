@@ -3,8 +3,8 @@
 
 use idem::sim::Design;
 use idem::tui::App;
+use idem::tui::program::Wake;
 use idem::tui::program::{self, Scripted};
-use idem::tui::session::Wake;
 use idem::tui::terminal::Replay;
 use idem::tui::theme::Theme;
 use ratatui::backend::TestBackend;

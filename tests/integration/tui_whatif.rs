@@ -555,7 +555,7 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
     let shown = idem::tui::shown::shown(&app);
     let position = idem::present::link::Position {
         source: app.source.clone(),
-        scenario: idem::scenario::fork::to_toml(&app.original, &app.added).expect("writes"),
+        scenario: idem::scenario::fork_toml::to_toml(&app.original, &app.added).expect("writes"),
         design: app.design.id().to_string(),
         tick: app.tick,
         shown,

@@ -8,7 +8,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::view::{boxed, level_marker, level_of, level_style, pad};
+use super::parts::{boxed, level_marker, level_of, level_style, pad};
 use crate::tui::theme::Theme;
 use crate::tui::view::fit;
 use crate::window::{

@@ -10,6 +10,7 @@
 
 mod keys;
 mod matrix;
+mod parts;
 mod state;
 mod tables;
 mod view;

@@ -7,10 +7,10 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::state::{Row, WindowScreen};
-use super::view::{
+use super::parts::{
     boxed, delays_by_layer, first_visible, level_marker, level_of, level_style, pad, selected_style,
 };
+use super::state::{Row, WindowScreen};
 use crate::story::outcome::Tone;
 use crate::tui::theme::Theme;
 use crate::window::{Count, Level, Report, Span as Spell, Stack};

@@ -1,0 +1,86 @@
+//! The pieces the window screen's panes share: a boxed pane, cells cut or padded to their
+//! column, the row to scroll to, how a count of attempts is marked, and the delays layer by
+//! layer. Below the view and the panes it lays out (`view.rs`, `matrix.rs`, `tables.rs`).
+
+use crate::story::outcome::Tone;
+use crate::tui::theme::Theme;
+use crate::tui::view::fit;
+use crate::window::{Count, Level, Span as Spell, Stack};
+use ratatui::style::Style;
+use ratatui::widgets::{Block, Borders};
+use unicode_width::UnicodeWidthStr;
+
+/// A boxed area with a bold title.
+pub(super) fn boxed(title: &str, theme: &Theme) -> Block<'static> {
+    Block::default()
+        .borders(Borders::ALL)
+        .title(title.to_owned())
+        .title_style(theme.bold())
+}
+
+/// `text` cut or padded to exactly `width` columns, on the left or the right.
+pub(super) fn pad(text: &str, width: usize, right: bool) -> String {
+    let text = fit(text, width);
+    let gap = " ".repeat(width.saturating_sub(text.width()));
+    if right {
+        format!("{gap}{text}")
+    } else {
+        format!("{text}{gap}")
+    }
+}
+
+/// The first index to show so that `selected` is visible among `count` rows
+/// of which `height` fit.
+pub(super) fn first_visible(count: usize, height: usize, selected: Option<usize>) -> usize {
+    match selected {
+        Some(s) if height > 0 && s >= height => (s + 1 - height).min(count.saturating_sub(height)),
+        _ => 0,
+    }
+}
+
+/// The style of a selected row, or none.
+pub(super) fn selected_style(selected: bool, theme: &Theme) -> Style {
+    if selected {
+        theme.current()
+    } else {
+        Style::new()
+    }
+}
+
+/// The marker for a number of attempts: "", "!" (amber) or "!!" (red).
+pub(super) fn level_marker(level: Level) -> &'static str {
+    match level {
+        Level::Normal => "",
+        Level::Amber => "!",
+        Level::Red => "!!",
+    }
+}
+
+/// The style for a number of attempts.
+pub(super) fn level_style(level: Level, theme: &Theme) -> Style {
+    match level {
+        Level::Normal => Style::new(),
+        Level::Amber => theme.tone(Tone::Warn),
+        Level::Red => theme.tone(Tone::Bad),
+    }
+}
+
+/// The level of a count of attempts, however large.
+pub(super) fn level_of(count: Count) -> Level {
+    Level::of(count.as_u64().unwrap_or(u64::MAX))
+}
+
+/// The automatic delay of the innermost `n` layers, for each `n`: how the
+/// waiting builds up from the inside out.
+pub(super) fn delays_by_layer(stack: &Stack) -> Vec<Spell> {
+    (1..=stack.layers.len())
+        .map_while(|n| {
+            let inner = Stack {
+                layers: stack.layers[..n].to_vec(),
+                paths: Vec::new(),
+                ..stack.clone()
+            };
+            inner.report().ok().map(|r| r.automatic_delay)
+        })
+        .collect()
+}
