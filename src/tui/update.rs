@@ -37,10 +37,6 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         app.notice = Some("still simulating the last change: one moment".into());
         return;
     }
-    // The last choice of the question here, for counting hands.
-    let last_choice = app
-        .question_here()
-        .map_or(0, |(_, q)| app.choices(q).len().saturating_sub(1));
     if matches!(
         msg,
         Msg::Next
@@ -65,6 +61,73 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             _ => {}
         }
     }
+    // A short router: each part of the replay's behaviour has a function of its own, and every
+    // message is routed by name (no catch-all), so a new one must be given its part.
+    match msg {
+        Msg::Prev
+        | Msg::Next
+        | Msg::First
+        | Msg::Last
+        | Msg::TogglePlay
+        | Msg::PlayStep
+        | Msg::Faster
+        | Msg::Slower
+        | Msg::SwitchDesign(..)
+        | Msg::JumpToDivergence
+        | Msg::ToggleCompare
+        | Msg::ToggleCompared(..)
+        | Msg::JumpEvent(..)
+        | Msg::GoToTick(..) => moves(app, msg, effects),
+        Msg::OpenGoto
+        | Msg::ToggleHelp
+        | Msg::OpenGlossary
+        | Msg::Blank
+        | Msg::ToggleElapsed
+        | Msg::ToggleHidden
+        | Msg::TogglePanels
+        | Msg::ToggleFold
+        | Msg::ScrollStory(..)
+        | Msg::OpenSave
+        | Msg::OpenPicker
+        | Msg::Listed(..)
+        | Msg::OpenChecklist
+        | Msg::OpenWindow
+        | Msg::Window(..) => screens(app, msg, effects),
+        Msg::Fork(..)
+        | Msg::Unfork
+        | Msg::Redo
+        | Msg::CycleStepKeys
+        | Msg::CycleKeyStrategy
+        | Msg::AsWritten => story(app, msg, effects),
+        Msg::OpenExplore
+        | Msg::ChoreDone
+        | Msg::Searched(..)
+        | Msg::OpenTraffic
+        | Msg::Counted(..)
+        | Msg::Explored(..) => jobs(app, msg, effects),
+        Msg::Answer(..) | Msg::OpenAnswer | Msg::OpenVotes | Msg::Reveal | Msg::TakeBack => {
+            room(app, msg)
+        }
+        Msg::Type(..)
+        | Msg::Backspace
+        | Msg::Up
+        | Msg::Down
+        | Msg::Confirm
+        | Msg::Back
+        | Msg::Quit
+        | Msg::QuitNow => keys_in_dialogs(app, msg, effects),
+        Msg::Clock(..)
+        | Msg::FileChanged(..)
+        | Msg::SessionChanged(..)
+        | Msg::Simulated { .. }
+        | Msg::Loaded { .. }
+        | Msg::Saved { .. }
+        | Msg::NotesLink(..) => news(app, msg, effects),
+    }
+}
+
+/// Moves through the story: ticks, play, designs, compare, jumps.
+fn moves(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
     let cards = app.agenda.as_ref().is_some_and(|a| a.cards);
     match msg {
         Msg::Prev
@@ -93,7 +156,9 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             app.playing = false;
             app.notice = Some(quiz_reminder(app));
         }
-        Msg::Next if app.screen == Screen::Replay && app.at_end() && next_section(app).is_some() => {
+        Msg::Next
+            if app.screen == Screen::Replay && app.at_end() && next_section(app).is_some() =>
+        {
             app.playing = false;
             if let Some(to) = next_section(app) {
                 effects.push(open_section(app, to, false));
@@ -158,13 +223,11 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
             app.playing = !app.playing;
         }
-        Msg::PlayStep => {
-            if app.playing {
-                step_forward(app);
-                // Autoplay stops at the end, and at a question for the room.
-                if finished(app) || app.quiz_pending() {
-                    app.playing = false;
-                }
+        Msg::PlayStep if app.playing => {
+            step_forward(app);
+            // Autoplay stops at the end, and at a question for the room.
+            if finished(app) || app.quiz_pending() {
+                app.playing = false;
             }
         }
         Msg::Faster => app.speed = (app.speed + 1).min(SPEEDS.len() - 1),
@@ -252,6 +315,14 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             app.playing = false;
             app.tick = target;
         }
+        _ => {}
+    }
+}
+
+/// What is on screen beside the story: help, panels, the room's screen, the pickers and the
+/// window calculator.
+fn screens(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
+    match msg {
         Msg::OpenGoto => {
             app.playing = false;
             app.overlay = Overlay::Goto {
@@ -308,6 +379,73 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 "every row shown (f folds repeated attempts)".into()
             });
         }
+        Msg::ScrollStory(by) if matches!(app.overlay, Overlay::Explore { .. }) => {
+            if let Overlay::Explore { col, .. } = &mut app.overlay {
+                let last = crate::sim::Verdict::ALL.len() - 1;
+                *col = col.saturating_add_signed(isize::from(by)).min(last);
+            }
+        }
+        Msg::ScrollStory(by) => {
+            let offset = app.story_offset().saturating_add_signed(by);
+            app.story_scroll = (app.tick, app.design, offset);
+        }
+        Msg::OpenSave => {
+            if app.added.is_empty() {
+                app.notice = Some("nothing to save yet: add a what-if with x, ! or s first".into());
+            } else {
+                app.overlay = Overlay::Save(SavePrompt {
+                    path: format!("{}-what-if.toml", app.original.name),
+                    confirm_overwrite: false,
+                    error: None,
+                });
+            }
+        }
+        Msg::OpenPicker => effects.push(Effect::ListScenarios(vec![
+            PathBuf::from("scenarios"),
+            PathBuf::from("."),
+        ])),
+        Msg::Listed(picker) => app.overlay = Overlay::Picker(picker),
+        Msg::OpenChecklist => app.overlay = Overlay::Checklist(0),
+        Msg::OpenWindow => {
+            app.playing = false;
+            let config = &app.scenario.config;
+            let stack = crate::window::scenario::stack_from_config(config);
+            let purchase = crate::window::scenario::Purchase::of_scenario(config);
+            // Closed and opened again on the same story, the screen keeps its edits.
+            let kept = app
+                .window
+                .as_ref()
+                .is_some_and(|w| *w.opened_on() == stack && *w.purchase() == purchase);
+            if !kept {
+                app.window = Some(Box::new(WindowScreen::buying(stack, purchase)));
+            }
+            app.screen = Screen::Window;
+        }
+        Msg::Window(msg) => {
+            let action = match app.window.as_mut() {
+                Some(w) => w.update(msg),
+                None => WindowAction::Close,
+            };
+            match action {
+                WindowAction::None => {}
+                WindowAction::Close => app.screen = Screen::Replay,
+                WindowAction::OpenScenario(s) => effects.push(open(
+                    app,
+                    s,
+                    crate::window::scenario::SCENARIO_NAME,
+                    Some("your stack, every answer lost: watch the attempts multiply".into()),
+                    ErrorsTo::Window,
+                )),
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Changes to the story on screen: what-ifs and their undoing, the keys K and m, back as
+/// written.
+fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
+    match msg {
         Msg::Fork(what) => {
             app.playing = false;
             let made = fork::fault_for(&app.scenario, app.trace(), app.tick, what);
@@ -361,105 +499,6 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 }));
             }
         },
-        Msg::ScrollStory(by) if matches!(app.overlay, Overlay::Explore { .. }) => {
-            if let Overlay::Explore { col, .. } = &mut app.overlay {
-                let last = crate::sim::Verdict::ALL.len() - 1;
-                *col = col.saturating_add_signed(isize::from(by)).min(last);
-            }
-        }
-        Msg::OpenExplore if app.searching.is_some() => {
-            app.notice = Some(searching_words(0, app));
-        }
-        Msg::OpenExplore => {
-            app.playing = false;
-            let search = crate::tui::effect::Searching::default();
-            app.searching = Some(search.clone());
-            app.notice = Some(searching_words(0, app));
-            effects.push(Effect::Explore {
-                scenario: Box::new(app.scenario.clone()),
-                search,
-            });
-        }
-        Msg::ChoreDone => {}
-        Msg::Searched(plans) => {
-            if app.searching.is_some() {
-                app.notice = Some(searching_words(plans, app));
-            }
-        }
-        // Esc while the search runs stops it; what it found so far comes, marked partial.
-        Msg::Back if app.overlay == Overlay::None && app.searching.is_some() => {
-            if let Some(s) = &app.searching {
-                s.cancel();
-            }
-            app.notice = Some("stopping the search: what it found so far comes next".into());
-        }
-        Msg::OpenTraffic if app.counting.is_some() => {
-            app.notice = Some("still counting the day of traffic · Esc stops".into());
-        }
-        Msg::OpenTraffic => match crate::traffic::Settings::of_scenario_or_assumed(&app.scenario) {
-            Ok((settings, assumed)) => {
-                app.playing = false;
-                let progress = std::sync::Arc::new(crate::traffic::Progress::default());
-                let note = assumed.then(crate::traffic::words::assumed);
-                app.counting = Some((progress.clone(), note));
-                app.notice = Some(format!(
-                    "counting {} orders through every design · Esc stops",
-                    crate::units::group_digits(u128::from(settings.orders))
-                ));
-                effects.push(Effect::Traffic {
-                    scenario: Box::new(app.scenario.clone()),
-                    settings: Box::new(settings),
-                    progress,
-                });
-            }
-            Err(e) => app.notice = Some(format!("no day of traffic: {e}")),
-        },
-        Msg::Back if app.overlay == Overlay::None && app.counting.is_some() => {
-            if let Some((p, _)) = &app.counting {
-                p.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-            }
-            app.notice = Some("stopping the count: the orders counted so far come next".into());
-        }
-        Msg::Counted(result) => {
-            let note = app.counting.take().and_then(|(_, note)| note);
-            match result {
-                Err(e) => app.notice = Some(format!("the day of traffic failed: {e}")),
-                Ok(_) if app.overlay != Overlay::None => {
-                    app.notice = Some("the day of traffic is counted: close this and press T".into());
-                }
-                Ok(report) => {
-                    app.notice = None;
-                    let selected = report
-                        .designs
-                        .iter()
-                        .position(|d| d.design == app.design)
-                        .unwrap_or(0);
-                    app.overlay = Overlay::Traffic(super::app::TrafficView {
-                        report: std::sync::Arc::from(report),
-                        selected,
-                        note,
-                    });
-                }
-            }
-        }
-        Msg::Explored(Err(e)) => {
-            app.searching = None;
-            app.notice = Some(format!("the search failed: {e}"))
-        }
-        Msg::Explored(Ok(found)) => {
-            app.searching = None;
-            app.notice = None;
-            let row = found
-                .designs
-                .iter()
-                .position(|d| d.design == app.design)
-                .unwrap_or(0);
-            app.overlay = Overlay::Explore { found, row, col: 0 };
-        }
-        Msg::ScrollStory(by) => {
-            let offset = app.story_offset().saturating_add_signed(by);
-            app.story_scroll = (app.tick, app.design, offset);
-        }
         Msg::CycleStepKeys => match app.original.config.steps.first() {
             None => {
                 app.notice = Some(
@@ -501,60 +540,125 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }));
         }
         Msg::AsWritten => as_written(app, effects),
-        Msg::OpenSave => {
-            if app.added.is_empty() {
-                app.notice = Some("nothing to save yet: add a what-if with x, ! or s first".into());
-            } else {
-                app.overlay = Overlay::Save(SavePrompt {
-                    path: format!("{}-what-if.toml", app.original.name),
-                    confirm_overwrite: false,
-                    error: None,
+        _ => {}
+    }
+}
+
+/// Long work beside the loop: the explorer and a day of traffic, their progress and results.
+fn jobs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
+    match msg {
+        Msg::OpenExplore if app.searching.is_some() => {
+            app.notice = Some(searching_words(0, app));
+        }
+        Msg::OpenExplore => {
+            app.playing = false;
+            let search = crate::tui::effect::Searching::default();
+            app.searching = Some(search.clone());
+            app.notice = Some(searching_words(0, app));
+            effects.push(Effect::Explore {
+                scenario: Box::new(app.scenario.clone()),
+                search,
+            });
+        }
+        Msg::ChoreDone => {}
+        Msg::Searched(plans) if app.searching.is_some() => {
+            app.notice = Some(searching_words(plans, app));
+        }
+        Msg::OpenTraffic if app.counting.is_some() => {
+            app.notice = Some("still counting the day of traffic · Esc stops".into());
+        }
+        Msg::OpenTraffic => match crate::traffic::Settings::of_scenario_or_assumed(&app.scenario) {
+            Ok((settings, assumed)) => {
+                app.playing = false;
+                let progress = std::sync::Arc::new(crate::traffic::Progress::default());
+                let note = assumed.then(crate::traffic::words::assumed);
+                app.counting = Some((progress.clone(), note));
+                app.notice = Some(format!(
+                    "counting {} orders through every design · Esc stops",
+                    crate::units::group_digits(u128::from(settings.orders))
+                ));
+                effects.push(Effect::Traffic {
+                    scenario: Box::new(app.scenario.clone()),
+                    settings: Box::new(settings),
+                    progress,
                 });
             }
-        }
-        Msg::OpenPicker => effects.push(Effect::ListScenarios(vec![
-            PathBuf::from("scenarios"),
-            PathBuf::from("."),
-        ])),
-        Msg::Listed(picker) => app.overlay = Overlay::Picker(picker),
-        Msg::OpenChecklist => app.overlay = Overlay::Checklist(0),
-        Msg::OpenWindow => {
-            app.playing = false;
-            let config = &app.scenario.config;
-            let stack = crate::window::scenario::stack_from_config(config);
-            let purchase = crate::window::scenario::Purchase::of_scenario(config);
-            // Closed and opened again on the same story, the screen keeps its edits.
-            let kept = app
-                .window
-                .as_ref()
-                .is_some_and(|w| *w.opened_on() == stack && *w.purchase() == purchase);
-            if !kept {
-                app.window = Some(Box::new(WindowScreen::buying(stack, purchase)));
-            }
-            app.screen = Screen::Window;
-        }
-        Msg::Window(msg) => {
-            let action = match app.window.as_mut() {
-                Some(w) => w.update(msg),
-                None => WindowAction::Close,
-            };
-            match action {
-                WindowAction::None => {}
-                WindowAction::Close => app.screen = Screen::Replay,
-                WindowAction::OpenScenario(s) => effects.push(open(
-                    app,
-                    s,
-                    crate::window::scenario::SCENARIO_NAME,
-                    Some("your stack, every answer lost: watch the attempts multiply".into()),
-                    ErrorsTo::Window,
-                )),
+            Err(e) => app.notice = Some(format!("no day of traffic: {e}")),
+        },
+        Msg::Counted(result) => {
+            let note = app.counting.take().and_then(|(_, note)| note);
+            match result {
+                Err(e) => app.notice = Some(format!("the day of traffic failed: {e}")),
+                Ok(_) if app.overlay != Overlay::None => {
+                    app.notice =
+                        Some("the day of traffic is counted: close this and press T".into());
+                }
+                Ok(report) => {
+                    app.notice = None;
+                    let selected = report
+                        .designs
+                        .iter()
+                        .position(|d| d.design == app.design)
+                        .unwrap_or(0);
+                    app.overlay = Overlay::Traffic(super::app::TrafficView {
+                        report: std::sync::Arc::from(report),
+                        selected,
+                        note,
+                    });
+                }
             }
         }
+        Msg::Explored(Err(e)) => {
+            app.searching = None;
+            app.notice = Some(format!("the search failed: {e}"))
+        }
+        Msg::Explored(Ok(found)) => {
+            app.searching = None;
+            app.notice = None;
+            let row = found
+                .designs
+                .iter()
+                .position(|d| d.design == app.design)
+                .unwrap_or(0);
+            app.overlay = Overlay::Explore { found, row, col: 0 };
+        }
+        _ => {}
+    }
+}
+
+/// The room's answers to a question: answer mode, hands, the reveal, taking an answer back.
+fn room(app: &mut App, msg: Msg) {
+    match msg {
         Msg::Answer(choice) => answer(app, choice),
         Msg::OpenAnswer => open_answer(app, false),
         Msg::OpenVotes => open_answer(app, true),
         Msg::Reveal => reveal(app),
         Msg::TakeBack => take_back(app),
+        _ => {}
+    }
+}
+
+/// Keys typed into what is open (a dialog, the hands being counted, a long job), Esc, and
+/// quitting: the arms of one key stay together, in the order they are tried.
+fn keys_in_dialogs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
+    // The last choice of the question here, for counting hands.
+    let last_choice = app
+        .question_here()
+        .map_or(0, |(_, q)| app.choices(q).len().saturating_sub(1));
+    match msg {
+        // Esc while the search runs stops it; what it found so far comes, marked partial.
+        Msg::Back if app.overlay == Overlay::None && app.searching.is_some() => {
+            if let Some(s) = &app.searching {
+                s.cancel();
+            }
+            app.notice = Some("stopping the search: what it found so far comes next".into());
+        }
+        Msg::Back if app.overlay == Overlay::None && app.counting.is_some() => {
+            if let Some((p, _)) = &app.counting {
+                p.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            app.notice = Some("stopping the count: the orders counted so far come next".into());
+        }
         Msg::Type(c) if matches!(app.overlay, Overlay::Voting { .. }) => count(app, Some(c)),
         Msg::Backspace if matches!(app.overlay, Overlay::Voting { .. }) => count(app, None),
         Msg::Type(c) => match &mut app.overlay {
@@ -666,6 +770,14 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             app.overlay = Overlay::ConfirmQuit;
         }
         Msg::Quit | Msg::QuitNow => app.quit = true,
+        _ => {}
+    }
+}
+
+/// News from outside the viewer: the clock, a changed file, a finished simulation, a load or a
+/// save, the notes' link.
+fn news(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
+    match msg {
         Msg::Clock(secs) => {
             if let Some(p) = app.present.as_mut() {
                 p.elapsed_secs = secs;
@@ -702,6 +814,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
             app.notes_off = off;
         }
+        _ => {}
     }
 }
 
