@@ -56,6 +56,8 @@ pub struct Section {
     pub source: String,
     /// What the agenda calls it: the section's own title, else the scenario's.
     pub title: String,
+    /// The session file gives the section a title of its own (else it follows the scenario's).
+    pub own_title: bool,
     pub scenario: Scenario,
     /// The design to open on (default: the scenario's own).
     pub design: Design,
@@ -83,6 +85,17 @@ impl Keys {
         scenario
             .rekeyed(self.strategy, steps)
             .unwrap_or_else(|_| scenario.clone())
+    }
+}
+
+impl Section {
+    /// The part's scenario as just read from its file: without a title of its own, the part
+    /// takes the scenario's, so the agenda and the notes name it as the file now does.
+    pub fn take(&mut self, scenario: Scenario) {
+        if !self.own_title {
+            self.title = scenario.title.clone();
+        }
+        self.scenario = scenario;
     }
 }
 
@@ -251,15 +264,15 @@ pub fn parse(file: &str, text: &str, base: &Path) -> Result<Playlist, ScenarioEr
                 continue;
             }
         };
-        let section_title = s
+        let own_title = s
             .title
             .as_deref()
             .map(|t| crate::text::sanitize_line(t.trim()))
-            .filter(|t| !t.is_empty())
-            .unwrap_or_else(|| scenario.title.clone());
+            .filter(|t| !t.is_empty());
         sections.push(Section {
             source: crate::text::sanitize_line(named),
-            title: section_title,
+            own_title: own_title.is_some(),
+            title: own_title.unwrap_or_else(|| scenario.title.clone()),
             design: design.unwrap_or(scenario.design),
             scenario,
             budget,

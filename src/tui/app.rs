@@ -406,10 +406,10 @@ pub struct App {
     pub tick: usize,
     /// In the compare screen, the virtual time all designs stand at.
     pub compare_at: Instant,
-    /// The tick the replay stood at when compare opened, and the moment compare opened on:
-    /// leaving compare without moving comes back to that very tick, not the last one of its
-    /// moment.
-    pub compare_from: Option<(Design, usize, Instant)>,
+    /// The tick the replay stood at when compare opened, the moment compare opened on and the
+    /// story's revision then: leaving compare without moving, on the same story, comes back to
+    /// that very tick, not the last one of its moment.
+    pub compare_from: Option<(Design, usize, Instant, u64)>,
     pub screen: Screen,
     pub overlay: Overlay,
     pub playing: bool,

@@ -239,6 +239,10 @@ impl App {
             *slot = room;
         }
         agenda.move_to(index, elapsed);
+        // The part as just read from its file is the one to come back to, under its title.
+        if let Some(section) = agenda.playlist.sections.get_mut(index) {
+            section.take(self.original.clone());
+        }
         let mut room = agenda
             .rooms
             .get_mut(index)
@@ -280,14 +284,6 @@ impl App {
             p.hide = p.base_hide.or(part_hide);
         }
         self.notice = Some(format!("part {} of {count}: {title}", index + 1));
-        // The part as just read from its file is the one to come back to.
-        if let Some(section) = self
-            .agenda
-            .as_mut()
-            .and_then(|a| a.playlist.sections.get_mut(index))
-        {
-            section.scenario = self.original.clone();
-        }
     }
 }
 
@@ -392,6 +388,12 @@ impl App {
                 ))
             }
             After::Reload => {
+                // A session's part read again is the one its agenda names and comes back to.
+                if let Some(agenda) = self.agenda.as_mut()
+                    && let Some(section) = agenda.playlist.sections.get_mut(agenda.at)
+                {
+                    section.take(self.original.clone());
+                }
                 if !self
                     .original
                     .config

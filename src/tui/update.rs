@@ -1419,15 +1419,23 @@ fn toggle_compare(app: &mut App) {
             } else {
                 app.now()
             };
-            app.compare_from = Some((app.design, app.tick, app.compare_at));
+            app.compare_from = Some((app.design, app.tick, app.compare_at, app.revision));
             app.screen = Screen::Compare;
         }
         Screen::Compare => {
             let at = app.compare_at;
             app.screen = Screen::Replay;
             app.tick = match app.compare_from.take() {
-                // Not moved in compare: the very tick it was opened from.
-                Some((design, tick, opened)) if design == app.design && opened == at => tick,
+                // Not moved in compare, and the same story: the very tick it was opened from.
+                // A story changed meanwhile (a what-if, K, back as written) is found by time.
+                Some((design, tick, opened, revision))
+                    if design == app.design
+                        && opened == at
+                        && revision == app.revision
+                        && tick < app.trace().ticks.len() =>
+                {
+                    tick
+                }
                 _ => app.trace().tick_at_or_before(at),
             };
         }

@@ -1164,3 +1164,22 @@ fn m_in_force_is_said_on_the_screen_and_in_the_notes() {
     assert!(!render(&app, 120, 36).contains("m: the steps"));
     assert!(idem::tui::shown::shown(&app).banners.is_empty());
 }
+
+/// Found by the room-model test (10,000 sequences): compare opened, then the story made
+/// shorter under it (a what-if taken back with `0`), then compare left. The tick it was opened
+/// from is past the end of the story now: the replay finds the moment by time instead.
+#[test]
+fn leaving_compare_after_the_story_shrank_stays_within_it() {
+    let mut app = presenting(Default::default());
+    press(&mut app, ch('c'));
+    press(&mut app, key(KeyCode::End));
+    for c in ['K', 'x', 'c', 'c', '0', 'c'] {
+        press(&mut app, ch(c));
+        assert!(
+            app.tick <= app.last_tick(),
+            "after {c}: tick {} past the last, {}",
+            app.tick,
+            app.last_tick()
+        );
+    }
+}

@@ -903,3 +903,37 @@ fn three_parts_with_notes_through_k_m_edits_and_a_return() {
     tmux.wait_for("present", "the summary", |s| s.contains("2 of 3 parts"));
     tmux.press("notes", "q");
 }
+
+/// A part without a title of its own is named as its file now names its scenario: after a
+/// live edit of the title the agenda and the notes follow it; a part the session titles keeps
+/// the session's title.
+#[test]
+fn a_retitled_part_is_named_anew_in_the_agenda_and_the_notes() {
+    let dir = TempDir::new("session-retitle");
+    let source = common::builtin_source("reply-lost");
+    let part = dir.write("a.toml", source);
+    dir.write("b.toml", source);
+    let path = dir.write(
+        "talk.toml",
+        "title = \"Two\"\n[[section]]\nscenario = \"a.toml\"\n[[section]]\nscenario = \"b.toml\"\ntitle = \"Ours\"\n",
+    );
+    let mut app = presenting(playlist::load(&path).expect("reads"));
+    std::fs::write(
+        &part,
+        source.replacen("title = \"", "title = \"Renamed: ", 1),
+    )
+    .expect("writable");
+    common::file_changed(&mut app, &part);
+    let agenda = app.agenda.as_ref().expect("a session");
+    assert!(agenda.playlist.sections[0].title.starts_with("Renamed: "));
+    assert_eq!(agenda.playlist.sections[1].title, "Ours");
+    let shown = idem::tui::shown::shown(&app);
+    assert!(
+        shown
+            .section
+            .as_deref()
+            .is_some_and(|s| s.contains("part 1 of 2: Renamed: ")),
+        "{:?}",
+        shown.section
+    );
+}
