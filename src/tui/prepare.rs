@@ -83,47 +83,40 @@ pub fn prepare_job(
     Ok(prepared)
 }
 
-/// Simulates `original` with the what-if faults `added` under every design. Pure and
-/// self-contained: safe to run on any thread.
+/// Simulates `original` with the what-if faults `added` under every design, and tells every
+/// design's story, so switching designs never waits. Pure and self-contained: safe to run on
+/// any thread.
 pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimError> {
-    let scenario = crate::scenario::fork::with_faults(&original, &added);
-    let traces = PerDesign::try_new(|d| scenario.simulate(d))?;
-    let told = traces.map(|_, t| scenario.tell(t));
-    let glossary = told.map(|_, t| crate::story::glossary::first_uses(t));
-    let repeats = told.map(|d, t| crate::tui::repeats::runs(&traces[d], t));
-    let before_what_ifs = if added.is_empty() {
-        traces.map(|_, t| t.ticks.len())
-    } else {
-        PerDesign::try_new(|d| original.simulate(d).map(|t| t.ticks.len()))?
-    };
-    Ok(Prepared {
-        original,
-        added,
-        scenario,
-        traces,
-        told,
-        glossary,
-        repeats,
-        before_what_ifs,
-        file: None,
-        warning: None,
-    })
+    prepare_telling(original, added, None)
 }
 
-/// Simulates `scenario` under every design and tells the story of `design` alone: the other
-/// runs keep only their outcomes (see [`Trace::outcome_only`]) and no words. For a view that
-/// never leaves `design`, such as an export; each other run is shed as soon as it is made.
+/// As [`prepare`] without what-ifs, but the story of `design` alone is told: the other runs
+/// keep only their outcomes (see [`Trace::outcome_only`]) and no words, each shed as soon as
+/// it is made. For a view that never leaves `design`, such as an export.
 pub fn prepare_one(scenario: Scenario, design: crate::sim::Design) -> Result<Prepared, SimError> {
+    prepare_telling(scenario, Vec::new(), Some(design))
+}
+
+/// The work of both: every design simulated, and told unless `only` names another.
+fn prepare_telling(
+    original: Scenario,
+    added: Vec<Fault>,
+    only: Option<crate::sim::Design>,
+) -> Result<Prepared, SimError> {
+    let told_here = |d: crate::sim::Design| only.is_none_or(|o| o == d);
+    let scenario = crate::scenario::fork::with_faults(&original, &added);
+    let mut lengths = Vec::new();
     let traces = PerDesign::try_new(|d| {
         let trace = scenario.simulate(d)?;
-        Ok(if d == design {
+        lengths.push(trace.ticks.len());
+        Ok(if told_here(d) {
             trace
         } else {
             trace.outcome_only()
         })
     })?;
     let told = traces.map(|d, t| {
-        if d == design {
+        if told_here(d) {
             scenario.tell(t)
         } else {
             Told::default()
@@ -131,10 +124,14 @@ pub fn prepare_one(scenario: Scenario, design: crate::sim::Design) -> Result<Pre
     });
     let glossary = told.map(|_, t| crate::story::glossary::first_uses(t));
     let repeats = told.map(|d, t| crate::tui::repeats::runs(&traces[d], t));
-    let before_what_ifs = traces.map(|_, t| t.ticks.len());
+    let before_what_ifs = if added.is_empty() {
+        PerDesign::new(|d| lengths[d.index()])
+    } else {
+        PerDesign::try_new(|d| original.simulate(d).map(|t| t.ticks.len()))?
+    };
     Ok(Prepared {
-        original: scenario.clone(),
-        added: Vec::new(),
+        original,
+        added,
         scenario,
         traces,
         told,
