@@ -533,10 +533,7 @@ fn replay(
         playlist,
     };
     let app = match idem::tui::App::launch(loaded, source, launch) {
-        Ok(mut app) => {
-            app.keys_set = args.key_strategy;
-            app
-        }
+        Ok(app) => app,
         Err(e) => return usage_error(&e.to_string()),
     };
     terminal(app, results)

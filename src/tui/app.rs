@@ -446,9 +446,6 @@ pub struct App {
     pub published: Option<(u64, Design, usize, crate::present::link::Shown)>,
     /// What is being simulated now, shown as "simulating…"; the story on screen stays live.
     pub simulating: Option<String>,
-    /// The checkout's key strategy as `K` (or `--key-strategy`) set it for every layer, if it
-    /// did: the share line carries it.
-    pub keys_set: Option<crate::sim::config::KeyStrategy>,
     /// The moment the viewer stood at before a re-keyed story moved the replay to an earlier
     /// tick (a story keyed another way may have nothing there): kept, so keying it back
     /// returns to that moment. Any move of the viewer's forgets it.
@@ -473,6 +470,17 @@ pub struct App {
 }
 
 impl App {
+    /// The checkout's key strategy as `K` (or `--key-strategy`) set it for every layer, when
+    /// the story on screen keys the checkout otherwise than its file: the banner and the share
+    /// line carry it. Worked out from the story, never kept beside it.
+    pub fn keys_set(&self) -> Option<crate::sim::config::KeyStrategy> {
+        let config = &self.original.config;
+        config
+            .keying()
+            .checkout_differs(&self.original.keying_as_written)
+            .then_some(config.key_strategy)
+    }
+
     /// What has made the story on screen differ from the scenario as its file tells it: the
     /// what-ifs added here, and the checkout's or the steps' keys changed with `K` or `m`.
     /// Empty while the story is the one the file's author wrote the questions for.
@@ -568,7 +576,6 @@ impl App {
             file: None,
             published: None,
             simulating: None,
-            keys_set: None,
             anchor: None,
             searching: None,
             counting: None,
@@ -964,7 +971,7 @@ impl App {
             .first()
             .map_or_else(String::new, |s| format!(" --step-keys {}", s.key_mode.id()));
         let keys = self
-            .keys_set
+            .keys_set()
             .map_or_else(String::new, |k| format!(" --key-strategy {}", k.id()));
         format!(
             "idem {scenario} --design {}{keys}{steps} --at {}",

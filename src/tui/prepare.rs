@@ -265,7 +265,6 @@ impl App {
             ),
         };
         self.room = room;
-        self.keys_set = None;
         self.design = design;
         self.source = source;
         self.screen = Screen::Replay;
@@ -366,7 +365,6 @@ impl App {
                 ))
             }
             After::KeyStrategy { strategy } => {
-                self.keys_set = strategy;
                 self.notice = Some(match strategy {
                     Some(strategy) => format!(
                         "the checkout now sends {} (K for the next way){length}",
@@ -378,7 +376,6 @@ impl App {
                 })
             }
             After::AsWritten => {
-                self.keys_set = None;
                 self.undone.clear();
                 self.notice = Some(format!(
                     "back to the scenario as written: no what-if, the keys as the file writes them{length}"
@@ -391,14 +388,6 @@ impl App {
                 {
                     section.take(self.original.clone());
                 }
-                if !self
-                    .original
-                    .config
-                    .keying()
-                    .checkout_differs(&self.original.keying_as_written)
-                {
-                    self.keys_set = None;
-                }
                 self.error = None;
                 let kept = self.changed_from_written();
                 self.notice = Some(if kept.is_empty() {
@@ -410,19 +399,13 @@ impl App {
                     )
                 });
             }
-            After::Section {
-                index,
-                at_end,
-                keys,
-            } => {
+            After::Section { index, at_end, .. } => {
                 self.enter_section(index, at_end, leaving);
-                self.keys_set = keys.strategy;
                 if let Some(w) = warning {
                     self.notice = Some(w);
                 }
             }
             After::Open { source, notice, .. } => {
-                self.keys_set = None;
                 self.source = crate::text::sanitize_line(&source);
                 self.design = design;
                 self.tick = 0;

@@ -25,7 +25,7 @@ pub fn banners(app: &App) -> Vec<String> {
             crate::scenario::fork::describe(&app.original, last)
         ));
     }
-    if let Some(strategy) = app.keys_set {
+    if let Some(strategy) = app.keys_set() {
         lines.push(format!(
             "K: the checkout sends {}",
             crate::tui::prepare::checkout_keys(strategy)

@@ -940,9 +940,7 @@ fn keyed_as_on_screen(app: &App, mut fresh: Scenario) -> Scenario {
         app.original.config.keying(),
         &app.original.keying_as_written,
     );
-    if now.checkout_differs(written)
-        && let Some(strategy) = app.keys_set
-    {
+    if let Some(strategy) = app.keys_set() {
         fresh.config.set_key_strategy(strategy);
     }
     if now.steps_differ(written)

@@ -797,7 +797,7 @@ fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
     let mut seen = Vec::new();
     for _ in 0..4 {
         settle(&mut app, Msg::CycleKeyStrategy);
-        seen.push(app.keys_set);
+        seen.push(app.keys_set());
     }
     assert_eq!(
         seen,
@@ -826,7 +826,7 @@ fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
     settle(&mut app, Msg::AsWritten);
     assert!(app.changed_from_written().is_empty(), "{:?}", app.notice);
     assert!(app.added.is_empty());
-    assert_eq!(app.keys_set, None);
+    assert_eq!(app.keys_set(), None);
 }
 
 #[test]

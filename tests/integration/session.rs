@@ -487,7 +487,7 @@ fn a_session_takes_its_keys_from_the_command_line_for_every_part() {
     press(&mut app, key(KeyCode::PageDown));
     assert_eq!(app.scenario.name, "reply-lost");
     assert_eq!(app.scenario.config.key_strategy, KeyStrategy::PerAttempt);
-    assert_eq!(app.keys_set, Some(KeyStrategy::PerAttempt));
+    assert_eq!(app.keys_set(), Some(KeyStrategy::PerAttempt));
     assert!(
         app.changed_from_written().contains(&"the checkout's keys"),
         "the room is told the keys are not the file's"

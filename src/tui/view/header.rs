@@ -160,7 +160,7 @@ fn key_source_words(app: &App) -> Option<(String, String)> {
     let cfg = &app.scenario.config;
     let words = match cfg.key_source() {
         KeySource::Order if cfg.order_has_key() => {
-            app.keys_set?;
+            app.keys_set()?;
             ("one per order".to_string(), "per order".to_string())
         }
         KeySource::Order => ("none".to_string(), "none".to_string()),
