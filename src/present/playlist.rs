@@ -109,12 +109,11 @@ impl Playlist {
         self
     }
 
-    /// The session as its file says now, keyed as this one is: `None` when it was not read
-    /// from a file. Reads every scenario it names, so it belongs off the screen's thread.
-    pub fn reread(&self) -> Option<Result<Playlist, String>> {
-        let path = self.path.as_deref()?;
+    /// What reading the session again needs: its file and the keys its parts are given;
+    /// `None` when it was not read from a file.
+    pub fn source(&self) -> Option<(PathBuf, Keys)> {
         let keys = self.sections.first().map(|s| s.keys).unwrap_or_default();
-        Some(load(path).map(|p| p.keyed(keys)).map_err(|e| e.one_line()))
+        Some((self.path.clone()?, keys))
     }
 
     /// The whole time the sections' budgets add up to, when every section has one.
@@ -178,6 +177,12 @@ pub fn load(path: &Path) -> Result<Playlist, ScenarioError> {
     let mut playlist = parse(&file, &text, &base)?;
     playlist.path = Some(path.to_path_buf());
     Ok(playlist)
+}
+
+/// The session at `path` as the file says now, every part keyed as `keys` says. Reads every
+/// scenario it names, so it belongs off the screen's thread.
+pub fn reread(path: &Path, keys: Keys) -> Result<Playlist, String> {
+    load(path).map(|p| p.keyed(keys)).map_err(|e| e.one_line())
 }
 
 /// Reads a session from its text; `file` names it in messages, and the scenarios' paths are

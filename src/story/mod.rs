@@ -107,7 +107,8 @@ fn lost_on_the_way(trace: &Trace) -> Vec<bool> {
         }
     }
     // An answer's tick names the request it answers, not the reply: the reply is the one
-    // this tick puts on the wire, the answer's flight that the tick before did not have.
+    // this tick puts on the wire, the answer's flight that the tick before did not have (a
+    // send puts none there, so its tick need not be looked at).
     let answers = |state: &crate::sim::Snapshot| -> Vec<usize> {
         state
             .in_flight()
@@ -120,21 +121,21 @@ fn lost_on_the_way(trace: &Trace) -> Vec<bool> {
     trace
         .ticks
         .iter()
-        .map(|t| {
-            let now = answers(&t.state);
-            let lost = match t.fact {
-                Fact::Send { req } => requests.contains(&req),
-                _ if t
+        .map(|t| match t.fact {
+            Fact::Send { req } => requests.contains(&req),
+            _ if replies.is_empty() => false,
+            _ => {
+                let now = answers(&t.state);
+                let sent = t
                     .message
-                    .is_some_and(|m| m.from == crate::sim::Actor::Processor) =>
-                {
-                    now.iter()
-                        .any(|r| !before.contains(r) && replies.contains(r))
-                }
-                _ => false,
-            };
-            before = now;
-            lost
+                    .is_some_and(|m| m.from == crate::sim::Actor::Processor);
+                let lost = sent
+                    && now
+                        .iter()
+                        .any(|r| !before.contains(r) && replies.contains(r));
+                before = now;
+                lost
+            }
         })
         .collect()
 }

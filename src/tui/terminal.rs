@@ -254,15 +254,13 @@ impl Runtime<App> for Replay {
             self.session = Watch::new(session.map(Path::to_path_buf));
         }
         if self.session.changed()
-            && let Some(agenda) = app.agenda.as_ref()
+            && let Some((path, keys)) = app.agenda.as_ref().and_then(|a| a.playlist.source())
         {
-            let playlist = agenda.playlist.clone();
             let tx = self.chores.0.clone();
             self.chores_running += 1;
             std::thread::spawn(move || {
-                if let Some(result) = playlist.reread() {
-                    let _ = tx.send(Msg::SessionChanged(result.map(Box::new)));
-                }
+                let read = crate::present::playlist::reread(&path, keys);
+                let _ = tx.send(Msg::SessionChanged(read.map(Box::new)));
                 let _ = tx.send(Msg::ChoreDone);
             });
         }

@@ -1183,3 +1183,55 @@ fn leaving_compare_after_the_story_shrank_stays_within_it() {
         );
     }
 }
+
+/// Over every built-in scenario and design, the ticks drawn cut on their send row are exactly
+/// the sends of what the network loses: one send row per lost request, and one answer row per
+/// lost answer, the answer to that attempt.
+#[test]
+fn every_lost_message_and_only_those_are_drawn_cut_from_their_send_row() {
+    use idem::sim::{Actor, Fact};
+    for builtin in idem::scenario::library::BUILTIN {
+        let scenario = builtin.load().expect("a built-in loads");
+        for design in Design::ALL {
+            let trace = scenario.simulate(design).expect("simulates");
+            let told = scenario.tell(&trace);
+            let what = format!("{} under {}", builtin.name, design.id());
+            let mut lost_requests = Vec::new();
+            let mut lost_answers = Vec::new();
+            for t in &trace.ticks {
+                match t.fact {
+                    Fact::LostRequest { req } => lost_requests.push(req),
+                    Fact::LostReply { reply } => {
+                        let r = &trace.requests[trace.replies[reply].req];
+                        lost_answers.push((r.intent, r.attempt));
+                    }
+                    _ => {}
+                }
+            }
+            let cut: Vec<usize> = (0..trace.ticks.len())
+                .filter(|&i| told.lost_later[i])
+                .collect();
+            let (mut sends, mut answers) = (Vec::new(), Vec::new());
+            for &i in &cut {
+                let t = &trace.ticks[i];
+                match t.fact {
+                    Fact::Send { req } => sends.push(req),
+                    _ => {
+                        assert!(
+                            t.message.is_some_and(|m| m.from == Actor::Processor),
+                            "{what}: tick {i} is cut but sends nothing"
+                        );
+                        answers
+                            .push((t.intent.expect("an intent"), t.attempt.expect("an attempt")));
+                    }
+                }
+            }
+            sends.sort_unstable();
+            lost_requests.sort_unstable();
+            answers.sort_unstable();
+            lost_answers.sort_unstable();
+            assert_eq!(sends, lost_requests, "{what}: requests");
+            assert_eq!(answers, lost_answers, "{what}: answers");
+        }
+    }
+}

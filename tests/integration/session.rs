@@ -728,11 +728,12 @@ fn an_edited_session_file_changes_the_agenda_and_keeps_the_answers() {
                 "[[section]]\nscenario = \"second-purchase\"\n[[section]]\nscenario = \"reply-lost\"",
             ),
     );
-    let reread = app
+    let (from, keys) = app
         .agenda
         .as_ref()
-        .and_then(|a| a.playlist.reread())
+        .and_then(|a| a.playlist.source())
         .expect("read from a file");
+    let reread = playlist::reread(&from, keys);
     settle(&mut app, Msg::SessionChanged(reread.map(Box::new)));
     let agenda = app.agenda.as_ref().expect("a session");
     assert_eq!(agenda.playlist.title, "Four");
@@ -761,11 +762,12 @@ fn an_edited_session_file_changes_the_agenda_and_keeps_the_answers() {
         "talk.toml",
         "title = \"Broken\"\n[[section]]\nscenario = 7\n",
     );
-    let reread = app
+    let (from, keys) = app
         .agenda
         .as_ref()
-        .and_then(|a| a.playlist.reread())
+        .and_then(|a| a.playlist.source())
         .expect("read from a file");
+    let reread = playlist::reread(&from, keys);
     assert!(reread.is_err());
     settle(&mut app, Msg::SessionChanged(reread.map(Box::new)));
     assert_eq!(
