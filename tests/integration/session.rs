@@ -400,6 +400,26 @@ fn present_with_notes(tag: &str, socket: &Path, session: &Path) -> Tmux {
     tmux
 }
 
+/// In the presenter's tmux session: `steps` PageDowns to the part's question, the room's
+/// answer 1 and its reveal, then the part's end and PageDown to the next part.
+fn answer_then_next_part(tmux: &Tmux, steps: usize) {
+    for _ in 0..steps {
+        tmux.press("present", "NPage");
+    }
+    tmux.wait_for("present", "the question", |s| {
+        s.contains("Question for the room")
+    });
+    for key in ["a", "1", "Enter"] {
+        tmux.press("present", key);
+    }
+    tmux.wait_for("present", "the answer", |s| s.contains(" The answer "));
+    tmux.press("present", "End");
+    tmux.wait_for("present", "the last tick", |s| {
+        s.contains("The room so far: ")
+    });
+    tmux.press("present", "NPage");
+}
+
 /// `idem present session.toml` in a real terminal: PageDown at the end of the first scenario
 /// opens the second, and `idem notes` follows it there over the real socket.
 #[test]
@@ -431,21 +451,7 @@ fn present_a_session_in_tmux_and_the_notes_follow() {
         collapse(s).contains("part 1 of 2: Request lost")
     });
     // To the question; the room answers; on to the end, then the next part.
-    for _ in 0..12 {
-        tmux.press("present", "NPage");
-    }
-    tmux.wait_for("present", "the question", |s| {
-        s.contains("Question for the room")
-    });
-    tmux.press("present", "a");
-    tmux.press("present", "1");
-    tmux.press("present", "Enter");
-    tmux.wait_for("present", "the answer", |s| s.contains(" The answer "));
-    tmux.press("present", "End");
-    tmux.wait_for("present", "the last tick", |s| {
-        s.contains("The room so far: ")
-    });
-    tmux.press("present", "NPage");
+    answer_then_next_part(&tmux, 12);
     let screen = tmux.wait_for("present", "the second part", |s| {
         s.lines()
             .next()
@@ -841,21 +847,7 @@ fn three_parts_with_notes_through_k_m_edits_and_a_return() {
         s.lines().next().is_some_and(|l| l.contains("Edited · ")) && collapse(s).contains(k_line)
     });
     // The question, answered, then the end of the part and the next one.
-    for _ in 0..8 {
-        tmux.press("present", "NPage");
-    }
-    tmux.wait_for("present", "the question", |s| {
-        s.contains("Question for the room")
-    });
-    tmux.press("present", "a");
-    tmux.press("present", "1");
-    tmux.press("present", "Enter");
-    tmux.wait_for("present", "the answer", |s| s.contains(" The answer "));
-    tmux.press("present", "End");
-    tmux.wait_for("present", "the last tick", |s| {
-        s.contains("The room so far: ")
-    });
-    tmux.press("present", "NPage");
+    answer_then_next_part(&tmux, 8);
     tmux.wait_for("present", "part 2", |s| {
         s.lines()
             .next()
