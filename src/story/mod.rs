@@ -47,9 +47,10 @@ pub struct Told {
     /// may show without giving the engine's account away. One block's text is shared by every
     /// tick it lands on, not copied to each.
     pub trainer: Vec<Option<std::sync::Arc<str>>>,
-    /// Each tick sends a request, or an answer, that the network loses further on: its arrow
-    /// is cut from the send row on.
-    pub lost_later: Vec<bool>,
+    /// For each tick that sends a request, or an answer, that the network loses further on,
+    /// the tick where it is lost: until then its arrow heads for the network with its end
+    /// untold, and from then on it is drawn cut there, on its send row too.
+    pub lost_later: Vec<Option<usize>>,
 }
 
 /// Writes the words for every tick of `trace`, which `cfg` produced.
@@ -86,22 +87,22 @@ pub fn tell(cfg: &SimConfig, trace: &Trace) -> Told {
     told
 }
 
-/// For each tick, whether it puts on the wire a request or an answer that the network loses
-/// further on: such an arrow is drawn cut from its send row on, never as delivered.
-fn lost_on_the_way(trace: &Trace) -> Vec<bool> {
+/// For each tick that puts on the wire a request or an answer the network loses further on,
+/// the tick where the network loses it.
+fn lost_on_the_way(trace: &Trace) -> Vec<Option<usize>> {
     use crate::sim::config::Direction;
     use crate::sim::fact::Fact;
     let (mut requests, mut replies) = (
-        std::collections::HashSet::new(),
-        std::collections::HashSet::new(),
+        std::collections::HashMap::new(),
+        std::collections::HashMap::new(),
     );
-    for t in &trace.ticks {
+    for (i, t) in trace.ticks.iter().enumerate() {
         match t.fact {
             Fact::LostRequest { req } => {
-                requests.insert(req);
+                requests.insert(req, i);
             }
             Fact::LostReply { reply } => {
-                replies.insert(reply);
+                replies.insert(reply, i);
             }
             _ => {}
         }
@@ -122,17 +123,17 @@ fn lost_on_the_way(trace: &Trace) -> Vec<bool> {
         .ticks
         .iter()
         .map(|t| match t.fact {
-            Fact::Send { req } => requests.contains(&req),
-            _ if replies.is_empty() => false,
+            Fact::Send { req } => requests.get(&req).copied(),
+            _ if replies.is_empty() => None,
             _ => {
                 let now = answers(&t.state);
                 let sent = t
                     .message
                     .is_some_and(|m| m.from == crate::sim::Actor::Processor);
-                let lost = sent
-                    && now
-                        .iter()
-                        .any(|r| !before.contains(r) && replies.contains(r));
+                let lost = now
+                    .iter()
+                    .filter(|r| sent && !before.contains(*r))
+                    .find_map(|r| replies.get(r).copied());
                 before = now;
                 lost
             }

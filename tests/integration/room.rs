@@ -1070,116 +1070,59 @@ fn g_stops_at_a_question_not_yet_asked_under_this_design() {
     assert!(app.at_end());
 }
 
-/// A request the network will lose is drawn cut at the network from its send row on, not as
-/// an arrow reaching the processor.
-#[test]
-fn a_request_the_network_loses_is_drawn_lost_on_its_send_row() {
-    let text = std::fs::read_to_string("scenarios/request-lost.toml").expect("reads");
-    let scenario =
-        idem::scenario::parse("request-lost.toml", "request-lost", &text).expect("parses");
-    let mut app = App::new(scenario, "request-lost".into()).expect("simulates");
-    let send = app
-        .trace()
-        .ticks
+/// The timeline row of tick `row` on the replay's screen at tick `at` (every row shown, as in
+/// a story this short).
+fn row_at(app: &mut App, at: usize, row: usize) -> (String, String) {
+    app.tick = at;
+    let screen = render(app, 120, 36);
+    let time = app.trace().format_time(app.trace().ticks[row].at);
+    let same = app.trace().ticks[..row]
         .iter()
-        .position(|t| t.kind == idem::sim::TickKind::Send)
-        .expect("a send");
-    app.tick = send;
-    let screen = render(&app, 120, 36);
-    let row = screen
+        .filter(|t| t.at == app.trace().ticks[row].at)
+        .count();
+    let line = screen
         .lines()
-        .rfind(|l| l.contains('├'))
-        .unwrap_or_else(|| panic!("the send row:\n{screen}"));
-    assert!(row.contains('✗'), "cut where it is lost:\n{screen}");
-    assert!(!row.contains('▶'), "not drawn as delivered:\n{screen}");
+        .filter(|l| l.starts_with(&format!("│{time}")))
+        .nth(same)
+        .unwrap_or_else(|| panic!("no row for tick {row}:\n{screen}"))
+        .to_string();
+    (line, screen)
 }
 
-/// An answer the network will lose is drawn cut at the network from the row where the
-/// processor sends it, not as an arrow reaching the checkout; an answer that arrives is drawn
-/// delivered.
+/// A message the network will lose is never drawn as delivered. On its send row it heads
+/// for the network with no head, its end untold while the replay stands before the loss;
+/// once the loss is on screen, the send row is cut there too. For a request and an answer.
 #[test]
-fn an_answer_the_network_loses_is_drawn_lost_on_its_send_row() {
-    let mut app = App::new(
-        idem::scenario::library::find("order-5531")
-            .expect("built in")
-            .load()
-            .expect("loads"),
-        "order-5531".into(),
-    )
-    .expect("simulates");
-    app.design = idem::sim::Design::WithCharge;
-    let answers: Vec<usize> = app
-        .trace()
-        .ticks
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| {
-            t.message
-                .is_some_and(|m| m.from == idem::sim::Actor::Processor && t.actor == m.from)
-        })
-        .map(|(i, _)| i)
-        .collect();
-    assert!(answers.len() >= 2, "the first answer and the replay");
-    for (n, tick) in answers.into_iter().enumerate() {
-        app.tick = tick;
-        let screen = render(&app, 120, 36);
-        let row = screen
-            .lines()
-            .rfind(|l| l.contains('┤') || l.contains('◀') || l.contains('✗'))
-            .unwrap_or_else(|| panic!("the answer's row:\n{screen}"));
-        if n == 0 {
-            assert!(row.contains('✗'), "cut where it is lost:\n{screen}");
-            assert!(!row.contains('◀'), "not drawn as delivered:\n{screen}");
-        } else {
-            assert!(row.contains('◀'), "the replay arrives:\n{screen}");
-        }
-    }
-}
-
-/// The steps' keys changed with `m` are said on the room's screen, as K's are, and the notes
-/// are told the same line; back as written, the line goes.
-#[test]
-fn m_in_force_is_said_on_the_screen_and_in_the_notes() {
-    let scenario = idem::scenario::library::find("courier-retry")
+fn a_message_the_network_loses_heads_out_then_is_drawn_cut_on_its_send_row() {
+    let text = std::fs::read_to_string("scenarios/request-lost.toml").expect("reads");
+    let request =
+        idem::scenario::parse("request-lost.toml", "request-lost", &text).expect("parses");
+    let answer = idem::scenario::library::find("order-5531")
         .expect("built in")
         .load()
         .expect("loads");
-    let launch = Launch {
-        present: true,
-        ..Launch::default()
-    };
-    let mut app = App::launch(scenario, "courier-retry".into(), launch).expect("simulates");
-    let line = "m: the steps after payment are sent with a fresh key per try";
-    assert!(!render(&app, 120, 36).contains("m: the steps"));
-    press(&mut app, ch('m'));
-    let screen = render(&app, 120, 36);
-    assert!(screen.contains(line), "{screen}");
-    let shown = idem::tui::shown::shown(&app);
-    assert!(
-        shown.banners.iter().any(|b| b == line),
-        "{:?}",
-        shown.banners
-    );
-    press(&mut app, ch('0'));
-    assert!(!render(&app, 120, 36).contains("m: the steps"));
-    assert!(idem::tui::shown::shown(&app).banners.is_empty());
-}
-
-/// Found by the room-model test (10,000 sequences): compare opened, then the story made
-/// shorter under it (a what-if taken back with `0`), then compare left. The tick it was opened
-/// from is past the end of the story now: the replay finds the moment by time instead.
-#[test]
-fn leaving_compare_after_the_story_shrank_stays_within_it() {
-    let mut app = presenting(Default::default());
-    press(&mut app, ch('c'));
-    press(&mut app, key(KeyCode::End));
-    for c in ['K', 'x', 'c', 'c', '0', 'c'] {
-        press(&mut app, ch(c));
+    for scenario in [request, answer] {
+        let name = scenario.name.clone();
+        let mut app = App::new(scenario, name.clone()).expect("simulates");
+        app.design = Design::WithCharge;
+        let trace = app.trace().clone();
+        let told = app.told().clone();
+        let (send, lost) = (0..trace.ticks.len())
+            .find_map(|i| told.lost_later[i].map(|at| (i, at)))
+            .unwrap_or_else(|| panic!("{name}: a message is lost"));
+        let (row, screen) = row_at(&mut app, send, send);
+        for head in ['▶', '◀', '✗'] {
+            assert!(
+                !row.contains(head),
+                "{name}: {head} before the loss:\n{screen}"
+            );
+        }
+        assert!(row.contains('├'), "{name}: it leaves its sender:\n{screen}");
+        let (row, screen) = row_at(&mut app, lost, send);
+        assert!(row.contains('✗'), "{name}: cut once lost:\n{screen}");
         assert!(
-            app.tick <= app.last_tick(),
-            "after {c}: tick {} past the last, {}",
-            app.tick,
-            app.last_tick()
+            !row.contains('▶') && !row.contains('◀'),
+            "{name}:\n{screen}"
         );
     }
 }
@@ -1209,7 +1152,7 @@ fn every_lost_message_and_only_those_are_drawn_cut_from_their_send_row() {
                 }
             }
             let cut: Vec<usize> = (0..trace.ticks.len())
-                .filter(|&i| told.lost_later[i])
+                .filter(|&i| told.lost_later[i].is_some())
                 .collect();
             let (mut sends, mut answers) = (Vec::new(), Vec::new());
             for &i in &cut {

@@ -348,7 +348,12 @@ pub fn render_rows(
             label: label.as_str(),
             arrow: told.arrows[index].as_deref(),
             shorter: told.arrows_short.get(index).map_or(&[][..], Vec::as_slice),
-            lost_later: told.lost_later.get(index).copied().unwrap_or(false),
+            lost: told
+                .lost_later
+                .get(index)
+                .copied()
+                .flatten()
+                .map(|at| at <= current),
         };
         draw_tick(buf, &lanes, y, tick, &words, style, theme);
         drawn.push((Rect::new(inner.x, y, inner.width, 1), index));
@@ -361,7 +366,9 @@ struct Words<'a> {
     label: &'a str,
     arrow: Option<&'a str>,
     shorter: &'a [String],
-    lost_later: bool,
+    /// For a message the network loses further on: whether the replay has reached the loss
+    /// (`true`: drawn cut there) or not yet (`false`: heading for the network, its end untold).
+    lost: Option<bool>,
 }
 
 impl Words<'_> {
@@ -395,14 +402,14 @@ fn draw_tick(
 ) {
     match &tick.message {
         Some(m) => {
-            // A request the network loses further on is drawn cut from its send row on.
-            let m = if words.lost_later {
-                Message {
+            // A message the network loses further on heads for the network, its end untold
+            // until the loss is on screen; from then on its send row is drawn cut there too.
+            let m = match words.lost {
+                Some(true) => Message {
                     fate: Fate::Lost,
                     ..*m
-                }
-            } else {
-                *m
+                },
+                _ => *m,
             };
             draw_arrow(buf, lanes, y, &m, words, tick, row, theme)
         }
@@ -443,9 +450,11 @@ fn draw_arrow(
 ) {
     let kind = tick.kind;
     let from = lanes.x(lanes.of(m.from, tick));
-    // A lost message is cut where the network lost it.
+    // A lost message is cut where the network lost it; one it will lose stops there.
+    let heading_out = words.lost == Some(false);
     let to = match m.fate {
         Fate::Lost => lanes.center(Actor::Network),
+        _ if heading_out => lanes.center(Actor::Network),
         _ => lanes.x(lanes.of(m.to, tick)),
     };
     let (lo, hi) = (from.min(to), from.max(to));
@@ -460,6 +469,8 @@ fn draw_arrow(
     }
     let head = match (m.fate, rightward) {
         (Fate::Lost | Fate::Unanswered, _) => "✗",
+        // Heading out: no head, for nobody knows yet where it ends.
+        (Fate::Sent, _) if heading_out => "─",
         (Fate::Sent, true) => "▶",
         (Fate::Sent, false) => "◀",
     };
