@@ -3,10 +3,9 @@
 //! update function only describes these; they run here (or, for the slow and the socket
 //! ones, in the terminal's loop), and their results come back as messages.
 
-use super::app::{App, Picker};
 use super::msg::Msg;
+use super::picker::Picker;
 use super::prepare::{Job, prepare_job};
-use super::update::update;
 use crate::scenario;
 use std::path::PathBuf;
 
@@ -164,18 +163,5 @@ pub fn run_now(effect: Effect) -> Option<Msg> {
             Some(Msg::Saved { path, result })
         }
         Effect::Publish => None,
-    }
-}
-
-/// Updates the app with a message and runs every effect that follows, at once and on this
-/// thread, until nothing is left: the replay as tests and exports drive it.
-pub fn settle(app: &mut App, msg: Msg) {
-    let mut pending = vec![msg];
-    while let Some(msg) = pending.pop() {
-        for effect in update(app, msg) {
-            if let Some(next) = run_now(effect) {
-                pending.push(next);
-            }
-        }
     }
 }

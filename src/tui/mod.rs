@@ -2,6 +2,7 @@
 //! the views, and the loop that ties them to a real terminal.
 
 pub mod app;
+pub mod arrive;
 pub mod checklist;
 pub mod effect;
 pub mod keymap;
@@ -23,6 +24,6 @@ pub mod view;
 pub mod window;
 
 pub use app::App;
-pub use effect::{Effect, settle};
+pub use effect::Effect;
 pub use msg::Msg;
-pub use update::update;
+pub use update::{settle, update};

@@ -2,7 +2,7 @@
 //! (the autoplay timer, the clock, the watched file, a finished simulation, the result of an
 //! effect). [`crate::tui::update`] is the only place any of them changes the state.
 
-use super::app::Picker;
+use super::picker::Picker;
 use super::prepare::{After, Prepared};
 use super::window::WindowMsg;
 use crate::files::WriteError;

@@ -1,7 +1,6 @@
 //! The scenario picker's list: the files of a folder, then the built-in library. Reading them is
 //! an effect the update function asks for; this is where it happens.
 
-use super::app::{Picker, PickerEntry};
 use crate::scenario;
 use std::path::{Path, PathBuf};
 
@@ -91,4 +90,74 @@ fn looks_like_a_scenario(path: &Path) -> bool {
             .lines()
             .any(|l| l.trim_start().starts_with("title") && l.contains('='))
     })
+}
+
+/// The scenario picker: files in `./scenarios`, the built-in library, and a typed path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picker {
+    pub entries: Vec<PickerEntry>,
+    /// Index into `entries`; `entries.len()` is the typed-path line.
+    pub selected: usize,
+    pub typed: String,
+    /// Why the last choice could not be opened.
+    pub error: Option<String>,
+}
+
+impl Picker {
+    /// Whether entry `i` matches what is typed: every entry while nothing is, else those whose
+    /// name or title holds the text, in any letter case.
+    pub fn matches(&self, i: usize) -> bool {
+        let typed = self.typed.trim().to_lowercase();
+        self.entries.get(i).is_some_and(|e| {
+            typed.is_empty()
+                || e.source.to_lowercase().contains(&typed)
+                || e.title.to_lowercase().contains(&typed)
+        })
+    }
+
+    /// The entries that match, in order.
+    pub fn visible(&self) -> Vec<usize> {
+        (0..self.entries.len())
+            .filter(|&i| self.matches(i))
+            .collect()
+    }
+
+    /// Moves the selection to the next (or previous) matching entry; past the last comes the
+    /// typed-path line.
+    pub fn step(&mut self, down: bool) {
+        let visible = self.visible();
+        let at = visible.iter().position(|&i| i == self.selected);
+        self.selected = match (at, down) {
+            (Some(p), true) => visible.get(p + 1).copied().unwrap_or(self.entries.len()),
+            (Some(p), false) => visible[p.saturating_sub(1)],
+            // On the path line: down stays, up goes to the last match.
+            (None, true) => self.entries.len(),
+            (None, false) => visible.last().copied().unwrap_or(self.entries.len()),
+        };
+    }
+
+    /// After the text changed: the first match is selected, or the path line when none is.
+    pub fn refilter(&mut self) {
+        self.error = None;
+        // Nothing typed any more: every entry shows again, and the selection stays put.
+        if self.typed.trim().is_empty() {
+            return;
+        }
+        self.selected = self
+            .visible()
+            .first()
+            .copied()
+            .unwrap_or(self.entries.len());
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PickerEntry {
+    /// What it is listed as: a path (stripped of control characters), or a built-in name.
+    pub source: String,
+    /// The file itself, by its real name, which may hold characters `source` leaves out.
+    pub path: Option<PathBuf>,
+    pub title: String,
+    pub summary: String,
+    pub builtin: bool,
 }

@@ -2,9 +2,10 @@
 //! the only place the replay's state changes; it draws nothing, reads and writes no file, and
 //! never waits.
 
-use super::app::{App, Overlay, Parted, Picker, SPEEDS, SavePrompt, Screen};
+use super::app::{App, Overlay, Parted, SPEEDS, SavePrompt, Screen};
 use super::effect::Effect;
 use super::msg::Msg;
+use super::picker::Picker;
 use super::room::MAX_VOTES;
 use crate::files::WriteError;
 use crate::scenario::{self, Scenario, fork, fork_toml};
@@ -1470,6 +1471,19 @@ fn session_changed(app: &mut App, result: Result<Box<crate::present::playlist::P
             app.notice = Some(crate::text::sanitize_line(&format!(
                 "the session file has an error, so the agenda read before is kept: {e}"
             )));
+        }
+    }
+}
+
+/// Updates the app with a message and runs every effect that follows, at once and on this
+/// thread, until nothing is left: the replay as tests and exports drive it.
+pub fn settle(app: &mut App, msg: Msg) {
+    let mut pending = vec![msg];
+    while let Some(msg) = pending.pop() {
+        for effect in update(app, msg) {
+            if let Some(next) = super::effect::run_now(effect) {
+                pending.push(next);
+            }
         }
     }
 }

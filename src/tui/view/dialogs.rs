@@ -1,7 +1,8 @@
 //! The dialogs drawn over the replay: the scenario picker and the save prompt.
 
 use super::fit;
-use crate::tui::app::{App, Picker, SavePrompt};
+use crate::tui::app::{App, SavePrompt};
+use crate::tui::picker::Picker;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;

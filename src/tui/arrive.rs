@@ -1,0 +1,200 @@
+//! A simulated story arriving on screen: asking for the simulation ("simulating…"), then
+//! showing what came back (or why nothing could) as the job's [`After`] says, including
+//! entering another part of a session with the answers it was given before.
+
+use super::app::{App, Overlay, Screen};
+use super::prepare::{After, ErrorsTo, Job, Prepared, checkout_keys, step_keys};
+
+impl App {
+    /// Starts putting a story on screen: says "simulating…" and asks for the simulation,
+    /// which the terminal's loop runs on another thread (and tests run at once).
+    pub fn start(&mut self, job: Job) -> crate::tui::effect::Effect {
+        self.simulating = Some(job.after.doing());
+        crate::tui::effect::Effect::Simulate(job)
+    }
+
+    /// Shows a simulated story (or why it could not be simulated), as `after` says.
+    pub fn finish(&mut self, after: After, result: Result<Prepared, String>) {
+        self.simulating = None;
+        let prepared = match result {
+            Ok(p) => p,
+            Err(e) => {
+                match after {
+                    After::Fork { .. } => {
+                        self.notice = Some(format!("that fork cannot be simulated: {e}"))
+                    }
+                    After::Unfork { .. }
+                    | After::StepKeys { .. }
+                    | After::KeyStrategy { .. }
+                    | After::AsWritten
+                    | After::Section { .. } => self.notice = Some(e),
+                    After::Reload => self.error = Some(e),
+                    After::Open { errors_to, .. } => match errors_to {
+                        ErrorsTo::Picker(mut picker) => {
+                            picker.error = Some(e);
+                            self.overlay = Overlay::Picker(picker);
+                        }
+                        ErrorsTo::Notice => self.notice = Some(e),
+                        ErrorsTo::Window => {
+                            self.screen = Screen::Replay;
+                            self.notice = Some(e);
+                        }
+                    },
+                }
+                return;
+            }
+        };
+        let design = prepared.original.design;
+        let ticks_before = self.trace().ticks.len();
+        // The room's answers to the scenario being left stay with its section.
+        let leaving =
+            matches!(after, After::Section { .. }).then(|| std::mem::take(&mut self.room));
+        let warning = prepared.warning.clone();
+        self.apply(prepared);
+        // A run that grew or shrank says so: the room sees the new length, not just a new end.
+        let ticks_after = self.trace().ticks.len();
+        let length = if ticks_after == ticks_before {
+            String::new()
+        } else {
+            format!("; the run now has {ticks_after} ticks (it had {ticks_before})")
+        };
+        match after {
+            After::Fork { words } => {
+                self.notice = Some(format!(
+                    "what if: {words} — the future is re-simulated{length}"
+                ))
+            }
+            After::Unfork { left: 0 } => {
+                self.notice = Some("back to the scenario as written (r redoes)".into())
+            }
+            After::Unfork { left } => {
+                self.notice = Some(format!(
+                    "the last what-if is taken back; {left} still in force (r redoes)"
+                ))
+            }
+            After::StepKeys { mode } => {
+                self.notice = Some(format!(
+                    "steps after payment now sent with {} (m for the next way)",
+                    step_keys(mode)
+                ))
+            }
+            After::KeyStrategy { strategy } => {
+                self.notice = Some(match strategy {
+                    Some(strategy) => format!(
+                        "the checkout now sends {} (K for the next way){length}",
+                        checkout_keys(strategy)
+                    ),
+                    None => format!(
+                        "the checkout's keys are back as the file writes them (K for the next way){length}"
+                    ),
+                })
+            }
+            After::AsWritten => {
+                self.undone.clear();
+                self.notice = Some(format!(
+                    "back to the scenario as written: no what-if, the keys as the file writes them{length}"
+                ))
+            }
+            After::Reload => {
+                // A session's part read again is the one its agenda names and comes back to.
+                if let Some(agenda) = self.agenda.as_mut()
+                    && let Some(section) = agenda.playlist.sections.get_mut(agenda.at)
+                {
+                    section.take(self.original.clone());
+                }
+                self.error = None;
+                let kept = self.changed_from_written();
+                self.notice = Some(if kept.is_empty() {
+                    "the scenario file changed: reloaded".into()
+                } else {
+                    format!(
+                        "the scenario file changed: reloaded, {} still in force",
+                        crate::text::and_list(&kept)
+                    )
+                });
+            }
+            After::Section { index, at_end, .. } => {
+                self.enter_section(index, at_end, leaving);
+                if let Some(w) = warning {
+                    self.notice = Some(w);
+                }
+            }
+            After::Open { source, notice, .. } => {
+                self.source = crate::text::sanitize_line(&source);
+                self.design = design;
+                self.tick = 0;
+                self.screen = Screen::Replay;
+                self.overlay = Overlay::None;
+                self.error = None;
+                self.playing = false;
+                self.notice = notice;
+            }
+        }
+    }
+}
+
+impl App {
+    /// Puts section `index` of the session on screen (its story just applied): its design,
+    /// its first or last tick, and the answers it was given before; `leaving` are the answers
+    /// of the section left.
+    fn enter_section(
+        &mut self,
+        index: usize,
+        at_end: bool,
+        leaving: Option<crate::tui::room::Room>,
+    ) {
+        let elapsed = self.present.map_or(0, |p| p.elapsed_secs);
+        let quizzes = self.scenario.quizzes.len();
+        let Some(agenda) = self.agenda.as_mut() else {
+            return;
+        };
+        if let (Some(room), Some(slot)) = (leaving, agenda.rooms.get_mut(agenda.at)) {
+            *slot = room;
+        }
+        agenda.move_to(index, elapsed);
+        // The part as just read from its file is the one to come back to, under its title.
+        if let Some(section) = agenda.playlist.sections.get_mut(index) {
+            section.take(self.original.clone());
+        }
+        let mut room = agenda
+            .rooms
+            .get_mut(index)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        if room.quizzes.len() != quizzes {
+            room = crate::tui::room::Room::new(quizzes);
+        }
+        let (design, source, title, count, part_hide) = match agenda.section() {
+            Some(s) => (
+                s.design,
+                s.source.clone(),
+                s.title.clone(),
+                agenda.playlist.sections.len(),
+                s.hide,
+            ),
+            None => (
+                self.design,
+                self.source.clone(),
+                String::new(),
+                0,
+                crate::present::Hide::default(),
+            ),
+        };
+        self.room = room;
+        self.design = design;
+        self.source = source;
+        self.screen = Screen::Replay;
+        self.overlay = Overlay::None;
+        self.error = None;
+        self.playing = false;
+        self.parted = None;
+        self.undone.clear();
+        self.saved_added.clear();
+        self.tick = if at_end { self.last_tick() } else { 0 };
+        if let Some(p) = self.present.as_mut() {
+            p.revealed = false;
+            p.hide = p.base_hide.or(part_hide);
+        }
+        self.notice = Some(format!("part {} of {count}: {title}", index + 1));
+    }
+}
