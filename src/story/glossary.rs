@@ -41,33 +41,68 @@ pub const TERMS: &[(&str, &str)] = &[
 
 /// Where `term` first stands as a whole word (so "replay" is not found in "replayed").
 pub fn whole_word(text: &str, term: &str) -> Option<usize> {
-    let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
-    text.match_indices(term).map(|(i, _)| i).find(|&i| {
-        boundary(text[..i].chars().next_back()) && boundary(text[i + term.len()..].chars().next())
-    })
+    text.match_indices(term)
+        .map(|(i, _)| i)
+        .find(|&i| stands_alone(text, i, i + term.len()))
 }
 
 /// For each term, the first tick whose narration uses it, if any.
 pub fn first_uses(told: &Told) -> Vec<Option<usize>> {
-    // One pass over the story, each narration lowered once, stopping as soon as every term
-    // has been found: a long story's terms are all used within its first ticks.
+    // One pass over the story, stopping as soon as every term has been found: a long story's
+    // terms are all used within its first ticks, but one it never uses means reading to the
+    // end, so a term found is no longer looked for. A narration in ASCII is searched for
+    // every term still missing at once, letter case aside; one with other letters is lowered
+    // first, as the glossary's marks are, since lowering may turn a letter outside ASCII into
+    // one inside it (the Kelvin sign into `k`). A match that is no whole word may hide one
+    // that starts inside it only if a term's end is another's start after a space, and none
+    // is.
     let mut first: Vec<Option<usize>> = vec![None; TERMS.len()];
-    let mut missing = TERMS.len();
     let mut lowered = String::new();
+    let mut missing: Vec<usize> = (0..TERMS.len()).collect();
+    let mut search = terms(&missing);
     for (tick, narration) in told.narrations.iter().enumerate() {
-        if missing == 0 {
+        let Some(finder) = &search else {
             break;
-        }
-        lowered.clear();
-        lowered.extend(narration.chars().flat_map(char::to_lowercase));
-        for ((term, _), at) in TERMS.iter().zip(first.iter_mut()) {
-            if at.is_none() && whole_word(&lowered, term).is_some() {
-                *at = Some(tick);
-                missing -= 1;
+        };
+        let text: &str = if narration.is_ascii() {
+            narration
+        } else {
+            lowered.clear();
+            lowered.extend(narration.chars().flat_map(char::to_lowercase));
+            &lowered
+        };
+        let mut found_here = false;
+        for found in finder.find_iter(text) {
+            let term = missing[found.pattern().as_usize()];
+            if first[term].is_none() && stands_alone(text, found.start(), found.end()) {
+                first[term] = Some(tick);
+                found_here = true;
             }
+        }
+        if found_here {
+            missing.retain(|&t| first[t].is_none());
+            search = terms(&missing);
         }
     }
     first
+}
+
+/// A search for the terms `which` (by their place in [`TERMS`]), whatever the letter case
+/// of ASCII text; `None` when there are none.
+fn terms(which: &[usize]) -> Option<aho_corasick::AhoCorasick> {
+    if which.is_empty() {
+        return None;
+    }
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(which.iter().map(|&t| TERMS[t].0))
+        .ok()
+}
+
+/// Whether `text[start..end]` is a whole word: no letter or digit just before or after it.
+fn stands_alone(text: &str, start: usize, end: usize) -> bool {
+    let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
+    boundary(text[..start].chars().next_back()) && boundary(text[end..].chars().next())
 }
 
 /// The terms a tick's narration uses for the first time in the story, with their meanings:
@@ -90,6 +125,66 @@ mod tests {
         for (term, what) in super::TERMS {
             for one_story in ["K7Q4", "5531", "ch_1"] {
                 assert!(!what.contains(one_story), "{term}: {what}");
+            }
+        }
+    }
+
+    /// The one-pass search finds each term where lowering every narration and looking for
+    /// the term as a whole word does, whatever the narrations' letters and case.
+    #[test]
+    fn every_term_at_once_finds_what_each_term_alone_finds() {
+        use proptest::prelude::*;
+        let piece = prop_oneof![
+            Just("Replay".to_string()),
+            Just("replayed".to_string()),
+            Just("IDEMPOTENCY KEY".to_string()),
+            Just("idempotency \u{212A}ey".to_string()),
+            Just("in progress".to_string()),
+            Just("intent".to_string()),
+            Just("xintent".to_string()),
+            Just("ATTEMPT".to_string()),
+            Just("Retention window".to_string()),
+            Just("ÄReplay".to_string()),
+            Just("fingerprintent".to_string()),
+            Just("idempotency keyintent".to_string()),
+            Just(" reconciliation".to_string()),
+            "[ a-zé.,İ]{0,6}",
+        ];
+        let narration = proptest::collection::vec(piece, 0..6).prop_map(|p| p.join(""));
+        proptest!(|(narrations in proptest::collection::vec(narration, 0..8))| {
+            let told = crate::story::Told { narrations: narrations.clone(), ..Default::default() };
+            let alone: Vec<Option<usize>> = super::TERMS
+                .iter()
+                .map(|(term, _)| {
+                    narrations.iter().position(|n| {
+                        let lower: String = n.chars().flat_map(char::to_lowercase).collect();
+                        super::whole_word(&lower, term).is_some()
+                    })
+                })
+                .collect();
+            prop_assert_eq!(super::first_uses(&told), alone);
+        });
+    }
+
+    /// The one-pass search skips past each match, so a whole word starting inside another
+    /// match would be missed: no term may start where another, after a space or a mark,
+    /// still goes on.
+    #[test]
+    fn no_term_starts_inside_another_after_a_space() {
+        for (a, _) in super::TERMS {
+            for (i, c) in a.char_indices() {
+                if c.is_alphanumeric() {
+                    continue;
+                }
+                let rest = &a[i + c.len_utf8()..];
+                for (b, _) in super::TERMS {
+                    for end in 1..=rest.len().min(b.len()) {
+                        assert!(
+                            !b.starts_with(&rest[..end]) || rest[..end].is_empty(),
+                            "{b} starts inside {a}"
+                        );
+                    }
+                }
             }
         }
     }

@@ -321,14 +321,9 @@ pub struct App {
     pub source: String,
     /// Why the last reload failed; the last good version keeps running meanwhile.
     pub error: Option<String>,
-    /// The trace under each design.
-    pub traces: PerDesign<Trace>,
-    /// For each trace, its words: labels, narration, arrow labels (written once).
-    pub told: PerDesign<Told>,
-    /// For each trace, the tick where each glossary term is first used (worked out once).
-    glossary: PerDesign<Vec<Option<usize>>>,
-    /// For each trace, its runs of repeated attempts (worked out once).
-    repeats: PerDesign<Vec<crate::tui::repeats::Run>>,
+    /// The run under each design, and its words (told once, when first wanted): shared with
+    /// the thread that tells the designs not on screen.
+    runs: std::sync::Arc<crate::tui::prepare::Runs>,
     /// How many ticks each design's run has before the what-ifs (keyed as on screen).
     before_what_ifs: PerDesign<usize>,
     pub design: Design,
@@ -432,10 +427,20 @@ impl App {
         changes
     }
 
-    /// Simulates every design up front, so switching and stepping never wait.
+    /// Simulates every design up front, so switching and stepping never wait, and tells the
+    /// story under the file's design.
     pub fn new(scenario: Scenario, source: String) -> Result<App, SimError> {
-        let prepared = crate::tui::prepare::prepare(scenario.clone(), Vec::new())?;
-        Ok(App::from_prepared(scenario, source, prepared))
+        let design = scenario.design;
+        App::showing(scenario, source, design)
+    }
+
+    /// As [`App::new`], open under `design`: the story is told under it before the first
+    /// frame, the other designs when first wanted (or beside the terminal's loop).
+    fn showing(scenario: Scenario, source: String, design: Design) -> Result<App, SimError> {
+        let prepared = crate::tui::prepare::prepare_showing(scenario.clone(), design)?;
+        let mut app = App::from_prepared(scenario, source, prepared);
+        app.design = design;
+        Ok(app)
     }
 
     /// One still picture or recording of `design`, for an export: only that design's story
@@ -462,10 +467,7 @@ impl App {
         prepared: crate::tui::prepare::Prepared,
     ) -> App {
         let crate::tui::prepare::Prepared {
-            traces,
-            told,
-            glossary,
-            repeats,
+            runs,
             before_what_ifs,
             ..
         } = prepared;
@@ -479,10 +481,7 @@ impl App {
             scenario,
             source,
             error: None,
-            traces,
-            told,
-            glossary,
-            repeats,
+            runs,
             before_what_ifs,
             design,
             tick: 0,
@@ -521,10 +520,8 @@ impl App {
     /// The replay as the command line opens it: the file to watch, the design and the moment
     /// to open at, and whether a room is watching.
     pub fn launch(scenario: Scenario, source: String, options: Launch) -> Result<App, SimError> {
-        let mut app = App::new(scenario, source)?;
-        if let Some(d) = options.design {
-            app.design = d;
-        }
+        let design = options.design.unwrap_or(scenario.design);
+        let mut app = App::showing(scenario, source, design)?;
         if let Some(at) = options.at {
             let t = at.resolve(app.trace().ticks.first().map_or(Instant(0), |t| t.at));
             app.tick = app.trace().tick_at_or_before(t);
@@ -565,10 +562,7 @@ impl App {
             original,
             added,
             scenario,
-            traces,
-            told,
-            glossary,
-            repeats,
+            runs,
             before_what_ifs,
             file,
             warning: _,
@@ -579,11 +573,14 @@ impl App {
             _ => self.now(),
         };
         let tick = self.tick;
-        self.told = told;
-        self.glossary = glossary;
-        self.repeats = repeats;
+        // A long story's words are many small pieces, and freeing them takes a while: the
+        // story left is let go of beside the loop, not on the screen's thread.
+        let left = std::mem::replace(&mut self.runs, runs);
+        if !self.for_export {
+            // Without a thread to spare, it is let go of here.
+            let _ = std::thread::Builder::new().spawn(move || drop(left));
+        }
         self.before_what_ifs = before_what_ifs;
-        self.traces = traces;
         if !same_story || self.room.quizzes.len() != scenario.quizzes.len() {
             self.room = Room::new(scenario.quizzes.len());
             self.parted = None;
@@ -688,7 +685,7 @@ impl App {
     /// The most charges any design's run ends with: how far a `"charges"` question's choices
     /// grow.
     pub fn most_charges(&self) -> usize {
-        crate::scenario::most_charges(self.traces.values())
+        crate::scenario::most_charges(self.runs.traces().values())
     }
 
     /// The choices a question shows in this story.
@@ -760,8 +757,13 @@ impl App {
         Some(format!("the room: {text} under {under}"))
     }
 
+    /// Every design's run of the story on screen.
+    pub fn runs(&self) -> &std::sync::Arc<crate::tui::prepare::Runs> {
+        &self.runs
+    }
+
     pub fn trace_of(&self, design: Design) -> &Trace {
-        &self.traces[design]
+        self.runs.trace(design)
     }
 
     /// How many ticks a design's run has before the what-ifs, keyed as on screen.
@@ -772,7 +774,7 @@ impl App {
     /// The runs of repeated attempts the timeline folds, when folding is on (`f`).
     pub fn folds(&self) -> &[crate::tui::repeats::Run] {
         if self.fold {
-            &self.repeats[self.design]
+            self.runs.repeats(self.design)
         } else {
             &[]
         }
@@ -780,7 +782,7 @@ impl App {
 
     /// Where each glossary term is first used in the current design's trace.
     pub fn glossary_first(&self) -> &[Option<usize>] {
-        &self.glossary[self.design]
+        &self.runs.telling(self.design).glossary
     }
 
     pub fn trace(&self) -> &Trace {
@@ -793,7 +795,7 @@ impl App {
     }
 
     pub fn told_of(&self, design: Design) -> &Told {
-        &self.told[design]
+        &self.runs.telling(design).told
     }
 
     /// The file the story on screen was read from, watched for changes; `None` for a

@@ -10,7 +10,18 @@ impl App {
     /// which the terminal's loop runs on another thread (and tests run at once).
     pub fn start(&mut self, job: Job) -> crate::tui::effect::Effect {
         self.simulating = Some(job.after.doing());
-        crate::tui::effect::Effect::Simulate(job)
+        // The design the story will open under, told with the simulation: a part of a session
+        // opens under its own, another scenario under its file's, anything else stays.
+        let showing = match &job.after {
+            After::Section { index, .. } => self
+                .agenda
+                .as_ref()
+                .and_then(|a| a.playlist.sections.get(*index))
+                .map(|s| s.design),
+            After::Open { .. } => None,
+            _ => Some(self.design),
+        };
+        crate::tui::effect::Effect::Simulate { job, showing }
     }
 
     /// Shows a simulated story (or why it could not be simulated), as `after` says.

@@ -14,8 +14,12 @@ use std::path::PathBuf;
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum Effect {
-    /// Simulate a story under every design: [`Msg::Simulated`].
-    Simulate(Job),
+    /// Simulate a story under every design, telling it at once under `showing` (the file's
+    /// own design when `None`), the design it will be shown under: [`Msg::Simulated`].
+    Simulate {
+        job: Job,
+        showing: Option<crate::sim::Design>,
+    },
     /// List the scenario files of a folder, then the built-ins: [`Msg::Listed`].
     ListScenarios(Vec<PathBuf>),
     /// Read the scenario chosen in the picker: [`Msg::Loaded`].
@@ -96,12 +100,16 @@ pub fn runs_beside(effect: &Effect) -> bool {
 /// notes' link has no meaning without a terminal loop: publishing here does nothing.
 pub fn run_now(effect: Effect) -> Option<Msg> {
     match effect {
-        Effect::Simulate(Job {
-            original,
-            added,
-            after,
-        }) => Some(Msg::Simulated {
-            result: prepare_job(original, added, &after).map_err(|e| e.to_string()),
+        Effect::Simulate {
+            job:
+                Job {
+                    original,
+                    added,
+                    after,
+                },
+            showing,
+        } => Some(Msg::Simulated {
+            result: prepare_job(original, added, &after, showing).map_err(|e| e.to_string()),
             after,
         }),
         Effect::Explore { scenario, search } => {

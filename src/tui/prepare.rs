@@ -16,17 +16,106 @@ pub struct Prepared {
     pub(super) original: Scenario,
     pub(super) added: Vec<Fault>,
     pub(super) scenario: Scenario,
-    pub(super) traces: PerDesign<Trace>,
-    pub(super) told: PerDesign<Told>,
-    pub(super) glossary: PerDesign<Vec<Option<usize>>>,
-    /// For each trace, its runs of repeated attempts (folded with `f`).
-    pub(super) repeats: PerDesign<Vec<crate::tui::repeats::Run>>,
+    /// Every design's run, each told the first time it is wanted.
+    pub(super) runs: std::sync::Arc<Runs>,
     /// How many ticks each design's run has without the what-ifs, keyed as `original` is.
     pub(super) before_what_ifs: PerDesign<usize>,
     /// The story as a file, for the speaker notes, when it was worked out here too.
     pub(super) file: Option<String>,
     /// Why the file could not be read again, so the version kept from before is shown.
     pub(super) warning: Option<String>,
+}
+
+/// One design's run in words: its story told, and where each glossary term is first used.
+#[derive(Clone, Debug, Default)]
+pub struct Telling {
+    pub told: Told,
+    pub glossary: Vec<Option<usize>>,
+}
+
+/// Every design's run of one story. Telling a long run takes far longer than simulating it,
+/// so each design is told the first time it is wanted: the first frame waits for the design
+/// on screen alone, and the terminal's loop tells the others beside it
+/// ([`Runs::tell_every_design`]). What is told is the same whenever, and on whichever thread,
+/// it is told.
+#[derive(Clone)]
+pub struct Runs {
+    scenario: Scenario,
+    traces: PerDesign<Trace>,
+    told: PerDesign<std::sync::OnceLock<Telling>>,
+    /// Each design's runs of repeated attempts (folded with `f`), found when first wanted.
+    repeats: PerDesign<std::sync::OnceLock<Vec<crate::tui::repeats::Run>>>,
+    /// For a view that never leaves one design: the others keep their outcomes alone, and
+    /// are told as nothing.
+    only: Option<crate::sim::Design>,
+}
+
+impl std::fmt::Debug for Runs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runs")
+            .field("scenario", &self.scenario.name)
+            .field(
+                "told",
+                &self
+                    .told
+                    .values()
+                    .iter()
+                    .filter(|t| t.get().is_some())
+                    .count(),
+            )
+            .finish()
+    }
+}
+
+impl Runs {
+    pub fn trace(&self, design: crate::sim::Design) -> &Trace {
+        &self.traces[design]
+    }
+
+    pub fn traces(&self) -> &PerDesign<Trace> {
+        &self.traces
+    }
+
+    /// A design's run in words, told now if it has not been yet (or being told on another
+    /// thread: then this waits for it).
+    pub fn telling(&self, design: crate::sim::Design) -> &Telling {
+        self.told[design].get_or_init(|| {
+            if self.only.is_some_and(|o| o != design) {
+                return Telling::default();
+            }
+            tell(&self.scenario, &self.traces[design])
+        })
+    }
+
+    /// A design's runs of repeated attempts, found now if they have not been yet.
+    pub fn repeats(&self, design: crate::sim::Design) -> &[crate::tui::repeats::Run] {
+        self.repeats[design].get_or_init(|| {
+            crate::tui::repeats::runs(&self.traces[design], &self.telling(design).told)
+        })
+    }
+
+    /// Tells every design not told yet, `first` first, and finds their repeats: what the
+    /// terminal's loop runs beside itself once a story is on screen, so switching designs
+    /// and folding seldom wait.
+    pub fn tell_every_design(&self, first: crate::sim::Design) {
+        self.repeats(first);
+        for d in crate::sim::Design::ALL {
+            self.repeats(d);
+        }
+    }
+
+    /// The designs told so far, in order.
+    pub fn told_so_far(&self) -> Vec<crate::sim::Design> {
+        crate::sim::Design::ALL
+            .into_iter()
+            .filter(|d| self.told[*d].get().is_some())
+            .collect()
+    }
+
+    /// Whether every design has been told and its repeats found.
+    pub fn all_told(&self) -> bool {
+        self.repeats.values().iter().all(|r| r.get().is_some())
+    }
 }
 
 impl std::fmt::Debug for Prepared {
@@ -37,6 +126,7 @@ impl std::fmt::Debug for Prepared {
             .field(
                 "ticks",
                 &self
+                    .runs
                     .traces
                     .values()
                     .iter()
@@ -58,11 +148,13 @@ impl Prepared {
 
 /// Simulates a job: as [`prepare`], but a session's part read from a file is read again
 /// first, so a part left and come back to shows the file as it is on disk now (the version
-/// kept from before, with a warning, when the file no longer reads).
+/// kept from before, with a warning, when the file no longer reads). The story under
+/// `showing` (the file's own design when `None`), the one the screen will show, is told too.
 pub fn prepare_job(
     original: Scenario,
     added: Vec<Fault>,
     after: &After,
+    showing: Option<crate::sim::Design>,
 ) -> Result<Prepared, SimError> {
     let mut warning = None;
     let original = match (after, original.origin.file()) {
@@ -78,69 +170,139 @@ pub fn prepare_job(
         },
         _ => original,
     };
-    let mut prepared = prepare(original, added)?;
+    let showing = showing.unwrap_or(original.design);
+    let mut prepared = prepare_telling(original, added, None, Some(showing))?;
     prepared.warning = warning;
     Ok(prepared)
 }
 
-/// Simulates `original` with the what-if faults `added` under every design, and tells every
-/// design's story, so switching designs never waits. Pure and self-contained: safe to run on
+/// Simulates `original` with the what-if faults `added` under every design; each design's
+/// story is told when first wanted ([`Runs::telling`]). Pure and self-contained: safe to run on
 /// any thread.
 pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimError> {
-    prepare_telling(original, added, None)
+    prepare_telling(original, added, None, None)
+}
+
+/// As [`prepare`], and the story under `design` is told at once: the first frame of a story
+/// waits for the design it shows.
+pub fn prepare_showing(
+    original: Scenario,
+    design: crate::sim::Design,
+) -> Result<Prepared, SimError> {
+    prepare_telling(original, Vec::new(), None, Some(design))
 }
 
 /// As [`prepare`] without what-ifs, but the story of `design` alone is told: the other runs
 /// keep only their outcomes (see [`Trace::outcome_only`]) and no words, each shed as soon as
 /// it is made. For a view that never leaves `design`, such as an export.
 pub fn prepare_one(scenario: Scenario, design: crate::sim::Design) -> Result<Prepared, SimError> {
-    prepare_telling(scenario, Vec::new(), Some(design))
+    prepare_telling(scenario, Vec::new(), Some(design), Some(design))
 }
 
-/// The work of both: every design simulated, and told unless `only` names another.
+/// The work of all three: every design simulated, to be told unless `only` names another,
+/// and `showing` told at once. The design shown is simulated and told on this thread while
+/// another simulates the rest: telling a long run takes longer than simulating every design.
 fn prepare_telling(
     original: Scenario,
     added: Vec<Fault>,
     only: Option<crate::sim::Design>,
+    showing: Option<crate::sim::Design>,
 ) -> Result<Prepared, SimError> {
-    let told_here = |d: crate::sim::Design| only.is_none_or(|o| o == d);
+    use crate::sim::Design;
+    let told_here = |d: Design| only.is_none_or(|o| o == d);
     let scenario = crate::scenario::fork::with_faults(&original, &added);
-    let mut lengths = Vec::new();
-    let traces = PerDesign::try_new(|d| {
-        let trace = scenario.simulate(d)?;
-        lengths.push(trace.ticks.len());
-        Ok(if told_here(d) {
+    let kept = |trace: Trace, d: Design| {
+        let length = trace.ticks.len();
+        let trace = if told_here(d) {
             trace
         } else {
             trace.outcome_only()
-        })
-    })?;
-    let told = traces.map(|d, t| {
-        if told_here(d) {
-            scenario.tell(t)
-        } else {
-            Told::default()
-        }
-    });
-    let glossary = told.map(|_, t| crate::story::glossary::first_uses(t));
-    let repeats = told.map(|d, t| crate::tui::repeats::runs(&traces[d], t));
-    let before_what_ifs = if added.is_empty() {
-        PerDesign::new(|d| lengths[d.index()])
-    } else {
-        PerDesign::try_new(|d| original.simulate(d).map(|t| t.ticks.len()))?
+        };
+        (trace, length)
     };
+    let (rest, first, before) = std::thread::scope(|s| {
+        let rest = s.spawn(|| {
+            let runs: Vec<(Design, Result<(Trace, usize), SimError>)> = Design::ALL
+                .into_iter()
+                .filter(|d| Some(*d) != showing)
+                .map(|d| (d, scenario.simulate(d).map(|t| kept(t, d))))
+                .collect();
+            // Each design's length before the what-ifs, when there are some.
+            let before: Option<Vec<Result<usize, SimError>>> = (!added.is_empty()).then(|| {
+                Design::ALL
+                    .into_iter()
+                    .map(|d| original.simulate(d).map(|t| t.ticks.len()))
+                    .collect()
+            });
+            (runs, before)
+        });
+        let first = showing.map(|d| {
+            let run = scenario.simulate(d).map(|t| {
+                let telling = told_here(d).then(|| tell(&scenario, &t));
+                (kept(t, d), telling)
+            });
+            (d, run)
+        });
+        let (rest, before) = rest
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (rest, first, before)
+    });
+    // Each run in its design's place, so the first design that cannot be simulated is the
+    // one said, as when they ran one after another.
+    let mut told_first = None;
+    let mut slots: Vec<Option<Result<(Trace, usize), SimError>>> =
+        Design::ALL.iter().map(|_| None).collect();
+    for (d, run) in rest {
+        slots[d.index()] = Some(run);
+    }
+    if let Some((d, run)) = first {
+        slots[d.index()] = Some(run.map(|(kept, telling)| {
+            told_first = telling.map(|t| (d, t));
+            kept
+        }));
+    }
+    let mut lengths = Vec::new();
+    let traces = PerDesign::try_new(|d| {
+        let (trace, length) = slots[d.index()]
+            .take()
+            .unwrap_or_else(|| unreachable!("every design is simulated once"))?;
+        lengths.push(length);
+        Ok(trace)
+    })?;
+    let before_what_ifs = match before {
+        None => PerDesign::new(|d| lengths[d.index()]),
+        Some(before) => {
+            let mut before = before.into_iter();
+            PerDesign::try_new(|_| before.next().unwrap_or(Ok(0)))?
+        }
+    };
+    let told = PerDesign::new(|_| std::sync::OnceLock::new());
+    if let Some((d, telling)) = told_first {
+        let _ = told[d].set(telling);
+    }
     Ok(Prepared {
         original,
         added,
+        runs: std::sync::Arc::new(Runs {
+            scenario: scenario.clone(),
+            traces,
+            told,
+            repeats: PerDesign::new(|_| std::sync::OnceLock::new()),
+            only,
+        }),
         scenario,
-        traces,
-        told,
-        glossary,
-        repeats,
         before_what_ifs,
         file: None,
         warning: None,
     })
+}
+
+/// A run in words, with where each glossary term is first used.
+fn tell(scenario: &Scenario, trace: &Trace) -> Telling {
+    let told = scenario.tell(trace);
+    let glossary = crate::story::glossary::first_uses(&told);
+    Telling { told, glossary }
 }
 
 /// What to say, and where to go, once the story is simulated.

@@ -150,6 +150,8 @@ pub struct Replay {
     chores_running: usize,
     /// The search progress last told to the replay.
     searched: usize,
+    /// The story whose designs are being told beside the loop (by its revision).
+    telling: Option<u64>,
 }
 
 impl Replay {
@@ -165,6 +167,7 @@ impl Replay {
             chores: mpsc::channel(),
             chores_running: 0,
             searched: 0,
+            telling: None,
         }
     }
 }
@@ -172,8 +175,8 @@ impl Replay {
 impl Runtime<App> for Replay {
     fn run(&mut self, effect: Effect, app: &App) {
         match effect {
-            Effect::Simulate(job) => {
-                self.simulation = Some(Simulation::start(job, app.present.is_some()));
+            Effect::Simulate { job, showing } => {
+                self.simulation = Some(Simulation::start(job, showing, app.present.is_some()));
             }
             Effect::Publish => {
                 if let Some(link) = self.link.as_mut() {
@@ -218,6 +221,16 @@ impl Runtime<App> for Replay {
                 after: s.after,
                 result,
             });
+        }
+        // A story just on screen: its other designs are told beside the loop, so switching
+        // to one seldom waits (the design on screen first: drawing it waits for that alone).
+        if self.telling != Some(app.revision) {
+            self.telling = Some(app.revision);
+            let (runs, first) = (app.runs().clone(), app.design);
+            if !runs.all_told() {
+                // Without a thread to spare, each design is told when first wanted.
+                let _ = std::thread::Builder::new().spawn(move || runs.tell_every_design(first));
+            }
         }
         // Autoplay: the first step a pace after play was pressed, then one per pace.
         match (app.playing, self.next_step) {
@@ -306,8 +319,10 @@ struct Simulation {
 }
 
 impl Simulation {
-    /// Simulates `job` on a thread of its own; `for_notes` also writes the story as a file.
-    fn start(job: Job, for_notes: bool) -> Simulation {
+    /// Simulates `job` on a thread of its own, and tells the story under `design` (the
+    /// file's own when `None`), the one the screen will show; `for_notes` also writes the
+    /// story as a file.
+    fn start(job: Job, showing: Option<crate::sim::Design>, for_notes: bool) -> Simulation {
         let (tx, done) = mpsc::channel();
         let Job {
             original,
@@ -316,7 +331,7 @@ impl Simulation {
         } = job;
         let doing = after.clone();
         std::thread::spawn(move || {
-            let prepared = prepare_job(original, added, &doing).map_err(|e| e.to_string());
+            let prepared = prepare_job(original, added, &doing, showing).map_err(|e| e.to_string());
             let _ = tx.send(if for_notes {
                 prepared.map(Prepared::with_file)
             } else {

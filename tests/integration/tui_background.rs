@@ -12,7 +12,7 @@ use idem::tui::{Effect, Msg, settle, update};
 /// The simulation among the effects an update asked for, if it asked for one.
 fn simulation(effects: Vec<Effect>) -> Option<idem::tui::prepare::Job> {
     effects.into_iter().find_map(|e| match e {
-        Effect::Simulate(job) => Some(job),
+        Effect::Simulate { job, .. } => Some(job),
         _ => None,
     })
 }
@@ -22,7 +22,7 @@ use ratatui::crossterm::event::KeyCode;
 fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
     let mut app = at_first_send();
     // As the terminal's loop runs it: the update asks for the story, another thread works.
-    let before = app.traces.clone();
+    let before = app.runs().traces().clone();
     let msg = map_key(ch('x'), &app).expect("x is a what-if");
     let job = simulation(update(&mut app, msg)).expect("the what-if waits to be simulated");
     assert!(
@@ -30,7 +30,10 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
         "nothing changes on screen before the outcome is known"
     );
     let stories = |traces: &[Trace]| traces.iter().map(story).collect::<Vec<_>>();
-    assert_eq!(stories(app.traces.values()), stories(before.values()));
+    assert_eq!(
+        stories(app.runs().traces().values()),
+        stories(before.values())
+    );
     let doing = app.simulating.clone().expect("it says it is simulating");
     assert!(doing.starts_with("what if:"), "{doing}");
     let screen = render_full(&app);
@@ -72,8 +75,8 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
     let mut at_once = at_first_send();
     press(&mut at_once, ch('x'));
     assert_eq!(
-        stories(app.traces.values()),
-        stories(at_once.traces.values()),
+        stories(app.runs().traces().values()),
+        stories(at_once.runs().traces().values()),
         "the same story as simulated at once"
     );
     assert_eq!(app.tick, 1, "the moment is kept");
@@ -146,4 +149,63 @@ fn in_the_terminal_a_reload_and_an_opened_scenario_are_simulated_elsewhere_too()
         panic!("the picker is back: {:?}", app.overlay);
     };
     assert_eq!(picker.error.as_deref(), Some("the engine refused it"));
+}
+
+/// A story opens told under the design it opens at alone, the others told when first wanted
+/// or beside the loop; whichever way and on whichever thread a design is told, its words, its
+/// glossary marks and its folds are what telling its run at once gives.
+#[test]
+fn each_design_is_told_when_first_wanted_and_told_the_same_on_any_thread() {
+    use idem::sim::Design;
+    use idem::tui::App;
+    use idem::tui::app::Launch;
+    for builtin in idem::scenario::library::BUILTIN {
+        let scenario = builtin.load().expect("a built-in loads");
+        for opening in Design::ALL {
+            let launch = Launch {
+                design: Some(opening),
+                ..Launch::default()
+            };
+            let app =
+                App::launch(scenario.clone(), builtin.name.into(), launch).expect("simulates");
+            assert_eq!(app.design, opening);
+            assert_eq!(
+                app.runs().told_so_far(),
+                vec![opening],
+                "{}: opened under {opening:?}, only it is told",
+                builtin.name
+            );
+            // Half the designs told on another thread, the rest here, on demand.
+            let runs = app.runs().clone();
+            std::thread::spawn(move || runs.tell_every_design(Design::ALL[3]))
+                .join()
+                .expect("tells");
+            for d in Design::ALL {
+                let trace = scenario.simulate(d).expect("simulates");
+                let told = scenario.tell(&trace);
+                assert_eq!(
+                    story(app.runs().trace(d)),
+                    story(&trace),
+                    "{}: {d:?}",
+                    builtin.name
+                );
+                assert_eq!(
+                    app.told_of(d).labels,
+                    told.labels,
+                    "{}: {d:?}",
+                    builtin.name
+                );
+                assert_eq!(app.told_of(d).narrations, told.narrations);
+                assert_eq!(app.told_of(d).arrows, told.arrows);
+                assert_eq!(
+                    app.runs().telling(d).glossary,
+                    idem::story::glossary::first_uses(&told)
+                );
+                assert_eq!(
+                    app.runs().repeats(d),
+                    idem::tui::repeats::runs(&trace, &told).as_slice()
+                );
+            }
+        }
+    }
 }

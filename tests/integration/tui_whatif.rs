@@ -29,7 +29,7 @@ fn past_is_kept(before: &[Trace], app: &App, upto: usize) {
 #[test]
 fn x_loses_the_request_on_the_wire() {
     let mut app = at_first_send();
-    let before = app.traces.clone();
+    let before = app.runs().traces().clone();
     press(&mut app, ch('3'));
     assert_eq!(app.design, Design::NoKey);
     assert_eq!(
@@ -93,7 +93,7 @@ fn x_loses_the_request_on_the_wire() {
 #[test]
 fn bang_crashes_the_processor_at_its_next_step() {
     let mut app = at_first_send();
-    let before = app.traces.clone();
+    let before = app.runs().traces().clone();
     let original_faults = app.scenario.config.faults.len();
     assert_eq!(press(&mut app, ch('!')), Some(Msg::Fork(WhatIf::CrashNext)));
     assert_eq!(app.added.len(), 1);
@@ -148,7 +148,7 @@ fn bang_crashes_the_processor_at_its_next_step() {
 #[test]
 fn s_slows_the_attempt_past_the_timeout() {
     let mut app = at_first_send();
-    let before = app.traces.clone();
+    let before = app.runs().traces().clone();
     assert_eq!(
         press(&mut app, ch('s')),
         Some(Msg::Fork(WhatIf::SlowAttempt))
