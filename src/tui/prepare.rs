@@ -222,7 +222,7 @@ fn prepare_telling(
     };
     let (rest, first, before) = std::thread::scope(|s| {
         let rest = s.spawn(|| {
-            let runs: Vec<(Design, Result<(Trace, usize), SimError>)> = Design::ALL
+            let runs: Vec<(Design, Simulated)> = Design::ALL
                 .into_iter()
                 .filter(|d| Some(*d) != showing)
                 .map(|d| (d, scenario.simulate(d).map(|t| kept(t, d))))
@@ -251,7 +251,7 @@ fn prepare_telling(
     // Each run in its design's place, so the first design that cannot be simulated is the
     // one said, as when they ran one after another.
     let mut told_first = None;
-    let mut slots: Vec<Option<Result<(Trace, usize), SimError>>> =
+    let mut slots: Vec<Option<Simulated>> =
         Design::ALL.iter().map(|_| None).collect();
     for (d, run) in rest {
         slots[d.index()] = Some(run);
@@ -297,6 +297,9 @@ fn prepare_telling(
         warning: None,
     })
 }
+
+/// A design's run kept for the screen, with its length in ticks before anything was shed.
+type Simulated = Result<(Trace, usize), SimError>;
 
 /// A run in words, with where each glossary term is first used.
 fn tell(scenario: &Scenario, trace: &Trace) -> Telling {
