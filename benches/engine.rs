@@ -8,33 +8,13 @@ use idem::sim::{Design, SimConfig, simulate};
 use std::hint::black_box;
 use std::time::Duration;
 
+#[path = "common/storm.rs"]
+mod common_storm;
+use common_storm::storm_source;
+
 /// Three layers whose attempts multiply to `inner × middle × outer`, every answer lost.
 fn storm(inner: u32, middle: u32, outer: u32) -> SimConfig {
-    let mut source = format!(
-        r#"
-title = "Storm"
-[[checkout.layer]]
-attempts = {inner}
-timeout = "2s"
-[[checkout.layer]]
-attempts = {middle}
-backoff = "1m"
-[[checkout.layer]]
-attempts = {outer}
-backoff = "1h"
-[[intent]]
-order = "1"
-key = "K1"
-amount = "$1.00"
-at = "10:00:00"
-"#
-    );
-    for attempt in 1..=inner * middle * outer {
-        source.push_str(&format!(
-            "[[fault]]\nattempt = {attempt}\nlose = \"reply\"\n"
-        ));
-    }
-    storm_scenario(&source).config
+    storm_scenario(&storm_source(inner, middle, outer)).config
 }
 
 fn storm_scenario(source: &str) -> idem::scenario::Scenario {
@@ -48,14 +28,7 @@ fn storm_scenario(source: &str) -> idem::scenario::Scenario {
 /// tick at a time and written (to nowhere).
 fn run_json(c: &mut Criterion) {
     let cfg = storm(10, 12, 100);
-    let mut source = String::from(
-        "title = \"Storm\"\n[[checkout.layer]]\nattempts = 10\ntimeout = \"2s\"\n[[checkout.layer]]\nattempts = 12\nbackoff = \"1m\"\n[[checkout.layer]]\nattempts = 100\nbackoff = \"1h\"\n[[intent]]\norder = \"1\"\nkey = \"K1\"\namount = \"$1.00\"\nat = \"10:00:00\"\n",
-    );
-    for attempt in 1..=12_000 {
-        source.push_str(&format!(
-            "[[fault]]\nattempt = {attempt}\nlose = \"reply\"\n"
-        ));
-    }
+    let source = storm_source(10, 12, 100);
     let scenario = storm_scenario(&source);
     let mut group = c.benchmark_group("run-json-storm-12000");
     group.sample_size(10);

@@ -24,6 +24,34 @@ fn render(c: &mut Criterion) {
         Ok(t) => t,
         Err(e) => panic!("a test backend cannot fail: {e}"),
     };
+    // The same screen filled by a bare ratatui program: a bordered block of text on every
+    // row, the least any full-screen frame costs (ratatui's drawing, its diff and flush).
+    let text: Vec<ratatui::text::Line> = (0..48)
+        .map(|row| {
+            ratatui::text::Line::from(format!(
+                "{row:>2} 14:02:07 checkout → processor: charge $48.60 with key K7Q4, attempt #1 {}",
+                ".".repeat(100)
+            ))
+        })
+        .collect();
+    let bare = ratatui::widgets::Paragraph::new(text)
+        .block(ratatui::widgets::Block::bordered().title(" bare ratatui "));
+    c.bench_function("frame 200x50 bare ratatui", |b| {
+        b.iter(|| {
+            terminal
+                .draw(|f| f.render_widget(&bare, f.area()))
+                .map(|_| ())
+        })
+    });
+    // And a bare ratatui program's emptiest frame: one bordered block, every other cell blank.
+    let empty = ratatui::widgets::Block::bordered().title(" bare ratatui ");
+    c.bench_function("frame 200x50 bare ratatui, one empty block", |b| {
+        b.iter(|| {
+            terminal
+                .draw(|f| f.render_widget(&empty, f.area()))
+                .map(|_| ())
+        })
+    });
     c.bench_function("frame 200x50 replay", |b| {
         b.iter(|| terminal.draw(|f| draw(f, &app, &theme)).map(|_| ()))
     });

@@ -48,29 +48,30 @@ pub fn whole_word(text: &str, term: &str) -> Option<usize> {
 
 /// For each term, the first tick whose narration uses it, if any.
 pub fn first_uses(told: &Told) -> Vec<Option<usize>> {
+    let narrations = &told.narrations;
     // One pass over the story, stopping as soon as every term has been found: a long story's
     // terms are all used within its first ticks, but one it never uses means reading to the
-    // end, so a term found is no longer looked for. A narration in ASCII is searched for
-    // every term still missing at once, letter case aside; one with other letters is lowered
-    // first, as the glossary's marks are, since lowering may turn a letter outside ASCII into
-    // one inside it (the Kelvin sign into `k`). A match that is no whole word may hide one
+    // end, so a term found is no longer looked for. Each narration is lowered, as the
+    // glossary's marks are (in ASCII a byte at a time), then searched for every term still
+    // missing at once. A match that is no whole word may hide one
     // that starts inside it only if a term's end is another's start after a space, and none
     // is.
     let mut first: Vec<Option<usize>> = vec![None; TERMS.len()];
     let mut lowered = String::new();
     let mut missing: Vec<usize> = (0..TERMS.len()).collect();
     let mut search = terms(&missing);
-    for (tick, narration) in told.narrations.iter().enumerate() {
+    for (tick, narration) in narrations.iter().enumerate() {
         let Some(finder) = &search else {
             break;
         };
-        let text: &str = if narration.is_ascii() {
-            narration
+        lowered.clear();
+        if narration.is_ascii() {
+            lowered.push_str(narration);
+            lowered.make_ascii_lowercase();
         } else {
-            lowered.clear();
             lowered.extend(narration.chars().flat_map(char::to_lowercase));
-            &lowered
-        };
+        }
+        let text: &str = &lowered;
         let mut found_here = false;
         for found in finder.find_iter(text) {
             let term = missing[found.pattern().as_usize()];
@@ -87,16 +88,13 @@ pub fn first_uses(told: &Told) -> Vec<Option<usize>> {
     first
 }
 
-/// A search for the terms `which` (by their place in [`TERMS`]), whatever the letter case
-/// of ASCII text; `None` when there are none.
+/// A search of lowered text for the terms `which` (by their place in [`TERMS`]); `None` when
+/// there are none.
 fn terms(which: &[usize]) -> Option<aho_corasick::AhoCorasick> {
     if which.is_empty() {
         return None;
     }
-    aho_corasick::AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .build(which.iter().map(|&t| TERMS[t].0))
-        .ok()
+    aho_corasick::AhoCorasick::new(which.iter().map(|&t| TERMS[t].0)).ok()
 }
 
 /// Whether `text[start..end]` is a whole word: no letter or digit just before or after it.

@@ -55,36 +55,103 @@ pub struct Told {
 
 /// Writes the words for every tick of `trace`, which `cfg` produced.
 pub fn tell(cfg: &SimConfig, trace: &Trace) -> Told {
-    let teller = Teller::new(cfg, trace);
-    // Each list has one entry a tick: made to size, a long story's lists are never copied
-    // while they grow nor left up to twice as large as they need.
-    let n = trace.ticks.len();
-    let mut told = Told {
-        labels: Vec::with_capacity(n),
-        narrations: Vec::with_capacity(n),
-        arrows: Vec::with_capacity(n),
-        arrows_short: Vec::with_capacity(n),
-        rewritten: Vec::new(),
-        sentences: Vec::with_capacity(n),
-        trainer: Vec::with_capacity(n),
-        lost_later: Vec::with_capacity(n),
+    // Each tick's words depend on the whole trace but on no other tick's words, so a long
+    // story is told in two halves side by side when the machine has a core to spare.
+    let parts = if trace.ticks.len() >= TOLD_IN_PARTS_FROM {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+    } else {
+        1
     };
-    for (i, lost) in lost_on_the_way(trace).into_iter().enumerate() {
-        let tick = &trace.ticks[i];
-        told.lost_later.push(lost);
-        let (label, arrow) = teller.label(tick);
-        told.labels.push(label);
-        let sentences = teller.narration(i, tick);
-        told.narrations.push(claim::join(&sentences));
-        told.sentences.push(sentences);
-        told.trainer.push(None);
-        told.arrows.push(tick.message.map(|_| arrow));
-        told.arrows_short.push(match tick.message {
-            Some(_) => teller.short_arrows(tick),
-            None => Vec::new(),
-        });
+    tell_in_parts(cfg, trace, parts)
+}
+
+/// From how many ticks a story is told in parts, each on a thread of its own.
+const TOLD_IN_PARTS_FROM: usize = 8_192;
+
+/// Tells `trace` in `parts` runs of ticks, each on a thread of its own but the first, and puts
+/// them back together in order: the same words however many parts. [`tell`] chooses the parts.
+pub fn tell_in_parts(cfg: &SimConfig, trace: &Trace, parts: usize) -> Told {
+    let teller = Teller::new(cfg, trace);
+    let lost = lost_on_the_way(trace);
+    let n = trace.ticks.len();
+    let parts = parts.clamp(1, n.max(1));
+    let bounds: Vec<usize> = (0..=parts).map(|p| p * n / parts).collect();
+    let tell_part = |from: usize, to: usize| -> Told {
+        // Each list has one entry a tick: made to size, a long story's lists are never copied
+        // while they grow nor left up to twice as large as they need.
+        let len = to - from;
+        let mut told = Told {
+            labels: Vec::with_capacity(len),
+            narrations: Vec::with_capacity(len),
+            arrows: Vec::with_capacity(len),
+            arrows_short: Vec::with_capacity(len),
+            rewritten: Vec::new(),
+            sentences: Vec::with_capacity(len),
+            trainer: Vec::with_capacity(len),
+            lost_later: Vec::with_capacity(len),
+        };
+        for (i, tick) in trace.ticks.iter().enumerate().take(to).skip(from) {
+            told.lost_later.push(lost[i]);
+            let (label, arrow) = teller.label(tick);
+            told.labels.push(label);
+            let sentences = teller.narration(i, tick);
+            told.narrations.push(claim::join(&sentences));
+            told.sentences.push(sentences);
+            told.trainer.push(None);
+            told.arrows.push(tick.message.map(|_| arrow));
+            told.arrows_short.push(match tick.message {
+                Some(_) => teller.short_arrows(tick),
+                None => Vec::new(),
+            });
+        }
+        told
+    };
+    if parts == 1 {
+        return tell_part(0, n);
     }
-    told
+    let tell_part = &tell_part;
+    std::thread::scope(|s| {
+        let rest: Vec<_> = bounds
+            .windows(2)
+            .skip(1)
+            .map(|w| {
+                let (from, to) = (w[0], w[1]);
+                s.spawn(move || tell_part(from, to))
+            })
+            .collect();
+        let mut told = tell_part(bounds[0], bounds[1]);
+        for part in rest {
+            let part = part
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            told.append(part);
+        }
+        told
+    })
+}
+
+impl Told {
+    /// Adds the ticks of `later`, told after these, to the end.
+    fn append(&mut self, later: Told) {
+        let Told {
+            labels,
+            narrations,
+            arrows,
+            arrows_short,
+            rewritten,
+            sentences,
+            trainer,
+            lost_later,
+        } = later;
+        self.labels.extend(labels);
+        self.narrations.extend(narrations);
+        self.arrows.extend(arrows);
+        self.arrows_short.extend(arrows_short);
+        self.rewritten.extend(rewritten);
+        self.sentences.extend(sentences);
+        self.trainer.extend(trainer);
+        self.lost_later.extend(lost_later);
+    }
 }
 
 /// For each tick that puts on the wire a request or an answer the network loses further on,

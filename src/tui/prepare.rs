@@ -251,8 +251,7 @@ fn prepare_telling(
     // Each run in its design's place, so the first design that cannot be simulated is the
     // one said, as when they ran one after another.
     let mut told_first = None;
-    let mut slots: Vec<Option<Simulated>> =
-        Design::ALL.iter().map(|_| None).collect();
+    let mut slots: Vec<Option<Simulated>> = Design::ALL.iter().map(|_| None).collect();
     for (d, run) in rest {
         slots[d.index()] = Some(run);
     }

@@ -154,3 +154,42 @@ fn a_derived_key_and_its_replay_are_told() {
     );
     assert_never_says(&all, "2 bookings");
 }
+
+/// A story told in parts side by side says, tick for tick, what it says told whole: over
+/// every built-in and design, cut into two to five parts; and a story long enough to be told
+/// in parts unasked is told as it is told whole.
+#[test]
+fn a_story_told_in_parts_is_the_story_told_whole() {
+    for builtin in idem::scenario::library::BUILTIN {
+        let scenario = builtin.load().expect("a built-in loads");
+        for design in idem::sim::Design::ALL {
+            let trace = scenario.simulate(design).expect("simulates");
+            let whole = idem::story::tell_in_parts(&scenario.config, &trace, 1);
+            for parts in 2..=5 {
+                assert_eq!(
+                    idem::story::tell_in_parts(&scenario.config, &trace, parts),
+                    whole,
+                    "{} under {design:?} in {parts} parts",
+                    builtin.name
+                );
+            }
+        }
+    }
+    let mut storm = String::from(
+        "title = \"Storm\"\n[[checkout.layer]]\nattempts = 10\ntimeout = \"2s\"\n[[checkout.layer]]\nattempts = 12\nbackoff = \"1m\"\n[[checkout.layer]]\nattempts = 12\nbackoff = \"1h\"\n[[intent]]\norder = \"1\"\nkey = \"K1\"\namount = \"$1.00\"\nat = \"10:00:00\"\n",
+    );
+    for attempt in 1..=1440 {
+        storm.push_str(&format!(
+            "[[fault]]\nattempt = {attempt}\nlose = \"reply\"\n"
+        ));
+    }
+    let scenario = idem::scenario::parse("storm", "storm", &storm).expect("parses");
+    let trace = scenario
+        .simulate(idem::sim::Design::NoKey)
+        .expect("simulates");
+    assert!(trace.ticks.len() > 8_192, "{} ticks", trace.ticks.len());
+    assert_eq!(
+        idem::story::tell(&scenario.config, &trace),
+        idem::story::tell_in_parts(&scenario.config, &trace, 1)
+    );
+}

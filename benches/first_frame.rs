@@ -1,0 +1,190 @@
+//! How long a person waits for the first frame: the real `idem` binary started under a
+//! pseudo-terminal of 100×30, timed until its screen shows the story's title, side by side
+//! in one run with a bare ratatui program (this benchmark itself, started with
+//! `IDEM_BARE_RATATUI` set: it enters the alternate screen, draws one bordered paragraph and
+//! waits for a key). Both are killed once their frame is seen.
+
+use criterion::{Criterion, criterion_group};
+use std::io::Read;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[path = "common/storm.rs"]
+mod common_storm;
+
+/// What the bare program draws, and what is looked for to know it has drawn (one word: a
+/// terminal program moves the cursor over spaces rather than writing them).
+const BARE_TITLE: &str = "bare-ratatui";
+
+/// The bare ratatui program: one frame, then it waits for a key.
+fn bare() {
+    let mut terminal = ratatui::init();
+    let _ = terminal.draw(|frame| {
+        let text = ratatui::widgets::Paragraph::new("order 5531: one intent, one key, one charge")
+            .block(ratatui::widgets::Block::bordered().title(BARE_TITLE));
+        frame.render_widget(text, frame.area());
+    });
+    let _ = ratatui::crossterm::event::read();
+    ratatui::restore();
+}
+
+/// Starts `program` on a new pseudo-terminal and waits until `marker` is on its screen: the
+/// time that took.
+fn time_to_frame(program: &str, args: &[&str], env: &[(&str, &str)], marker: &str) -> Duration {
+    let (mut master, slave) = pty();
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .env("TERM", "xterm-256color")
+        .envs(env.iter().copied())
+        .stdin(Stdio::from(dup(&slave)))
+        .stdout(Stdio::from(dup(&slave)))
+        .stderr(Stdio::from(slave));
+    // SAFETY: setsid and ioctl are async-signal-safe; the child gets a session of its own
+    // whose controlling terminal is the new pseudo-terminal, as a terminal emulator does.
+    unsafe {
+        command.pre_exec(|| {
+            libc::setsid();
+            libc::ioctl(0, libc::TIOCSCTTY, 0);
+            Ok(())
+        });
+    }
+    let start = Instant::now();
+    let mut child = match command.spawn() {
+        Ok(c) => c,
+        Err(e) => panic!("cannot start {program}: {e}"),
+    };
+    // The parent's copies of the program's side are closed.
+    drop(command);
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; 65536];
+    let deadline = start + Duration::from_secs(20);
+    let found = loop {
+        if Instant::now() > deadline {
+            break false;
+        }
+        let mut poll = libc::pollfd {
+            fd: master.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, for the length given.
+        if unsafe { libc::poll(&mut poll, 1, 1000) } <= 0 {
+            continue;
+        }
+        match master.read(&mut chunk) {
+            Ok(0) | Err(_) => break false,
+            Ok(n) => seen.extend_from_slice(&chunk[..n]),
+        }
+        if seen.windows(marker.len()).any(|w| w == marker.as_bytes()) {
+            break true;
+        }
+    };
+    let took = start.elapsed();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        found,
+        "{program} drew no {marker:?}: {}",
+        String::from_utf8_lossy(&seen)
+    );
+    took
+}
+
+/// A new pseudo-terminal of 100×30: its master side, and the side the program is given.
+fn pty() -> (std::fs::File, OwnedFd) {
+    let (mut master, mut slave) = (-1, -1);
+    let size = libc::winsize {
+        ws_row: 30,
+        ws_col: 100,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: both out-pointers are valid; no name is asked for; the size is read only.
+    let made = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            &size,
+        )
+    };
+    assert_eq!(
+        made,
+        0,
+        "no pseudo-terminal: {}",
+        std::io::Error::last_os_error()
+    );
+    // SAFETY: openpty just opened both, and nothing else owns them; the master side is not
+    // handed to the program.
+    unsafe {
+        libc::fcntl(master, libc::F_SETFD, libc::FD_CLOEXEC);
+        (
+            std::fs::File::from_raw_fd(master),
+            OwnedFd::from_raw_fd(slave),
+        )
+    }
+}
+
+fn dup(fd: &OwnedFd) -> OwnedFd {
+    match fd.try_clone() {
+        Ok(fd) => fd,
+        Err(e) => panic!("cannot share the pseudo-terminal: {e}"),
+    }
+}
+
+fn first_frame(c: &mut Criterion) {
+    let idem = env!("CARGO_BIN_EXE_idem");
+    let me = match std::env::current_exe() {
+        Ok(p) => p.to_string_lossy().into_owned(),
+        Err(e) => panic!("where is this benchmark? {e}"),
+    };
+    let dir = std::env::temp_dir().join(format!("idem-first-frame-{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        panic!("cannot make {}: {e}", dir.display());
+    }
+    let storm = dir.join("storm.toml");
+    if let Err(e) = std::fs::write(&storm, common_storm::storm_source(10, 12, 100)) {
+        panic!("cannot write {}: {e}", storm.display());
+    }
+    let storm = storm.to_string_lossy().into_owned();
+
+    let mut group = c.benchmark_group("first-frame-100x30");
+    group.sample_size(20);
+    group.bench_function("bare ratatui", |b| {
+        b.iter_custom(|n| {
+            (0..n)
+                .map(|_| time_to_frame(&me, &[], &[("IDEM_BARE_RATATUI", "1")], BARE_TITLE))
+                .sum()
+        })
+    });
+    group.bench_function("idem order-5531", |b| {
+        b.iter_custom(|n| (0..n).map(|_| time_to_frame(idem, &[], &[], "5531")).sum())
+    });
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    for design in ["with-charge", "no-key"] {
+        group.bench_function(format!("idem storm-12000 {design}"), |b| {
+            b.iter_custom(|n| {
+                (0..n)
+                    .map(|_| time_to_frame(idem, &[&storm, "--design", design], &[], "Storm"))
+                    .sum()
+            })
+        });
+    }
+    group.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+criterion_group!(benches, first_frame);
+
+fn main() {
+    if std::env::var_os("IDEM_BARE_RATATUI").is_some() {
+        return bare();
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
