@@ -37,7 +37,8 @@ impl Serialize for TicksJson<'_> {
         let trace = self.trace;
         let mut seq = s.serialize_seq(Some(trace.ticks.len()))?;
         let mut failed = None;
-        self.scenario.tell_each(trace, |i, label, narration| {
+        let changed = self.scenario.keys_changed();
+        self.scenario.tell_each(trace, |i, label, narration, own| {
             if failed.is_some() {
                 return;
             }
@@ -50,7 +51,11 @@ impl Serialize for TicksJson<'_> {
                 actor: t.actor,
                 kind: t.kind,
                 label,
-                narration,
+                narration: match crate::story::written::trainer_written_for_the_file(own, &changed)
+                {
+                    Some(caveat) => format!("{narration} {caveat}").into(),
+                    None => narration.into(),
+                },
             };
             if let Err(e) = seq.serialize_element(&tick) {
                 failed = Some(e);
@@ -102,7 +107,7 @@ pub struct TickJson<'a> {
     pub actor: Actor,
     pub kind: TickKind,
     pub label: &'a str,
-    pub narration: &'a str,
+    pub narration: std::borrow::Cow<'a, str>,
 }
 
 impl<'a> RunJson<'a> {

@@ -121,7 +121,15 @@ pub fn timeline_text(scenario: &Scenario, trace: &Trace) -> String {
             scenario.lanes.of_tick(tick),
             told.labels[index]
         );
-        for line in crate::text::wrap(&told.narrations[index], columns) {
+        let caveat = crate::story::written::trainer_written_for_the_file(
+            told.trainer[index].is_some(),
+            &scenario.keys_changed(),
+        );
+        let narration = match caveat {
+            Some(caveat) => format!("{} {caveat}", told.narrations[index]),
+            None => told.narrations[index].clone(),
+        };
+        for line in crate::text::wrap(&narration, columns) {
             let _ = writeln!(out, "{indent}{line}");
         }
         for (term, meaning) in glossary::introduced_at(&first, index) {

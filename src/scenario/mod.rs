@@ -507,8 +507,9 @@ impl Scenario {
 
     /// Hands each tick's label and narration, exactly as [`Scenario::tell`] gives them, to
     /// `each` in tick order, keeping none: a writer that needs each tick's words once holds
-    /// one tick's at a time, not the story's.
-    pub fn tell_each(&self, trace: &Trace, mut each: impl FnMut(usize, &str, &str)) {
+    /// one tick's at a time, not the story's. The last argument says whether the trainer's
+    /// words are part of the narration.
+    pub fn tell_each(&self, trace: &Trace, mut each: impl FnMut(usize, &str, &str, bool)) {
         let mut telling = crate::story::Telling::new(&self.config, trace);
         let labels_only = Told {
             labels: telling.take_labels(),
@@ -533,7 +534,9 @@ impl Scenario {
             } else {
                 crate::story::claim::join(&sentences)
             };
+            let mut own = false;
             while let Some((_, rule)) = next_edit.next_if(|(at, _)| *at == i) {
+                own = true;
                 match rule.mode {
                     NarrationMode::Replace => narration = rule.text.to_string(),
                     NarrationMode::Append => {
@@ -542,8 +545,22 @@ impl Scenario {
                     }
                 }
             }
-            each(i, label, &narration);
+            each(i, label, &narration, own);
         }
+    }
+
+    /// What `K`, `m`, `--key-strategy` or `--step-keys` changed of the keys the file writes,
+    /// in words; empty while the story is keyed as written.
+    pub fn keys_changed(&self) -> Vec<&'static str> {
+        let (now, written) = (self.config.keying(), &self.keying_as_written);
+        let mut changes = Vec::new();
+        if now.checkout_differs(written) {
+            changes.push("the checkout's keys");
+        }
+        if now.steps_differ(written) {
+            changes.push("the steps' keys");
+        }
+        changes
     }
 
     /// The words for a trace of this scenario, with the trainer's own narration applied.

@@ -24,6 +24,7 @@ mod claimed;
 mod downstream;
 pub mod glossary;
 pub mod outcome;
+pub mod written;
 
 pub use claim::{Claim, Sentence, Via};
 pub use downstream::{ServiceWords, service_words};

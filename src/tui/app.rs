@@ -410,21 +410,19 @@ impl App {
     /// what-ifs added here, and the checkout's or the steps' keys changed with `K` or `m`.
     /// Empty while the story is the one the file's author wrote the questions for.
     pub fn changed_from_written(&self) -> Vec<&'static str> {
-        let (now, written) = (
-            self.scenario.config.keying(),
-            &self.original.keying_as_written,
-        );
         let mut changes = Vec::new();
         if !self.added.is_empty() {
             changes.push("the what-ifs");
         }
-        if now.checkout_differs(written) {
-            changes.push("the checkout's keys");
-        }
-        if now.steps_differ(written) {
-            changes.push("the steps' keys");
-        }
+        changes.extend(self.scenario.keys_changed());
         changes
+    }
+
+    /// The line the narration ends with here when the trainer's words are part of it and the
+    /// story on screen is not the one they were written for.
+    pub fn trainer_caveat_here(&self) -> Option<String> {
+        let has_words = matches!(self.told().trainer.get(self.tick), Some(Some(_)));
+        crate::story::written::trainer_written_for_the_file(has_words, &self.changed_from_written())
     }
 
     /// Simulates every design up front, so switching and stepping never wait, and tells the

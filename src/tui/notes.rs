@@ -134,7 +134,13 @@ fn sheet_from(loaded: &Loaded, position: &Position) -> Result<Sheet, String> {
             loaded.scenario.lanes.of_tick(tick),
             told.labels[position.tick]
         ),
-        narration: told.narrations[position.tick].clone(),
+        narration: match crate::story::written::trainer_written_for_the_file(
+            matches!(told.trainer.get(position.tick), Some(Some(_))),
+            &position.shown.changed,
+        ) {
+            Some(caveat) => format!("{} {caveat}", told.narrations[position.tick]),
+            None => told.narrations[position.tick].clone(),
+        },
         next,
         notes,
         quiz,

@@ -511,10 +511,15 @@ mode = "append"
             let whole = s.tell(&trace);
             rewritten += whole.rewritten.len();
             let mut seen = 0;
-            s.tell_each(&trace, |i, label, narration| {
+            s.tell_each(&trace, |i, label, narration, own| {
                 assert_eq!(i, seen, "{name}, {design}: ticks in order");
                 assert_eq!(label, whole.labels[i], "{name}, {design}, tick {i}");
                 assert_eq!(narration, whole.narrations[i], "{name}, {design}, tick {i}");
+                assert_eq!(
+                    own,
+                    whole.trainer[i].is_some(),
+                    "{name}, {design}, tick {i}"
+                );
                 seen += 1;
             });
             assert_eq!(seen, trace.ticks.len(), "{name}, {design}");

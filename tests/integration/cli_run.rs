@@ -515,3 +515,48 @@ fn the_webhook_and_queue_templates_tell_their_own_story() {
         assert!(!out.contains("  Customer  "), "{name}\n{}", out);
     }
 }
+
+/// `idem run` under `--key-strategy` tells a story the file's author did not
+/// write: where the trainer's words are part of a moment's narration (the queue's message
+/// "carrying the order's idempotency key K7Q4"), the text and the JSON say they were written
+/// for the file's story; the story as written, and moments without them, say nothing more.
+#[test]
+fn the_trainers_words_say_they_were_written_for_the_file_under_other_keys() {
+    let file = "scenarios/queue-redelivery.toml";
+    let caveat = "The trainer's words at this moment were written for the file's story;";
+    let as_written = ok(&["run", file]).text();
+    assert!(as_written.contains("K7Q4"), "{as_written}");
+    assert!(!as_written.contains("trainer's words"), "{as_written}");
+    for (flag, mode, changed) in [
+        (
+            "--key-strategy",
+            "per-attempt",
+            "the checkout's keys changed it here.",
+        ),
+        (
+            "--key-strategy",
+            "none",
+            "the checkout's keys changed it here.",
+        ),
+    ] {
+        let text = common::collapse(&ok(&["run", file, flag, mode]).text());
+        assert_eq!(text.matches(caveat).count(), 1, "{flag} {mode}: {text}");
+        assert!(text.contains(&format!("{caveat} {changed}")), "{text}");
+        let v = json(&["run", file, flag, mode, "--json"]);
+        let ticks = v["ticks"].as_array().expect("ticks");
+        let said: Vec<&str> = ticks
+            .iter()
+            .filter_map(|t| t["narration"].as_str())
+            .filter(|n| n.contains(caveat))
+            .collect();
+        assert_eq!(said.len(), 1, "{flag} {mode}: {said:?}");
+        assert!(
+            said[0].starts_with("At 14:02:07 the shop puts"),
+            "{}",
+            said[0]
+        );
+        assert!(said[0].ends_with(changed), "{}", said[0]);
+    }
+    let json_as_written = json(&["run", file, "--json"]).to_string();
+    assert!(!json_as_written.contains("trainer's words"));
+}

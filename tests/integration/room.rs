@@ -1178,3 +1178,54 @@ fn every_lost_message_and_only_those_are_drawn_cut_from_their_send_row() {
         }
     }
 }
+
+/// The trainer's words at a moment name the file's story (the queue's message "carrying the
+/// order's idempotency key K7Q4"). Once `K` sends other keys, the replay's narration, the
+/// presenter's and the speaker notes' all end by saying those words were written for the
+/// file's story; a moment without the trainer's words, or the story as written, says nothing.
+#[test]
+fn the_trainers_words_say_they_were_written_for_the_file_once_k_changed_the_story() {
+    let scenario = idem::scenario::library::find("queue-redelivery")
+        .expect("a built-in")
+        .load()
+        .expect("loads");
+    let caveat = "The trainer's words at this moment were written for the file's story; the checkout's keys changed it here.";
+    let notes = |app: &App| {
+        let position = idem::present::link::Position {
+            source: app.source.clone(),
+            scenario: idem::scenario::fork_toml::to_toml(&app.original, &app.added)
+                .expect("written"),
+            design: app.design.id().to_string(),
+            tick: app.tick,
+            shown: idem::tui::shown::shown(app),
+        };
+        idem::tui::notes::sheet(&position)
+            .expect("a sheet")
+            .narration
+    };
+    for present in [false, true] {
+        let launch = Launch {
+            present,
+            ..Launch::default()
+        };
+        let mut app =
+            App::launch(scenario.clone(), "queue-redelivery".into(), launch).expect("simulates");
+        let words = app.told().trainer[0]
+            .clone()
+            .expect("the trainer's words open the story");
+        assert!(words.contains("K7Q4"), "{words}");
+        assert!(!collapse(&render(&app, 120, 40)).contains("trainer's words"));
+        assert!(!notes(&app).contains("trainer's words"));
+        press(&mut app, ch('K'));
+        assert!(app.keys_set().is_some(), "K is in force");
+        assert_eq!(app.tick, 0);
+        let screen = collapse(&render(&app, 120, 40));
+        assert!(screen.contains(caveat), "present {present}: {screen}");
+        assert!(notes(&app).ends_with(caveat), "{}", notes(&app));
+        // The next moment has no words of the trainer's.
+        press(&mut app, key(KeyCode::Right));
+        assert_eq!(app.told().trainer[app.tick], None);
+        assert!(!collapse(&render(&app, 120, 40)).contains("trainer's words"));
+        assert!(!notes(&app).contains("trainer's words"));
+    }
+}

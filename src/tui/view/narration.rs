@@ -42,7 +42,12 @@ fn story<'a>(app: &'a App, text: &'a str, theme: &Theme) -> (Paragraph<'a>, &'st
             theme.changed(),
         );
     }
-    let glossary = super::glossary::marked(text, app, theme);
+    let mut glossary = super::glossary::marked(text, app, theme);
+    if app.screen == Screen::Replay
+        && let Some(caveat) = app.trainer_caveat_here()
+    {
+        glossary.lines.push(Line::styled(caveat, theme.dim()));
+    }
     (
         Paragraph::new(glossary).wrap(Wrap { trim: true }),
         " What happens ",
@@ -118,14 +123,13 @@ fn question(
     lines.push(Line::styled(quiz.question.clone(), theme.bold()));
     // The question was written for the story in the file; say so when the screen's differs.
     let changes = app.changed_from_written();
-    if !changes.is_empty() {
-        lines.push(Line::styled(
-            format!(
-                "Written for the file's story; {} changed it here.",
-                crate::text::and_list(&changes)
-            ),
-            theme.dim(),
-        ));
+    if let Some(caveat) = crate::story::written::written_for_the_file(&changes) {
+        let mut first = caveat.chars();
+        let caveat: String = first
+            .next()
+            .map(|c| c.to_uppercase().chain(first).collect())
+            .unwrap_or_default();
+        lines.push(Line::styled(caveat, theme.dim()));
     }
     if voting.is_some() || votes.iter().any(|v| *v > 0) {
         // One line per choice, with its hands and a bar, so the room sees itself counted.

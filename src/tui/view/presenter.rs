@@ -226,8 +226,12 @@ fn big_narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         None => said.to_string(),
     };
     let inner = area.inner(Margin::new(4, 1));
+    let mut lines = vec![Line::styled(text, theme.bold())];
+    if let Some(caveat) = app.trainer_caveat_here() {
+        lines.push(Line::styled(caveat, theme.dim()));
+    }
     frame.render_widget(
-        Paragraph::new(Line::styled(text, theme.bold()))
+        Paragraph::new(lines)
             .wrap(Wrap { trim: true })
             .alignment(Alignment::Left),
         inner,
