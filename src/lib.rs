@@ -1,18 +1,18 @@
 //! idem: a deterministic simulation of retries, idempotency keys and the charges they cause.
 
-pub mod bounded_read;
+pub use idem_core::bounded_read;
 pub mod cli;
 pub mod drill;
 pub mod explore;
 pub mod export;
-pub mod files;
+pub use idem_core::files;
 pub mod present;
-pub mod scenario;
+pub use idem_core::scenario;
 pub mod serve;
-pub mod sim;
-pub mod story;
-pub mod text;
+pub use idem_core::sim;
+pub use idem_core::story;
+pub use idem_core::text;
 pub mod traffic;
 pub mod tui;
-pub mod units;
+pub use idem_core::units;
 pub mod window;

@@ -56,13 +56,35 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+/// The source folders of the workspace's crates: `idem` and, beneath it, `idem-core`. The
+/// floors run through both: a module's floor is the same whichever crate holds it.
+fn roots() -> [PathBuf; 2] {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    [here.join("src"), here.join("crates/idem-core/src")]
+}
+
+/// Every source file of every crate.
+fn all_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for root in roots() {
+        let before = files.len();
+        rust_files(&root, &mut files);
+        assert!(files.len() > before, "no sources in {}", root.display());
+    }
+    files
+}
+
+/// A file's path inside its crate's `src`.
+fn in_crate(file: &Path) -> &Path {
+    roots()
+        .iter()
+        .find_map(|root| file.strip_prefix(root).ok())
+        .expect("a file under a crate's src")
 }
 
 /// The top-level module a source file belongs to: `src/tui/view/lanes.rs` is in `tui`.
 fn module_of(file: &Path) -> String {
-    let relative = file.strip_prefix(src()).expect("a file under src");
+    let relative = in_crate(file);
     let first = relative
         .components()
         .next()
@@ -99,7 +121,7 @@ fn code_of(file: &Path) -> String {
 /// those inside a braced group such as `crate::{sim, text}`.
 fn named_modules(code: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for prefix in ["crate::", "idem::"] {
+    for prefix in ["crate::", "idem::", "idem_core::"] {
         for (i, _) in code.match_indices(prefix) {
             let before = code[..i].chars().next_back();
             if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
@@ -134,8 +156,7 @@ fn named_modules(code: &str) -> BTreeSet<String> {
 
 #[test]
 fn every_import_points_down() {
-    let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    let files = all_files();
     let mut upward = Vec::new();
     for file in &files {
         let from = module_of(file);
@@ -163,8 +184,7 @@ fn every_import_points_down() {
 
 #[test]
 fn every_module_has_a_floor() {
-    let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    let files = all_files();
     for file in &files {
         floor(&module_of(file));
     }
@@ -197,8 +217,7 @@ fn code_of_text(text: &str) -> String {
 
 #[test]
 fn the_lower_floors_use_no_terminal_crate_and_no_clap() {
-    let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    let files = all_files();
     for file in files {
         let module = module_of(&file);
         let code = code_of(&file);
@@ -221,14 +240,51 @@ fn the_lower_floors_use_no_terminal_crate_and_no_clap() {
     }
 }
 
+/// The core crate's manifest lets it use no terminal, command-line, network or database crate:
+/// the compiler then refuses one in the engine, the scenario files or the story, and the
+/// engine's own tests build none of them (no bundled SQLite, no TLS).
+#[test]
+fn the_core_crate_depends_on_no_terminal_network_or_database_crate() {
+    let manifest = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/idem-core/Cargo.toml"),
+    )
+    .expect("the core crate's manifest");
+    let manifest: toml::Table = manifest.parse().expect("a manifest is TOML");
+    for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+        let named: Vec<&String> = manifest
+            .get(table)
+            .and_then(|t| t.as_table())
+            .map(|t| t.keys().collect())
+            .unwrap_or_default();
+        for forbidden in [
+            "ratatui",
+            "crossterm",
+            "clap",
+            "ureq",
+            "rusqlite",
+            "rustls",
+            "httparse",
+            "sfv",
+            "http",
+            "indicatif",
+            "anstream",
+            "idem",
+        ] {
+            assert!(
+                !named.iter().any(|n| n.as_str() == forbidden),
+                "idem-core's [{table}] names {forbidden}"
+            );
+        }
+    }
+}
+
 /// The crates that reach the network or a database, and the modules allowed to use them.
 const NETWORK_CRATES: &[&str] = &["ureq", "rusqlite", "httparse", "sfv", "percent_encoding"];
 const NETWORK_MODULES: &[&str] = &["serve", "drill"];
 
 #[test]
 fn only_serve_and_drill_touch_the_network_and_only_the_command_line_knows_them() {
-    let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    let files = all_files();
     let mut wrong = Vec::new();
     for file in &files {
         let module = module_of(file);
@@ -261,7 +317,7 @@ fn only_serve_and_drill_touch_the_network_and_only_the_command_line_knows_them()
 /// A file's module path under `src`: `src/tui/window/view.rs` is `tui::window::view`, and a
 /// folder's `mod.rs` is the folder.
 fn module_path(file: &Path) -> Vec<String> {
-    let relative = file.strip_prefix(src()).expect("a file under src");
+    let relative = in_crate(file);
     let mut parts: Vec<String> = relative
         .components()
         .map(|c| {
@@ -326,8 +382,7 @@ fn siblings_named(file: &Path, modules: &BTreeSet<Vec<String>>) -> BTreeSet<Vec<
 /// lives below both.
 #[test]
 fn no_modules_of_a_folder_import_each_other_in_a_circle() {
-    let mut files = Vec::new();
-    rust_files(&src(), &mut files);
+    let files = all_files();
     let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_path(f)).collect();
     let mut edges: std::collections::BTreeMap<Vec<String>, BTreeSet<Vec<String>>> =
         std::collections::BTreeMap::new();

@@ -624,7 +624,7 @@ pub fn parse(file: &str, name: &str, source: &str) -> Result<Scenario, ScenarioE
 
 /// Refuses TOML nested deeper, or with dotted keys longer, than any file of idem's needs,
 /// before the TOML reader sees it.
-pub(crate) fn check_shape(file: &str, source: &str) -> Result<(), ScenarioError> {
+pub fn check_shape(file: &str, source: &str) -> Result<(), ScenarioError> {
     let too_much = prescan::too_deep(source, MAX_NESTING)
         .map(|offset| {
             (
@@ -673,11 +673,7 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
 /// Reads a small UTF-8 text file of idem's (`what` names the kind in messages): its name as
 /// messages show it, and its text. Not a regular file, more than `limit` bytes, or not UTF-8
 /// (pointed at, line and column) are refused.
-pub(crate) fn read_text(
-    path: &Path,
-    limit: u64,
-    what: &str,
-) -> Result<(String, String), ScenarioError> {
+pub fn read_text(path: &Path, limit: u64, what: &str) -> Result<(String, String), ScenarioError> {
     let file = crate::text::sanitize_line(&path.display().to_string());
     let bytes = crate::bounded_read::read_regular_file(path, limit).map_err(|e| {
         let hint = match e {
@@ -727,7 +723,7 @@ pub(crate) fn read_text(
 }
 
 /// Turns a TOML or schema error into a diagnostic, with a suggestion for a misspelt key.
-pub(crate) fn toml_diagnostic(source: &str, e: &toml::de::Error) -> Diagnostic {
+pub fn toml_diagnostic(source: &str, e: &toml::de::Error) -> Diagnostic {
     let mut message = crate::text::sanitize_line(e.message().trim());
     if let Some(rest) = message.strip_prefix("unknown field `")
         && let Some((field, expected)) = rest.split_once('`')

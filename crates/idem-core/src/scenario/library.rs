@@ -22,7 +22,7 @@ macro_rules! builtin {
     ($name:literal) => {
         Builtin {
             name: $name,
-            text: include_str!(concat!("../../scenarios/", $name, ".toml")),
+            text: include_str!(concat!("../../../../scenarios/", $name, ".toml")),
         }
     };
 }
