@@ -4,7 +4,7 @@
 //! A test binary of its own, apart from `tests/integration`: a child's peak memory counts the
 //! memory of the process it was started from, and here that process is small.
 
-#[path = "integration/common/inline.rs"]
+#[path = "../crates/idem-core/tests/engine/common/inline.rs"]
 #[allow(dead_code)] // the shared story makers; this binary needs one of them
 mod inline;
 

@@ -100,9 +100,10 @@ pub fn check_writable(path: &Path, force: bool) -> Result<(), String> {
         WriteError::Other(message) => message,
     })?;
     match create_temp(&d.dir, &d.name) {
-        Ok((temp, file)) => {
+        Ok((temp, file, pending)) => {
             drop(file);
             let _ = fs::remove_file(&temp);
+            drop(pending);
             Ok(())
         }
         Err(e) => Err(format!(
@@ -166,8 +167,7 @@ fn replace(
     force: bool,
     existing: Option<&fs::Metadata>,
 ) -> Result<(), Publish> {
-    let (temp, file) = create_temp(dir, name)?;
-    let pending = Pending::new(&temp);
+    let (temp, file, pending) = create_temp(dir, name)?;
     let result = fill(file, bytes, existing).and_then(|()| publish(&temp, path, force));
     if result.is_err() {
         let _ = fs::remove_file(&temp);
@@ -321,15 +321,19 @@ fn temp_stem(name: &str) -> &str {
 }
 
 /// Creates `.NAME.tmp-<pid>-<n>` in `dir`, never reusing a file that is already there.
-fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
+fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File, Pending)> {
     let stem = temp_stem(name);
     let pid = std::process::id();
     let mut tries = 0;
     loop {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let temp = dir.join(format!(".{stem}.tmp-{pid}-{n}"));
+        // Marked before it exists: a signal between its making and its marking would
+        // otherwise leave it behind. A file of that name already there carries this process's
+        // number, so it is a leftover of an earlier process that had the same one.
+        let pending = Pending::new(&temp);
         match OpenOptions::new().write(true).create_new(true).open(&temp) {
-            Ok(file) => return Ok((temp, file)),
+            Ok(file) => return Ok((temp, file, pending)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists && tries < 100 => tries += 1,
             Err(e) => return Err(e),
         }

@@ -86,7 +86,7 @@ const TABLE: &[(&str, [Option<usize>; 5])] = &[
 
 fn scenario_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scenarios")
+        .join("../../scenarios")
         .join(format!("{name}.toml"))
 }
 
@@ -174,7 +174,7 @@ fn the_table_has_72_claims_and_names_every_scenario_file() {
         "the docs/model.md §3 table has 33 non-`–` cells, the handler-error, lookup, courier and in-progress crash rows 5 more each, the reconcile row 4, and the mobile-gateway, webhook and queue rows 5 each"
     );
 
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
     let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
         .expect("scenarios/ exists")
         .filter_map(|e| e.ok())

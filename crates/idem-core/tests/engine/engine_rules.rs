@@ -1433,7 +1433,8 @@ fn each_intents_digests_are_those_of_its_fields() {
         .iter()
         .map(|b| b.load().expect("a built-in scenario loads"))
         .collect();
-    for entry in std::fs::read_dir("scenarios").expect("the scenarios folder") {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    for entry in std::fs::read_dir(folder).expect("the scenarios folder") {
         let path = entry.expect("an entry").path();
         if path.extension().is_some_and(|e| e == "toml") {
             let text = std::fs::read_to_string(&path).expect("readable");
