@@ -2,8 +2,7 @@
 //! and what is on screen. Everything the view draws is read from here.
 
 use crate::scenario::{Origin, Scenario};
-use crate::sim::config::Fault;
-use crate::sim::{Design, Instant, PerDesign, SimError, Trace};
+use crate::sim::{Design, Instant, SimError, Trace};
 use crate::story::Told;
 use crate::tui::picker::Picker;
 use crate::tui::room::{Response, Room, Score};
@@ -306,26 +305,12 @@ const BASE_PACE: Duration = Duration::from_millis(1800);
 /// The whole state of the terminal UI.
 #[derive(Debug)]
 pub struct App {
-    /// The scenario as loaded, before any what-if fault.
-    pub original: Scenario,
-    /// What-if faults added in the replay, in the order they were added.
-    pub added: Vec<Fault>,
-    /// What-ifs taken back with `u`, the last one last: `r` adds it again.
-    pub undone: Vec<Fault>,
-    /// The what-ifs as last saved with `S` (none saved: empty), so `q` knows whether
-    /// quitting loses any.
-    pub saved_added: Vec<Fault>,
-    /// The scenario being shown: the original plus the added faults.
-    pub scenario: Scenario,
+    /// The story on screen: the scenario, its what-ifs and every design's run of it.
+    pub version: crate::tui::version::Version,
     /// How the scenario was named on the command line, for the shareable command.
     pub source: String,
     /// Why the last reload failed; the last good version keeps running meanwhile.
     pub error: Option<String>,
-    /// The run under each design, and its words (told once, when first wanted): shared with
-    /// the thread that tells the designs not on screen.
-    runs: std::sync::Arc<crate::tui::prepare::Runs>,
-    /// How many ticks each design's run has before the what-ifs (keyed as on screen).
-    before_what_ifs: PerDesign<usize>,
     pub design: Design,
     /// Index of the current tick in the current design's trace.
     pub tick: usize,
@@ -361,11 +346,6 @@ pub struct App {
     pub present: Option<Presenting>,
     /// In presenter mode, why the speaker notes are off (shown until they come on).
     pub notes_off: Option<String>,
-    /// Counts the stories shown: it changes whenever the scenario on screen does.
-    pub revision: u64,
-    /// The story on screen as a file, for the speaker notes, with its revision, when it was
-    /// written along with the simulation.
-    pub file: Option<(u64, String)>,
     /// Presenter mode: what was last sent to the speaker notes (story, design, tick, and what
     /// the screen said about itself).
     pub published: Option<(u64, Design, usize, crate::present::link::Shown)>,
@@ -395,34 +375,14 @@ pub struct App {
 }
 
 impl App {
-    /// The checkout's key strategy as `K` (or `--key-strategy`) set it for every layer, when
-    /// the story on screen keys the checkout otherwise than its file: the banner and the share
-    /// line carry it. Worked out from the story, never kept beside it.
-    pub fn keys_set(&self) -> Option<crate::sim::config::KeyStrategy> {
-        let config = &self.original.config;
-        config
-            .keying()
-            .checkout_differs(&self.original.keying_as_written)
-            .then_some(config.key_strategy)
-    }
-
-    /// What has made the story on screen differ from the scenario as its file tells it: the
-    /// what-ifs added here, and the checkout's or the steps' keys changed with `K` or `m`.
-    /// Empty while the story is the one the file's author wrote the questions for.
-    pub fn changed_from_written(&self) -> Vec<&'static str> {
-        let mut changes = Vec::new();
-        if !self.added.is_empty() {
-            changes.push("the what-ifs");
-        }
-        changes.extend(self.scenario.keys_changed());
-        changes
-    }
-
     /// The line the narration ends with here when the trainer's words are part of it and the
     /// story on screen is not the one they were written for.
     pub fn trainer_caveat_here(&self) -> Option<String> {
         let has_words = matches!(self.told().trainer.get(self.tick), Some(Some(_)));
-        crate::story::written::trainer_written_for_the_file(has_words, &self.changed_from_written())
+        crate::story::written::trainer_written_for_the_file(
+            has_words,
+            &self.version.changed_from_written(),
+        )
     }
 
     /// Simulates every design up front, so switching and stepping never wait, and tells the
@@ -464,23 +424,12 @@ impl App {
         source: String,
         prepared: crate::tui::prepare::Prepared,
     ) -> App {
-        let crate::tui::prepare::Prepared {
-            runs,
-            before_what_ifs,
-            ..
-        } = prepared;
         let design = scenario.design;
         let room = Room::new(scenario.quizzes.len());
         App {
-            original: scenario.clone(),
-            added: Vec::new(),
-            undone: Vec::new(),
-            saved_added: Vec::new(),
-            scenario,
+            version: crate::tui::version::Version::new(scenario, prepared),
             source,
             error: None,
-            runs,
-            before_what_ifs,
             design,
             tick: 0,
             compare_at: Instant(0),
@@ -499,8 +448,6 @@ impl App {
             agenda: None,
             present: None,
             notes_off: None,
-            revision: 0,
-            file: None,
             published: None,
             simulating: None,
             anchor: None,
@@ -556,16 +503,8 @@ impl App {
 
     /// Shows a simulated story, keeping the design and the moment.
     pub(super) fn apply(&mut self, prepared: crate::tui::prepare::Prepared) {
-        let crate::tui::prepare::Prepared {
-            original,
-            added,
-            scenario,
-            runs,
-            before_what_ifs,
-            file,
-            warning: _,
-        } = prepared;
-        let same_story = self.original.name == original.name;
+        let same_story = self.version.original.name == prepared.original.name;
+        let quizzes = prepared.scenario.quizzes.len();
         let now = match self.anchor {
             Some(at) if same_story => at,
             _ => self.now(),
@@ -573,21 +512,15 @@ impl App {
         let tick = self.tick;
         // A long story's words are many small pieces, and freeing them takes a while: the
         // story left is let go of beside the loop, not on the screen's thread.
-        let left = std::mem::replace(&mut self.runs, runs);
+        let left = self.version.take(prepared);
         if !self.for_export {
             // Without a thread to spare, it is let go of here.
             let _ = std::thread::Builder::new().spawn(move || drop(left));
         }
-        self.before_what_ifs = before_what_ifs;
-        if !same_story || self.room.quizzes.len() != scenario.quizzes.len() {
-            self.room = Room::new(scenario.quizzes.len());
+        if !same_story || self.room.quizzes.len() != quizzes {
+            self.room = Room::new(quizzes);
             self.parted = None;
         }
-        self.original = original;
-        self.added = added;
-        self.scenario = scenario;
-        self.revision += 1;
-        self.file = file.map(|f| (self.revision, f));
         // A fork changes only what comes after the moment it was made, so the same tick
         // still stands there; anything else is found again by its time.
         self.tick = if same_story
@@ -619,7 +552,8 @@ impl App {
     /// design, is at or after `from`: its tick and its index. Stepping and the status line
     /// both ask this.
     pub fn next_question(&self, from: usize) -> Option<(usize, usize)> {
-        self.scenario
+        self.version
+            .scenario
             .quizzes
             .iter()
             .enumerate()
@@ -641,7 +575,8 @@ impl App {
 
     /// The quiz that stops the replay at the current tick, if any, with its index.
     pub fn quiz_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
-        self.scenario
+        self.version
+            .scenario
             .quizzes
             .iter()
             .enumerate()
@@ -683,7 +618,7 @@ impl App {
     /// The most charges any design's run ends with: how far a `"charges"` question's choices
     /// grow.
     pub fn most_charges(&self) -> usize {
-        crate::scenario::most_charges(self.runs.traces().values())
+        self.version.most_charges()
     }
 
     /// The choices a question shows in this story.
@@ -693,7 +628,7 @@ impl App {
 
     /// The right choice of a question under a design, if one fits its run.
     pub fn correct(&self, quiz: &crate::scenario::Quiz, design: Design) -> Option<usize> {
-        quiz.correct(self.trace_of(design), self.most_charges())
+        quiz.correct(self.version.trace_of(design), self.most_charges())
     }
 
     /// The room's score in this story.
@@ -726,11 +661,6 @@ impl App {
             })
     }
 
-    /// Whether quitting now would lose what-ifs that were never saved.
-    pub fn unsaved(&self) -> bool {
-        !self.added.is_empty() && self.added != self.saved_added
-    }
-
     /// How far the narration box is scrolled at this moment.
     pub fn story_offset(&self) -> u16 {
         let (tick, design, offset) = self.story_scroll;
@@ -755,24 +685,10 @@ impl App {
         Some(format!("the room: {text} under {under}"))
     }
 
-    /// Every design's run of the story on screen.
-    pub fn runs(&self) -> &std::sync::Arc<crate::tui::prepare::Runs> {
-        &self.runs
-    }
-
-    pub fn trace_of(&self, design: Design) -> &Trace {
-        self.runs.trace(design)
-    }
-
-    /// How many ticks a design's run has before the what-ifs, keyed as on screen.
-    pub fn ticks_before_what_ifs(&self, design: Design) -> usize {
-        self.before_what_ifs[design]
-    }
-
     /// The runs of repeated attempts the timeline folds, when folding is on (`f`).
     pub fn folds(&self) -> &[crate::tui::repeats::Run] {
         if self.fold {
-            self.runs.repeats(self.design)
+            self.version.runs().repeats(self.design)
         } else {
             &[]
         }
@@ -780,26 +696,16 @@ impl App {
 
     /// Where each glossary term is first used in the current design's trace.
     pub fn glossary_first(&self) -> &[Option<usize>] {
-        &self.runs.telling(self.design).glossary
+        &self.version.runs().telling(self.design).glossary
     }
 
     pub fn trace(&self) -> &Trace {
-        self.trace_of(self.design)
+        self.version.trace_of(self.design)
     }
 
     /// The words of the current design's trace.
     pub fn told(&self) -> &Told {
-        self.told_of(self.design)
-    }
-
-    pub fn told_of(&self, design: Design) -> &Told {
-        &self.runs.telling(design).told
-    }
-
-    /// The file the story on screen was read from, watched for changes; `None` for a
-    /// built-in or a scenario made in this session.
-    pub fn watched(&self) -> Option<&std::path::Path> {
-        self.original.origin.file()
+        self.version.told_of(self.design)
     }
 
     pub fn last_tick(&self) -> usize {
@@ -834,7 +740,7 @@ impl App {
             .rev()
             .take_while(|t| t.at == here.at)
             .count();
-        let other = self.trace_of(design);
+        let other = self.version.trace_of(design);
         let first_same = other.ticks.partition_point(|t| t.at < here.at);
         let same = other.ticks[first_same..]
             .iter()
@@ -860,8 +766,11 @@ impl App {
     /// The index of the first tick where two designs' stories differ in what is drawn (time,
     /// lane, kind or label), or the shorter length when one is a prefix of the other.
     pub fn first_difference(&self, a: Design, b: Design) -> Option<usize> {
-        let (ta, tb) = (self.trace_of(a), self.trace_of(b));
-        let (la, lb) = (&self.told_of(a).labels, &self.told_of(b).labels);
+        let (ta, tb) = (self.version.trace_of(a), self.version.trace_of(b));
+        let (la, lb) = (
+            &self.version.told_of(a).labels,
+            &self.version.told_of(b).labels,
+        );
         let same = |i: usize| {
             let (x, y) = (&ta.ticks[i], &tb.ticks[i]);
             x.at == y.at && x.actor == y.actor && x.kind == y.kind && la[i] == lb[i]
@@ -880,11 +789,11 @@ impl App {
     /// The command that reopens this view (scenario, design and moment), or what to do first
     /// when the scenario exists only in this session.
     pub fn share_command(&self) -> String {
-        if !self.added.is_empty() {
+        if !self.version.added.is_empty() {
             return "this is a what-if: save it with S, then share the file".to_string();
         }
         // The file by its real name, quoted and escaped for a shell; a built-in by its name.
-        let scenario = match &self.original.origin {
+        let scenario = match &self.version.original.origin {
             Origin::File(path) => crate::text::shell_word(&path.to_string_lossy()),
             Origin::BuiltIn(name) => crate::text::shell_word(name),
             Origin::Made => {
@@ -895,12 +804,14 @@ impl App {
         let at = self.trace().clock.format_short(self.now());
         // The steps after payment as they are keyed now, which m may have changed.
         let steps = self
+            .version
             .scenario
             .config
             .steps
             .first()
             .map_or_else(String::new, |s| format!(" --step-keys {}", s.key_mode.id()));
         let keys = self
+            .version
             .keys_set()
             .map_or_else(String::new, |k| format!(" --key-strategy {}", k.id()));
         format!(

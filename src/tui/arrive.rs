@@ -101,7 +101,7 @@ impl App {
                 })
             }
             After::AsWritten => {
-                self.undone.clear();
+                self.version.undone.clear();
                 self.notice = Some(format!(
                     "back to the scenario as written: no what-if, the keys as the file writes them{length}"
                 ))
@@ -111,10 +111,10 @@ impl App {
                 if let Some(agenda) = self.agenda.as_mut()
                     && let Some(section) = agenda.playlist.sections.get_mut(agenda.at)
                 {
-                    section.take(self.original.clone());
+                    section.take(self.version.original.clone());
                 }
                 self.error = None;
-                let kept = self.changed_from_written();
+                let kept = self.version.changed_from_written();
                 self.notice = Some(if kept.is_empty() {
                     "the scenario file changed: reloaded".into()
                 } else {
@@ -155,7 +155,7 @@ impl App {
         leaving: Option<crate::tui::room::Room>,
     ) {
         let elapsed = self.present.map_or(0, |p| p.elapsed_secs);
-        let quizzes = self.scenario.quizzes.len();
+        let quizzes = self.version.scenario.quizzes.len();
         let Some(agenda) = self.agenda.as_mut() else {
             return;
         };
@@ -165,7 +165,7 @@ impl App {
         agenda.move_to(index, elapsed);
         // The part as just read from its file is the one to come back to, under its title.
         if let Some(section) = agenda.playlist.sections.get_mut(index) {
-            section.take(self.original.clone());
+            section.take(self.version.original.clone());
         }
         let mut room = agenda
             .rooms
@@ -199,8 +199,8 @@ impl App {
         self.error = None;
         self.playing = false;
         self.parted = None;
-        self.undone.clear();
-        self.saved_added.clear();
+        self.version.undone.clear();
+        self.version.saved_added.clear();
         self.tick = if at_end { self.last_tick() } else { 0 };
         if let Some(p) = self.present.as_mut() {
             p.revealed = false;

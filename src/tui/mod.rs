@@ -20,6 +20,7 @@ pub mod terminal;
 pub mod theme;
 pub mod traffic;
 pub mod update;
+pub mod version;
 pub mod view;
 pub mod window;
 

@@ -8,13 +8,13 @@ use crate::present::link::Shown;
 /// checkout's or the steps' keys changed (K, m), a broken edit of the scenario file, the two designs `d` set apart here, the designs compared.
 pub fn banners(app: &App) -> Vec<String> {
     let mut lines = Vec::new();
-    if let Some(last) = app.added.last() {
-        let more = match app.added.len() {
+    if let Some(last) = app.version.added.last() {
+        let more = match app.version.added.len() {
             1 => String::new(),
             n => format!(" (+{} more)", n - 1),
         };
         let now = app.trace().ticks.len();
-        let before = app.ticks_before_what_ifs(app.design);
+        let before = app.version.ticks_before_what_ifs(app.design);
         let length = if now == before {
             String::new()
         } else {
@@ -22,17 +22,17 @@ pub fn banners(app: &App) -> Vec<String> {
         };
         lines.push(format!(
             "⑂ WHAT-IF: {}{more}{length} · u undoes",
-            crate::scenario::fork::describe(&app.original, last)
+            crate::scenario::fork::describe(&app.version.original, last)
         ));
     }
-    if let Some(strategy) = app.keys_set() {
+    if let Some(strategy) = app.version.keys_set() {
         lines.push(format!(
             "K: the checkout sends {}",
             crate::tui::prepare::checkout_keys(strategy)
         ));
     }
-    let keying = app.original.config.keying();
-    if keying.steps_differ(&app.original.keying_as_written)
+    let keying = app.version.original.config.keying();
+    if keying.steps_differ(&app.version.original.keying_as_written)
         && let Some(mode) = keying.steps.first()
     {
         lines.push(format!(
@@ -77,6 +77,7 @@ pub fn shown(app: &App) -> Shown {
     Shown {
         banners: banners(app),
         changed: app
+            .version
             .changed_from_written()
             .into_iter()
             .map(String::from)

@@ -159,7 +159,7 @@ impl Replay {
         Replay {
             started: Instant::now(),
             next_step: None,
-            watch: Watch::new(app.watched().map(Path::to_path_buf)),
+            watch: Watch::new(app.version.watched().map(Path::to_path_buf)),
             session: Watch::new(app.agenda.as_ref().and_then(|a| a.playlist.path.clone())),
             simulation: None,
             ready: Vec::new(),
@@ -224,9 +224,9 @@ impl Runtime<App> for Replay {
         }
         // A story just on screen: its other designs are told beside the loop, so switching
         // to one seldom waits (the design on screen first: drawing it waits for that alone).
-        if self.telling != Some(app.revision) {
-            self.telling = Some(app.revision);
-            let (runs, first) = (app.runs().clone(), app.design);
+        if self.telling != Some(app.version.revision) {
+            self.telling = Some(app.version.revision);
+            let (runs, first) = (app.version.runs().clone(), app.design);
             if !runs.all_told() {
                 // Without a thread to spare, each design is told when first wanted.
                 let _ = std::thread::Builder::new().spawn(move || runs.tell_every_design(first));
@@ -248,8 +248,8 @@ impl Runtime<App> for Replay {
                 news.push(Msg::Clock(secs));
             }
         }
-        if self.watch.path.as_deref() != app.watched() {
-            self.watch = Watch::new(app.watched().map(Path::to_path_buf));
+        if self.watch.path.as_deref() != app.version.watched() {
+            self.watch = Watch::new(app.version.watched().map(Path::to_path_buf));
         }
         // A change to the file waits for the story being simulated, then is read.
         if self.simulation.is_none()
@@ -292,7 +292,7 @@ impl Runtime<App> for Replay {
             CHORE_CHECK
         } else if self.simulation.is_some() || !self.ready.is_empty() {
             SIMULATION_CHECK
-        } else if app.watched().is_some() || app.present.is_some() {
+        } else if app.version.watched().is_some() || app.present.is_some() {
             WATCH_EVERY
         } else {
             Duration::from_secs(3600)
@@ -415,16 +415,16 @@ impl NotesLink {
         if self
             .scenario
             .as_ref()
-            .is_none_or(|(r, _)| *r != app.revision)
+            .is_none_or(|(r, _)| *r != app.version.revision)
         {
             // Written along with the simulation, off this thread, when it could be; the file
             // as loaded if the what-if cannot be written.
-            let text = match &app.file {
-                Some((revision, text)) if *revision == app.revision => text.clone(),
-                _ => crate::scenario::fork_toml::to_toml(&app.original, &app.added)
-                    .unwrap_or_else(|_| app.original.text.clone()),
+            let text = match &app.version.file {
+                Some((revision, text)) if *revision == app.version.revision => text.clone(),
+                _ => crate::scenario::fork_toml::to_toml(&app.version.original, &app.version.added)
+                    .unwrap_or_else(|_| app.version.original.text.clone()),
             };
-            self.scenario = Some((app.revision, text));
+            self.scenario = Some((app.version.revision, text));
         }
         let scenario = self
             .scenario

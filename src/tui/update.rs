@@ -21,7 +21,12 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     apply(app, msg, &mut effects);
     // The speaker notes follow the presenter: each new position goes out once.
     if app.present.is_some() {
-        let here = (app.revision, app.design, app.tick, super::shown::shown(app));
+        let here = (
+            app.version.revision,
+            app.design,
+            app.tick,
+            super::shown::shown(app),
+        );
         if app.published.as_ref() != Some(&here) {
             app.published = Some(here);
             effects.push(Effect::Publish);
@@ -391,11 +396,11 @@ fn screens(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             app.story_scroll = (app.tick, app.design, offset);
         }
         Msg::OpenSave => {
-            if app.added.is_empty() {
+            if app.version.added.is_empty() {
                 app.notice = Some("nothing to save yet: add a what-if with x, ! or s first".into());
             } else {
                 app.overlay = Overlay::Save(SavePrompt {
-                    path: format!("{}-what-if.toml", app.original.name),
+                    path: format!("{}-what-if.toml", app.version.original.name),
                     confirm_overwrite: false,
                     error: None,
                 });
@@ -409,7 +414,7 @@ fn screens(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         Msg::OpenChecklist => app.overlay = Overlay::Checklist(0),
         Msg::OpenWindow => {
             app.playing = false;
-            let config = &app.scenario.config;
+            let config = &app.version.scenario.config;
             let stack = crate::window::scenario::stack_from_config(config);
             let purchase = crate::window::scenario::Purchase::of_scenario(config);
             // Closed and opened again on the same story, the screen keeps its edits.
@@ -449,16 +454,16 @@ fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
     match msg {
         Msg::Fork(what) => {
             app.playing = false;
-            let made = fork::fault_for(&app.scenario, app.trace(), app.tick, what);
+            let made = fork::fault_for(&app.version.scenario, app.trace(), app.tick, what);
             match made {
                 Ok(fault) => {
-                    let mut added = app.added.clone();
-                    let words = fork::describe(&app.scenario, &fault);
+                    let mut added = app.version.added.clone();
+                    let words = fork::describe(&app.version.scenario, &fault);
                     added.push(fault);
                     // A new what-if starts a new line of history: nothing left to redo.
-                    app.undone.clear();
+                    app.version.undone.clear();
                     effects.push(app.start(Job {
-                        original: app.original.clone(),
+                        original: app.version.original.clone(),
                         added,
                         after: After::Fork { words },
                     }));
@@ -467,40 +472,42 @@ fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
         }
         // Nothing added, but the keys changed: u takes that back.
-        Msg::Unfork if app.added.is_empty() && !app.changed_from_written().is_empty() => {
+        Msg::Unfork
+            if app.version.added.is_empty() && !app.version.changed_from_written().is_empty() =>
+        {
             as_written(app, effects)
         }
         Msg::Unfork => {
-            if app.added.is_empty() {
+            if app.version.added.is_empty() {
                 app.notice =
                     Some("this is the scenario as written: there is no what-if to undo".into());
             } else {
-                let mut added = app.added.clone();
+                let mut added = app.version.added.clone();
                 if let Some(last) = added.pop() {
-                    app.undone.push(last);
+                    app.version.undone.push(last);
                 }
                 let left = added.len();
                 effects.push(app.start(Job {
-                    original: app.original.clone(),
+                    original: app.version.original.clone(),
                     added,
                     after: After::Unfork { left },
                 }));
             }
         }
-        Msg::Redo => match app.undone.pop() {
+        Msg::Redo => match app.version.undone.pop() {
             None => app.notice = Some("nothing to redo: u takes back a what-if first".into()),
             Some(fault) => {
-                let words = fork::describe(&app.scenario, &fault);
-                let mut added = app.added.clone();
+                let words = fork::describe(&app.version.scenario, &fault);
+                let mut added = app.version.added.clone();
                 added.push(fault);
                 effects.push(app.start(Job {
-                    original: app.original.clone(),
+                    original: app.version.original.clone(),
                     added,
                     after: After::Fork { words },
                 }));
             }
         },
-        Msg::CycleStepKeys => match app.original.config.steps.first() {
+        Msg::CycleStepKeys => match app.version.original.config.steps.first() {
             None => {
                 app.notice = Some(
                     "this scenario has no steps after the payment: m keys its [[step]] calls"
@@ -510,13 +517,13 @@ fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             Some(first) => {
                 app.playing = false;
                 let mode = first.key_mode.next();
-                let mut original = app.original.clone();
+                let mut original = app.version.original.clone();
                 for step in &mut original.config.steps {
                     step.key_mode = mode;
                 }
                 effects.push(app.start(Job {
                     original,
-                    added: app.added.clone(),
+                    added: app.version.added.clone(),
                     after: After::StepKeys { mode },
                 }));
             }
@@ -524,19 +531,19 @@ fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         Msg::CycleKeyStrategy => {
             app.playing = false;
             let strategy = next_keys(app);
-            let mut original = app.original.clone();
+            let mut original = app.version.original.clone();
             match strategy {
                 Some(strategy) => original.config.set_key_strategy(strategy),
                 None => {
                     // The checkout as written; the steps stay as m left them.
-                    let mut keying = app.original.keying_as_written.clone();
+                    let mut keying = app.version.original.keying_as_written.clone();
                     keying.steps = original.config.keying().steps;
                     original.config.set_keying(&keying);
                 }
             }
             effects.push(app.start(Job {
                 original,
-                added: app.added.clone(),
+                added: app.version.added.clone(),
                 after: After::KeyStrategy { strategy },
             }));
         }
@@ -557,7 +564,7 @@ fn jobs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             app.searching = Some(search.clone());
             app.notice = Some(searching_words(0, app));
             effects.push(Effect::Explore {
-                scenario: Box::new(app.scenario.clone()),
+                scenario: Box::new(app.version.scenario.clone()),
                 search,
             });
         }
@@ -568,24 +575,26 @@ fn jobs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         Msg::OpenTraffic if app.counting.is_some() => {
             app.notice = Some("still counting the day of traffic · Esc stops".into());
         }
-        Msg::OpenTraffic => match crate::traffic::Settings::of_scenario_or_assumed(&app.scenario) {
-            Ok((settings, assumed)) => {
-                app.playing = false;
-                let progress = std::sync::Arc::new(crate::traffic::Progress::default());
-                let note = assumed.then(crate::traffic::words::assumed);
-                app.counting = Some((progress.clone(), note));
-                app.notice = Some(format!(
-                    "counting {} orders through every design · Esc stops",
-                    crate::units::group_digits(u128::from(settings.orders))
-                ));
-                effects.push(Effect::Traffic {
-                    scenario: Box::new(app.scenario.clone()),
-                    settings: Box::new(settings),
-                    progress,
-                });
+        Msg::OpenTraffic => {
+            match crate::traffic::Settings::of_scenario_or_assumed(&app.version.scenario) {
+                Ok((settings, assumed)) => {
+                    app.playing = false;
+                    let progress = std::sync::Arc::new(crate::traffic::Progress::default());
+                    let note = assumed.then(crate::traffic::words::assumed);
+                    app.counting = Some((progress.clone(), note));
+                    app.notice = Some(format!(
+                        "counting {} orders through every design · Esc stops",
+                        crate::units::group_digits(u128::from(settings.orders))
+                    ));
+                    effects.push(Effect::Traffic {
+                        scenario: Box::new(app.version.scenario.clone()),
+                        settings: Box::new(settings),
+                        progress,
+                    });
+                }
+                Err(e) => app.notice = Some(format!("no day of traffic: {e}")),
             }
-            Err(e) => app.notice = Some(format!("no day of traffic: {e}")),
-        },
+        }
         Msg::Counted(result) => {
             let note = app.counting.take().and_then(|(_, note)| note);
             match result {
@@ -786,7 +795,7 @@ fn news(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         }
         Msg::FileChanged(Ok(scenario)) => effects.push(app.start(Job {
             original: keyed_as_on_screen(app, scenario),
-            added: app.added.clone(),
+            added: app.version.added.clone(),
             after: After::Reload,
         })),
         Msg::FileChanged(Err(e)) => {
@@ -875,16 +884,16 @@ fn open_counterexample(
     };
     app.overlay = Overlay::None;
     app.design = d.design;
-    app.undone.clear();
+    app.version.undone.clear();
     let words = plan
         .iter()
-        .map(|f| fork::describe(&app.scenario, f))
+        .map(|f| fork::describe(&app.version.scenario, f))
         .collect::<Vec<_>>()
         .join("; ");
-    let mut added = app.added.clone();
+    let mut added = app.version.added.clone();
     added.extend(plan.iter().cloned());
     Some(app.start(Job {
-        original: app.original.clone(),
+        original: app.version.original.clone(),
         added,
         after: After::Fork {
             words: if words.is_empty() {
@@ -938,10 +947,10 @@ fn set_card(app: &mut App, card: Option<super::app::Card>) {
 /// what `0` goes back to).
 fn keyed_as_on_screen(app: &App, mut fresh: Scenario) -> Scenario {
     let (now, written) = (
-        app.original.config.keying(),
-        &app.original.keying_as_written,
+        app.version.original.config.keying(),
+        &app.version.original.keying_as_written,
     );
-    if let Some(strategy) = app.keys_set() {
+    if let Some(strategy) = app.version.keys_set() {
         fresh.config.set_key_strategy(strategy);
     }
     if now.steps_differ(written)
@@ -958,8 +967,8 @@ fn keyed_as_on_screen(app: &App, mut fresh: Scenario) -> Scenario {
 /// round. A file that mixes them across its layers has its own way in the round too (`None`),
 /// after none and before one per order.
 fn next_keys(app: &App) -> Option<KeyStrategy> {
-    let written = &app.original.keying_as_written;
-    let config = &app.original.config;
+    let written = &app.version.original.keying_as_written;
+    let config = &app.version.original.config;
     let mut as_written = config.clone();
     as_written.set_keying(written);
     let mixed = as_written.layer_keys_differ();
@@ -983,12 +992,14 @@ fn next_keys(app: &App) -> Option<KeyStrategy> {
 /// them.
 fn as_written(app: &mut App, effects: &mut Vec<Effect>) {
     app.playing = false;
-    if app.changed_from_written().is_empty() {
+    if app.version.changed_from_written().is_empty() {
         app.notice = Some("this is the scenario as written: nothing to undo".into());
         return;
     }
-    let mut original = app.original.clone();
-    original.config.set_keying(&app.original.keying_as_written);
+    let mut original = app.version.original.clone();
+    original
+        .config
+        .set_keying(&app.version.original.keying_as_written);
     effects.push(app.start(Job {
         original,
         added: Vec::new(),
@@ -1077,7 +1088,7 @@ fn go_to(app: &mut App, typed: &str) {
 /// The tick a `[[quiz]] at` of this time would name: the time read as every time in the
 /// file is (the first such moment at or after the start), then its first tick at or after.
 fn tick_of_time(app: &App, clock: crate::scenario::values::ClockTime) -> Result<usize, String> {
-    let at = app.scenario.instant_of(clock);
+    let at = app.version.scenario.instant_of(clock);
     let trace = app.trace();
     crate::scenario::NarrationTarget::At(at)
         .find(trace, app.told())
@@ -1124,7 +1135,7 @@ fn compare_times(app: &App) -> Vec<crate::sim::Instant> {
         .compared
         .iter()
         .copied()
-        .flat_map(|d| app.trace_of(d).ticks.iter().map(|t| t.at))
+        .flat_map(|d| app.version.trace_of(d).ticks.iter().map(|t| t.at))
         .collect();
     times.sort_unstable();
     times.dedup();
@@ -1277,7 +1288,7 @@ fn take_back(app: &mut App) {
 
 /// Whether leaving now loses something: what-ifs never saved, or a room's answers.
 fn leaving_loses(app: &App) -> bool {
-    app.unsaved() || (app.present.is_some() && app.room_answered())
+    app.version.unsaved() || (app.present.is_some() && app.room_answered())
 }
 
 /// The section after the one on screen, when a session file is played.
@@ -1295,7 +1306,7 @@ fn open_section(app: &mut App, to: usize, at_end: bool) -> Effect {
     let keys = section.map(|s| s.keys).unwrap_or_default();
     let scenario = section
         .map(|s| s.scenario.clone())
-        .unwrap_or_else(|| app.original.clone());
+        .unwrap_or_else(|| app.version.original.clone());
     app.overlay = Overlay::None;
     app.start(Job {
         original: scenario,
@@ -1361,8 +1372,8 @@ fn save(app: &mut App, mut prompt: SavePrompt) -> Option<Effect> {
         return None;
     }
     // The saved file opens on the design on screen, so `idem run` tells the same story.
-    let written = fork_toml::to_toml(&app.original, &app.added).and_then(|text| {
-        if app.design == app.original.design {
+    let written = fork_toml::to_toml(&app.version.original, &app.version.added).and_then(|text| {
+        if app.design == app.version.original.design {
             Ok(text)
         } else {
             fork_toml::opening_on(&text, app.design)
@@ -1390,7 +1401,7 @@ fn saved(app: &mut App, path: &Path, result: Result<(), WriteError>) {
     match result {
         Ok(()) => {
             app.overlay = Overlay::None;
-            app.saved_added = app.added.clone();
+            app.version.saved_added = app.version.added.clone();
             app.notice = Some(format!(
                 "saved to {}",
                 crate::text::sanitize_line(&path.display().to_string())
@@ -1418,7 +1429,7 @@ fn toggle_compare(app: &mut App) {
             } else {
                 app.now()
             };
-            app.compare_from = Some((app.design, app.tick, app.compare_at, app.revision));
+            app.compare_from = Some((app.design, app.tick, app.compare_at, app.version.revision));
             app.screen = Screen::Compare;
         }
         Screen::Compare => {
@@ -1430,7 +1441,7 @@ fn toggle_compare(app: &mut App) {
                 Some((design, tick, opened, revision))
                     if design == app.design
                         && opened == at
-                        && revision == app.revision
+                        && revision == app.version.revision
                         && tick < app.trace().ticks.len() =>
                 {
                     tick

@@ -1311,13 +1311,16 @@ fn a_frame_of_one_design_is_the_frame_the_whole_replay_draws() {
                         .expect("simulates");
                 for other in Design::ALL {
                     assert_eq!(
-                        one.ticks_before_what_ifs(other),
-                        whole.ticks_before_what_ifs(other),
+                        one.version.ticks_before_what_ifs(other),
+                        whole.version.ticks_before_what_ifs(other),
                         "{}: how long {} runs",
                         builtin.name,
                         other.id()
                     );
-                    assert_eq!(one.trace_of(other).outcome, whole.trace_of(other).outcome);
+                    assert_eq!(
+                        one.version.trace_of(other).outcome,
+                        whole.version.trace_of(other).outcome
+                    );
                 }
                 let last = whole.last_tick();
                 let mut ticks = vec![0, last / 2, last];

@@ -236,7 +236,7 @@ fn a_question_is_asked_again_under_another_design() {
     let score = app.score();
     assert_eq!((score.right, score.asked), (1, 2));
     // The explanation follows the design on screen.
-    let quiz = app.scenario.quizzes[0].clone();
+    let quiz = app.version.scenario.quizzes[0].clone();
     let screen = render(&app, 120, 36);
     let answer = flat(&panel(&screen, " The answer "));
     assert!(
@@ -391,8 +391,8 @@ fn compare_hides_what_the_replay_hides() {
     };
     let mut app = presenting(hide);
     // No question stops the way to the end.
-    app.scenario.quizzes.clear();
-    app.original.quizzes.clear();
+    app.version.scenario.quizzes.clear();
+    app.version.original.quizzes.clear();
     press(&mut app, key(KeyCode::End));
     press(&mut app, ch('c'));
     let screen = render(&app, 120, 36);
@@ -610,13 +610,13 @@ fn presenter_question_and_score_at_80x24() {
 #[test]
 fn after_k_the_answer_is_explained_from_the_run_on_screen() {
     let mut app = replay();
-    let written = app.scenario.quizzes[0]
+    let written = app.version.scenario.quizzes[0]
         .explanation
         .for_design(Design::WithCharge)
         .to_string();
-    assert!(app.changed_from_written().is_empty());
+    assert!(app.version.changed_from_written().is_empty());
     press(&mut app, ch('K'));
-    assert_eq!(app.changed_from_written(), ["the checkout's keys"]);
+    assert_eq!(app.version.changed_from_written(), ["the checkout's keys"]);
     // The speaker notes are told too.
     assert_eq!(
         idem::tui::shown::shown(&app).changed,
@@ -642,7 +642,7 @@ fn after_k_the_answer_is_explained_from_the_run_on_screen() {
     // K all the way round is the story as written again, and so is its explanation.
     press(&mut app, ch('K'));
     press(&mut app, ch('K'));
-    assert!(app.changed_from_written().is_empty());
+    assert!(app.version.changed_from_written().is_empty());
 }
 
 /// An answer revealed before `K` changed the story stays the room's answer to that story: it
@@ -790,14 +790,14 @@ fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
     let mut scenario = builtin("mobile-gateway");
     scenario.quizzes.clear();
     let mut app = App::new(scenario, "mobile-gateway".into()).expect("runs");
-    assert!(app.changed_from_written().is_empty());
+    assert!(app.version.changed_from_written().is_empty());
     app.tick = app.last_tick();
     let at = app.now();
-    let written = app.scenario.config.keying();
+    let written = app.version.scenario.config.keying();
     let mut seen = Vec::new();
     for _ in 0..4 {
         settle(&mut app, Msg::CycleKeyStrategy);
-        seen.push(app.keys_set());
+        seen.push(app.version.keys_set());
     }
     assert_eq!(
         seen,
@@ -809,8 +809,8 @@ fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
         ],
         "four presses go round, the file's own mix last"
     );
-    assert_eq!(app.scenario.config.keying(), written);
-    assert!(app.changed_from_written().is_empty());
+    assert_eq!(app.version.scenario.config.keying(), written);
+    assert!(app.version.changed_from_written().is_empty());
     assert_eq!(
         app.now(),
         at,
@@ -818,29 +818,38 @@ fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
     );
     // u takes back K when no what-if is left, and 0 takes back everything at once.
     settle(&mut app, Msg::CycleKeyStrategy);
-    assert!(!app.changed_from_written().is_empty());
+    assert!(!app.version.changed_from_written().is_empty());
     settle(&mut app, Msg::Unfork);
-    assert!(app.changed_from_written().is_empty(), "{:?}", app.notice);
+    assert!(
+        app.version.changed_from_written().is_empty(),
+        "{:?}",
+        app.notice
+    );
     settle(&mut app, Msg::CycleKeyStrategy);
     settle(&mut app, Msg::Fork(idem::scenario::fork::WhatIf::CrashNext));
     settle(&mut app, Msg::AsWritten);
-    assert!(app.changed_from_written().is_empty(), "{:?}", app.notice);
-    assert!(app.added.is_empty());
-    assert_eq!(app.keys_set(), None);
+    assert!(
+        app.version.changed_from_written().is_empty(),
+        "{:?}",
+        app.notice
+    );
+    assert!(app.version.added.is_empty());
+    assert_eq!(app.version.keys_set(), None);
 }
 
 #[test]
 fn the_story_sent_to_the_notes_after_k_is_the_story_keyed_as_the_room_sees_it() {
     let mut app = App::new(builtin("per-attempt-key"), "per-attempt-key".into()).expect("runs");
     settle(&mut app, Msg::CycleKeyStrategy);
-    let text = idem::scenario::fork_toml::to_toml(&app.original, &app.added).expect("writes");
+    let text = idem::scenario::fork_toml::to_toml(&app.version.original, &app.version.added)
+        .expect("writes");
     let read = idem::scenario::parse("notes.toml", "per-attempt-key", &text).expect("reads");
-    assert_eq!(read.config.keying(), app.scenario.config.keying());
+    assert_eq!(read.config.keying(), app.version.scenario.config.keying());
     for design in Design::ALL {
         let theirs = read.simulate(design).expect("runs");
         assert_eq!(
             theirs.outcome.charges,
-            app.trace_of(design).outcome.charges,
+            app.version.trace_of(design).outcome.charges,
             "{design}"
         );
     }
@@ -868,7 +877,7 @@ fn a_crash_the_story_already_has_is_not_added_again_in_silence() {
     // A tick whose next crash is one the story already has.
     let already = (0..app.trace().ticks.len()).find(|&t| {
         idem::scenario::fork::fault_for(
-            &app.scenario,
+            &app.version.scenario,
             app.trace(),
             t,
             idem::scenario::fork::WhatIf::CrashNext,
@@ -878,7 +887,7 @@ fn a_crash_the_story_already_has_is_not_added_again_in_silence() {
     let at = already.expect("a tick whose next crash is the story's own");
     app.tick = at;
     settle(&mut app, Msg::Fork(idem::scenario::fork::WhatIf::CrashNext));
-    assert!(app.added.is_empty(), "nothing added");
+    assert!(app.version.added.is_empty(), "nothing added");
     assert!(
         app.notice
             .as_deref()
@@ -1193,7 +1202,7 @@ fn the_trainers_words_say_they_were_written_for_the_file_once_k_changed_the_stor
     let notes = |app: &App| {
         let position = idem::present::link::Position {
             source: app.source.clone(),
-            scenario: idem::scenario::fork_toml::to_toml(&app.original, &app.added)
+            scenario: idem::scenario::fork_toml::to_toml(&app.version.original, &app.version.added)
                 .expect("written"),
             design: app.design.id().to_string(),
             tick: app.tick,
@@ -1217,7 +1226,7 @@ fn the_trainers_words_say_they_were_written_for_the_file_once_k_changed_the_stor
         assert!(!collapse(&render(&app, 120, 40)).contains("trainer's words"));
         assert!(!notes(&app).contains("trainer's words"));
         press(&mut app, ch('K'));
-        assert!(app.keys_set().is_some(), "K is in force");
+        assert!(app.version.keys_set().is_some(), "K is in force");
         assert_eq!(app.tick, 0);
         let screen = collapse(&render(&app, 120, 40));
         assert!(screen.contains(caveat), "present {present}: {screen}");

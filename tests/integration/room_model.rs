@@ -181,7 +181,7 @@ fn notes_agree(app: &App, rebuilt: &mut Rebuilt, step: &str) {
     let agenda = app.agenda.as_ref().expect("a session is played");
     let part = &agenda.playlist.sections[agenda.at];
     assert_eq!(
-        app.original.name, part.scenario.name,
+        app.version.original.name, part.scenario.name,
         "{step}: the story on screen is not the part the agenda stands at"
     );
     assert_eq!(
@@ -203,6 +203,7 @@ fn notes_agree(app: &App, rebuilt: &mut Rebuilt, step: &str) {
         "{step}: the notes are told another score than the room's"
     );
     let changed: Vec<String> = app
+        .version
         .changed_from_written()
         .into_iter()
         .map(String::from)
@@ -219,12 +220,13 @@ fn notes_agree(app: &App, rebuilt: &mut Rebuilt, step: &str) {
         shown.hidden
     );
     let (ticks, charges, cents) = *rebuilt
-        .entry((app.revision, app.design))
+        .entry((app.version.revision, app.design))
         .or_insert_with(|| {
-            let text = idem::scenario::fork_toml::to_toml(&app.original, &app.added)
-                .unwrap_or_else(|e| {
-                    panic!("{step}: the story cannot be written for the notes: {e}")
-                });
+            let text =
+                idem::scenario::fork_toml::to_toml(&app.version.original, &app.version.added)
+                    .unwrap_or_else(|e| {
+                        panic!("{step}: the story cannot be written for the notes: {e}")
+                    });
             let scenario =
                 idem::scenario::parse("presenter", "presenter", &text).unwrap_or_else(|e| {
                     panic!("{step}: the notes cannot read the story they are sent: {e}\n{text}")
@@ -381,14 +383,14 @@ fn run(acts: &[Act], most_keys: usize) {
             frames_keep_secrets(&mut app, &mut help_seen, &step);
             if msg == Some(Msg::AsWritten) {
                 assert!(
-                    app.changed_from_written().is_empty(),
+                    app.version.changed_from_written().is_empty(),
                     "{step}: 0 left the story changed from the file: {:?}",
-                    app.changed_from_written()
+                    app.version.changed_from_written()
                 );
                 assert!(
-                    app.added.is_empty(),
+                    app.version.added.is_empty(),
                     "{step}: 0 left what-ifs in force: {:?}",
-                    app.added
+                    app.version.added
                 );
             }
         }

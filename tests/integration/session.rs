@@ -41,7 +41,11 @@ fn answer(app: &mut App, choice: char) {
         }
         press(app, key(KeyCode::PageDown));
     }
-    assert!(app.quiz_pending(), "{} asks a question", app.scenario.name);
+    assert!(
+        app.quiz_pending(),
+        "{} asks a question",
+        app.version.scenario.name
+    );
     press(app, ch('a'));
     press(app, ch(choice));
     press(app, key(KeyCode::Enter));
@@ -173,7 +177,7 @@ fn pagedown_at_the_end_opens_the_next_scenario_and_the_score_carries_over() {
     assert!(app.at_end());
     // PageDown at the last tick: the next scenario, on the design the session names.
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.scenario.name, "reply-lost");
+    assert_eq!(app.version.scenario.name, "reply-lost");
     assert_eq!(app.design, Design::NoKey);
     assert_eq!(app.tick, 0);
     assert!(!app.room.any(), "a new scenario's questions are unanswered");
@@ -192,16 +196,16 @@ fn pagedown_at_the_end_opens_the_next_scenario_and_the_score_carries_over() {
     assert_eq!(asked, 2);
     press(&mut app, key(KeyCode::End));
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.scenario.name, "request-lost");
-    assert_eq!(app.design, app.scenario.design);
+    assert_eq!(app.version.scenario.name, "request-lost");
+    assert_eq!(app.design, app.version.scenario.design);
     // PageUp at the first tick goes back, to the previous scenario's end, answers kept.
     press(&mut app, key(KeyCode::PageUp));
-    assert_eq!(app.scenario.name, "reply-lost");
+    assert_eq!(app.version.scenario.name, "reply-lost");
     assert!(app.at_end());
     assert!(app.room.any(), "its answer is still there");
     assert_eq!(app.session_score().asked, 2);
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.scenario.name, "request-lost");
+    assert_eq!(app.version.scenario.name, "request-lost");
     // No budget: no countdown.
     let third = render(&app, 80, 24);
     assert!(
@@ -220,7 +224,7 @@ fn pagedown_at_the_end_opens_the_next_scenario_and_the_score_carries_over() {
     assert_eq!(app.session_score().asked, 3);
     // The last tick of the last scenario: PageDown stays.
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.scenario.name, "request-lost");
+    assert_eq!(app.version.scenario.name, "request-lost");
     assert!(app.at_end());
     // Leaving asks first, and the summary has the whole session's score.
     press(&mut app, ch('q'));
@@ -253,7 +257,7 @@ fn the_notes_are_told_the_part_and_the_score() {
     );
     let position = idem::present::link::Position {
         source: app.source.clone(),
-        scenario: app.scenario.text.clone(),
+        scenario: app.version.scenario.text.clone(),
         design: app.design.id().to_string(),
         tick: app.tick,
         shown: idem::present::link::Shown {
@@ -487,15 +491,23 @@ fn a_session_takes_its_keys_from_the_command_line_for_every_part() {
         steps: Some(idem::sim::config::KeyMode::PerAttempt),
     };
     let mut app = presenting(three().keyed(keys));
-    assert_eq!(app.scenario.config.key_strategy, KeyStrategy::PerAttempt);
+    assert_eq!(
+        app.version.scenario.config.key_strategy,
+        KeyStrategy::PerAttempt
+    );
     answer(&mut app, '2');
     press(&mut app, key(KeyCode::End));
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.scenario.name, "reply-lost");
-    assert_eq!(app.scenario.config.key_strategy, KeyStrategy::PerAttempt);
-    assert_eq!(app.keys_set(), Some(KeyStrategy::PerAttempt));
+    assert_eq!(app.version.scenario.name, "reply-lost");
+    assert_eq!(
+        app.version.scenario.config.key_strategy,
+        KeyStrategy::PerAttempt
+    );
+    assert_eq!(app.version.keys_set(), Some(KeyStrategy::PerAttempt));
     assert!(
-        app.changed_from_written().contains(&"the checkout's keys"),
+        app.version
+            .changed_from_written()
+            .contains(&"the checkout's keys"),
         "the room is told the keys are not the file's"
     );
     for (flag, value, says) in [
@@ -540,15 +552,15 @@ fn a_part_come_back_to_shows_its_file_as_it_is_on_disk_now() {
     let text = "title = \"Edits\"\n\n[[section]]\nscenario = \"a.toml\"\n\n[[section]]\nscenario = \"b.toml\"\n";
     let playlist = playlist::parse("s.toml", text, dir.path()).expect("reads");
     let mut app = presenting(playlist);
-    assert_eq!(app.scenario.title, "First as written");
+    assert_eq!(app.version.scenario.title, "First as written");
     press(&mut app, key(KeyCode::End));
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.scenario.title, "Second");
+    assert_eq!(app.version.scenario.title, "Second");
     // The trainer edits the first part while the second is on screen.
     std::fs::write(dir.join("a.toml"), part_text("First, edited")).expect("writes");
     press(&mut app, key(KeyCode::PageUp));
     assert_eq!(
-        app.scenario.title, "First, edited",
+        app.version.scenario.title, "First, edited",
         "the edit is not undone"
     );
     // A file that no longer reads keeps the version read before, and says so.
@@ -556,7 +568,7 @@ fn a_part_come_back_to_shows_its_file_as_it_is_on_disk_now() {
     press(&mut app, key(KeyCode::PageDown));
     std::fs::write(dir.join("a.toml"), "title = \n").expect("writes");
     press(&mut app, key(KeyCode::PageUp));
-    assert_eq!(app.scenario.title, "First, edited");
+    assert_eq!(app.version.scenario.title, "First, edited");
     assert!(
         app.notice
             .as_deref()
@@ -573,7 +585,7 @@ fn the_checklist_never_replaces_a_part_and_its_answers() {
     assert!(app.room.any());
     press(&mut app, ch('k'));
     press(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.scenario.name, "order-5531", "the part stays");
+    assert_eq!(app.version.scenario.name, "order-5531", "the part stays");
     assert!(app.room.any(), "and so do its answers");
     assert!(
         app.notice
@@ -679,7 +691,7 @@ fn a_talk_opens_on_its_agenda_and_ends_on_its_end_card() {
     assert!(screen.contains("The room, over the session"), "{screen}");
     press(&mut app, key(KeyCode::PageUp));
     assert_eq!(app.card(), None);
-    assert_eq!(app.scenario.name, "request-lost");
+    assert_eq!(app.version.scenario.name, "request-lost");
     assert!(app.at_end());
 }
 
@@ -757,7 +769,7 @@ fn an_edited_session_file_changes_the_agenda_and_keeps_the_answers() {
     press(&mut app, key(KeyCode::End));
     press(&mut app, key(KeyCode::PageDown));
     assert_eq!(app.agenda.as_ref().map(|a| a.at), Some(1));
-    assert_eq!(app.scenario.name, "second-purchase");
+    assert_eq!(app.version.scenario.name, "second-purchase");
     press(&mut app, key(KeyCode::PageUp));
     press(&mut app, key(KeyCode::Home));
     press(&mut app, key(KeyCode::PageUp));

@@ -22,16 +22,16 @@ use ratatui::crossterm::event::KeyCode;
 fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
     let mut app = at_first_send();
     // As the terminal's loop runs it: the update asks for the story, another thread works.
-    let before = app.runs().traces().clone();
+    let before = app.version.runs().traces().clone();
     let msg = map_key(ch('x'), &app).expect("x is a what-if");
     let job = simulation(update(&mut app, msg)).expect("the what-if waits to be simulated");
     assert!(
-        app.added.is_empty(),
+        app.version.added.is_empty(),
         "nothing changes on screen before the outcome is known"
     );
     let stories = |traces: &[Trace]| traces.iter().map(story).collect::<Vec<_>>();
     assert_eq!(
-        stories(app.runs().traces().values()),
+        stories(app.version.runs().traces().values()),
         stories(before.values())
     );
     let doing = app.simulating.clone().expect("it says it is simulating");
@@ -65,9 +65,12 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
         .map_err(|e| e.to_string());
     settle(&mut app, Msg::Simulated { after, result });
     assert!(app.simulating.is_none());
-    assert_eq!(app.added.len(), 1);
-    let (revision, file) = app.file.clone().expect("the story as a file");
-    assert_eq!(revision, app.revision, "written for the story on screen");
+    assert_eq!(app.version.added.len(), 1);
+    let (revision, file) = app.version.file.clone().expect("the story as a file");
+    assert_eq!(
+        revision, app.version.revision,
+        "written for the story on screen"
+    );
     assert!(
         file.contains("What-if faults added in the replay"),
         "{file}"
@@ -75,8 +78,8 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
     let mut at_once = at_first_send();
     press(&mut at_once, ch('x'));
     assert_eq!(
-        stories(app.runs().traces().values()),
-        stories(at_once.runs().traces().values()),
+        stories(app.version.runs().traces().values()),
+        stories(at_once.version.runs().traces().values()),
         "the same story as simulated at once"
     );
     assert_eq!(app.tick, 1, "the moment is kept");
@@ -170,13 +173,13 @@ fn each_design_is_told_when_first_wanted_and_told_the_same_on_any_thread() {
                 App::launch(scenario.clone(), builtin.name.into(), launch).expect("simulates");
             assert_eq!(app.design, opening);
             assert_eq!(
-                app.runs().told_so_far(),
+                app.version.runs().told_so_far(),
                 vec![opening],
                 "{}: opened under {opening:?}, only it is told",
                 builtin.name
             );
             // Half the designs told on another thread, the rest here, on demand.
-            let runs = app.runs().clone();
+            let runs = app.version.runs().clone();
             std::thread::spawn(move || runs.tell_every_design(Design::ALL[3]))
                 .join()
                 .expect("tells");
@@ -184,25 +187,25 @@ fn each_design_is_told_when_first_wanted_and_told_the_same_on_any_thread() {
                 let trace = scenario.simulate(d).expect("simulates");
                 let told = scenario.tell(&trace);
                 assert_eq!(
-                    story(app.runs().trace(d)),
+                    story(app.version.runs().trace(d)),
                     story(&trace),
                     "{}: {d:?}",
                     builtin.name
                 );
                 assert_eq!(
-                    app.told_of(d).labels,
+                    app.version.told_of(d).labels,
                     told.labels,
                     "{}: {d:?}",
                     builtin.name
                 );
-                assert_eq!(app.told_of(d).narrations, told.narrations);
-                assert_eq!(app.told_of(d).arrows, told.arrows);
+                assert_eq!(app.version.told_of(d).narrations, told.narrations);
+                assert_eq!(app.version.told_of(d).arrows, told.arrows);
                 assert_eq!(
-                    app.runs().telling(d).glossary,
+                    app.version.runs().telling(d).glossary,
                     idem::story::glossary::first_uses(&told)
                 );
                 assert_eq!(
-                    app.runs().repeats(d),
+                    app.version.runs().repeats(d),
                     idem::tui::repeats::runs(&trace, &told).as_slice()
                 );
             }

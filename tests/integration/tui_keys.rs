@@ -27,8 +27,11 @@ fn press_all(app: &mut App, events: &[KeyEvent]) {
 /// or the shorter length when one is a prefix of the other. Written here independently of
 /// the app's own helper.
 fn first_split(app: &App, da: Design, db: Design) -> Option<usize> {
-    let (a, b) = (app.trace_of(da), app.trace_of(db));
-    let (la, lb) = (&app.told_of(da).labels, &app.told_of(db).labels);
+    let (a, b) = (app.version.trace_of(da), app.version.trace_of(db));
+    let (la, lb) = (
+        &app.version.told_of(da).labels,
+        &app.version.told_of(db).labels,
+    );
     let n = a.ticks.len().min(b.ticks.len());
     for i in 0..n {
         let (x, y) = (&a.ticks[i], &b.ticks[i]);
@@ -166,7 +169,7 @@ fn switching_design_keeps_the_moment_everywhere() {
         let mut app = App::new(scenario, builtin.name.to_string()).expect("simulates");
         for from in Design::ALL {
             for to in Design::ALL {
-                for tick in 0..app.trace_of(from).ticks.len() {
+                for tick in 0..app.version.trace_of(from).ticks.len() {
                     app.design = from;
                     app.tick = tick;
                     let at = app.trace().ticks[tick].at;
@@ -238,7 +241,7 @@ fn c_toggles_compare_and_steps_all_designs_together() {
     // Every instant any of the three designs reaches, in order, once each.
     let mut instants: Vec<Instant> = Design::CORE
         .iter()
-        .flat_map(|d| app.trace_of(*d).ticks.iter().map(|t| t.at))
+        .flat_map(|d| app.version.trace_of(*d).ticks.iter().map(|t| t.at))
         .filter(|t| *t > start)
         .collect();
     instants.sort();
@@ -496,7 +499,7 @@ fn what_if_keys_fork_and_undo() {
     assert_eq!(app.trace().outcome.charges, 2);
     // Lose the request on the wire: even no-key now charges once.
     press(&mut app, ch('x'));
-    assert_eq!(app.added.len(), 1);
+    assert_eq!(app.version.added.len(), 1);
     assert_eq!(app.trace().outcome.charges, 1);
     assert_eq!(
         app.trace().ticks[app.tick].kind,
@@ -504,14 +507,14 @@ fn what_if_keys_fork_and_undo() {
         "the moment is kept"
     );
     press(&mut app, ch('u'));
-    assert!(app.added.is_empty());
+    assert!(app.version.added.is_empty());
     assert_eq!(app.trace().outcome.charges, 2);
     press(&mut app, ch('1'));
     assert_eq!(app.trace().outcome.charges, before);
     // Nothing on the wire at the first tick: a notice, no fork.
     settle(&mut app, Msg::First);
     press(&mut app, ch('x'));
-    assert!(app.added.is_empty());
+    assert!(app.version.added.is_empty());
     assert!(app.notice.is_some());
 }
 
@@ -536,14 +539,14 @@ fn w_opens_the_window_calculator_on_this_checkout_and_enter_replays_the_stack() 
     press(&mut app, ch('w'));
     press(&mut app, key(KeyCode::Enter));
     assert_eq!(app.screen, Screen::Replay);
-    assert_eq!(app.scenario.name, "your-stack");
+    assert_eq!(app.version.scenario.name, "your-stack");
     assert_eq!(app.tick, 0);
     assert_eq!(
-        app.trace_of(Design::NoKey).outcome.charges,
+        app.version.trace_of(Design::NoKey).outcome.charges,
         4,
         "every answer lost: each attempt charges"
     );
-    assert_eq!(app.trace_of(Design::WithCharge).outcome.charges, 1);
+    assert_eq!(app.version.trace_of(Design::WithCharge).outcome.charges, 1);
 }
 
 /// `]` and `[` move between the ticks that matter (a charge, a crash, a lost message, …), and
@@ -764,7 +767,7 @@ fn e_explores_and_enter_replays_a_counterexample() {
     press(&mut app, key(KeyCode::Enter));
     assert_eq!(app.overlay, Overlay::None);
     assert_eq!(app.design, Design::NoKey);
-    assert_eq!(app.added.len(), 1);
+    assert_eq!(app.version.added.len(), 1);
     assert_eq!(app.trace().outcome.charges, 2);
     assert!(common::header(&common::render(&app, 160, 40)).contains("⑂ WHAT-IF"));
 
@@ -805,7 +808,7 @@ fn end_stops_at_a_question_not_yet_asked_under_this_design() {
     let here = app.tick;
     assert_eq!(
         app.trace().ticks[here].at,
-        app.trace_of(Design::WithCharge).ticks[at].at,
+        app.version.trace_of(Design::WithCharge).ticks[at].at,
         "G stops at the question under no-key"
     );
     assert!(app.question_here().is_some());

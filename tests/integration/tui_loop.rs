@@ -33,7 +33,7 @@ fn order_5531() -> App {
 #[test]
 fn the_loop_starts_steps_switches_design_and_quits() {
     let mut app = order_5531();
-    let two_steps_in = app.trace_of(Design::WithCharge).ticks[2].at;
+    let two_steps_in = app.version.trace_of(Design::WithCharge).ticks[2].at;
     let mut runtime = Replay::new(&app);
     let mut host = Scripted::new(
         TestBackend::new(120, 36),
@@ -115,7 +115,7 @@ fn a_what_if_is_simulated_by_the_loop_and_shown() {
     let mut host = Scripted::new(TestBackend::new(120, 36), events).expect("a test terminal");
     program::run(&mut host, &mut app, &mut runtime, &Theme { color: false })
         .expect("the loop runs");
-    assert_eq!(app.added.len(), 1, "the what-if is on screen");
+    assert_eq!(app.version.added.len(), 1, "the what-if is on screen");
     assert!(app.simulating.is_none());
 }
 

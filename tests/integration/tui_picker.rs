@@ -85,13 +85,16 @@ fn picker_lists_files_then_builtins_and_opens_one() {
     assert_eq!(p.selected, reply_lost);
     assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
     assert_eq!(app.overlay, Overlay::None);
-    assert_eq!(app.scenario.name, "reply-lost");
-    assert_eq!(app.scenario.title, "Reply lost: charged, and nobody told");
+    assert_eq!(app.version.scenario.name, "reply-lost");
+    assert_eq!(
+        app.version.scenario.title,
+        "Reply lost: charged, and nobody told"
+    );
     assert_eq!(app.source, "reply-lost");
-    assert_eq!(app.watched(), None, "a built-in is not watched");
+    assert_eq!(app.version.watched(), None, "a built-in is not watched");
     assert_eq!(app.tick, 0);
     assert_eq!(app.design, Design::WithCharge, "the scenario's own design");
-    assert!(app.added.is_empty());
+    assert!(app.version.added.is_empty());
     assert!(app.told().labels.iter().any(|l| l == "answer to #1 lost"));
 }
 
@@ -114,9 +117,12 @@ fn the_picker_opens_a_file_whose_name_holds_control_characters() {
     app.overlay = Overlay::Picker(picker);
     assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
     assert_eq!(app.overlay, Overlay::None, "opened");
-    assert_eq!(app.scenario.title, "Reply lost: charged, and nobody told");
     assert_eq!(
-        app.watched(),
+        app.version.scenario.title,
+        "Reply lost: charged, and nobody told"
+    );
+    assert_eq!(
+        app.version.watched(),
         Some(real.as_path()),
         "watched by its real name"
     );
@@ -158,9 +164,9 @@ fn picker_opens_a_file_and_watches_it() {
     app.overlay = Overlay::Picker(idem::tui::picker::list(dir.path()));
     press(&mut app, key(KeyCode::Enter));
     assert_eq!(app.overlay, Overlay::None);
-    assert_eq!(app.scenario.title, "My own reply-lost");
-    assert_eq!(app.scenario.name, "a-good");
-    assert_eq!(app.watched(), Some(good.as_path()));
+    assert_eq!(app.version.scenario.title, "My own reply-lost");
+    assert_eq!(app.version.scenario.name, "a-good");
+    assert_eq!(app.version.watched(), Some(good.as_path()));
     assert_eq!(app.source, good.display().to_string());
 }
 
@@ -177,7 +183,7 @@ fn picker_keeps_a_broken_file_or_a_missing_path_open_with_an_error() {
     };
     let error = p.error.clone().expect("an error");
     assert!(error.contains("b-broken.toml:5:"), "{error}");
-    assert_eq!(app.scenario.name, "order-5531");
+    assert_eq!(app.version.scenario.name, "order-5531");
 
     // A typed path that does not exist.
     let missing = dir.path().join("nowhere.toml");
@@ -197,7 +203,10 @@ fn picker_keeps_a_broken_file_or_a_missing_path_open_with_an_error() {
     };
     let error = p.error.clone().expect("an error");
     assert!(error.contains("no such file"), "{error}");
-    assert_eq!(app.scenario.name, "order-5531", "nothing else was opened");
+    assert_eq!(
+        app.version.scenario.name, "order-5531",
+        "nothing else was opened"
+    );
     let screen = render_full(&app);
     assert!(screen.contains("no such file"), "{screen}");
 
@@ -340,9 +349,9 @@ fn the_picker_filters_as_you_type() {
     press(&mut app, key(KeyCode::Enter));
     assert_eq!(app.overlay, Overlay::None);
     assert!(
-        app.scenario.name.contains("courier"),
+        app.version.scenario.name.contains("courier"),
         "{}",
-        app.scenario.name
+        app.version.scenario.name
     );
 }
 

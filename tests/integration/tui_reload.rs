@@ -170,7 +170,7 @@ fn reload_keeps_the_what_ifs() {
         App::new(idem::scenario::load(&path).expect("loads"), "x".into()).expect("simulates");
     press(&mut app, key(KeyCode::Right));
     press(&mut app, ch('x'));
-    assert_eq!(app.added.len(), 1);
+    assert_eq!(app.version.added.len(), 1);
     std::fs::write(
         &path,
         source.replace("restart_after = \"2s\"", "restart_after = \"5s\""),
@@ -178,9 +178,13 @@ fn reload_keeps_the_what_ifs() {
     .expect("writable");
     file_changed(&mut app, &path);
     assert_eq!(app.error, None);
-    assert_eq!(app.added.len(), 1, "the what-if survives the reload");
+    assert_eq!(
+        app.version.added.len(),
+        1,
+        "the what-if survives the reload"
+    );
     assert_eq!(app.tick, 1);
-    assert_eq!(app.trace_of(Design::NoKey).outcome.charges, 1);
+    assert_eq!(app.version.trace_of(Design::NoKey).outcome.charges, 1);
 }
 
 /// What K and m chose stays in force through a live edit, as the what-ifs do, and the footer
@@ -192,10 +196,10 @@ fn reload_keeps_the_keys_chosen_with_k_and_m() {
     let path = dir.write("courier.toml", source);
     let mut app =
         App::new(idem::scenario::load(&path).expect("loads"), "x".into()).expect("simulates");
-    let written = app.original.config.keying();
+    let written = app.version.original.config.keying();
     press(&mut app, ch('K'));
     press(&mut app, ch('m'));
-    let keyed = app.original.config.keying();
+    let keyed = app.version.original.config.keying();
     assert!(keyed.checkout_differs(&written) && keyed.steps_differ(&written));
     std::fs::write(
         &path,
@@ -205,12 +209,12 @@ fn reload_keeps_the_keys_chosen_with_k_and_m() {
     file_changed(&mut app, &path);
     assert_eq!(app.error, None);
     assert!(
-        app.scenario.title.starts_with("Edited: "),
+        app.version.scenario.title.starts_with("Edited: "),
         "{}",
-        app.scenario.title
+        app.version.scenario.title
     );
     assert_eq!(
-        app.original.config.keying(),
+        app.version.original.config.keying(),
         keyed,
         "K and m survive the edit"
     );
@@ -221,6 +225,6 @@ fn reload_keeps_the_keys_chosen_with_k_and_m() {
         app.notice
     );
     press(&mut app, ch('0'));
-    assert_eq!(app.original.config.keying(), written);
-    assert!(app.changed_from_written().is_empty());
+    assert_eq!(app.version.original.config.keying(), written);
+    assert!(app.version.changed_from_written().is_empty());
 }

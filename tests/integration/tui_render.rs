@@ -220,7 +220,7 @@ fn compare_view() {
     // From the end of one design, compare opens at the end of all three.
     let last = Design::CORE
         .iter()
-        .map(|d| app.trace_of(*d).ticks.last().map(|t| t.at).unwrap())
+        .map(|d| app.version.trace_of(*d).ticks.last().map(|t| t.at).unwrap())
         .max()
         .unwrap();
     assert_eq!(app.compare_at, last);
@@ -567,7 +567,7 @@ fn quiz_question_and_answer() {
     insta::assert_snapshot!("quiz_answer", answered);
     assert!(answered.contains("✗ The answer is 2 Once."), "{answered}");
     // The explanation for the design on screen.
-    let quiz = &app.scenario.quizzes[0];
+    let quiz = &app.version.scenario.quizzes[0];
     let why = quiz.explanation.for_design(app.design);
     assert!(
         flat(&panel(&answered, " The answer ")).contains(&collapse(why)),
@@ -715,7 +715,7 @@ fn the_header_ranks_what_it_keeps() {
         &mut app,
         Msg::Fork(idem::scenario::fork::WhatIf::DropInFlight),
     );
-    assert_eq!(app.added.len(), 1);
+    assert_eq!(app.version.added.len(), 1);
     settle(&mut app, Msg::TogglePlay);
     for width in [80u16, 100, 120, 200] {
         let screen = render(&app, width, 30);

@@ -91,7 +91,7 @@ fn the_share_line_follows_where_the_scenario_came_from() {
     let builtin = idem::scenario::resolve("reply-lost").expect("a built-in");
     assert_eq!(builtin.origin, Origin::BuiltIn("reply-lost"));
     let app = App::new(builtin, "reply-lost".into()).expect("simulates");
-    assert_eq!(app.watched(), None);
+    assert_eq!(app.version.watched(), None);
     assert!(app.share_command().starts_with("idem reply-lost --design"));
 
     let dir = TempDir::new("origin");

@@ -38,8 +38,8 @@ fn replay_in_a_real_terminal() {
         "order-5531".into(),
     )
     .expect("every design simulates");
-    let ticks_1 = app.trace_of(Design::WithCharge).ticks.len();
-    let ticks_3 = app.trace_of(Design::NoKey).ticks.len();
+    let ticks_1 = app.version.trace_of(Design::WithCharge).ticks.len();
+    let ticks_3 = app.version.trace_of(Design::NoKey).ticks.len();
 
     let mut tmux = Tmux::start("replay");
     tmux.session(SESSION, WIDTH, HEIGHT);

@@ -16,7 +16,7 @@ use std::path::Path;
 /// Every design's ticks up to and including `upto` are the same before and after a fork.
 fn past_is_kept(before: &[Trace], app: &App, upto: usize) {
     for (design, old) in Design::ALL.iter().zip(before) {
-        let new = app.trace_of(*design);
+        let new = app.version.trace_of(*design);
         assert!(new.ticks.len() > upto, "{design:?}");
         assert_eq!(
             story(old)[..=upto],
@@ -29,7 +29,7 @@ fn past_is_kept(before: &[Trace], app: &App, upto: usize) {
 #[test]
 fn x_loses_the_request_on_the_wire() {
     let mut app = at_first_send();
-    let before = app.runs().traces().clone();
+    let before = app.version.runs().traces().clone();
     press(&mut app, ch('3'));
     assert_eq!(app.design, Design::NoKey);
     assert_eq!(
@@ -43,14 +43,14 @@ fn x_loses_the_request_on_the_wire() {
         press(&mut app, ch('x')),
         Some(Msg::Fork(WhatIf::DropInFlight))
     );
-    assert_eq!(app.added.len(), 1);
+    assert_eq!(app.version.added.len(), 1);
     assert_eq!(
-        app.added[0].action,
+        app.version.added[0].action,
         FaultAction::Lose {
             direction: idem::sim::config::Direction::Request
         }
     );
-    assert_eq!(app.added[0].attempt, 1);
+    assert_eq!(app.version.added[0].attempt, 1);
     assert_eq!(app.tick, 1, "the moment is kept");
     assert_eq!(app.trace().outcome.charges, 1, "no-key now charges once");
     assert_eq!(app.trace().outcome.verdict, Verdict::Correct);
@@ -70,7 +70,7 @@ fn x_loses_the_request_on_the_wire() {
     );
 
     press(&mut app, ch('u'));
-    assert!(app.added.is_empty());
+    assert!(app.version.added.is_empty());
     assert_eq!(app.trace().outcome.charges, 2);
     assert_eq!(
         story(app.trace()),
@@ -93,23 +93,26 @@ fn x_loses_the_request_on_the_wire() {
 #[test]
 fn bang_crashes_the_processor_at_its_next_step() {
     let mut app = at_first_send();
-    let before = app.runs().traces().clone();
-    let original_faults = app.scenario.config.faults.len();
+    let before = app.version.runs().traces().clone();
+    let original_faults = app.version.scenario.config.faults.len();
     assert_eq!(press(&mut app, ch('!')), Some(Msg::Fork(WhatIf::CrashNext)));
-    assert_eq!(app.added.len(), 1);
+    assert_eq!(app.version.added.len(), 1);
     assert!(
         matches!(
-            app.added[0].action,
+            app.version.added[0].action,
             FaultAction::Crash {
                 after: idem::sim::config::CrashPoint::Receive,
                 restart_after_ms: 2_000
             }
         ),
         "{:?}",
-        app.added[0]
+        app.version.added[0]
     );
-    assert_eq!(app.added[0].attempt, 1);
-    assert_eq!(app.scenario.config.faults.len(), original_faults + 1);
+    assert_eq!(app.version.added[0].attempt, 1);
+    assert_eq!(
+        app.version.scenario.config.faults.len(),
+        original_faults + 1
+    );
     assert_eq!(app.tick, 1);
     // The processor now dies on receiving #1: before it charges anything.
     let trace = app.trace();
@@ -130,7 +133,11 @@ fn bang_crashes_the_processor_at_its_next_step() {
     );
     // So every design charges exactly once, on the retry.
     for design in Design::CORE {
-        assert_eq!(app.trace_of(design).outcome.charges, 1, "{design:?}");
+        assert_eq!(
+            app.version.trace_of(design).outcome.charges,
+            1,
+            "{design:?}"
+        );
     }
     assert_eq!(before[Design::NoKey].outcome.charges, 2);
     // The fork stands at tick 1; tick 2, where the processor receives #1, is where it acts.
@@ -138,39 +145,47 @@ fn bang_crashes_the_processor_at_its_next_step() {
     assert!(header(&render_full(&app)).contains("⑂ WHAT-IF (u undoes): crash after"));
 
     press(&mut app, ch('u'));
-    assert!(app.added.is_empty());
+    assert!(app.version.added.is_empty());
     for (design, old) in Design::ALL.iter().zip(before.values()) {
-        assert_eq!(story(app.trace_of(*design)), story(old), "{design:?}");
-        assert_eq!(app.trace_of(*design).outcome, old.outcome, "{design:?}");
+        assert_eq!(
+            story(app.version.trace_of(*design)),
+            story(old),
+            "{design:?}"
+        );
+        assert_eq!(
+            app.version.trace_of(*design).outcome,
+            old.outcome,
+            "{design:?}"
+        );
     }
 }
 
 #[test]
 fn s_slows_the_attempt_past_the_timeout() {
     let mut app = at_first_send();
-    let before = app.runs().traces().clone();
+    let before = app.version.runs().traces().clone();
     assert_eq!(
         press(&mut app, ch('s')),
         Some(Msg::Fork(WhatIf::SlowAttempt))
     );
-    assert_eq!(app.added.len(), 1);
-    let FaultAction::Slow { processing_ms } = app.added[0].action else {
-        panic!("a slow fault: {:?}", app.added[0]);
+    assert_eq!(app.version.added.len(), 1);
+    let FaultAction::Slow { processing_ms } = app.version.added[0].action else {
+        panic!("a slow fault: {:?}", app.version.added[0]);
     };
     assert!(processing_ms > 30_000, "slower than the 30 s timeout");
     assert_eq!(processing_ms, 45_000);
-    assert_eq!(app.added[0].attempt, 1);
+    assert_eq!(app.version.added[0].attempt, 1);
     past_is_kept(before.values(), &app, 2);
 
     // What the engine does with it: #1 is still in progress when #2 and #3 arrive, so both
     // are answered 409; the checkout gives up not knowing, and only then does #1 charge.
-    let trace = app.trace_of(Design::WithCharge);
+    let trace = app.version.trace_of(Design::WithCharge);
     let kinds: Vec<(String, TickKind)> = trace
         .ticks
         .iter()
         .map(|t| (trace.format_time(t.at), t.kind))
         .collect();
-    let told = app.told_of(Design::WithCharge);
+    let told = app.version.told_of(Design::WithCharge);
     let conflicts: Vec<&str> = trace
         .ticks
         .iter()
@@ -203,7 +218,7 @@ fn s_slows_the_attempt_past_the_timeout() {
     assert_eq!(trace.outcome.verdict, Verdict::ChargedUnconfirmed);
     assert_eq!(trace.outcome.intents[0].client_view, Belief::Unknown);
     // No key: the retry charges while #1 is still working, and #1 charges again later.
-    assert_eq!(app.trace_of(Design::NoKey).outcome.charges, 2);
+    assert_eq!(app.version.trace_of(Design::NoKey).outcome.charges, 2);
     // At 120 columns the header has room for the start of the description only.
     assert!(header(&render_full(&app)).contains("⑂ WHAT-IF (u undoes): #1 takes"));
     assert!(
@@ -212,8 +227,8 @@ fn s_slows_the_attempt_past_the_timeout() {
     );
 
     press(&mut app, ch('u'));
-    assert!(app.added.is_empty());
-    let trace = app.trace_of(Design::WithCharge);
+    assert!(app.version.added.is_empty());
+    let trace = app.version.trace_of(Design::WithCharge);
     assert_eq!(trace.outcome.verdict, Verdict::Correct);
     assert_eq!(trace.outcome.charges, 1);
     assert_eq!(story(trace), story(&before[Design::WithCharge]));
@@ -224,7 +239,7 @@ fn forks_stack_and_the_header_counts_them() {
     let mut app = at_first_send();
     press(&mut app, ch('!'));
     press(&mut app, ch('s'));
-    assert_eq!(app.added.len(), 2);
+    assert_eq!(app.version.added.len(), 2);
     // The header names the last one and counts the others (given the room: 160 columns).
     let screen = render(&app, 160, 36);
     assert!(
@@ -233,20 +248,20 @@ fn forks_stack_and_the_header_counts_them() {
     );
     assert!(header(&render_full(&app)).contains("⑂ WHAT-IF (u undoes): #1 takes"));
     // u takes back one what-if at a time, the last first, and r brings it back.
-    let both = app.added.clone();
+    let both = app.version.added.clone();
     press(&mut app, ch('u'));
-    assert_eq!(app.added, both[..1]);
+    assert_eq!(app.version.added, both[..1]);
     assert_eq!(
         app.notice.as_deref(),
         Some("the last what-if is taken back; 1 still in force (r redoes)")
     );
     press(&mut app, ch('r'));
-    assert_eq!(app.added, both);
+    assert_eq!(app.version.added, both);
     press_twice_u(&mut app);
-    assert!(app.added.is_empty());
+    assert!(app.version.added.is_empty());
     press(&mut app, ch('r'));
     press(&mut app, ch('r'));
-    assert_eq!(app.added, both, "redo brings them back in order");
+    assert_eq!(app.version.added, both, "redo brings them back in order");
     press(&mut app, ch('r'));
     assert_eq!(
         app.notice.as_deref(),
@@ -265,7 +280,7 @@ fn press_twice_u(app: &mut App) {
 fn q_asks_before_losing_unsaved_what_ifs() {
     let mut app = at_first_send();
     press(&mut app, ch('x'));
-    assert_eq!(app.added.len(), 1);
+    assert_eq!(app.version.added.len(), 1);
     press(&mut app, ch('q'));
     assert!(!app.quit);
     assert_eq!(app.overlay, Overlay::ConfirmQuit);
@@ -357,7 +372,7 @@ fn s_capital_saves_the_fork_and_asks_before_replacing() {
     let dir = TempDir::new("save");
     let target = dir.path().join("fork.toml");
     let mut app = at_first_send();
-    let written = app.original.config.faults.len();
+    let written = app.version.original.config.faults.len();
 
     press(&mut app, ch('x'));
     assert_eq!(press(&mut app, ch('S')), Some(Msg::OpenSave));
@@ -376,7 +391,7 @@ fn s_capital_saves_the_fork_and_asks_before_replacing() {
     );
     let saved = idem::scenario::load(&target).expect("the saved fork loads");
     assert_eq!(saved.config.faults.len(), written + 1);
-    assert_eq!(saved.config.faults.last(), app.added.last());
+    assert_eq!(saved.config.faults.last(), app.version.added.last());
     assert_eq!(
         saved
             .simulate(Design::NoKey)
@@ -390,7 +405,7 @@ fn s_capital_saves_the_fork_and_asks_before_replacing() {
 
     // A second what-if, saved to the same path: the first Enter only asks.
     press(&mut app, ch('!'));
-    assert_eq!(app.added.len(), 2);
+    assert_eq!(app.version.added.len(), 2);
     press(&mut app, ch('S'));
     type_save_path(&mut app, &target);
     press(&mut app, key(KeyCode::Enter));
@@ -480,12 +495,15 @@ fn m_keys_the_steps_after_payment_another_way() {
     assert!(render_full(&app).contains("courier: 1 booking"));
 
     assert_eq!(press(&mut app, ch('m')), Some(Msg::CycleStepKeys));
-    assert_eq!(app.scenario.config.steps[0].key_mode, KeyMode::PerAttempt);
+    assert_eq!(
+        app.version.scenario.config.steps[0].key_mode,
+        KeyMode::PerAttempt
+    );
     assert_eq!(bookings(&app), Some(2));
     assert_eq!(app.trace().outcome.verdict, Verdict::DownstreamDuplicate);
     for design in Design::ALL {
         assert_eq!(
-            app.trace_of(design).outcome.verdict,
+            app.version.trace_of(design).outcome.verdict,
             Verdict::DownstreamDuplicate,
             "{design}"
         );
@@ -500,10 +518,13 @@ fn m_keys_the_steps_after_payment_another_way() {
     assert!(screen.contains("courier was booked twice"), "{screen}");
 
     press(&mut app, ch('m'));
-    assert_eq!(app.scenario.config.steps[0].key_mode, KeyMode::None);
+    assert_eq!(app.version.scenario.config.steps[0].key_mode, KeyMode::None);
     assert_eq!(bookings(&app), Some(2));
     press(&mut app, ch('m'));
-    assert_eq!(app.scenario.config.steps[0].key_mode, KeyMode::Derived);
+    assert_eq!(
+        app.version.scenario.config.steps[0].key_mode,
+        KeyMode::Derived
+    );
     assert_eq!(bookings(&app), Some(1));
     assert_eq!(app.trace().outcome.verdict, Verdict::Correct);
 
@@ -555,7 +576,8 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
     let shown = idem::tui::shown::shown(&app);
     let position = idem::present::link::Position {
         source: app.source.clone(),
-        scenario: idem::scenario::fork_toml::to_toml(&app.original, &app.added).expect("writes"),
+        scenario: idem::scenario::fork_toml::to_toml(&app.version.original, &app.version.added)
+            .expect("writes"),
         design: app.design.id().to_string(),
         tick: app.tick,
         shown,
@@ -594,12 +616,15 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
 fn capital_k_keys_the_checkout_another_way() {
     use idem::sim::config::{KeySource, KeyStrategy};
     let mut app = common::app();
-    let charges = |app: &App, design: Design| app.trace_of(design).outcome.charges;
+    let charges = |app: &App, design: Design| app.version.trace_of(design).outcome.charges;
     assert_eq!(charges(&app, Design::WithCharge), 1);
     assert!(!header(&render_full(&app)).contains("keys:"));
 
     assert_eq!(press(&mut app, ch('K')), Some(Msg::CycleKeyStrategy));
-    assert_eq!(app.scenario.config.key_strategy, KeyStrategy::PerAttempt);
+    assert_eq!(
+        app.version.scenario.config.key_strategy,
+        KeyStrategy::PerAttempt
+    );
     // The retry carries a new key: even the key stored with the charge cannot see it.
     assert_eq!(charges(&app, Design::WithCharge), 2);
     assert!(
@@ -611,7 +636,7 @@ fn capital_k_keys_the_checkout_another_way() {
     assert!(share.contains(" --key-strategy per-attempt "), "{share}");
 
     press(&mut app, ch('K'));
-    assert_eq!(app.scenario.config.key_strategy, KeyStrategy::None);
+    assert_eq!(app.version.scenario.config.key_strategy, KeyStrategy::None);
     assert_eq!(
         charges(&app, Design::WithCharge),
         0,
@@ -621,9 +646,12 @@ fn capital_k_keys_the_checkout_another_way() {
 
     // Round again: the keys as the file writes them, so nothing on screen says K is in force.
     press(&mut app, ch('K'));
-    assert_eq!(app.scenario.config.key_strategy, KeyStrategy::PerIntent);
+    assert_eq!(
+        app.version.scenario.config.key_strategy,
+        KeyStrategy::PerIntent
+    );
     assert_eq!(charges(&app, Design::WithCharge), 1);
-    assert!(app.changed_from_written().is_empty());
+    assert!(app.version.changed_from_written().is_empty());
     assert!(!header(&render_full(&app)).contains("keys:"));
     assert!(!app.share_command().contains("--key-strategy"));
 
@@ -646,7 +674,7 @@ fn capital_k_keys_the_checkout_another_way() {
         header(&render_full(&app))
     );
     press(&mut app, ch('K'));
-    assert_eq!(app.scenario.config.key_source(), KeySource::Order);
+    assert_eq!(app.version.scenario.config.key_source(), KeySource::Order);
     assert_eq!(charges(&app, Design::WithCharge), 1);
 }
 
@@ -657,16 +685,21 @@ fn a_what_if_is_measured_against_the_story_keyed_as_on_screen() {
     let mut app = common::app();
     press(&mut app, key(KeyCode::Right));
     press(&mut app, ch('x'));
-    assert!(!app.added.is_empty());
+    assert!(!app.version.added.is_empty());
     press(&mut app, ch('K'));
     for design in Design::ALL {
         let keyed = app
+            .version
             .original
             .simulate(design)
             .expect("simulates")
             .ticks
             .len();
-        assert_eq!(app.ticks_before_what_ifs(design), keyed, "{design:?}");
+        assert_eq!(
+            app.version.ticks_before_what_ifs(design),
+            keyed,
+            "{design:?}"
+        );
     }
     let as_written = idem::scenario::library::default_scenario()
         .expect("loads")
@@ -675,7 +708,7 @@ fn a_what_if_is_measured_against_the_story_keyed_as_on_screen() {
         .ticks
         .len();
     assert_ne!(
-        app.ticks_before_what_ifs(Design::WithCharge),
+        app.version.ticks_before_what_ifs(Design::WithCharge),
         as_written,
         "K changed the run"
     );

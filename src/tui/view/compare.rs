@@ -61,7 +61,7 @@ const TAIL: u16 = 2;
 /// with several ticks in one design takes as many rows, and the other designs leave blanks.
 fn aligned(app: &App, designs: &[Design]) -> Vec<Row> {
     let now = app.compare_at;
-    let traces: Vec<&Trace> = designs.iter().map(|d| app.trace_of(*d)).collect();
+    let traces: Vec<&Trace> = designs.iter().map(|d| app.version.trace_of(*d)).collect();
     let shown: Vec<usize> = traces
         .iter()
         .map(|t| t.ticks.partition_point(|k| k.at <= now))
@@ -110,8 +110,8 @@ fn column(
     split: Option<usize>,
     theme: &Theme,
 ) {
-    let trace = app.trace_of(design);
-    let told = app.told_of(design);
+    let trace = app.version.trace_of(design);
+    let told = app.version.told_of(design);
     let now = app.compare_at;
     let shown = trace.ticks.partition_point(|t| t.at <= now);
     let title_style = if design == app.design {

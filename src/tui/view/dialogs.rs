@@ -199,7 +199,7 @@ pub fn explore(
         Some((d, v, Some((_, plan)))) => {
             let faults: Vec<String> = plan
                 .iter()
-                .map(|f| crate::scenario::fork::describe(&app.scenario, f))
+                .map(|f| crate::scenario::fork::describe(&app.version.scenario, f))
                 .collect();
             format!(
                 "Shortest plan ending {} under {}: {}. Enter replays it as a what-if; S then saves it.",
@@ -263,7 +263,11 @@ pub fn goto(frame: &mut Frame<'_>, area: Rect, typed: &str, error: Option<&str>,
 /// leaving loses, and the way to stay.
 pub fn confirm_quit(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mut lines = Vec::new();
-    let unsaved = if app.unsaved() { app.added.len() } else { 0 };
+    let unsaved = if app.version.unsaved() {
+        app.version.added.len()
+    } else {
+        0
+    };
     if unsaved > 0 {
         let what = if unsaved == 1 {
             "1 what-if".to_string()

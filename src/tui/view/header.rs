@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let intent = app.scenario.config.intents.first();
+    let intent = app.version.scenario.config.intents.first();
     let order = intent.map_or(String::new(), |i| {
         format!("order {} · {}", i.order, i.amount)
     });
@@ -18,7 +18,7 @@ pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let title_room = width.saturating_sub(order.chars().count() + 10);
     let first = Line::from(vec![
         Span::styled(" idem ", theme.title()),
-        Span::styled(fit(&app.scenario.title, title_room), theme.bold()),
+        Span::styled(fit(&app.version.scenario.title, title_room), theme.bold()),
         Span::raw("  "),
         Span::styled(order, theme.dim()),
     ]);
@@ -42,20 +42,26 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
     } else {
         "❚❚ paused"
     };
-    let steps = app.scenario.config.steps.first().map(|s| match s.key_mode {
-        crate::sim::config::KeyMode::Derived => ("derived keys", "derived"),
-        crate::sim::config::KeyMode::PerAttempt => ("a key per try", "per try"),
-        crate::sim::config::KeyMode::None => ("no key", "no key"),
-    });
+    let steps = app
+        .version
+        .scenario
+        .config
+        .steps
+        .first()
+        .map(|s| match s.key_mode {
+            crate::sim::config::KeyMode::Derived => ("derived keys", "derived"),
+            crate::sim::config::KeyMode::PerAttempt => ("a key per try", "per try"),
+            crate::sim::config::KeyMode::None => ("no key", "no key"),
+        });
     let keys = key_source_words(app);
-    let what_if = app.added.last().map(|last| {
-        let more = match app.added.len() {
+    let what_if = app.version.added.last().map(|last| {
+        let more = match app.version.added.len() {
             1 => String::new(),
             n => format!(" (+{} more)", n - 1),
         };
         format!(
             " (u undoes): {}{more}",
-            crate::scenario::fork::describe(&app.original, last)
+            crate::scenario::fork::describe(&app.version.original, last)
         )
     });
     let quiz = app.quiz_pending();
@@ -157,10 +163,10 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
 /// every attempt carries (or when `K` chose it, so the room sees the toggle land).
 fn key_source_words(app: &App) -> Option<(String, String)> {
     use crate::sim::config::KeySource;
-    let cfg = &app.scenario.config;
+    let cfg = &app.version.scenario.config;
     let words = match cfg.key_source() {
         KeySource::Order if cfg.order_has_key() => {
-            app.keys_set()?;
+            app.version.keys_set()?;
             ("one per order".to_string(), "per order".to_string())
         }
         KeySource::Order => ("none".to_string(), "none".to_string()),

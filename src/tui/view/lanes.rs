@@ -200,7 +200,7 @@ pub fn app_rows(frame: &mut Frame<'_>, inner: Rect, app: &App, theme: &Theme) {
         inner,
         app.trace(),
         app.told(),
-        (&app.scenario.lanes, app.withheld()),
+        (&app.version.scenario.lanes, app.withheld()),
         (app.tick, app.folds()),
         theme,
     );

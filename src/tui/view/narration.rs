@@ -122,7 +122,7 @@ fn question(
     }
     lines.push(Line::styled(quiz.question.clone(), theme.bold()));
     // The question was written for the story in the file; say so when the screen's differs.
-    let changes = app.changed_from_written();
+    let changes = app.version.changed_from_written();
     if let Some(caveat) = crate::story::written::written_for_the_file(&changes) {
         let mut first = caveat.chars();
         let caveat: String = first
@@ -386,11 +386,11 @@ pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static
             let from = app.tick + usize::from(app.question_here().is_some());
             let next = app
                 .next_question(from)
-                .and_then(|(_, i)| app.scenario.quizzes.get(i))
+                .and_then(|(_, i)| app.version.scenario.quizzes.get(i))
                 .map(|q| crate::text::sanitize_line(&app.withheld().text(&q.question)));
             let ask = match next {
                 Some(q) => format!(" Next question: {q}"),
-                None if app.scenario.quizzes.is_empty() => {
+                None if app.version.scenario.quizzes.is_empty() => {
                     " How many times will the card be charged?".to_string()
                 }
                 None => String::new(),
