@@ -18,6 +18,8 @@ pub enum Design {
     ContentHash,
     /// A durable in-progress record written before the charge, completed in a separate
     /// write after it, and deleted when the handler fails (the AWS Lambda Powertools shape).
+    /// Written by its id, as everywhere else (kebab-case would split "inprogress").
+    #[serde(rename = "inprogress-record")]
     InProgressRecord,
 }
 
