@@ -10,14 +10,15 @@ use super::calculation::Report;
 /// Left column width of the summary lines.
 const LABEL_WIDTH: usize = 25;
 
-/// Pads `text` with spaces to `width` characters.
+/// Pads `text` with spaces to `width` columns.
 fn pad(text: &str, width: usize) -> String {
-    let len = text.chars().count();
-    format!("{text}{}", " ".repeat(width.saturating_sub(len)))
+    crate::text::pad(text, width, crate::text::Align::Left)
 }
 
+/// The widest of `texts` in columns of the terminal, and at least `at_least`.
 fn widest<'a>(texts: impl Iterator<Item = &'a str>, at_least: usize) -> usize {
-    texts.map(|t| t.chars().count()).fold(at_least, usize::max)
+    use unicode_width::UnicodeWidthStr;
+    texts.map(UnicodeWidthStr::width).fold(at_least, usize::max)
 }
 
 impl Report {

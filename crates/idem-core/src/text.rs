@@ -158,6 +158,16 @@ pub enum Align {
     Right,
 }
 
+/// `text` filled out with spaces to `width` columns of the terminal, after it (`Left`) or
+/// before it (`Right`); text already as wide or wider is left whole.
+pub fn pad(text: &str, width: usize, align: Align) -> String {
+    let gap = " ".repeat(width.saturating_sub(text.width()));
+    match align {
+        Align::Left => format!("{text}{gap}"),
+        Align::Right => format!("{gap}{text}"),
+    }
+}
+
 /// Rows as lines of a text table, each column as wide as its widest cell, `gap` between
 /// columns, trailing spaces dropped; and the widths. A row with fewer cells than `align`
 /// ends early; a cell beyond `align` is left-aligned.
@@ -165,7 +175,7 @@ pub fn columns(rows: &[Vec<String>], align: &[Align], gap: &str) -> (Vec<String>
     let mut widths: Vec<usize> = Vec::new();
     for row in rows {
         for (c, cell) in row.iter().enumerate() {
-            let n = cell.chars().count();
+            let n = cell.width();
             match widths.get_mut(c) {
                 Some(w) => *w = (*w).max(n),
                 None => widths.push(n),
@@ -180,17 +190,7 @@ pub fn columns(rows: &[Vec<String>], align: &[Align], gap: &str) -> (Vec<String>
                 if c > 0 {
                     line.push_str(gap);
                 }
-                let pad = " ".repeat(w.saturating_sub(cell.chars().count()));
-                match align.get(c).copied().unwrap_or(Align::Left) {
-                    Align::Left => {
-                        line.push_str(cell);
-                        line.push_str(&pad);
-                    }
-                    Align::Right => {
-                        line.push_str(&pad);
-                        line.push_str(cell);
-                    }
-                }
+                line.push_str(&pad(cell, w, align.get(c).copied().unwrap_or(Align::Left)));
             }
             line.trim_end().to_string()
         })
@@ -208,6 +208,21 @@ mod tests {
         assert_eq!(and_list(&["a"]), "a");
         assert_eq!(and_list(&["a", "b"]), "a and b");
         assert_eq!(and_list(&["a", "b", "c"]), "a, b and c");
+    }
+
+    /// A table's columns line up on the terminal whatever their letters: a name in
+    /// characters two columns wide takes two columns each, not one.
+    #[test]
+    fn a_table_lines_up_by_the_columns_its_cells_take() {
+        let rows = vec![
+            vec!["注文".to_string(), "1".to_string()],
+            vec!["order".to_string(), "22".to_string()],
+        ];
+        let (lines, widths) = columns(&rows, &[Align::Left, Align::Right], " | ");
+        assert_eq!(widths, [5, 2]);
+        assert_eq!(lines, ["注文  |  1", "order | 22"]);
+        assert_eq!(pad("注文", 6, Align::Right), "  注文");
+        assert_eq!(pad("longer", 3, Align::Left), "longer");
     }
 
     #[test]

@@ -8,7 +8,6 @@ use crate::tui::view::fit;
 use crate::window::{Count, Level, Span as Spell, Stack};
 use ratatui::style::Style;
 use ratatui::widgets::{Block, Borders};
-use unicode_width::UnicodeWidthStr;
 
 /// A boxed area with a bold title.
 pub(super) fn boxed(title: &str, theme: &Theme) -> Block<'static> {
@@ -20,13 +19,12 @@ pub(super) fn boxed(title: &str, theme: &Theme) -> Block<'static> {
 
 /// `text` cut or padded to exactly `width` columns, on the left or the right.
 pub(super) fn pad(text: &str, width: usize, right: bool) -> String {
-    let text = fit(text, width);
-    let gap = " ".repeat(width.saturating_sub(text.width()));
-    if right {
-        format!("{gap}{text}")
+    let align = if right {
+        crate::text::Align::Right
     } else {
-        format!("{text}{gap}")
-    }
+        crate::text::Align::Left
+    };
+    crate::text::pad(&fit(text, width), width, align)
 }
 
 /// The first index to show so that `selected` is visible among `count` rows

@@ -439,11 +439,7 @@ fn nowhere_listed(r: &Reach<'_>, runs: &[Run], full: bool) -> String {
 /// `a`, `a and b`, `a, b and c`.
 fn and_list(designs: &[Design]) -> String {
     let ids: Vec<&str> = designs.iter().map(|d| d.id()).collect();
-    match ids.split_last() {
-        None => String::new(),
-        Some((last, [])) => (*last).to_string(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-    }
+    crate::text::and_list(&ids)
 }
 
 /// Every label of every run, each once, in the order first met.
