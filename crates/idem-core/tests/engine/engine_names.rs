@@ -105,3 +105,75 @@ fn money_is_read_cent_for_cent() {
         );
     }
 }
+
+#[test]
+fn each_design_has_a_name_of_its_own_and_is_shown_by_its_id() {
+    let mut names: Vec<&str> = Design::ALL.iter().map(|d| d.name()).collect();
+    assert!(names.iter().all(|n| n.len() > 3), "{names:?}");
+    assert_eq!(Design::WithCharge.name(), "key stored with the charge");
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), Design::ALL.len());
+    for d in Design::ALL {
+        assert_eq!(d.to_string(), d.id());
+        assert_ne!(d.name(), d.id());
+    }
+}
+
+/// The story's keys as written and as K or m changes them: each change is seen for what it
+/// changed (the checkout's strategy, a layer's key, a step's), and setting a story's keys back
+/// as written undoes every one of them.
+#[test]
+fn a_change_of_keys_is_seen_for_what_it_changed_and_undone_as_written() {
+    use idem::sim::config::LayerKey;
+    let written = idem::scenario::library::find("courier-retry")
+        .expect("built in")
+        .load()
+        .expect("loads");
+    let as_written = written.config.keying();
+    assert!(!as_written.checkout_differs(&written.keying_as_written));
+    assert!(!as_written.steps_differ(&written.keying_as_written));
+    assert_eq!(written.keys_changed(), Vec::<&str>::new());
+
+    let by_strategy = written
+        .rekeyed(Some(KeyStrategy::PerAttempt), None)
+        .expect("rekeyed");
+    let k = by_strategy.config.keying();
+    assert!(k.checkout_differs(&as_written) && !k.steps_differ(&as_written));
+    assert_eq!(by_strategy.keys_changed(), ["the checkout's keys"]);
+
+    // The strategy as written, one layer keyed otherwise: still the checkout's keys.
+    let mut by_layer = written.clone();
+    by_layer.config.layers[0].key = LayerKey::None;
+    let l = by_layer.config.keying();
+    assert_eq!(l.strategy, as_written.strategy);
+    assert!(l.checkout_differs(&as_written));
+    assert!(!l.steps_differ(&as_written));
+
+    let by_steps = written.rekeyed(None, Some(KeyMode::None)).expect("rekeyed");
+    let m = by_steps.config.keying();
+    assert!(m.steps_differ(&as_written) && !m.checkout_differs(&as_written));
+    assert_eq!(by_steps.keys_changed(), ["the steps' keys"]);
+
+    let both = written
+        .rekeyed(Some(KeyStrategy::None), Some(KeyMode::PerAttempt))
+        .expect("rekeyed");
+    assert_eq!(
+        both.keys_changed(),
+        ["the checkout's keys", "the steps' keys"]
+    );
+    // And back: every key as the file writes it.
+    let mut back = both.clone();
+    back.config.set_keying(&written.keying_as_written);
+    assert_eq!(back.config.keying(), as_written);
+    assert_eq!(back.keys_changed(), Vec::<&str>::new());
+    assert_ne!(
+        both.simulate(Design::WithCharge)
+            .expect("simulates")
+            .outcome,
+        back.simulate(Design::WithCharge)
+            .expect("simulates")
+            .outcome,
+        "the keys change what happens, and setting them back undoes it"
+    );
+}

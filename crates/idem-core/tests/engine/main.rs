@@ -8,6 +8,7 @@ extern crate idem_core as idem;
 
 mod common;
 mod engine_downstream;
+mod engine_downstream_legs;
 mod engine_inprogress_record;
 mod engine_layer_keys;
 mod engine_lookup;
