@@ -13,6 +13,7 @@ mod engine_inprogress_record;
 mod engine_layer_keys;
 mod engine_lookup;
 mod engine_names;
+mod engine_outcome;
 mod engine_reconcile;
 mod engine_rules;
 mod engine_spec_table;
