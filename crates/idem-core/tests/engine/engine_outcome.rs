@@ -120,3 +120,18 @@ fn each_simulation_is_counted_on_its_thread() {
     .join()
     .expect("counts");
 }
+
+/// A body's hash, as `content-hash` remembers it and the story names it, is the top six hex
+/// digits of the digest the request carries.
+#[test]
+fn a_body_hash_is_its_digests_first_six_hex_digits() {
+    let s = library::find("order-5531")
+        .expect("built in")
+        .load()
+        .expect("loads");
+    let trace = s.simulate(Design::ContentHash).expect("simulates");
+    assert!(!trace.requests.is_empty());
+    for r in &trace.requests {
+        assert_eq!(r.body_hash(), format!("{:016x}", r.content)[..6], "{r:?}");
+    }
+}
