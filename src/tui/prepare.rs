@@ -26,13 +26,6 @@ pub struct Prepared {
     pub(super) warning: Option<String>,
 }
 
-/// One design's run in words: its story told, and where each glossary term is first used.
-#[derive(Clone, Debug, Default)]
-pub struct Telling {
-    pub told: Told,
-    pub glossary: Vec<Option<usize>>,
-}
-
 /// Every design's run of one story. Telling a long run takes far longer than simulating it,
 /// so each design is told the first time it is wanted: the first frame waits for the design
 /// on screen alone, and the terminal's loop tells the others beside it
@@ -42,7 +35,9 @@ pub struct Telling {
 pub struct Runs {
     scenario: Scenario,
     traces: PerDesign<Trace>,
-    told: PerDesign<std::sync::OnceLock<Telling>>,
+    told: PerDesign<std::sync::OnceLock<Told>>,
+    /// Where each design's story first uses each glossary term, found when first wanted.
+    glossary: PerDesign<std::sync::OnceLock<Vec<Option<usize>>>>,
     /// Each design's runs of repeated attempts (folded with `f`), found when first wanted.
     repeats: PerDesign<std::sync::OnceLock<Vec<crate::tui::repeats::Run>>>,
     /// For a view that never leaves one design: the others keep their outcomes alone, and
@@ -78,28 +73,53 @@ impl Runs {
 
     /// A design's run in words, told now if it has not been yet (or being told on another
     /// thread: then this waits for it).
-    pub fn telling(&self, design: crate::sim::Design) -> &Telling {
+    pub fn telling(&self, design: crate::sim::Design) -> &Told {
         self.told[design].get_or_init(|| {
             if self.only.is_some_and(|o| o != design) {
-                return Telling::default();
+                return Told::default();
             }
-            tell(&self.scenario, &self.traces[design])
+            self.scenario.tell(&self.traces[design])
         })
+    }
+
+    /// Where a design's story first uses each glossary term, found now if not yet.
+    pub fn glossary(&self, design: crate::sim::Design) -> &[Option<usize>] {
+        self.glossary[design]
+            .get_or_init(|| crate::story::glossary::first_uses(self.telling(design)))
+    }
+
+    /// Where a design's story first uses each glossary term that it uses by `tick`; a term
+    /// first used later may read `None`. What marking the terms at `tick` needs: while the
+    /// whole story has not been searched, an early tick searches only the ticks up to it, so a
+    /// long story's first frame does not wait for the search of all of it.
+    pub fn glossary_through(
+        &self,
+        design: crate::sim::Design,
+        tick: usize,
+    ) -> std::borrow::Cow<'_, [Option<usize>]> {
+        match self.glossary[design].get() {
+            Some(all) => std::borrow::Cow::Borrowed(all),
+            None if tick < GLOSSARY_SEARCHED_AHEAD_UP_TO => std::borrow::Cow::Owned(
+                crate::story::glossary::first_uses_through(self.telling(design), tick),
+            ),
+            None => std::borrow::Cow::Borrowed(self.glossary(design)),
+        }
     }
 
     /// A design's runs of repeated attempts, found now if they have not been yet.
     pub fn repeats(&self, design: crate::sim::Design) -> &[crate::tui::repeats::Run] {
-        self.repeats[design].get_or_init(|| {
-            crate::tui::repeats::runs(&self.traces[design], &self.telling(design).told)
-        })
+        self.repeats[design]
+            .get_or_init(|| crate::tui::repeats::runs(&self.traces[design], self.telling(design)))
     }
 
     /// Tells every design not told yet, `first` first, and finds their repeats: what the
     /// terminal's loop runs beside itself once a story is on screen, so switching designs
     /// and folding seldom wait.
     pub fn tell_every_design(&self, first: crate::sim::Design) {
+        self.glossary(first);
         self.repeats(first);
         for d in crate::sim::Design::ALL {
+            self.glossary(d);
             self.repeats(d);
         }
     }
@@ -115,6 +135,7 @@ impl Runs {
     /// Whether every design has been told and its repeats found.
     pub fn all_told(&self) -> bool {
         self.repeats.values().iter().all(|r| r.get().is_some())
+            && self.glossary.values().iter().all(|g| g.get().is_some())
     }
 }
 
@@ -238,7 +259,7 @@ fn prepare_telling(
         });
         let first = showing.map(|d| {
             let run = scenario.simulate(d).map(|t| {
-                let telling = told_here(d).then(|| tell(&scenario, &t));
+                let telling = told_here(d).then(|| scenario.tell(&t));
                 (kept(t, d), telling)
             });
             (d, run)
@@ -288,6 +309,7 @@ fn prepare_telling(
             traces,
             told,
             repeats: PerDesign::new(|_| std::sync::OnceLock::new()),
+            glossary: PerDesign::new(|_| std::sync::OnceLock::new()),
             only,
         }),
         scenario,
@@ -300,12 +322,9 @@ fn prepare_telling(
 /// A design's run kept for the screen, with its length in ticks before anything was shed.
 type Simulated = Result<(Trace, usize), SimError>;
 
-/// A run in words, with where each glossary term is first used.
-fn tell(scenario: &Scenario, trace: &Trace) -> Telling {
-    let told = scenario.tell(trace);
-    let glossary = crate::story::glossary::first_uses(&told);
-    Telling { told, glossary }
-}
+/// Up to which tick the glossary's marks are found by searching only the ticks before, while
+/// the whole story has not been searched: beyond it, the whole story is searched at once.
+const GLOSSARY_SEARCHED_AHEAD_UP_TO: usize = 512;
 
 /// What to say, and where to go, once the story is simulated.
 #[derive(Clone, Debug, PartialEq, Eq)]

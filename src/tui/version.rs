@@ -89,7 +89,7 @@ impl Version {
 
     /// The words of a design's run (told now, if they were not yet).
     pub fn told_of(&self, design: Design) -> &Told {
-        &self.runs.telling(design).told
+        self.runs.telling(design)
     }
 
     /// How many ticks a design's run has before the what-ifs, keyed as on screen.

@@ -201,12 +201,59 @@ fn each_design_is_told_when_first_wanted_and_told_the_same_on_any_thread() {
                 assert_eq!(app.version.told_of(d).narrations, told.narrations);
                 assert_eq!(app.version.told_of(d).arrows, told.arrows);
                 assert_eq!(
-                    app.version.runs().telling(d).glossary,
+                    app.version.runs().glossary(d),
                     idem::story::glossary::first_uses(&told)
                 );
                 assert_eq!(
                     app.version.runs().repeats(d),
                     idem::tui::repeats::runs(&trace, &told).as_slice()
+                );
+            }
+        }
+    }
+}
+
+/// Until a story's whole narration has been searched for the glossary's terms, the terms
+/// marked at a tick are found by searching only the ticks up to it: the marks are the same
+/// as the whole search gives, at every tick of every built-in and design, and past the ticks
+/// searched ahead the whole story is searched.
+#[test]
+fn the_terms_marked_at_a_tick_are_the_same_before_the_whole_story_is_searched() {
+    use idem::sim::Design;
+    let marked_at = |firsts: &[Option<usize>], tick: usize| -> Vec<usize> {
+        (0..firsts.len())
+            .filter(|&t| firsts[t] == Some(tick))
+            .collect()
+    };
+    let mut long = String::from(
+        "title = \"Long\"\n[[checkout.layer]]\nattempts = 10\ntimeout = \"2s\"\n[[checkout.layer]]\nattempts = 30\nbackoff = \"1m\"\n[[intent]]\norder = \"1\"\nkey = \"K1\"\namount = \"$1.00\"\nat = \"10:00:00\"\n",
+    );
+    for attempt in 1..=300 {
+        long.push_str(&format!(
+            "[[fault]]\nattempt = {attempt}\nlose = \"reply\"\n"
+        ));
+    }
+    let mut scenarios: Vec<idem::scenario::Scenario> = idem::scenario::library::BUILTIN
+        .iter()
+        .map(|b| b.load().expect("a built-in loads"))
+        .collect();
+    scenarios.push(idem::scenario::parse("long", "long", &long).expect("parses"));
+    for scenario in scenarios {
+        let app = idem::tui::App::new(scenario.clone(), scenario.name.clone()).expect("simulates");
+        let runs = app.version.runs();
+        for d in Design::ALL {
+            let told = scenario.tell(&scenario.simulate(d).expect("simulates"));
+            let whole = idem::story::glossary::first_uses(&told);
+            // Every tick of a short story; of the long one, every seventh and those around
+            // the last searched ahead.
+            let ticks = (0..told.narrations.len().min(600))
+                .filter(|t| told.narrations.len() < 100 || t % 7 == 0 || (508..516).contains(t));
+            for tick in ticks {
+                assert_eq!(
+                    marked_at(&runs.glossary_through(d, tick), tick),
+                    marked_at(&whole, tick),
+                    "{} under {d:?} at tick {tick}",
+                    scenario.name
                 );
             }
         }

@@ -18,7 +18,7 @@ pub fn marked<'a>(text: &'a str, app: &App, theme: &Theme) -> Text<'a> {
     let firsts = app.glossary_first();
     let mut hits: Vec<(usize, usize)> = TERMS
         .iter()
-        .zip(firsts)
+        .zip(firsts.iter())
         .filter(|(_, first)| **first == Some(app.tick))
         .filter_map(|((term, _), _)| whole_word(&lower, term).map(|at| (at, term.len())))
         .collect();

@@ -48,7 +48,18 @@ pub fn whole_word(text: &str, term: &str) -> Option<usize> {
 
 /// For each term, the first tick whose narration uses it, if any.
 pub fn first_uses(told: &Told) -> Vec<Option<usize>> {
-    let narrations = &told.narrations;
+    first_uses_in(&told.narrations)
+}
+
+/// For each term, the first tick up to `tick` whose narration uses it: [`first_uses`] for
+/// every term the story uses by then, `None` for the others.
+pub fn first_uses_through(told: &Told, tick: usize) -> Vec<Option<usize>> {
+    let end = tick.saturating_add(1).min(told.narrations.len());
+    first_uses_in(&told.narrations[..end])
+}
+
+/// For each term, the first of `narrations` that uses it.
+fn first_uses_in(narrations: &[String]) -> Vec<Option<usize>> {
     // One pass over the story, stopping as soon as every term has been found: a long story's
     // terms are all used within its first ticks, but one it never uses means reading to the
     // end, so a term found is no longer looked for. Each narration is lowered, as the
