@@ -695,7 +695,7 @@ impl App {
     }
 
     /// Where each glossary term is first used in the current design's trace.
-    pub fn glossary_first(&self) -> std::borrow::Cow<'_, [Option<usize>]> {
+    pub fn glossary_first(&self) -> &[Option<usize>] {
         self.version.runs().glossary_through(self.design, self.tick)
     }
 

@@ -38,6 +38,10 @@ pub struct Runs {
     told: PerDesign<std::sync::OnceLock<Told>>,
     /// Where each design's story first uses each glossary term, found when first wanted.
     glossary: PerDesign<std::sync::OnceLock<Vec<Option<usize>>>>,
+    /// The same for the terms each design's story uses in its first
+    /// [`GLOSSARY_SEARCHED_AHEAD_UP_TO`] ticks, `None` for the others: what the marks of an
+    /// early tick need while the whole story has not been searched, found once.
+    glossary_ahead: PerDesign<std::sync::OnceLock<Vec<Option<usize>>>>,
     /// Each design's runs of repeated attempts (folded with `f`), found when first wanted.
     repeats: PerDesign<std::sync::OnceLock<Vec<crate::tui::repeats::Run>>>,
     /// For a view that never leaves one design: the others keep their outcomes alone, and
@@ -90,19 +94,21 @@ impl Runs {
 
     /// Where a design's story first uses each glossary term that it uses by `tick`; a term
     /// first used later may read `None`. What marking the terms at `tick` needs: while the
-    /// whole story has not been searched, an early tick searches only the ticks up to it, so a
-    /// long story's first frame does not wait for the search of all of it.
-    pub fn glossary_through(
-        &self,
-        design: crate::sim::Design,
-        tick: usize,
-    ) -> std::borrow::Cow<'_, [Option<usize>]> {
+    /// whole story has not been searched, an early tick is answered from a search of the
+    /// story's first ticks alone, made once, so a long story's first frame does not wait for
+    /// the search of all of it, and no frame searches again.
+    pub fn glossary_through(&self, design: crate::sim::Design, tick: usize) -> &[Option<usize>] {
         match self.glossary[design].get() {
-            Some(all) => std::borrow::Cow::Borrowed(all),
-            None if tick < GLOSSARY_SEARCHED_AHEAD_UP_TO => std::borrow::Cow::Owned(
-                crate::story::glossary::first_uses_through(self.telling(design), tick),
-            ),
-            None => std::borrow::Cow::Borrowed(self.glossary(design)),
+            Some(all) => all,
+            None if tick < GLOSSARY_SEARCHED_AHEAD_UP_TO => {
+                self.glossary_ahead[design].get_or_init(|| {
+                    crate::story::glossary::first_uses_through(
+                        self.telling(design),
+                        GLOSSARY_SEARCHED_AHEAD_UP_TO - 1,
+                    )
+                })
+            }
+            None => self.glossary(design),
         }
     }
 
@@ -310,6 +316,7 @@ fn prepare_telling(
             told,
             repeats: PerDesign::new(|_| std::sync::OnceLock::new()),
             glossary: PerDesign::new(|_| std::sync::OnceLock::new()),
+            glossary_ahead: PerDesign::new(|_| std::sync::OnceLock::new()),
             only,
         }),
         scenario,

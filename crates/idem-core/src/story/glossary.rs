@@ -62,19 +62,21 @@ pub fn first_uses_through(told: &Told, tick: usize) -> Vec<Option<usize>> {
 fn first_uses_in(narrations: &[String]) -> Vec<Option<usize>> {
     // One pass over the story, stopping as soon as every term has been found: a long story's
     // terms are all used within its first ticks, but one it never uses means reading to the
-    // end, so a term found is no longer looked for. Each narration is lowered, as the
-    // glossary's marks are (in ASCII a byte at a time), then searched for every term still
-    // missing at once. A match that is no whole word may hide one
-    // that starts inside it only if a term's end is another's start after a space, and none
-    // is.
+    // end. Each narration is lowered, as the glossary's marks are (in ASCII a byte at a time),
+    // then searched for every term at once by one automaton built once for the whole
+    // process; a match of a term already found is passed over. A match that is no whole word
+    // may hide one that starts inside it only if a term's end is another's start after a
+    // space, and none is.
     let mut first: Vec<Option<usize>> = vec![None; TERMS.len()];
+    let mut missing = TERMS.len();
+    let Some(finder) = every_term() else {
+        return first;
+    };
     let mut lowered = String::new();
-    let mut missing: Vec<usize> = (0..TERMS.len()).collect();
-    let mut search = terms(&missing);
     for (tick, narration) in narrations.iter().enumerate() {
-        let Some(finder) = &search else {
+        if missing == 0 {
             break;
-        };
+        }
         lowered.clear();
         if narration.is_ascii() {
             lowered.push_str(narration);
@@ -83,29 +85,25 @@ fn first_uses_in(narrations: &[String]) -> Vec<Option<usize>> {
             lowered.extend(narration.chars().flat_map(char::to_lowercase));
         }
         let text: &str = &lowered;
-        let mut found_here = false;
         for found in finder.find_iter(text) {
-            let term = missing[found.pattern().as_usize()];
+            let term = found.pattern().as_usize();
             if first[term].is_none() && stands_alone(text, found.start(), found.end()) {
                 first[term] = Some(tick);
-                found_here = true;
+                missing -= 1;
             }
-        }
-        if found_here {
-            missing.retain(|&t| first[t].is_none());
-            search = terms(&missing);
         }
     }
     first
 }
 
-/// A search of lowered text for the terms `which` (by their place in [`TERMS`]); `None` when
-/// there are none.
-fn terms(which: &[usize]) -> Option<aho_corasick::AhoCorasick> {
-    if which.is_empty() {
-        return None;
-    }
-    aho_corasick::AhoCorasick::new(which.iter().map(|&t| TERMS[t].0)).ok()
+/// One search of lowered text for every term of [`TERMS`], a match's pattern being the term's
+/// place there; built the first time it is wanted.
+fn every_term() -> Option<&'static aho_corasick::AhoCorasick> {
+    static FINDER: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::OnceLock::new();
+    FINDER
+        .get_or_init(|| aho_corasick::AhoCorasick::new(TERMS.iter().map(|(term, _)| *term)).ok())
+        .as_ref()
 }
 
 /// Whether `text[start..end]` is a whole word: no letter or digit just before or after it.
