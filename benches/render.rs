@@ -18,7 +18,7 @@ fn render(c: &mut Criterion) {
         Ok(a) => a,
         Err(e) => panic!("the built-in scenario must simulate: {e}"),
     };
-    app.tick = app.last_tick();
+    app.place.tick = app.last_tick();
     let theme = Theme { color: true };
     let mut terminal = match Terminal::new(TestBackend::new(200, 50)) {
         Ok(t) => t,
@@ -55,8 +55,8 @@ fn render(c: &mut Criterion) {
     c.bench_function("frame 200x50 replay", |b| {
         b.iter(|| terminal.draw(|f| draw(f, &app, &theme)).map(|_| ()))
     });
-    app.screen = Screen::Compare;
-    app.compare_at = app.now();
+    app.screens.screen = Screen::Compare;
+    app.place.compare_at = app.now();
     c.bench_function("frame 200x50 compare", |b| {
         b.iter(|| terminal.draw(|f| draw(f, &app, &theme)).map(|_| ()))
     });
@@ -69,7 +69,7 @@ fn render(c: &mut Criterion) {
         Ok(Ok(a)) => a,
         _ => panic!("the built-in scenario must load and simulate"),
     };
-    room.fold = true;
+    room.screens.fold = true;
     while !room.quiz_pending() && !room.at_end() {
         settle(&mut room, Msg::Next);
     }

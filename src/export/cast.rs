@@ -41,12 +41,12 @@ pub fn cast(app: &mut App, width: u16, height: u16, title: &str) -> Result<Strin
     let frames = app.trace().ticks.len().max(1);
     let mut ms = 0;
     for i in 0..frames {
-        app.tick = i;
+        app.place.tick = i;
         // Autoplay runs until the last tick, and waits wherever a question stops the room.
         let question = app
             .quiz_here()
-            .map(|(q, quiz)| (q, app.correct(quiz, app.design)));
-        app.playing = i + 1 < frames && question.is_none();
+            .map(|(q, quiz)| (q, app.correct(quiz, app.place.design)));
+        app.place.playing = i + 1 < frames && question.is_none();
         let mut data = String::new();
         if i == 0 {
             // Hidden while it plays: it would otherwise blink at the end of the last row.
@@ -58,12 +58,12 @@ pub fn cast(app: &mut App, width: u16, height: u16, title: &str) -> Result<Strin
         if let Some((q, Some(choice))) = question.filter(|_| reveal) {
             // The room has had its pause: the right answer is given, as if someone chose it.
             ms += QUIZ_PAUSE_MS;
-            let design = app.design;
-            if let Some(r) = app.room.entry(q, design) {
+            let design = app.place.design;
+            if let Some(r) = app.talk.room.entry(q, design) {
                 r.choice = Some(choice);
                 r.reveal(Some(choice));
             }
-            app.playing = i + 1 < frames;
+            app.place.playing = i + 1 < frames;
             push_frame(&mut out, ms, &mut String::new(), app, width, height)?;
         }
         ms += PACE_MS;

@@ -120,7 +120,7 @@ pub fn render(
         }
         Format::Svg => {
             let mut app = app_for(scenario, source, args)?;
-            app.tick = match args.at {
+            app.place.tick = match args.at {
                 Some(at) => tick_at(&app, at)?,
                 None => app.last_tick(),
             };
@@ -128,19 +128,19 @@ pub fn render(
             let trace = app.trace();
             let clock = trace
                 .ticks
-                .get(app.tick)
+                .get(app.place.tick)
                 .map_or(String::new(), |t| trace.format_time(t.at));
             let title = format!(
                 "idem replay of {}: {} under “{}” at {clock}",
                 scenario.name,
                 scenario.title,
-                withheld.design(app.design)
+                withheld.design(app.place.design)
             );
             let what = format!(
                 "SVG frame of {} under {} at {clock} (tick {}/{}, {width}×{height})",
                 scenario.name,
-                design_id(withheld, app.design),
-                app.tick + 1,
+                design_id(withheld, app.place.design),
+                app.place.tick + 1,
                 trace.ticks.len()
             );
             let theme = args.theme.unwrap_or_default();
@@ -166,14 +166,14 @@ pub fn render(
             let title = format!(
                 "idem · {} · {}",
                 scenario.title,
-                withheld.design(app.design)
+                withheld.design(app.place.design)
             );
             let text = cast::cast(&mut app, width, height, &title)?;
             let ticks = app.trace().ticks.len();
             let what = format!(
                 "asciinema recording of {} under {}, {ticks} ticks ({width}×{height})",
                 scenario.name,
-                design_id(withheld, app.design)
+                design_id(withheld, app.place.design)
             );
             Ok((text, what))
         }
@@ -277,7 +277,7 @@ fn tick_at(app: &App, at: ClockTime) -> Result<usize, String> {
             "--at {} comes before the first tick of {} under {} ({})",
             trace.clock.format_short(t),
             app.version.scenario.name,
-            app.design.id(),
+            app.place.design.id(),
             trace.format_time(first.at)
         )),
         _ => Ok(trace.tick_at_or_before(t)),

@@ -4,6 +4,7 @@
 use crate::scenario::{Origin, Scenario};
 use crate::sim::{Design, Instant, SimError, Trace};
 use crate::story::Told;
+use crate::tui::msg::Msg;
 use crate::tui::picker::Picker;
 use crate::tui::room::{Response, Room, Score};
 use std::time::Duration;
@@ -107,6 +108,33 @@ pub struct Presenting {
 }
 
 impl Presenting {
+    /// The presenter's own keys: the blank screen, the clock, what is hidden and the panels.
+    /// Returns the notice to show, if the key has one; any other message changes nothing.
+    pub fn update(&mut self, msg: &Msg) -> Option<String> {
+        match msg {
+            Msg::Blank => self.blank = !self.blank,
+            Msg::ToggleElapsed => self.show_elapsed = !self.show_elapsed,
+            Msg::TogglePanels => self.panels = !self.panels,
+            Msg::ToggleHidden if self.hide.any() => {
+                self.revealed = !self.revealed;
+                let what = self.hide.words();
+                return Some(if self.revealed {
+                    format!("revealed: {what} (n hides it again)")
+                } else {
+                    format!("hidden from the room: {what} (n reveals)")
+                });
+            }
+            Msg::ToggleHidden => {
+                return Some(
+                    "nothing is hidden: idem present --hide-design (or --hide-statement, --hide-outcome) hides it"
+                        .into(),
+                );
+            }
+            _ => {}
+        }
+        None
+    }
+
     /// What is hidden from the room right now.
     pub fn hidden(&self) -> crate::present::Hide {
         if self.revealed {
@@ -302,15 +330,41 @@ pub const SPEEDS: [f32; 5] = [0.5, 1.0, 1.5, 2.0, 4.0];
 /// One tick every this long at 1×.
 const BASE_PACE: Duration = Duration::from_millis(1800);
 
-/// The whole state of the terminal UI.
+/// The whole state of the terminal UI, in parts: the story on screen ([`Version`]), where
+/// the viewer stands in it ([`Place`]), what is on screen around it ([`Screens`]), the room
+/// and the talk ([`Talk`]) and the work running beside the loop ([`Jobs`]). Only `update`
+/// changes it; every view, the speaker notes and every export read it.
+///
+/// [`Version`]: crate::tui::version::Version
 #[derive(Debug)]
 pub struct App {
     /// The story on screen: the scenario, its what-ifs and every design's run of it.
     pub version: crate::tui::version::Version,
+    /// Where the viewer stands in the story, and whether it plays.
+    pub place: Place,
+    /// What is on screen: the screen, what is drawn over it, and how it is drawn.
+    pub screens: Screens,
+    /// The room: its answers, the talk it is part of, what it is kept from seeing.
+    pub talk: Talk,
+    /// What runs beside the loop and is shown as running.
+    pub jobs: Jobs,
     /// How the scenario was named on the command line, for the shareable command.
     pub source: String,
     /// Why the last reload failed; the last good version keeps running meanwhile.
     pub error: Option<String>,
+    /// Where the last frame drew what a click can choose, kept by the view for the mouse.
+    pub hits: std::cell::RefCell<Hits>,
+    /// Drawn for an export (a slide, a recording), with what the export hides, as `--hide-*`
+    /// or a session's `hide` ask: no key hints and no share line, since nobody can press a
+    /// key in a picture. `None` on a terminal.
+    pub export: Option<crate::present::Hide>,
+    pub quit: bool,
+}
+
+/// Where the viewer stands in the story: the design, the tick, the moment compare stands at,
+/// and whether the replay plays on its own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Place {
     pub design: Design,
     /// Index of the current tick in the current design's trace.
     pub tick: usize,
@@ -320,26 +374,140 @@ pub struct App {
     /// story's revision then: leaving compare without moving, on the same story, comes back to
     /// that very tick, not the last one of its moment.
     pub compare_from: Option<(Design, usize, Instant, u64)>,
-    pub screen: Screen,
-    pub overlay: Overlay,
-    pub playing: bool,
-    pub speed: usize,
-    /// A one-line notice for the footer, such as where `d` jumped.
-    pub notice: Option<String>,
+    /// The moment the viewer stood at before a re-keyed story moved the replay to an earlier
+    /// tick (a story keyed another way may have nothing there): kept, so keying it back
+    /// returns to that moment. Any move of the viewer's forgets it.
+    pub anchor: Option<Instant>,
     /// How far the narration box is scrolled, and at which tick and design: another moment
     /// starts at the top.
     pub story_scroll: (usize, Design, u16),
+    /// Where `d` last found two designs parting ways.
+    pub parted: Option<Parted>,
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+}
+
+impl Place {
+    /// At the first tick of `design`, paused at 1×.
+    pub fn start(design: Design) -> Place {
+        Place {
+            design,
+            tick: 0,
+            compare_at: Instant(0),
+            compare_from: None,
+            anchor: None,
+            story_scroll: (0, design, 0),
+            parted: None,
+            playing: false,
+            speed: 1,
+        }
+    }
+
+    /// How far the narration box is scrolled at this moment.
+    pub fn story_offset(&self) -> u16 {
+        let (tick, design, offset) = self.story_scroll;
+        if (tick, design) == (self.tick, self.design) {
+            offset
+        } else {
+            0
+        }
+    }
+
+    /// How long autoplay waits between ticks at the current speed.
+    pub fn pace(&self) -> Duration {
+        BASE_PACE.div_f32(SPEEDS[self.speed])
+    }
+
+    /// One speed faster, up to the fastest.
+    pub fn faster(&mut self) {
+        self.speed = (self.speed + 1).min(SPEEDS.len() - 1);
+    }
+
+    /// One speed slower, down to the slowest.
+    pub fn slower(&mut self) {
+        self.speed = self.speed.saturating_sub(1);
+    }
+}
+
+/// What is on screen around the story, and how it is drawn.
+#[derive(Debug)]
+pub struct Screens {
+    pub screen: Screen,
+    pub overlay: Overlay,
     /// How far the help overlay is scrolled.
     pub help_scroll: u16,
     /// The designs the compare screen shows side by side, in the design bar's order (two to
     /// five; a number key there adds or removes one).
     pub compared: Vec<Design>,
-    /// What the room answered to the scenario's questions, by question and design.
-    pub room: Room,
     /// Runs of attempts that repeat the one before are drawn as one row (`f`).
     pub fold: bool,
-    /// Where `d` last found two designs parting ways.
-    pub parted: Option<Parted>,
+    /// Clicks and the wheel drive the replay; without them the terminal selects text as usual.
+    pub mouse: bool,
+    /// A one-line notice for the footer, such as where `d` jumped.
+    pub notice: Option<String>,
+    /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
+    pub window: Option<Box<crate::tui::window::WindowScreen>>,
+}
+
+impl Screens {
+    /// The keys that change only what is drawn: help, the glossary, the checklist, folding,
+    /// a listed folder's picker, and the explorer's column. Returns the notice to show, if
+    /// the key has one; any other message changes nothing.
+    pub fn update(&mut self, msg: Msg) -> Option<String> {
+        match msg {
+            Msg::ToggleHelp => {
+                self.help_scroll = 0;
+                self.overlay = match self.overlay {
+                    Overlay::None => Overlay::Help,
+                    _ => Overlay::None,
+                }
+            }
+            Msg::OpenGlossary => self.overlay = Overlay::Glossary,
+            Msg::OpenChecklist => self.overlay = Overlay::Checklist(0),
+            Msg::Listed(picker) => self.overlay = Overlay::Picker(picker),
+            Msg::ToggleFold => {
+                self.fold = !self.fold;
+                return Some(if self.fold {
+                    "repeated attempts folded into one row each run (f shows every row)".into()
+                } else {
+                    "every row shown (f folds repeated attempts)".into()
+                });
+            }
+            Msg::ScrollStory(by) => {
+                if let Overlay::Explore { col, .. } = &mut self.overlay {
+                    let last = crate::sim::Verdict::ALL.len() - 1;
+                    *col = col.saturating_add_signed(isize::from(by)).min(last);
+                }
+            }
+            _ => {}
+        }
+        None
+    }
+}
+
+impl Default for Screens {
+    /// The replay's screen with nothing over it, comparing the core designs when asked.
+    fn default() -> Screens {
+        Screens {
+            screen: Screen::Replay,
+            overlay: Overlay::None,
+            help_scroll: 0,
+            compared: Design::CORE.to_vec(),
+            fold: false,
+            mouse: false,
+            notice: None,
+            window: None,
+        }
+    }
+}
+
+/// The room in front of the replay: what it answered, the talk it is part of, presenter mode
+/// and the speaker notes.
+#[derive(Debug, Default)]
+pub struct Talk {
+    /// What the room answered to the scenario's questions, by question and design.
+    pub room: Room,
     /// Presenter mode with a session file: the talk's playlist and where it stands.
     pub agenda: Option<Box<Agenda>>,
     /// Presenter mode, when the replay is projected in front of a room.
@@ -349,223 +517,15 @@ pub struct App {
     /// Presenter mode: what was last sent to the speaker notes (story, design, tick, and what
     /// the screen said about itself).
     pub published: Option<(u64, Design, usize, crate::present::link::Shown)>,
-    /// What is being simulated now, shown as "simulating…"; the story on screen stays live.
-    pub simulating: Option<String>,
-    /// The moment the viewer stood at before a re-keyed story moved the replay to an earlier
-    /// tick (a story keyed another way may have nothing there): kept, so keying it back
-    /// returns to that moment. Any move of the viewer's forgets it.
-    pub anchor: Option<Instant>,
-    /// The fault-space search running beside the replay (`e`), until its matrix comes.
-    pub searching: Option<crate::tui::effect::Searching>,
-    /// The day of traffic being counted beside the replay (`T`), and what its screen will
-    /// say it assumed; Esc stops it.
-    pub counting: Option<(std::sync::Arc<crate::traffic::Progress>, Option<String>)>,
-    /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
-    pub window: Option<Box<crate::tui::window::WindowScreen>>,
-    /// Clicks and the wheel drive the replay; without them the terminal selects text as usual.
-    pub mouse: bool,
-    /// Where the last frame drew what a click can choose, kept by the view for the mouse.
-    pub hits: std::cell::RefCell<Hits>,
-    /// Drawn for an export (a slide, a recording): no key hints and no share line, since
-    /// nobody can press a key in a picture.
-    pub for_export: bool,
-    /// Drawn for an export: what the export hides, as `--hide-*` or a session's `hide` ask.
-    pub export_hide: crate::present::Hide,
-    pub quit: bool,
 }
 
-impl App {
-    /// The line the narration ends with here when the trainer's words are part of it and the
-    /// story on screen is not the one they were written for.
-    pub fn trainer_caveat_here(&self) -> Option<String> {
-        let has_words = matches!(self.told().trainer.get(self.tick), Some(Some(_)));
-        crate::story::written::trainer_written_for_the_file(
-            has_words,
-            &self.version.changed_from_written(),
-        )
-    }
-
-    /// Simulates every design up front, so switching and stepping never wait, and tells the
-    /// story under the file's design.
-    pub fn new(scenario: Scenario, source: String) -> Result<App, SimError> {
-        let design = scenario.design;
-        App::showing(scenario, source, design)
-    }
-
-    /// As [`App::new`], open under `design`: the story is told under it before the first
-    /// frame, the other designs when first wanted (or beside the terminal's loop).
-    fn showing(scenario: Scenario, source: String, design: Design) -> Result<App, SimError> {
-        let prepared = crate::tui::prepare::prepare_showing(scenario.clone(), design)?;
-        let mut app = App::from_prepared(scenario, source, prepared);
-        app.design = design;
-        Ok(app)
-    }
-
-    /// One still picture or recording of `design`, for an export: only that design's story
-    /// is told, and the others keep their outcomes alone (all a frame of one design reads of
-    /// them), so a long story costs the memory of one design, not six. What `hide` keeps out
-    /// stays out of every frame.
-    pub fn for_export(
-        scenario: Scenario,
-        source: String,
-        design: Design,
-        hide: crate::present::Hide,
-    ) -> Result<App, SimError> {
-        let prepared = crate::tui::prepare::prepare_one(scenario.clone(), design)?;
-        let mut app = App::from_prepared(scenario, source, prepared);
-        app.design = design;
-        app.for_export = true;
-        app.export_hide = hide;
-        Ok(app)
-    }
-
-    fn from_prepared(
-        scenario: Scenario,
-        source: String,
-        prepared: crate::tui::prepare::Prepared,
-    ) -> App {
-        let design = scenario.design;
-        let room = Room::new(scenario.quizzes.len());
-        App {
-            version: crate::tui::version::Version::new(scenario, prepared),
-            source,
-            error: None,
-            design,
-            tick: 0,
-            compare_at: Instant(0),
-            compare_from: None,
-            screen: Screen::Replay,
-            overlay: Overlay::None,
-            playing: false,
-            speed: 1,
-            notice: None,
-            story_scroll: (0, design, 0),
-            help_scroll: 0,
-            compared: Design::CORE.to_vec(),
-            room,
-            fold: false,
-            parted: None,
-            agenda: None,
-            present: None,
-            notes_off: None,
-            published: None,
-            simulating: None,
-            anchor: None,
-            searching: None,
-            counting: None,
-            mouse: false,
-            hits: std::cell::RefCell::default(),
-            window: None,
-            for_export: false,
-            export_hide: crate::present::Hide::default(),
-            quit: false,
+impl Talk {
+    /// A room with `quizzes` questions to answer and no talk around it.
+    pub fn new(quizzes: usize) -> Talk {
+        Talk {
+            room: Room::new(quizzes),
+            ..Talk::default()
         }
-    }
-
-    /// The replay as the command line opens it: the file to watch, the design and the moment
-    /// to open at, and whether a room is watching.
-    pub fn launch(scenario: Scenario, source: String, options: Launch) -> Result<App, SimError> {
-        let design = options.design.unwrap_or(scenario.design);
-        let mut app = App::showing(scenario, source, design)?;
-        if let Some(at) = options.at {
-            let t = at.resolve(app.trace().ticks.first().map_or(Instant(0), |t| t.at));
-            app.tick = app.trace().tick_at_or_before(t);
-        }
-        app.mouse = options.mouse;
-        if options.present {
-            let from_file = options
-                .playlist
-                .as_ref()
-                .map_or_else(crate::present::Hide::default, |p| p.hide);
-            let base_hide = options.hide.or(from_file);
-            let first_part = options
-                .playlist
-                .as_ref()
-                .and_then(|p| p.sections.first())
-                .map_or_else(crate::present::Hide::default, |s| s.hide);
-            app.present = Some(Presenting {
-                show_elapsed: true,
-                hide: base_hide.or(first_part),
-                base_hide,
-                ..Presenting::default()
-            });
-            if let Some(playlist) = options.playlist {
-                let mut agenda = Agenda::new(playlist);
-                if options.cards {
-                    agenda.cards = true;
-                    agenda.card = Some(Card::Agenda);
-                }
-                app.agenda = Some(Box::new(agenda));
-            }
-        }
-        Ok(app)
-    }
-
-    /// Shows a simulated story, keeping the design and the moment.
-    pub(super) fn apply(&mut self, prepared: crate::tui::prepare::Prepared) {
-        let same_story = self.version.original.name == prepared.original.name;
-        let quizzes = prepared.scenario.quizzes.len();
-        let now = match self.anchor {
-            Some(at) if same_story => at,
-            _ => self.now(),
-        };
-        let tick = self.tick;
-        // A long story's words are many small pieces, and freeing them takes a while: the
-        // story left is let go of beside the loop, not on the screen's thread.
-        let left = self.version.take(prepared);
-        if !self.for_export {
-            // Without a thread to spare, it is let go of here.
-            let _ = std::thread::Builder::new().spawn(move || drop(left));
-        }
-        if !same_story || self.room.quizzes.len() != quizzes {
-            self.room = Room::new(quizzes);
-            self.parted = None;
-        }
-        // A fork changes only what comes after the moment it was made, so the same tick
-        // still stands there; anything else is found again by its time.
-        self.tick = if same_story
-            && tick < self.trace().ticks.len()
-            && self.trace().ticks[tick].at == now
-        {
-            tick
-        } else {
-            self.trace().tick_at_or_before(now)
-        };
-        self.anchor = (same_story && self.now() != now).then_some(now);
-    }
-
-    /// What this frame keeps from the room: in presenter mode what is hidden until `n`; in
-    /// an export what the export hides, and, while a question waits for its answer, whatever
-    /// would answer it (the room in presenter mode sees no key strategy and no processor
-    /// memory then either, unless `L` brings the panels in).
-    pub fn withheld(&self) -> crate::present::Withheld {
-        use crate::present::Withheld;
-        match self.present {
-            Some(p) => Withheld::new(p.hidden()),
-            None if self.for_export => Withheld::new(self.export_hide).asking(self.quiz_pending()),
-            None => Withheld::NONE,
-        }
-    }
-
-    /// The first question still open under the design on screen (its answer not revealed
-    /// under this design, whatever another design's room said) whose tick, under this
-    /// design, is at or after `from`: its tick and its index. Stepping and the status line
-    /// both ask this.
-    pub fn next_question(&self, from: usize) -> Option<(usize, usize)> {
-        self.version
-            .scenario
-            .quizzes
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| {
-                !self
-                    .room
-                    .get(*i, self.design)
-                    .is_some_and(Response::is_revealed)
-            })
-            .filter_map(|(i, q)| Some((q.tick(self.trace(), self.told())?, i)))
-            .filter(|(t, _)| *t >= from)
-            .min()
     }
 
     /// The talk's own card on screen instead of the story, if any.
@@ -573,65 +533,7 @@ impl App {
         self.agenda.as_ref().and_then(|a| a.card)
     }
 
-    /// The quiz that stops the replay at the current tick, if any, with its index.
-    pub fn quiz_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
-        self.version
-            .scenario
-            .quizzes
-            .iter()
-            .enumerate()
-            .find(|(_, q)| q.tick(self.trace(), self.told()) == Some(self.tick))
-    }
-
-    /// The question at this tick on the replay's screen (not in compare), if any.
-    pub fn question_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
-        if self.card().is_some() {
-            return None;
-        }
-        match self.screen {
-            Screen::Replay => self.quiz_here(),
-            _ => None,
-        }
-    }
-
-    /// The room's response to the question here, under the design on screen.
-    pub fn response_here(&self) -> Option<&Response> {
-        let (index, _) = self.question_here()?;
-        self.room.get(index, self.design)
-    }
-
-    /// The room has answered the question here and the answer waits for its reveal.
-    pub fn answer_waiting(&self) -> bool {
-        self.response_here().is_some_and(Response::waiting)
-    }
-
-    /// A question stands at this tick and the replay waits for it: its answer has not been
-    /// revealed under any design yet, or the room has answered it again under this design
-    /// and the reveal is still to come.
-    pub fn quiz_pending(&self) -> bool {
-        self.question_here().is_some_and(|(i, _)| {
-            !self.room.revealed_anywhere(i)
-                || self.room.get(i, self.design).is_some_and(Response::waiting)
-        })
-    }
-
-    /// The most charges any design's run ends with: how far a `"charges"` question's choices
-    /// grow.
-    pub fn most_charges(&self) -> usize {
-        self.version.most_charges()
-    }
-
-    /// The choices a question shows in this story.
-    pub fn choices(&self, quiz: &crate::scenario::Quiz) -> Vec<String> {
-        quiz.shown_choices(self.most_charges())
-    }
-
-    /// The right choice of a question under a design, if one fits its run.
-    pub fn correct(&self, quiz: &crate::scenario::Quiz, design: Design) -> Option<usize> {
-        quiz.correct(self.version.trace_of(design), self.most_charges())
-    }
-
-    /// The room's score in this story.
+    /// The room's score in the story on screen.
     pub fn score(&self) -> Score {
         self.room.score()
     }
@@ -660,22 +562,261 @@ impl App {
                     .any(|(i, r)| i != a.at && r.any())
             })
     }
+}
 
-    /// How far the narration box is scrolled at this moment.
-    pub fn story_offset(&self) -> u16 {
-        let (tick, design, offset) = self.story_scroll;
-        if (tick, design) == (self.tick, self.design) {
-            offset
-        } else {
-            0
+/// Work running beside the loop, shown as running until its news comes.
+#[derive(Debug, Default)]
+pub struct Jobs {
+    /// What is being simulated now, shown as "simulating…"; the story on screen stays live.
+    pub simulating: Option<String>,
+    /// The fault-space search running beside the replay (`e`), until its matrix comes.
+    pub searching: Option<crate::tui::effect::Searching>,
+    /// The day of traffic being counted beside the replay (`T`), and what its screen will
+    /// say it assumed; Esc stops it.
+    pub counting: Option<(std::sync::Arc<crate::traffic::Progress>, Option<String>)>,
+}
+
+impl App {
+    /// The line the narration ends with here when the trainer's words are part of it and the
+    /// story on screen is not the one they were written for.
+    pub fn trainer_caveat_here(&self) -> Option<String> {
+        let has_words = matches!(self.told().trainer.get(self.place.tick), Some(Some(_)));
+        crate::story::written::trainer_written_for_the_file(
+            has_words,
+            &self.version.changed_from_written(),
+        )
+    }
+
+    /// Simulates every design up front, so switching and stepping never wait, and tells the
+    /// story under the file's design.
+    pub fn new(scenario: Scenario, source: String) -> Result<App, SimError> {
+        let design = scenario.design;
+        App::showing(scenario, source, design)
+    }
+
+    /// As [`App::new`], open under `design`: the story is told under it before the first
+    /// frame, the other designs when first wanted (or beside the terminal's loop).
+    fn showing(scenario: Scenario, source: String, design: Design) -> Result<App, SimError> {
+        let prepared = crate::tui::prepare::prepare_showing(scenario.clone(), design)?;
+        let mut app = App::from_prepared(scenario, source, prepared);
+        app.place.design = design;
+        Ok(app)
+    }
+
+    /// One still picture or recording of `design`, for an export: only that design's story
+    /// is told, and the others keep their outcomes alone (all a frame of one design reads of
+    /// them), so a long story costs the memory of one design, not six. What `hide` keeps out
+    /// stays out of every frame.
+    pub fn for_export(
+        scenario: Scenario,
+        source: String,
+        design: Design,
+        hide: crate::present::Hide,
+    ) -> Result<App, SimError> {
+        let prepared = crate::tui::prepare::prepare_one(scenario.clone(), design)?;
+        let mut app = App::from_prepared(scenario, source, prepared);
+        app.place.design = design;
+        app.export = Some(hide);
+        Ok(app)
+    }
+
+    fn from_prepared(
+        scenario: Scenario,
+        source: String,
+        prepared: crate::tui::prepare::Prepared,
+    ) -> App {
+        let design = scenario.design;
+        let quizzes = scenario.quizzes.len();
+        App {
+            version: crate::tui::version::Version::new(scenario, prepared),
+            place: Place::start(design),
+            screens: Screens::default(),
+            talk: Talk::new(quizzes),
+            jobs: Jobs::default(),
+            source,
+            error: None,
+            hits: std::cell::RefCell::default(),
+            export: None,
+            quit: false,
         }
+    }
+
+    /// The replay as the command line opens it: the file to watch, the design and the moment
+    /// to open at, and whether a room is watching.
+    pub fn launch(scenario: Scenario, source: String, options: Launch) -> Result<App, SimError> {
+        let design = options.design.unwrap_or(scenario.design);
+        let mut app = App::showing(scenario, source, design)?;
+        if let Some(at) = options.at {
+            let t = at.resolve(app.trace().ticks.first().map_or(Instant(0), |t| t.at));
+            app.place.tick = app.trace().tick_at_or_before(t);
+        }
+        app.screens.mouse = options.mouse;
+        if options.present {
+            let from_file = options
+                .playlist
+                .as_ref()
+                .map_or_else(crate::present::Hide::default, |p| p.hide);
+            let base_hide = options.hide.or(from_file);
+            let first_part = options
+                .playlist
+                .as_ref()
+                .and_then(|p| p.sections.first())
+                .map_or_else(crate::present::Hide::default, |s| s.hide);
+            app.talk.present = Some(Presenting {
+                show_elapsed: true,
+                hide: base_hide.or(first_part),
+                base_hide,
+                ..Presenting::default()
+            });
+            if let Some(playlist) = options.playlist {
+                let mut agenda = Agenda::new(playlist);
+                if options.cards {
+                    agenda.cards = true;
+                    agenda.card = Some(Card::Agenda);
+                }
+                app.talk.agenda = Some(Box::new(agenda));
+            }
+        }
+        Ok(app)
+    }
+
+    /// Shows a simulated story, keeping the design and the moment.
+    pub(super) fn apply(&mut self, prepared: crate::tui::prepare::Prepared) {
+        let same_story = self.version.original.name == prepared.original.name;
+        let quizzes = prepared.scenario.quizzes.len();
+        let now = match self.place.anchor {
+            Some(at) if same_story => at,
+            _ => self.now(),
+        };
+        let tick = self.place.tick;
+        // A long story's words are many small pieces, and freeing them takes a while: the
+        // story left is let go of beside the loop, not on the screen's thread.
+        let left = self.version.take(prepared);
+        if self.export.is_none() {
+            // Without a thread to spare, it is let go of here.
+            let _ = std::thread::Builder::new().spawn(move || drop(left));
+        }
+        if !same_story || self.talk.room.quizzes.len() != quizzes {
+            self.talk.room = Room::new(quizzes);
+            self.place.parted = None;
+        }
+        // A fork changes only what comes after the moment it was made, so the same tick
+        // still stands there; anything else is found again by its time.
+        self.place.tick = if same_story
+            && tick < self.trace().ticks.len()
+            && self.trace().ticks[tick].at == now
+        {
+            tick
+        } else {
+            self.trace().tick_at_or_before(now)
+        };
+        self.place.anchor = (same_story && self.now() != now).then_some(now);
+    }
+
+    /// What this frame keeps from the room: in presenter mode what is hidden until `n`; in
+    /// an export what the export hides, and, while a question waits for its answer, whatever
+    /// would answer it (the room in presenter mode sees no key strategy and no processor
+    /// memory then either, unless `L` brings the panels in).
+    pub fn withheld(&self) -> crate::present::Withheld {
+        use crate::present::Withheld;
+        match self.talk.present {
+            Some(p) => Withheld::new(p.hidden()),
+            None => match self.export {
+                Some(hide) => Withheld::new(hide).asking(self.quiz_pending()),
+                None => Withheld::NONE,
+            },
+        }
+    }
+
+    /// The first question still open under the design on screen (its answer not revealed
+    /// under this design, whatever another design's room said) whose tick, under this
+    /// design, is at or after `from`: its tick and its index. Stepping and the status line
+    /// both ask this.
+    pub fn next_question(&self, from: usize) -> Option<(usize, usize)> {
+        self.version
+            .scenario
+            .quizzes
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| {
+                !self
+                    .talk
+                    .room
+                    .get(*i, self.place.design)
+                    .is_some_and(Response::is_revealed)
+            })
+            .filter_map(|(i, q)| Some((q.tick(self.trace(), self.told())?, i)))
+            .filter(|(t, _)| *t >= from)
+            .min()
+    }
+
+    /// The quiz that stops the replay at the current tick, if any, with its index.
+    pub fn quiz_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
+        self.version
+            .scenario
+            .quizzes
+            .iter()
+            .enumerate()
+            .find(|(_, q)| q.tick(self.trace(), self.told()) == Some(self.place.tick))
+    }
+
+    /// The question at this tick on the replay's screen (not in compare), if any.
+    pub fn question_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
+        if self.talk.card().is_some() {
+            return None;
+        }
+        match self.screens.screen {
+            Screen::Replay => self.quiz_here(),
+            _ => None,
+        }
+    }
+
+    /// The room's response to the question here, under the design on screen.
+    pub fn response_here(&self) -> Option<&Response> {
+        let (index, _) = self.question_here()?;
+        self.talk.room.get(index, self.place.design)
+    }
+
+    /// The room has answered the question here and the answer waits for its reveal.
+    pub fn answer_waiting(&self) -> bool {
+        self.response_here().is_some_and(Response::waiting)
+    }
+
+    /// A question stands at this tick and the replay waits for it: its answer has not been
+    /// revealed under any design yet, or the room has answered it again under this design
+    /// and the reveal is still to come.
+    pub fn quiz_pending(&self) -> bool {
+        self.question_here().is_some_and(|(i, _)| {
+            !self.talk.room.revealed_anywhere(i)
+                || self
+                    .talk
+                    .room
+                    .get(i, self.place.design)
+                    .is_some_and(Response::waiting)
+        })
+    }
+
+    /// The most charges any design's run ends with: how far a `"charges"` question's choices
+    /// grow.
+    pub fn most_charges(&self) -> usize {
+        self.version.most_charges()
+    }
+
+    /// The choices a question shows in this story.
+    pub fn choices(&self, quiz: &crate::scenario::Quiz) -> Vec<String> {
+        quiz.shown_choices(self.most_charges())
+    }
+
+    /// The right choice of a question under a design, if one fits its run.
+    pub fn correct(&self, quiz: &crate::scenario::Quiz, design: Design) -> Option<usize> {
+        quiz.correct(self.version.trace_of(design), self.most_charges())
     }
 
     /// `2 of 3 answers right under key stored with the charge`: the score and the design (or
     /// designs) the answers were given under, which need not be the one on screen.
     pub fn score_text(&self) -> Option<String> {
-        let text = self.score().text()?;
-        let under = match self.room.designs().as_slice() {
+        let text = self.talk.score().text()?;
+        let under = match self.talk.room.designs().as_slice() {
             [one] => self.withheld().design(*one),
             many => {
                 let keys: Vec<String> = many.iter().map(|d| d.hotkey().to_string()).collect();
@@ -687,8 +828,8 @@ impl App {
 
     /// The runs of repeated attempts the timeline folds, when folding is on (`f`).
     pub fn folds(&self) -> &[crate::tui::repeats::Run] {
-        if self.fold {
-            self.version.runs().repeats(self.design)
+        if self.screens.fold {
+            self.version.runs().repeats(self.place.design)
         } else {
             &[]
         }
@@ -696,16 +837,18 @@ impl App {
 
     /// Where each glossary term is first used in the current design's trace.
     pub fn glossary_first(&self) -> &[Option<usize>] {
-        self.version.runs().glossary_through(self.design, self.tick)
+        self.version
+            .runs()
+            .glossary_through(self.place.design, self.place.tick)
     }
 
     pub fn trace(&self) -> &Trace {
-        self.version.trace_of(self.design)
+        self.version.trace_of(self.place.design)
     }
 
     /// The words of the current design's trace.
     pub fn told(&self) -> &Told {
-        self.version.told_of(self.design)
+        self.version.told_of(self.place.design)
     }
 
     pub fn last_tick(&self) -> usize {
@@ -713,18 +856,18 @@ impl App {
     }
 
     pub fn at_end(&self) -> bool {
-        self.tick >= self.last_tick()
+        self.place.tick >= self.last_tick()
     }
 
     /// The current virtual time.
     pub fn now(&self) -> Instant {
-        match self.screen {
+        match self.screens.screen {
             Screen::Replay | Screen::Window => self
                 .trace()
                 .ticks
-                .get(self.tick)
+                .get(self.place.tick)
                 .map_or(Instant(0), |t| t.at),
-            Screen::Compare => self.compare_at,
+            Screen::Compare => self.place.compare_at,
         }
     }
 
@@ -732,10 +875,10 @@ impl App {
     /// same tick among those at the same instant, else the last one before it.
     pub fn position_in(&self, design: Design) -> usize {
         let trace = self.trace();
-        let Some(here) = trace.ticks.get(self.tick) else {
+        let Some(here) = trace.ticks.get(self.place.tick) else {
             return 0;
         };
-        let ordinal = trace.ticks[..self.tick]
+        let ordinal = trace.ticks[..self.place.tick]
             .iter()
             .rev()
             .take_while(|t| t.at == here.at)
@@ -758,8 +901,11 @@ impl App {
     pub fn divergence(&self) -> Option<(usize, Design)> {
         Design::ALL
             .iter()
-            .filter(|d| **d != self.design)
-            .filter_map(|d| self.first_difference(self.design, *d).map(|i| (i, *d)))
+            .filter(|d| **d != self.place.design)
+            .filter_map(|d| {
+                self.first_difference(self.place.design, *d)
+                    .map(|i| (i, *d))
+            })
             .min_by_key(|(i, _)| *i)
     }
 
@@ -779,11 +925,6 @@ impl App {
         (0..common)
             .find(|&i| !same(i))
             .or((ta.ticks.len() != tb.ticks.len()).then_some(common))
-    }
-
-    /// How long autoplay waits between ticks at the current speed.
-    pub fn pace(&self) -> Duration {
-        BASE_PACE.div_f32(SPEEDS[self.speed])
     }
 
     /// The command that reopens this view (scenario, design and moment), or what to do first
@@ -816,7 +957,7 @@ impl App {
             .map_or_else(String::new, |k| format!(" --key-strategy {}", k.id()));
         format!(
             "idem {scenario} --design {}{keys}{steps} --at {}",
-            self.design.id(),
+            self.place.design.id(),
             crate::text::shell_word(&at)
         )
     }

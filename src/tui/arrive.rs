@@ -9,46 +9,47 @@ impl App {
     /// Starts putting a story on screen: says "simulating…" and asks for the simulation,
     /// which the terminal's loop runs on another thread (and tests run at once).
     pub fn start(&mut self, job: Job) -> crate::tui::effect::Effect {
-        self.simulating = Some(job.after.doing());
+        self.jobs.simulating = Some(job.after.doing());
         // The design the story will open under, told with the simulation: a part of a session
         // opens under its own, another scenario under its file's, anything else stays.
         let showing = match &job.after {
             After::Section { index, .. } => self
+                .talk
                 .agenda
                 .as_ref()
                 .and_then(|a| a.playlist.sections.get(*index))
                 .map(|s| s.design),
             After::Open { .. } => None,
-            _ => Some(self.design),
+            _ => Some(self.place.design),
         };
         crate::tui::effect::Effect::Simulate { job, showing }
     }
 
     /// Shows a simulated story (or why it could not be simulated), as `after` says.
     pub fn finish(&mut self, after: After, result: Result<Prepared, String>) {
-        self.simulating = None;
+        self.jobs.simulating = None;
         let prepared = match result {
             Ok(p) => p,
             Err(e) => {
                 match after {
                     After::Fork { .. } => {
-                        self.notice = Some(format!("that fork cannot be simulated: {e}"))
+                        self.screens.notice = Some(format!("that fork cannot be simulated: {e}"))
                     }
                     After::Unfork { .. }
                     | After::StepKeys { .. }
                     | After::KeyStrategy { .. }
                     | After::AsWritten
-                    | After::Section { .. } => self.notice = Some(e),
+                    | After::Section { .. } => self.screens.notice = Some(e),
                     After::Reload => self.error = Some(e),
                     After::Open { errors_to, .. } => match errors_to {
                         ErrorsTo::Picker(mut picker) => {
                             picker.error = Some(e);
-                            self.overlay = Overlay::Picker(picker);
+                            self.screens.overlay = Overlay::Picker(picker);
                         }
-                        ErrorsTo::Notice => self.notice = Some(e),
+                        ErrorsTo::Notice => self.screens.notice = Some(e),
                         ErrorsTo::Window => {
-                            self.screen = Screen::Replay;
-                            self.notice = Some(e);
+                            self.screens.screen = Screen::Replay;
+                            self.screens.notice = Some(e);
                         }
                     },
                 }
@@ -59,7 +60,7 @@ impl App {
         let ticks_before = self.trace().ticks.len();
         // The room's answers to the scenario being left stay with its section.
         let leaving =
-            matches!(after, After::Section { .. }).then(|| std::mem::take(&mut self.room));
+            matches!(after, After::Section { .. }).then(|| std::mem::take(&mut self.talk.room));
         let warning = prepared.warning.clone();
         self.apply(prepared);
         // A run that grew or shrank says so: the room sees the new length, not just a new end.
@@ -71,26 +72,26 @@ impl App {
         };
         match after {
             After::Fork { words } => {
-                self.notice = Some(format!(
+                self.screens.notice = Some(format!(
                     "what if: {words} — the future is re-simulated{length}"
                 ))
             }
             After::Unfork { left: 0 } => {
-                self.notice = Some("back to the scenario as written (r redoes)".into())
+                self.screens.notice = Some("back to the scenario as written (r redoes)".into())
             }
             After::Unfork { left } => {
-                self.notice = Some(format!(
+                self.screens.notice = Some(format!(
                     "the last what-if is taken back; {left} still in force (r redoes)"
                 ))
             }
             After::StepKeys { mode } => {
-                self.notice = Some(format!(
+                self.screens.notice = Some(format!(
                     "steps after payment now sent with {} (m for the next way)",
                     step_keys(mode)
                 ))
             }
             After::KeyStrategy { strategy } => {
-                self.notice = Some(match strategy {
+                self.screens.notice = Some(match strategy {
                     Some(strategy) => format!(
                         "the checkout now sends {} (K for the next way){length}",
                         checkout_keys(strategy)
@@ -102,20 +103,20 @@ impl App {
             }
             After::AsWritten => {
                 self.version.undone.clear();
-                self.notice = Some(format!(
+                self.screens.notice = Some(format!(
                     "back to the scenario as written: no what-if, the keys as the file writes them{length}"
                 ))
             }
             After::Reload => {
                 // A session's part read again is the one its agenda names and comes back to.
-                if let Some(agenda) = self.agenda.as_mut()
+                if let Some(agenda) = self.talk.agenda.as_mut()
                     && let Some(section) = agenda.playlist.sections.get_mut(agenda.at)
                 {
                     section.take(self.version.original.clone());
                 }
                 self.error = None;
                 let kept = self.version.changed_from_written();
-                self.notice = Some(if kept.is_empty() {
+                self.screens.notice = Some(if kept.is_empty() {
                     "the scenario file changed: reloaded".into()
                 } else {
                     format!(
@@ -127,18 +128,18 @@ impl App {
             After::Section { index, at_end, .. } => {
                 self.enter_section(index, at_end, leaving);
                 if let Some(w) = warning {
-                    self.notice = Some(w);
+                    self.screens.notice = Some(w);
                 }
             }
             After::Open { source, notice, .. } => {
                 self.source = crate::text::sanitize_line(&source);
-                self.design = design;
-                self.tick = 0;
-                self.screen = Screen::Replay;
-                self.overlay = Overlay::None;
+                self.place.design = design;
+                self.place.tick = 0;
+                self.screens.screen = Screen::Replay;
+                self.screens.overlay = Overlay::None;
                 self.error = None;
-                self.playing = false;
-                self.notice = notice;
+                self.place.playing = false;
+                self.screens.notice = notice;
             }
         }
     }
@@ -154,9 +155,9 @@ impl App {
         at_end: bool,
         leaving: Option<crate::tui::room::Room>,
     ) {
-        let elapsed = self.present.map_or(0, |p| p.elapsed_secs);
+        let elapsed = self.talk.present.map_or(0, |p| p.elapsed_secs);
         let quizzes = self.version.scenario.quizzes.len();
-        let Some(agenda) = self.agenda.as_mut() else {
+        let Some(agenda) = self.talk.agenda.as_mut() else {
             return;
         };
         if let (Some(room), Some(slot)) = (leaving, agenda.rooms.get_mut(agenda.at)) {
@@ -184,28 +185,28 @@ impl App {
                 s.hide,
             ),
             None => (
-                self.design,
+                self.place.design,
                 self.source.clone(),
                 String::new(),
                 0,
                 crate::present::Hide::default(),
             ),
         };
-        self.room = room;
-        self.design = design;
+        self.talk.room = room;
+        self.place.design = design;
         self.source = source;
-        self.screen = Screen::Replay;
-        self.overlay = Overlay::None;
+        self.screens.screen = Screen::Replay;
+        self.screens.overlay = Overlay::None;
         self.error = None;
-        self.playing = false;
-        self.parted = None;
+        self.place.playing = false;
+        self.place.parted = None;
         self.version.undone.clear();
         self.version.saved_added.clear();
-        self.tick = if at_end { self.last_tick() } else { 0 };
-        if let Some(p) = self.present.as_mut() {
+        self.place.tick = if at_end { self.last_tick() } else { 0 };
+        if let Some(p) = self.talk.present.as_mut() {
             p.revealed = false;
             p.hide = p.base_hide.or(part_hide);
         }
-        self.notice = Some(format!("part {} of {count}: {title}", index + 1));
+        self.screens.notice = Some(format!("part {} of {count}: {title}", index + 1));
     }
 }

@@ -16,7 +16,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
     if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
         return Some(Msg::QuitNow);
     }
-    match &app.overlay {
+    match &app.screens.overlay {
         Overlay::Help => {
             return match key.code {
                 KeyCode::Esc | KeyCode::Char('?') | KeyCode::Enter => Some(Msg::ToggleHelp),
@@ -124,19 +124,19 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         }
         Overlay::None => {}
     }
-    if app.screen == Screen::Window {
+    if app.screens.screen == Screen::Window {
         if key.code == KeyCode::Char('?') {
             return Some(Msg::ToggleHelp);
         }
         return super::window::message(key).map(Msg::Window);
     }
-    if app.present.is_some() {
+    if app.talk.present.is_some() {
         match key.code {
             KeyCode::Char('.') | KeyCode::Char('b') => return Some(Msg::Blank),
             KeyCode::Char('t') => return Some(Msg::ToggleElapsed),
             KeyCode::Char('q') => return Some(Msg::Quit),
             // A blanked screen wakes on any other key without acting on it.
-            _ if app.present.is_some_and(|p| p.blank) => return Some(Msg::Blank),
+            _ if app.talk.present.is_some_and(|p| p.blank) => return Some(Msg::Blank),
             KeyCode::Char('n') => return Some(Msg::ToggleHidden),
             KeyCode::Char('L') => return Some(Msg::TogglePanels),
             _ => {}
@@ -189,7 +189,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('w') => Msg::OpenWindow,
         KeyCode::Esc => Msg::Back,
         KeyCode::Char('q') => Msg::Quit,
-        KeyCode::Char(c @ '1'..='6') if app.screen == Screen::Compare => {
+        KeyCode::Char(c @ '1'..='6') if app.screens.screen == Screen::Compare => {
             Msg::ToggleCompared(Design::from_hotkey(c as u8 - b'0')?)
         }
         KeyCode::Char(c @ '1'..='6') => Msg::SwitchDesign(Design::from_hotkey(c as u8 - b'0')?),
@@ -197,7 +197,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
     };
     // In front of a room, the keys that open the author's tools do nothing: presenter mode
     // keeps to the keys its help lists.
-    if app.present.is_some() && !works_in_present(&msg) {
+    if app.talk.present.is_some() && !works_in_present(&msg) {
         return None;
     }
     Some(msg)
@@ -212,7 +212,7 @@ pub fn map_mouse(mouse: MouseEvent, app: &App) -> Option<Msg> {
         MouseEventKind::ScrollUp => Some(false),
         _ => None,
     };
-    match (&app.overlay, wheel) {
+    match (&app.screens.overlay, wheel) {
         (Overlay::None, Some(down)) => {
             return Some(if down { Msg::Next } else { Msg::Prev });
         }
@@ -222,15 +222,15 @@ pub fn map_mouse(mouse: MouseEvent, app: &App) -> Option<Msg> {
         _ => {}
     }
     if mouse.kind != MouseEventKind::Down(MouseButton::Left)
-        || app.overlay != Overlay::None
-        || app.screen == Screen::Window
-        || app.present.is_some_and(|p| p.blank)
+        || app.screens.overlay != Overlay::None
+        || app.screens.screen == Screen::Window
+        || app.talk.present.is_some_and(|p| p.blank)
     {
         return None;
     }
     let hits = app.hits.borrow();
     if let Some(design) = hits.design_at(mouse.column, mouse.row) {
-        return Some(if app.screen == Screen::Compare {
+        return Some(if app.screens.screen == Screen::Compare {
             Msg::ToggleCompared(design)
         } else {
             Msg::SwitchDesign(design)

@@ -100,14 +100,13 @@ impl Runs {
     pub fn glossary_through(&self, design: crate::sim::Design, tick: usize) -> &[Option<usize>] {
         match self.glossary[design].get() {
             Some(all) => all,
-            None if tick < GLOSSARY_SEARCHED_AHEAD_UP_TO => {
-                self.glossary_ahead[design].get_or_init(|| {
+            None if tick < GLOSSARY_SEARCHED_AHEAD_UP_TO => self.glossary_ahead[design]
+                .get_or_init(|| {
                     crate::story::glossary::first_uses_through(
                         self.telling(design),
                         GLOSSARY_SEARCHED_AHEAD_UP_TO - 1,
                     )
-                })
-            }
+                }),
             None => self.glossary(design),
         }
     }

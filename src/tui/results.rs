@@ -52,15 +52,15 @@ pub struct Question {
 
 /// The results of the talk as it stands.
 pub fn results(app: &App) -> Results {
-    let elapsed = app.present.map_or(0, |p| p.elapsed_secs);
+    let elapsed = app.talk.present.map_or(0, |p| p.elapsed_secs);
     let mut parts = Vec::new();
-    match &app.agenda {
+    match &app.talk.agenda {
         Some(agenda) => {
             for (i, section) in agenda.playlist.sections.iter().enumerate() {
                 let room = if i == agenda.at {
-                    &app.room
+                    &app.talk.room
                 } else {
-                    agenda.rooms.get(i).unwrap_or(&app.room)
+                    agenda.rooms.get(i).unwrap_or(&app.talk.room)
                 };
                 let secs = if i == agenda.at {
                     agenda.section_secs(elapsed)
@@ -90,10 +90,10 @@ pub fn results(app: &App) -> Results {
             shown: true,
             secs: elapsed,
             budget_secs: None,
-            questions: questions(&app.version.scenario, &app.room),
+            questions: questions(&app.version.scenario, &app.talk.room),
         }),
     }
-    let title = app.agenda.as_ref().map_or_else(
+    let title = app.talk.agenda.as_ref().map_or_else(
         || app.version.scenario.title.clone(),
         |a| a.playlist.title.clone(),
     );

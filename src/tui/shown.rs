@@ -14,7 +14,7 @@ pub fn banners(app: &App) -> Vec<String> {
             n => format!(" (+{} more)", n - 1),
         };
         let now = app.trace().ticks.len();
-        let before = app.version.ticks_before_what_ifs(app.design);
+        let before = app.version.ticks_before_what_ifs(app.place.design);
         let length = if now == before {
             String::new()
         } else {
@@ -45,16 +45,17 @@ pub fn banners(app: &App) -> Vec<String> {
             "⚠ the file has an error; the last good version keeps running · {e}"
         ));
     }
-    if app.screen == Screen::Compare {
+    if app.screens.screen == Screen::Compare {
         let names: Vec<String> = app
+            .screens
             .compared
             .iter()
             .map(|d| format!("{} {}", d.hotkey(), design_name(app, *d)))
             .collect();
         lines.push(format!("COMPARE: {}", names.join(" · ")));
-    } else if let Some(p) = app.parted
-        && p.tick == app.tick
-        && p.this == app.design
+    } else if let Some(p) = app.place.parted
+        && p.tick == app.place.tick
+        && p.this == app.place.design
     {
         lines.push(format!(
             "◆ d: {} and {} part ways at this tick",
@@ -73,7 +74,7 @@ pub fn design_name(app: &App, design: crate::sim::Design) -> String {
 /// Everything the notes are told about the presenter's state, but the countdown (which
 /// changes every second and is added as the position is sent).
 pub fn shown(app: &App) -> Shown {
-    let hidden = app.present.map(|p| p.hidden()).filter(|h| h.any());
+    let hidden = app.talk.present.map(|p| p.hidden()).filter(|h| h.any());
     Shown {
         banners: banners(app),
         changed: app
@@ -83,7 +84,7 @@ pub fn shown(app: &App) -> Shown {
             .map(String::from)
             .collect(),
         hidden: hidden.map(|h| format!("hidden from the room: {} (n reveals)", h.words())),
-        section: app.agenda.as_ref().and_then(|a| {
+        section: app.talk.agenda.as_ref().and_then(|a| {
             match a.card {
                 Some(crate::tui::app::Card::Agenda) => {
                     return Some("the agenda is on screen: PageDown starts part 1".to_string());
@@ -108,17 +109,17 @@ pub fn shown(app: &App) -> Shown {
         left_secs: None,
         room: room_here(app),
         play: Some(play_state(app)),
-        score: app.session_score().text(),
+        score: app.talk.session_score().text(),
     }
 }
 
 /// Whether the replay plays, at what speed, and whether the room's screen is blank: the same
 /// words on the presenter's title line and in the notes.
 pub fn play_state(app: &App) -> String {
-    let speed = crate::tui::app::SPEEDS[app.speed];
-    if app.present.is_some_and(|p| p.blank) {
+    let speed = crate::tui::app::SPEEDS[app.place.speed];
+    if app.talk.present.is_some_and(|p| p.blank) {
         "the room's screen is blank (any key brings it back)".to_string()
-    } else if app.playing {
+    } else if app.place.playing {
         format!("▶ playing · {speed}×")
     } else {
         format!("❚❚ paused · {speed}×")

@@ -82,7 +82,7 @@ impl Program for App {
     fn message(&self, event: &Event) -> Option<Msg> {
         match event {
             Event::Key(key) => map_key(*key, self),
-            Event::Mouse(mouse) if self.mouse => super::keymap::map_mouse(*mouse, self),
+            Event::Mouse(mouse) if self.screens.mouse => super::keymap::map_mouse(*mouse, self),
             _ => None,
         }
     }
@@ -106,7 +106,7 @@ pub fn run(mut app: App) -> io::Result<App> {
     let theme = Theme::from_env();
     {
         // Restored on every way out: quit, error, panic, and the signals that end or suspend it.
-        let mut session = if app.mouse {
+        let mut session = if app.screens.mouse {
             Session::start_with_mouse()?
         } else {
             Session::start()?
@@ -121,10 +121,10 @@ pub fn run(mut app: App) -> io::Result<App> {
 /// the session it went through and how long the talk took; `None` when the room answered
 /// nothing.
 pub fn summary(app: &App) -> Option<String> {
-    app.present?;
-    let score = app.session_score().text()?;
-    let elapsed = crate::tui::shown::clock(app.present.map_or(0, |p| p.elapsed_secs) as i64);
-    let parts = app.agenda.as_ref().map_or(String::new(), |a| {
+    app.talk.present?;
+    let score = app.talk.session_score().text()?;
+    let elapsed = crate::tui::shown::clock(app.talk.present.map_or(0, |p| p.elapsed_secs) as i64);
+    let parts = app.talk.agenda.as_ref().map_or(String::new(), |a| {
         let shown = a.parts_shown();
         format!(" · {shown} of {} parts shown", a.playlist.sections.len())
     });
@@ -160,10 +160,15 @@ impl Replay {
             started: Instant::now(),
             next_step: None,
             watch: Watch::new(app.version.watched().map(Path::to_path_buf)),
-            session: Watch::new(app.agenda.as_ref().and_then(|a| a.playlist.path.clone())),
+            session: Watch::new(
+                app.talk
+                    .agenda
+                    .as_ref()
+                    .and_then(|a| a.playlist.path.clone()),
+            ),
             simulation: None,
             ready: Vec::new(),
-            link: app.present.map(|_| NotesLink::new()),
+            link: app.talk.present.map(|_| NotesLink::new()),
             chores: mpsc::channel(),
             chores_running: 0,
             searched: 0,
@@ -176,7 +181,7 @@ impl Runtime<App> for Replay {
     fn run(&mut self, effect: Effect, app: &App) {
         match effect {
             Effect::Simulate { job, showing } => {
-                self.simulation = Some(Simulation::start(job, showing, app.present.is_some()));
+                self.simulation = Some(Simulation::start(job, showing, app.talk.present.is_some()));
             }
             Effect::Publish => {
                 if let Some(link) = self.link.as_mut() {
@@ -207,7 +212,7 @@ impl Runtime<App> for Replay {
                 msg => news.push(msg),
             }
         }
-        if let Some(s) = &app.searching {
+        if let Some(s) = &app.jobs.searching {
             let plans = s.plans_run();
             if plans != self.searched {
                 self.searched = plans;
@@ -226,23 +231,23 @@ impl Runtime<App> for Replay {
         // to one seldom waits (the design on screen first: drawing it waits for that alone).
         if self.telling != Some(app.version.revision) {
             self.telling = Some(app.version.revision);
-            let (runs, first) = (app.version.runs().clone(), app.design);
+            let (runs, first) = (app.version.runs().clone(), app.place.design);
             if !runs.all_told() {
                 // Without a thread to spare, each design is told when first wanted.
                 let _ = std::thread::Builder::new().spawn(move || runs.tell_every_design(first));
             }
         }
         // Autoplay: the first step a pace after play was pressed, then one per pace.
-        match (app.playing, self.next_step) {
+        match (app.place.playing, self.next_step) {
             (false, _) => self.next_step = None,
-            (true, None) => self.next_step = Some(Instant::now() + app.pace()),
+            (true, None) => self.next_step = Some(Instant::now() + app.place.pace()),
             (true, Some(due)) if Instant::now() >= due => {
                 news.push(Msg::PlayStep);
-                self.next_step = Some(Instant::now() + app.pace());
+                self.next_step = Some(Instant::now() + app.place.pace());
             }
             (true, Some(_)) => {}
         }
-        if let Some(p) = app.present {
+        if let Some(p) = app.talk.present {
             let secs = self.started.elapsed().as_secs();
             if secs != p.elapsed_secs {
                 news.push(Msg::Clock(secs));
@@ -253,7 +258,7 @@ impl Runtime<App> for Replay {
         }
         // A change to the file waits for the story being simulated, then is read.
         if self.simulation.is_none()
-            && app.simulating.is_none()
+            && app.jobs.simulating.is_none()
             && self.watch.changed()
             && let Some(path) = self.watch.path.as_deref()
         {
@@ -262,12 +267,16 @@ impl Runtime<App> for Replay {
             ));
         }
         // The session file: read again beside the loop (it names every part's scenario).
-        let session = app.agenda.as_ref().and_then(|a| a.playlist.path.as_deref());
+        let session = app
+            .talk
+            .agenda
+            .as_ref()
+            .and_then(|a| a.playlist.path.as_deref());
         if self.session.path.as_deref() != session {
             self.session = Watch::new(session.map(Path::to_path_buf));
         }
         if self.session.changed()
-            && let Some((path, keys)) = app.agenda.as_ref().and_then(|a| a.playlist.source())
+            && let Some((path, keys)) = app.talk.agenda.as_ref().and_then(|a| a.playlist.source())
         {
             let tx = self.chores.0.clone();
             self.chores_running += 1;
@@ -292,15 +301,17 @@ impl Runtime<App> for Replay {
             CHORE_CHECK
         } else if self.simulation.is_some() || !self.ready.is_empty() {
             SIMULATION_CHECK
-        } else if app.version.watched().is_some() || app.present.is_some() {
+        } else if app.version.watched().is_some() || app.talk.present.is_some() {
             WATCH_EVERY
         } else {
             Duration::from_secs(3600)
         };
         match self.next_step {
-            Some(due) if app.playing => due.saturating_duration_since(Instant::now()).min(idle),
+            Some(due) if app.place.playing => {
+                due.saturating_duration_since(Instant::now()).min(idle)
+            }
             // Play was just pressed: the step is scheduled at the next look.
-            None if app.playing => Duration::ZERO,
+            None if app.place.playing => Duration::ZERO,
             _ => idle,
         }
     }
@@ -431,18 +442,20 @@ impl NotesLink {
             .as_ref()
             .map_or(String::new(), |(_, t)| t.clone());
         let mut shown = app
+            .talk
             .published
             .as_ref()
             .map_or_else(|| super::shown::shown(app), |(.., s)| s.clone());
         shown.left_secs = app
+            .talk
             .agenda
             .as_ref()
-            .and_then(|a| a.left(app.present.map_or(0, |p| p.elapsed_secs)));
+            .and_then(|a| a.left(app.talk.present.map_or(0, |p| p.elapsed_secs)));
         p.publish(&Position {
             source: app.source.clone(),
             scenario,
-            design: app.design.id().to_string(),
-            tick: app.tick,
+            design: app.place.design.id().to_string(),
+            tick: app.place.tick,
             shown,
         });
     }

@@ -2,7 +2,7 @@
 //! the only place the replay's state changes; it draws nothing, reads and writes no file, and
 //! never waits.
 
-use super::app::{App, Overlay, Parted, SPEEDS, SavePrompt, Screen};
+use super::app::{App, Overlay, Parted, SavePrompt, Screen};
 use super::effect::Effect;
 use super::msg::Msg;
 use super::picker::Picker;
@@ -20,15 +20,15 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     let mut effects = Vec::new();
     apply(app, msg, &mut effects);
     // The speaker notes follow the presenter: each new position goes out once.
-    if app.present.is_some() {
+    if app.talk.present.is_some() {
         let here = (
             app.version.revision,
-            app.design,
-            app.tick,
+            app.place.design,
+            app.place.tick,
             super::shown::shown(app),
         );
-        if app.published.as_ref() != Some(&here) {
-            app.published = Some(here);
+        if app.talk.published.as_ref() != Some(&here) {
+            app.talk.published = Some(here);
             effects.push(Effect::Publish);
         }
     }
@@ -37,10 +37,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
 
 fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
     if msg.from_viewer() || matches!(msg, Msg::PlayStep) {
-        app.notice = None;
+        app.screens.notice = None;
     }
-    if app.simulating.is_some() && changes_the_story(app, &msg) {
-        app.notice = Some("still simulating the last change: one moment".into());
+    if app.jobs.simulating.is_some() && changes_the_story(app, &msg) {
+        app.screens.notice = Some("still simulating the last change: one moment".into());
         return;
     }
     if matches!(
@@ -55,11 +55,11 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             | Msg::JumpToDivergence
     ) {
         // The viewer moved: a moment kept from before a re-keying is no longer wanted.
-        app.anchor = None;
+        app.place.anchor = None;
     }
     // The talk's own cards: PageDown leaves the agenda for part 1, PageUp from part 1's
     // first tick comes back to it; PageDown at the last part's end shows the end card.
-    if let Some(card) = app.card() {
+    if let Some(card) = app.talk.card() {
         match (card, &msg) {
             (super::app::Card::Agenda, Msg::Next) => return set_card(app, None),
             (super::app::Card::End, Msg::Prev) => return set_card(app, None),
@@ -134,174 +134,176 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
 
 /// Moves through the story: ticks, play, designs, compare, jumps.
 fn moves(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
-    let cards = app.agenda.as_ref().is_some_and(|a| a.cards);
+    let cards = app.talk.agenda.as_ref().is_some_and(|a| a.cards);
     match msg {
         Msg::Prev
             if cards
-                && app.screen == Screen::Replay
-                && app.tick == 0
-                && app.agenda.as_ref().is_some_and(|a| a.at == 0) =>
+                && app.screens.screen == Screen::Replay
+                && app.place.tick == 0
+                && app.talk.agenda.as_ref().is_some_and(|a| a.at == 0) =>
         {
-            app.playing = false;
+            app.place.playing = false;
             set_card(app, Some(super::app::Card::Agenda));
         }
         Msg::Next
             if cards
-                && app.screen == Screen::Replay
+                && app.screens.screen == Screen::Replay
                 && app.at_end()
                 && !app.quiz_pending()
                 && !app.answer_waiting()
                 && next_section(app).is_none() =>
         {
-            app.playing = false;
+            app.place.playing = false;
             set_card(app, Some(super::app::Card::End));
         }
         // A clicker's PageDown reveals the room's answer when one waits.
         Msg::Next if app.answer_waiting() => reveal(app),
         Msg::Next if app.quiz_pending() => {
-            app.playing = false;
-            app.notice = Some(quiz_reminder(app));
+            app.place.playing = false;
+            app.screens.notice = Some(quiz_reminder(app));
         }
         Msg::Next
-            if app.screen == Screen::Replay && app.at_end() && next_section(app).is_some() =>
+            if app.screens.screen == Screen::Replay
+                && app.at_end()
+                && next_section(app).is_some() =>
         {
-            app.playing = false;
+            app.place.playing = false;
             if let Some(to) = next_section(app) {
                 effects.push(open_section(app, to, false));
             }
         }
         Msg::Next => {
-            app.playing = false;
+            app.place.playing = false;
             step_forward(app);
         }
         Msg::Prev
-            if app.screen == Screen::Replay
-                && app.tick == 0
-                && app.agenda.as_ref().is_some_and(|a| a.at > 0) =>
+            if app.screens.screen == Screen::Replay
+                && app.place.tick == 0
+                && app.talk.agenda.as_ref().is_some_and(|a| a.at > 0) =>
         {
-            app.playing = false;
-            if let Some(a) = &app.agenda {
+            app.place.playing = false;
+            if let Some(a) = &app.talk.agenda {
                 let to = a.at - 1;
                 effects.push(open_section(app, to, true));
             }
         }
         Msg::Prev => {
-            app.playing = false;
+            app.place.playing = false;
             step_back(app);
         }
         Msg::First => {
-            app.playing = false;
+            app.place.playing = false;
             go_first(app);
         }
         Msg::Last => {
-            app.playing = false;
-            match app.screen {
+            app.place.playing = false;
+            match app.screens.screen {
                 Screen::Replay | Screen::Window if app.quiz_pending() => {
                     // The question open here waits for the room, as it does for PageDown.
-                    app.notice = Some(quiz_reminder(app));
+                    app.screens.notice = Some(quiz_reminder(app));
                 }
                 Screen::Replay | Screen::Window => {
                     // A question for the room is not skipped on the way to the end: not one
                     // the room has not been asked under this design either.
-                    app.tick = next_question(app).unwrap_or(app.last_tick());
+                    app.place.tick = next_question(app).unwrap_or(app.last_tick());
                     if app.quiz_pending() {
-                        app.notice = Some(quiz_reminder(app));
+                        app.screens.notice = Some(quiz_reminder(app));
                     } else if app.question_here().is_some() && app.response_here().is_none() {
                         // Answered under another design only: asked again here if the
                         // trainer wants, or passed by with G once more.
-                        app.notice = Some(format!(
+                        app.screens.notice = Some(format!(
                             "not asked under {} yet: a or v asks it here, G goes on",
-                            crate::tui::shown::design_name(app, app.design)
+                            crate::tui::shown::design_name(app, app.place.design)
                         ));
                     }
                 }
-                Screen::Compare => app.compare_at = last_time(app),
+                Screen::Compare => app.place.compare_at = last_time(app),
             }
         }
         Msg::TogglePlay | Msg::PlayStep if app.quiz_pending() => {
-            app.playing = false;
-            app.notice = Some(quiz_reminder(app));
+            app.place.playing = false;
+            app.screens.notice = Some(quiz_reminder(app));
         }
         Msg::TogglePlay => {
-            if !app.playing && finished(app) {
+            if !app.place.playing && finished(app) {
                 // Play from the top when already at the end.
                 go_first(app);
             }
-            app.playing = !app.playing;
+            app.place.playing = !app.place.playing;
         }
-        Msg::PlayStep if app.playing => {
+        Msg::PlayStep if app.place.playing => {
             step_forward(app);
             // Autoplay stops at the end, and at a question for the room.
             if finished(app) || app.quiz_pending() {
-                app.playing = false;
+                app.place.playing = false;
             }
         }
-        Msg::Faster => app.speed = (app.speed + 1).min(SPEEDS.len() - 1),
-        Msg::Slower => app.speed = app.speed.saturating_sub(1),
-        Msg::SwitchDesign(design) if matches!(app.overlay, Overlay::Traffic(_)) => {
-            if let Overlay::Traffic(v) = &mut app.overlay
+        Msg::Faster => app.place.faster(),
+        Msg::Slower => app.place.slower(),
+        Msg::SwitchDesign(design) if matches!(app.screens.overlay, Overlay::Traffic(_)) => {
+            if let Overlay::Traffic(v) = &mut app.screens.overlay
                 && let Some(i) = v.report.designs.iter().position(|d| d.design == design)
             {
                 v.selected = i;
             }
         }
         Msg::SwitchDesign(design) => {
-            if app.screen == Screen::Replay {
-                app.tick = app.position_in(design);
+            if app.screens.screen == Screen::Replay {
+                app.place.tick = app.position_in(design);
             }
-            if design != app.design
-                && let Some(p) = app.present.as_mut()
+            if design != app.place.design
+                && let Some(p) = app.talk.present.as_mut()
             {
                 // Another design's name stays hidden until it too is revealed.
                 p.revealed = false;
             }
-            app.design = design;
+            app.place.design = design;
         }
         Msg::JumpToDivergence => {
-            if app.screen == Screen::Compare {
+            if app.screens.screen == Screen::Compare {
                 toggle_compare(app);
             }
-            app.playing = false;
+            app.place.playing = false;
             match app.divergence() {
                 Some((i, other)) => {
-                    app.tick = i.min(app.last_tick());
-                    app.parted = Some(Parted {
-                        tick: app.tick,
-                        this: app.design,
+                    app.place.tick = i.min(app.last_tick());
+                    app.place.parted = Some(Parted {
+                        tick: app.place.tick,
+                        this: app.place.design,
                         other,
                     });
-                    app.notice = Some(format!(
+                    app.screens.notice = Some(format!(
                         "{} and {} part ways here",
-                        crate::tui::shown::design_name(app, app.design),
+                        crate::tui::shown::design_name(app, app.place.design),
                         crate::tui::shown::design_name(app, other)
                     ));
                 }
                 None => {
-                    app.notice = Some("every design tells the same story here".to_string());
+                    app.screens.notice = Some("every design tells the same story here".to_string());
                 }
             }
         }
         Msg::ToggleCompare => toggle_compare(app),
         Msg::ToggleCompared(design) => {
-            let shown = app.compared.contains(&design);
-            match (shown, app.compared.len()) {
+            let shown = app.screens.compared.contains(&design);
+            match (shown, app.screens.compared.len()) {
                 (true, n) if n <= 2 => {
-                    app.notice = Some("compare shows at least two designs".into());
+                    app.screens.notice = Some("compare shows at least two designs".into());
                 }
                 (false, n) if n >= 5 => {
-                    app.notice =
+                    app.screens.notice =
                         Some("compare shows at most five designs: take one away first".into());
                 }
-                (true, _) => app.compared.retain(|d| *d != design),
+                (true, _) => app.screens.compared.retain(|d| *d != design),
                 (false, _) => {
-                    app.compared.push(design);
-                    app.compared.sort_by_key(|d| d.hotkey());
+                    app.screens.compared.push(design);
+                    app.screens.compared.sort_by_key(|d| d.hotkey());
                 }
             }
         }
         Msg::JumpEvent(forward) => {
-            app.playing = false;
-            if app.screen == Screen::Compare {
+            app.place.playing = false;
+            if app.screens.screen == Screen::Compare {
                 toggle_compare(app);
             }
             jump_event(app, forward);
@@ -309,17 +311,17 @@ fn moves(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         Msg::GoToTick(tick) => {
             let mut target = tick.min(app.last_tick());
             // Forward, a question on the way is not passed.
-            if target > app.tick {
+            if target > app.place.tick {
                 if app.quiz_pending() {
-                    app.notice = Some(quiz_reminder(app));
+                    app.screens.notice = Some(quiz_reminder(app));
                     return;
                 }
                 if let Some(q) = next_question(app).filter(|&q| q < target) {
                     target = q;
                 }
             }
-            app.playing = false;
-            app.tick = target;
+            app.place.playing = false;
+            app.place.tick = target;
         }
         _ => {}
     }
@@ -330,76 +332,39 @@ fn moves(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
 fn screens(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
     match msg {
         Msg::OpenGoto => {
-            app.playing = false;
-            app.overlay = Overlay::Goto {
+            app.place.playing = false;
+            app.screens.overlay = Overlay::Goto {
                 typed: String::new(),
                 error: None,
             };
         }
-        Msg::ToggleHelp => {
-            app.help_scroll = 0;
-            app.overlay = match app.overlay {
-                Overlay::None => Overlay::Help,
-                _ => Overlay::None,
+        Msg::ToggleHelp
+        | Msg::OpenGlossary
+        | Msg::OpenChecklist
+        | Msg::Listed(..)
+        | Msg::ToggleFold => {
+            if let Some(notice) = app.screens.update(msg) {
+                app.screens.notice = Some(notice);
             }
         }
-        Msg::OpenGlossary => app.overlay = Overlay::Glossary,
-        Msg::Blank => {
-            if let Some(p) = app.present.as_mut() {
-                p.blank = !p.blank;
-            }
+        Msg::ScrollStory(by) if matches!(app.screens.overlay, Overlay::Explore { .. }) => {
+            app.screens.update(Msg::ScrollStory(by));
         }
-        Msg::ToggleElapsed => {
-            if let Some(p) = app.present.as_mut() {
-                p.show_elapsed = !p.show_elapsed;
-            }
-        }
-        Msg::ToggleHidden => match app.present.as_mut() {
-            Some(p) if p.hide.any() => {
-                p.revealed = !p.revealed;
-                let what = p.hide.words();
-                app.notice = Some(if p.revealed {
-                    format!("revealed: {what} (n hides it again)")
-                } else {
-                    format!("hidden from the room: {what} (n reveals)")
-                });
-            }
-            Some(_) => {
-                app.notice = Some(
-                    "nothing is hidden: idem present --hide-design (or --hide-statement, --hide-outcome) hides it"
-                        .into(),
-                )
-            }
-            None => {}
-        },
-        Msg::TogglePanels => {
-            if let Some(p) = app.present.as_mut() {
-                p.panels = !p.panels;
-            }
-        }
-        Msg::ToggleFold => {
-            app.fold = !app.fold;
-            app.notice = Some(if app.fold {
-                "repeated attempts folded into one row each run (f shows every row)".into()
-            } else {
-                "every row shown (f folds repeated attempts)".into()
-            });
-        }
-        Msg::ScrollStory(by) if matches!(app.overlay, Overlay::Explore { .. }) => {
-            if let Overlay::Explore { col, .. } = &mut app.overlay {
-                let last = crate::sim::Verdict::ALL.len() - 1;
-                *col = col.saturating_add_signed(isize::from(by)).min(last);
+        Msg::Blank | Msg::ToggleElapsed | Msg::ToggleHidden | Msg::TogglePanels => {
+            if let Some(notice) = app.talk.present.as_mut().and_then(|p| p.update(&msg)) {
+                app.screens.notice = Some(notice);
             }
         }
         Msg::ScrollStory(by) => {
-            let offset = app.story_offset().saturating_add_signed(by);
-            app.story_scroll = (app.tick, app.design, offset);
+            let offset = app.place.story_offset().saturating_add_signed(by);
+            app.place.story_scroll = (app.place.tick, app.place.design, offset);
         }
         Msg::OpenSave => {
             if app.version.added.is_empty() {
-                app.notice = Some("nothing to save yet: add a what-if with x, ! or s first".into());
+                app.screens.notice =
+                    Some("nothing to save yet: add a what-if with x, ! or s first".into());
             } else {
-                app.overlay = Overlay::Save(SavePrompt {
+                app.screens.overlay = Overlay::Save(SavePrompt {
                     path: format!("{}-what-if.toml", app.version.original.name),
                     confirm_overwrite: false,
                     error: None,
@@ -410,31 +375,30 @@ fn screens(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             PathBuf::from("scenarios"),
             PathBuf::from("."),
         ])),
-        Msg::Listed(picker) => app.overlay = Overlay::Picker(picker),
-        Msg::OpenChecklist => app.overlay = Overlay::Checklist(0),
         Msg::OpenWindow => {
-            app.playing = false;
+            app.place.playing = false;
             let config = &app.version.scenario.config;
             let stack = crate::window::scenario::stack_from_config(config);
             let purchase = crate::window::scenario::Purchase::of_scenario(config);
             // Closed and opened again on the same story, the screen keeps its edits.
             let kept = app
+                .screens
                 .window
                 .as_ref()
                 .is_some_and(|w| *w.opened_on() == stack && *w.purchase() == purchase);
             if !kept {
-                app.window = Some(Box::new(WindowScreen::buying(stack, purchase)));
+                app.screens.window = Some(Box::new(WindowScreen::buying(stack, purchase)));
             }
-            app.screen = Screen::Window;
+            app.screens.screen = Screen::Window;
         }
         Msg::Window(msg) => {
-            let action = match app.window.as_mut() {
+            let action = match app.screens.window.as_mut() {
                 Some(w) => w.update(msg),
                 None => WindowAction::Close,
             };
             match action {
                 WindowAction::None => {}
-                WindowAction::Close => app.screen = Screen::Replay,
+                WindowAction::Close => app.screens.screen = Screen::Replay,
                 WindowAction::OpenScenario(s) => effects.push(open(
                     app,
                     s,
@@ -453,8 +417,8 @@ fn screens(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
 fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
     match msg {
         Msg::Fork(what) => {
-            app.playing = false;
-            let made = fork::fault_for(&app.version.scenario, app.trace(), app.tick, what);
+            app.place.playing = false;
+            let made = fork::fault_for(&app.version.scenario, app.trace(), app.place.tick, what);
             match made {
                 Ok(fault) => {
                     let mut added = app.version.added.clone();
@@ -468,7 +432,7 @@ fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                         after: After::Fork { words },
                     }));
                 }
-                Err(why) => app.notice = Some(why),
+                Err(why) => app.screens.notice = Some(why),
             }
         }
         // Nothing added, but the keys changed: u takes that back.
@@ -479,7 +443,7 @@ fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         }
         Msg::Unfork => {
             if app.version.added.is_empty() {
-                app.notice =
+                app.screens.notice =
                     Some("this is the scenario as written: there is no what-if to undo".into());
             } else {
                 let mut added = app.version.added.clone();
@@ -495,7 +459,9 @@ fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
         }
         Msg::Redo => match app.version.undone.pop() {
-            None => app.notice = Some("nothing to redo: u takes back a what-if first".into()),
+            None => {
+                app.screens.notice = Some("nothing to redo: u takes back a what-if first".into())
+            }
             Some(fault) => {
                 let words = fork::describe(&app.version.scenario, &fault);
                 let mut added = app.version.added.clone();
@@ -509,13 +475,13 @@ fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         },
         Msg::CycleStepKeys => match app.version.original.config.steps.first() {
             None => {
-                app.notice = Some(
+                app.screens.notice = Some(
                     "this scenario has no steps after the payment: m keys its [[step]] calls"
                         .into(),
                 )
             }
             Some(first) => {
-                app.playing = false;
+                app.place.playing = false;
                 let mode = first.key_mode.next();
                 let mut original = app.version.original.clone();
                 for step in &mut original.config.steps {
@@ -529,7 +495,7 @@ fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
         },
         Msg::CycleKeyStrategy => {
-            app.playing = false;
+            app.place.playing = false;
             let strategy = next_keys(app);
             let mut original = app.version.original.clone();
             match strategy {
@@ -555,34 +521,34 @@ fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
 /// Long work beside the loop: the explorer and a day of traffic, their progress and results.
 fn jobs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
     match msg {
-        Msg::OpenExplore if app.searching.is_some() => {
-            app.notice = Some(searching_words(0, app));
+        Msg::OpenExplore if app.jobs.searching.is_some() => {
+            app.screens.notice = Some(searching_words(0, app));
         }
         Msg::OpenExplore => {
-            app.playing = false;
+            app.place.playing = false;
             let search = crate::tui::effect::Searching::default();
-            app.searching = Some(search.clone());
-            app.notice = Some(searching_words(0, app));
+            app.jobs.searching = Some(search.clone());
+            app.screens.notice = Some(searching_words(0, app));
             effects.push(Effect::Explore {
                 scenario: Box::new(app.version.scenario.clone()),
                 search,
             });
         }
         Msg::ChoreDone => {}
-        Msg::Searched(plans) if app.searching.is_some() => {
-            app.notice = Some(searching_words(plans, app));
+        Msg::Searched(plans) if app.jobs.searching.is_some() => {
+            app.screens.notice = Some(searching_words(plans, app));
         }
-        Msg::OpenTraffic if app.counting.is_some() => {
-            app.notice = Some("still counting the day of traffic · Esc stops".into());
+        Msg::OpenTraffic if app.jobs.counting.is_some() => {
+            app.screens.notice = Some("still counting the day of traffic · Esc stops".into());
         }
         Msg::OpenTraffic => {
             match crate::traffic::Settings::of_scenario_or_assumed(&app.version.scenario) {
                 Ok((settings, assumed)) => {
-                    app.playing = false;
+                    app.place.playing = false;
                     let progress = std::sync::Arc::new(crate::traffic::Progress::default());
                     let note = assumed.then(crate::traffic::words::assumed);
-                    app.counting = Some((progress.clone(), note));
-                    app.notice = Some(format!(
+                    app.jobs.counting = Some((progress.clone(), note));
+                    app.screens.notice = Some(format!(
                         "counting {} orders through every design · Esc stops",
                         crate::units::group_digits(u128::from(settings.orders))
                     ));
@@ -592,25 +558,25 @@ fn jobs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                         progress,
                     });
                 }
-                Err(e) => app.notice = Some(format!("no day of traffic: {e}")),
+                Err(e) => app.screens.notice = Some(format!("no day of traffic: {e}")),
             }
         }
         Msg::Counted(result) => {
-            let note = app.counting.take().and_then(|(_, note)| note);
+            let note = app.jobs.counting.take().and_then(|(_, note)| note);
             match result {
-                Err(e) => app.notice = Some(format!("the day of traffic failed: {e}")),
-                Ok(_) if app.overlay != Overlay::None => {
-                    app.notice =
+                Err(e) => app.screens.notice = Some(format!("the day of traffic failed: {e}")),
+                Ok(_) if app.screens.overlay != Overlay::None => {
+                    app.screens.notice =
                         Some("the day of traffic is counted: close this and press T".into());
                 }
                 Ok(report) => {
-                    app.notice = None;
+                    app.screens.notice = None;
                     let selected = report
                         .designs
                         .iter()
-                        .position(|d| d.design == app.design)
+                        .position(|d| d.design == app.place.design)
                         .unwrap_or(0);
-                    app.overlay = Overlay::Traffic(super::app::TrafficView {
+                    app.screens.overlay = Overlay::Traffic(super::app::TrafficView {
                         report: std::sync::Arc::from(report),
                         selected,
                         note,
@@ -619,18 +585,18 @@ fn jobs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
         }
         Msg::Explored(Err(e)) => {
-            app.searching = None;
-            app.notice = Some(format!("the search failed: {e}"))
+            app.jobs.searching = None;
+            app.screens.notice = Some(format!("the search failed: {e}"))
         }
         Msg::Explored(Ok(found)) => {
-            app.searching = None;
-            app.notice = None;
+            app.jobs.searching = None;
+            app.screens.notice = None;
             let row = found
                 .designs
                 .iter()
-                .position(|d| d.design == app.design)
+                .position(|d| d.design == app.place.design)
                 .unwrap_or(0);
-            app.overlay = Overlay::Explore { found, row, col: 0 };
+            app.screens.overlay = Overlay::Explore { found, row, col: 0 };
         }
         _ => {}
     }
@@ -657,21 +623,25 @@ fn keys_in_dialogs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         .map_or(0, |(_, q)| app.choices(q).len().saturating_sub(1));
     match msg {
         // Esc while the search runs stops it; what it found so far comes, marked partial.
-        Msg::Back if app.overlay == Overlay::None && app.searching.is_some() => {
-            if let Some(s) = &app.searching {
+        Msg::Back if app.screens.overlay == Overlay::None && app.jobs.searching.is_some() => {
+            if let Some(s) = &app.jobs.searching {
                 s.cancel();
             }
-            app.notice = Some("stopping the search: what it found so far comes next".into());
+            app.screens.notice =
+                Some("stopping the search: what it found so far comes next".into());
         }
-        Msg::Back if app.overlay == Overlay::None && app.counting.is_some() => {
-            if let Some((p, _)) = &app.counting {
+        Msg::Back if app.screens.overlay == Overlay::None && app.jobs.counting.is_some() => {
+            if let Some((p, _)) = &app.jobs.counting {
                 p.stop.store(true, std::sync::atomic::Ordering::Relaxed);
             }
-            app.notice = Some("stopping the count: the orders counted so far come next".into());
+            app.screens.notice =
+                Some("stopping the count: the orders counted so far come next".into());
         }
-        Msg::Type(c) if matches!(app.overlay, Overlay::Voting { .. }) => count(app, Some(c)),
-        Msg::Backspace if matches!(app.overlay, Overlay::Voting { .. }) => count(app, None),
-        Msg::Type(c) => match &mut app.overlay {
+        Msg::Type(c) if matches!(app.screens.overlay, Overlay::Voting { .. }) => {
+            count(app, Some(c))
+        }
+        Msg::Backspace if matches!(app.screens.overlay, Overlay::Voting { .. }) => count(app, None),
+        Msg::Type(c) => match &mut app.screens.overlay {
             Overlay::Picker(p) => {
                 p.typed.push(c);
                 p.refilter();
@@ -687,7 +657,7 @@ fn keys_in_dialogs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
             _ => {}
         },
-        Msg::Backspace => match &mut app.overlay {
+        Msg::Backspace => match &mut app.screens.overlay {
             Overlay::Picker(p) => {
                 p.typed.pop();
                 p.refilter();
@@ -702,19 +672,19 @@ fn keys_in_dialogs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
             _ => {}
         },
-        Msg::Up => match &mut app.overlay {
+        Msg::Up => match &mut app.screens.overlay {
             Overlay::Voting { selected, fresh } => {
                 *selected = selected.saturating_sub(1);
                 *fresh = true;
             }
             Overlay::Picker(p) => p.step(false),
             Overlay::Checklist(i) => *i = i.saturating_sub(1),
-            Overlay::Help => app.help_scroll = app.help_scroll.saturating_sub(1),
+            Overlay::Help => app.screens.help_scroll = app.screens.help_scroll.saturating_sub(1),
             Overlay::Explore { row, .. } => *row = row.saturating_sub(1),
             Overlay::Traffic(v) => v.selected = v.selected.saturating_sub(1),
             _ => {}
         },
-        Msg::Down => match &mut app.overlay {
+        Msg::Down => match &mut app.screens.overlay {
             Overlay::Voting { selected, fresh } => {
                 *selected = (*selected + 1).min(last_choice);
                 *fresh = true;
@@ -722,7 +692,9 @@ fn keys_in_dialogs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             Overlay::Picker(p) => p.step(true),
             Overlay::Checklist(i) => *i = (*i + 1).min(CHECKLIST.len() - 1),
             // Bounded when drawn: the help never scrolls past its last line.
-            Overlay::Help => app.help_scroll = app.help_scroll.saturating_add(1).min(200),
+            Overlay::Help => {
+                app.screens.help_scroll = app.screens.help_scroll.saturating_add(1).min(200)
+            }
             Overlay::Explore { found, row, .. } => {
                 *row = (*row + 1).min(found.designs.len().saturating_sub(1))
             }
@@ -731,7 +703,7 @@ fn keys_in_dialogs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             }
             _ => {}
         },
-        Msg::Confirm => match app.overlay.clone() {
+        Msg::Confirm => match app.screens.overlay.clone() {
             Overlay::Voting { .. } => reveal(app),
             Overlay::Picker(p) => effects.extend(pick(app, p)),
             Overlay::Save(s) => effects.extend(save(app, s)),
@@ -739,12 +711,12 @@ fn keys_in_dialogs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             Overlay::Explore { found, row, col } => {
                 effects.extend(open_counterexample(app, &found, row, col))
             }
-            Overlay::Checklist(i) if app.agenda.is_some() => {
+            Overlay::Checklist(i) if app.talk.agenda.is_some() => {
                 // In a session the part on screen, and the room's answers to it, stay: the
                 // checklist's scenario would take their place.
                 let name = CHECKLIST.get(i).map_or("order-5531", |c| c.scenario);
-                app.overlay = Overlay::None;
-                app.notice = Some(format!(
+                app.screens.overlay = Overlay::None;
+                app.screens.notice = Some(format!(
                     "in a session, {name} would take the place of this part and its answers: add it to the session file as a part to show it"
                 ));
             }
@@ -755,29 +727,29 @@ fn keys_in_dialogs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                     .and_then(|b| b.load().map_err(|e| e.one_line()));
                 match loaded {
                     Ok(s) => effects.push(open(app, s, name, None, ErrorsTo::Notice)),
-                    Err(e) => app.notice = Some(e),
+                    Err(e) => app.screens.notice = Some(e),
                 }
             }
             _ => {}
         },
         Msg::Back => {
-            if app.overlay != Overlay::None {
-                app.overlay = Overlay::None;
-            } else if app.screen == Screen::Compare {
+            if app.screens.overlay != Overlay::None {
+                app.screens.overlay = Overlay::None;
+            } else if app.screens.screen == Screen::Compare {
                 toggle_compare(app);
-            } else if app.present.is_some() && app.room_answered() {
+            } else if app.talk.present.is_some() && app.talk.room_answered() {
                 // In front of a room that has answered, Esc asks whether to leave: it never
                 // leaves on its own, and a second Esc stays.
-                app.playing = false;
-                app.overlay = Overlay::ConfirmQuit;
+                app.place.playing = false;
+                app.screens.overlay = Overlay::ConfirmQuit;
             } else {
                 // Esc never quits: a room's stray key press must not end the session.
-                app.notice = Some("nothing open to close: q quits".into());
+                app.screens.notice = Some("nothing open to close: q quits".into());
             }
         }
-        Msg::Quit if leaving_loses(app) && app.overlay != Overlay::ConfirmQuit => {
-            app.playing = false;
-            app.overlay = Overlay::ConfirmQuit;
+        Msg::Quit if leaving_loses(app) && app.screens.overlay != Overlay::ConfirmQuit => {
+            app.place.playing = false;
+            app.screens.overlay = Overlay::ConfirmQuit;
         }
         Msg::Quit | Msg::QuitNow => app.quit = true,
         _ => {}
@@ -789,7 +761,7 @@ fn keys_in_dialogs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
 fn news(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
     match msg {
         Msg::Clock(secs) => {
-            if let Some(p) = app.present.as_mut() {
+            if let Some(p) = app.talk.present.as_mut() {
                 p.elapsed_secs = secs;
             }
         }
@@ -800,7 +772,7 @@ fn news(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         })),
         Msg::FileChanged(Err(e)) => {
             // An older "reloaded" would say the file is fine while it is not.
-            app.notice = None;
+            app.screens.notice = None;
             app.error = Some(e);
         }
         Msg::SessionChanged(result) => session_changed(app, result),
@@ -813,16 +785,16 @@ fn news(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             Ok(s) => effects.push(open(app, s, &source, None, ErrorsTo::Picker(picker))),
             Err(e) => {
                 picker.error = Some(e);
-                app.overlay = Overlay::Picker(picker);
+                app.screens.overlay = Overlay::Picker(picker);
             }
         },
         Msg::Saved { path, result } => saved(app, &path, result),
         Msg::NotesLink(off) => {
             // Notes that have just come on need the position, even an old one.
             if off.is_none() {
-                app.published = None;
+                app.talk.published = None;
             }
-            app.notes_off = off;
+            app.talk.notes_off = off;
         }
         _ => {}
     }
@@ -842,15 +814,17 @@ fn changes_the_story(app: &App, msg: &Msg) -> bool {
         | Msg::OpenPicker
         | Msg::OpenWindow => true,
         // Moving to another scenario of the session.
-        Msg::Next => app.screen == Screen::Replay && app.at_end() && next_section(app).is_some(),
+        Msg::Next => {
+            app.screens.screen == Screen::Replay && app.at_end() && next_section(app).is_some()
+        }
         Msg::Prev => {
-            app.screen == Screen::Replay
-                && app.tick == 0
-                && app.agenda.as_ref().is_some_and(|a| a.at > 0)
+            app.screens.screen == Screen::Replay
+                && app.place.tick == 0
+                && app.talk.agenda.as_ref().is_some_and(|a| a.at > 0)
         }
         Msg::Window(_) => true,
         Msg::Confirm => matches!(
-            app.overlay,
+            app.screens.overlay,
             Overlay::Picker(_) | Overlay::Save(_) | Overlay::Checklist(_)
         ),
         _ => false,
@@ -858,9 +832,9 @@ fn changes_the_story(app: &App, msg: &Msg) -> bool {
 }
 
 fn finished(app: &App) -> bool {
-    match app.screen {
+    match app.screens.screen {
         Screen::Replay | Screen::Window => app.at_end(),
-        Screen::Compare => app.compare_at >= last_time(app),
+        Screen::Compare => app.place.compare_at >= last_time(app),
     }
 }
 
@@ -875,15 +849,15 @@ fn open_counterexample(
     let d = found.designs.get(row)?;
     let verdict = *crate::sim::Verdict::ALL.get(col)?;
     let Some((_, plan)) = d.counterexamples.iter().find(|(v, _)| *v == verdict) else {
-        app.notice = Some(format!(
+        app.screens.notice = Some(format!(
             "no plan ends {} under {}: choose a cell with a count",
             verdict.id(),
             d.design.name()
         ));
         return None;
     };
-    app.overlay = Overlay::None;
-    app.design = d.design;
+    app.screens.overlay = Overlay::None;
+    app.place.design = d.design;
     app.version.undone.clear();
     let words = plan
         .iter()
@@ -924,6 +898,7 @@ fn matters(tick: &crate::sim::Tick) -> bool {
 /// The search's progress, as the notice line shows it.
 fn searching_words(plans: usize, app: &App) -> String {
     let plans = app
+        .jobs
         .searching
         .as_ref()
         .map_or(plans, |s| s.plans_run().max(plans));
@@ -936,10 +911,10 @@ fn searching_words(plans: usize, app: &App) -> String {
 
 /// Puts one of the talk's cards on screen, or takes it away.
 fn set_card(app: &mut App, card: Option<super::app::Card>) {
-    if let Some(a) = app.agenda.as_mut() {
+    if let Some(a) = app.talk.agenda.as_mut() {
         a.card = card;
     }
-    app.notice = None;
+    app.screens.notice = None;
 }
 
 /// A file read again after an edit, keyed as the story on screen is: what K and m chose
@@ -991,9 +966,9 @@ fn next_keys(app: &App) -> Option<KeyStrategy> {
 /// Back to the scenario as written: every what-if taken back, the keys as the file writes
 /// them.
 fn as_written(app: &mut App, effects: &mut Vec<Effect>) {
-    app.playing = false;
+    app.place.playing = false;
     if app.version.changed_from_written().is_empty() {
-        app.notice = Some("this is the scenario as written: nothing to undo".into());
+        app.screens.notice = Some("this is the scenario as written: nothing to undo".into());
         return;
     }
     let mut original = app.version.original.clone();
@@ -1010,23 +985,23 @@ fn as_written(app: &mut App, effects: &mut Vec<Effect>) {
 /// The first question after the current tick still open under the design on screen, which
 /// no jump passes.
 fn next_question(app: &App) -> Option<usize> {
-    app.next_question(app.tick + 1).map(|(tick, _)| tick)
+    app.next_question(app.place.tick + 1).map(|(tick, _)| tick)
 }
 
 /// Moves to the next or previous tick that matters, stopping at a question on the way.
 fn jump_event(app: &mut App, forward: bool) {
     if forward && app.quiz_pending() {
-        app.notice = Some(quiz_reminder(app));
+        app.screens.notice = Some(quiz_reminder(app));
         return;
     }
     let ticks = &app.trace().ticks;
     let found = if forward {
-        (app.tick + 1..ticks.len()).find(|&i| matters(&ticks[i]))
+        (app.place.tick + 1..ticks.len()).find(|&i| matters(&ticks[i]))
     } else {
-        (0..app.tick).rev().find(|&i| matters(&ticks[i]))
+        (0..app.place.tick).rev().find(|&i| matters(&ticks[i]))
     };
     let Some(mut target) = found else {
-        app.notice = Some(if forward {
+        app.screens.notice = Some(if forward {
             "nothing more that matters after this tick".into()
         } else {
             "nothing that matters before this tick".into()
@@ -1036,8 +1011,8 @@ fn jump_event(app: &mut App, forward: bool) {
     if forward && let Some(q) = next_question(app).filter(|&q| q < target) {
         target = q;
     }
-    app.tick = target;
-    app.notice = Some(format!(
+    app.place.tick = target;
+    app.screens.notice = Some(format!(
         "tick {}: {}",
         target + 1,
         app.told().labels[target]
@@ -1065,19 +1040,19 @@ fn go_to(app: &mut App, typed: &str) {
     };
     match target {
         Ok(mut t) => {
-            if t > app.tick
+            if t > app.place.tick
                 && let Some(q) = next_question(app).filter(|&q| q < t)
             {
                 t = q;
             }
-            if app.screen == Screen::Compare {
+            if app.screens.screen == Screen::Compare {
                 toggle_compare(app);
             }
-            app.tick = t;
-            app.overlay = Overlay::None;
+            app.place.tick = t;
+            app.screens.overlay = Overlay::None;
         }
         Err(e) => {
-            app.overlay = Overlay::Goto {
+            app.screens.overlay = Overlay::Goto {
                 typed: typed.to_string(),
                 error: Some(crate::text::sanitize_line(&e)),
             }
@@ -1099,30 +1074,32 @@ fn tick_of_time(app: &App, clock: crate::scenario::values::ClockTime) -> Result<
             format!(
                 "no tick comes at or after {} under {}{last}",
                 trace.clock.format_short(at),
-                app.design.id()
+                app.place.design.id()
             )
         })
 }
 
 fn step_forward(app: &mut App) {
-    match app.screen {
-        Screen::Replay | Screen::Window => app.tick = (app.tick + 1).min(app.last_tick()),
+    match app.screens.screen {
+        Screen::Replay | Screen::Window => {
+            app.place.tick = (app.place.tick + 1).min(app.last_tick())
+        }
         Screen::Compare => {
-            let now = app.compare_at;
+            let now = app.place.compare_at;
             if let Some(next) = compare_times(app).into_iter().find(|t| *t > now) {
-                app.compare_at = next;
+                app.place.compare_at = next;
             }
         }
     }
 }
 
 fn step_back(app: &mut App) {
-    match app.screen {
-        Screen::Replay | Screen::Window => app.tick = app.tick.saturating_sub(1),
+    match app.screens.screen {
+        Screen::Replay | Screen::Window => app.place.tick = app.place.tick.saturating_sub(1),
         Screen::Compare => {
-            let now = app.compare_at;
+            let now = app.place.compare_at;
             if let Some(prev) = compare_times(app).into_iter().rfind(|t| *t < now) {
-                app.compare_at = prev;
+                app.place.compare_at = prev;
             }
         }
     }
@@ -1132,6 +1109,7 @@ fn step_back(app: &mut App) {
 /// the compare screen.
 fn compare_times(app: &App) -> Vec<crate::sim::Instant> {
     let mut times: Vec<_> = app
+        .screens
         .compared
         .iter()
         .copied()
@@ -1151,7 +1129,7 @@ fn last_time(app: &App) -> crate::sim::Instant {
 }
 
 fn quiz_reminder(app: &App) -> String {
-    if matches!(app.overlay, Overlay::Answering) {
+    if matches!(app.screens.overlay, Overlay::Answering) {
         let n = app.question_here().map_or(0, |(_, q)| app.choices(q).len());
         return format!("the room's answer first: press 1 to {n}, or Esc");
     }
@@ -1165,24 +1143,24 @@ fn open_answer(app: &mut App, votes: bool) {
         return;
     };
     let choices = app.choices(quiz).len();
-    app.playing = false;
+    app.place.playing = false;
     if app.response_here().is_some_and(|r| r.is_revealed()) {
-        app.notice = Some(format!(
+        app.screens.notice = Some(format!(
             "the room's answer under {} is revealed and stays; switch design (1–6) to ask again under another",
-            crate::tui::shown::design_name(app, app.design)
+            crate::tui::shown::design_name(app, app.place.design)
         ));
         return;
     }
     if votes {
-        if let Some(r) = app.room.entry(index, app.design) {
+        if let Some(r) = app.talk.room.entry(index, app.place.design) {
             r.votes.resize(choices, 0);
         }
-        app.overlay = Overlay::Voting {
+        app.screens.overlay = Overlay::Voting {
             selected: 0,
             fresh: true,
         };
     } else {
-        app.overlay = Overlay::Answering;
+        app.screens.overlay = Overlay::Answering;
     }
 }
 
@@ -1193,16 +1171,16 @@ fn answer(app: &mut App, choice: usize) {
     };
     let choices = app.choices(quiz);
     let Some(text) = choices.get(choice).cloned() else {
-        app.notice = Some(format!("choose 1 to {}, or Esc", choices.len()));
+        app.screens.notice = Some(format!("choose 1 to {}, or Esc", choices.len()));
         return;
     };
-    let design = app.design;
-    match app.room.entry(index, design) {
+    let design = app.place.design;
+    match app.talk.room.entry(index, design) {
         Some(r) if r.is_revealed() => {}
         Some(r) => {
             r.choice = Some(choice);
-            app.overlay = Overlay::None;
-            app.notice = Some(format!(
+            app.screens.overlay = Overlay::None;
+            app.screens.notice = Some(format!(
                 "the room says {} {text}: → or Enter reveals, u takes it back",
                 choice + 1
             ));
@@ -1214,13 +1192,13 @@ fn answer(app: &mut App, choice: usize) {
 /// A digit typed while counting hands (the selected choice's count), `+` or `-` (one more or
 /// less), or `None` for Backspace (its last digit erased).
 fn count(app: &mut App, typed: Option<char>) {
-    let Overlay::Voting { selected, fresh } = app.overlay else {
+    let Overlay::Voting { selected, fresh } = app.screens.overlay else {
         return;
     };
     let Some((index, _)) = app.question_here() else {
         return;
     };
-    let Some(r) = app.room.entry(index, app.design) else {
+    let Some(r) = app.talk.room.entry(index, app.place.design) else {
         return;
     };
     let Some(n) = r.votes.get_mut(selected) else {
@@ -1240,7 +1218,7 @@ fn count(app: &mut App, typed: Option<char>) {
         None => *n / 10,
     }
     .min(MAX_VOTES);
-    app.overlay = Overlay::Voting {
+    app.screens.overlay = Overlay::Voting {
         selected,
         fresh: false,
     };
@@ -1248,29 +1226,29 @@ fn count(app: &mut App, typed: Option<char>) {
 
 /// Shows the right answer to what the room said, under the design on screen: final from now.
 fn reveal(app: &mut App) {
-    app.playing = false;
+    app.place.playing = false;
     let Some((index, quiz)) = app.question_here() else {
         return;
     };
-    let correct = app.correct(quiz, app.design);
+    let correct = app.correct(quiz, app.place.design);
     let started = app.response_here().is_some_and(|r| r.started());
     if !started {
-        app.notice = Some(if matches!(app.overlay, Overlay::Voting { .. }) {
+        app.screens.notice = Some(if matches!(app.screens.overlay, Overlay::Voting { .. }) {
             "no hands counted yet: type each choice's count, then Enter".into()
         } else {
             quiz_reminder(app)
         });
         return;
     }
-    if let Some(r) = app.room.entry(index, app.design)
+    if let Some(r) = app.talk.room.entry(index, app.place.design)
         && !r.is_revealed()
     {
         r.reveal(correct);
         if r.choice.is_none() {
-            app.notice = Some("the room is split: no choice has the most hands".into());
+            app.screens.notice = Some("the room is split: no choice has the most hands".into());
         }
     }
-    app.overlay = Overlay::None;
+    app.screens.overlay = Overlay::None;
 }
 
 /// Takes back the room's answer (and its counted hands) before the reveal.
@@ -1278,28 +1256,30 @@ fn take_back(app: &mut App) {
     let Some((index, _)) = app.question_here() else {
         return;
     };
-    if let Some(r) = app.room.entry(index, app.design)
+    if let Some(r) = app.talk.room.entry(index, app.place.design)
         && r.waiting()
     {
         *r = crate::tui::room::Response::default();
-        app.notice = Some("the room's answer is taken back: the question waits again".into());
+        app.screens.notice =
+            Some("the room's answer is taken back: the question waits again".into());
     }
 }
 
 /// Whether leaving now loses something: what-ifs never saved, or a room's answers.
 fn leaving_loses(app: &App) -> bool {
-    app.version.unsaved() || (app.present.is_some() && app.room_answered())
+    app.version.unsaved() || (app.talk.present.is_some() && app.talk.room_answered())
 }
 
 /// The section after the one on screen, when a session file is played.
 fn next_section(app: &App) -> Option<usize> {
-    let a = app.agenda.as_ref()?;
+    let a = app.talk.agenda.as_ref()?;
     (a.at + 1 < a.playlist.sections.len()).then_some(a.at + 1)
 }
 
 /// Opens section `to` of the playlist, at its first tick (or its last, going back).
 fn open_section(app: &mut App, to: usize, at_end: bool) -> Effect {
     let section = app
+        .talk
         .agenda
         .as_ref()
         .and_then(|a| a.playlist.sections.get(to));
@@ -1307,7 +1287,7 @@ fn open_section(app: &mut App, to: usize, at_end: bool) -> Effect {
     let scenario = section
         .map(|s| s.scenario.clone())
         .unwrap_or_else(|| app.version.original.clone());
-    app.overlay = Overlay::None;
+    app.screens.overlay = Overlay::None;
     app.start(Job {
         original: scenario,
         added: Vec::new(),
@@ -1331,7 +1311,7 @@ fn pick(app: &mut App, mut picker: Picker) -> Option<Effect> {
     };
     if source.is_empty() {
         picker.error = Some("type a path to a scenario file".into());
-        app.overlay = Overlay::Picker(picker);
+        app.screens.overlay = Overlay::Picker(picker);
         return None;
     }
     // A listed file is opened by its real name: the name shown may have lost characters.
@@ -1351,7 +1331,7 @@ fn open(
     notice: Option<String>,
     errors_to: ErrorsTo,
 ) -> Effect {
-    app.overlay = Overlay::None;
+    app.screens.overlay = Overlay::None;
     app.start(Job {
         original: scenario,
         added: Vec::new(),
@@ -1368,15 +1348,15 @@ fn save(app: &mut App, mut prompt: SavePrompt) -> Option<Effect> {
     let path = PathBuf::from(prompt.path.trim());
     if prompt.path.trim().is_empty() {
         prompt.error = Some("type a file name".into());
-        app.overlay = Overlay::Save(prompt);
+        app.screens.overlay = Overlay::Save(prompt);
         return None;
     }
     // The saved file opens on the design on screen, so `idem run` tells the same story.
     let written = fork_toml::to_toml(&app.version.original, &app.version.added).and_then(|text| {
-        if app.design == app.version.original.design {
+        if app.place.design == app.version.original.design {
             Ok(text)
         } else {
-            fork_toml::opening_on(&text, app.design)
+            fork_toml::opening_on(&text, app.place.design)
         }
     });
     match written {
@@ -1387,7 +1367,7 @@ fn save(app: &mut App, mut prompt: SavePrompt) -> Option<Effect> {
         }),
         Err(e) => {
             prompt.error = Some(e);
-            app.overlay = Overlay::Save(prompt);
+            app.screens.overlay = Overlay::Save(prompt);
             None
         }
     }
@@ -1395,14 +1375,14 @@ fn save(app: &mut App, mut prompt: SavePrompt) -> Option<Effect> {
 
 /// What came of a save: done, a file in the way (the next Enter replaces it), or an error.
 fn saved(app: &mut App, path: &Path, result: Result<(), WriteError>) {
-    let Overlay::Save(mut prompt) = app.overlay.clone() else {
+    let Overlay::Save(mut prompt) = app.screens.overlay.clone() else {
         return;
     };
     match result {
         Ok(()) => {
-            app.overlay = Overlay::None;
+            app.screens.overlay = Overlay::None;
             app.version.saved_added = app.version.added.clone();
-            app.notice = Some(format!(
+            app.screens.notice = Some(format!(
                 "saved to {}",
                 crate::text::sanitize_line(&path.display().to_string())
             ));
@@ -1410,36 +1390,41 @@ fn saved(app: &mut App, path: &Path, result: Result<(), WriteError>) {
         Err(WriteError::Exists(_)) => {
             prompt.confirm_overwrite = true;
             prompt.error = Some("that file exists: Enter again replaces it, Esc keeps it".into());
-            app.overlay = Overlay::Save(prompt);
+            app.screens.overlay = Overlay::Save(prompt);
         }
         Err(WriteError::Other(e)) => {
             prompt.error = Some(e);
-            app.overlay = Overlay::Save(prompt);
+            app.screens.overlay = Overlay::Save(prompt);
         }
     }
 }
 
 /// Between the replay and the compare screen, keeping the moment.
 fn toggle_compare(app: &mut App) {
-    match app.screen {
+    match app.screens.screen {
         Screen::Replay | Screen::Window => {
             // From the end of one story, show the end of all three.
-            app.compare_at = if app.at_end() {
+            app.place.compare_at = if app.at_end() {
                 last_time(app).max(app.now())
             } else {
                 app.now()
             };
-            app.compare_from = Some((app.design, app.tick, app.compare_at, app.version.revision));
-            app.screen = Screen::Compare;
+            app.place.compare_from = Some((
+                app.place.design,
+                app.place.tick,
+                app.place.compare_at,
+                app.version.revision,
+            ));
+            app.screens.screen = Screen::Compare;
         }
         Screen::Compare => {
-            let at = app.compare_at;
-            app.screen = Screen::Replay;
-            app.tick = match app.compare_from.take() {
+            let at = app.place.compare_at;
+            app.screens.screen = Screen::Replay;
+            app.place.tick = match app.place.compare_from.take() {
                 // Not moved in compare, and the same story: the very tick it was opened from.
                 // A story changed meanwhile (a what-if, K, back as written) is found by time.
                 Some((design, tick, opened, revision))
-                    if design == app.design
+                    if design == app.place.design
                         && opened == at
                         && revision == app.version.revision
                         && tick < app.trace().ticks.len() =>
@@ -1453,9 +1438,9 @@ fn toggle_compare(app: &mut App) {
 }
 
 fn go_first(app: &mut App) {
-    match app.screen {
-        Screen::Replay | Screen::Window => app.tick = 0,
-        Screen::Compare => app.compare_at = first_time(app),
+    match app.screens.screen {
+        Screen::Replay | Screen::Window => app.place.tick = 0,
+        Screen::Compare => app.place.compare_at = first_time(app),
     }
 }
 
@@ -1463,23 +1448,23 @@ fn go_first(app: &mut App) {
 /// says why the one read before is kept. The story on screen is not touched: the part on
 /// screen is read again from its own file when the trainer moves to it.
 fn session_changed(app: &mut App, result: Result<Box<crate::present::playlist::Playlist>, String>) {
-    let Some(agenda) = app.agenda.as_mut() else {
+    let Some(agenda) = app.talk.agenda.as_mut() else {
         return;
     };
     match result {
         Ok(playlist) => {
             agenda.replace(*playlist);
             let parts = agenda.playlist.sections.len();
-            app.notice = Some(format!(
+            app.screens.notice = Some(format!(
                 "the session file changed: {parts} part{}, part {} on screen",
                 if parts == 1 { "" } else { "s" },
                 agenda.at + 1
             ));
             // The notes show the agenda too: send them the new one.
-            app.published = None;
+            app.talk.published = None;
         }
         Err(e) => {
-            app.notice = Some(crate::text::sanitize_line(&format!(
+            app.screens.notice = Some(crate::text::sanitize_line(&format!(
                 "the session file has an error, so the agenda read before is kept: {e}"
             )));
         }

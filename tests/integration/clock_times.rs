@@ -216,7 +216,7 @@ fn colon_goes_where_a_question_at_that_time_stops() {
             press(&mut app, ch(c));
         }
         press(&mut app, key(KeyCode::Enter));
-        assert_eq!(app.overlay, idem::tui::app::Overlay::None);
-        assert_eq!(app.tick, job);
+        assert_eq!(app.screens.overlay, idem::tui::app::Overlay::None);
+        assert_eq!(app.place.tick, job);
     }
 }

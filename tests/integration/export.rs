@@ -1301,11 +1301,10 @@ fn a_frame_of_one_design_is_the_frame_the_whole_replay_draws() {
     for builtin in idem::scenario::library::BUILTIN {
         let scenario = builtin.load().expect("a built-in loads");
         let mut whole = App::new(scenario.clone(), builtin.name.to_string()).expect("simulates");
-        whole.for_export = true;
         for hide in [idem::present::Hide::default(), hidden] {
-            whole.export_hide = hide;
+            whole.export = Some(hide);
             for design in Design::ALL {
-                whole.design = design;
+                whole.place.design = design;
                 let mut one =
                     App::for_export(scenario.clone(), builtin.name.to_string(), design, hide)
                         .expect("simulates");
@@ -1331,8 +1330,8 @@ fn a_frame_of_one_design_is_the_frame_the_whole_replay_draws() {
                         .filter_map(|q| q.tick(whole.trace(), whole.told())),
                 );
                 for tick in ticks {
-                    whole.tick = tick;
-                    one.tick = tick;
+                    whole.place.tick = tick;
+                    one.place.tick = tick;
                     assert_eq!(
                         render(&one, 120, 36),
                         render(&whole, 120, 36),

@@ -293,7 +293,7 @@ fn presenting() -> App {
     let mut scenario = default_scenario().expect("loads");
     scenario.quizzes.clear();
     let mut app = App::new(scenario, "order-5531".into()).expect("simulates");
-    app.present = Some(Presenting {
+    app.talk.present = Some(Presenting {
         show_elapsed: true,
         elapsed_secs: 75,
         ..Default::default()
@@ -308,7 +308,7 @@ fn check_presenter_screen(app: &App, screen: &str) {
     );
     assert!(!screen.contains("Ledger"), "{screen}");
     assert!(!screen.contains("share:"), "{screen}");
-    let narration = &app.told().narrations[app.tick];
+    let narration = &app.told().narrations[app.place.tick];
     assert!(
         collapse(screen).contains(&collapse(narration)),
         "the narration in full:\n{screen}"
@@ -321,7 +321,7 @@ fn check_presenter_screen(app: &App, screen: &str) {
     assert!(
         first.contains(&format!(
             "◷ 14:02:07.250   {}/{}   ⏲ 01:15",
-            app.tick + 1,
+            app.place.tick + 1,
             app.trace().ticks.len()
         )),
         "{first}"
@@ -342,7 +342,7 @@ fn presenter_screens() {
     for _ in 0..5 {
         assert_eq!(press(&mut app, key(KeyCode::PageDown)), Some(Msg::Next));
     }
-    assert_eq!(app.tick, 5);
+    assert_eq!(app.place.tick, 5);
     assert_eq!(app.trace().ticks[5].kind, TickKind::Crash);
 
     let wide = render(&app, 100, 30);
@@ -356,9 +356,9 @@ fn presenter_screens() {
 
     // PageUp steps back, PageDown forward.
     assert_eq!(press(&mut app, key(KeyCode::PageUp)), Some(Msg::Prev));
-    assert_eq!(app.tick, 4);
+    assert_eq!(app.place.tick, 4);
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.tick, 5);
+    assert_eq!(app.place.tick, 5);
 
     // At the last tick the outcome headline is on the money line.
     press(&mut app, key(KeyCode::End));
@@ -393,7 +393,7 @@ fn presenter_timer_blank_and_quit() {
 
     // `.` blanks the screen: every cell a space.
     assert_eq!(press(&mut app, key(KeyCode::Char('.'))), Some(Msg::Blank));
-    assert!(app.present.is_some_and(|p| p.blank));
+    assert!(app.talk.present.is_some_and(|p| p.blank));
     for (w, h) in [(100, 30), (80, 24)] {
         let screen = render(&app, w, h);
         assert!(
@@ -403,20 +403,20 @@ fn presenter_timer_blank_and_quit() {
     }
     // Any other key brings it back without acting on it.
     assert_eq!(press(&mut app, key(KeyCode::PageDown)), Some(Msg::Blank));
-    assert!(app.present.is_some_and(|p| !p.blank));
-    assert_eq!(app.tick, 0, "the waking key did not step");
+    assert!(app.talk.present.is_some_and(|p| !p.blank));
+    assert_eq!(app.place.tick, 0, "the waking key did not step");
     assert!(render(&app, 100, 30).contains("1/13"));
     press(&mut app, key(KeyCode::Char('b')));
-    assert!(app.present.is_some_and(|p| p.blank));
+    assert!(app.talk.present.is_some_and(|p| p.blank));
     assert_eq!(press(&mut app, key(KeyCode::Char('3'))), Some(Msg::Blank));
     assert_eq!(
-        app.design,
+        app.place.design,
         Design::WithCharge,
         "the waking key did not switch"
     );
     // q quits, blank or not.
     press(&mut app, key(KeyCode::Char('.')));
-    assert!(app.present.is_some_and(|p| p.blank));
+    assert!(app.talk.present.is_some_and(|p| p.blank));
     assert_eq!(press(&mut app, key(KeyCode::Char('q'))), Some(Msg::Quit));
     assert!(app.quit);
 }

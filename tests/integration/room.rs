@@ -35,7 +35,7 @@ fn presenting(hide: idem::present::Hide) -> App {
 fn to_question(app: &mut App) -> usize {
     for _ in 0..50 {
         if app.quiz_pending() {
-            return app.tick;
+            return app.place.tick;
         }
         press(app, key(KeyCode::PageDown));
     }
@@ -59,21 +59,24 @@ fn digits_at_a_question_switch_design_and_never_answer() {
             ('1', Design::WithCharge),
         ] {
             assert_eq!(press(&mut app, ch(c)), Some(Msg::SwitchDesign(design)));
-            assert_eq!(app.design, design);
-            assert_eq!(app.tick, at, "the same moment");
+            assert_eq!(app.place.design, design);
+            assert_eq!(app.place.tick, at, "the same moment");
             assert!(
                 app.quiz_pending(),
                 "the question still waits under {design}"
             );
-            assert!(!app.room.any(), "no answer recorded by {c}");
+            assert!(!app.talk.room.any(), "no answer recorded by {c}");
         }
         // The step still waits, and says how to answer.
         press(&mut app, key(KeyCode::PageDown));
-        assert_eq!(app.tick, at);
+        assert_eq!(app.place.tick, at);
         assert!(
-            app.notice.as_deref().is_some_and(|n| n.contains("a, then")),
+            app.screens
+                .notice
+                .as_deref()
+                .is_some_and(|n| n.contains("a, then")),
             "{:?}",
-            app.notice
+            app.screens.notice
         );
     }
 }
@@ -83,7 +86,7 @@ fn a_then_a_number_answers_and_esc_leaves_answer_mode() {
     let mut app = replay();
     to_question(&mut app);
     assert_eq!(press(&mut app, ch('a')), Some(Msg::OpenAnswer));
-    assert_eq!(app.overlay, Overlay::Answering);
+    assert_eq!(app.screens.overlay, Overlay::Answering);
     let screen = render(&app, 80, 24);
     assert!(screen.contains("Answer mode"), "the box says so:\n{screen}");
     assert!(
@@ -94,14 +97,14 @@ fn a_then_a_number_answers_and_esc_leaves_answer_mode() {
     assert_eq!(map_key(ch('3'), &app), Some(Msg::Answer(2)));
     assert_eq!(map_key(ch('q'), &app), None, "nothing else acts");
     assert_eq!(press(&mut app, key(KeyCode::Esc)), Some(Msg::Back));
-    assert_eq!(app.overlay, Overlay::None);
-    assert!(!app.room.any(), "Esc left without an answer");
+    assert_eq!(app.screens.overlay, Overlay::None);
+    assert!(!app.talk.room.any(), "Esc left without an answer");
     // A choice the question does not have is refused, and the mode stays.
     keys(&mut app, &[ch('a'), ch('7')]);
-    assert_eq!(app.overlay, Overlay::Answering);
-    assert!(!app.room.any());
+    assert_eq!(app.screens.overlay, Overlay::Answering);
+    assert!(!app.talk.room.any());
     press(&mut app, ch('2'));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert!(app.answer_waiting());
     assert_eq!(map_key(key(KeyCode::Enter), &app), Some(Msg::Reveal));
     press(&mut app, key(KeyCode::Enter));
@@ -120,21 +123,21 @@ fn an_answer_is_taken_back_until_the_reveal() {
     assert_eq!(map_key(ch('u'), &app), Some(Msg::TakeBack));
     press(&mut app, ch('u'));
     assert!(!app.answer_waiting());
-    assert!(!app.room.any());
+    assert!(!app.talk.room.any());
     assert!(app.quiz_pending());
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.tick, at, "nothing to reveal: the step waits");
+    assert_eq!(app.place.tick, at, "nothing to reveal: the step waits");
     // Backspace too.
     keys(&mut app, &[ch('a'), ch('3')]);
     assert_eq!(map_key(key(KeyCode::Backspace), &app), Some(Msg::TakeBack));
     press(&mut app, key(KeyCode::Backspace));
-    assert!(!app.room.any());
+    assert!(!app.talk.room.any());
     // a again changes an answer before the reveal.
     keys(&mut app, &[ch('a'), ch('1'), ch('a'), ch('2')]);
     assert_eq!(app.response_here().and_then(|r| r.choice), Some(1));
     // The step reveals; after that the answer stands, and u is the what-if undo again.
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.tick, at, "the step revealed, it did not move");
+    assert_eq!(app.place.tick, at, "the step revealed, it did not move");
     assert!(app.response_here().is_some_and(|r| r.is_revealed()));
     assert_eq!(map_key(ch('u'), &app), Some(Msg::Unfork));
     settle(&mut app, Msg::TakeBack);
@@ -142,7 +145,7 @@ fn an_answer_is_taken_back_until_the_reveal() {
         app.response_here().is_some_and(|r| r.is_revealed()),
         "a revealed answer cannot be taken back"
     );
-    assert_eq!(app.score().right, 1);
+    assert_eq!(app.talk.score().right, 1);
 }
 
 #[test]
@@ -150,7 +153,10 @@ fn votes_are_tallied_per_choice_then_revealed() {
     let mut app = presenting(Default::default());
     to_question(&mut app);
     assert_eq!(press(&mut app, ch('v')), Some(Msg::OpenVotes));
-    assert!(matches!(app.overlay, Overlay::Voting { selected: 0, .. }));
+    assert!(matches!(
+        app.screens.overlay,
+        Overlay::Voting { selected: 0, .. }
+    ));
     // 3 hands for choice 1, 12 for choice 2, 5 for choice 3; a typo erased on the way.
     keys(
         &mut app,
@@ -170,7 +176,7 @@ fn votes_are_tallied_per_choice_then_revealed() {
     assert_eq!(r.votes, [3, 12, 5]);
     assert!(!r.is_revealed());
     // Digits counted hands: the design did not change.
-    assert_eq!(app.design, Design::WithCharge);
+    assert_eq!(app.place.design, Design::WithCharge);
     // Going back to a choice types its count anew.
     keys(
         &mut app,
@@ -198,7 +204,7 @@ fn votes_are_tallied_per_choice_then_revealed() {
     let r = app.response_here().expect("revealed");
     assert!(r.is_revealed());
     assert_eq!(r.choice, Some(1), "most hands went to Once");
-    let score = app.score();
+    let score = app.talk.score();
     assert_eq!((score.right, score.asked), (1, 1));
     assert_eq!((score.hands_right, score.hands), (12, 20));
     let revealed = render(&app, 80, 24);
@@ -215,7 +221,7 @@ fn a_question_is_asked_again_under_another_design() {
     // Under no key the question has not been asked: the box says so, and nothing holds the
     // replay up.
     press(&mut app, ch('3'));
-    assert_eq!(app.tick, at);
+    assert_eq!(app.place.tick, at);
     assert!(!app.quiz_pending());
     assert!(app.response_here().is_none());
     let screen = render(&app, 120, 36);
@@ -231,9 +237,9 @@ fn a_question_is_asked_again_under_another_design() {
     press(&mut app, key(KeyCode::PageDown));
     let here = app.response_here().expect("answered under no key");
     assert!(here.is_revealed() && !here.right(), "no key charges twice");
-    let with_charge = app.room.get(0, Design::WithCharge).expect("kept");
+    let with_charge = app.talk.room.get(0, Design::WithCharge).expect("kept");
     assert!(with_charge.right());
-    let score = app.score();
+    let score = app.talk.score();
     assert_eq!((score.right, score.asked), (1, 2));
     // The explanation follows the design on screen.
     let quiz = app.version.scenario.quizzes[0].clone();
@@ -308,24 +314,24 @@ fn quitting_asks_first_once_the_room_has_answered() {
     // Esc never leaves; before any answer it only says how to.
     press(&mut app, key(KeyCode::Esc));
     assert!(!app.quit);
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     keys(&mut app, &[ch('a'), ch('2')]);
     // Once the room has answered, Esc asks (and a second Esc stays).
     press(&mut app, key(KeyCode::Esc));
-    assert_eq!(app.overlay, Overlay::ConfirmQuit);
+    assert_eq!(app.screens.overlay, Overlay::ConfirmQuit);
     press(&mut app, key(KeyCode::Esc));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert!(!app.quit);
     press(&mut app, ch('q'));
     assert!(!app.quit, "asked first");
-    assert_eq!(app.overlay, Overlay::ConfirmQuit);
+    assert_eq!(app.screens.overlay, Overlay::ConfirmQuit);
     let screen = render(&app, 80, 24);
     assert!(
         collapse(&screen).contains("The room has answered"),
         "{screen}"
     );
     press(&mut app, key(KeyCode::Esc));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert!(!app.quit);
     keys(&mut app, &[ch('q'), ch('y')]);
     assert!(app.quit);
@@ -357,7 +363,7 @@ fn the_design_name_is_hidden_until_revealed() {
     // What the footer says of a revealed question, and of where designs part, names none.
     for k in ['a', 'd'] {
         press(&mut app, ch(k));
-        assert!(app.notice.is_some(), "{k} says something");
+        assert!(app.screens.notice.is_some(), "{k} says something");
         let told = render(&app, 120, 36);
         for name in &names {
             assert!(!told.contains(name), "{k}: {name} shows:\n{told}");
@@ -434,7 +440,7 @@ fn repeated_attempts_fold_into_one_row() {
             .iter()
             .position(|l| l == "no answer to #5")
             .expect("a fifth attempt");
-        app.tick = inside;
+        app.place.tick = inside;
         let middle = render(&app, 120, 36);
         assert!(
             middle.contains("attempts #3–#4: same as #2 (8 ticks)"),
@@ -587,7 +593,7 @@ fn compare_checklist_and_ledger_in_presenter_mode() {
 #[test]
 fn presenter_question_and_score_at_80x24() {
     let mut app = presenting(Default::default());
-    app.present.as_mut().expect("presenting").elapsed_secs = 75;
+    app.talk.present.as_mut().expect("presenting").elapsed_secs = 75;
     to_question(&mut app);
     let asked = render(&app, 80, 24);
     insta::assert_snapshot!("presenter_question_80x24", asked);
@@ -726,12 +732,15 @@ fn end_at_an_open_question_waits_for_the_room() {
     for mut app in [replay(), presenting(Default::default())] {
         let at = to_question(&mut app);
         press(&mut app, key(KeyCode::End));
-        assert_eq!(app.tick, at, "End does not skip the question");
+        assert_eq!(app.place.tick, at, "End does not skip the question");
         assert!(app.quiz_pending());
         assert!(
-            app.notice.as_deref().is_some_and(|n| n.contains("a, then")),
+            app.screens
+                .notice
+                .as_deref()
+                .is_some_and(|n| n.contains("a, then")),
             "{:?}",
-            app.notice
+            app.screens.notice
         );
     }
 }
@@ -751,7 +760,7 @@ fn the_presenter_s_statement_line_takes_refunds_off_as_the_panel_does() {
         .iter()
         .position(|t| !t.state.refunds().is_empty())
         .expect("the job refunds");
-    app.tick = refunded;
+    app.place.tick = refunded;
     let screen = render(&app, 100, 30);
     let state = &app.trace().ticks[refunded].state;
     let lines = state.ledger().len() + state.refunds().len();
@@ -791,7 +800,7 @@ fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
     scenario.quizzes.clear();
     let mut app = App::new(scenario, "mobile-gateway".into()).expect("runs");
     assert!(app.version.changed_from_written().is_empty());
-    app.tick = app.last_tick();
+    app.place.tick = app.last_tick();
     let at = app.now();
     let written = app.version.scenario.config.keying();
     let mut seen = Vec::new();
@@ -823,7 +832,7 @@ fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
     assert!(
         app.version.changed_from_written().is_empty(),
         "{:?}",
-        app.notice
+        app.screens.notice
     );
     settle(&mut app, Msg::CycleKeyStrategy);
     settle(&mut app, Msg::Fork(idem::scenario::fork::WhatIf::CrashNext));
@@ -831,7 +840,7 @@ fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
     assert!(
         app.version.changed_from_written().is_empty(),
         "{:?}",
-        app.notice
+        app.screens.notice
     );
     assert!(app.version.added.is_empty());
     assert_eq!(app.version.keys_set(), None);
@@ -863,10 +872,10 @@ fn esc_out_of_compare_comes_back_to_the_very_tick() {
     let shared = (0..ticks.len() - 1)
         .find(|&i| ticks[i].at == ticks[i + 1].at)
         .expect("two ticks at one moment");
-    app.tick = shared;
+    app.place.tick = shared;
     settle(&mut app, Msg::ToggleCompare);
     settle(&mut app, Msg::Back);
-    assert_eq!(app.tick, shared, "Esc does not move the story on");
+    assert_eq!(app.place.tick, shared, "Esc does not move the story on");
 }
 
 #[test]
@@ -885,15 +894,16 @@ fn a_crash_the_story_already_has_is_not_added_again_in_silence() {
         .is_err_and(|why| why.contains("already has that"))
     });
     let at = already.expect("a tick whose next crash is the story's own");
-    app.tick = at;
+    app.place.tick = at;
     settle(&mut app, Msg::Fork(idem::scenario::fork::WhatIf::CrashNext));
     assert!(app.version.added.is_empty(), "nothing added");
     assert!(
-        app.notice
+        app.screens
+            .notice
             .as_deref()
             .is_some_and(|n| n.contains("already has that")),
         "{:?}",
-        app.notice
+        app.screens.notice
     );
 }
 
@@ -903,12 +913,15 @@ fn the_window_screen_keeps_its_edits_when_closed_and_opened_again() {
     let mut app = replay();
     settle(&mut app, Msg::OpenWindow);
     settle(&mut app, Msg::Window(WindowMsg::AddLayer));
-    let edited = app.window.as_ref().expect("open").stack().clone();
-    assert_ne!(&edited, app.window.as_ref().expect("open").opened_on());
+    let edited = app.screens.window.as_ref().expect("open").stack().clone();
+    assert_ne!(
+        &edited,
+        app.screens.window.as_ref().expect("open").opened_on()
+    );
     press(&mut app, ch('q'));
-    assert_eq!(app.screen, idem::tui::app::Screen::Replay);
+    assert_eq!(app.screens.screen, idem::tui::app::Screen::Replay);
     settle(&mut app, Msg::OpenWindow);
-    assert_eq!(app.window.as_ref().expect("open").stack(), &edited);
+    assert_eq!(app.screens.window.as_ref().expect("open").stack(), &edited);
 }
 
 #[test]
@@ -931,7 +944,7 @@ fn the_presenter_s_big_narration_keeps_a_hidden_ending_hidden() {
         .iter()
         .position(|t| t.kind == idem::sim::TickKind::Statement)
         .expect("a statement tick");
-    app.tick = statement;
+    app.place.tick = statement;
     let screen = render(&app, 100, 30);
     let told = &app.told().narrations[statement];
     assert!(!collapse(&screen).contains(&collapse(told)), "{screen}");
@@ -996,28 +1009,40 @@ fn scoped_to_no_key() -> App {
 #[test]
 fn a_scoped_question_is_asked_only_under_the_designs_it_lists() {
     let mut app = scoped_to_no_key();
-    assert_eq!(app.design, Design::WithCharge);
-    while app.tick < app.last_tick() {
-        assert!(app.quiz_here().is_none(), "asked at tick {}", app.tick);
-        assert!(!app.quiz_pending(), "held at tick {}", app.tick);
+    assert_eq!(app.place.design, Design::WithCharge);
+    while app.place.tick < app.last_tick() {
+        assert!(
+            app.quiz_here().is_none(),
+            "asked at tick {}",
+            app.place.tick
+        );
+        assert!(!app.quiz_pending(), "held at tick {}", app.place.tick);
         press(&mut app, key(KeyCode::Right));
     }
-    assert_eq!(app.tick, app.last_tick(), "stepped to the end unhindered");
+    assert_eq!(
+        app.place.tick,
+        app.last_tick(),
+        "stepped to the end unhindered"
+    );
 
     let mut app = scoped_to_no_key();
     press(&mut app, key(KeyCode::PageDown));
     for _ in 0..50 {
-        assert!(!app.quiz_pending(), "held at tick {}", app.tick);
-        if app.tick == app.last_tick() {
+        assert!(!app.quiz_pending(), "held at tick {}", app.place.tick);
+        if app.place.tick == app.last_tick() {
             break;
         }
         press(&mut app, key(KeyCode::PageDown));
     }
-    assert_eq!(app.tick, app.last_tick(), "jumped to the end unhindered");
+    assert_eq!(
+        app.place.tick,
+        app.last_tick(),
+        "jumped to the end unhindered"
+    );
 
     let mut app = scoped_to_no_key();
     press(&mut app, ch('3'));
-    assert_eq!(app.design, Design::NoKey);
+    assert_eq!(app.place.design, Design::NoKey);
     let at = to_question(&mut app);
     assert!(app.quiz_here().is_some_and(|(i, _)| i == 0), "tick {at}");
 }
@@ -1053,22 +1078,26 @@ fn g_stops_at_a_question_not_yet_asked_under_this_design() {
     let mut app = replay();
     let at = to_question(&mut app);
     keys(&mut app, &[ch('a'), ch('2'), key(KeyCode::Enter)]);
-    assert!(app.room.revealed_anywhere(0), "revealed under design 1");
+    assert!(
+        app.talk.room.revealed_anywhere(0),
+        "revealed under design 1"
+    );
     press(&mut app, key(KeyCode::Home));
     press(&mut app, ch('3'));
-    assert_eq!(app.tick, 0);
+    assert_eq!(app.place.tick, 0);
     press(&mut app, ch('G'));
     assert_eq!(
-        app.tick, at,
+        app.place.tick, at,
         "G stops at the question not asked under no key"
     );
     assert!(app.response_here().is_none());
     assert!(
-        app.notice
+        app.screens
+            .notice
             .as_deref()
             .is_some_and(|n| n.contains("not asked under no key yet")),
         "{:?}",
-        app.notice
+        app.screens.notice
     );
     press(&mut app, ch('G'));
     assert!(app.at_end(), "the second G goes on to the end");
@@ -1082,7 +1111,7 @@ fn g_stops_at_a_question_not_yet_asked_under_this_design() {
 /// The timeline row of tick `row` on the replay's screen at tick `at` (every row shown, as in
 /// a story this short).
 fn row_at(app: &mut App, at: usize, row: usize) -> (String, String) {
-    app.tick = at;
+    app.place.tick = at;
     let screen = render(app, 120, 36);
     let time = app.trace().format_time(app.trace().ticks[row].at);
     let same = app.trace().ticks[..row]
@@ -1113,7 +1142,7 @@ fn a_message_the_network_loses_heads_out_then_is_drawn_cut_on_its_send_row() {
     for scenario in [request, answer] {
         let name = scenario.name.clone();
         let mut app = App::new(scenario, name.clone()).expect("simulates");
-        app.design = Design::WithCharge;
+        app.place.design = Design::WithCharge;
         let trace = app.trace().clone();
         let told = app.told().clone();
         let (send, lost) = (0..trace.ticks.len())
@@ -1204,8 +1233,8 @@ fn the_trainers_words_say_they_were_written_for_the_file_once_k_changed_the_stor
             source: app.source.clone(),
             scenario: idem::scenario::fork_toml::to_toml(&app.version.original, &app.version.added)
                 .expect("written"),
-            design: app.design.id().to_string(),
-            tick: app.tick,
+            design: app.place.design.id().to_string(),
+            tick: app.place.tick,
             shown: idem::tui::shown::shown(app),
         };
         idem::tui::notes::sheet(&position)
@@ -1227,13 +1256,13 @@ fn the_trainers_words_say_they_were_written_for_the_file_once_k_changed_the_stor
         assert!(!notes(&app).contains("trainer's words"));
         press(&mut app, ch('K'));
         assert!(app.version.keys_set().is_some(), "K is in force");
-        assert_eq!(app.tick, 0);
+        assert_eq!(app.place.tick, 0);
         let screen = collapse(&render(&app, 120, 40));
         assert!(screen.contains(caveat), "present {present}: {screen}");
         assert!(notes(&app).ends_with(caveat), "{}", notes(&app));
         // The next moment has no words of the trainer's.
         press(&mut app, key(KeyCode::Right));
-        assert_eq!(app.told().trainer[app.tick], None);
+        assert_eq!(app.told().trainer[app.place.tick], None);
         assert!(!collapse(&render(&app, 120, 40)).contains("trainer's words"));
         assert!(!notes(&app).contains("trainer's words"));
     }

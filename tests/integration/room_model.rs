@@ -173,12 +173,12 @@ type Rebuilt = HashMap<(u64, Design), (usize, usize, i64)>;
 fn notes_agree(app: &App, rebuilt: &mut Rebuilt, step: &str) {
     let shown = idem::tui::shown::shown(app);
     assert!(
-        app.tick <= app.last_tick(),
+        app.place.tick <= app.last_tick(),
         "{step}: tick {} is past the last, {}",
-        app.tick,
+        app.place.tick,
         app.last_tick()
     );
-    let agenda = app.agenda.as_ref().expect("a session is played");
+    let agenda = app.talk.agenda.as_ref().expect("a session is played");
     let part = &agenda.playlist.sections[agenda.at];
     assert_eq!(
         app.version.original.name, part.scenario.name,
@@ -199,7 +199,7 @@ fn notes_agree(app: &App, rebuilt: &mut Rebuilt, step: &str) {
     );
     assert_eq!(
         shown.score,
-        app.session_score().text(),
+        app.talk.session_score().text(),
         "{step}: the notes are told another score than the room's"
     );
     let changed: Vec<String> = app
@@ -212,7 +212,7 @@ fn notes_agree(app: &App, rebuilt: &mut Rebuilt, step: &str) {
         shown.changed, changed,
         "{step}: the notes are told another change from the file"
     );
-    let hidden = app.present.expect("presenting").hidden();
+    let hidden = app.talk.present.expect("presenting").hidden();
     assert_eq!(
         shown.hidden.is_some(),
         hidden.any(),
@@ -220,7 +220,7 @@ fn notes_agree(app: &App, rebuilt: &mut Rebuilt, step: &str) {
         shown.hidden
     );
     let (ticks, charges, cents) = *rebuilt
-        .entry((app.version.revision, app.design))
+        .entry((app.version.revision, app.place.design))
         .or_insert_with(|| {
             let text =
                 idem::scenario::fork_toml::to_toml(&app.version.original, &app.version.added)
@@ -232,7 +232,7 @@ fn notes_agree(app: &App, rebuilt: &mut Rebuilt, step: &str) {
                     panic!("{step}: the notes cannot read the story they are sent: {e}\n{text}")
                 });
             let trace = scenario
-                .simulate(app.design)
+                .simulate(app.place.design)
                 .unwrap_or_else(|e| panic!("{step}: the notes cannot simulate the story: {e}"));
             (
                 trace.ticks.len(),
@@ -249,7 +249,7 @@ fn notes_agree(app: &App, rebuilt: &mut Rebuilt, step: &str) {
             trace.outcome.charged_cents.0
         ),
         "{step}: the notes rebuild another story (ticks, charges, cents) than the presenter shows under {}",
-        app.design.id()
+        app.place.design.id()
     );
 }
 
@@ -293,7 +293,7 @@ type HelpSeen = std::collections::HashSet<(String, u16)>;
 
 /// 2 and 3, on the frames the room sees, and on help as `?` would open it.
 fn frames_keep_secrets(app: &mut App, help_seen: &mut HelpSeen, step: &str) {
-    let hidden = app.present.expect("presenting").hidden().design;
+    let hidden = app.talk.present.expect("presenting").hidden().design;
     let pending = app.quiz_pending();
     let headline = headline_words(app);
     for (w, h) in SIZES {
@@ -311,25 +311,25 @@ fn frames_keep_secrets(app: &mut App, help_seen: &mut HelpSeen, step: &str) {
     // Help is drawn over the frame just checked, so its own box is what is new: drawn with
     // the overlay set, and tall enough to hold all of it, then the state put back as it was,
     // so the sequence goes on untouched.
-    if !hidden || !matches!(app.overlay, Overlay::None | Overlay::Help) {
+    if !hidden || !matches!(app.screens.overlay, Overlay::None | Overlay::Help) {
         return;
     }
-    let scroll = match app.overlay {
-        Overlay::Help => app.help_scroll,
+    let scroll = match app.screens.overlay {
+        Overlay::Help => app.screens.help_scroll,
         _ => 0,
     };
-    if !help_seen.insert((format!("{:?}", app.screen), scroll)) {
+    if !help_seen.insert((format!("{:?}", app.screens.screen), scroll)) {
         return;
     }
-    let (overlay, kept) = (app.overlay.clone(), app.help_scroll);
-    app.overlay = Overlay::Help;
-    app.help_scroll = scroll;
+    let (overlay, kept) = (app.screens.overlay.clone(), app.screens.help_scroll);
+    app.screens.overlay = Overlay::Help;
+    app.screens.help_scroll = scroll;
     for (w, h) in SIZES.into_iter().chain([(120, 100)]) {
         let screen = render(app, w, h);
         no_design_named(&screen, &format!("help at {w}×{h}"), step);
     }
-    app.overlay = overlay;
-    app.help_scroll = kept;
+    app.screens.overlay = overlay;
+    app.screens.help_scroll = kept;
 }
 
 /// 4. Whether `msg` may change the score, in the state it was pressed in.
@@ -352,19 +352,19 @@ fn run(acts: &[Act], most_keys: usize) {
     let keys: Vec<KeyEvent> = acts.iter().flat_map(Act::keys).take(most_keys).collect();
     {
         for k in keys {
-            let score = app.session_score();
+            let score = app.talk.session_score();
             let (answer_waiting, voting) = (
                 app.answer_waiting(),
-                matches!(app.overlay, Overlay::Voting { .. }),
+                matches!(app.screens.overlay, Overlay::Voting { .. }),
             );
             let msg = press(&mut app, k);
             pressed.push(format!("{:?}→{msg:?}", k.code));
             let step = format!("after {}", pressed.join(", "));
             assert!(
-                app.simulating.is_none(),
+                app.jobs.simulating.is_none(),
                 "{step}: still simulating after settle"
             );
-            let now = app.session_score();
+            let now = app.talk.session_score();
             if now != score {
                 let msg = msg
                     .as_ref()

@@ -172,16 +172,19 @@ fn pagedown_at_the_end_opens_the_next_scenario_and_the_score_carries_over() {
 
     clock(&mut app, 100);
     answer(&mut app, '2');
-    assert_eq!(app.session_score().right, 1);
+    assert_eq!(app.talk.session_score().right, 1);
     press(&mut app, key(KeyCode::End));
     assert!(app.at_end());
     // PageDown at the last tick: the next scenario, on the design the session names.
     press(&mut app, key(KeyCode::PageDown));
     assert_eq!(app.version.scenario.name, "reply-lost");
-    assert_eq!(app.design, Design::NoKey);
-    assert_eq!(app.tick, 0);
-    assert!(!app.room.any(), "a new scenario's questions are unanswered");
-    assert_eq!(app.session_score().right, 1, "the score carries over");
+    assert_eq!(app.place.design, Design::NoKey);
+    assert_eq!(app.place.tick, 0);
+    assert!(
+        !app.talk.room.any(),
+        "a new scenario's questions are unanswered"
+    );
+    assert_eq!(app.talk.session_score().right, 1, "the score carries over");
     clock(&mut app, 160);
     let second = render(&app, 80, 24);
     let title = second.lines().next().expect("a title line");
@@ -192,18 +195,18 @@ fn pagedown_at_the_end_opens_the_next_scenario_and_the_score_carries_over() {
     );
 
     answer(&mut app, '1');
-    let asked = app.session_score().asked;
+    let asked = app.talk.session_score().asked;
     assert_eq!(asked, 2);
     press(&mut app, key(KeyCode::End));
     press(&mut app, key(KeyCode::PageDown));
     assert_eq!(app.version.scenario.name, "request-lost");
-    assert_eq!(app.design, app.version.scenario.design);
+    assert_eq!(app.place.design, app.version.scenario.design);
     // PageUp at the first tick goes back, to the previous scenario's end, answers kept.
     press(&mut app, key(KeyCode::PageUp));
     assert_eq!(app.version.scenario.name, "reply-lost");
     assert!(app.at_end());
-    assert!(app.room.any(), "its answer is still there");
-    assert_eq!(app.session_score().asked, 2);
+    assert!(app.talk.room.any(), "its answer is still there");
+    assert_eq!(app.talk.session_score().asked, 2);
     press(&mut app, key(KeyCode::PageDown));
     assert_eq!(app.version.scenario.name, "request-lost");
     // No budget: no countdown.
@@ -216,12 +219,12 @@ fn pagedown_at_the_end_opens_the_next_scenario_and_the_score_carries_over() {
     answer(&mut app, '1');
     press(&mut app, key(KeyCode::End));
     let end = render(&app, 80, 24);
-    let score = app.session_score().text().expect("a score");
+    let score = app.talk.session_score().text().expect("a score");
     assert!(
         end.contains(&format!("The room, over the session: {score}")),
         "{end}"
     );
-    assert_eq!(app.session_score().asked, 3);
+    assert_eq!(app.talk.session_score().asked, 3);
     // The last tick of the last scenario: PageDown stays.
     press(&mut app, key(KeyCode::PageDown));
     assert_eq!(app.version.scenario.name, "request-lost");
@@ -258,8 +261,8 @@ fn the_notes_are_told_the_part_and_the_score() {
     let position = idem::present::link::Position {
         source: app.source.clone(),
         scenario: app.version.scenario.text.clone(),
-        design: app.design.id().to_string(),
-        tick: app.tick,
+        design: app.place.design.id().to_string(),
+        tick: app.place.tick,
         shown: idem::present::link::Shown {
             left_secs: Some(61),
             ..shown
@@ -570,11 +573,12 @@ fn a_part_come_back_to_shows_its_file_as_it_is_on_disk_now() {
     press(&mut app, key(KeyCode::PageUp));
     assert_eq!(app.version.scenario.title, "First, edited");
     assert!(
-        app.notice
+        app.screens
+            .notice
             .as_deref()
             .is_some_and(|n| n.contains("has an error")),
         "{:?}",
-        app.notice
+        app.screens.notice
     );
 }
 
@@ -582,17 +586,18 @@ fn a_part_come_back_to_shows_its_file_as_it_is_on_disk_now() {
 fn the_checklist_never_replaces_a_part_and_its_answers() {
     let mut app = presenting(three());
     answer(&mut app, '2');
-    assert!(app.room.any());
+    assert!(app.talk.room.any());
     press(&mut app, ch('k'));
     press(&mut app, key(KeyCode::Enter));
     assert_eq!(app.version.scenario.name, "order-5531", "the part stays");
-    assert!(app.room.any(), "and so do its answers");
+    assert!(app.talk.room.any(), "and so do its answers");
     assert!(
-        app.notice
+        app.screens
+            .notice
             .as_deref()
             .is_some_and(|n| n.contains("session file")),
         "{:?}",
-        app.notice
+        app.screens.notice
     );
     // Quitting asks, and the summary counts the parts shown, not the part on screen.
     press(&mut app, ch('q'));
@@ -669,28 +674,28 @@ fn a_talk_opens_on_its_agenda_and_ends_on_its_end_card() {
         ..Launch::default()
     };
     let mut app = App::launch(first.scenario, first.source, launch).expect("simulates");
-    assert_eq!(app.card(), Some(Card::Agenda));
+    assert_eq!(app.talk.card(), Some(Card::Agenda));
     let screen = render(&app, 80, 24);
     for part in ["1. Order 5531", "3. The last one", "PageDown starts part 1"] {
         assert!(screen.contains(part), "{part}:\n{screen}");
     }
     assert!(app.question_here().is_none(), "no question over the agenda");
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!((app.card(), app.tick), (None, 0));
+    assert_eq!((app.talk.card(), app.place.tick), (None, 0));
     press(&mut app, key(KeyCode::PageUp));
-    assert_eq!(app.card(), Some(Card::Agenda));
+    assert_eq!(app.talk.card(), Some(Card::Agenda));
     press(&mut app, key(KeyCode::PageDown));
     for _ in 0..3 {
         answer(&mut app, '2');
         press(&mut app, key(KeyCode::End));
         press(&mut app, key(KeyCode::PageDown));
     }
-    assert_eq!(app.card(), Some(Card::End));
+    assert_eq!(app.talk.card(), Some(Card::End));
     let screen = render(&app, 80, 24);
     assert!(screen.contains("3 of 3 parts shown"), "{screen}");
     assert!(screen.contains("The room, over the session"), "{screen}");
     press(&mut app, key(KeyCode::PageUp));
-    assert_eq!(app.card(), None);
+    assert_eq!(app.talk.card(), None);
     assert_eq!(app.version.scenario.name, "request-lost");
     assert!(app.at_end());
 }
@@ -735,7 +740,7 @@ fn an_edited_session_file_changes_the_agenda_and_keeps_the_answers() {
     assert_eq!(playlist.path.as_deref(), Some(path.as_path()));
     let mut app = presenting(playlist);
     answer(&mut app, '2');
-    let score = app.session_score();
+    let score = app.talk.session_score();
     // A fourth part after the first, and a new title for the talk.
     dir.write(
         "talk.toml",
@@ -747,40 +752,43 @@ fn an_edited_session_file_changes_the_agenda_and_keeps_the_answers() {
             ),
     );
     let (from, keys) = app
+        .talk
         .agenda
         .as_ref()
         .and_then(|a| a.playlist.source())
         .expect("read from a file");
     let reread = playlist::reread(&from, keys);
     settle(&mut app, Msg::SessionChanged(reread.map(Box::new)));
-    let agenda = app.agenda.as_ref().expect("a session");
+    let agenda = app.talk.agenda.as_ref().expect("a session");
     assert_eq!(agenda.playlist.title, "Four");
     assert_eq!(agenda.playlist.sections.len(), 4);
     assert_eq!(agenda.at, 0, "the part on screen stays");
     assert!(
-        app.notice
+        app.screens
+            .notice
             .as_deref()
             .is_some_and(|n| n.contains("4 parts, part 1 on screen")),
         "{:?}",
-        app.notice
+        app.screens.notice
     );
-    assert_eq!(app.session_score(), score, "part 1's answers are kept");
+    assert_eq!(app.talk.session_score(), score, "part 1's answers are kept");
     // On to part 2, which is the new one, and back: part 1 still has its answers.
     press(&mut app, key(KeyCode::End));
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.agenda.as_ref().map(|a| a.at), Some(1));
+    assert_eq!(app.talk.agenda.as_ref().map(|a| a.at), Some(1));
     assert_eq!(app.version.scenario.name, "second-purchase");
     press(&mut app, key(KeyCode::PageUp));
     press(&mut app, key(KeyCode::Home));
     press(&mut app, key(KeyCode::PageUp));
-    assert_eq!(app.agenda.as_ref().map(|a| a.at), Some(0));
-    assert_eq!(app.session_score(), score);
+    assert_eq!(app.talk.agenda.as_ref().map(|a| a.at), Some(0));
+    assert_eq!(app.talk.session_score(), score);
     // A broken edit keeps the agenda and says why.
     dir.write(
         "talk.toml",
         "title = \"Broken\"\n[[section]]\nscenario = 7\n",
     );
     let (from, keys) = app
+        .talk
         .agenda
         .as_ref()
         .and_then(|a| a.playlist.source())
@@ -789,15 +797,16 @@ fn an_edited_session_file_changes_the_agenda_and_keeps_the_answers() {
     assert!(reread.is_err());
     settle(&mut app, Msg::SessionChanged(reread.map(Box::new)));
     assert_eq!(
-        app.agenda.as_ref().map(|a| a.playlist.sections.len()),
+        app.talk.agenda.as_ref().map(|a| a.playlist.sections.len()),
         Some(4)
     );
     assert!(
-        app.notice
+        app.screens
+            .notice
             .as_deref()
             .is_some_and(|n| n.contains("the agenda read before is kept")),
         "{:?}",
-        app.notice
+        app.screens.notice
     );
 }
 
@@ -930,7 +939,7 @@ fn a_retitled_part_is_named_anew_in_the_agenda_and_the_notes() {
     )
     .expect("writable");
     common::file_changed(&mut app, &part);
-    let agenda = app.agenda.as_ref().expect("a session");
+    let agenda = app.talk.agenda.as_ref().expect("a session");
     assert!(agenda.playlist.sections[0].title.starts_with("Renamed: "));
     assert_eq!(agenda.playlist.sections[1].title, "Ours");
     let shown = idem::tui::shown::shown(&app);

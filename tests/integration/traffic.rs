@@ -520,8 +520,8 @@ mod screen {
     fn t_counts_a_day_beside_the_replay_and_shows_it_at_80_by_24() {
         let mut app = app();
         press(&mut app, ch('T'));
-        let Overlay::Traffic(view) = &app.overlay else {
-            panic!("T opens the traffic screen: {:?}", app.notice);
+        let Overlay::Traffic(view) = &app.screens.overlay else {
+            panic!("T opens the traffic screen: {:?}", app.screens.notice);
         };
         assert!(view.note.is_some(), "order-5531 sets no traffic faults");
         assert_eq!(view.report.designs.len(), 6);
@@ -534,12 +534,12 @@ mod screen {
         assert!(screen.contains("No key was held"), "{screen}");
         assert!(screen.contains("$25,"), "{screen}");
         press(&mut app, key(KeyCode::Left));
-        let Overlay::Traffic(view) = &app.overlay else {
+        let Overlay::Traffic(view) = &app.screens.overlay else {
             panic!("still open");
         };
         assert_eq!(view.selected, 1);
         press(&mut app, key(KeyCode::Esc));
-        assert_eq!(app.overlay, Overlay::None);
+        assert_eq!(app.screens.overlay, Overlay::None);
     }
 
     #[test]
@@ -566,8 +566,8 @@ mod screen {
         let scenario = super::scenario(&text);
         let mut app = idem::tui::app::App::new(scenario, "shop".into()).expect("the app");
         press(&mut app, ch('T'));
-        let Overlay::Traffic(view) = &app.overlay else {
-            panic!("T opens the traffic screen: {:?}", app.notice);
+        let Overlay::Traffic(view) = &app.screens.overlay else {
+            panic!("T opens the traffic screen: {:?}", app.screens.notice);
         };
         assert_eq!(view.note, None);
         assert_eq!(view.report.settings.orders, 5_000);
@@ -876,9 +876,10 @@ fn esc_stops_a_count_and_the_screen_says_partial() {
     else {
         panic!("T asks for a day to be counted beside the screen");
     };
-    assert!(app.counting.is_some());
+    assert!(app.jobs.counting.is_some());
     assert!(
-        app.notice
+        app.screens
+            .notice
             .as_deref()
             .is_some_and(|n| n.contains("Esc stops"))
     );
@@ -890,8 +891,8 @@ fn esc_stops_a_count_and_the_screen_says_partial() {
         .find_map(idem::tui::effect::run_now)
         .expect("the count reports");
     settle(&mut app, counted);
-    let Overlay::Traffic(view) = &app.overlay else {
-        panic!("the partial day is shown: {:?}", app.notice);
+    let Overlay::Traffic(view) = &app.screens.overlay else {
+        panic!("the partial day is shown: {:?}", app.screens.notice);
     };
     assert!(view.report.partial);
     let screen = common::render(&app, 80, 24);

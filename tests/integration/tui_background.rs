@@ -34,7 +34,11 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
         stories(app.version.runs().traces().values()),
         stories(before.values())
     );
-    let doing = app.simulating.clone().expect("it says it is simulating");
+    let doing = app
+        .jobs
+        .simulating
+        .clone()
+        .expect("it says it is simulating");
     assert!(doing.starts_with("what if:"), "{doing}");
     let screen = render_full(&app);
     assert!(
@@ -45,7 +49,7 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
     // Meanwhile the replay answers: stepping and switching designs work, and a second change
     // to the story waits.
     press(&mut app, key(KeyCode::Right));
-    assert_eq!(app.tick, 2);
+    assert_eq!(app.place.tick, 2);
     press(&mut app, key(KeyCode::Left));
     let msg = map_key(ch('!'), &app).expect("! is a what-if");
     assert!(
@@ -53,7 +57,7 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
         "no second story while one is simulated"
     );
     assert_eq!(
-        app.notice.as_deref(),
+        app.screens.notice.as_deref(),
         Some("still simulating the last change: one moment")
     );
 
@@ -64,7 +68,7 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
         .map(idem::tui::prepare::Prepared::with_file)
         .map_err(|e| e.to_string());
     settle(&mut app, Msg::Simulated { after, result });
-    assert!(app.simulating.is_none());
+    assert!(app.jobs.simulating.is_none());
     assert_eq!(app.version.added.len(), 1);
     let (revision, file) = app.version.file.clone().expect("the story as a file");
     assert_eq!(
@@ -82,13 +86,14 @@ fn in_the_terminal_a_what_if_is_simulated_while_the_replay_stays_live() {
         stories(at_once.version.runs().traces().values()),
         "the same story as simulated at once"
     );
-    assert_eq!(app.tick, 1, "the moment is kept");
+    assert_eq!(app.place.tick, 1, "the moment is kept");
     assert!(
-        app.notice
+        app.screens
+            .notice
             .as_deref()
             .is_some_and(|n| n.starts_with("what if:")),
         "{:?}",
-        app.notice
+        app.screens.notice
     );
 }
 
@@ -109,14 +114,14 @@ fn in_the_terminal_a_reload_and_an_opened_scenario_are_simulated_elsewhere_too()
         },
     );
     assert_eq!(
-        app.notice.as_deref(),
+        app.screens.notice.as_deref(),
         Some("the scenario file changed: reloaded")
     );
 
     // The picker's choice closes the picker; an error would bring it back.
     press(&mut app, ch('o'));
-    let Overlay::Picker(picker) = &app.overlay else {
-        panic!("the picker: {:?}", app.overlay);
+    let Overlay::Picker(picker) = &app.screens.overlay else {
+        panic!("the picker: {:?}", app.screens.overlay);
     };
     let n = picker
         .entries
@@ -136,7 +141,7 @@ fn in_the_terminal_a_reload_and_an_opened_scenario_are_simulated_elsewhere_too()
         .and_then(idem::tui::effect::run_now);
     let job = simulation(update(&mut app, read.expect("the scenario was read")))
         .expect("the scenario waits to be simulated");
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     let idem::tui::prepare::After::Open { errors_to, .. } = &job.after else {
         panic!("{:?}", job.after);
     };
@@ -148,8 +153,8 @@ fn in_the_terminal_a_reload_and_an_opened_scenario_are_simulated_elsewhere_too()
             result: Err("the engine refused it".into()),
         },
     );
-    let Overlay::Picker(picker) = &app.overlay else {
-        panic!("the picker is back: {:?}", app.overlay);
+    let Overlay::Picker(picker) = &app.screens.overlay else {
+        panic!("the picker is back: {:?}", app.screens.overlay);
     };
     assert_eq!(picker.error.as_deref(), Some("the engine refused it"));
 }
@@ -171,7 +176,7 @@ fn each_design_is_told_when_first_wanted_and_told_the_same_on_any_thread() {
             };
             let app =
                 App::launch(scenario.clone(), builtin.name.into(), launch).expect("simulates");
-            assert_eq!(app.design, opening);
+            assert_eq!(app.place.design, opening);
             assert_eq!(
                 app.version.runs().told_so_far(),
                 vec![opening],
@@ -250,12 +255,30 @@ fn the_terms_marked_at_a_tick_are_the_same_before_the_whole_story_is_searched() 
                 .filter(|t| told.narrations.len() < 100 || t % 7 == 0 || (508..516).contains(t));
             for tick in ticks {
                 assert_eq!(
-                    marked_at(&runs.glossary_through(d, tick), tick),
+                    marked_at(runs.glossary_through(d, tick), tick),
                     marked_at(&whole, tick),
                     "{} under {d:?} at tick {tick}",
                     scenario.name
                 );
             }
         }
+    }
+}
+
+/// Marking the glossary's terms on a frame searches nothing: while the whole story has not
+/// been searched, every early tick's marks come from one search of the story's first ticks,
+/// made the first time a frame wants it (before, each frame searched, and built a new search
+/// for every term it found: 40 % of a frame at 200×50).
+#[test]
+fn an_early_ticks_glossary_marks_are_searched_once_per_design() {
+    let app = common::app();
+    let runs = app.version.runs();
+    for d in idem::sim::Design::ALL {
+        let first = runs.glossary_through(d, 0);
+        let again = runs.glossary_through(d, 3);
+        assert!(
+            std::ptr::eq(first.as_ptr(), again.as_ptr()),
+            "{d:?}: the marks of two early ticks were searched twice"
+        );
     }
 }

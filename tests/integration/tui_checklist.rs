@@ -13,7 +13,7 @@ use ratatui::crossterm::event::KeyCode;
 fn checklist_opens_moves_and_opens_a_scenario() {
     let mut app = app();
     assert_eq!(press(&mut app, ch('k')), Some(Msg::OpenChecklist));
-    assert_eq!(app.overlay, Overlay::Checklist(0));
+    assert_eq!(app.screens.overlay, Overlay::Checklist(0));
     let screen = render_full(&app);
     insta::assert_snapshot!("checklist", screen);
     let inner = flat(&panel(&screen, " Before you trust a retry "));
@@ -26,24 +26,28 @@ fn checklist_opens_moves_and_opens_a_scenario() {
     assert!(inner.contains(&collapse(CHECKLIST[4].why)), "{inner}");
 
     press(&mut app, key(KeyCode::Up));
-    assert_eq!(app.overlay, Overlay::Checklist(0), "Up stops at the first");
+    assert_eq!(
+        app.screens.overlay,
+        Overlay::Checklist(0),
+        "Up stops at the first"
+    );
     press(&mut app, key(KeyCode::Down));
-    assert_eq!(app.overlay, Overlay::Checklist(1));
+    assert_eq!(app.screens.overlay, Overlay::Checklist(1));
     press(&mut app, key(KeyCode::Tab));
-    assert_eq!(app.overlay, Overlay::Checklist(2));
+    assert_eq!(app.screens.overlay, Overlay::Checklist(2));
     assert_eq!(CHECKLIST[2].scenario, "monday-rerun");
     assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert_eq!(app.version.scenario.name, "monday-rerun");
     assert_eq!(app.source, "monday-rerun");
-    assert_eq!(app.tick, 0);
+    assert_eq!(app.place.tick, 0);
 
     // Down stops at the last; k closes.
     press(&mut app, ch('k'));
     for _ in 0..10 {
         press(&mut app, key(KeyCode::Down));
     }
-    assert_eq!(app.overlay, Overlay::Checklist(4));
+    assert_eq!(app.screens.overlay, Overlay::Checklist(4));
     assert_eq!(press(&mut app, ch('k')), Some(Msg::Back));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
 }

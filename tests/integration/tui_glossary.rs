@@ -14,9 +14,9 @@ use ratatui::style::Modifier;
 fn glossary_lists_every_term() {
     let mut app = app();
     assert_eq!(press(&mut app, ch('?')), Some(Msg::ToggleHelp));
-    assert_eq!(app.overlay, Overlay::Help);
+    assert_eq!(app.screens.overlay, Overlay::Help);
     assert_eq!(press(&mut app, ch('g')), Some(Msg::OpenGlossary));
-    assert_eq!(app.overlay, Overlay::Glossary);
+    assert_eq!(app.screens.overlay, Overlay::Glossary);
     let screen = render_full(&app);
     let inner = panel(&screen, " Glossary ");
     let text = flat(&inner);
@@ -32,7 +32,7 @@ fn glossary_lists_every_term() {
         );
     }
     assert_eq!(press(&mut app, key(KeyCode::Esc)), Some(Msg::Back));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
 }
 
 /// The underlined stretches of a marked text.

@@ -95,38 +95,38 @@ fn stepping_stays_in_bounds() {
     assert!(last > 5);
     for k in [key(KeyCode::Left), ch('h'), key(KeyCode::Home), ch('g')] {
         press(&mut app, k);
-        assert_eq!(app.tick, 0, "{k:?} at the first tick");
+        assert_eq!(app.place.tick, 0, "{k:?} at the first tick");
     }
     press(&mut app, key(KeyCode::Right));
-    assert_eq!(app.tick, 1);
+    assert_eq!(app.place.tick, 1);
     press(&mut app, ch('l'));
-    assert_eq!(app.tick, 2);
+    assert_eq!(app.place.tick, 2);
     press(&mut app, key(KeyCode::Left));
-    assert_eq!(app.tick, 1);
+    assert_eq!(app.place.tick, 1);
     press(&mut app, ch('h'));
-    assert_eq!(app.tick, 0);
+    assert_eq!(app.place.tick, 0);
     for i in 1..=last + 5 {
         press(&mut app, key(KeyCode::Right));
-        assert_eq!(app.tick, i.min(last));
+        assert_eq!(app.place.tick, i.min(last));
     }
     assert!(app.at_end());
     for k in [key(KeyCode::Right), ch('l'), key(KeyCode::End), ch('G')] {
         press(&mut app, k);
-        assert_eq!(app.tick, last, "{k:?} at the last tick");
+        assert_eq!(app.place.tick, last, "{k:?} at the last tick");
     }
     press(&mut app, key(KeyCode::Home));
-    assert_eq!(app.tick, 0);
+    assert_eq!(app.place.tick, 0);
     press(&mut app, ch('G'));
-    assert_eq!(app.tick, last);
+    assert_eq!(app.place.tick, last);
     press(&mut app, ch('g'));
-    assert_eq!(app.tick, 0);
+    assert_eq!(app.place.tick, 0);
     press(&mut app, key(KeyCode::End));
-    assert_eq!(app.tick, last);
+    assert_eq!(app.place.tick, last);
     for i in (0..last + 5).rev() {
         press(&mut app, ch('h'));
-        assert_eq!(app.tick, i.saturating_sub(5));
+        assert_eq!(app.place.tick, i.saturating_sub(5));
     }
-    assert_eq!(app.tick, 0);
+    assert_eq!(app.place.tick, 0);
     assert!(!app.quit);
 }
 
@@ -139,27 +139,30 @@ fn switching_design_keeps_the_moment() {
         .iter()
         .position(|t| t.kind == TickKind::Send && app.trace().format_time(t.at) == "14:02:38.000")
         .expect("a send at 14:02:38 under with-charge");
-    while app.tick < send {
+    while app.place.tick < send {
         press(&mut app, key(KeyCode::Right));
     }
-    let here = app.trace().ticks[app.tick].clone();
+    let here = app.trace().ticks[app.place.tick].clone();
     press(&mut app, ch('3'));
-    assert_eq!(app.design, Design::NoKey);
-    let there = &app.trace().ticks[app.tick];
+    assert_eq!(app.place.design, Design::NoKey);
+    let there = &app.trace().ticks[app.place.tick];
     assert_eq!(there.at, here.at);
     assert_eq!((there.kind, &there.fact), (here.kind, &here.fact));
     assert_eq!(app.now(), here.at);
     press(&mut app, ch('1'));
-    assert_eq!(app.design, Design::WithCharge);
-    assert_eq!(app.tick, send, "switching back lands where it started");
+    assert_eq!(app.place.design, Design::WithCharge);
+    assert_eq!(
+        app.place.tick, send,
+        "switching back lands where it started"
+    );
 
     // The crash is the second tick at 14:02:07.250 under 1 and under 2: the same one.
     settle(&mut app, Msg::First);
-    while app.trace().ticks[app.tick].kind != TickKind::Crash {
+    while app.trace().ticks[app.place.tick].kind != TickKind::Crash {
         press(&mut app, key(KeyCode::Right));
     }
     press(&mut app, ch('2'));
-    assert_eq!(app.trace().ticks[app.tick].kind, TickKind::Crash);
+    assert_eq!(app.trace().ticks[app.place.tick].kind, TickKind::Crash);
 }
 
 #[test]
@@ -170,21 +173,21 @@ fn switching_design_keeps_the_moment_everywhere() {
         for from in Design::ALL {
             for to in Design::ALL {
                 for tick in 0..app.version.trace_of(from).ticks.len() {
-                    app.design = from;
-                    app.tick = tick;
+                    app.place.design = from;
+                    app.place.tick = tick;
                     let at = app.trace().ticks[tick].at;
                     press(&mut app, ch((b'0' + to.hotkey()) as char));
-                    assert_eq!(app.design, to);
+                    assert_eq!(app.place.design, to);
                     let other = app.trace();
                     let name = builtin.name;
-                    let landed = other.ticks[app.tick].at;
+                    let landed = other.ticks[app.place.tick].at;
                     if other.ticks.iter().any(|t| t.at == at) {
                         assert_eq!(landed, at, "{name} {from:?}→{to:?} tick {tick}");
                     } else {
                         // No tick at that instant: the last one before it, if any.
                         let before = other.ticks.iter().rposition(|t| t.at < at);
                         assert_eq!(
-                            Some(app.tick),
+                            Some(app.place.tick),
                             before.or(Some(0)),
                             "{name} {from:?}→{to:?} tick {tick}"
                         );
@@ -212,9 +215,9 @@ fn d_jumps_to_the_first_divergence() {
             settle(&mut app, Msg::First);
             press_all(&mut app, setup);
             assert_eq!(press(&mut app, ch('d')), Some(Msg::JumpToDivergence));
-            assert_eq!(app.screen, Screen::Replay, "{design:?}");
-            assert_eq!(app.tick, expected, "{design:?} after {setup:?}");
-            let notice = app.notice.clone().unwrap_or_default();
+            assert_eq!(app.screens.screen, Screen::Replay, "{design:?}");
+            assert_eq!(app.place.tick, expected, "{design:?} after {setup:?}");
+            let notice = app.screens.notice.clone().unwrap_or_default();
             assert!(notice.contains("part ways here"), "{notice}");
             assert!(notice.contains(design.name()), "{notice}");
         }
@@ -224,10 +227,10 @@ fn d_jumps_to_the_first_divergence() {
     let mut app = app();
     press(&mut app, ch('d'));
     assert_eq!(app.trace().format_time(app.now()), "14:02:07.250");
-    assert_eq!(app.trace().ticks[app.tick].kind, TickKind::Charge);
+    assert_eq!(app.trace().ticks[app.place.tick].kind, TickKind::Charge);
     // Another key clears the notice.
     press(&mut app, key(KeyCode::Right));
-    assert_eq!(app.notice, None);
+    assert_eq!(app.screens.notice, None);
 }
 
 #[test]
@@ -236,8 +239,11 @@ fn c_toggles_compare_and_steps_all_designs_together() {
     press(&mut app, key(KeyCode::Right));
     let start = app.now();
     press(&mut app, ch('c'));
-    assert_eq!(app.screen, Screen::Compare);
-    assert_eq!(app.compare_at, start, "compare opens at the same moment");
+    assert_eq!(app.screens.screen, Screen::Compare);
+    assert_eq!(
+        app.place.compare_at, start,
+        "compare opens at the same moment"
+    );
     // Every instant any of the three designs reaches, in order, once each.
     let mut instants: Vec<Instant> = Design::CORE
         .iter()
@@ -248,33 +254,36 @@ fn c_toggles_compare_and_steps_all_designs_together() {
     instants.dedup();
     let mut seen = Vec::new();
     for _ in 0..instants.len() + 5 {
-        let before = app.compare_at;
+        let before = app.place.compare_at;
         press(&mut app, key(KeyCode::Right));
-        assert!(app.compare_at >= before, "compare never moves back on →");
-        if app.compare_at > before {
-            seen.push(app.compare_at);
+        assert!(
+            app.place.compare_at >= before,
+            "compare never moves back on →"
+        );
+        if app.place.compare_at > before {
+            seen.push(app.place.compare_at);
         }
     }
     assert_eq!(seen, instants, "→ visits every instant in order");
-    let end = app.compare_at;
+    let end = app.place.compare_at;
     press(&mut app, ch('l'));
-    assert_eq!(app.compare_at, end, "the end is the end");
+    assert_eq!(app.place.compare_at, end, "the end is the end");
     // ← walks back the same way.
     let mut back = Vec::new();
-    while app.compare_at > start {
-        let before = app.compare_at;
+    while app.place.compare_at > start {
+        let before = app.place.compare_at;
         press(&mut app, key(KeyCode::Left));
-        assert!(app.compare_at < before);
+        assert!(app.place.compare_at < before);
         back.push(before);
     }
     back.reverse();
     assert_eq!(back, instants);
     press(&mut app, ch('G'));
-    assert_eq!(app.compare_at, end);
+    assert_eq!(app.place.compare_at, end);
     // Leaving compare lands on the tick of the current design at or before that moment.
     press(&mut app, ch('c'));
-    assert_eq!(app.screen, Screen::Replay);
-    assert_eq!(app.tick, app.trace().tick_at_or_before(end));
+    assert_eq!(app.screens.screen, Screen::Replay);
+    assert_eq!(app.place.tick, app.trace().tick_at_or_before(end));
     assert!(app.at_end());
 }
 
@@ -282,35 +291,35 @@ fn c_toggles_compare_and_steps_all_designs_together() {
 fn help_opens_and_esc_closes_then_quits() {
     let mut app = app();
     press(&mut app, ch('?'));
-    assert_eq!(app.overlay, Overlay::Help);
+    assert_eq!(app.screens.overlay, Overlay::Help);
     // While the help is open, stepping keys do nothing.
     assert_eq!(press(&mut app, key(KeyCode::Right)), None);
     assert_eq!(press(&mut app, ch('3')), None);
-    assert_eq!((app.tick, app.design), (0, Design::WithCharge));
+    assert_eq!((app.place.tick, app.place.design), (0, Design::WithCharge));
     assert_eq!(press(&mut app, key(KeyCode::Esc)), Some(Msg::ToggleHelp));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert!(!app.quit, "the first Esc only closes the help");
     press(&mut app, key(KeyCode::Esc));
     assert!(!app.quit, "Esc never quits the replay");
     assert_eq!(
-        app.notice.as_deref(),
+        app.screens.notice.as_deref(),
         Some("nothing open to close: q quits")
     );
 
     // `?` and Enter close it too; in compare, Esc goes back to the replay before quitting.
     let mut app = self::app();
     press_all(&mut app, &[ch('?'), ch('?')]);
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     press_all(&mut app, &[ch('?'), key(KeyCode::Enter)]);
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     press_all(&mut app, &[ch('c'), ch('?')]);
     press(&mut app, key(KeyCode::Esc));
     assert_eq!(
-        (app.overlay.clone(), app.screen),
+        (app.screens.overlay.clone(), app.screens.screen),
         (Overlay::None, Screen::Compare)
     );
     press(&mut app, key(KeyCode::Esc));
-    assert_eq!(app.screen, Screen::Replay);
+    assert_eq!(app.screens.screen, Screen::Replay);
     assert!(!app.quit);
     press(&mut app, key(KeyCode::Esc));
     assert!(!app.quit);
@@ -338,68 +347,68 @@ fn space_plays_and_play_steps_stop_at_the_end() {
     let last = app.last_tick();
     // Not playing: the timer does nothing.
     settle(&mut app, Msg::PlayStep);
-    assert_eq!(app.tick, 0);
+    assert_eq!(app.place.tick, 0);
     press(&mut app, ch(' '));
-    assert!(app.playing);
+    assert!(app.place.playing);
     for i in 1..=last {
         settle(&mut app, Msg::PlayStep);
-        assert_eq!(app.tick, i);
-        assert_eq!(app.playing, i < last, "tick {i}");
+        assert_eq!(app.place.tick, i);
+        assert_eq!(app.place.playing, i < last, "tick {i}");
     }
     assert!(app.at_end());
     settle(&mut app, Msg::PlayStep);
-    assert_eq!(app.tick, last);
-    assert!(!app.playing);
+    assert_eq!(app.place.tick, last);
+    assert!(!app.place.playing);
     // Space at the end plays again from the top.
     press(&mut app, ch(' '));
-    assert!(app.playing);
-    assert_eq!(app.tick, 0);
+    assert!(app.place.playing);
+    assert_eq!(app.place.tick, 0);
     settle(&mut app, Msg::PlayStep);
-    assert_eq!(app.tick, 1);
+    assert_eq!(app.place.tick, 1);
     // Space pauses; stepping by hand pauses too.
     press(&mut app, ch(' '));
-    assert!(!app.playing);
+    assert!(!app.place.playing);
     settle(&mut app, Msg::PlayStep);
-    assert_eq!(app.tick, 1);
+    assert_eq!(app.place.tick, 1);
     press(&mut app, ch(' '));
     press(&mut app, key(KeyCode::Right));
-    assert!(!app.playing);
-    assert_eq!(app.tick, 2);
+    assert!(!app.place.playing);
+    assert_eq!(app.place.tick, 2);
     settle(&mut app, Msg::PlayStep);
-    assert_eq!(app.tick, 2);
+    assert_eq!(app.place.tick, 2);
 }
 
 #[test]
 fn plus_and_minus_clamp_the_speed() {
     let mut app = app();
-    let start = app.speed;
+    let start = app.place.speed;
     assert_eq!(SPEEDS[start], 1.0);
-    let mut pace = app.pace();
+    let mut pace = app.place.pace();
     for _ in 0..SPEEDS.len() + 3 {
         press(&mut app, ch('+'));
-        assert!(app.pace() <= pace);
-        pace = app.pace();
+        assert!(app.place.pace() <= pace);
+        pace = app.place.pace();
     }
-    assert_eq!(app.speed, SPEEDS.len() - 1);
+    assert_eq!(app.place.speed, SPEEDS.len() - 1);
     press(&mut app, ch('='));
-    assert_eq!(app.speed, SPEEDS.len() - 1);
+    assert_eq!(app.place.speed, SPEEDS.len() - 1);
     for _ in 0..SPEEDS.len() + 3 {
         press(&mut app, ch('-'));
-        assert!(app.pace() >= pace);
-        pace = app.pace();
+        assert!(app.place.pace() >= pace);
+        pace = app.place.pace();
     }
-    assert_eq!(app.speed, 0);
+    assert_eq!(app.place.speed, 0);
     press(&mut app, ch('+'));
-    assert_eq!(app.speed, 1);
+    assert_eq!(app.place.speed, 1);
     // Speed does not move the replay.
-    assert_eq!(app.tick, 0);
+    assert_eq!(app.place.tick, 0);
 }
 
 /// Steps forward until a question stops the replay; returns its tick.
 fn step_to_quiz(app: &mut App) -> usize {
     for _ in 0..100 {
         if app.quiz_pending() {
-            return app.tick;
+            return app.place.tick;
         }
         press(app, key(KeyCode::Right));
     }
@@ -417,14 +426,14 @@ fn the_quiz_holds_the_replay_until_answered() {
     );
     // Stepping, End and autoplay all wait for the answer.
     press(&mut app, key(KeyCode::Right));
-    assert_eq!(app.tick, at);
+    assert_eq!(app.place.tick, at);
     settle(&mut app, Msg::First);
     press(&mut app, ch('G'));
-    assert_eq!(app.tick, at, "End stops at the question");
+    assert_eq!(app.place.tick, at, "End stops at the question");
     press(&mut app, ch(' '));
     settle(&mut app, Msg::PlayStep);
-    assert_eq!(app.tick, at);
-    assert!(!app.playing);
+    assert_eq!(app.place.tick, at);
+    assert!(!app.place.playing);
     // A number still switches design at a question: it never answers by accident.
     assert_eq!(
         map_key(ch('3'), &app),
@@ -432,26 +441,34 @@ fn the_quiz_holds_the_replay_until_answered() {
     );
     // a, then a number: the room's answer, kept until the reveal.
     press_all(&mut app, &[ch('a'), ch('2')]);
-    assert_eq!(app.design, Design::WithCharge);
+    assert_eq!(app.place.design, Design::WithCharge);
     assert!(app.answer_waiting());
-    assert_eq!(app.score().asked, 0, "nothing counts before the reveal");
+    assert_eq!(
+        app.talk.score().asked,
+        0,
+        "nothing counts before the reveal"
+    );
     // The next step reveals it; the one after goes on.
     press(&mut app, key(KeyCode::Right));
-    assert_eq!(app.tick, at, "the step revealed the answer");
-    assert_eq!(app.score().right, 1, "with-charge charges once: choice 2");
+    assert_eq!(app.place.tick, at, "the step revealed the answer");
+    assert_eq!(
+        app.talk.score().right,
+        1,
+        "with-charge charges once: choice 2"
+    );
     press(&mut app, key(KeyCode::Right));
-    assert_eq!(app.tick, at + 1, "answered: the replay goes on");
+    assert_eq!(app.place.tick, at + 1, "answered: the replay goes on");
 }
 
 #[test]
 fn the_answer_follows_the_design_in_force() {
     let mut app = app_with_quiz();
     press(&mut app, ch('3'));
-    assert_eq!(app.design, Design::NoKey);
+    assert_eq!(app.place.design, Design::NoKey);
     step_to_quiz(&mut app);
     press_all(&mut app, &[ch('a'), ch('2'), key(KeyCode::Enter)]);
     assert_eq!(
-        (app.score().right, app.score().asked),
+        (app.talk.score().right, app.talk.score().asked),
         (0, 1),
         "no-key charges twice: once is wrong"
     );
@@ -462,10 +479,10 @@ fn an_answer_cannot_be_changed_by_stepping_back() {
     let mut app = app_with_quiz();
     let at = step_to_quiz(&mut app);
     press_all(&mut app, &[ch('a'), ch('1'), key(KeyCode::Enter)]);
-    assert_eq!((app.score().right, app.score().asked), (0, 1));
+    assert_eq!((app.talk.score().right, app.talk.score().asked), (0, 1));
     press(&mut app, key(KeyCode::Left));
     press(&mut app, key(KeyCode::Right));
-    assert_eq!(app.tick, at);
+    assert_eq!(app.place.tick, at);
     assert!(!app.quiz_pending(), "the question is not asked again");
     // A number is a design switch, not a second answer.
     assert_eq!(
@@ -474,18 +491,19 @@ fn an_answer_cannot_be_changed_by_stepping_back() {
     );
     // Answer mode under the same design says the answer stands, and opens nothing.
     press(&mut app, ch('a'));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert_eq!(
-        (app.score().right, app.score().asked),
+        (app.talk.score().right, app.talk.score().asked),
         (0, 1),
         "no second chance"
     );
     assert!(
-        app.notice
+        app.screens
+            .notice
             .as_deref()
             .is_some_and(|n| n.contains("revealed and stays")),
         "{:?}",
-        app.notice
+        app.screens.notice
     );
 }
 
@@ -493,7 +511,10 @@ fn an_answer_cannot_be_changed_by_stepping_back() {
 fn what_if_keys_fork_and_undo() {
     let mut app = app();
     press(&mut app, key(KeyCode::Right));
-    assert_eq!(app.trace().ticks[app.tick].kind, idem::sim::TickKind::Send);
+    assert_eq!(
+        app.trace().ticks[app.place.tick].kind,
+        idem::sim::TickKind::Send
+    );
     let before = app.trace().outcome.charges;
     press(&mut app, ch('3'));
     assert_eq!(app.trace().outcome.charges, 2);
@@ -502,7 +523,7 @@ fn what_if_keys_fork_and_undo() {
     assert_eq!(app.version.added.len(), 1);
     assert_eq!(app.trace().outcome.charges, 1);
     assert_eq!(
-        app.trace().ticks[app.tick].kind,
+        app.trace().ticks[app.place.tick].kind,
         idem::sim::TickKind::Send,
         "the moment is kept"
     );
@@ -515,32 +536,37 @@ fn what_if_keys_fork_and_undo() {
     settle(&mut app, Msg::First);
     press(&mut app, ch('x'));
     assert!(app.version.added.is_empty());
-    assert!(app.notice.is_some());
+    assert!(app.screens.notice.is_some());
 }
 
 #[test]
 fn w_opens_the_window_calculator_on_this_checkout_and_enter_replays_the_stack() {
     let mut app = app();
     press(&mut app, ch('w'));
-    assert_eq!(app.screen, Screen::Window);
-    let window = app.window.as_ref().expect("the calculator is open");
+    assert_eq!(app.screens.screen, Screen::Window);
+    let window = app.screens.window.as_ref().expect("the calculator is open");
     // order-5531's checkout: one layer of three attempts, keys kept 24 h.
     let report = window.report().expect("the stack is valid");
     assert_eq!(report.attempts.to_string(), "3");
     // Its own keys: → adds an attempt to the selected layer; q closes, not quits.
     press(&mut app, key(KeyCode::Right));
-    let report = app.window.as_ref().and_then(|w| w.report()).expect("valid");
+    let report = app
+        .screens
+        .window
+        .as_ref()
+        .and_then(|w| w.report())
+        .expect("valid");
     assert_eq!(report.attempts.to_string(), "4");
     press(&mut app, ch('q'));
     assert!(!app.quit);
-    assert_eq!(app.screen, Screen::Replay);
+    assert_eq!(app.screens.screen, Screen::Replay);
     // Opened again, it keeps the edit; Enter builds the scenario from the stack and replays
     // it from the start.
     press(&mut app, ch('w'));
     press(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.screen, Screen::Replay);
+    assert_eq!(app.screens.screen, Screen::Replay);
     assert_eq!(app.version.scenario.name, "your-stack");
-    assert_eq!(app.tick, 0);
+    assert_eq!(app.place.tick, 0);
     assert_eq!(
         app.version.trace_of(Design::NoKey).outcome.charges,
         4,
@@ -571,28 +597,29 @@ fn brackets_jump_between_events_that_matter() {
     let mut visited = Vec::new();
     for _ in 0..expected.len() {
         press(&mut app, ch(']'));
-        visited.push(app.tick);
+        visited.push(app.place.tick);
     }
     assert_eq!(visited, expected);
     assert!(
-        app.notice
+        app.screens
+            .notice
             .as_deref()
-            .is_some_and(|n| n.starts_with(&format!("tick {}: ", app.tick + 1))),
+            .is_some_and(|n| n.starts_with(&format!("tick {}: ", app.place.tick + 1))),
         "{:?}",
-        app.notice
+        app.screens.notice
     );
     press(&mut app, ch(']'));
     assert_eq!(
-        app.tick,
+        app.place.tick,
         *expected.last().unwrap(),
         "nothing after the last"
     );
     assert_eq!(
-        app.notice.as_deref(),
+        app.screens.notice.as_deref(),
         Some("nothing more that matters after this tick")
     );
     press(&mut app, ch('['));
-    assert_eq!(app.tick, expected[expected.len() - 2]);
+    assert_eq!(app.place.tick, expected[expected.len() - 2]);
 
     // On a short screen the timeline says how many rows are above its top.
     press(&mut app, key(KeyCode::End));
@@ -605,25 +632,28 @@ fn brackets_jump_between_events_that_matter() {
 fn colon_goes_to_a_tick_or_a_time() {
     let mut app = app();
     press(&mut app, ch(':'));
-    assert!(matches!(app.overlay, Overlay::Goto { .. }));
+    assert!(matches!(app.screens.overlay, Overlay::Goto { .. }));
     for c in "5".chars() {
         press(&mut app, ch(c));
     }
     press(&mut app, key(KeyCode::Enter));
-    assert_eq!((app.overlay.clone(), app.tick), (Overlay::None, 4));
+    assert_eq!(
+        (app.screens.overlay.clone(), app.place.tick),
+        (Overlay::None, 4)
+    );
 
     press(&mut app, ch(':'));
     for c in "14:02:38".chars() {
         press(&mut app, ch(c));
     }
     press(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.overlay, Overlay::None);
-    let t = &app.trace().ticks[app.tick];
+    assert_eq!(app.screens.overlay, Overlay::None);
+    let t = &app.trace().ticks[app.place.tick];
     assert!(t.at <= Instant(50_558_000), "{:?}", t.at);
     assert!(
         app.trace()
             .ticks
-            .get(app.tick + 1)
+            .get(app.place.tick + 1)
             .is_none_or(|n| n.at > Instant(50_558_000)),
         "the one tick at 14:02:38, where a question at that time stops"
     );
@@ -633,12 +663,12 @@ fn colon_goes_to_a_tick_or_a_time() {
         press(&mut app, ch(c));
     }
     press(&mut app, key(KeyCode::Enter));
-    match &app.overlay {
+    match &app.screens.overlay {
         Overlay::Goto { error: Some(e), .. } => assert!(e.contains("there is no tick 99"), "{e}"),
         other => panic!("{other:?}"),
     }
     press(&mut app, key(KeyCode::Esc));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
 }
 
 /// In compare, number keys add or take away columns (two to five), and the rows line up by
@@ -648,12 +678,12 @@ fn compare_chooses_its_columns_and_lines_rows_up_by_time() {
     let mut app = app();
     press(&mut app, key(KeyCode::End));
     press(&mut app, ch('c'));
-    assert_eq!(app.screen, Screen::Compare);
-    assert_eq!(app.compared, Design::CORE.to_vec());
+    assert_eq!(app.screens.screen, Screen::Compare);
+    assert_eq!(app.screens.compared, Design::CORE.to_vec());
     press(&mut app, ch('4'));
     press(&mut app, ch('6'));
     assert_eq!(
-        app.compared,
+        app.screens.compared,
         [
             Design::WithCharge,
             Design::LogAfterCharge,
@@ -663,9 +693,10 @@ fn compare_chooses_its_columns_and_lines_rows_up_by_time() {
         ]
     );
     press(&mut app, ch('5'));
-    assert_eq!(app.compared.len(), 5, "at most five");
+    assert_eq!(app.screens.compared.len(), 5, "at most five");
     assert!(
-        app.notice
+        app.screens
+            .notice
             .as_deref()
             .is_some_and(|n| n.contains("at most five"))
     );
@@ -673,12 +704,13 @@ fn compare_chooses_its_columns_and_lines_rows_up_by_time() {
         press(&mut app, ch(c));
     }
     assert_eq!(
-        app.compared,
+        app.screens.compared,
         [Design::LogBeforeCharge, Design::InProgressRecord],
         "at least two stay"
     );
     assert!(
-        app.notice
+        app.screens
+            .notice
             .as_deref()
             .is_some_and(|n| n.contains("at least two"))
     );
@@ -707,9 +739,9 @@ fn compare_chooses_its_columns_and_lines_rows_up_by_time() {
 fn help_belongs_to_its_screen() {
     let mut app = app();
     press(&mut app, ch('w'));
-    assert_eq!(app.screen, Screen::Window);
+    assert_eq!(app.screens.screen, Screen::Window);
     press(&mut app, ch('?'));
-    assert_eq!(app.overlay, Overlay::Help);
+    assert_eq!(app.screens.overlay, Overlay::Help);
     let screen = common::render(&app, 120, 40);
     assert!(screen.contains("Keys of the retry window"), "{screen}");
     assert!(
@@ -717,8 +749,12 @@ fn help_belongs_to_its_screen() {
         "{screen}"
     );
     press(&mut app, key(KeyCode::Esc));
-    assert_eq!(app.overlay, Overlay::None);
-    assert_eq!(app.screen, Screen::Window, "Esc closed the help only");
+    assert_eq!(app.screens.overlay, Overlay::None);
+    assert_eq!(
+        app.screens.screen,
+        Screen::Window,
+        "Esc closed the help only"
+    );
 
     let mut app = app_presenting();
     press(&mut app, ch('?'));
@@ -746,8 +782,8 @@ fn e_explores_and_enter_replays_a_counterexample() {
     let scenario = idem::scenario::parse("inline.toml", "inline", &source).expect("parses");
     let mut app = App::new(scenario, "inline".into()).expect("simulates");
     press(&mut app, ch('e'));
-    let Overlay::Explore { found, row, col } = app.overlay.clone() else {
-        panic!("the explorer opens: {:?}", app.overlay);
+    let Overlay::Explore { found, row, col } = app.screens.overlay.clone() else {
+        panic!("the explorer opens: {:?}", app.screens.overlay);
     };
     assert_eq!((row, col), (0, 0));
     assert_eq!(found.designs.len(), Design::ALL.len());
@@ -765,8 +801,8 @@ fn e_explores_and_enter_replays_a_counterexample() {
         "{screen}"
     );
     press(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.overlay, Overlay::None);
-    assert_eq!(app.design, Design::NoKey);
+    assert_eq!(app.screens.overlay, Overlay::None);
+    assert_eq!(app.place.design, Design::NoKey);
     assert_eq!(app.version.added.len(), 1);
     assert_eq!(app.trace().outcome.charges, 2);
     assert!(common::header(&common::render(&app, 160, 40)).contains("⑂ WHAT-IF"));
@@ -775,13 +811,18 @@ fn e_explores_and_enter_replays_a_counterexample() {
     let dir = common::TempDir::new("explore-save");
     let path = dir.path().join("plan.toml");
     settle(&mut app, Msg::OpenSave);
-    let Overlay::Save(mut prompt) = app.overlay.clone() else {
-        panic!("the save prompt opens: {:?}", app.overlay);
+    let Overlay::Save(mut prompt) = app.screens.overlay.clone() else {
+        panic!("the save prompt opens: {:?}", app.screens.overlay);
     };
     prompt.path = path.display().to_string();
-    app.overlay = Overlay::Save(prompt);
+    app.screens.overlay = Overlay::Save(prompt);
     settle(&mut app, Msg::Confirm);
-    assert_eq!(app.overlay, Overlay::None, "{:?}", app.notice);
+    assert_eq!(
+        app.screens.overlay,
+        Overlay::None,
+        "{:?}",
+        app.screens.notice
+    );
     let saved = idem::scenario::load(&path).expect("the saved file loads");
     assert_eq!(saved.design, Design::NoKey);
     let trace = saved.simulate(saved.design).expect("runs");
@@ -795,7 +836,7 @@ fn end_stops_at_a_question_not_yet_asked_under_this_design() {
     let mut app = app_with_quiz();
     let at = step_to_quiz(&mut app);
     press_all(&mut app, &[ch('a'), ch('2'), key(KeyCode::Enter)]);
-    assert_eq!(app.score().asked, 1);
+    assert_eq!(app.talk.score().asked, 1);
     press(&mut app, ch('G'));
     assert!(
         app.at_end(),
@@ -805,7 +846,7 @@ fn end_stops_at_a_question_not_yet_asked_under_this_design() {
     press(&mut app, ch('3'));
     settle(&mut app, Msg::First);
     press(&mut app, ch('G'));
-    let here = app.tick;
+    let here = app.place.tick;
     assert_eq!(
         app.trace().ticks[here].at,
         app.version.trace_of(Design::WithCharge).ticks[at].at,

@@ -52,7 +52,7 @@ fn the_loop_starts_steps_switches_design_and_quits() {
     program::run(&mut host, &mut app, &mut runtime, &theme).expect("the loop runs");
 
     assert!(app.quit, "q ends the program");
-    assert_eq!(app.design, Design::NoKey, "3 switches to no key");
+    assert_eq!(app.place.design, Design::NoKey, "3 switches to no key");
     assert_eq!(
         app.now(),
         two_steps_in,
@@ -81,7 +81,7 @@ fn the_loop_ends_when_the_host_says_so() {
     program::run(&mut host, &mut app, &mut runtime, &Theme { color: false })
         .expect("the loop runs");
     assert!(!app.quit, "a signal ends the loop without a quit");
-    assert_eq!(app.tick, 1);
+    assert_eq!(app.place.tick, 1);
 }
 
 #[test]
@@ -96,8 +96,8 @@ fn autoplay_steps_come_from_the_loop_not_the_keys() {
     .expect("a test terminal");
     program::run(&mut host, &mut app, &mut runtime, &Theme { color: false })
         .expect("the loop runs");
-    assert!(app.playing);
-    let pace = app.pace();
+    assert!(app.place.playing);
+    let pace = app.place.pace();
     assert!(
         host.waits.iter().skip(1).all(|w| *w <= pace),
         "while playing the loop wakes for the next step: {:?} (pace {pace:?})",
@@ -116,7 +116,7 @@ fn a_what_if_is_simulated_by_the_loop_and_shown() {
     program::run(&mut host, &mut app, &mut runtime, &Theme { color: false })
         .expect("the loop runs");
     assert_eq!(app.version.added.len(), 1, "the what-if is on screen");
-    assert!(app.simulating.is_none());
+    assert!(app.jobs.simulating.is_none());
 }
 
 /// In presenter mode the notes hear of each new position once, and again when they come on.

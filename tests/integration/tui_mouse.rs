@@ -52,14 +52,14 @@ fn a_click_on_a_design_tab_switches_to_it_keeping_the_moment() {
     for _ in 0..5 {
         press(&mut app, ch('l'));
     }
-    let tick = app.tick;
+    let tick = app.place.tick;
     let (x, y) = find(&render(&app, 80, 24), "3 no key");
     assert_eq!(
         act(&mut app, click(x + 2, y)),
         Some(Msg::SwitchDesign(Design::NoKey))
     );
-    assert_eq!(app.design, Design::NoKey);
-    assert_eq!(app.tick, tick, "the same moment, another design");
+    assert_eq!(app.place.design, Design::NoKey);
+    assert_eq!(app.place.tick, tick, "the same moment, another design");
     // The bar between two tabs belongs to neither.
     let (x, y) = find(&render(&app, 80, 24), "│ 4 log first");
     assert_eq!(map_mouse(click(x, y), &app), None);
@@ -72,14 +72,14 @@ fn the_wheel_steps_through_the_story() {
         act(&mut app, mouse(MouseEventKind::ScrollDown, 40, 10)),
         Some(Msg::Next)
     );
-    assert_eq!(app.tick, 1);
+    assert_eq!(app.place.tick, 1);
     act(&mut app, mouse(MouseEventKind::ScrollDown, 40, 10));
-    assert_eq!(app.tick, 2);
+    assert_eq!(app.place.tick, 2);
     assert_eq!(
         act(&mut app, mouse(MouseEventKind::ScrollUp, 40, 10)),
         Some(Msg::Prev)
     );
-    assert_eq!(app.tick, 1);
+    assert_eq!(app.place.tick, 1);
 }
 
 #[test]
@@ -88,11 +88,11 @@ fn a_click_on_a_timeline_row_goes_to_that_tick() {
     for _ in 0..6 {
         press(&mut app, ch('l'));
     }
-    assert_eq!(app.tick, 6);
+    assert_eq!(app.place.tick, 6);
     // The first row is the customer pressing Pay; the one under it is tick 2.
     let (x, y) = find(&render(&app, 80, 24), "presses Pay");
     assert_eq!(act(&mut app, click(x, y + 1)), Some(Msg::GoToTick(1)));
-    assert_eq!(app.tick, 1);
+    assert_eq!(app.place.tick, 1);
     // Outside the rows: nothing.
     assert_eq!(map_mouse(click(79, 23), &app), None);
 }
@@ -101,14 +101,14 @@ fn a_click_on_a_timeline_row_goes_to_that_tick() {
 fn in_compare_a_click_on_a_tab_adds_or_removes_its_column() {
     let mut app = app();
     press(&mut app, ch('c'));
-    assert_eq!(app.screen, Screen::Compare);
-    let before = app.compared.clone();
+    assert_eq!(app.screens.screen, Screen::Compare);
+    let before = app.screens.compared.clone();
     let (x, y) = find(&render(&app, 80, 24), "4 log first");
     assert_eq!(
         act(&mut app, click(x + 1, y)),
         Some(Msg::ToggleCompared(Design::LogBeforeCharge))
     );
-    assert_ne!(app.compared, before);
+    assert_ne!(app.screens.compared, before);
 }
 
 #[test]
@@ -120,27 +120,27 @@ fn a_click_never_answers_a_question() {
     }
     let (x, y) = find(&render(&app, 80, 24), "2 log after");
     act(&mut app, click(x + 1, y));
-    assert_eq!(app.design, Design::LogAfterCharge);
-    assert!(!app.room.any(), "{:?}", app.room);
+    assert_eq!(app.place.design, Design::LogAfterCharge);
+    assert!(!app.talk.room.any(), "{:?}", app.talk.room);
     assert!(app.quiz_pending(), "the question still waits");
     // The wheel forward is held by the question, as → is.
-    let tick = app.tick;
+    let tick = app.place.tick;
     act(&mut app, mouse(MouseEventKind::ScrollDown, 40, 10));
-    assert_eq!(app.tick, tick);
+    assert_eq!(app.place.tick, tick);
 }
 
 #[test]
 fn over_the_help_the_wheel_scrolls_it_and_clicks_do_nothing() {
     let mut app = app();
     press(&mut app, ch('?'));
-    assert_eq!(app.overlay, Overlay::Help);
+    assert_eq!(app.screens.overlay, Overlay::Help);
     assert_eq!(
         act(&mut app, mouse(MouseEventKind::ScrollDown, 40, 10)),
         Some(Msg::Down)
     );
-    assert_eq!(app.help_scroll, 1);
+    assert_eq!(app.screens.help_scroll, 1);
     assert_eq!(map_mouse(click(5, 2), &app), None);
-    assert_eq!(app.design, Design::WithCharge);
+    assert_eq!(app.place.design, Design::WithCharge);
 }
 
 #[test]
@@ -149,7 +149,7 @@ fn without_the_mouse_the_replay_ignores_mouse_events() {
     let _ = render(&app, 80, 24);
     let wheel = Event::Mouse(mouse(MouseEventKind::ScrollDown, 40, 10));
     assert_eq!(app.message(&wheel), None, "off unless launched with it");
-    app.mouse = true;
+    app.screens.mouse = true;
     assert_eq!(app.message(&wheel), Some(Msg::Next));
 }
 
@@ -174,7 +174,7 @@ fn a_click_on_a_folded_row_goes_to_its_first_tick() {
     let msg = map_mouse(click(x, y), &app);
     assert_eq!(msg, Some(Msg::GoToTick(first)));
     settle(&mut app, Msg::GoToTick(first));
-    assert_eq!(app.tick, first);
+    assert_eq!(app.place.tick, first);
     assert!(
         !render(&app, 120, 40).contains("#3–#7: same as"),
         "unfolded where it stands"

@@ -136,7 +136,7 @@ fn a_charges_answer_beyond_the_choices_grows_the_list() {
     idem::tui::settle(&mut app, Msg::OpenAnswer);
     idem::tui::settle(&mut app, Msg::Answer(2));
     idem::tui::settle(&mut app, Msg::Reveal);
-    assert_eq!(app.score().right, 1, "Twice is right under no-key");
+    assert_eq!(app.talk.score().right, 1, "Twice is right under no-key");
     let screen = common::render(&app, 120, 40);
     assert!(screen.contains("✓ Right."), "{screen}");
 }
@@ -180,7 +180,7 @@ fn a_trainer_narration_on_a_question_tick_is_shown_with_the_question() {
             common::key(ratatui::crossterm::event::KeyCode::Right),
         );
     }
-    assert!(app.told().rewritten.contains(&app.tick));
+    assert!(app.told().rewritten.contains(&app.place.tick));
     let screen = common::render(&app, 80, 24);
     let flat = common::collapse(&screen);
     assert!(flat.contains(&common::collapse(REPLACED)), "{screen}");
@@ -205,7 +205,7 @@ fn a_trainer_narration_on_a_question_tick_is_shown_with_the_question() {
     }
     assert!(app.told().rewritten.is_empty());
     let screen = common::render(&app, 80, 24);
-    let narration = common::collapse(&app.told().narrations[app.tick]);
+    let narration = common::collapse(&app.told().narrations[app.place.tick]);
     assert!(
         !common::collapse(&screen).contains(&narration[..40]),
         "{screen}"

@@ -69,7 +69,7 @@ fn picker_lists_files_then_builtins_and_opens_one() {
     for _ in 0..4 {
         press(&mut app, key(KeyCode::Right));
     }
-    app.overlay = Overlay::Picker(picker);
+    app.screens.overlay = Overlay::Picker(picker);
     let reply_lost = 2 + names
         .iter()
         .position(|n| *n == "reply-lost")
@@ -79,12 +79,12 @@ fn picker_lists_files_then_builtins_and_opens_one() {
     }
     press(&mut app, key(KeyCode::Up));
     press(&mut app, key(KeyCode::Up));
-    let Overlay::Picker(p) = &app.overlay else {
+    let Overlay::Picker(p) = &app.screens.overlay else {
         panic!("the picker is open");
     };
     assert_eq!(p.selected, reply_lost);
     assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert_eq!(app.version.scenario.name, "reply-lost");
     assert_eq!(
         app.version.scenario.title,
@@ -92,8 +92,12 @@ fn picker_lists_files_then_builtins_and_opens_one() {
     );
     assert_eq!(app.source, "reply-lost");
     assert_eq!(app.version.watched(), None, "a built-in is not watched");
-    assert_eq!(app.tick, 0);
-    assert_eq!(app.design, Design::WithCharge, "the scenario's own design");
+    assert_eq!(app.place.tick, 0);
+    assert_eq!(
+        app.place.design,
+        Design::WithCharge,
+        "the scenario's own design"
+    );
     assert!(app.version.added.is_empty());
     assert!(app.told().labels.iter().any(|l| l == "answer to #1 lost"));
 }
@@ -114,9 +118,9 @@ fn the_picker_opens_a_file_whose_name_holds_control_characters() {
     assert!(!entry.source.chars().any(char::is_control), "{entry:?}");
     assert!(entry.source.ends_with("bell[31m red.toml"), "{entry:?}");
     let mut app = app();
-    app.overlay = Overlay::Picker(picker);
+    app.screens.overlay = Overlay::Picker(picker);
     assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
-    assert_eq!(app.overlay, Overlay::None, "opened");
+    assert_eq!(app.screens.overlay, Overlay::None, "opened");
     assert_eq!(
         app.version.scenario.title,
         "Reply lost: charged, and nobody told"
@@ -139,8 +143,8 @@ fn the_picker_opens_a_file_whose_name_holds_control_characters() {
 fn o_opens_the_picker_with_the_builtins_last() {
     let mut app = app();
     assert_eq!(press(&mut app, ch('o')), Some(Msg::OpenPicker));
-    let Overlay::Picker(p) = &app.overlay else {
-        panic!("o opens the picker: {:?}", app.overlay);
+    let Overlay::Picker(p) = &app.screens.overlay else {
+        panic!("o opens the picker: {:?}", app.screens.overlay);
     };
     assert_eq!((p.selected, p.typed.as_str(), &p.error), (0, "", &None));
     let tail: Vec<&str> = p.entries[p.entries.len() - BUILTIN.len()..]
@@ -154,16 +158,16 @@ fn o_opens_the_picker_with_the_builtins_last() {
     assert_eq!(press(&mut app, ch('q')), Some(Msg::Type('q')));
     assert!(!app.quit);
     assert_eq!(press(&mut app, key(KeyCode::Esc)), Some(Msg::Back));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
 }
 
 #[test]
 fn picker_opens_a_file_and_watches_it() {
     let (dir, good, _) = picker_dir();
     let mut app = app();
-    app.overlay = Overlay::Picker(idem::tui::picker::list(dir.path()));
+    app.screens.overlay = Overlay::Picker(idem::tui::picker::list(dir.path()));
     press(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert_eq!(app.version.scenario.title, "My own reply-lost");
     assert_eq!(app.version.scenario.name, "a-good");
     assert_eq!(app.version.watched(), Some(good.as_path()));
@@ -174,12 +178,12 @@ fn picker_opens_a_file_and_watches_it() {
 fn picker_keeps_a_broken_file_or_a_missing_path_open_with_an_error() {
     let (dir, _, _) = picker_dir();
     let mut app = app();
-    app.overlay = Overlay::Picker(idem::tui::picker::list(dir.path()));
+    app.screens.overlay = Overlay::Picker(idem::tui::picker::list(dir.path()));
     // The broken file: the picker stays, with the file's position in the error.
     press(&mut app, key(KeyCode::Down));
     press(&mut app, key(KeyCode::Enter));
-    let Overlay::Picker(p) = &app.overlay else {
-        panic!("the picker stays open: {:?}", app.overlay);
+    let Overlay::Picker(p) = &app.screens.overlay else {
+        panic!("the picker stays open: {:?}", app.screens.overlay);
     };
     let error = p.error.clone().expect("an error");
     assert!(error.contains("b-broken.toml:5:"), "{error}");
@@ -191,15 +195,15 @@ fn picker_keeps_a_broken_file_or_a_missing_path_open_with_an_error() {
     for c in typed.chars() {
         press(&mut app, ch(c));
     }
-    let Overlay::Picker(p) = &app.overlay else {
+    let Overlay::Picker(p) = &app.screens.overlay else {
         panic!("the picker is open");
     };
     assert_eq!(p.typed, typed);
     assert_eq!(p.selected, p.entries.len(), "typing selects the path line");
     assert_eq!(p.error, None, "typing clears the error");
     press(&mut app, key(KeyCode::Enter));
-    let Overlay::Picker(p) = &app.overlay else {
-        panic!("the picker stays open: {:?}", app.overlay);
+    let Overlay::Picker(p) = &app.screens.overlay else {
+        panic!("the picker stays open: {:?}", app.screens.overlay);
     };
     let error = p.error.clone().expect("an error");
     assert!(error.contains("no such file"), "{error}");
@@ -214,19 +218,19 @@ fn picker_keeps_a_broken_file_or_a_missing_path_open_with_an_error() {
     for _ in 0..typed.chars().count() {
         press(&mut app, key(KeyCode::Backspace));
     }
-    let Overlay::Picker(p) = &app.overlay else {
+    let Overlay::Picker(p) = &app.screens.overlay else {
         panic!("the picker is open");
     };
     for _ in 0..=p.entries.len() {
         press(&mut app, key(KeyCode::Down));
     }
     press(&mut app, key(KeyCode::Enter));
-    let Overlay::Picker(p) = &app.overlay else {
+    let Overlay::Picker(p) = &app.screens.overlay else {
         panic!("the picker stays open");
     };
     assert_eq!(p.error.as_deref(), Some("type a path to a scenario file"));
     press(&mut app, key(KeyCode::Esc));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert!(!app.quit);
 }
 
@@ -241,7 +245,7 @@ fn picker_screen() {
     }
     picker.selected = 3;
     let mut app = app();
-    app.overlay = Overlay::Picker(picker);
+    app.screens.overlay = Overlay::Picker(picker);
     let screen = render_full(&app);
     insta::assert_snapshot!("picker", screen);
     let inner = flat(&panel(&screen, " Open a scenario "));
@@ -283,7 +287,7 @@ fn the_picker_reports_a_broken_file_on_one_line() {
         settle(&mut app, Msg::Type(c));
     }
     settle(&mut app, Msg::Confirm);
-    let Overlay::Picker(picker) = &app.overlay else {
+    let Overlay::Picker(picker) = &app.screens.overlay else {
         panic!("the picker stays open");
     };
     let error = picker.error.clone().expect("an error");
@@ -304,7 +308,7 @@ fn the_picker_filters_as_you_type() {
     press(&mut app, ch('j'));
     press(&mut app, ch('j'));
     press(&mut app, ch('k'));
-    let Overlay::Picker(p) = &app.overlay else {
+    let Overlay::Picker(p) = &app.screens.overlay else {
         panic!("the picker is open");
     };
     assert_eq!(
@@ -315,7 +319,7 @@ fn the_picker_filters_as_you_type() {
     for c in "COURIER".chars() {
         press(&mut app, ch(c));
     }
-    let Overlay::Picker(p) = &app.overlay else {
+    let Overlay::Picker(p) = &app.screens.overlay else {
         panic!("the picker is open");
     };
     let visible: Vec<&str> = p
@@ -333,7 +337,7 @@ fn the_picker_filters_as_you_type() {
     for c in "zzz".chars() {
         press(&mut app, ch(c));
     }
-    let Overlay::Picker(p) = &app.overlay else {
+    let Overlay::Picker(p) = &app.screens.overlay else {
         panic!("the picker is open");
     };
     assert_eq!(p.selected, p.entries.len());
@@ -341,13 +345,13 @@ fn the_picker_filters_as_you_type() {
     for _ in 0..3 {
         press(&mut app, key(KeyCode::Backspace));
     }
-    let Overlay::Picker(p) = &app.overlay else {
+    let Overlay::Picker(p) = &app.screens.overlay else {
         panic!("the picker is open");
     };
     let first = p.visible()[0];
     assert_eq!(p.selected, first);
     press(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert!(
         app.version.scenario.name.contains("courier"),
         "{}",

@@ -25,7 +25,7 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
     for _ in 0..3 {
         press(&mut app, key(KeyCode::Right));
     }
-    assert_eq!((app.design, app.tick), (Design::NoKey, 3));
+    assert_eq!((app.place.design, app.place.tick), (Design::NoKey, 3));
     let at = app.now();
     assert_eq!(app.trace().format_time(at), "14:02:07.250");
 
@@ -38,11 +38,11 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
     file_changed(&mut app, &path);
     assert_eq!(app.error, None);
     assert_eq!(
-        app.notice.as_deref(),
+        app.screens.notice.as_deref(),
         Some("the scenario file changed: reloaded")
     );
-    assert_eq!(app.design, Design::NoKey, "the design is kept");
-    assert_eq!(app.tick, 3);
+    assert_eq!(app.place.design, Design::NoKey, "the design is kept");
+    assert_eq!(app.place.tick, 3);
     assert_eq!(app.now(), at, "the moment is kept");
     let restart = |app: &App| {
         let t = app.trace();
@@ -71,7 +71,7 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
     settle(&mut app, Msg::FileChanged(Err(err.one_line())));
     let error = app.error.clone().expect("the error is kept for the footer");
     assert_eq!(
-        app.notice, None,
+        app.screens.notice, None,
         "no stale \"reloaded\" beside a broken file"
     );
     // file:line:column, the column being where the bad value starts.
@@ -92,7 +92,10 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
         "{error:?}"
     );
     // The last good version keeps running, where it stood.
-    assert_eq!((app.design, app.tick, app.now()), (Design::NoKey, 3, at));
+    assert_eq!(
+        (app.place.design, app.place.tick, app.now()),
+        (Design::NoKey, 3, at)
+    );
     assert_eq!(story(app.trace()), good_story);
     assert_eq!(app.trace().outcome, good_outcome);
     assert_eq!(restart(&app).as_deref(), Some("14:02:12.250"));
@@ -133,7 +136,10 @@ fn reload_keeps_the_moment_and_reports_a_broken_edit() {
     file_changed(&mut app, &path);
     assert_eq!(app.error, None);
     assert_eq!(restart(&app).as_deref(), Some("14:02:09.250"));
-    assert_eq!((app.design, app.tick, app.now()), (Design::NoKey, 3, at));
+    assert_eq!(
+        (app.place.design, app.place.tick, app.now()),
+        (Design::NoKey, 3, at)
+    );
 }
 
 /// The footer should keep its promise whatever the length of the error: with a typical
@@ -183,7 +189,7 @@ fn reload_keeps_the_what_ifs() {
         1,
         "the what-if survives the reload"
     );
-    assert_eq!(app.tick, 1);
+    assert_eq!(app.place.tick, 1);
     assert_eq!(app.version.trace_of(Design::NoKey).outcome.charges, 1);
 }
 
@@ -219,10 +225,13 @@ fn reload_keeps_the_keys_chosen_with_k_and_m() {
         "K and m survive the edit"
     );
     assert!(
-        app.notice.as_deref().is_some_and(|n| n.contains("reloaded")
-            && n.contains("the checkout's keys and the steps' keys still in force")),
+        app.screens
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.contains("reloaded")
+                && n.contains("the checkout's keys and the steps' keys still in force")),
         "{:?}",
-        app.notice
+        app.screens.notice
     );
     press(&mut app, ch('0'));
     assert_eq!(app.version.original.config.keying(), written);

@@ -56,7 +56,7 @@ fn step_to(app: &mut App, tick: usize) {
     for _ in 0..tick {
         settle(app, Msg::Next);
     }
-    assert_eq!(app.tick, tick);
+    assert_eq!(app.place.tick, tick);
 }
 
 fn crash_tick(app: &App) -> usize {
@@ -71,7 +71,7 @@ fn last_under(design: Design) -> (App, String) {
     let mut app = app();
     settle(&mut app, Msg::SwitchDesign(design));
     settle(&mut app, Msg::Last);
-    assert_eq!(app.design, design);
+    assert_eq!(app.place.design, design);
     assert!(app.at_end());
     let screen = render_full(&app);
     (app, screen)
@@ -80,8 +80,8 @@ fn last_under(design: Design) -> (App, String) {
 #[test]
 fn first_tick() {
     let app = app();
-    assert_eq!(app.design, Design::WithCharge);
-    assert_eq!(app.tick, 0);
+    assert_eq!(app.place.design, Design::WithCharge);
+    assert_eq!(app.place.tick, 0);
     let screen = render_full(&app);
     insta::assert_snapshot!("first_tick", screen);
 
@@ -210,7 +210,7 @@ fn compare_view() {
     let mut app = app();
     settle(&mut app, Msg::Last);
     settle(&mut app, Msg::ToggleCompare);
-    assert_eq!(app.screen, Screen::Compare);
+    assert_eq!(app.screens.screen, Screen::Compare);
     let screen = render_full(&app);
     insta::assert_snapshot!("compare", screen);
 
@@ -223,7 +223,7 @@ fn compare_view() {
         .map(|d| app.version.trace_of(*d).ticks.last().map(|t| t.at).unwrap())
         .max()
         .unwrap();
-    assert_eq!(app.compare_at, last);
+    assert_eq!(app.place.compare_at, last);
     assert!(header.contains("◷ 14:02:38.300"), "{header}");
     for d in Design::CORE {
         let title = format!(" {} {} ", d.hotkey(), d.name());
@@ -311,7 +311,7 @@ fn compare_view_at_the_end() {
 fn help_overlay() {
     let mut app = app();
     settle(&mut app, Msg::ToggleHelp);
-    assert_eq!(app.overlay, Overlay::Help);
+    assert_eq!(app.screens.overlay, Overlay::Help);
     // Tall enough for all of it: no scrolling.
     let screen = render(&app, 120, 50);
     insta::assert_snapshot!("help", screen);
@@ -447,11 +447,11 @@ fn draw_everything(sizes: &[(u16, u16)], whole_statement: bool) {
         for design in Design::ALL {
             settle(&mut app, Msg::SwitchDesign(design));
             for tick in 0..=app.last_tick() {
-                app.tick = tick;
+                app.place.tick = tick;
                 for &(w, h) in sizes {
                     let at = format!("{} {design:?} tick {tick} at {w}×{h}", builtin.name);
-                    app.screen = Screen::Replay;
-                    app.overlay = Overlay::None;
+                    app.screens.screen = Screen::Replay;
+                    app.screens.overlay = Overlay::None;
                     let screen = render(&app, w, h);
                     let rows = timeline_rows(&screen);
                     // Every row of the timeline box but its lane-name header holds a tick.
@@ -464,15 +464,15 @@ fn draw_everything(sizes: &[(u16, u16)], whole_statement: bool) {
                         assert_eq!(statement_lines(&screen), lines, "{at}:\n{screen}");
                     }
                     if (w, h) == sizes[0] {
-                        app.overlay = Overlay::Help;
+                        app.screens.overlay = Overlay::Help;
                         render(&app, w, h);
-                        app.overlay = Overlay::None;
+                        app.screens.overlay = Overlay::None;
                     }
-                    app.screen = Screen::Compare;
-                    app.compare_at = app.trace().ticks[tick].at;
+                    app.screens.screen = Screen::Compare;
+                    app.place.compare_at = app.trace().ticks[tick].at;
                     render(&app, w, h);
                 }
-                app.screen = Screen::Replay;
+                app.screens.screen = Screen::Replay;
             }
         }
     }
@@ -568,7 +568,7 @@ fn quiz_question_and_answer() {
     assert!(answered.contains("✗ The answer is 2 Once."), "{answered}");
     // The explanation for the design on screen.
     let quiz = &app.version.scenario.quizzes[0];
-    let why = quiz.explanation.for_design(app.design);
+    let why = quiz.explanation.for_design(app.place.design);
     assert!(
         flat(&panel(&answered, " The answer ")).contains(&collapse(why)),
         "{answered}"
@@ -638,7 +638,7 @@ fn narration_at_common_sizes_is_whole_or_scrolls_into_view() {
         for design in Design::ALL {
             settle(&mut app, Msg::SwitchDesign(design));
             for tick in 0..=app.last_tick() {
-                app.tick = tick;
+                app.place.tick = tick;
                 if app.quiz_here().is_some() {
                     continue;
                 }
@@ -646,7 +646,7 @@ fn narration_at_common_sizes_is_whole_or_scrolls_into_view() {
                     let mut seen: Vec<String> = Vec::new();
                     let mut screen = String::new();
                     for offset in 0u16..40 {
-                        app.story_scroll = (tick, design, offset);
+                        app.place.story_scroll = (tick, design, offset);
                         screen = render(&app, w, h);
                         let rows = panel(&screen, " What happens");
                         match offset {
@@ -657,7 +657,7 @@ fn narration_at_common_sizes_is_whole_or_scrolls_into_view() {
                             break;
                         }
                     }
-                    app.story_scroll = (tick, design, 0);
+                    app.place.story_scroll = (tick, design, 0);
                     let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
                     assert!(
                         words(&seen.join(" ")).contains(&words(&app.told().narrations[tick])),
@@ -785,7 +785,7 @@ fn every_arrow_that_carries_a_key_shows_it() {
                     }
                     _ => continue,
                 };
-                app.tick = tick;
+                app.place.tick = tick;
                 for (w, h) in [(80, 24), (100, 30), (120, 36)] {
                     let screen = render(&app, w, h);
                     let rows = timeline_rows(&screen);
@@ -813,7 +813,7 @@ fn named_lanes_sit_over_their_lanes() {
     assert_eq!(scenario.lanes.layers, ["API gateway", "mobile app"]);
     let mut app = App::new(scenario, "mobile-gateway".to_string()).expect("simulates");
     // To the first request.
-    while app.trace().ticks[app.tick].kind != idem::sim::TickKind::Send {
+    while app.trace().ticks[app.place.tick].kind != idem::sim::TickKind::Send {
         settle(&mut app, Msg::Next);
     }
     for (width, height) in [(80, 24), (120, 36), (200, 50)] {

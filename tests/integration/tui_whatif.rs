@@ -31,7 +31,7 @@ fn x_loses_the_request_on_the_wire() {
     let mut app = at_first_send();
     let before = app.version.runs().traces().clone();
     press(&mut app, ch('3'));
-    assert_eq!(app.design, Design::NoKey);
+    assert_eq!(app.place.design, Design::NoKey);
     assert_eq!(
         app.trace().outcome.charges,
         2,
@@ -51,13 +51,13 @@ fn x_loses_the_request_on_the_wire() {
         }
     );
     assert_eq!(app.version.added[0].attempt, 1);
-    assert_eq!(app.tick, 1, "the moment is kept");
+    assert_eq!(app.place.tick, 1, "the moment is kept");
     assert_eq!(app.trace().outcome.charges, 1, "no-key now charges once");
     assert_eq!(app.trace().outcome.verdict, Verdict::Correct);
     assert_eq!(app.trace().ticks[2].kind, TickKind::Lost);
     assert_eq!(app.told().labels[2], "request #1 lost");
     assert_eq!(
-        app.notice.as_deref(),
+        app.screens.notice.as_deref(),
         Some(
             "what if: request #1 of order 5531 lost — the future is re-simulated; the run now has 10 ticks (it had 15)"
         )
@@ -78,14 +78,14 @@ fn x_loses_the_request_on_the_wire() {
         "the original no-key story"
     );
     assert_eq!(
-        app.notice.as_deref(),
+        app.screens.notice.as_deref(),
         Some("back to the scenario as written (r redoes)")
     );
     assert!(!header(&render_full(&app)).contains("WHAT-IF"));
     // Undoing again says there is nothing to undo.
     press(&mut app, ch('u'));
     assert_eq!(
-        app.notice.as_deref(),
+        app.screens.notice.as_deref(),
         Some("this is the scenario as written: there is no what-if to undo")
     );
 }
@@ -113,7 +113,7 @@ fn bang_crashes_the_processor_at_its_next_step() {
         app.version.scenario.config.faults.len(),
         original_faults + 1
     );
-    assert_eq!(app.tick, 1);
+    assert_eq!(app.place.tick, 1);
     // The processor now dies on receiving #1: before it charges anything.
     let trace = app.trace();
     let crash = trace
@@ -121,7 +121,7 @@ fn bang_crashes_the_processor_at_its_next_step() {
         .iter()
         .position(|t| t.kind == TickKind::Crash)
         .expect("a crash in the re-simulated trace");
-    assert!(crash > app.tick);
+    assert!(crash > app.place.tick);
     assert_eq!(app.told().labels[crash - 1], "receives #1");
     assert_eq!(trace.ticks[crash].at, trace.ticks[crash - 1].at);
     assert_eq!(trace.ticks[crash + 1].kind, TickKind::Restart);
@@ -252,7 +252,7 @@ fn forks_stack_and_the_header_counts_them() {
     press(&mut app, ch('u'));
     assert_eq!(app.version.added, both[..1]);
     assert_eq!(
-        app.notice.as_deref(),
+        app.screens.notice.as_deref(),
         Some("the last what-if is taken back; 1 still in force (r redoes)")
     );
     press(&mut app, ch('r'));
@@ -264,7 +264,7 @@ fn forks_stack_and_the_header_counts_them() {
     assert_eq!(app.version.added, both, "redo brings them back in order");
     press(&mut app, ch('r'));
     assert_eq!(
-        app.notice.as_deref(),
+        app.screens.notice.as_deref(),
         Some("nothing to redo: u takes back a what-if first")
     );
 }
@@ -283,10 +283,10 @@ fn q_asks_before_losing_unsaved_what_ifs() {
     assert_eq!(app.version.added.len(), 1);
     press(&mut app, ch('q'));
     assert!(!app.quit);
-    assert_eq!(app.overlay, Overlay::ConfirmQuit);
+    assert_eq!(app.screens.overlay, Overlay::ConfirmQuit);
     assert!(render_full(&app).contains("1 what-if in this replay are not saved"));
     press(&mut app, ch('n'));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert!(!app.quit);
     press(&mut app, ch('q'));
     press(&mut app, ch('y'));
@@ -295,7 +295,7 @@ fn q_asks_before_losing_unsaved_what_ifs() {
     let mut app = at_first_send();
     press(&mut app, ch('x'));
     press(&mut app, ch('S'));
-    assert!(matches!(app.overlay, Overlay::Save(_)));
+    assert!(matches!(app.screens.overlay, Overlay::Save(_)));
     // The file was written: what the replay holds is saved.
     idem::tui::settle(
         &mut app,
@@ -304,7 +304,7 @@ fn q_asks_before_losing_unsaved_what_ifs() {
             result: Ok(()),
         },
     );
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     press(&mut app, ch('q'));
     assert!(app.quit, "saved what-ifs: nothing to lose");
 
@@ -326,13 +326,13 @@ fn q_asks_before_losing_unsaved_what_ifs() {
 
 /// Replaces the save prompt's path with `path`, key by key.
 fn type_save_path(app: &mut App, path: &Path) {
-    let Overlay::Save(prompt) = &app.overlay else {
-        panic!("the save prompt is open: {:?}", app.overlay);
+    let Overlay::Save(prompt) = &app.screens.overlay else {
+        panic!("the save prompt is open: {:?}", app.screens.overlay);
     };
     for _ in 0..prompt.path.chars().count() {
         press(app, key(KeyCode::Backspace));
     }
-    let Overlay::Save(prompt) = &app.overlay else {
+    let Overlay::Save(prompt) = &app.screens.overlay else {
         panic!("still the save prompt");
     };
     assert_eq!(prompt.path, "", "every character was deleted");
@@ -355,8 +355,8 @@ fn the_save_prompt_refuses_a_fifo_without_asking_to_replace_it() {
     press(&mut app, ch('S'));
     type_save_path(&mut app, &fifo);
     press(&mut app, key(KeyCode::Enter));
-    let Overlay::Save(prompt) = &app.overlay else {
-        panic!("the prompt stays open: {:?}", app.overlay);
+    let Overlay::Save(prompt) = &app.screens.overlay else {
+        panic!("the prompt stays open: {:?}", app.screens.overlay);
     };
     assert!(!prompt.confirm_overwrite, "no offer to replace a device");
     let error = prompt.error.clone().unwrap_or_default();
@@ -376,17 +376,17 @@ fn s_capital_saves_the_fork_and_asks_before_replacing() {
 
     press(&mut app, ch('x'));
     assert_eq!(press(&mut app, ch('S')), Some(Msg::OpenSave));
-    let Overlay::Save(prompt) = &app.overlay else {
-        panic!("S opens the save prompt: {:?}", app.overlay);
+    let Overlay::Save(prompt) = &app.screens.overlay else {
+        panic!("S opens the save prompt: {:?}", app.screens.overlay);
     };
     assert_eq!(prompt.path, "order-5531-what-if.toml");
     assert!(!prompt.confirm_overwrite);
     type_save_path(&mut app, &target);
     assert!(!target.exists());
     assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert_eq!(
-        app.notice.as_deref(),
+        app.screens.notice.as_deref(),
         Some(format!("saved to {}", target.display()).as_str())
     );
     let saved = idem::scenario::load(&target).expect("the saved fork loads");
@@ -409,8 +409,8 @@ fn s_capital_saves_the_fork_and_asks_before_replacing() {
     press(&mut app, ch('S'));
     type_save_path(&mut app, &target);
     press(&mut app, key(KeyCode::Enter));
-    let Overlay::Save(prompt) = &app.overlay else {
-        panic!("the prompt stays open to ask: {:?}", app.overlay);
+    let Overlay::Save(prompt) = &app.screens.overlay else {
+        panic!("the prompt stays open to ask: {:?}", app.screens.overlay);
     };
     assert!(prompt.confirm_overwrite);
     assert!(
@@ -432,7 +432,7 @@ fn s_capital_saves_the_fork_and_asks_before_replacing() {
     );
 
     press(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     let replaced = idem::scenario::load(&target).expect("the replaced fork loads");
     assert_eq!(replaced.config.faults.len(), written + 2);
     assert_ne!(std::fs::read(&target).expect("readable"), first);
@@ -448,9 +448,9 @@ fn s_capital_saves_the_fork_and_asks_before_replacing() {
 fn s_capital_without_a_fork_only_says_so() {
     let mut app = at_first_send();
     assert_eq!(press(&mut app, ch('S')), Some(Msg::OpenSave));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert_eq!(
-        app.notice.as_deref(),
+        app.screens.notice.as_deref(),
         Some("nothing to save yet: add a what-if with x, ! or s first")
     );
 }
@@ -464,7 +464,7 @@ fn esc_cancels_the_save_prompt_without_writing() {
     press(&mut app, ch('S'));
     type_save_path(&mut app, &target);
     assert_eq!(press(&mut app, key(KeyCode::Esc)), Some(Msg::Back));
-    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.screens.overlay, Overlay::None);
     assert!(!app.quit, "Esc closed the prompt, it did not quit");
     assert!(!target.exists());
 }
@@ -532,11 +532,12 @@ fn m_keys_the_steps_after_payment_another_way() {
     press(&mut plain, ch('m'));
     assert!(
         plain
+            .screens
             .notice
             .as_deref()
             .is_some_and(|n| n.contains("no steps after the payment")),
         "{:?}",
-        plain.notice
+        plain.screens.notice
     );
 }
 
@@ -561,7 +562,7 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
         screen.contains("the run now has 10 ticks (it had 15)"),
         "{screen}"
     );
-    app.notice = None;
+    app.screens.notice = None;
     // Once the notice is gone, the banner still says what is in force and what it did.
     let screen = common::render(&app, 80, 24);
     assert!(
@@ -578,8 +579,8 @@ fn the_presenter_shows_a_what_if_and_a_broken_edit() {
         source: app.source.clone(),
         scenario: idem::scenario::fork_toml::to_toml(&app.version.original, &app.version.added)
             .expect("writes"),
-        design: app.design.id().to_string(),
-        tick: app.tick,
+        design: app.place.design.id().to_string(),
+        tick: app.place.tick,
         shown,
     };
     let sheet = idem::tui::notes::sheet(&position).expect("a sheet");

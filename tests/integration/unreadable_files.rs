@@ -133,7 +133,7 @@ fn the_pickers_typed_path_refuses_a_fifo() {
             settle(&mut app, Msg::Type(c));
         }
         settle(&mut app, Msg::Confirm);
-        match &app.overlay {
+        match &app.screens.overlay {
             idem::tui::app::Overlay::Picker(p) => p.error.clone(),
             other => panic!("the picker closed: {other:?}"),
         }

@@ -450,9 +450,9 @@ at = "09:15:00"
     let custom = scenario::parse("own.toml", "own", source).expect("parses");
     let mut app = idem::tui::App::new(custom, "own".into()).expect("simulates");
     common::press(&mut app, common::ch('w'));
-    assert_eq!(app.screen, Screen::Window);
+    assert_eq!(app.screens.screen, Screen::Window);
     common::press(&mut app, common::key(KeyCode::Enter));
-    assert_eq!(app.screen, Screen::Replay);
+    assert_eq!(app.screens.screen, Screen::Replay);
     let config = &app.version.scenario.config;
     let intent = &config.intents[0];
     assert_eq!(&*intent.order, "7001");

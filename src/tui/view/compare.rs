@@ -18,7 +18,7 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 type Row = (Instant, Vec<Option<usize>>);
 
 pub fn compare(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let designs = &app.compared;
+    let designs = &app.screens.compared;
     // The first tick where the first design and another stop telling the same story.
     let split = designs
         .get(1..)
@@ -60,7 +60,7 @@ const TAIL: u16 = 2;
 /// The ticks of every compared design up to the compare moment, lined up by time: a moment
 /// with several ticks in one design takes as many rows, and the other designs leave blanks.
 fn aligned(app: &App, designs: &[Design]) -> Vec<Row> {
-    let now = app.compare_at;
+    let now = app.place.compare_at;
     let traces: Vec<&Trace> = designs.iter().map(|d| app.version.trace_of(*d)).collect();
     let shown: Vec<usize> = traces
         .iter()
@@ -112,9 +112,9 @@ fn column(
 ) {
     let trace = app.version.trace_of(design);
     let told = app.version.told_of(design);
-    let now = app.compare_at;
+    let now = app.place.compare_at;
     let shown = trace.ticks.partition_point(|t| t.at <= now);
-    let title_style = if design == app.design {
+    let title_style = if design == app.place.design {
         theme.active_design()
     } else {
         theme.bold()

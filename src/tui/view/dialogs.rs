@@ -278,8 +278,9 @@ pub fn confirm_quit(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme)
             "{what} in this replay are not saved, and quitting loses them."
         )));
     }
-    if app.present.is_some() && app.room_answered() {
+    if app.talk.present.is_some() && app.talk.room_answered() {
         let score = app
+            .talk
             .session_score()
             .text()
             .map_or(String::new(), |s| format!(" ({s})"));

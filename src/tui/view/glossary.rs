@@ -19,7 +19,7 @@ pub fn marked<'a>(text: &'a str, app: &App, theme: &Theme) -> Text<'a> {
     let mut hits: Vec<(usize, usize)> = TERMS
         .iter()
         .zip(firsts.iter())
-        .filter(|(_, first)| **first == Some(app.tick))
+        .filter(|(_, first)| **first == Some(app.place.tick))
         .filter_map(|((term, _), _)| whole_word(&lower, term).map(|at| (at, term.len())))
         .collect();
     hits.sort_unstable();

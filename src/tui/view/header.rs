@@ -33,11 +33,13 @@ pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
 fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
     let trace = app.trace();
     let clock = trace.format_time(app.now());
-    let position = match app.screen {
-        Screen::Replay | Screen::Window => format!("tick {}/{}", app.tick + 1, trace.ticks.len()),
+    let position = match app.screens.screen {
+        Screen::Replay | Screen::Window => {
+            format!("tick {}/{}", app.place.tick + 1, trace.ticks.len())
+        }
         Screen::Compare => "COMPARE".to_string(),
     };
-    let play = if app.playing {
+    let play = if app.place.playing {
         "▶ PLAYING"
     } else {
         "❚❚ paused"
@@ -69,9 +71,9 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
     // While the design is hidden its number stands for both its names (the line reads
     // `design 3`); while a question is open the key strategies are kept back, since they may
     // answer it.
-    let label = app.design.hotkey().to_string();
+    let label = app.place.design.hotkey().to_string();
     let designs = if withheld.shows_design() {
-        [app.design.name(), short_name(app.design)]
+        [app.place.design.name(), short_name(app.place.design)]
     } else {
         [label.as_str(), label.as_str()]
     };
@@ -109,7 +111,7 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
         spans.push(Span::styled(format!("◷ {clock}"), theme.bold()));
         spans.push(Span::raw(format!(
             "   {position}   {play} · {}×",
-            SPEEDS[app.speed]
+            SPEEDS[app.place.speed]
         )));
         if quiz {
             spans.push(Span::styled("   ? QUIZ", theme.changed()));
@@ -155,7 +157,7 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
         return Line::from(spans);
     }
     // The design's number alone, before the mode or the speed could be lost.
-    let number = app.design.hotkey().to_string();
+    let number = app.place.design.hotkey().to_string();
     Line::from(build(&number, 2, false))
 }
 
@@ -211,7 +213,7 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         let tab = Rect::new(x, area.y, width, 1).intersection(area);
         tabs.push((tab, design));
         x += width + 1;
-        if design == app.design {
+        if design == app.place.design {
             spans.push(Span::styled(text, theme.active_design()));
         } else {
             spans.push(Span::raw(text));
@@ -221,7 +223,7 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     spans.pop();
     if hidden {
         // A picture has no key to press.
-        let why = if app.for_export {
+        let why = if app.export.is_some() {
             "   design names hidden"
         } else {
             "   design names hidden: n reveals"
@@ -245,9 +247,9 @@ fn short_name(d: Design) -> &'static str {
 }
 
 pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let compare = app.screen == Screen::Compare;
+    let compare = app.screens.screen == Screen::Compare;
     // At a question the hint bar says how the room answers, in the mode the keys are in.
-    let keys: &[(&str, &str)] = match app.overlay {
+    let keys: &[(&str, &str)] = match app.screens.overlay {
         crate::tui::app::Overlay::Answering => {
             &[("1-9", "the room's answer"), ("Esc", "leave answer mode")]
         }
@@ -286,12 +288,12 @@ pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         spans.push(Span::styled(*k, theme.key()));
         spans.push(Span::raw(format!(" {what}  ")));
     }
-    let second = match (&app.error, &app.notice) {
+    let second = match (&app.error, &app.screens.notice) {
         // The story on screen stays live while the next one is worked out.
-        _ if app.simulating.is_some() => Line::from(vec![
+        _ if app.jobs.simulating.is_some() => Line::from(vec![
             Span::styled(" ⧗ simulating… ", theme.key()),
             Span::raw(fit(
-                app.simulating.as_deref().unwrap_or_default(),
+                app.jobs.simulating.as_deref().unwrap_or_default(),
                 (area.width as usize).saturating_sub(17),
             )),
         ]),

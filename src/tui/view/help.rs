@@ -18,9 +18,9 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let inner = usize::from(width.saturating_sub(2));
     let mut lines: Vec<Line> = Vec::new();
     // The help belongs to the screen it is opened on.
-    let (keys, title, designs) = if app.screen == Screen::Window {
+    let (keys, title, designs) = if app.screens.screen == Screen::Window {
         (crate::tui::window::KEYS, "Keys of the retry window", false)
-    } else if app.present.is_some() {
+    } else if app.talk.present.is_some() {
         (PRESENTER_KEYS, "Keys of presenter mode", true)
     } else {
         (KEYS, "Keys", true)
@@ -50,7 +50,7 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     if designs {
         lines.push(Line::raw(""));
         lines.push(Line::styled(" Designs", theme.bold()));
-        if app.present.is_some_and(|p| p.hidden().design) {
+        if app.talk.present.is_some_and(|p| p.hidden().design) {
             // The room reads the help too: which number is which stays hidden with the names.
             entry(
                 &mut lines,
@@ -60,7 +60,7 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         }
         for d in Design::ALL
             .into_iter()
-            .filter(|_| !app.present.is_some_and(|p| p.hidden().design))
+            .filter(|_| !app.talk.present.is_some_and(|p| p.hidden().design))
         {
             entry(
                 &mut lines,
@@ -92,7 +92,7 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     );
     let shown = usize::from(height.saturating_sub(2));
     let hidden = lines.len().saturating_sub(shown);
-    let offset = usize::from(app.help_scroll).min(hidden);
+    let offset = usize::from(app.screens.help_scroll).min(hidden);
     let title = match (hidden, offset) {
         (0, _) => format!(" {title} "),
         (h, 0) => format!(" {title} · ↓ {h} more · ↓↑ scroll "),

@@ -178,7 +178,7 @@ pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     // Rows scrolled off the top are counted in the title. Later ticks are not hidden rows:
     // the room is not shown what has not happened yet.
     let rows = usize::from(area.height.saturating_sub(3));
-    let earlier = crate::tui::repeats::visible(app.folds(), app.tick, rows).1;
+    let earlier = crate::tui::repeats::visible(app.folds(), app.place.tick, rows).1;
     let title = match earlier {
         0 => " Timeline ".to_string(),
         n => format!(" Timeline · ↑ {n} earlier "),
@@ -201,7 +201,7 @@ pub fn app_rows(frame: &mut Frame<'_>, inner: Rect, app: &App, theme: &Theme) {
         app.trace(),
         app.told(),
         (&app.version.scenario.lanes, app.withheld()),
-        (app.tick, app.folds()),
+        (app.place.tick, app.folds()),
         theme,
     );
     app.hits.borrow_mut().rows = rows;

@@ -29,16 +29,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         too_small(frame, area, "idem", "q quits", theme);
         return;
     }
-    if app.screen == Screen::Window
-        && let Some(w) = &app.window
+    if app.screens.screen == Screen::Window
+        && let Some(w) = &app.screens.window
     {
         crate::tui::window::render(frame, area, w, theme);
-        if app.overlay == Overlay::Help {
+        if app.screens.overlay == Overlay::Help {
             help::help(frame, area, app, theme);
         }
         return;
     }
-    if let Some(p) = &app.present {
+    if let Some(p) = &app.talk.present {
         presenter::presenter(frame, app, p, theme);
         if !p.blank {
             overlay(frame, area, app, theme);
@@ -46,13 +46,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         return;
     }
     // A question and its explanation need more room than a narration sentence.
-    let asking = app.screen == Screen::Replay && app.quiz_here().is_some();
+    let asking = app.screens.screen == Screen::Replay && app.quiz_here().is_some();
     // The narration box grows to its text, leaving the timeline at least 8 rows.
     // An export has no footer: no keys to press, no command to share.
-    let footer_height = if app.for_export { 0 } else { 2 };
+    let footer_height = if app.export.is_some() { 0 } else { 2 };
     let outcome_height = narration::outcome_lines(app, area.width as usize, theme).len() as u16;
     // The body keeps at least 8 rows, and room for every line of the card statement.
-    let body_least = match app.screen {
+    let body_least = match app.screens.screen {
         Screen::Replay => panels::least_height(app).max(8),
         _ => 8,
     };
@@ -75,7 +75,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     .areas(area);
     header::header(frame, head, app, theme);
     header::design_bar(frame, designs, app, theme);
-    match app.screen {
+    match app.screens.screen {
         Screen::Replay | Screen::Window => {
             let side = match area.width {
                 w if w >= 150 => 56,
@@ -91,7 +91,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     }
     narration::narration(frame, story, app, theme);
     narration::outcome(frame, outcome, app, theme);
-    if !app.for_export {
+    if app.export.is_none() {
         header::footer(frame, foot, app, theme);
     }
     overlay(frame, area, app, theme);
@@ -100,7 +100,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
 /// What is drawn over the screen, if anything. Answer mode and counting hands are drawn in the
 /// question's own box, not over it.
 fn overlay(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    match &app.overlay {
+    match &app.screens.overlay {
         Overlay::None | Overlay::Answering | Overlay::Voting { .. } => {}
         Overlay::Help => help::help(frame, area, app, theme),
         Overlay::Glossary => glossary::glossary(frame, area, theme),

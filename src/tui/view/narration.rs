@@ -12,18 +12,18 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 /// The words the narration box shows at this moment (none while a question is asked).
 pub fn narration_text(app: &App) -> Option<String> {
-    match app.screen {
+    match app.screens.screen {
         Screen::Replay if app.quiz_here().is_some() => None,
         Screen::Replay | Screen::Window => {
-            let kind = app.trace().ticks.get(app.tick)?.kind;
+            let kind = app.trace().ticks.get(app.place.tick)?.kind;
             app.told()
                 .narrations
-                .get(app.tick)
+                .get(app.place.tick)
                 .map(|n| app.withheld().narration(kind, n))
         }
         Screen::Compare => Some(format!(
             "{} processors, the same requests, the same faults, one row per moment. Step with ← and →: all columns move together; ◆ marks the first tick where they stop agreeing. 1–6 add or take away a column (two to five).",
-            crate::story::outcome::count_word(app.compared.len())
+            crate::story::outcome::count_word(app.screens.compared.len())
         )),
     }
 }
@@ -31,7 +31,7 @@ pub fn narration_text(app: &App) -> Option<String> {
 /// What the narration box holds at this moment: the narration, or a question and its answer;
 /// with the box's title and the title's style.
 fn story<'a>(app: &'a App, text: &'a str, theme: &Theme) -> (Paragraph<'a>, &'static str, Style) {
-    if app.screen == Screen::Replay
+    if app.screens.screen == Screen::Replay
         && let Some((index, quiz)) = app.quiz_here()
     {
         let (lines, title) = question(app, index, quiz, theme);
@@ -43,7 +43,7 @@ fn story<'a>(app: &'a App, text: &'a str, theme: &Theme) -> (Paragraph<'a>, &'st
         );
     }
     let mut glossary = super::glossary::marked(text, app, theme);
-    if app.screen == Screen::Replay
+    if app.screens.screen == Screen::Replay
         && let Some(caveat) = app.trainer_caveat_here()
     {
         glossary.lines.push(Line::styled(caveat, theme.dim()));
@@ -70,7 +70,7 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let rows = paragraph.line_count(area.width.saturating_sub(2));
     let shown = usize::from(area.height.saturating_sub(2));
     let hidden = rows.saturating_sub(shown);
-    let offset = usize::from(app.story_offset()).min(hidden);
+    let offset = usize::from(app.place.story_offset()).min(hidden);
     let title = if hidden == 0 {
         title.to_string()
     } else {
@@ -104,19 +104,19 @@ fn question(
     quiz: &crate::scenario::Quiz,
     theme: &Theme,
 ) -> (Vec<Line<'static>>, &'static str) {
-    let response = app.room.get(index, app.design);
+    let response = app.talk.room.get(index, app.place.design);
     let choices = app.choices(quiz);
-    let voting = match app.overlay {
+    let voting = match app.screens.overlay {
         Overlay::Voting { selected, .. } => Some(selected),
         _ => None,
     };
-    let answering = app.overlay == Overlay::Answering;
+    let answering = app.screens.overlay == Overlay::Answering;
     let given = response.and_then(|r| r.answer());
     let revealed = response.and_then(|r| r.revealed);
     let votes: &[u32] = response.map_or(&[], |r| r.votes.as_slice());
     let mut lines = Vec::new();
     // The trainer's own words for this tick reach the room before the question.
-    if let Some(Some(words)) = app.told().trainer.get(app.tick) {
+    if let Some(Some(words)) = app.told().trainer.get(app.place.tick) {
         lines.push(Line::raw(words.to_string()));
         lines.push(Line::raw(""));
     }
@@ -190,7 +190,7 @@ fn question(
     let n = choices.len();
     let title = match revealed {
         // A recording has no keys to press: it pauses, then shows the answer itself.
-        None if app.for_export => {
+        None if app.export.is_some() => {
             lines.push(Line::styled(
                 "Think it over: the answer follows in a moment.",
                 theme.dim(),
@@ -221,7 +221,7 @@ fn question(
             });
             let text = match waiting {
                 Some(w) => w,
-                None if app.room.revealed_anywhere(index) => format!(
+                None if app.talk.room.revealed_anywhere(index) => format!(
                     "Not asked under {} yet: a or v asks again, → goes on. {}",
                     design_name(app),
                     asked_before(app, index, &choices)
@@ -233,7 +233,7 @@ fn question(
         }
         // Revealed for a story that has changed since (K, m, a what-if), whose right answer
         // is not this one's: the room's answer is told as an answer to that story.
-        Some(then) if then != app.correct(quiz, app.design) => {
+        Some(then) if then != app.correct(quiz, app.place.design) => {
             let said = match given.and_then(|i| choices.get(i).map(|c| (i, c))) {
                 Some((i, c)) => {
                     let verdict = if response.is_some_and(|r| r.right()) {
@@ -258,7 +258,7 @@ fn question(
             let room_right = response.is_some_and(|r| r.right());
             let split = given.is_none();
             let mut spans = vec![match (room_right, right) {
-                (true, Some((i, c))) if app.for_export => Span::styled(
+                (true, Some((i, c))) if app.export.is_some() => Span::styled(
                     format!("✓ The answer is {} {c}. ", i + 1),
                     theme.tone(Tone::Good),
                 ),
@@ -298,7 +298,7 @@ fn question(
 
 /// The design on screen as the room may see it: its name, or its number while hidden.
 fn design_name(app: &App) -> String {
-    crate::tui::shown::design_name(app, app.design)
+    crate::tui::shown::design_name(app, app.place.design)
 }
 
 /// Why the answer is what it is: the file's explanation while the story on screen is the one
@@ -313,7 +313,8 @@ fn explanation(app: &App, quiz: &crate::scenario::Quiz, changes: &[&str], outcom
         crate::story::outcome::verdict_meaning(o)
     );
     let why = if changes.is_empty() {
-        app.withheld().text(quiz.explanation.for_design(app.design))
+        app.withheld()
+            .text(quiz.explanation.for_design(app.place.design))
     } else {
         "The file's explanation is for the story it tells, so it is not shown.".to_string()
     };
@@ -326,11 +327,11 @@ fn explanation(app: &App, quiz: &crate::scenario::Quiz, changes: &[&str], outcom
 
 /// `Under design 1 the room said 2 Once (✓).`: what was answered under the other designs.
 fn asked_before(app: &App, index: usize, choices: &[String]) -> String {
-    let Some(by) = app.room.quizzes.get(index) else {
+    let Some(by) = app.talk.room.quizzes.get(index) else {
         return String::new();
     };
     by.iter()
-        .filter(|(d, r)| **d != app.design && r.is_revealed())
+        .filter(|(d, r)| **d != app.place.design && r.is_revealed())
         .map(|(d, r)| {
             let said = r
                 .choice
@@ -346,7 +347,7 @@ fn asked_before(app: &App, index: usize, choices: &[String]) -> String {
 /// The outcome rows under the narration: at the last tick, the headline with the verdict on
 /// one line and what it means on lines of its own, wrapped rather than cut; before it, a hint.
 pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static>> {
-    match app.screen {
+    match app.screens.screen {
         Screen::Replay if app.at_end() && !app.withheld().shows_outcome() => vec![Line::styled(
             " The outcome is hidden until the reveal.",
             theme.dim(),
@@ -379,11 +380,11 @@ pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static
             lines
         }
         Screen::Replay | Screen::Window => {
-            let left = app.last_tick() - app.tick;
+            let left = app.last_tick() - app.place.tick;
             // The question the story asks next, in its own words; a story without questions
             // gets the one every story here is about.
             // A question on screen is in its own box: the line names the one after it.
-            let from = app.tick + usize::from(app.question_here().is_some());
+            let from = app.place.tick + usize::from(app.question_here().is_some());
             let next = app
                 .next_question(from)
                 .and_then(|(_, i)| app.version.scenario.quizzes.get(i))

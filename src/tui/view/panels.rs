@@ -17,7 +17,7 @@ use std::sync::Arc;
 /// The fewest rows the side panels need so that no charge or refund on the statement is cut:
 /// the statement box (ledger folded in), a row of processor memory and a row of counters.
 pub fn least_height(app: &App) -> u16 {
-    let state = app.trace().ticks.get(app.tick).map(|t| &t.state);
+    let state = app.trace().ticks.get(app.place.tick).map(|t| &t.state);
     let lines = state.map_or(0, |s| s.ledger().len() + s.refunds().len()) as u16;
     // The statement's lines and its total, in a box; a box of memory, a box of counters.
     (lines + 1 + 2) + 3 + 3
@@ -25,12 +25,13 @@ pub fn least_height(app: &App) -> u16 {
 
 pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let trace = app.trace();
-    let Some(tick) = trace.ticks.get(app.tick) else {
+    let Some(tick) = trace.ticks.get(app.place.tick) else {
         return;
     };
     let now = &tick.state;
     // The first tick is compared with itself: nothing has changed before the story starts.
     let before = app
+        .place
         .tick
         .checked_sub(1)
         .and_then(|i| trace.ticks.get(i))
@@ -154,7 +155,7 @@ fn memory_boxes(
                 theme,
             );
             mem_area = top;
-        } else if called_yet(trace, app.tick) {
+        } else if called_yet(trace, app.place.tick) {
             // One row: how many times each service did its work, which is the lesson.
             let summary: Vec<String> = now
                 .services

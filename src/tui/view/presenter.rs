@@ -22,20 +22,20 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
         // A blank screen, as a projector remote's "black" key gives.
         return;
     }
-    if let (Some(card), Some(agenda)) = (app.card(), app.agenda.as_deref()) {
+    if let (Some(card), Some(agenda)) = (app.talk.card(), app.talk.agenda.as_deref()) {
         return talk_card(frame, area, app, agenda, card, theme);
     }
     let roomy = area.height >= 30;
     let state = banners(app);
     let banner_height = (state.len() as u16).min(2);
     // At each scenario's last tick, the room's score so far (over the whole session at its end).
-    let score = (app.screen == Screen::Replay && app.at_end())
-        .then(|| app.session_score().text())
+    let score = (app.screens.screen == Screen::Replay && app.at_end())
+        .then(|| app.talk.session_score().text())
         .flatten();
     let money_height = 1 + u16::from(score.is_some());
     let fixed = 1 + 1 + banner_height + money_height + 1;
     let room = area.height.saturating_sub(fixed + DIAGRAM_LEAST);
-    let story_height = if app.question_here().is_some() || app.screen == Screen::Compare {
+    let story_height = if app.question_here().is_some() || app.screens.screen == Screen::Compare {
         // A question, its choices (or its hands) and its answer need their rows.
         let rows = super::narration::story_rows(app, area.width, theme) as u16 + 2;
         rows.clamp(5, room.max(5))
@@ -66,7 +66,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), banner);
-    match app.screen {
+    match app.screens.screen {
         Screen::Compare => super::compare::compare(frame, diagram, app, theme),
         _ => {
             let (timeline, side) = if p.panels {
@@ -96,7 +96,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
             }
         }
     }
-    if app.question_here().is_some() || app.screen == Screen::Compare {
+    if app.question_here().is_some() || app.screens.screen == Screen::Compare {
         super::narration::narration(frame, story, app, theme);
     } else {
         big_narration(frame, story, app, theme);
@@ -107,9 +107,10 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
 
 /// The talk's end: the last tick of the last scenario (or of the only one).
 fn at_the_end(app: &App) -> bool {
-    app.screen == Screen::Replay
+    app.screens.screen == Screen::Replay
         && app.at_end()
         && app
+            .talk
             .agenda
             .as_ref()
             .is_none_or(|a| a.at + 1 == a.playlist.sections.len())
@@ -119,21 +120,21 @@ fn at_the_end(app: &App) -> bool {
 /// the keys that work now (a question's own keys while one waits).
 fn footer(frame: &mut Frame<'_>, foot: Rect, app: &App, theme: &Theme) {
     let width = foot.width as usize;
-    let line = if app.simulating.is_some() {
+    let line = if app.jobs.simulating.is_some() {
         Line::styled(
             fit(
                 &format!(
                     " ⧗ simulating… {}",
-                    app.simulating.as_deref().unwrap_or_default()
+                    app.jobs.simulating.as_deref().unwrap_or_default()
                 ),
                 width,
             ),
             theme.key(),
         )
-    } else if let Some(n) = &app.notice {
+    } else if let Some(n) = &app.screens.notice {
         // What a key just did reaches the room's screen too.
         Line::styled(fit(&format!(" {n}"), width), theme.changed())
-    } else if let Some(why) = &app.notes_off {
+    } else if let Some(why) = &app.talk.notes_off {
         Line::styled(
             fit(&format!(" speaker notes are off: {why}"), width),
             theme.tone(crate::story::outcome::Tone::Warn),
@@ -146,7 +147,7 @@ fn footer(frame: &mut Frame<'_>, foot: Rect, app: &App, theme: &Theme) {
 
 /// The keys that matter now, on one line.
 fn hints(app: &App) -> &'static str {
-    match app.overlay {
+    match app.screens.overlay {
         Overlay::Answering => " 1–9 the room's answer · Esc leaves answer mode",
         Overlay::Voting { .. } => {
             " digits: hands for the marked choice · ↑↓ choose · Enter reveals · Esc leaves"
@@ -155,7 +156,7 @@ fn hints(app: &App) -> &'static str {
         _ if app.quiz_pending() => {
             " a answer · v count hands · 1–6 design · ← back · ? keys · q quit"
         }
-        _ if app.screen == Screen::Compare => {
+        _ if app.screens.screen == Screen::Compare => {
             " ←→ step · 1–6 columns · c / Esc back · ? keys · q quit"
         }
         _ => " PgDn/→ next · PgUp/← back · . blank · t timer · 1–6 design · ? keys · q quit",
@@ -164,12 +165,12 @@ fn hints(app: &App) -> &'static str {
 
 fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, theme: &Theme) {
     let trace = app.trace();
-    let position = match app.screen {
+    let position = match app.screens.screen {
         Screen::Compare => "COMPARE".to_string(),
-        _ => format!("{}/{}", app.tick + 1, trace.ticks.len()),
+        _ => format!("{}/{}", app.place.tick + 1, trace.ticks.len()),
     };
-    let play = if app.playing {
-        format!("▶ {}×   ", crate::tui::app::SPEEDS[app.speed])
+    let play = if app.place.playing {
+        format!("▶ {}×   ", crate::tui::app::SPEEDS[app.place.speed])
     } else {
         String::new()
     };
@@ -183,7 +184,11 @@ fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, them
         right.push_str(&format!("   ⏲ {}", clock(p.elapsed_secs as i64)));
     }
     // A session's part: its countdown beside the talk's elapsed time.
-    let left_secs = app.agenda.as_ref().and_then(|a| a.left(p.elapsed_secs));
+    let left_secs = app
+        .talk
+        .agenda
+        .as_ref()
+        .and_then(|a| a.left(p.elapsed_secs));
     let countdown = left_secs.filter(|_| p.show_elapsed).map(|left| {
         if left < 0 {
             (
@@ -195,6 +200,7 @@ fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, them
         }
     });
     let part = app
+        .talk
         .agenda
         .as_ref()
         .map(|a| format!("{}/{} · ", a.at + 1, a.playlist.sections.len()))
@@ -217,11 +223,11 @@ fn big_narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let said = app
         .told()
         .narrations
-        .get(app.tick)
+        .get(app.place.tick)
         .map(String::as_str)
         .unwrap_or_default();
     // As the room may see it: the statement's tick tells how it ended.
-    let text = match app.trace().ticks.get(app.tick) {
+    let text = match app.trace().ticks.get(app.place.tick) {
         Some(t) => app.withheld().narration(t.kind, said),
         None => said.to_string(),
     };
@@ -249,7 +255,7 @@ fn money_line(
     theme: &Theme,
 ) {
     let hidden = p.hidden();
-    let state = app.trace().ticks.get(app.tick).map(|t| &t.state);
+    let state = app.trace().ticks.get(app.place.tick).map(|t| &t.state);
     let mut spans = vec![if hidden.statement {
         Span::styled(" Card statement: hidden until revealed (n)", theme.dim())
     } else {
@@ -259,7 +265,7 @@ fn money_line(
         );
         Span::styled(format!(" Card statement: {total}"), theme.money())
     }];
-    if app.at_end() && app.screen == Screen::Replay {
+    if app.at_end() && app.screens.screen == Screen::Replay {
         spans.push(Span::raw("   "));
         if hidden.outcome {
             spans.push(Span::styled("outcome hidden (n reveals)", theme.dim()));
@@ -270,7 +276,7 @@ fn money_line(
     }
     let mut lines = vec![Line::from(spans)];
     if let Some(score) = score {
-        let whose = match &app.agenda {
+        let whose = match &app.talk.agenda {
             None => "The room",
             Some(_) if at_the_end(app) => "The room, over the session",
             Some(_) => "The room so far",
@@ -332,7 +338,7 @@ fn talk_card(
                 "{shown} of {} parts shown",
                 playlist.sections.len()
             )));
-            if let Some(score) = app.session_score().text() {
+            if let Some(score) = app.talk.session_score().text() {
                 lines.push(Line::raw(format!("The room, over the session: {score}")));
             }
             lines.push(Line::raw(""));

@@ -192,7 +192,7 @@ pub fn app() -> App {
 pub fn at_first_send() -> App {
     let mut app = app();
     press(&mut app, key(KeyCode::Right));
-    assert_eq!(app.tick, 1);
+    assert_eq!(app.place.tick, 1);
     assert_eq!(app.trace().ticks[1].kind, TickKind::Send);
     assert_eq!(app.told().labels[1], "charge $48.60 key K7Q4 #1");
     app
