@@ -152,6 +152,9 @@ pub struct Replay {
     searched: usize,
     /// The story whose designs are being told beside the loop (by its revision).
     telling: Option<u64>,
+    /// A story just on screen whose other designs are told beside the loop once its first
+    /// frame is drawn (by its revision): before, that work would slow the frame down.
+    to_tell: Option<u64>,
 }
 
 impl Replay {
@@ -173,6 +176,7 @@ impl Replay {
             chores_running: 0,
             searched: 0,
             telling: None,
+            to_tell: None,
         }
     }
 }
@@ -229,12 +233,21 @@ impl Runtime<App> for Replay {
         }
         // A story just on screen: its other designs are told beside the loop, so switching
         // to one seldom waits (the design on screen first: drawing it waits for that alone).
-        if self.telling != Some(app.version.revision) {
-            self.telling = Some(app.version.revision);
-            let (runs, first) = (app.version.runs().clone(), app.place.design);
-            if !runs.all_told() {
-                // Without a thread to spare, each design is told when first wanted.
-                let _ = std::thread::Builder::new().spawn(move || runs.tell_every_design(first));
+        // They are started at the next look, once the story's first frame is drawn, so they
+        // do not share the machine with it.
+        let revision = app.version.revision;
+        if self.telling != Some(revision) {
+            if self.to_tell == Some(revision) {
+                self.telling = Some(revision);
+                self.to_tell = None;
+                let (runs, first) = (app.version.runs().clone(), app.place.design);
+                if !runs.all_told() {
+                    // Without a thread to spare, each design is told when first wanted.
+                    let _ =
+                        std::thread::Builder::new().spawn(move || runs.tell_every_design(first));
+                }
+            } else {
+                self.to_tell = Some(revision);
             }
         }
         // Autoplay: the first step a pace after play was pressed, then one per pace.
@@ -297,7 +310,10 @@ impl Runtime<App> for Replay {
     fn patience(&self, app: &App) -> Duration {
         // A watched file and presenter mode (its clock, and notes that may connect at any
         // moment) both need the loop to wake now and then; otherwise it sleeps until a key.
-        let idle = if self.chores_running > 0 {
+        let idle = if self.to_tell.is_some() {
+            // The story's other designs are to be told as soon as its frame is drawn.
+            Duration::ZERO
+        } else if self.chores_running > 0 {
             CHORE_CHECK
         } else if self.simulation.is_some() || !self.ready.is_empty() {
             SIMULATION_CHECK

@@ -64,7 +64,8 @@ impl Run {
         let mut known = HashSet::new();
         let mut labels = Vec::new();
         let mut counts: HashMap<String, usize> = HashMap::new();
-        for label in crate::story::tell(cfg, trace).labels {
+        // The labels alone: a check needs no narration.
+        for label in crate::story::Telling::new(cfg, trace).take_labels() {
             *counts.entry(label.clone()).or_default() += 1;
             if known.insert(label.clone()) {
                 labels.push(label);
