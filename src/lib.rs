@@ -1,18 +1,12 @@
 //! idem: a deterministic simulation of retries, idempotency keys and the charges they cause.
+//!
+//! The command line (`cli`) on top of the workspace's crates, whose modules are re-exported
+//! here so every path reads `idem::…`: `idem-core` (the engine, the scenario files, the story,
+//! the explorer and a day of traffic), `idem-window` (the window calculator), `idem-net`
+//! (`serve` and `drill`) and `idem-tui` (the replay, the room and the handouts).
 
-pub use idem_core::bounded_read;
+pub use idem_core::{bounded_read, explore, files, scenario, sim, story, text, traffic, units};
+pub use idem_net::{drill, serve};
+pub use idem_tui::{export, present, tui};
+pub use idem_window::window;
 pub mod cli;
-pub mod drill;
-pub mod explore;
-pub mod export;
-pub use idem_core::files;
-pub mod present;
-pub use idem_core::scenario;
-pub mod serve;
-pub use idem_core::sim;
-pub use idem_core::story;
-pub use idem_core::text;
-pub mod traffic;
-pub mod tui;
-pub use idem_core::units;
-pub mod window;

@@ -13,7 +13,6 @@ pub mod run;
 pub mod serve;
 pub mod traffic;
 pub mod window;
-pub mod window_json;
 
 pub use failure::Failure;
 

@@ -22,11 +22,11 @@
 
 use std::path::PathBuf;
 
-use super::window_json as json;
 use crate::window::Report;
 use crate::window::Schedule;
 use crate::window::WindowError;
 use crate::window::config;
+use crate::window::json;
 use crate::window::parse::{self, LayerSpec};
 use crate::window::sources::{self, presets};
 use crate::window::{Layer, Stack};

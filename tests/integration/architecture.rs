@@ -1,24 +1,26 @@
-//! Holds the line between the layers. Every module sits on a floor, and an import may only
-//! point down to a lower floor, never up or sideways across one:
+//! Holds what the compiler cannot say about the layers. The workspace's crates are the
+//! layers the compiler holds (`idem-core` below `idem-window`, below `idem-net` and
+//! `idem-tui`, below `idem`): a crate's manifest names what it may use, so no terminal crate
+//! reaches the engine, no network or database crate reaches the replay, and clap stays in the
+//! command line (`each_crate_names_only_the_crates_beneath_it` holds the manifests to it).
+//! Inside a crate, too, every module sits on a floor, and an import may only point down to a
+//! lower floor, never up or sideways across one:
 //!
 //! ```text
-//!   main
-//!   cli                      the commands and their flags
-//!   export                   handouts, drawn with the replay's own frames
-//!   tui                      the replay, presenter and notes screens
-//!   present, serve, drill    the presenter's link to the notes; the HTTP processor and the
-//!                            drill of an endpoint, which only the command line may use
-//!   explore, window, traffic every fault plan; the window calculator; a day of orders
-//!   scenario                 the file format, checked against the stories it tells
-//!   story                    the words written from the engine's facts
-//!   sim                      the engine: facts, no words, no terminal
-//!   files, bounded_read, units, text   plain helpers
+//!   main, cli                the command line                               idem
+//!   export                   handouts, drawn with the replay's own frames   idem-tui
+//!   tui                      the replay, presenter and notes screens        idem-tui
+//!   present                  session files, the link to the notes           idem-tui
+//!   serve, drill             the HTTP processor, the drill of an endpoint   idem-net
+//!   window                   the window calculator                          idem-window
+//!   explore, traffic         every fault plan; a day of orders              idem-core
+//!   scenario                 the file format, checked against its stories   idem-core
+//!   story                    the words written from the engine's facts      idem-core
+//!   sim                      the engine: facts, no words, no terminal       idem-core
+//!   files, bounded_read, units, text   plain helpers                        idem-core
 //! ```
 //!
-//! Only the floors above `present` may use a terminal crate, and only `cli` and `main` use
-//! clap, so the engine and the format could each become a crate of their own. The network
-//! and database crates stay inside `serve` and `drill`, and nothing but the command line
-//! knows those two, so the engine and the replay never wait on a socket.
+//! And no two modules of one folder import each other.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -56,11 +58,23 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The source folders of the workspace's crates: `idem` and, beneath it, `idem-core`. The
-/// floors run through both: a module's floor is the same whichever crate holds it.
-fn roots() -> [PathBuf; 2] {
+/// The workspace's crates, bottom first, each with the crates of the workspace it may use.
+const CRATES: &[(&str, &[&str])] = &[
+    ("crates/idem-core", &[]),
+    ("crates/idem-window", &["idem-core"]),
+    ("crates/idem-net", &["idem-core", "idem-window"]),
+    ("crates/idem-tui", &["idem-core", "idem-window"]),
+    ("", &["idem-core", "idem-window", "idem-net", "idem-tui"]),
+];
+
+/// The source folders of the workspace's crates. The floors run through all of them: a
+/// module's floor is the same whichever crate holds it.
+fn roots() -> Vec<PathBuf> {
     let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [here.join("src"), here.join("crates/idem-core/src")]
+    CRATES
+        .iter()
+        .map(|(dir, _)| here.join(dir).join("src"))
+        .collect()
 }
 
 /// Every source file of every crate.
@@ -121,7 +135,14 @@ fn code_of(file: &Path) -> String {
 /// those inside a braced group such as `crate::{sim, text}`.
 fn named_modules(code: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for prefix in ["crate::", "idem::", "idem_core::"] {
+    for prefix in [
+        "crate::",
+        "idem::",
+        "idem_core::",
+        "idem_window::",
+        "idem_net::",
+        "idem_tui::",
+    ] {
         for (i, _) in code.match_indices(prefix) {
             let before = code[..i].chars().next_back();
             if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
@@ -215,103 +236,83 @@ fn code_of_text(text: &str) -> String {
     code
 }
 
+/// Outside libraries each crate may use: the terminal's only in `idem-tui`, the network's and
+/// the database's only in `idem-net`, the command line's only in `idem`.
+const TERMINAL: &[&str] = &["ratatui", "crossterm"];
+const NETWORK: &[&str] = &[
+    "ureq",
+    "rusqlite",
+    "rustls",
+    "httparse",
+    "sfv",
+    "http",
+    "percent-encoding",
+    "uuid",
+];
+const COMMAND_LINE: &[&str] = &[
+    "clap",
+    "clap_complete",
+    "clap_mangen",
+    "indicatif",
+    "anstream",
+    "anstyle",
+];
+
+/// Each crate's manifest names, among the workspace's crates, only those beneath it, and no
+/// terminal, network, database or command-line library that is not its own: the compiler
+/// then refuses one anywhere else, and a crate's tests build only what it names (the
+/// engine's and the replay's tests build no SQLite and no TLS).
 #[test]
-fn the_lower_floors_use_no_terminal_crate_and_no_clap() {
-    let files = all_files();
-    for file in files {
-        let module = module_of(&file);
-        let code = code_of(&file);
-        if floor(&module) < floor("present") {
-            for forbidden in ["ratatui", "crossterm", "clap"] {
+fn each_crate_names_only_the_crates_beneath_it() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (dir, beneath) in CRATES {
+        let path = here.join(dir).join("Cargo.toml");
+        let manifest: toml::Table = std::fs::read_to_string(&path)
+            .expect("a crate's manifest")
+            .parse()
+            .expect("a manifest is TOML");
+        let name = manifest["package"]["name"].as_str().expect("a name");
+        let allowed: &[&str] = match name {
+            "idem-tui" => TERMINAL,
+            "idem-net" => NETWORK,
+            "idem" => COMMAND_LINE,
+            _ => &[],
+        };
+        let table_keys = |table: &str| -> Vec<String> {
+            manifest
+                .get(table)
+                .and_then(|t| t.as_table())
+                .map(|t| t.keys().cloned().collect())
+                .unwrap_or_default()
+        };
+        // A crate's own tests and benches may drive a terminal; they build no network or
+        // database library but the root's, whose tests drill a real server.
+        for (table, strict) in [
+            ("dependencies", true),
+            ("build-dependencies", true),
+            ("dev-dependencies", false),
+        ] {
+            for dep in table_keys(table) {
+                if dep.starts_with("idem") {
+                    assert!(
+                        beneath.contains(&dep.as_str()),
+                        "{name}'s [{table}] names {dep}, which is not beneath it"
+                    );
+                }
+                let foreign = [TERMINAL, NETWORK, COMMAND_LINE]
+                    .iter()
+                    .any(|set| set.contains(&dep.as_str()))
+                    && !allowed.contains(&dep.as_str());
+                let test_only = !strict
+                    && (TERMINAL.contains(&dep.as_str())
+                        || (name == "idem" && NETWORK.contains(&dep.as_str())));
                 assert!(
-                    !code.contains(forbidden),
-                    "{} ({module}) uses {forbidden}",
-                    file.display()
+                    !foreign || test_only,
+                    "{name}'s [{table}] names {dep}, which belongs to another crate"
                 );
             }
         }
-        if floor(&module) < floor("cli") {
-            assert!(
-                !code.contains("clap"),
-                "{} uses clap outside the command line",
-                file.display()
-            );
-        }
     }
-}
-
-/// The core crate's manifest lets it use no terminal, command-line, network or database crate:
-/// the compiler then refuses one in the engine, the scenario files or the story, and the
-/// engine's own tests build none of them (no bundled SQLite, no TLS).
-#[test]
-fn the_core_crate_depends_on_no_terminal_network_or_database_crate() {
-    let manifest = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/idem-core/Cargo.toml"),
-    )
-    .expect("the core crate's manifest");
-    let manifest: toml::Table = manifest.parse().expect("a manifest is TOML");
-    for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
-        let named: Vec<&String> = manifest
-            .get(table)
-            .and_then(|t| t.as_table())
-            .map(|t| t.keys().collect())
-            .unwrap_or_default();
-        for forbidden in [
-            "ratatui",
-            "crossterm",
-            "clap",
-            "ureq",
-            "rusqlite",
-            "rustls",
-            "httparse",
-            "sfv",
-            "http",
-            "indicatif",
-            "anstream",
-            "idem",
-        ] {
-            assert!(
-                !named.iter().any(|n| n.as_str() == forbidden),
-                "idem-core's [{table}] names {forbidden}"
-            );
-        }
-    }
-}
-
-/// The crates that reach the network or a database, and the modules allowed to use them.
-const NETWORK_CRATES: &[&str] = &["ureq", "rusqlite", "httparse", "sfv", "percent_encoding"];
-const NETWORK_MODULES: &[&str] = &["serve", "drill"];
-
-#[test]
-fn only_serve_and_drill_touch_the_network_and_only_the_command_line_knows_them() {
-    let files = all_files();
-    let mut wrong = Vec::new();
-    for file in &files {
-        let module = module_of(file);
-        let code = code_of(file);
-        if !NETWORK_MODULES.contains(&module.as_str()) {
-            for krate in NETWORK_CRATES {
-                if code.contains(&format!("{krate}::")) {
-                    wrong.push(format!("{} ({module}) uses {krate}", file.display()));
-                }
-            }
-        }
-        if !["cli", "main", "lib"].contains(&module.as_str()) {
-            for to in named_modules(&code) {
-                if NETWORK_MODULES.contains(&to.as_str()) && to != module {
-                    wrong.push(format!("{} ({module}) imports {to}", file.display()));
-                }
-            }
-        }
-        if NETWORK_MODULES.contains(&module.as_str()) {
-            for forbidden in ["ratatui", "crossterm", "clap"] {
-                if code.contains(forbidden) {
-                    wrong.push(format!("{} ({module}) uses {forbidden}", file.display()));
-                }
-            }
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// A file's module path under `src`: `src/tui/window/view.rs` is `tui::window::view`, and a

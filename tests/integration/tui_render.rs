@@ -905,11 +905,17 @@ fn the_400_counter_comes_with_the_first_refusal() {
     let mut app = common::app();
     // order-5531 under content-hash: the retry's body is refused with 400.
     common::press(&mut app, common::ch('5'));
-    common::press(&mut app, common::key(crossterm::event::KeyCode::Home));
+    common::press(
+        &mut app,
+        common::key(ratatui::crossterm::event::KeyCode::Home),
+    );
     let first = common::render(&app, 80, 24);
     let counters = common::panel(&first, " Checkout & counters ").join("\n");
     assert!(!counters.contains("400"), "{counters}");
-    common::press(&mut app, common::key(crossterm::event::KeyCode::End));
+    common::press(
+        &mut app,
+        common::key(ratatui::crossterm::event::KeyCode::End),
+    );
     let last = common::render(&app, 160, 48);
     let counters = common::panel(&last, " Checkout & counters ").join("\n");
     assert!(counters.contains("400 1"), "{counters}");

@@ -200,7 +200,7 @@ fn forty_layers_of_a_thousand_attempts_do_not_overflow() {
     let text = report.to_text();
     assert!(text.contains("Attempts for one intent  1.0e120"), "{text}");
     let json: serde_json::Value =
-        serde_json::from_str(&idem::cli::window_json::to_json(&report).expect("json"))
+        serde_json::from_str(&idem::window::json::to_json(&report).expect("json"))
             .expect("valid json");
     assert_eq!(json["attempts"], "1.0e120");
     assert!(json["automatic_delay_s"].as_f64().expect("a number") > 8.6e127);
@@ -213,7 +213,7 @@ fn attempts_beyond_u64_are_exact_strings_in_json() {
     assert_eq!(report.attempts.as_u64(), None);
     assert_eq!(report.attempts.to_string(), "1.0e21");
     let json: serde_json::Value =
-        serde_json::from_str(&idem::cli::window_json::to_json(&report).expect("json"))
+        serde_json::from_str(&idem::window::json::to_json(&report).expect("json"))
             .expect("valid json");
     assert_eq!(json["attempts"], "1000000000000000000000");
 }
@@ -231,7 +231,7 @@ fn extreme_inputs_never_panic() {
     assert!(report.attempts.to_string().contains('e'));
     assert!(report.required_window.to_string().ends_with(" days"));
     let _ = report.to_text();
-    let _ = idem::cli::window_json::to_json(&report).expect("json");
+    let _ = idem::window::json::to_json(&report).expect("json");
 }
 
 #[test]

@@ -785,7 +785,7 @@ fn the_json_carries_where_each_value_came_from() {
         .report()
         .expect("valid");
     let json: serde_json::Value =
-        serde_json::from_str(&idem::cli::window_json::to_json(&report).expect("json"))
+        serde_json::from_str(&idem::window::json::to_json(&report).expect("json"))
             .expect("valid json");
     let first = &json["layers"][0];
     assert_eq!(

@@ -284,7 +284,7 @@ impl Stack {
 }
 
 /// A name must contain something other than spaces.
-pub(crate) fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), String> {
     if name.trim().is_empty() {
         Err("the name is empty".to_owned())
     } else {
@@ -293,7 +293,7 @@ pub(crate) fn check_name(name: &str) -> Result<(), String> {
 }
 
 /// Human paths follow the name rule and may not take the automatic path's name.
-pub(crate) fn check_path_name(name: &str) -> Result<(), String> {
+pub fn check_path_name(name: &str) -> Result<(), String> {
     check_name(name)?;
     if name.trim() == AUTOMATIC_PATH {
         Err(format!(
@@ -305,7 +305,7 @@ pub(crate) fn check_path_name(name: &str) -> Result<(), String> {
 }
 
 /// Every layer tries at least once.
-pub(crate) fn check_attempts(attempts: u64) -> Result<(), String> {
+pub fn check_attempts(attempts: u64) -> Result<(), String> {
     if attempts == 0 {
         Err("attempts must be at least 1 (1 means the layer does not retry)".to_owned())
     } else {
@@ -314,7 +314,7 @@ pub(crate) fn check_attempts(attempts: u64) -> Result<(), String> {
 }
 
 /// The safety factor is a finite number of at least 1.
-pub(crate) fn check_safety(safety: f64) -> Result<(), String> {
+pub fn check_safety(safety: f64) -> Result<(), String> {
     if safety.is_finite() && safety >= 1.0 {
         Ok(())
     } else {

@@ -8,16 +8,16 @@ use super::error::WindowError;
 use super::stack::{HumanPath, check_attempts, check_name, check_path_name, check_safety};
 
 /// How a layer is written on the command line.
-pub(crate) const LAYER_FORM: &str = "expected BACKOFF:ATTEMPTS such as 2s:3, or BACKOFF:ATTEMPTS:TIMEOUT \
+pub const LAYER_FORM: &str = "expected BACKOFF:ATTEMPTS such as 2s:3, or BACKOFF:ATTEMPTS:TIMEOUT \
      such as 2s:3:30s, optionally named as in \"http client=2s:3:30s\"";
 
 /// How a human path is written on the command line.
-pub(crate) const PATH_FORM: &str = "expected NAME=DURATION such as \"dead-letter replay=26h\"";
+pub const PATH_FORM: &str = "expected NAME=DURATION such as \"dead-letter replay=26h\"";
 
 /// A layer read from a flag; unnamed layers get their name once their final
 /// position in the stack is known.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct LayerSpec {
+pub struct LayerSpec {
     pub name: Option<String>,
     pub backoff: Duration,
     pub attempts: u64,
@@ -26,7 +26,7 @@ pub(crate) struct LayerSpec {
 }
 
 /// Reads a duration such as "2s", "90m", "26h", "3days" or "7d".
-pub(crate) fn duration(text: &str) -> Result<Duration, String> {
+pub fn duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     crate::units::parse_human_duration(text).map_err(|e| match e {
         crate::units::DurationError::TooLong => {
@@ -40,7 +40,7 @@ pub(crate) fn duration(text: &str) -> Result<Duration, String> {
 }
 
 /// Reads an attempts count: a whole number of at least 1.
-pub(crate) fn attempts(text: &str) -> Result<u64, String> {
+pub fn attempts(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let value: u64 = text.parse().map_err(|_| {
         format!("attempts {text:?} is not a whole number; expected a count of at least 1 such as 3")
@@ -58,7 +58,7 @@ fn flag_error(flag: &'static str, value: &str, problem: impl Into<String>) -> Wi
 }
 
 /// Reads `--layer [NAME=]BACKOFF:ATTEMPTS[:TIMEOUT]`.
-pub(crate) fn layer(value: &str) -> Result<LayerSpec, WindowError> {
+pub fn layer(value: &str) -> Result<LayerSpec, WindowError> {
     let err = |problem: String| flag_error("--layer", value, problem);
     let (name, rest) = match value.split_once('=') {
         Some((name, rest)) => {
@@ -88,7 +88,7 @@ pub(crate) fn layer(value: &str) -> Result<LayerSpec, WindowError> {
 }
 
 /// Reads a duration that must be longer than zero (a timeout, a deadline).
-pub(crate) fn positive(text: &str, what: &str) -> Result<Duration, String> {
+pub fn positive(text: &str, what: &str) -> Result<Duration, String> {
     let value = duration(text).map_err(|p| format!("{what}: {p}"))?;
     if value.is_zero() {
         return Err(format!(
@@ -99,7 +99,7 @@ pub(crate) fn positive(text: &str, what: &str) -> Result<Duration, String> {
 }
 
 /// Reads `--path NAME=DURATION`.
-pub(crate) fn path(value: &str) -> Result<HumanPath, WindowError> {
+pub fn path(value: &str) -> Result<HumanPath, WindowError> {
     let err = |problem: String| flag_error("--path", value, problem);
     let Some((name, delay)) = value.split_once('=') else {
         return Err(err(PATH_FORM.to_owned()));
@@ -113,12 +113,12 @@ pub(crate) fn path(value: &str) -> Result<HumanPath, WindowError> {
 }
 
 /// Reads `--window DURATION`.
-pub(crate) fn window(value: &str) -> Result<Duration, WindowError> {
+pub fn window(value: &str) -> Result<Duration, WindowError> {
     duration(value).map_err(|p| flag_error("--window", value, p))
 }
 
 /// Reads `--safety FACTOR`.
-pub(crate) fn safety(value: &str) -> Result<f64, WindowError> {
+pub fn safety(value: &str) -> Result<f64, WindowError> {
     let err = |problem: String| flag_error("--safety", value, problem);
     let factor: f64 = value
         .trim()

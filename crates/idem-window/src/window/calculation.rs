@@ -127,7 +127,7 @@ pub fn compute(stack: &Stack) -> Result<Report, super::WindowError> {
 }
 
 /// Computes the report of a stack that has already been validated.
-pub(crate) fn compute_valid(stack: &Stack) -> Report {
+pub fn compute_valid(stack: &Stack) -> Report {
     let attempts = stack.layers.iter().fold(Count::ONE, |product, layer| {
         product.times(layer.attempt_count())
     });
@@ -191,7 +191,7 @@ pub(crate) fn compute_valid(stack: &Stack) -> Report {
 /// give-up follows the run before it: the automatic run for the first such
 /// path, then the rerun of the one before (which, in the worst case, heard
 /// nothing either and spent its whole budget too).
-pub(crate) fn human_delays(stack: &Stack, gives_up: Span) -> Vec<Span> {
+pub fn human_delays(stack: &Stack, gives_up: Span) -> Vec<Span> {
     let mut previous_start = Span::ZERO;
     stack
         .paths

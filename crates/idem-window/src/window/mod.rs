@@ -13,6 +13,7 @@
 pub mod config;
 mod error;
 mod format;
+pub mod json;
 
 mod calculation;
 mod magnitude;

@@ -236,11 +236,11 @@ impl WindowScreen {
         }
     }
 
-    pub(crate) fn clear_notice(&mut self) {
+    pub fn clear_notice(&mut self) {
         self.notice = None;
     }
 
-    pub(crate) fn say(&mut self, text: impl Into<String>) {
+    pub fn say(&mut self, text: impl Into<String>) {
         self.notice = Some(text.into());
     }
 
