@@ -42,12 +42,20 @@ pub fn unique_name(tag: &str) -> String {
     format!("idem-{tag}-{}-{n}", std::process::id())
 }
 
-/// The path of `rel` (relative to the crate's root), as a string for a command line.
+/// The workspace's root, where `scenarios/`, `assets/` and `tests/` are: the nearest folder
+/// at or above the crate whose tests these are that holds `Cargo.lock`.
+pub fn root() -> PathBuf {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    crate_dir
+        .ancestors()
+        .find(|d| d.join("Cargo.lock").is_file())
+        .unwrap_or(crate_dir)
+        .to_path_buf()
+}
+
+/// The path of `rel` (relative to the workspace's root), as a string for a command line.
 pub fn manifest(rel: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(rel)
-        .display()
-        .to_string()
+    root().join(rel).display().to_string()
 }
 
 /// The path of a file of the bad-input corpus, `tests/bad_scenarios/<name>`.
@@ -99,8 +107,12 @@ impl Drop for TempDir {
 
 // ---------------------------------------------------------------- the real binary
 
-/// The real binary, as Cargo built it for the integration tests.
-pub const IDEM: &str = env!("CARGO_BIN_EXE_idem");
+/// The real binary, as Cargo built it for the integration tests of the `idem` crate. A crate
+/// beneath it has no binary to run, and its tests run none.
+pub const IDEM: &str = match option_env!("CARGO_BIN_EXE_idem") {
+    Some(path) => path,
+    None => "the idem binary is built only for the root crate's tests",
+};
 
 /// How long one run of the binary may take before the test fails.
 pub const LIMIT: Duration = Duration::from_secs(10);
@@ -513,6 +525,6 @@ scenario = "request-lost"
 
 /// [`THREE_PARTS`], read.
 pub fn three_parts() -> idem::present::playlist::Playlist {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let dir = root().join("scenarios");
     idem::present::playlist::parse("three.toml", THREE_PARTS, &dir).expect("the session reads")
 }

@@ -1132,7 +1132,8 @@ fn row_at(app: &mut App, at: usize, row: usize) -> (String, String) {
 /// once the loss is on screen, the send row is cut there too. For a request and an answer.
 #[test]
 fn a_message_the_network_loses_heads_out_then_is_drawn_cut_on_its_send_row() {
-    let text = std::fs::read_to_string("scenarios/request-lost.toml").expect("reads");
+    let text =
+        std::fs::read_to_string(common::root().join("scenarios/request-lost.toml")).expect("reads");
     let request =
         idem::scenario::parse("request-lost.toml", "request-lost", &text).expect("parses");
     let answer = idem::scenario::library::find("order-5531")
