@@ -1,9 +1,9 @@
-//! `idem export` through the library: golden files for each format, the shape of each format,
-//! safe writing (no clobbering without --force, no temporary files left behind), and hostile
-//! scenario text that must not reach the exported files as markup or escape sequences.
+//! `idem export` through the library: an insta snapshot of each format, the shape of each
+//! format, safe writing (no clobbering without --force, no temporary files left behind), and
+//! hostile scenario text that must not reach the exported files as markup or escape sequences.
 //!
-//! The golden files and `assets/replay.svg` are rewritten, instead of compared, when the
-//! environment variable `IDEM_REGENERATE=1` is set.
+//! `assets/replay.svg`, the README's picture, is compared with a fresh export too; it is
+//! rewritten instead when the environment variable `IDEM_REGENERATE=1` is set.
 
 use idem::cli::export::{ExportArgs, Exported};
 use idem::export::{Audience, Format};
@@ -65,19 +65,19 @@ fn export(args: ExportArgs) -> String {
     fs::read_to_string(&args.out).expect("the exported file is UTF-8 text")
 }
 
-/// Compares `actual` with the committed file at `path` (relative to the crate), or rewrites
-/// the file when regenerating.
-fn golden(path: &str, actual: &str) {
+/// Compares `actual` with the committed asset at `path` (relative to the crate), or rewrites
+/// the file when regenerating: for a file the repository shows as it is, not a snapshot.
+fn asset(path: &str, actual: &str) {
     let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
     if regenerating() {
         if let Some(dir) = full.parent() {
-            fs::create_dir_all(dir).expect("the golden directory can be created");
+            fs::create_dir_all(dir).expect("the asset's folder can be created");
         }
-        fs::write(&full, actual).expect("the golden file can be written");
+        fs::write(&full, actual).expect("the asset can be written");
         return;
     }
     let expected = fs::read_to_string(&full).unwrap_or_else(|e| {
-        panic!("cannot read {path} ({e}); create it with `{REGENERATE}=1 cargo test --test export`")
+        panic!("cannot read {path} ({e}); create it with `{REGENERATE}=1 cargo test --test integration export`")
     });
     if expected != actual {
         let line = expected
@@ -88,7 +88,7 @@ fn golden(path: &str, actual: &str) {
             + 1;
         panic!(
             "{path} differs from a fresh export (first at line {line}; {} bytes committed, {} bytes now).\n\
-             If the change is intended, regenerate with `{REGENERATE}=1 cargo test --test export` and review the diff.",
+             If the change is intended, regenerate with `{REGENERATE}=1 cargo test --test integration export` and review the diff.",
             expected.len(),
             actual.len()
         );
@@ -122,27 +122,21 @@ fn cast_args(dir: &Path) -> ExportArgs {
 #[test]
 fn golden_markdown() {
     let dir = scratch("golden-md");
-    golden("tests/golden/order-5531.md", &export(md_args(&dir)));
+    insta::assert_snapshot!("order_5531_md", export(md_args(&dir)));
     let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn golden_svg_no_key_at_retry() {
     let dir = scratch("golden-svg");
-    golden(
-        "tests/golden/order-5531-no-key-14-02-38.svg",
-        &export(svg_args(&dir)),
-    );
+    insta::assert_snapshot!("order_5531_no_key_14_02_38_svg", export(svg_args(&dir)));
     let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn golden_cast_with_charge() {
     let dir = scratch("golden-cast");
-    golden(
-        "tests/golden/order-5531-with-charge.cast",
-        &export(cast_args(&dir)),
-    );
+    insta::assert_snapshot!("order_5531_with_charge_cast", export(cast_args(&dir)));
     let _ = fs::remove_dir_all(&dir);
 }
 
@@ -152,7 +146,7 @@ fn golden_svg_light() {
     let mut args = svg_args(&dir);
     args.theme = Some(idem::export::SvgTheme::Light);
     let svg = export(args);
-    golden("tests/golden/order-5531-no-key-14-02-38-light.svg", &svg);
+    insta::assert_snapshot!("order_5531_no_key_14_02_38_light_svg", svg.as_str());
     // A light page, dark text: neither of the dark theme's defaults is left.
     assert!(svg.contains("fill=\"#fbfbfc\""), "the light page");
     assert!(!svg.contains(idem::export::svg::DEFAULT_BG));
@@ -165,7 +159,7 @@ fn golden_markdown_for_the_trainer() {
     let dir = scratch("golden-md-trainer");
     let mut args = md_args(&dir);
     args.trainer = true;
-    golden("tests/golden/order-5531-trainer.md", &export(args));
+    insta::assert_snapshot!("order_5531_trainer_md", export(args));
     let _ = fs::remove_dir_all(&dir);
 }
 
@@ -523,7 +517,7 @@ fn readme_picture_is_current() {
     args.design = Some(Design::WithCharge);
     args.width = Some(120);
     args.height = Some(36);
-    golden("assets/replay.svg", &export(args));
+    asset("assets/replay.svg", &export(args));
     let _ = fs::remove_dir_all(&dir);
 }
 
@@ -1097,11 +1091,11 @@ fn binary_export_writes_and_replaces_only_with_force() {
         "one line of confirmation: {stdout:?}"
     );
     assert!(stdout.contains("handout.md"), "{stdout}");
-    let golden_md = fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/order-5531.md"),
-    )
-    .expect("the golden handout");
-    assert_eq!(fs::read_to_string(&out).expect("the handout"), golden_md);
+    // The binary writes what the library does, which the snapshot `order_5531_md` holds.
+    let library = scratch("binary-export-library");
+    let from_library = export(md_args(&library));
+    let _ = fs::remove_dir_all(&library);
+    assert_eq!(fs::read_to_string(&out).expect("the handout"), from_library);
     // Again without --force: refused with exit code 2, the file untouched.
     fs::write(&out, "keep\n").expect("replace the handout with a marker");
     let second = Command::new(idem)
@@ -1117,7 +1111,7 @@ fn binary_export_writes_and_replaces_only_with_force() {
         .output()
         .expect("idem export runs");
     assert_eq!(third.status.code(), Some(0), "{third:?}");
-    assert_eq!(fs::read_to_string(&out).expect("rewritten"), golden_md);
+    assert_eq!(fs::read_to_string(&out).expect("rewritten"), from_library);
     assert_eq!(
         listing(&dir),
         ["handout.md"],
