@@ -35,12 +35,15 @@ pub fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<(), String> 
     })
 }
 
-/// Why a file was not written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a file was not written: a typed error at the core crate's border, which the replay
+/// and the command line match on (an existing file asks before it is replaced).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WriteError {
     /// Something is already at the path (shown, made safe) and replacing it was not allowed.
+    #[error("`{0}` already exists")]
     Exists(String),
     /// Anything else, said in full.
+    #[error("{0}")]
     Other(String),
 }
 

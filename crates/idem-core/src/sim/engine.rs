@@ -7,19 +7,28 @@ use super::state::Belief;
 use super::time::ClockStyle;
 use super::trace::{Actor, IntentOutcome, Outcome, StepOutcome, TickKind, Trace, Verdict};
 use super::world::{Event, TickDraft, World};
-use std::fmt;
 
-/// Why a simulation could not be completed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a simulation could not be completed: a typed error at the core crate's border, which
+/// callers above may match on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SimError {
     /// The run would produce more ticks than the configured limit.
+    #[error(
+        "the simulation passed {limit} ticks and was stopped; the retry layers ({layers}) multiply into more attempts than can be shown"
+    )]
     TooManyTicks { limit: usize, layers: String },
     /// The engine handled more events than any run within the tick limit needs: something
     /// keeps scheduling work without telling it, and the run is stopped rather than left to
     /// spin.
+    #[error(
+        "the simulation handled {limit} events without finishing and was stopped: the engine is going round in circles, which is a bug in idem"
+    )]
     TooManyEvents { limit: usize },
     /// The processor took more steps than its requests can need: a chain of steps that
     /// schedules itself again.
+    #[error(
+        "the processor took {steps} steps over {requests} requests and was stopped: its work is going round in circles, which is a bug in idem"
+    )]
     TooManySteps { steps: usize, requests: usize },
 }
 
@@ -31,27 +40,6 @@ const EVENTS_PER_TICK: usize = 16;
 /// Steps the processor may take per request: every design needs at most three (the charge,
 /// a key or record write, the answer), so four leaves room.
 const STEPS_PER_REQUEST: usize = 4;
-
-impl fmt::Display for SimError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SimError::TooManyTicks { limit, layers } => write!(
-                f,
-                "the simulation passed {limit} ticks and was stopped; the retry layers ({layers}) multiply into more attempts than can be shown"
-            ),
-            SimError::TooManyEvents { limit } => write!(
-                f,
-                "the simulation handled {limit} events without finishing and was stopped: the engine is going round in circles, which is a bug in idem"
-            ),
-            SimError::TooManySteps { steps, requests } => write!(
-                f,
-                "the processor took {steps} steps over {requests} requests and was stopped: its work is going round in circles, which is a bug in idem"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SimError {}
 
 thread_local! {
     static RUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };

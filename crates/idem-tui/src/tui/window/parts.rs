@@ -68,9 +68,9 @@ pub(super) fn level_of(count: Count) -> Level {
     Level::of(count.as_u64().unwrap_or(u64::MAX))
 }
 
-/// The automatic delay of the innermost `n` layers, for each `n`: how the
-/// waiting builds up from the inside out.
-pub(super) fn delays_by_layer(stack: &Stack) -> Vec<Spell> {
+/// The report of the innermost `n` layers alone, for each `n` (until one cannot be worked
+/// out): how the stack builds up from the inside out.
+pub(super) fn reports_by_layer(stack: &Stack) -> Vec<crate::window::Report> {
     (1..=stack.layers.len())
         .map_while(|n| {
             let inner = Stack {
@@ -78,7 +78,16 @@ pub(super) fn delays_by_layer(stack: &Stack) -> Vec<Spell> {
                 paths: Vec::new(),
                 ..stack.clone()
             };
-            inner.report().ok().map(|r| r.automatic_delay)
+            inner.report().ok()
         })
+        .collect()
+}
+
+/// The automatic delay of the innermost `n` layers, for each `n`: how the
+/// waiting builds up from the inside out.
+pub(super) fn delays_by_layer(stack: &Stack) -> Vec<Spell> {
+    reports_by_layer(stack)
+        .into_iter()
+        .map(|r| r.automatic_delay)
         .collect()
 }

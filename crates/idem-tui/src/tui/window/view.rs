@@ -220,15 +220,9 @@ fn footer(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, theme: &Them
 /// How long the innermost `n` layers take to give up, for each `n`: the
 /// figure each layer of the working multiplies.
 fn budgets_by_layer(stack: &Stack) -> Vec<Spell> {
-    (1..=stack.layers.len())
-        .map_while(|n| {
-            let inner = Stack {
-                layers: stack.layers[..n].to_vec(),
-                paths: Vec::new(),
-                ..stack.clone()
-            };
-            inner.report().ok().map(|r| r.gives_up)
-        })
+    super::parts::reports_by_layer(stack)
+        .into_iter()
+        .map(|r| r.gives_up)
         .collect()
 }
 
