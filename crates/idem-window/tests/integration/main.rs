@@ -7,3 +7,4 @@
 extern crate idem_window as idem;
 
 mod window_math;
+mod window_simulator;
