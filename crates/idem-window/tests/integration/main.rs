@@ -6,5 +6,6 @@
 // The crate answers to `idem`, as in the other crates' tests: `idem::window`, ….
 extern crate idem_window as idem;
 
+mod window_magnitudes;
 mod window_math;
 mod window_simulator;
