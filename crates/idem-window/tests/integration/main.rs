@@ -8,4 +8,5 @@ extern crate idem_window as idem;
 
 mod window_magnitudes;
 mod window_math;
+mod window_schedules;
 mod window_simulator;
