@@ -139,8 +139,16 @@ enum Waits {
 /// longest, how long a try may last (always for the innermost, sometimes for
 /// the others), and a deadline on the layer's whole budget.
 fn layer_strategy(innermost: bool) -> impl Strategy<Value = (Layer, Edge, Option<Edge>)> {
+    layer_strategy_of(innermost, 1..=5)
+}
+
+/// As [`layer_strategy`], with `attempts` drawn from the range given.
+fn layer_strategy_of(
+    innermost: bool,
+    attempts: std::ops::RangeInclusive<u64>,
+) -> impl Strategy<Value = (Layer, Edge, Option<Edge>)> {
     (
-        1u64..=5,
+        attempts,
         prop_oneof![Just(0u64), 1u64..=2_000, 1_000u64..=90_000],
         prop_oneof![
             Just(Waits::Constant),
@@ -243,9 +251,44 @@ fn place_edges(layers: &mut [Layer], edges: &[(Edge, Option<Edge>)], processing:
 /// gave up, a window placed right at one of the paths (a millisecond either
 /// side of the edge, or on it), and a processing time.
 fn stack_strategy() -> impl Strategy<Value = Stack> {
-    (
+    stack_of(
         layer_strategy(true),
         proptest::collection::vec(layer_strategy(false), 0..=3),
+    )
+}
+
+/// Stacks whose innermost layer makes many attempts, most of them alike, which the
+/// calculator skips over in bulk rather than one by one while a deadline may cut them.
+fn long_stack_strategy() -> impl Strategy<Value = Stack> {
+    stack_of(
+        layer_strategy_of(true, 8..=60),
+        proptest::collection::vec(layer_strategy_of(false, 1..=3), 0..=1),
+    )
+    // A replay covers at most about 30 years; exponential waits over 60 attempts may not.
+    .prop_filter("a stack a replay can cover", |stack| {
+        let year = Duration::from_secs(365 * 86_400);
+        let limits_fit = stack
+            .layers
+            .iter()
+            .all(|l| l.timeout.is_none_or(|t| t < year) && l.deadline.is_none_or(|d| d < year));
+        limits_fit
+            && stack.report().is_ok_and(|r| {
+                r.paths
+                    .iter()
+                    .all(|p| p.delay < idem::window::Span::from_duration(year))
+            })
+    })
+}
+
+/// A stack of the innermost layer and the outer ones, each timeout and deadline put where
+/// its edge says, with people's reruns and a window on the edge of one path.
+fn stack_of(
+    inner: impl Strategy<Value = (Layer, Edge, Option<Edge>)>,
+    outer: impl Strategy<Value = Vec<(Layer, Edge, Option<Edge>)>>,
+) -> impl Strategy<Value = Stack> {
+    (
+        inner,
+        outer,
         proptest::collection::vec(1u64..=3 * 86_400_000, 0..=3),
         any::<bool>(),
         0u64..=1_000,
@@ -298,6 +341,13 @@ proptest! {
 
     #[test]
     fn the_calculator_says_what_the_simulator_does(stack in stack_strategy()) {
+        compare(&stack)?;
+    }
+
+    #[test]
+    fn many_alike_attempts_cut_by_deadlines_are_counted_as_the_simulator_sends_them(
+        stack in long_stack_strategy()
+    ) {
         compare(&stack)?;
     }
 
