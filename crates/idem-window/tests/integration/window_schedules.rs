@@ -28,6 +28,8 @@ fn an_exponential_schedule_settles_where_its_waits_reach_the_ceiling() {
         (ms(250), 3.0, Some(ms(250))),
         (ms(7), 1.1, Some(Duration::from_secs(2))),
         (ms(1), 10.0, None),
+        // Still growing at the last retry worked out one by one: it settles just after.
+        (ms(1000), 1.000_001, None),
     ];
     for (initial, multiplier, cap) in cases {
         let schedule = Schedule::Exponential {
