@@ -348,8 +348,8 @@ impl Schedule {
         }
     }
 
-    /// A short description: "2 s", "1 s ×2 to 20 s", "count⁴ + 15 s",
-    /// "1 min, 2 min".
+    /// A short description: "2 s", "1 s ×2 to 20 s", "1 s × count^4 + 15 s",
+    /// "60 s, 2 min".
     pub fn describe(&self) -> String {
         let span = |d: Duration| Span::from_duration(d).to_string();
         match self {

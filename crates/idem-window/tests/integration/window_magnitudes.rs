@@ -130,3 +130,45 @@ fn the_report_cleans_layer_names_and_knows_a_deadline_is_a_timeout() {
     assert!(report.layers[0].name.starts_with("gateway"));
     assert!(report.timeouts_known, "a deadline is a known time limit");
 }
+
+#[test]
+fn a_product_that_reaches_two_to_the_128_is_no_longer_exact() {
+    // 2^128 is one more than u128 holds: whether reached by a whole factor or a fraction.
+    assert_eq!(
+        Span::from_nanos(1).scaled(u128::MAX as f64).as_nanos(),
+        None
+    );
+    let n: u128 = 226_854_911_280_625_629_715_939_117_302_124_904_448; // 2^128 / 1.5
+    assert_eq!(Span::from_nanos(n).scaled(1.5).as_nanos(), None);
+}
+
+#[test]
+fn where_a_layer_was_read_is_written_file_line_and_field() {
+    let mut found = idem::window::Provenance::new("retry.yaml", "maxAttempts");
+    assert_eq!(found.place(), "retry.yaml (maxAttempts)");
+    found.line = Some(12);
+    assert_eq!(found.place(), "retry.yaml:12 (maxAttempts)");
+    assert_eq!(
+        idem::window::Provenance::new("app.properties", "").place(),
+        "app.properties"
+    );
+    found.note("3 attempts, the default");
+    assert_eq!(found.values, ["3 attempts, the default"]);
+}
+
+#[test]
+fn a_layers_backoff_is_its_first_wait_and_its_multiplier_at_least_one() {
+    let mut layer = Layer::new("client", Duration::from_secs(2), 3);
+    assert_eq!(layer.backoff(), Duration::from_secs(2));
+    layer.schedule = idem::window::Schedule::Exponential {
+        initial: Duration::from_millis(500),
+        multiplier: 0.5,
+        cap: None,
+    };
+    assert_eq!(layer.backoff(), Duration::from_millis(500));
+    let stack = Stack {
+        layers: vec![layer],
+        ..Stack::default()
+    };
+    assert!(stack.report().is_err(), "a multiplier below 1 is refused");
+}

@@ -123,3 +123,91 @@ fn a_span_in_seconds_is_its_nanoseconds_over_a_billion() {
         huge.as_secs_f64()
     );
 }
+
+#[test]
+fn the_sum_of_a_schedules_waits_is_each_wait_added_up() {
+    let schedules = [
+        Schedule::Constant(ms(1500)),
+        Schedule::Exponential {
+            initial: ms(100),
+            multiplier: 2.0,
+            cap: Some(Duration::from_secs(10)),
+        },
+        Schedule::Exponential {
+            initial: ms(40),
+            multiplier: 1.5,
+            cap: None,
+        },
+        Schedule::Polynomial {
+            power: 4,
+            unit: Duration::from_secs(1),
+            per_retry: ms(10),
+            offset: Duration::from_secs(15),
+        },
+        Schedule::List(vec![Duration::from_secs(60), Duration::from_secs(120)]),
+    ];
+    for schedule in &schedules {
+        for n in [0, 1, 2, 3, 7, 25, 60] {
+            let by_hand = (1..=n).fold(Span::ZERO, |sum, k| sum.plus(schedule.wait(k)));
+            assert_eq!(schedule.total(n), by_hand, "{schedule:?}, {n} retries");
+        }
+    }
+}
+
+#[test]
+fn a_schedule_is_described_in_a_few_words() {
+    let s = Duration::from_secs;
+    assert_eq!(Schedule::Constant(s(2)).describe(), "2 s");
+    assert_eq!(
+        Schedule::Exponential {
+            initial: s(1),
+            multiplier: 2.0,
+            cap: Some(s(20))
+        }
+        .describe(),
+        "1 s ×2 to 20 s"
+    );
+    assert_eq!(
+        Schedule::Polynomial {
+            power: 4,
+            unit: s(1),
+            per_retry: Duration::ZERO,
+            offset: s(15)
+        }
+        .describe(),
+        "1 s × count^4 + 15 s"
+    );
+    assert_eq!(
+        Schedule::Polynomial {
+            power: 2,
+            unit: s(1),
+            per_retry: s(3),
+            offset: Duration::ZERO
+        }
+        .describe(),
+        "1 s × count^2 + 3 s × n"
+    );
+    assert_eq!(
+        Schedule::List(vec![s(60), s(120)]).describe(),
+        "60 s, 2 min"
+    );
+    let kinds: Vec<&str> = [
+        Schedule::Constant(s(1)),
+        Schedule::Exponential {
+            initial: s(1),
+            multiplier: 2.0,
+            cap: None,
+        },
+        Schedule::Polynomial {
+            power: 1,
+            unit: s(1),
+            per_retry: Duration::ZERO,
+            offset: Duration::ZERO,
+        },
+        Schedule::List(vec![s(1)]),
+    ]
+    .iter()
+    .map(Schedule::kind)
+    .collect();
+    assert_eq!(kinds, ["constant", "exponential", "polynomial", "list"]);
+}
