@@ -18,4 +18,5 @@ mod engine_reconcile;
 mod engine_rules;
 mod engine_spec_table;
 mod engine_timers;
+mod engine_wire;
 mod proptest_engine;
