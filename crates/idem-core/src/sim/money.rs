@@ -101,4 +101,22 @@ mod tests {
         assert!(parse_money("$12,50").is_err());
         assert!(parse_money("$1,250,5").is_err());
     }
+
+    /// Found by mutation testing: zero has no sign, a negative amount has one, a thousand
+    /// takes its comma, and a first group of commas is one to three digits.
+    #[test]
+    fn signs_commas_and_their_edges() {
+        assert_eq!(Cents(0).to_string(), "$0.00");
+        assert_eq!(Cents(-5).to_string(), "-$0.05");
+        assert_eq!(Cents(-1250).to_string(), "-$12.50");
+        assert_eq!(Cents(99_999).to_string(), "$999.99");
+        assert_eq!(Cents(100_000).to_string(), "$1,000.00");
+        assert!(parse_money("$1234,567.00").is_err());
+        assert!(parse_money("$,250.00").is_err());
+        assert_eq!(parse_money("$12,345.00"), Ok(Cents(1_234_500)));
+        assert_eq!(parse_money("$123,456"), Ok(Cents(12_345_600)));
+        // The message quotes the amount, its control characters taken out.
+        let said = parse_money("$1,,2\u{7}").expect_err("misplaced commas");
+        assert!(said.contains("`$1,,2`"), "{said}");
+    }
 }
