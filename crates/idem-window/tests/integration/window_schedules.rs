@@ -211,3 +211,21 @@ fn a_schedule_is_described_in_a_few_words() {
     .collect();
     assert_eq!(kinds, ["constant", "exponential", "polynomial", "list"]);
 }
+
+#[test]
+fn past_the_retries_counted_one_by_one_a_growing_schedule_is_summed_at_its_largest() {
+    // A wait of (n − 1) ms before retry n never settles: beyond the first million retries
+    // the rest are counted at the largest wait, so the total is never less than the sum.
+    let schedule = Schedule::Polynomial {
+        power: 1,
+        unit: ms(1),
+        per_retry: Duration::ZERO,
+        offset: Duration::ZERO,
+    };
+    let n: u64 = 1_200_000;
+    let sum_ms: u128 = (0..u128::from(n)).sum();
+    let total = schedule.total(n).as_nanos().expect("fits");
+    assert!(total >= sum_ms * 1_000_000, "{total} < {sum_ms} ms");
+    // And no more than every retry at the last one's wait.
+    assert!(total <= u128::from(n) * u128::from(n - 1) * 1_000_000);
+}
