@@ -124,3 +124,22 @@ fn a_message_is_on_the_wire_from_its_sending_until_it_lands() {
     assert_eq!(on_wire(&t.ticks[answer], Direction::Reply), 0);
     assert!(t.ticks.last().expect("a tick").state.in_flight().is_empty());
 }
+
+#[test]
+fn a_duplicated_answer_is_marked_and_its_copy_arrives_after_it() {
+    let t = trace("[[fault]]\nattempt = 1\nduplicate = \"reply\"\ngap = \"10ms\"\n");
+    let read = of(&t, TickKind::Answer);
+    assert_eq!(read.len(), 1, "the checkout reads the answer once");
+    let copies = of(&t, TickKind::Duplicated);
+    assert_eq!(copies.len(), 1, "one copy marked");
+    assert_eq!(copies[0].at.0, read[0].at.0, "marked as the answer lands");
+    // The copy lands 10 ms behind and is set aside: the checkout is no longer waiting.
+    let late: Vec<&Tick> = t
+        .ticks
+        .iter()
+        .filter(|x| x.actor == Actor::Checkout && x.at.0 == read[0].at.0 + 10)
+        .collect();
+    assert_eq!(late.len(), 1, "the copy arrives once, 10 ms later");
+    assert_eq!(late[0].attempt, Some(1));
+    assert!(t.ticks.last().expect("a tick").state.in_flight().is_empty());
+}
