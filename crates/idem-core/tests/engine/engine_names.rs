@@ -177,3 +177,58 @@ fn a_change_of_keys_is_seen_for_what_it_changed_and_undone_as_written() {
         "the keys change what happens, and setting them back undoes it"
     );
 }
+
+/// Found by mutation testing: the names the story and the JSON are written with, tested until
+/// now only through them, in the crates above.
+#[test]
+fn lanes_tick_kinds_and_step_states_have_their_words() {
+    use idem::sim::TickKind;
+    use idem::sim::trace::StepState;
+    let lanes: Vec<&str> = idem::sim::Actor::ALL.iter().map(|a| a.name()).collect();
+    assert_eq!(lanes, ["Customer", "Checkout", "Network", "Processor"]);
+    for (kind, id) in [
+        (TickKind::Pay, "pay"),
+        (TickKind::Send, "send"),
+        (TickKind::Lookup, "lookup"),
+        (TickKind::Lost, "lost"),
+        (TickKind::Charge, "charge"),
+        (TickKind::Replay, "replay"),
+        (TickKind::Conflict, "conflict"),
+    ] {
+        assert_eq!(kind.id(), id);
+    }
+    let states: Vec<&str> = [StepState::NotRun, StepState::Done, StepState::Unknown]
+        .iter()
+        .map(|s| s.label())
+        .collect();
+    assert_eq!(states, ["not run", "done", "unknown"]);
+}
+
+/// The tick a moment names is the last at or before it; a run kept for its outcome alone
+/// keeps no tick or message.
+#[test]
+fn a_moment_finds_its_last_tick_and_an_outcome_keeps_no_ticks() {
+    let scenario = idem::scenario::library::default_scenario().expect("built in");
+    let trace = scenario.simulate(Design::NoKey).expect("simulates");
+    for (i, tick) in trace.ticks.iter().enumerate() {
+        let last_at_that_moment = trace
+            .ticks
+            .iter()
+            .rposition(|t| t.at == tick.at)
+            .expect("it");
+        assert!(last_at_that_moment >= i);
+        assert_eq!(trace.tick_at_or_before(tick.at), last_at_that_moment);
+    }
+    let first = trace.ticks[0].at.0;
+    assert_eq!(
+        trace.tick_at_or_before(idem::sim::Instant(first.saturating_sub(1))),
+        0
+    );
+    let last = trace.ticks.len() - 1;
+    assert_eq!(trace.tick_at_or_before(idem::sim::Instant(u64::MAX)), last);
+    let outcome = trace.outcome.clone();
+    let kept = trace.outcome_only();
+    assert!(kept.ticks.is_empty() && kept.requests.is_empty() && kept.replies.is_empty());
+    assert!(kept.lookups.is_empty() && kept.calls.is_empty());
+    assert_eq!(kept.outcome, outcome);
+}
