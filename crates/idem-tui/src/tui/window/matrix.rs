@@ -100,16 +100,8 @@ pub(super) fn matrix(
             format!("▶ your stack: {layers} {noun} of {attempts}")
         }
         None => {
-            let factors: Vec<String> = stack
-                .layers
-                .iter()
-                .map(|l| l.attempts.to_string())
-                .collect();
-            let product = if factors.is_empty() {
-                "no layer".to_owned()
-            } else {
-                factors.join("×")
-            };
+            let product =
+                super::parts::attempt_factors(stack, "×").unwrap_or_else(|| "no layer".to_owned());
             format!(
                 "your stack: {product} = {}{}",
                 report.attempts,

@@ -68,6 +68,17 @@ pub(super) fn level_of(count: Count) -> Level {
     Level::of(count.as_u64().unwrap_or(u64::MAX))
 }
 
+/// Each layer's attempts joined by `between` ("3×2", "3 × 2"): how the stack multiplies;
+/// `None` for a stack with no retrying layer.
+pub(super) fn attempt_factors(stack: &Stack, between: &str) -> Option<String> {
+    let factors: Vec<String> = stack
+        .layers
+        .iter()
+        .map(|l| l.attempts.to_string())
+        .collect();
+    (!factors.is_empty()).then(|| factors.join(between))
+}
+
 /// The report of the innermost `n` layers alone, for each `n` (until one cannot be worked
 /// out): how the stack builds up from the inside out.
 pub(super) fn reports_by_layer(stack: &Stack) -> Vec<crate::window::Report> {

@@ -358,15 +358,9 @@ fn summary(
 /// builds up layer by layer, and what the verdict means.
 fn working(frame: &mut Frame<'_>, area: Rect, stack: &Stack, report: &Report, theme: &Theme) {
     let mut lines = Vec::new();
-    let factors: Vec<String> = stack
-        .layers
-        .iter()
-        .map(|l| l.attempts.to_string())
-        .collect();
-    let product = if factors.is_empty() {
-        "no retrying layer: 1 attempt".to_owned()
-    } else {
-        format!("{} = {}", factors.join(" × "), report.attempts)
+    let product = match super::parts::attempt_factors(stack, " × ") {
+        Some(factors) => format!("{factors} = {}", report.attempts),
+        None => "no retrying layer: 1 attempt".to_owned(),
     };
     lines.push(Line::from(vec![
         Span::styled("Attempts multiply: ", theme.bold()),
