@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(stack) => {
             if let Ok(report) = stack.report() {
                 let _ = report.to_text();
-                let _ = idem::cli::window_json::to_json(&report);
+                let _ = idem::window::json::to_json(&report);
             }
         }
         Err(e) => {

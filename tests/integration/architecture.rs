@@ -60,7 +60,9 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The workspace's crates, bottom first, each with the crates of the workspace it may use.
 const CRATES: &[(&str, &[&str])] = &[
-    ("crates/idem-core", &[]),
+    ("crates/idem-sim", &[]),
+    ("crates/idem-story", &["idem-sim"]),
+    ("crates/idem-core", &["idem-sim", "idem-story"]),
     ("crates/idem-window", &["idem-core"]),
     ("crates/idem-net", &["idem-core", "idem-window"]),
     ("crates/idem-tui", &["idem-core", "idem-window"]),

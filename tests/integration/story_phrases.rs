@@ -1,7 +1,7 @@
 //! The narration of standard traces, read for a handful of key phrases: the first attempt
 //! and a retry each say what is theirs, counts agree with their nouns, and the steps after
-//! payment tell a derived key and its replay. The prose lives in `crates/idem-core/src/story/mod.rs` and
-//! `crates/idem-core/src/story/downstream.rs`; these tests catch a sentence moved to the wrong tick or a
+//! payment tell a derived key and its replay. The prose lives in `crates/idem-story/src/story/mod.rs` and
+//! `crates/idem-story/src/story/downstream.rs`; these tests catch a sentence moved to the wrong tick or a
 //! number written with the wrong word, which no engine test reads.
 
 use idem::scenario::{Scenario, library};

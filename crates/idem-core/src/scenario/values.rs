@@ -429,38 +429,7 @@ impl<'de> Deserialize<'de> for ClockTime {
     }
 }
 
-/// The closest valid word to a misspelt one, if any is close enough to be a likely typo.
-pub fn did_you_mean<'a>(word: &str, valid: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    // A word far longer than any option is no typo, and comparing it would take a long time.
-    if word.len() > 64 {
-        return None;
-    }
-    let length = word.chars().count();
-    valid
-        .into_iter()
-        // The distance is at least the difference in length: skip what cannot be close.
-        .filter(|v| length.abs_diff(v.chars().count()) <= 2.max(v.len() / 3))
-        .map(|v| (strsim::damerau_levenshtein(word, v), v))
-        .filter(|(d, v)| *d <= 2.max(v.len() / 3))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, v)| v)
-}
-
-/// Reads one of a fixed set of words, suggesting the nearest when it is misspelt.
-fn choice<T: Copy>(text: &str, what: &str, options: &[(&'static str, T)]) -> Result<T, String> {
-    if let Some((_, v)) = options.iter().find(|(name, _)| *name == text) {
-        return Ok(*v);
-    }
-    let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-    let hint = did_you_mean(text, names.iter().copied())
-        .map(|s| format!(" (did you mean `{s}`?)"))
-        .unwrap_or_default();
-    Err(format!(
-        "unknown {what} `{}`{hint}; expected one of: {}",
-        crate::text::shorten(&crate::text::sanitize_line(text), 60),
-        names.join(", ")
-    ))
-}
+pub use crate::text::{choice, did_you_mean};
 
 macro_rules! word_type {
     ($(#[$doc:meta])* $name:ident, $inner:ty, $what:expr, $options:expr) => {
@@ -481,23 +450,6 @@ macro_rules! word_type {
             }
         }
     };
-}
-
-/// The one reader of a design's name, wherever one is written: a scenario's `design`, the
-/// `--design` flag, the presenter's position. It takes an id (`with-charge`) or the number
-/// key that selects the design in the replay (`1`).
-impl std::str::FromStr for Design {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Design, String> {
-        if let Ok(n) = text.parse::<u8>()
-            && let Some(d) = Design::from_hotkey(n)
-        {
-            return Ok(d);
-        }
-        choice(text, "design", &Design::ALL.map(|d| (d.id(), d)))
-            .map_err(|e| format!("{e} (or a number 1–{})", Design::ALL.len()))
-    }
 }
 
 /// A design as a scenario file writes it.

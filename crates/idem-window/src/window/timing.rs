@@ -1,7 +1,7 @@
 //! When a stack's attempts leave and when it gives up, every answer lost: the
 //! calculator's model of time, which is the simulator's.
 //!
-//! The rules (those of `crates/idem-core/src/sim/client.rs`):
+//! The rules (those of `crates/idem-sim/src/sim/client.rs`):
 //! - a try of the innermost layer lasts its timeout: it sends one request and
 //!   waits that long for an answer that never comes. With no timeout known a
 //!   try costs no time, which is the seed's count;

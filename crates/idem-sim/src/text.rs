@@ -1,5 +1,6 @@
 //! Text that came from a file, made safe to show: control characters and escape sequences
-//! never reach the terminal.
+//! never reach the terminal. And the one reader of a word from a fixed set (`choice`), which
+//! names the nearest valid word when one is misspelt (`did_you_mean`).
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -196,6 +197,39 @@ pub fn columns(rows: &[Vec<String>], align: &[Align], gap: &str) -> (Vec<String>
         })
         .collect();
     (lines, widths)
+}
+
+/// The closest valid word to a misspelt one, if any is close enough to be a likely typo.
+pub fn did_you_mean<'a>(word: &str, valid: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    // A word far longer than any option is no typo, and comparing it would take a long time.
+    if word.len() > 64 {
+        return None;
+    }
+    let length = word.chars().count();
+    valid
+        .into_iter()
+        // The distance is at least the difference in length: skip what cannot be close.
+        .filter(|v| length.abs_diff(v.chars().count()) <= 2.max(v.len() / 3))
+        .map(|v| (strsim::damerau_levenshtein(word, v), v))
+        .filter(|(d, v)| *d <= 2.max(v.len() / 3))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, v)| v)
+}
+
+/// Reads one of a fixed set of words, suggesting the nearest when it is misspelt.
+pub fn choice<T: Copy>(text: &str, what: &str, options: &[(&'static str, T)]) -> Result<T, String> {
+    if let Some((_, v)) = options.iter().find(|(name, _)| *name == text) {
+        return Ok(*v);
+    }
+    let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+    let hint = did_you_mean(text, names.iter().copied())
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default();
+    Err(format!(
+        "unknown {what} `{}`{hint}; expected one of: {}",
+        shorten(&sanitize_line(text), 60),
+        names.join(", ")
+    ))
 }
 
 #[cfg(test)]

@@ -94,3 +94,19 @@ impl std::fmt::Display for Design {
         f.write_str(self.id())
     }
 }
+/// The one reader of a design's name, wherever one is written: a scenario's `design`, the
+/// `--design` flag, the presenter's position. It takes an id (`with-charge`) or the number
+/// key that selects the design in the replay (`1`).
+impl std::str::FromStr for Design {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Design, String> {
+        if let Ok(n) = text.parse::<u8>()
+            && let Some(d) = Design::from_hotkey(n)
+        {
+            return Ok(d);
+        }
+        crate::text::choice(text, "design", &Design::ALL.map(|d| (d.id(), d)))
+            .map_err(|e| format!("{e} (or a number 1–{})", Design::ALL.len()))
+    }
+}
