@@ -227,7 +227,7 @@ fn main() -> ExitCode {
         }
         Some(Command::List(args)) if args.json => match idem::cli::list::json() {
             Ok(text) => write_stdout(text.as_bytes()),
-            Err(e) => usage_error(&e),
+            Err(e) => command_error(&e),
         },
         Some(Command::List(_)) => {
             let fit = std::io::stdout().is_terminal();
@@ -259,7 +259,7 @@ fn main() -> ExitCode {
         },
         Some(Command::Serve(args)) => match idem::cli::serve::run(&args) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => usage_error(&e),
+            Err(e) => command_error(&e),
         },
         Some(Command::Drill(args)) => match idem::cli::drill::run(&args) {
             Ok(outcome) => {
@@ -272,7 +272,7 @@ fn main() -> ExitCode {
                     (failed, _) => failed,
                 }
             }
-            Err(e) => usage_error(&e),
+            Err(e) => command_error(&e),
         },
         Some(Command::Completions { shell }) => {
             let mut script = Vec::new();
@@ -384,7 +384,7 @@ fn run(
             }
         };
     }
-    done(idem::cli::run::run(&loaded, &choice, json).map_err(|e| format!("{e:#}")))
+    done(idem::cli::run::run(&loaded, &choice, json))
 }
 
 fn window(args: &idem::cli::window::WindowArgs) -> ExitCode {
@@ -576,11 +576,11 @@ fn terminal(app: idem::tui::App, results: Option<(&std::path::Path, bool)>) -> E
 
 /// Prints a command's result: its text (ending in a newline) on success, its error with exit
 /// code 2 otherwise.
-fn done(result: Result<String, String>) -> ExitCode {
+fn done(result: anyhow::Result<String>) -> ExitCode {
     match result {
         Ok(text) if text.ends_with('\n') => write_stdout(text.as_bytes()),
         Ok(text) => write_stdout(format!("{text}\n").as_bytes()),
-        Err(e) => usage_error(&e),
+        Err(e) => command_error(&e),
     }
 }
 
@@ -592,4 +592,9 @@ fn report(failure: &Failure) -> ExitCode {
 
 fn usage_error(message: &str) -> ExitCode {
     report(&Failure::Message(message.to_string()))
+}
+
+/// A command's error with the whole of its chain, `outer: inner`, exit code 2.
+fn command_error(e: &anyhow::Error) -> ExitCode {
+    usage_error(&format!("{e:#}"))
 }

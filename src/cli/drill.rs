@@ -113,49 +113,45 @@ fn json_arg(flag: &str, text: &str) -> Result<serde_json::Value, String> {
 }
 
 /// Builds the plan from the flags; nothing is sent.
-pub fn plan(args: &DrillArgs) -> Result<Plan, String> {
-    let target = target::check(&args.url, "the URL", args.allow_remote)?;
+pub fn plan(args: &DrillArgs) -> anyhow::Result<Plan> {
+    let target =
+        target::check(&args.url, "the URL", args.allow_remote).map_err(anyhow::Error::msg)?;
     let read_back = args
         .read_back
         .as_deref()
         .map(|u| target::check(u, "--read-back", args.allow_remote))
-        .transpose()?;
-    let body = json_arg("--body", &args.body)?;
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let body = json_arg("--body", &args.body).map_err(anyhow::Error::msg)?;
     let other_body = match &args.other_body {
-        Some(text) => Some(json_arg("--other-body", text)?),
+        Some(text) => Some(json_arg("--other-body", text).map_err(anyhow::Error::msg)?),
         None => battery::other_body(&body),
     };
     if other_body.as_ref() == Some(&body) {
-        return Err(
-            "--other-body is the same as --body; a reused key needs a different body".into(),
-        );
+        anyhow::bail!("--other-body is the same as --body; a reused key needs a different body");
     }
     for (flag, ms) in [("--timeout", args.timeout), ("--max-time", args.max_time)] {
         if ms > MAX_TIME_MS {
-            return Err(format!(
-                "{flag} is longer than the 10 minutes a drill may take"
-            ));
+            anyhow::bail!("{flag} is longer than the 10 minutes a drill may take");
         }
     }
     if let Some(wait) = args.expiry_wait {
         if wait > 5 * 60_000 {
-            return Err(
-                "--expiry-wait is longer than the 5 minutes the drill waits at most".into(),
-            );
+            anyhow::bail!("--expiry-wait is longer than the 5 minutes the drill waits at most");
         }
         if wait >= args.max_time {
-            return Err(format!(
+            anyhow::bail!(
                 "--expiry-wait of {} does not fit in --max-time of {}; give a longer --max-time",
                 crate::units::duration_ms(wait),
                 crate::units::duration_ms(args.max_time)
-            ));
+            );
         }
         if let Some(expiry) = args.expiry.filter(|e| wait <= *e) {
-            return Err(format!(
+            anyhow::bail!(
                 "--expiry-wait of {} does not pass the --expiry of {}; wait longer than the expiry",
                 crate::units::duration_ms(wait),
                 crate::units::duration_ms(expiry)
-            ));
+            );
         }
     }
     let expiry = match args.expiry {
@@ -163,7 +159,9 @@ pub fn plan(args: &DrillArgs) -> Result<Plan, String> {
         Some(published_ms) => {
             let (stack, source) = match &args.stack {
                 Some(file) => (
-                    crate::window::load_stack(file).map_err(|e| e.to_string())?,
+                    crate::window::load_stack(file)
+                        .map_err(|e| e.to_string())
+                        .map_err(anyhow::Error::msg)?,
                     format!(
                         "the stack in {}",
                         crate::text::sanitize_line(&file.display().to_string())
@@ -213,23 +211,26 @@ fn write_scenario(
     force: bool,
     plan: &Plan,
     drilled: &drill::Drilled,
-) -> Result<String, String> {
+) -> anyhow::Result<String> {
     let Some((design, why)) = &drilled.nearest else {
-        return Err("too little came back to tell which design the endpoint behaves like; no scenario was written".into());
+        anyhow::bail!(
+            "too little came back to tell which design the endpoint behaves like; no scenario was written"
+        );
     };
-    let toml = drill::scenario_out::write(plan, &drilled.observed, &drilled.rows, *design, why)?;
-    crate::files::write_file(path, toml.as_bytes(), force)?;
+    let toml = drill::scenario_out::write(plan, &drilled.observed, &drilled.rows, *design, why)
+        .map_err(anyhow::Error::msg)?;
+    crate::files::write_file(path, toml.as_bytes(), force).map_err(anyhow::Error::msg)?;
     Ok(crate::text::shell_word(&path.display().to_string()))
 }
 
 /// Runs the drill: tells the plan (on standard output, or standard error with --json),
 /// sends, judges, writes the scenario if asked.
-pub fn run(args: &DrillArgs) -> Result<Outcome, String> {
+pub fn run(args: &DrillArgs) -> anyhow::Result<Outcome> {
     let plan = plan(args)?;
     if let Some(path) = &args.scenario_out {
         // Refuse before sending anything, rather than after: a missing folder, a device, a
         // file that is there without --force.
-        crate::files::check_writable(path, args.force)?;
+        crate::files::check_writable(path, args.force).map_err(anyhow::Error::msg)?;
     }
     let told = plan.describe().join("\n") + "\n";
     if args.dry_run {
@@ -254,7 +255,9 @@ pub fn run(args: &DrillArgs) -> Result<Outcome, String> {
             &drilled.rows,
             &drilled.observed,
             drilled.nearest.as_ref(),
-        )? + "\n"
+        )
+        .map_err(anyhow::Error::msg)?
+            + "\n"
     } else {
         report::text(&drilled.rows, &drilled.observed, drilled.nearest.as_ref())
     };
@@ -266,7 +269,7 @@ pub fn run(args: &DrillArgs) -> Result<Outcome, String> {
                 crate::text::sanitize_line(&path.display().to_string())
             )),
             Ok(_) => {}
-            Err(e) => error = Some(e),
+            Err(e) => error = Some(format!("{e:#}")),
         }
     }
     let exit = match (&error, drilled.conforms()) {

@@ -78,12 +78,12 @@ pub struct CounterexampleJson {
 }
 
 /// Runs the search as the arguments say; the text to print, or why it cannot run.
-pub fn run(scenario: &Scenario, args: &ExploreArgs) -> Result<String, String> {
+pub fn run(scenario: &Scenario, args: &ExploreArgs) -> anyhow::Result<String> {
     if !(1..=MAX_FAULTS).contains(&args.faults) {
-        return Err(format!(
+        anyhow::bail!(
             "--faults takes 1 to {MAX_FAULTS}, not {}: the plans grow about a hundredfold per fault",
             args.faults
-        ));
+        );
     }
     let designs = match args.design {
         None | Some(DesignChoice::All) => Design::ALL.to_vec(),
@@ -114,17 +114,17 @@ pub fn run(scenario: &Scenario, args: &ExploreArgs) -> Result<String, String> {
         },
         || explore(scenario, &search),
     );
-    let found = found?;
+    let found = found.map_err(anyhow::Error::msg)?;
     let took = started.elapsed();
     if args.json {
         let json = to_json(scenario, &found)?;
-        return serde_json::to_string_pretty(&json).map_err(|e| e.to_string());
+        return Ok(serde_json::to_string_pretty(&json)?);
     }
     Ok(text(scenario, &found, took))
 }
 
 /// The JSON contract, counterexamples written as scenarios.
-pub fn to_json(scenario: &Scenario, found: &Exploration) -> Result<ExploreJson, String> {
+pub fn to_json(scenario: &Scenario, found: &Exploration) -> anyhow::Result<ExploreJson> {
     let mut designs = Vec::new();
     for d in &found.designs {
         let mut counterexamples = Vec::new();
@@ -132,7 +132,8 @@ pub fn to_json(scenario: &Scenario, found: &Exploration) -> Result<ExploreJson, 
             counterexamples.push(CounterexampleJson {
                 verdict: verdict.id(),
                 faults: plan.iter().map(|f| describe(scenario, f)).collect(),
-                scenario_toml: plan_toml(scenario, found.keep_faults, plan, d.design)?,
+                scenario_toml: plan_toml(scenario, found.keep_faults, plan, d.design)
+                    .map_err(anyhow::Error::msg)?,
             });
         }
         designs.push(DesignJson {

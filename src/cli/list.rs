@@ -3,6 +3,7 @@
 
 use crate::scenario::library::BUILTIN;
 use crate::text::{cut, sanitize_line, summary};
+use anyhow::Context;
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -34,7 +35,7 @@ pub struct ListedJson {
 }
 
 /// Every built-in scenario as a pretty JSON array, ending in a newline.
-pub fn json() -> Result<String, String> {
+pub fn json() -> anyhow::Result<String> {
     let listed: Vec<ListedJson> = BUILTIN
         .iter()
         .map(|b| match b.load() {
@@ -62,7 +63,7 @@ pub fn json() -> Result<String, String> {
         .collect();
     serde_json::to_string_pretty(&listed)
         .map(|t| t + "\n")
-        .map_err(|e| format!("cannot write the listing as JSON: {e}"))
+        .context("cannot write the listing as JSON")
 }
 
 /// How wide the listing may grow, in terminal columns.

@@ -32,14 +32,16 @@ pub struct NewArgs {
 }
 
 /// The incident templates, one a line: name and title.
-pub fn list() -> Result<String, String> {
+pub fn list() -> anyhow::Result<String> {
     let width = TEMPLATES.iter().map(|t| t.len()).max().unwrap_or(0);
     let mut out = String::from("Incident templates (idem new NAME --from TEMPLATE):\n");
     for name in TEMPLATES {
         let title = crate::scenario::library::find(name)
-            .ok_or_else(|| format!("the template {name} is not built in"))?
+            .ok_or_else(|| format!("the template {name} is not built in"))
+            .map_err(anyhow::Error::msg)?
             .load()
-            .map_err(|e| e.one_line())?
+            .map_err(|e| e.one_line())
+            .map_err(anyhow::Error::msg)?
             .title;
         out.push_str(&format!("  {name:<width$}  {}\n", sanitize_line(&title)));
     }
@@ -49,7 +51,7 @@ pub fn list() -> Result<String, String> {
 
 /// Writes the starter scenario (or a template); returns what to tell the user, or why
 /// nothing was written.
-pub fn run(args: &NewArgs) -> Result<String, String> {
+pub fn run(args: &NewArgs) -> anyhow::Result<String> {
     if args.list {
         return list();
     }
@@ -61,25 +63,25 @@ pub fn run(args: &NewArgs) -> Result<String, String> {
                 let names = crate::scenario::library::BUILTIN.iter().map(|b| b.name);
                 let hint = crate::scenario::values::did_you_mean(from, names)
                     .map_or(String::new(), |n| format!(" (did you mean {n}?)"));
-                return Err(format!(
+                anyhow::bail!(
                     "there is no template or built-in scenario `{}`{hint}; `idem new --list` lists the templates, `idem list` every built-in",
                     sanitize_line(from)
-                ));
+                );
             }
         },
     };
     let name = args.name.as_deref().unwrap_or_default().trim();
     if name.is_empty() {
-        return Err("the new scenario needs a name, as in `idem new my-scenario`".into());
+        anyhow::bail!("the new scenario needs a name, as in `idem new my-scenario`");
     }
     // `/`, `dir/`, `.` or `.toml` would write a file with no name (`/.toml`).
     let base = name.rsplit('/').next().unwrap_or(name);
     let stem = base.strip_suffix(".toml").unwrap_or(base);
     if stem.is_empty() || stem == "." || stem == ".." {
-        return Err(format!(
+        anyhow::bail!(
             "`{}` names a folder, not a scenario file; give the scenario a name, as in `idem new my-scenario` or `idem new scenarios/my-scenario`",
             sanitize_line(name)
-        ));
+        );
     }
     let file = if name.ends_with(".toml") {
         name.to_string()
@@ -91,11 +93,11 @@ pub fn run(args: &NewArgs) -> Result<String, String> {
     match crate::files::write_new(path, text.as_bytes()) {
         Ok(()) => {}
         Err(crate::files::WriteError::Exists(_)) => {
-            return Err(format!(
+            anyhow::bail!(
                 "{shown} already exists, and idem new never overwrites a file; choose another name or move that file away"
-            ));
+            );
         }
-        Err(crate::files::WriteError::Other(message)) => return Err(message),
+        Err(crate::files::WriteError::Other(message)) => anyhow::bail!(message),
     }
     let arg = crate::text::shell_word(&file);
     let what = match &args.from {

@@ -104,25 +104,25 @@ fn positive_duration(text: &str) -> Result<u64, String> {
 }
 
 impl ServeArgs {
-    pub fn config(&self) -> Result<Config, String> {
+    pub fn config(&self) -> anyhow::Result<Config> {
         let processing = self.slow.unwrap_or(DEFAULT_PROCESSING_MS);
         if processing > MAX_SLOW_MS {
-            return Err(format!(
+            anyhow::bail!(
                 "--slow {} is longer than the 10 minutes idem serve holds a request",
                 crate::units::duration_ms(processing)
-            ));
+            );
         }
         if self.request_timeout > MAX_REQUEST_TIMEOUT_MS {
-            return Err(format!(
+            anyhow::bail!(
                 "--request-timeout {} is longer than the 10 minutes idem serve waits for a request",
                 crate::units::duration_ms(self.request_timeout)
-            ));
+            );
         }
         if !loopback_host(&self.host) && !self.allow_remote {
             let shown = crate::text::shorten(&crate::text::sanitize_line(&self.host), 60);
-            return Err(format!(
+            anyhow::bail!(
                 "--host {shown} is not a loopback address: {EXPOSED}; listen on 127.0.0.1 (the default) or ::1, or pass --allow-remote to expose it"
-            ));
+            );
         }
         Ok(Config {
             settings: Settings {
@@ -144,7 +144,7 @@ impl ServeArgs {
 
 /// Runs the server, printing its lines on standard output as they come. Returns only on a
 /// failure to start or to serve.
-pub fn run(args: &ServeArgs) -> Result<(), String> {
+pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let config = args.config()?;
     if !loopback_host(&config.host) {
         let shown = crate::text::shorten(&crate::text::sanitize_line(&config.host), 60);
@@ -158,5 +158,5 @@ pub fn run(args: &ServeArgs) -> Result<(), String> {
         let _ = writeln!(out, "{line}");
         let _ = out.flush();
     });
-    crate::serve::run(&config, log)
+    crate::serve::run(&config, log).map_err(anyhow::Error::msg)
 }

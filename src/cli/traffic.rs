@@ -138,35 +138,36 @@ impl TrafficArgs {
 }
 
 /// The settings for `scenario` with the command line over its `[traffic]` table.
-pub fn settings(scenario: &Scenario, args: &TrafficArgs) -> Result<Settings, String> {
+pub fn settings(scenario: &Scenario, args: &TrafficArgs) -> anyhow::Result<Settings> {
     Settings::from_plan(
         &scenario.traffic.overlaid(&args.plan()),
         scenario.config.seed,
     )
+    .map_err(anyhow::Error::msg)
 }
 
 /// A run takes this long before it shows a progress bar.
 const QUIET_FOR: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Runs the day as the arguments say: the text or JSON to print, or why it cannot run.
-pub fn run(scenario: &Scenario, args: &TrafficArgs) -> Result<String, String> {
+pub fn run(scenario: &Scenario, args: &TrafficArgs) -> anyhow::Result<String> {
     let settings = settings(scenario, args)?;
     let designs = args.designs();
     if let Some(n) = args.order {
         let [design] = designs[..] else {
-            return Err("--order prints one order under one design; add --design".into());
+            anyhow::bail!("--order prints one order under one design; add --design");
         };
         return order_toml(scenario, &settings, design, n);
     }
     if let Some(path) = &args.svg {
         // Checked before the work, so a run is never wasted on a file that cannot be written.
-        crate::files::check_writable(path, args.force)?;
+        crate::files::check_writable(path, args.force).map_err(anyhow::Error::msg)?;
     }
     let threads = args.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
     if threads == 0 {
-        return Err("--threads takes 1 or more".into());
+        anyhow::bail!("--threads takes 1 or more");
     }
     let progress = Progress::default();
     let total = settings.orders.saturating_mul(designs.len() as u64);
@@ -185,7 +186,7 @@ pub fn run(scenario: &Scenario, args: &TrafficArgs) -> Result<String, String> {
         |bar| bar.set_position(progress.done.load(Ordering::Relaxed)),
         || crate::traffic::run(scenario, &settings, &designs, threads, &progress),
     );
-    let report = report?;
+    let report = report.map_err(anyhow::Error::msg)?;
     if let Some(path) = &args.svg {
         let picture = crate::export::TrafficPicture {
             design: match args.design {
@@ -194,11 +195,11 @@ pub fn run(scenario: &Scenario, args: &TrafficArgs) -> Result<String, String> {
             },
             ..crate::export::TrafficPicture::default()
         };
-        let svg = crate::export::traffic_svg(&report, &picture)?;
-        crate::files::write_file(path, svg.as_bytes(), args.force)?;
+        let svg = crate::export::traffic_svg(&report, &picture).map_err(anyhow::Error::msg)?;
+        crate::files::write_file(path, svg.as_bytes(), args.force).map_err(anyhow::Error::msg)?;
     }
     if args.json {
-        return serde_json::to_string_pretty(&report).map_err(|e| e.to_string());
+        return Ok(serde_json::to_string_pretty(&report)?);
     }
     Ok(text(scenario, &report))
 }
@@ -209,9 +210,11 @@ fn order_toml(
     settings: &Settings,
     design: Design,
     n: u64,
-) -> Result<String, String> {
-    let case = crate::traffic::order_case(scenario, settings, design, n)?;
+) -> anyhow::Result<String> {
+    let case =
+        crate::traffic::order_case(scenario, settings, design, n).map_err(anyhow::Error::msg)?;
     crate::traffic::order_scenario_toml(scenario, settings, design, &case)
+        .map_err(anyhow::Error::msg)
 }
 
 /// The report as a person reads it: what each design cost, then its store.

@@ -440,7 +440,9 @@ fn new_writes_once_and_refuses_a_second_time() {
     assert_eq!(written, new::STARTER.as_bytes());
 
     // Named with .toml already: no second extension.
-    let err = new::run(&named(path.clone())).expect_err("it exists");
+    let err = new::run(&named(path.clone()))
+        .expect_err("it exists")
+        .to_string();
     assert!(err.contains("already exists"), "{err}");
     assert_eq!(std::fs::read(&path).expect("still there"), written);
 
@@ -456,7 +458,7 @@ fn new_refuses_a_name_that_is_only_a_folder() {
     let dir = TempDir::new("new-folder");
     let folder = format!("{}/", dir.path().display());
     for name in ["/", folder.as_str(), ".", "..", ".toml", "x/.toml", "./"] {
-        let err = new::run(&named(name.into())).expect_err(name);
+        let err = new::run(&named(name.into())).expect_err(name).to_string();
         assert!(
             err.contains("names a folder, not a scenario file"),
             "{name}: {err}"
@@ -468,11 +470,13 @@ fn new_refuses_a_name_that_is_only_a_folder() {
 
 #[test]
 fn new_refuses_an_empty_name_and_a_missing_folder() {
-    let err = new::run(&named("  ".into())).expect_err("no name");
+    let err = new::run(&named("  ".into()))
+        .expect_err("no name")
+        .to_string();
     assert!(err.contains("needs a name"), "{err}");
     let dir = TempDir::new("new-missing");
     let name = dir.join("no/such/folder/x").display().to_string();
-    let err = new::run(&named(name)).expect_err("no folder");
+    let err = new::run(&named(name)).expect_err("no folder").to_string();
     let folder = dir.join("no/such/folder").display().to_string();
     assert!(
         err.contains(&format!("the folder `{folder}` does not exist")),

@@ -11,9 +11,7 @@ pub fn too_deep(source: &str, max: usize) -> Option<usize> {
     while i < bytes.len() {
         match bytes[i] {
             b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
+                i = skip_comment(bytes, i);
                 continue;
             }
             b'"' | b'\'' => {
@@ -52,6 +50,14 @@ pub fn too_deep(source: &str, max: usize) -> Option<usize> {
     None
 }
 
+/// Where a comment that starts at `i` ends: at its line's newline, which is not skipped.
+fn skip_comment(bytes: &[u8], i: usize) -> usize {
+    bytes[i..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |n| i + n)
+}
+
 /// Where a string that starts at `i` ends (just past its closing quote, or the line's end for
 /// a broken one).
 fn skip_string(bytes: &[u8], mut i: usize) -> usize {
@@ -87,9 +93,7 @@ pub fn too_many_key_parts(source: &str, max: usize) -> Option<usize> {
     while i < bytes.len() {
         match bytes[i] {
             b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
+                i = skip_comment(bytes, i);
                 continue;
             }
             b'"' | b'\'' => {
