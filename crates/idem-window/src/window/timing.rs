@@ -319,6 +319,23 @@ mod tests {
         assert_eq!(t.last_send, Span::ZERO);
     }
 
+    /// Half a trillion attempts fit before the deadline: walked one by one they would take
+    /// hours, so this also holds that the skip happens at all (every guard on it).
+    #[test]
+    fn half_a_trillion_attempts_under_a_deadline_are_worked_out_at_once() {
+        // Tries of 1 ms, 1 ms apart: try k is sent at 2k ms and ends at 2k + 1 ms. Under a
+        // deadline of 10^9 s, tries 0 to 5·10^11 − 1 end before it; the next is due just as
+        // it runs out and is not sent.
+        let mut layer = Layer::new("endless", Duration::from_millis(1), 1_000_000_000_000_000)
+            .with_timeout(Duration::from_millis(1));
+        layer.deadline = Some(secs(1_000_000_000));
+        let t = timing(&stack(vec![layer]));
+        assert_eq!(t.sends.exact(), Some(500_000_000_000));
+        assert_eq!(t.gives_up.whole_seconds(), Some(1_000_000_000));
+        let last_ms: u128 = 2 * (500_000_000_000 - 1);
+        assert_eq!(t.last_send, Span::from_nanos(last_ms * 1_000_000));
+    }
+
     #[test]
     fn many_identical_attempts_are_skipped_not_walked() {
         let mut layer = Layer::new("tight", Duration::from_millis(1), 4_000_000_000)
