@@ -2,7 +2,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use idem::scenario::library::default_scenario;
-use idem::tui::app::{App, Launch, Screen};
+use idem::tui::app::{App, Launch};
 use idem::tui::theme::Theme;
 use idem::tui::view::draw;
 use idem::tui::{Msg, settle};
@@ -18,7 +18,7 @@ fn render(c: &mut Criterion) {
         Ok(a) => a,
         Err(e) => panic!("the built-in scenario must simulate: {e}"),
     };
-    app.place.tick = app.last_tick();
+    app.show_tick(app.last_tick());
     let theme = Theme { color: true };
     let mut terminal = match Terminal::new(TestBackend::new(200, 50)) {
         Ok(t) => t,
@@ -55,8 +55,7 @@ fn render(c: &mut Criterion) {
     c.bench_function("frame 200x50 replay", |b| {
         b.iter(|| terminal.draw(|f| draw(f, &app, &theme)).map(|_| ()))
     });
-    app.screens.screen = Screen::Compare;
-    app.place.compare_at = app.now();
+    app.show_compare(app.place.tick);
     c.bench_function("frame 200x50 compare", |b| {
         b.iter(|| terminal.draw(|f| draw(f, &app, &theme)).map(|_| ()))
     });

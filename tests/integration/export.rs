@@ -1298,7 +1298,7 @@ fn a_frame_of_one_design_is_the_frame_the_whole_replay_draws() {
         for hide in [idem::present::Hide::default(), hidden] {
             whole.export = Some(hide);
             for design in Design::ALL {
-                whole.place.design = design;
+                whole.show(design, 0);
                 let mut one =
                     App::for_export(scenario.clone(), builtin.name.to_string(), design, hide)
                         .expect("simulates");
@@ -1324,8 +1324,8 @@ fn a_frame_of_one_design_is_the_frame_the_whole_replay_draws() {
                         .filter_map(|q| q.tick(whole.trace(), whole.told())),
                 );
                 for tick in ticks {
-                    whole.place.tick = tick;
-                    one.place.tick = tick;
+                    whole.show_tick(tick);
+                    one.show_tick(tick);
                     assert_eq!(
                         render(&one, 120, 36),
                         render(&whole, 120, 36),

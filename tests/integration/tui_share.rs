@@ -50,7 +50,7 @@ fn the_share_line_reopens_the_same_moment() {
         for design in Design::ALL {
             settle(&mut app, Msg::SwitchDesign(design));
             for tick in 0..=app.last_tick() {
-                app.place.tick = tick;
+                app.show_tick(tick);
                 let at = share_at(&app);
                 let back = app.trace().tick_at_or_before(at);
                 assert_eq!(
@@ -74,7 +74,7 @@ fn the_share_line_reads_back_day_numbers() {
     let path = dir.file("midnight.toml", text);
     let scenario = idem::scenario::load(Path::new(&path)).expect("loads");
     let mut app = App::new(scenario, path.clone()).expect("simulates");
-    app.place.tick = app.last_tick();
+    app.show_tick(app.last_tick());
     assert!(
         app.share_command().contains("--at 'day 2 "),
         "{}",

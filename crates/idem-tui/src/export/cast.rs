@@ -41,12 +41,12 @@ pub fn cast(app: &mut App, width: u16, height: u16, title: &str) -> Result<Strin
     let frames = app.trace().ticks.len().max(1);
     let mut ms = 0;
     for i in 0..frames {
-        app.place.tick = i;
+        app.show_tick(i);
         // Autoplay runs until the last tick, and waits wherever a question stops the room.
         let question = app
             .quiz_here()
             .map(|(q, quiz)| (q, app.correct(quiz, app.place.design)));
-        app.place.playing = i + 1 < frames && question.is_none();
+        app.set_playing(i + 1 < frames && question.is_none());
         let mut data = String::new();
         if i == 0 {
             // Hidden while it plays: it would otherwise blink at the end of the last row.
@@ -63,7 +63,7 @@ pub fn cast(app: &mut App, width: u16, height: u16, title: &str) -> Result<Strin
                 r.choice = Some(choice);
                 r.reveal(Some(choice));
             }
-            app.place.playing = i + 1 < frames;
+            app.set_playing(i + 1 < frames);
             push_frame(&mut out, ms, &mut String::new(), app, width, height)?;
         }
         ms += PACE_MS;

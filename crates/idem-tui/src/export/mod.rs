@@ -120,10 +120,11 @@ pub fn render(
         }
         Format::Svg => {
             let mut app = app_for(scenario, source, args)?;
-            app.place.tick = match args.at {
+            let tick = match args.at {
                 Some(at) => tick_at(&app, at)?,
                 None => app.last_tick(),
             };
+            app.show_tick(tick);
             let buffer = frame::render(&app, width, height)?;
             let trace = app.trace();
             let clock = trace

@@ -859,14 +859,50 @@ impl App {
         self.place.tick >= self.last_tick()
     }
 
+    /// Shows tick `tick` of the design on screen (its last tick if the story is shorter), on
+    /// the replay: how an exporter, a benchmark or a test places the room at a moment without
+    /// going through keys. A question on the way is not asked.
+    pub fn show_tick(&mut self, tick: usize) {
+        self.place.tick = tick.min(self.last_tick());
+        if self.screens.screen == Screen::Compare {
+            self.place.compare_at = self.now_on_replay();
+        }
+    }
+
+    /// Runs or stops autoplay, as the space bar does, for a recording's frames.
+    pub fn set_playing(&mut self, playing: bool) {
+        self.place.playing = playing;
+    }
+
+    /// Shows `design` at its tick `tick`, as [`App::show_tick`] does.
+    pub fn show(&mut self, design: Design, tick: usize) {
+        self.place.design = design;
+        self.show_tick(tick);
+    }
+
+    /// Shows the compare screen at the moment of tick `tick` of the design on screen.
+    pub fn show_compare(&mut self, tick: usize) {
+        self.screens.screen = Screen::Compare;
+        self.show_tick(tick);
+    }
+
+    /// Shows the replay, at the tick it was on.
+    pub fn show_replay(&mut self) {
+        self.screens.screen = Screen::Replay;
+    }
+
+    /// The time of the current tick on the replay, whichever screen is up.
+    fn now_on_replay(&self) -> Instant {
+        self.trace()
+            .ticks
+            .get(self.place.tick)
+            .map_or(Instant(0), |t| t.at)
+    }
+
     /// The current virtual time.
     pub fn now(&self) -> Instant {
         match self.screens.screen {
-            Screen::Replay | Screen::Window => self
-                .trace()
-                .ticks
-                .get(self.place.tick)
-                .map_or(Instant(0), |t| t.at),
+            Screen::Replay | Screen::Window => self.now_on_replay(),
             Screen::Compare => self.place.compare_at,
         }
     }

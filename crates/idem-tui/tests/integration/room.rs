@@ -440,7 +440,7 @@ fn repeated_attempts_fold_into_one_row() {
             .iter()
             .position(|l| l == "no answer to #5")
             .expect("a fifth attempt");
-        app.place.tick = inside;
+        app.show_tick(inside);
         let middle = render(&app, 120, 36);
         assert!(
             middle.contains("attempts #3–#4: same as #2 (8 ticks)"),
@@ -760,7 +760,7 @@ fn the_presenter_s_statement_line_takes_refunds_off_as_the_panel_does() {
         .iter()
         .position(|t| !t.state.refunds().is_empty())
         .expect("the job refunds");
-    app.place.tick = refunded;
+    app.show_tick(refunded);
     let screen = render(&app, 100, 30);
     let state = &app.trace().ticks[refunded].state;
     let lines = state.ledger().len() + state.refunds().len();
@@ -800,7 +800,7 @@ fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
     scenario.quizzes.clear();
     let mut app = App::new(scenario, "mobile-gateway".into()).expect("runs");
     assert!(app.version.changed_from_written().is_empty());
-    app.place.tick = app.last_tick();
+    app.show_tick(app.last_tick());
     let at = app.now();
     let written = app.version.scenario.config.keying();
     let mut seen = Vec::new();
@@ -872,7 +872,7 @@ fn esc_out_of_compare_comes_back_to_the_very_tick() {
     let shared = (0..ticks.len() - 1)
         .find(|&i| ticks[i].at == ticks[i + 1].at)
         .expect("two ticks at one moment");
-    app.place.tick = shared;
+    app.show_tick(shared);
     settle(&mut app, Msg::ToggleCompare);
     settle(&mut app, Msg::Back);
     assert_eq!(app.place.tick, shared, "Esc does not move the story on");
@@ -894,7 +894,7 @@ fn a_crash_the_story_already_has_is_not_added_again_in_silence() {
         .is_err_and(|why| why.contains("already has that"))
     });
     let at = already.expect("a tick whose next crash is the story's own");
-    app.place.tick = at;
+    app.show_tick(at);
     settle(&mut app, Msg::Fork(idem::scenario::fork::WhatIf::CrashNext));
     assert!(app.version.added.is_empty(), "nothing added");
     assert!(
@@ -944,7 +944,7 @@ fn the_presenter_s_big_narration_keeps_a_hidden_ending_hidden() {
         .iter()
         .position(|t| t.kind == idem::sim::TickKind::Statement)
         .expect("a statement tick");
-    app.place.tick = statement;
+    app.show_tick(statement);
     let screen = render(&app, 100, 30);
     let told = &app.told().narrations[statement];
     assert!(!collapse(&screen).contains(&collapse(told)), "{screen}");
@@ -1111,7 +1111,7 @@ fn g_stops_at_a_question_not_yet_asked_under_this_design() {
 /// The timeline row of tick `row` on the replay's screen at tick `at` (every row shown, as in
 /// a story this short).
 fn row_at(app: &mut App, at: usize, row: usize) -> (String, String) {
-    app.place.tick = at;
+    app.show_tick(at);
     let screen = render(app, 120, 36);
     let time = app.trace().format_time(app.trace().ticks[row].at);
     let same = app.trace().ticks[..row]
@@ -1143,7 +1143,7 @@ fn a_message_the_network_loses_heads_out_then_is_drawn_cut_on_its_send_row() {
     for scenario in [request, answer] {
         let name = scenario.name.clone();
         let mut app = App::new(scenario, name.clone()).expect("simulates");
-        app.place.design = Design::WithCharge;
+        app.show(Design::WithCharge, 0);
         let trace = app.trace().clone();
         let told = app.told().clone();
         let (send, lost) = (0..trace.ticks.len())

@@ -173,8 +173,7 @@ fn switching_design_keeps_the_moment_everywhere() {
         for from in Design::ALL {
             for to in Design::ALL {
                 for tick in 0..app.version.trace_of(from).ticks.len() {
-                    app.place.design = from;
-                    app.place.tick = tick;
+                    app.show(from, tick);
                     let at = app.trace().ticks[tick].at;
                     press(&mut app, ch((b'0' + to.hotkey()) as char));
                     assert_eq!(app.place.design, to);

@@ -447,10 +447,10 @@ fn draw_everything(sizes: &[(u16, u16)], whole_statement: bool) {
         for design in Design::ALL {
             settle(&mut app, Msg::SwitchDesign(design));
             for tick in 0..=app.last_tick() {
-                app.place.tick = tick;
+                app.show_tick(tick);
                 for &(w, h) in sizes {
                     let at = format!("{} {design:?} tick {tick} at {w}×{h}", builtin.name);
-                    app.screens.screen = Screen::Replay;
+                    app.show_replay();
                     app.screens.overlay = Overlay::None;
                     let screen = render(&app, w, h);
                     let rows = timeline_rows(&screen);
@@ -468,11 +468,10 @@ fn draw_everything(sizes: &[(u16, u16)], whole_statement: bool) {
                         render(&app, w, h);
                         app.screens.overlay = Overlay::None;
                     }
-                    app.screens.screen = Screen::Compare;
-                    app.place.compare_at = app.trace().ticks[tick].at;
+                    app.show_compare(tick);
                     render(&app, w, h);
                 }
-                app.screens.screen = Screen::Replay;
+                app.show_replay();
             }
         }
     }
@@ -638,7 +637,7 @@ fn narration_at_common_sizes_is_whole_or_scrolls_into_view() {
         for design in Design::ALL {
             settle(&mut app, Msg::SwitchDesign(design));
             for tick in 0..=app.last_tick() {
-                app.place.tick = tick;
+                app.show_tick(tick);
                 if app.quiz_here().is_some() {
                     continue;
                 }
@@ -785,7 +784,7 @@ fn every_arrow_that_carries_a_key_shows_it() {
                     }
                     _ => continue,
                 };
-                app.place.tick = tick;
+                app.show_tick(tick);
                 for (w, h) in [(80, 24), (100, 30), (120, 36)] {
                     let screen = render(&app, w, h);
                     let rows = timeline_rows(&screen);
