@@ -58,6 +58,9 @@ fn a_charge_found_under_the_key_ends_the_run_without_a_second_request() {
             .any(|k| matches!(k.fact, Fact::LookedUp { next: None, .. })),
         "the checkout reads it"
     );
+    // The lookup found the stored charge: a hit of the key, counted as a replay's would be.
+    let c = &t.outcome.counters;
+    assert_eq!((c.lookups_answered, c.dedupe_hits), (1, 1));
 }
 
 #[test]
