@@ -429,7 +429,8 @@ impl<'de> Deserialize<'de> for ClockTime {
     }
 }
 
-pub use crate::text::{choice, did_you_mean};
+use crate::text::choice;
+pub use crate::text::did_you_mean;
 
 macro_rules! word_type {
     ($(#[$doc:meta])* $name:ident, $inner:ty, $what:expr, $options:expr) => {
