@@ -335,7 +335,7 @@ pub fn render_rows(
             buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
         }
         for &lane in &all {
-            buf.set_string(lanes.x(lane), y, "│", theme.lane().patch(style));
+            put(buf, lanes.x(lane), y, "│", theme.lane().patch(style));
         }
         let time = trace.format_time(tick.at);
         let time = match &shared {
@@ -465,7 +465,7 @@ fn draw_arrow(
     }
     .patch(row);
     for x in lo..=hi {
-        buf.set_string(x, y, "─", line_style);
+        put(buf, x, y, "─", line_style);
     }
     let head = match (m.fate, rightward) {
         (Fate::Lost | Fate::Unanswered, _) => "✗",
@@ -507,6 +507,15 @@ fn draw_arrow(
             .saturating_sub(label.width() as u16)
             / 2;
     buf.set_string(start, y, label, text_style);
+}
+
+/// Writes one symbol a column wide into one cell, as `set_string` would, without measuring
+/// it: the lanes and arrows draw thousands of these a frame. Off the buffer, nothing.
+fn put(buf: &mut Buffer, x: u16, y: u16, symbol: &'static str, style: Style) {
+    debug_assert_eq!(symbol.width(), 1);
+    if let Some(cell) = buf.cell_mut((x, y)) {
+        cell.set_symbol(symbol).set_style(style);
+    }
 }
 
 fn short_name(actor: Actor) -> &'static str {
