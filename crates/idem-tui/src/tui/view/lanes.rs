@@ -12,7 +12,7 @@ use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use ratatui::widgets::{Block, Borders};
+
 use unicode_width::UnicodeWidthStr;
 
 /// The mark a tick leaves on its lane: each kind of event has its own.
@@ -183,12 +183,7 @@ pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         0 => " Timeline ".to_string(),
         n => format!(" Timeline · ↑ {n} earlier "),
     };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(title)
-        .title_style(theme.bold());
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = super::outline(frame.buffer_mut(), area, &title, theme.bold());
     app_rows(frame, inner, app, theme);
 }
 

@@ -21,6 +21,64 @@ use ratatui::widgets::{Paragraph, Wrap};
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
 
+/// A box with a border on every side and `title` at the top left in `title_style`, as
+/// `Block::bordered().title(title).title_style(title_style)` draws it, but without restyling
+/// every cell inside: the replay's boxes cover the screen, and a frame would otherwise style
+/// each cell once for its box and once more for the text in it. Returns the inside.
+pub(super) fn outline(
+    buf: &mut ratatui::buffer::Buffer,
+    area: Rect,
+    title: &str,
+    title_style: ratatui::style::Style,
+) -> Rect {
+    let inside = area.inner(ratatui::layout::Margin::new(1, 1));
+    let area = area.intersection(buf.area);
+    if area.is_empty() {
+        return inside;
+    }
+    let (left, top) = (area.left(), area.top());
+    let (right, bottom) = (area.right() - 1, area.bottom() - 1);
+    let mut put = |x: u16, y: u16, symbol: &str| {
+        if let Some(cell) = buf.cell_mut((x, y)) {
+            cell.set_symbol(symbol);
+        }
+    };
+    for y in top..=bottom {
+        put(left, y, "│");
+    }
+    for x in left..=right {
+        put(x, top, "─");
+    }
+    for y in top..=bottom {
+        put(right, y, "│");
+    }
+    for x in left..=right {
+        put(x, bottom, "─");
+    }
+    put(right, bottom, "┘");
+    put(right, top, "┐");
+    put(left, bottom, "└");
+    put(left, top, "┌");
+    let line = Line::from(title);
+    let room = Rect {
+        x: left.saturating_add(1),
+        y: top,
+        width: area.width.saturating_sub(2),
+        height: 1,
+    };
+    if !room.is_empty() {
+        let shown = Rect {
+            width: u16::try_from(line.width())
+                .unwrap_or(u16::MAX)
+                .min(room.width),
+            ..room
+        };
+        buf.set_style(shown, title_style);
+        ratatui::widgets::Widget::render(line, shown, buf);
+    }
+    inside
+}
+
 pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let area = frame.area();
     // What a click can choose is worked out again with every frame.
@@ -196,4 +254,58 @@ pub fn fit(text: &str, width: usize) -> String {
     }
     out.push('…');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::outline;
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::style::{Color, Modifier, Style};
+    use ratatui::widgets::{Block, Widget};
+
+    /// A buffer whose every cell already holds a styled letter, as a frame's earlier widgets
+    /// leave it.
+    fn drawn_on(area: Rect) -> Buffer {
+        let mut buf = Buffer::empty(area);
+        for y in area.top()..area.bottom() {
+            for x in area.left()..area.right() {
+                let letter = char::from(b'a' + ((x * 7 + y * 3) % 26) as u8).to_string();
+                buf[(x, y)]
+                    .set_symbol(&letter)
+                    .set_style(Style::new().fg(Color::Indexed((x + y) as u8)));
+            }
+        }
+        buf
+    }
+
+    /// `outline` draws, cell for cell and style for style, what ratatui's bordered `Block`
+    /// with a title draws, and gives the same inside, for boxes of every small size, titles
+    /// short, long and wide, and boxes that run off the buffer.
+    #[test]
+    fn an_outline_is_a_bordered_block_without_the_fill() {
+        let screen = Rect::new(0, 0, 14, 7);
+        let style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+        for title in ["", " Ledger ", " Processor memory ● ", " 注文 ·· ✓ ", "x"] {
+            for (x, y) in [(0, 0), (3, 2), (10, 5)] {
+                for w in 0..=8 {
+                    for h in 0..=5 {
+                        let area = Rect::new(x, y, w, h);
+                        let mut want = drawn_on(screen);
+                        let block = Block::bordered().title(title).title_style(style);
+                        let want_inside = block.inner(area);
+                        (&block).render(area, &mut want);
+                        let mut got = drawn_on(screen);
+                        let inside = outline(&mut got, area, title, style);
+                        let at = format!("{title:?} in {area:?}");
+                        assert_eq!(got, want, "{at}");
+                        if !want_inside.is_empty() {
+                            assert_eq!(inside, want_inside, "{at}");
+                        }
+                        assert_eq!(inside.is_empty(), want_inside.is_empty(), "{at}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 /// The words the narration box shows at this moment (none while a question is asked).
 pub fn narration_text(app: &App) -> Option<String> {
@@ -83,15 +83,10 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         format!("{title}· {marks} · ↓↑ scroll ")
     };
     let title_style = if hidden > 0 { theme.changed() } else { style };
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(title)
-        .title_style(title_style);
+    let inner = super::outline(frame.buffer_mut(), area, &title, title_style);
     frame.render_widget(
-        paragraph
-            .scroll((u16::try_from(offset).unwrap_or(u16::MAX), 0))
-            .block(block),
-        area,
+        paragraph.scroll((u16::try_from(offset).unwrap_or(u16::MAX), 0)),
+        inner,
     );
 }
 

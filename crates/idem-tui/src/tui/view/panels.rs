@@ -11,7 +11,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::Paragraph;
 use std::sync::Arc;
 
 /// The fewest rows the side panels need so that no charge or refund on the statement is cut:
@@ -280,11 +280,8 @@ fn boxed(
             Span::styled(suffix, theme.dim()),
         ])];
     }
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(marker)
-        .title_style(title_style);
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    let inner = super::outline(frame.buffer_mut(), area, &marker, title_style);
+    frame.render_widget(Paragraph::new(lines), inner);
 }
 
 fn highlight(changed: bool, theme: &Theme) -> Style {
