@@ -6,7 +6,7 @@ use crate::common;
 use common::inline::one_layer;
 use idem::scenario::{self, Scenario};
 use idem::sim::fact::{Fact, LookupAnswer};
-use idem::sim::{Belief, Design, TickKind, Trace};
+use idem::sim::{Actor, Belief, Design, TickKind, Trace};
 
 /// Order 5531 with `attempts` attempts (30 s timeout, 1 s backoff), the lookup on, plus
 /// `faults`.
@@ -57,6 +57,26 @@ fn a_charge_found_under_the_key_ends_the_run_without_a_second_request() {
             .iter()
             .any(|k| matches!(k.fact, Fact::LookedUp { next: None, .. })),
         "the checkout reads it"
+    );
+    // The checkout asks and reads on its own lane; the answer is the processor's.
+    let lanes: Vec<(Actor, TickKind)> = t
+        .ticks
+        .iter()
+        .filter(|k| {
+            matches!(
+                k.fact,
+                Fact::LookupSent { .. } | Fact::LookupAnswered { .. } | Fact::LookedUp { .. }
+            )
+        })
+        .map(|k| (k.actor, k.kind))
+        .collect();
+    assert_eq!(
+        lanes,
+        [
+            (Actor::Checkout, TickKind::Lookup),
+            (Actor::Processor, TickKind::Reply),
+            (Actor::Checkout, TickKind::Answer),
+        ]
     );
     // The lookup found the stored charge: a hit of the key, counted as a replay's would be.
     let c = &t.outcome.counters;
@@ -199,4 +219,35 @@ fn a_person_rerunning_the_payment_asks_first_too() {
     );
     assert_eq!(sends(&t), 1, "the rerun sends no charge request");
     assert_eq!(t.outcome.intents[0].client_view, Belief::Paid);
+}
+
+/// A lookup's answer that comes back after its timeout is not read: the retry has gone ahead
+/// without it, and its own timer and reply are what count from then on.
+#[test]
+fn an_answer_to_a_lookup_that_timed_out_is_not_read() {
+    // 20 s each way: an answer takes 40 s to come back, the checkout waits 30 s for it.
+    let t = run(
+        &asking(2, &format!("{REPLY_LOST}\n[network]\nlatency = \"20s\"\n")),
+        Design::WithCharge,
+    );
+    let timed_out: Vec<usize> = t
+        .ticks
+        .iter()
+        .filter_map(|k| match k.fact {
+            Fact::LookupTimedOut { lookup } => Some(lookup),
+            _ => None,
+        })
+        .collect();
+    assert!(!timed_out.is_empty(), "a lookup times out");
+    for k in &t.ticks {
+        if let Fact::LookedUp { lookup, .. } = k.fact {
+            assert!(
+                !timed_out.contains(&lookup),
+                "lookup #{lookup} is read after its timeout"
+            );
+        }
+    }
+    // The retry's request is answered from the key, after 40 s, and that too is too late.
+    assert_eq!(t.outcome.charges, 1);
+    assert_eq!(sends(&t), 2);
 }

@@ -137,6 +137,36 @@ fn same_body_order(at: &str) -> String {
     )
 }
 
+/// Order 5531's reply is lost; order 5532 (its own key, another amount) is charged and
+/// remembered while 5531's checkout waits to retry. Writing 5532's entry leaves 5531's where
+/// it is, so the retry still finds it: one charge each, nothing evicted, both entries kept.
+#[test]
+fn one_orders_entry_leaves_another_orders_entry_in_place() {
+    let src = format!(
+        "{}\n[[intent]]\norder = \"5532\"\nkey = \"K9B2\"\namount = \"$12.00\"\nat = \"14:02:10\"\n",
+        simple("[[fault]]\nintent = \"5531\"\nattempt = 1\nlose = \"reply\"\n")
+    );
+    let scenario = parse(&src);
+    // Every design that remembers anything: a key with the charge, a record, a log line, or
+    // a hash of the body (the two bodies differ).
+    for design in Design::ALL.into_iter().filter(|&d| d != Design::NoKey) {
+        let trace = run(&scenario, design);
+        let c = trace.outcome.counters;
+        assert_eq!(trace.outcome.charges, 2, "{design}: one charge per order");
+        assert_eq!(c.keys_evicted, 0, "{design}");
+        let memory = &trace.ticks.last().expect("ticks").state.memory;
+        assert_eq!(memory.len(), 2, "{design}: {memory:?}");
+        // A hash is not a key the retry carries: it refuses the same body rather than
+        // replaying an answer under a key.
+        if design != Design::ContentHash {
+            assert_eq!(c.dedupe_hits, 1, "{design}");
+            let mut keys: Vec<&str> = memory.iter().map(|e| &*e.key).collect();
+            keys.sort_unstable();
+            assert_eq!(keys, ["K7Q4", "K9B2"], "{design}: {memory:?}");
+        }
+    }
+}
+
 /// A body hash is kept 10 s. Order 5532, the same body as 5531, arrives before 5531's hash is
 /// written, and its slow charge (10.1 s) lands on the very millisecond that hash expires, with
 /// the eviction still pending: the new hash takes the old one's place at once, and the old

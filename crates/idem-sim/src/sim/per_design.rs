@@ -73,6 +73,12 @@ mod tests {
         }
         let pairs: Vec<_> = names.iter().map(|(d, n)| (d, *n)).collect();
         assert_eq!(pairs.len(), Design::ALL.len());
+        let ids: Vec<&str> = Design::ALL.iter().map(|d| d.id()).collect();
+        assert_eq!(
+            names.values(),
+            ids.as_slice(),
+            "the values alone, in the same order"
+        );
         let failed: Result<PerDesign<u8>, Design> =
             PerDesign::try_new(|d| if d == Design::NoKey { Err(d) } else { Ok(1) });
         assert_eq!(failed, Err(Design::NoKey));
