@@ -167,6 +167,35 @@ fn one_orders_entry_leaves_another_orders_entry_in_place() {
     }
 }
 
+/// As below, but order 5532's body differs from 5531's: its hash lands on the millisecond
+/// 5531's expires without taking its place. The old hash leaves by its own eviction, which
+/// the trace shows as a tick of its own.
+#[test]
+fn a_hash_written_as_another_bodys_hash_expires_leaves_it_to_its_eviction() {
+    let src = format!(
+        "{}\n[[intent]]\norder = \"5532\"\nkey = \"K9B2\"\namount = \"$12.00\"\nat = \"14:02:07.100\"\n",
+        simple(
+            "[processor]\nretention = \"10s\"\n\n[[fault]]\nintent = \"5532\"\nattempt = 1\nprocessing = \"10100ms\"\n"
+        ),
+    );
+    let trace = run(&parse(&src), Design::ContentHash);
+    let charges = kinds(&trace, TickKind::Charge);
+    assert_eq!(charges.len(), 2);
+    assert_eq!(
+        charges[0].state.memory[0].expires_at,
+        Some(charges[1].at),
+        "the second charge lands as the first hash expires"
+    );
+    let expired: Vec<_> = kinds(&trace, TickKind::Expire)
+        .into_iter()
+        .filter(|t| t.at == charges[1].at)
+        .collect();
+    assert_eq!(expired.len(), 1, "5531's hash is evicted by its own tick");
+    assert_eq!(expired[0].intent, Some(0));
+    let c = trace.outcome.counters;
+    assert_eq!((c.keys_stored, c.keys_evicted), (2, 1));
+}
+
 /// A body hash is kept 10 s. Order 5532, the same body as 5531, arrives before 5531's hash is
 /// written, and its slow charge (10.1 s) lands on the very millisecond that hash expires, with
 /// the eviction still pending: the new hash takes the old one's place at once, and the old
