@@ -266,3 +266,26 @@ fn in_progress_expiry_must_be_longer_than_zero() {
     let err = err.to_string();
     assert!(err.contains("in-progress expiry"), "{err}");
 }
+
+/// The in-progress record blocks its key for 5 s; the charge takes 10 s. The record lapses
+/// while the work goes on, and the completed record is then written as a new entry: two
+/// written, one evicted, one held.
+#[test]
+fn a_record_that_lapsed_while_its_charge_ran_is_written_again_when_it_completes() {
+    let s = checkout(
+        1,
+        "[processor]\nin_progress_expiry = \"5s\"\n\n[[fault]]\nattempt = 1\nprocessing = \"10s\"\n",
+    );
+    let trace = run(&s, IPR);
+    assert_eq!(trace.outcome.charges, 1);
+    let lapsed = kinds(&trace, TickKind::Expire);
+    assert_eq!(lapsed.len(), 1, "the in-progress record lapses");
+    let completed = kinds(&trace, TickKind::KeyWrite);
+    let completed = completed.last().expect("the record is completed");
+    assert!(completed.at > lapsed[0].at);
+    let c = trace.outcome.counters;
+    assert_eq!((c.keys_stored, c.keys_evicted), (2, 1));
+    let memory = &trace.trace.ticks.last().expect("ticks").state.memory;
+    assert_eq!(memory.len(), 1);
+    assert_eq!(memory[0].status, EntryStatus::Completed);
+}
