@@ -771,6 +771,186 @@ pub struct Counters {
 mod tests {
     use super::*;
 
+    fn charge(n: u32, at: u64) -> Charge {
+        Charge {
+            id: ChargeId(n),
+            amount: Cents(100 * i64::from(n)),
+            key: None,
+            order: "5531".into(),
+            intent: 0,
+            attempt: n,
+            at: Instant(at),
+        }
+    }
+
+    fn refund(of: u32, at: u64) -> Refund {
+        Refund {
+            charge: ChargeId(of),
+            amount: Cents(100 * i64::from(of)),
+            order: "5531".into(),
+            intent: 0,
+            why: RefundReason::Duplicate,
+            at: Instant(at),
+            charged_at: Instant(0),
+        }
+    }
+
+    fn view(belief: Belief) -> ClientView {
+        ClientView {
+            order: "5531".into(),
+            key: Some("K7Q4".into()),
+            belief,
+            attempts_sent: 1,
+            marked_paid: false,
+            alerted: false,
+        }
+    }
+
+    /// A run of two ticks: the first shows the first charge and a waiting checkout, the
+    /// second both charges, the refund and a paid checkout.
+    fn two_ticks() -> (Snapshot, Snapshot) {
+        let history = Arc::new(History {
+            parts: vec![Parts::default()],
+            ledger: vec![charge(1, 10), charge(2, 30)],
+            refunds: vec![refund(2, 20)],
+            clients: vec![view(Belief::Waiting), view(Belief::Paid)],
+            flights: Vec::new(),
+        });
+        let mut first = Snapshot::new(
+            Marks {
+                ledger: 1,
+                clients: Stretch::at(0, 1),
+                ..Marks::default()
+            },
+            true,
+            Counters::default(),
+        );
+        let mut second = Snapshot::new(
+            Marks {
+                ledger: 2,
+                refunds: 1,
+                clients: Stretch::at(1, 1),
+                ..Marks::default()
+            },
+            true,
+            Counters::default(),
+        );
+        first.attach(&history);
+        second.attach(&history);
+        (first, second)
+    }
+
+    #[test]
+    fn the_statement_lists_charges_and_refunds_by_the_time_each_was_made() {
+        let (first, second) = two_ticks();
+        let ids: Vec<ChargeId> = second.statement().map(|c| c.id).collect();
+        assert_eq!(ids, [ChargeId(1), ChargeId(2)]);
+        assert_eq!(first.statement().count(), 1);
+        let lines: Vec<(u64, i64)> = second
+            .statement_lines()
+            .iter()
+            .map(|l| (l.at().0, l.signed_amount().0))
+            .collect();
+        assert_eq!(lines, [(10, 100), (20, -200), (30, 200)]);
+        assert_eq!(second.net_total(), Cents(100));
+    }
+
+    #[test]
+    fn two_ticks_show_the_same_checkout_only_from_the_same_stretch_of_the_same_run() {
+        let (first, second) = two_ticks();
+        assert!(first.same_clients(&first.clone()));
+        assert!(Snapshot::default().same_clients(&Snapshot::default()));
+        assert!(!first.same_clients(&second), "another stretch of the run");
+        assert!(!first.same_clients(&Snapshot::default()));
+        assert!(!Snapshot::default().same_clients(&first));
+        // A tick given a history of its own shows the same views, but not the run's.
+        let mut own = first.clone();
+        own.services = Arc::new(Vec::new());
+        assert_eq!(own.clients(), first.clients());
+        assert!(!own.same_clients(&first));
+    }
+
+    #[test]
+    fn a_change_to_one_tick_leaves_the_others_as_they_were() {
+        let (first, second) = two_ticks();
+        let mut changed = second.clone();
+        changed.memory = Arc::new(Shared::new());
+        Arc::make_mut(&mut changed.memory).push_back(Arc::new(MemoryEntry {
+            kind: EntryKind::KeyRecord,
+            key: Key::from("K7Q4".to_string()),
+            status: EntryStatus::Completed,
+            fingerprint: None,
+            response: None,
+            expires_at: None,
+            written_by: WrittenBy {
+                attempt: 1,
+                how: Write::InMemory,
+            },
+            intent: 0,
+        }));
+        changed.push_refund(refund(1, 40));
+        assert_eq!(changed.memory.len(), 1);
+        assert_eq!(changed.refunds().len(), 2);
+        assert_eq!(changed.ledger(), second.ledger(), "the rest is kept");
+        assert_eq!(changed.clients(), second.clients());
+        assert!(
+            second.memory.is_empty(),
+            "the tick it came from is unchanged"
+        );
+        assert_eq!(second.refunds().len(), 1);
+        assert_eq!(first.refunds().len(), 0);
+        let shown = format!("{changed:?}");
+        assert!(shown.starts_with("Snapshot {"), "{shown}");
+        assert!(shown.contains("processor_up: true"), "{shown}");
+        assert!(shown.contains("K7Q4"), "{shown}");
+    }
+
+    #[test]
+    fn the_words_of_states_and_writes() {
+        let statuses = [
+            EntryStatus::InProgress,
+            EntryStatus::Completed,
+            EntryStatus::Logged,
+        ];
+        let words: Vec<&str> = statuses.iter().map(|s| s.label()).collect();
+        assert_eq!(words, ["in progress", "completed", "logged"]);
+        let beliefs = [
+            Belief::NotStarted,
+            Belief::Waiting,
+            Belief::Paid,
+            Belief::Failed,
+            Belief::Unknown,
+        ];
+        let words: Vec<&str> = beliefs.iter().map(|b| b.label()).collect();
+        assert_eq!(
+            words,
+            ["not started", "waiting", "paid", "failed", "unknown"]
+        );
+        let by = |how| WrittenBy { attempt: 2, how }.to_string();
+        assert_eq!(by(Write::InMemory), "attempt #2, in memory");
+        assert_eq!(
+            by(Write::OneWrite(Some(ChargeId(3)))),
+            "attempt #2, one write with ch_3"
+        );
+        assert_eq!(
+            by(Write::Logged { before: true }),
+            "attempt #2, before the charge"
+        );
+        assert_eq!(
+            by(Write::Logged { before: false }),
+            "attempt #2, after the charge"
+        );
+    }
+
+    #[test]
+    fn a_key_equals_the_text_it_holds_and_nothing_else() {
+        let key = Key::from("K7Q4".to_string());
+        assert!(key == *"K7Q4");
+        assert!(key == "K7Q4");
+        assert!(key != *"K7Q5");
+        assert!(key != "K7Q");
+    }
+
     #[test]
     fn a_digest_shows_its_top_six_hex_digits() {
         for n in [0, 1, 0xff, 1 << 40, 0x1cea_76ff_0000_0000, u64::MAX] {
