@@ -126,7 +126,15 @@ fn with_charge_gives_the_night_job_nothing_to_do() {
     assert_eq!((o.charges, o.verdict), (1, Verdict::Correct));
     let jobs = kinds(&trace, TickKind::Reconcile);
     assert_eq!(jobs.len(), 1, "the job runs, and says so");
-    assert!(matches!(jobs[0].fact, Fact::Reconcile { actions: 0, .. }));
+    assert!(matches!(
+        jobs[0].fact,
+        Fact::Reconcile {
+            orders: 1,
+            pending: 0,
+            charges: 1,
+            actions: 0,
+        }
+    ));
     assert!(jobs[0].narration.contains("nothing to put right"));
     for kind in [TickKind::Refund, TickKind::MarkPaid, TickKind::Alert] {
         assert!(kinds(&trace, kind).is_empty(), "{kind:?}");

@@ -410,11 +410,18 @@ fn a_crash_cuts_off_the_other_orders_work_in_progress() {
     let trace = run(&parse(&src), Design::WithCharge);
     let crash = kinds(&trace, TickKind::Crash)[0];
     match &crash.fact {
-        idem::sim::Fact::Crash { cut, .. } => {
+        idem::sim::Fact::Crash {
+            cut, marks_lost, ..
+        } => {
             assert_eq!(cut.len(), 1, "{cut:?}");
             assert_eq!(cut[0].req, 0);
             assert_eq!(cut[0].step, idem::sim::fact::CutStep::Commit);
             assert_eq!(cut[0].charge, None);
+            // 5531's in-progress mark was held in memory: lost with it, counted as evicted.
+            assert_eq!(marks_lost.len(), 1, "{marks_lost:?}");
+            assert_eq!(marks_lost[0], "K7Q4");
+            assert!(crash.state.memory.is_empty());
+            assert_eq!(crash.state.counters.keys_evicted, 1);
         }
         other => panic!("a crash tells {other:?}"),
     }
