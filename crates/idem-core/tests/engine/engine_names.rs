@@ -231,4 +231,18 @@ fn a_moment_finds_its_last_tick_and_an_outcome_keeps_no_ticks() {
     assert!(kept.ticks.is_empty() && kept.requests.is_empty() && kept.replies.is_empty());
     assert!(kept.lookups.is_empty() && kept.calls.is_empty());
     assert_eq!(kept.outcome, outcome);
+    // The lookups and the calls to services go too, where a run has them.
+    for name in ["lookup-first", "courier-retry"] {
+        let scenario = idem::scenario::library::find(name)
+            .expect("built in")
+            .load()
+            .expect("loads");
+        let trace = scenario.simulate(Design::WithCharge).expect("simulates");
+        assert!(
+            !trace.lookups.is_empty() || !trace.calls.is_empty(),
+            "{name}"
+        );
+        let kept = trace.outcome_only();
+        assert!(kept.lookups.is_empty() && kept.calls.is_empty(), "{name}");
+    }
 }
