@@ -143,3 +143,32 @@ fn a_duplicated_answer_is_marked_and_its_copy_arrives_after_it() {
     assert_eq!(late[0].attempt, Some(1));
     assert!(t.ticks.last().expect("a tick").state.in_flight().is_empty());
 }
+
+/// Two requests on the wire at once, the earlier one held up: the later one lands first, and
+/// the one left on the wire is the earlier, delayed one.
+#[test]
+fn the_message_that_lands_is_the_one_taken_off_the_wire() {
+    let source = format!(
+        "{}\n[[intent]]\norder = \"5532\"\nkey = \"K9B2\"\namount = \"$12.00\"\nat = \"14:02:07.010\"\n",
+        one_layer(
+            3,
+            "backoff = \"1s\"",
+            "[[fault]]\nintent = \"5531\"\nattempt = 1\ndelay = \"request\"\nby = \"1s\"\n"
+        )
+    );
+    let s = scenario::parse("wire.toml", "wire", &source).expect("the scenario parses");
+    let t = s.simulate(Design::WithCharge).expect("it simulates");
+    let first = of(&t, TickKind::Receive)[0];
+    assert_eq!(first.intent, Some(1), "5532's request arrives first");
+    let left: Vec<(usize, Direction)> = first
+        .state
+        .in_flight()
+        .iter()
+        .map(|f| (f.intent, f.direction))
+        .collect();
+    assert_eq!(
+        left,
+        [(0, Direction::Request)],
+        "5531's is still on its way"
+    );
+}
