@@ -1,23 +1,9 @@
 //! `idem window --config`: any text is refused with a positioned error, or gives a stack
 //! whose report, text and JSON can be worked out. Nothing may panic.
+//!
+//! The body is `idem::fuzzing::window_config`, built and run over this target's seeds by `cargo test`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use std::path::Path;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    match idem::window::parse_stack(text, Path::new("fuzz.toml")) {
-        Ok(stack) => {
-            if let Ok(report) = stack.report() {
-                let _ = report.to_text();
-                let _ = idem::window::json::to_json(&report);
-            }
-        }
-        Err(e) => {
-            let _ = e.to_string();
-        }
-    }
-});
+fuzz_target!(|data: &[u8]| idem::fuzzing::window_config(data));

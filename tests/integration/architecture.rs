@@ -1,13 +1,13 @@
 //! Holds what the compiler cannot say about the layers. The workspace's crates are the
-//! layers the compiler holds (`idem-core` below `idem-window`, below `idem-net` and
-//! `idem-tui`, below `idem`): a crate's manifest names what it may use, so no terminal crate
+//! layers the compiler holds (`idem-sim` below `idem-story`, below `idem-core`, below
+//! `idem-window`, below `idem-net` and `idem-tui`, below `idem`): a crate's manifest names what it may use, so no terminal crate
 //! reaches the engine, no network or database crate reaches the replay, and clap stays in the
 //! command line (`each_crate_names_only_the_crates_beneath_it` holds the manifests to it).
 //! Inside a crate, too, every module sits on a floor, and an import may only point down to a
 //! lower floor, never up or sideways across one:
 //!
 //! ```text
-//!   main, cli                the command line                               idem
+//!   main, cli, fuzzing       the command line; the fuzz targets' bodies     idem
 //!   export                   handouts, drawn with the replay's own frames   idem-tui
 //!   tui                      the replay, presenter and notes screens        idem-tui
 //!   present                  session files, the link to the notes           idem-tui
@@ -15,9 +15,10 @@
 //!   window                   the window calculator                          idem-window
 //!   explore, traffic         every fault plan; a day of orders              idem-core
 //!   scenario                 the file format, checked against its stories   idem-core
-//!   story                    the words written from the engine's facts      idem-core
-//!   sim                      the engine: facts, no words, no terminal       idem-core
-//!   files, bounded_read, units, text   plain helpers                        idem-core
+//!   files, bounded_read      the one file writer, bounded reads             idem-core
+//!   story                    the words written from the engine's facts      idem-story
+//!   sim                      the engine: facts, no words, no terminal       idem-sim
+//!   units, text              numbers and text for people                    idem-sim
 //! ```
 //!
 //! And no two modules of one folder import each other.
@@ -29,10 +30,10 @@ use std::path::{Path, PathBuf};
 const FLOORS: &[(&str, u8)] = &[
     ("text", 0),
     ("units", 0),
-    ("bounded_read", 1),
-    ("files", 2),
-    ("sim", 3),
-    ("story", 4),
+    ("sim", 1),
+    ("story", 2),
+    ("bounded_read", 3),
+    ("files", 4),
     ("scenario", 6),
     ("explore", 7),
     ("window", 7),
@@ -43,6 +44,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("tui", 9),
     ("export", 10),
     ("cli", 11),
+    ("fuzzing", 12),
     ("main", 12),
     ("lib", 13),
 ];

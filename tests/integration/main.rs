@@ -20,6 +20,7 @@ mod explore;
 mod export;
 mod file_writes;
 mod fork_save;
+mod fuzz_seeds;
 mod hostile_input;
 mod hostile_outputs;
 mod narration_bound;
