@@ -11,8 +11,7 @@ use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::text::Line;
 
 /// One aligned row: its moment, and the tick each column shows on it (or none).
 type Row = (Instant, Vec<Option<usize>>);
@@ -39,16 +38,14 @@ pub fn compare(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let n = designs.len().max(1) as u32;
     constraints.extend(designs.iter().map(|_| Constraint::Ratio(1, n)));
     let areas = Layout::horizontal(constraints).split(area);
-    let block = Block::default().borders(Borders::ALL).title(" time ");
-    let inner = block.inner(areas[0]);
-    frame.render_widget(block, areas[0]);
+    let inner = super::outline(frame.buffer_mut(), areas[0], " time ", Style::new());
     let room = inner.height.saturating_sub(TAIL) as usize;
     let start = rows.len().saturating_sub(room);
     let times: Vec<Line> = rows[start..]
         .iter()
         .map(|(at, _)| Line::styled(clock.format(*at), theme.dim()))
         .collect();
-    frame.render_widget(Paragraph::new(times), inner);
+    super::rows(frame.buffer_mut(), inner, times);
     for (i, (design, rect)) in designs.iter().zip(areas.iter().skip(1)).enumerate() {
         column(frame, *rect, app, *design, &rows, i, split, theme);
     }
@@ -127,11 +124,7 @@ fn column(
         ),
         area.width.saturating_sub(2) as usize,
     );
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(Span::styled(title, title_style));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = super::outline(frame.buffer_mut(), area, &title, title_style);
     let width = inner.width as usize;
     let hide = app.withheld().hide;
     let tail = tail_lines(trace, shown, now, width, hide, theme);
@@ -160,7 +153,7 @@ fn column(
         lines.push(Line::raw(""));
     }
     lines.extend(tail);
-    frame.render_widget(Paragraph::new(lines), inner);
+    super::rows(frame.buffer_mut(), inner, lines);
 }
 
 /// The ledger (its charges and total, never cut) and, when the column has reached its end,

@@ -7,7 +7,6 @@ use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 
 pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let intent = app.version.scenario.config.intents.first();
@@ -23,7 +22,7 @@ pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         Span::styled(order, theme.dim()),
     ]);
     let second = status_line(app, width, theme);
-    frame.render_widget(Paragraph::new(vec![first, second]), area);
+    super::rows(frame.buffer_mut(), area, vec![first, second]);
 }
 
 /// The second header line: design, clock, position, play state and speed, and the mode
@@ -230,7 +229,7 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         };
         spans.push(Span::styled(why, theme.dim()));
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    super::rows(frame.buffer_mut(), area, vec![Line::from(spans)]);
     app.hits.borrow_mut().designs = tabs;
 }
 
@@ -318,5 +317,5 @@ pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             ]),
         },
     };
-    frame.render_widget(Paragraph::new(vec![Line::from(spans), second]), area);
+    super::rows(frame.buffer_mut(), area, vec![Line::from(spans), second]);
 }

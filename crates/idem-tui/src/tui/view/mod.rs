@@ -21,6 +21,26 @@ use ratatui::widgets::{Paragraph, Wrap};
 pub const MIN_WIDTH: u16 = 80;
 pub const MIN_HEIGHT: u16 = 24;
 
+/// `lines` written into `area` one a row from the top, each cut at the area's right edge: what
+/// `Paragraph::new(lines)` draws on cells nothing else has drawn in this frame, without its
+/// passes over every cell of the area. A line aligned to the centre or the right is left to
+/// `Paragraph`, and so is an area one column wide, where `Paragraph` skips a character too
+/// wide for it and goes on with the next.
+pub(super) fn rows(buf: &mut ratatui::buffer::Buffer, area: Rect, lines: Vec<Line<'_>>) {
+    if area.width < 2
+        || lines
+            .iter()
+            .any(|l| l.alignment.is_some_and(|a| a != Alignment::Left))
+    {
+        ratatui::widgets::Widget::render(Paragraph::new(lines), area, buf);
+        return;
+    }
+    let area = area.intersection(buf.area);
+    for (line, y) in lines.iter().zip(area.top()..area.bottom()) {
+        buf.set_line(area.x, y, line, area.width);
+    }
+}
+
 /// A box with a border on every side and `title` at the top left in `title_style`, as
 /// `Block::bordered().title(title).title_style(title_style)` draws it, but without restyling
 /// every cell inside: the replay's boxes cover the screen, and a frame would otherwise style
@@ -279,6 +299,48 @@ mod tests {
         buf
     }
 
+    /// `rows` draws, cell for cell and style for style, what a `Paragraph` of the same lines
+    /// draws on a fresh buffer: styled lines and spans, wide and zero-width characters, lines
+    /// cut at every width, more lines than rows, areas that run off the buffer.
+    #[test]
+    fn rows_are_a_paragraph_of_left_aligned_lines() {
+        use ratatui::text::{Line, Span};
+        use ratatui::widgets::Paragraph;
+        let screen = Rect::new(0, 0, 16, 5);
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        let sets: Vec<Vec<Line<'static>>> = vec![
+            vec![],
+            vec![Line::from("ch_1 $48.60 K7Q4 14:02:07.250")],
+            vec![
+                Line::from(vec![
+                    Span::styled("key ", bold),
+                    Span::raw("K7Q4"),
+                    Span::styled(" · completed", Style::new().fg(Color::Green)),
+                ]),
+                Line::styled("注文 5531 ✓ 請求", Style::new().fg(Color::Red)),
+                Line::from("e\u{301}t\u{200b}e ⚠\u{fe0f} café"),
+                Line::from(vec![Span::raw("a"), Span::styled("", bold), Span::raw("b")]),
+                Line::from("…"),
+                Line::from("one line too many"),
+            ],
+            vec![Line::from("centred").centered(), Line::from("left")],
+        ];
+        for lines in &sets {
+            for (x, y) in [(0, 0), (2, 1), (12, 3)] {
+                for w in 0..=12 {
+                    for h in 0..=4 {
+                        let area = Rect::new(x, y, w, h);
+                        let mut want = Buffer::empty(screen);
+                        Paragraph::new(lines.clone()).render(area, &mut want);
+                        let mut got = Buffer::empty(screen);
+                        super::rows(&mut got, area, lines.clone());
+                        assert_eq!(got, want, "{lines:?} in {area:?}");
+                    }
+                }
+            }
+        }
+    }
+
     /// `outline` draws, cell for cell and style for style, what ratatui's bordered `Block`
     /// with a title draws, and gives the same inside, for boxes of every small size, titles
     /// short, long and wide, and boxes that run off the buffer.
@@ -299,6 +361,16 @@ mod tests {
                         let inside = outline(&mut got, area, title, style);
                         let at = format!("{title:?} in {area:?}");
                         assert_eq!(got, want, "{at}");
+                        // The same box with its title a styled span, as compare's columns
+                        // have it, their titles cut to fit first (a span styles only the
+                        // cells it writes; a title style, every cell of the title's room).
+                        let fitted = usize::from(area.width.saturating_sub(2));
+                        if unicode_width::UnicodeWidthStr::width(title) <= fitted {
+                            let mut spanned = drawn_on(screen);
+                            let title_span = ratatui::text::Span::styled(title, style);
+                            (&Block::bordered().title(title_span)).render(area, &mut spanned);
+                            assert_eq!(got, spanned, "{at}, a styled span");
+                        }
                         if !want_inside.is_empty() {
                             assert_eq!(inside, want_inside, "{at}");
                         }

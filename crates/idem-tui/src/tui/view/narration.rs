@@ -408,5 +408,5 @@ pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static
 
 pub fn outcome(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let lines = outcome_lines(app, area.width as usize, theme);
-    frame.render_widget(Paragraph::new(lines), area);
+    super::rows(frame.buffer_mut(), area, lines);
 }

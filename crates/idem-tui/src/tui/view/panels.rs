@@ -11,7 +11,6 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
 use std::sync::Arc;
 
 /// The fewest rows the side panels need so that no charge or refund on the statement is cut:
@@ -281,7 +280,7 @@ fn boxed(
         ])];
     }
     let inner = super::outline(frame.buffer_mut(), area, &marker, title_style);
-    frame.render_widget(Paragraph::new(lines), inner);
+    super::rows(frame.buffer_mut(), inner, lines);
 }
 
 fn highlight(changed: bool, theme: &Theme) -> Style {
