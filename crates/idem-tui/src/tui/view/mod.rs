@@ -41,6 +41,33 @@ pub(super) fn rows(buf: &mut ratatui::buffer::Buffer, area: Rect, lines: Vec<Lin
     }
 }
 
+/// A rule along the top and the bottom of `area` in `style`, as
+/// `Block::default().borders(Borders::TOP | Borders::BOTTOM).border_style(style)` draws it,
+/// without restyling the cells between. Returns the rows between.
+pub(super) fn rules(
+    buf: &mut ratatui::buffer::Buffer,
+    area: Rect,
+    style: ratatui::style::Style,
+) -> Rect {
+    let between = Rect {
+        y: area.y.saturating_add(1).min(area.bottom()),
+        height: area.height.saturating_sub(2),
+        ..area
+    };
+    let area = area.intersection(buf.area);
+    if area.is_empty() {
+        return between;
+    }
+    for y in [area.top(), area.bottom() - 1] {
+        for x in area.left()..area.right() {
+            if let Some(cell) = buf.cell_mut((x, y)) {
+                cell.set_symbol("─").set_style(style);
+            }
+        }
+    }
+    between
+}
+
 /// A box with a border on every side and `title` at the top left in `title_style`, as
 /// `Block::bordered().title(title).title_style(title_style)` draws it, but without restyling
 /// every cell inside: the replay's boxes cover the screen, and a frame would otherwise style
@@ -297,6 +324,32 @@ mod tests {
             }
         }
         buf
+    }
+
+    /// `rules` draws what a `Block` with a top and a bottom border draws, and gives the same
+    /// rows between, at every small size and off the buffer's edge.
+    #[test]
+    fn rules_are_a_block_with_a_top_and_a_bottom() {
+        use ratatui::widgets::Borders;
+        let screen = Rect::new(0, 0, 14, 7);
+        let style = Style::new().fg(Color::DarkGray);
+        for (x, y) in [(0, 0), (3, 2), (10, 5)] {
+            for w in 0..=8 {
+                for h in 0..=5 {
+                    let area = Rect::new(x, y, w, h);
+                    let block = Block::default()
+                        .borders(Borders::TOP | Borders::BOTTOM)
+                        .border_style(style);
+                    let mut want = drawn_on(screen);
+                    let want_between = block.inner(area);
+                    (&block).render(area, &mut want);
+                    let mut got = drawn_on(screen);
+                    let between = super::rules(&mut got, area, style);
+                    assert_eq!(got, want, "{area:?}");
+                    assert_eq!(between, want_between, "{area:?}");
+                }
+            }
+        }
     }
 
     /// `rows` draws, cell for cell and style for style, what a `Paragraph` of the same lines

@@ -65,7 +65,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
             )
         })
         .collect();
-    frame.render_widget(Paragraph::new(lines), banner);
+    super::rows(frame.buffer_mut(), banner, lines);
     match app.screens.screen {
         Screen::Compare => super::compare::compare(frame, diagram, app, theme),
         _ => {
@@ -77,11 +77,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
             } else {
                 (diagram, None)
             };
-            let block = Block::default()
-                .borders(Borders::TOP | Borders::BOTTOM)
-                .border_style(theme.dim());
-            let inner = block.inner(timeline);
-            frame.render_widget(block, timeline);
+            let inner = super::rules(frame.buffer_mut(), timeline, theme.dim());
             super::lanes::app_rows(frame, inner, app, theme);
             if let Some(side) = side {
                 if p.hidden().statement {
@@ -142,7 +138,7 @@ fn footer(frame: &mut Frame<'_>, foot: Rect, app: &App, theme: &Theme) {
     } else {
         Line::styled(fit(hints(app), width), theme.dim())
     };
-    frame.render_widget(Paragraph::new(line), foot);
+    super::rows(frame.buffer_mut(), foot, vec![line]);
 }
 
 /// The keys that matter now, on one line.
@@ -216,7 +212,7 @@ fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, them
     if let Some((text, style)) = countdown {
         spans.push(Span::styled(text, style));
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    super::rows(frame.buffer_mut(), area, vec![Line::from(spans)]);
 }
 
 fn big_narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
@@ -286,7 +282,7 @@ fn money_line(
             theme.bold(),
         ));
     }
-    frame.render_widget(Paragraph::new(lines), area);
+    super::rows(frame.buffer_mut(), area, lines);
 }
 
 /// The talk's own cards: its agenda before the first part, its end after the last.
