@@ -247,7 +247,8 @@ pub fn render_rows(
         services: service_lanes(trace),
     };
     if let Some(prefix) = &shared {
-        buf.set_string(
+        write(
+            buf,
             inner.x,
             inner.y,
             fit(prefix, usize::from(time_width)),
@@ -297,7 +298,7 @@ pub fn render_rows(
         let room = usize::from(right.max(x + 1) - x);
         let shown = fit(&name, room);
         free = x + shown.width() as u16 + 1;
-        buf.set_string(x, inner.y, shown, theme.bold());
+        write(buf, x, inner.y, shown, theme.bold());
     }
     let mut drawn = Vec::with_capacity(plan.len());
     for (row, planned) in plan.iter().enumerate() {
@@ -308,7 +309,8 @@ pub fn render_rows(
                 // Repeated attempts, one row: said once, dimmed, across the lanes. A click
                 // on it goes back to the first tick it stands for, where it unfolds.
                 let words = folded.words().unwrap_or_default();
-                buf.set_string(
+                write(
+                    buf,
                     lanes.left,
                     y,
                     fit(&format!("⋮ {words}"), usize::from(lanes.width)),
@@ -337,7 +339,7 @@ pub fn render_rows(
             Some(prefix) => &time[prefix.len()..],
             None => &time[..],
         };
-        buf.set_string(inner.x, y, time, theme.dim().patch(style));
+        write(buf, inner.x, y, time, theme.dim().patch(style));
         let label = withheld.label(tick.kind, &told.labels[index]);
         let words = Words {
             label: label.as_str(),
@@ -416,17 +418,17 @@ fn draw_tick(
                 _ => theme.bold(),
             }
             .patch(row);
-            buf.set_string(x, y, mark(tick.kind), mark_style);
+            write(buf, x, y, mark(tick.kind), mark_style);
             let label = words.label;
             let room_right = (lanes.left + lanes.width).saturating_sub(x + 2) as usize;
             let room_left = x.saturating_sub(lanes.left + 1) as usize;
             let text_style = theme.text().patch(row);
             if label.width() <= room_right || room_right >= room_left {
-                buf.set_string(x + 2, y, fit(label, room_right), text_style);
+                write(buf, x + 2, y, fit(label, room_right), text_style);
             } else {
                 let text = fit(label, room_left);
                 let start = x.saturating_sub(text.width() as u16 + 1);
-                buf.set_string(start, y, text, text_style);
+                write(buf, start, y, text, text_style);
             }
         }
     }
@@ -469,8 +471,8 @@ fn draw_arrow(
         (Fate::Sent, true) => "▶",
         (Fate::Sent, false) => "◀",
     };
-    buf.set_string(to, y, head, line_style);
-    buf.set_string(from, y, mark_at_sender(kind), line_style);
+    write(buf, to, y, head, line_style);
+    write(buf, from, y, mark_at_sender(kind), line_style);
     let room = (hi - lo).saturating_sub(3) as usize;
     let label = words.arrow_fitting(room);
     let text_style = theme.text().patch(row).patch(theme.bold());
@@ -491,7 +493,7 @@ fn draw_arrow(
             } else {
                 to.saturating_sub(width)
             };
-            buf.set_string(start, y, there, text_style);
+            write(buf, start, y, there, text_style);
             return;
         }
     }
@@ -501,7 +503,12 @@ fn draw_arrow(
             .saturating_sub(3)
             .saturating_sub(label.width() as u16)
             / 2;
-    buf.set_string(start, y, label, text_style);
+    write(buf, start, y, label, text_style);
+}
+
+/// Writes `text` from `(x, y)` as `Buffer::set_string` does, printable ASCII a byte a cell.
+fn write(buf: &mut Buffer, x: u16, y: u16, text: impl AsRef<str>, style: Style) {
+    super::text_at(buf, x, y, text.as_ref(), usize::MAX, style);
 }
 
 /// Writes one symbol a column wide into one cell, as `set_string` would, without measuring

@@ -37,8 +37,44 @@ pub(super) fn rows(buf: &mut ratatui::buffer::Buffer, area: Rect, lines: Vec<Lin
     }
     let area = area.intersection(buf.area);
     for (line, y) in lines.iter().zip(area.top()..area.bottom()) {
-        buf.set_line(area.x, y, line, area.width);
+        // As `Buffer::set_line` writes a line: span after span, in the line's style.
+        let mut x = area.x;
+        let mut room = usize::from(area.width);
+        for span in &line.spans {
+            if room == 0 {
+                break;
+            }
+            let end = text_at(buf, x, y, &span.content, room, line.style.patch(span.style));
+            room = room.saturating_sub(usize::from(end - x));
+            x = end;
+        }
     }
+}
+
+/// Writes `text` from `(x, y)` in `style`, at most `max_width` columns and never past the
+/// buffer's right edge; returns the column after it. What `Buffer::set_stringn` does, but
+/// text that is all printable ASCII, most of what a frame writes, goes a byte a cell without
+/// being split into graphemes and measured.
+pub(super) fn text_at(
+    buf: &mut ratatui::buffer::Buffer,
+    x: u16,
+    y: u16,
+    text: &str,
+    max_width: usize,
+    style: ratatui::style::Style,
+) -> u16 {
+    if !text.bytes().all(|b| (b' '..=b'~').contains(&b)) || !buf.area.contains((x, y).into()) {
+        return buf.set_stringn(x, y, text, max_width, style).0;
+    }
+    let room = usize::from(buf.area.right() - x).min(max_width);
+    let mut at = x;
+    for i in 0..text.len().min(room) {
+        if let Some(cell) = buf.cell_mut((at, y)) {
+            cell.set_symbol(&text[i..=i]).set_style(style);
+        }
+        at += 1;
+    }
+    at
 }
 
 /// A rule along the top and the bottom of `area` in `style`, as
@@ -324,6 +360,31 @@ mod tests {
             }
         }
         buf
+    }
+
+    proptest::proptest! {
+        /// `text_at` writes what `Buffer::set_stringn` writes, and ends where it ends, for
+        /// any text (printable ASCII, control characters, wide, combining and zero-width
+        /// characters) at any column, cut at any width or at the buffer's edge.
+        #[test]
+        fn text_at_writes_what_set_stringn_writes(
+            text in proptest::prop_oneof![
+                "[ -~]{0,24}",
+                "[a-z ~!.#\\t\\n\\x07\\x7f注·é\u{301}\u{200b}⚠\u{fe0f}]{0,24}",
+            ],
+            x in 0u16..20,
+            y in 0u16..5,
+            max_width in 0usize..24,
+        ) {
+            let screen = Rect::new(0, 0, 16, 5);
+            let style = Style::new().fg(Color::Cyan).add_modifier(Modifier::ITALIC);
+            let mut want = drawn_on(screen);
+            let want_end = want.set_stringn(x, y, &text, max_width, style).0;
+            let mut got = drawn_on(screen);
+            let got_end = super::text_at(&mut got, x, y, &text, max_width, style);
+            proptest::prop_assert_eq!(got_end, want_end);
+            proptest::prop_assert_eq!(got, want);
+        }
     }
 
     /// `rules` draws what a `Block` with a top and a bottom border draws, and gives the same
