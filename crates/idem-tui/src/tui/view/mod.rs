@@ -52,9 +52,10 @@ pub(super) fn rows(buf: &mut ratatui::buffer::Buffer, area: Rect, lines: Vec<Lin
 }
 
 /// Writes `text` from `(x, y)` in `style`, at most `max_width` columns and never past the
-/// buffer's right edge; returns the column after it. What `Buffer::set_stringn` does, but
-/// text that is all printable ASCII, most of what a frame writes, goes a byte a cell without
-/// being split into graphemes and measured.
+/// buffer's right edge; returns the column after it. What `Buffer::set_stringn` does, which
+/// splits all of its text into graphemes and measures each. Here a printable ASCII character
+/// between two others (or the text's ends) is a grapheme one column wide, and goes into its
+/// cell as it is; only the stretches around anything else are split and measured.
 pub(super) fn text_at(
     buf: &mut ratatui::buffer::Buffer,
     x: u16,
@@ -63,16 +64,64 @@ pub(super) fn text_at(
     max_width: usize,
     style: ratatui::style::Style,
 ) -> u16 {
-    if !text.bytes().all(|b| (b' '..=b'~').contains(&b)) || !buf.area.contains((x, y).into()) {
+    use ratatui::buffer::CellWidth;
+    use unicode_segmentation::UnicodeSegmentation;
+    if !buf.area.contains((x, y).into()) {
         return buf.set_stringn(x, y, text, max_width, style).0;
     }
-    let room = usize::from(buf.area.right() - x).min(max_width);
+    let printable = |b: u8| (b' '..=b'~').contains(&b);
+    let bytes = text.as_bytes();
+    let mut room = usize::from(buf.area.right() - x).min(max_width);
     let mut at = x;
-    for i in 0..text.len().min(room) {
-        if let Some(cell) = buf.cell_mut((at, y)) {
-            cell.set_symbol(&text[i..=i]).set_style(style);
+    let mut i = 0;
+    while i < bytes.len() {
+        let alone = printable(bytes[i])
+            && (i == 0 || printable(bytes[i - 1]))
+            && bytes.get(i + 1).is_none_or(|&b| printable(b));
+        if alone {
+            if room == 0 {
+                break;
+            }
+            if let Some(cell) = buf.cell_mut((at, y)) {
+                cell.set_symbol(&text[i..=i]).set_style(style);
+            }
+            at += 1;
+            room -= 1;
+            i += 1;
+            continue;
         }
-        at += 1;
+        // Up to the next two printable ASCII characters side by side, between which a
+        // grapheme always ends: the stretch is split and measured as `set_stringn` would.
+        let mut end = i + 1;
+        while end < bytes.len() && !(printable(bytes[end - 1]) && printable(bytes[end])) {
+            end += 1;
+        }
+        for grapheme in text[i..end].graphemes(true) {
+            if grapheme.contains(char::is_control) {
+                continue;
+            }
+            let width = usize::from(grapheme.cell_width());
+            if width == 0 {
+                continue;
+            }
+            let Some(left) = room.checked_sub(width) else {
+                return at;
+            };
+            room = left;
+            if let Some(cell) = buf.cell_mut((at, y)) {
+                cell.set_symbol(grapheme).set_style(style);
+            }
+            let next = at + width as u16;
+            at += 1;
+            // The cells a wide character covers are cleared, as `set_stringn` clears them.
+            while at < next {
+                if let Some(cell) = buf.cell_mut((at, y)) {
+                    cell.reset();
+                }
+                at += 1;
+            }
+        }
+        i = end;
     }
     at
 }
@@ -363,14 +412,17 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
         /// `text_at` writes what `Buffer::set_stringn` writes, and ends where it ends, for
-        /// any text (printable ASCII, control characters, wide, combining and zero-width
-        /// characters) at any column, cut at any width or at the buffer's edge.
+        /// any text at any column, cut at any width or at the buffer's edge: printable ASCII,
+        /// control characters, CR LF, wide, combining and zero-width characters, a prepended
+        /// mark, joined emoji, flags and halfwidth katakana with its sound mark.
         #[test]
         fn text_at_writes_what_set_stringn_writes(
             text in proptest::prop_oneof![
                 "[ -~]{0,24}",
-                "[a-z ~!.#\\t\\n\\x07\\x7f注·é\u{301}\u{200b}⚠\u{fe0f}]{0,24}",
+                "[a-z ~!.#\\t\\n\\r\\x07\\x7f注·é\u{301}\u{200b}⚠\u{fe0f}]{0,24}",
+                "[ab1 \\r\\n\u{600}\u{301}\u{200d}👩💻🇫🇷\u{ff76}\u{ff9e}…→✓]{0,16}",
             ],
             x in 0u16..20,
             y in 0u16..5,
