@@ -488,20 +488,34 @@ fn intent_index(
     None
 }
 
+/// The order and the attempt (a step's `try`) a fault names, when both can happen. A fault on
+/// an order that does not exist cannot happen: a warning, as for an attempt that never comes.
+/// Attempts are counted from 1: attempt 0 is an error.
+fn fault_target(
+    c: &mut Checker<'_>,
+    intent: Option<&Spanned<String>>,
+    attempt: &Spanned<super::values::AttemptNo>,
+    orders: &[String],
+    what: &str,
+) -> Option<(usize, u32)> {
+    let intent = intent_index(c, intent, orders, Severity::Warning);
+    let n = attempt.get_ref().0;
+    if n < 1 {
+        let many = if what == "try" { "tries" } else { "attempts" };
+        c.error(
+            attempt.span(),
+            format!("{many} are counted from 1, so {what} {n} never happens"),
+        );
+        return None;
+    }
+    Some((intent?, n.min(i64::from(u32::MAX)) as u32))
+}
+
 fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[String]) -> Vec<Fault> {
     let mut out = Vec::new();
     for spec in specs {
         let f = spec.get_ref();
-        // A fault on an order that does not exist cannot happen: a warning, as for an attempt
-        // that never comes.
-        let intent = intent_index(c, f.intent.as_ref(), orders, Severity::Warning);
-        let attempt = f.attempt.get_ref().0;
-        if attempt < 1 {
-            c.error(
-                f.attempt.span(),
-                format!("attempts are counted from 1, so attempt {attempt} never happens"),
-            );
-        }
+        let target = fault_target(c, f.intent.as_ref(), &f.attempt, orders, "attempt");
         let mut actions = Vec::new();
         if let Some(w) = f.lose {
             actions.push(FaultAction::Lose { direction: w.0 });
@@ -551,10 +565,10 @@ fn faults(c: &mut Checker<'_>, specs: &[Spanned<schema::Fault>], orders: &[Strin
                 );
             }
         }
-        if let (Some(intent), Some(action), true) = (intent, actions.first(), attempt >= 1) {
+        if let (Some((intent, attempt)), Some(action)) = (target, actions.first()) {
             out.push(Fault {
                 intent,
-                attempt: attempt.min(u32::MAX as i64) as u32,
+                attempt,
                 action: *action,
             });
         }
@@ -651,14 +665,7 @@ fn step_faults(
     let mut out = Vec::new();
     for spec in specs {
         let f = spec.get_ref();
-        let intent = intent_index(c, f.intent.as_ref(), orders, Severity::Warning);
-        let attempt = f.attempt.get_ref().0;
-        if attempt < 1 {
-            c.error(
-                f.attempt.span(),
-                format!("tries are counted from 1, so try {attempt} never happens"),
-            );
-        }
+        let target = fault_target(c, f.intent.as_ref(), &f.attempt, orders, "try");
         let mut actions = Vec::new();
         if let Some(w) = f.lose {
             actions.push(StepFaultAction::Lose { direction: w.0 });
@@ -680,10 +687,10 @@ fn step_faults(
                 "one action per [[step.fault]]; give each its own block, with the same attempt".into(),
             ),
         }
-        if let (Some(intent), Some(action), true) = (intent, actions.first(), attempt >= 1) {
+        if let (Some((intent, attempt)), Some(action)) = (target, actions.first()) {
             out.push(StepFault {
                 intent,
-                attempt: attempt.min(i64::from(u32::MAX)) as u32,
+                attempt,
                 action: *action,
             });
         }
