@@ -308,3 +308,21 @@ fn the_story_tells_a_second_booking_only_when_there_is_one() {
             .all(|t| !t.narration.contains("2 bookings"))
     );
 }
+
+/// A step's tries are counted from 1, as the checkout's attempts are: try 0 is refused where
+/// it is written, in the step's own word.
+#[test]
+fn a_step_fault_on_try_zero_is_refused_in_the_steps_words() {
+    let source = one_layer(
+        3,
+        "backoff = \"1s\"",
+        "[[step]]\nservice = \"courier\"\nkey = \"derived\"\n\n[[step.fault]]\nattempt = 0\nlose = \"reply\"\n",
+    );
+    let e = scenario::parse("inline.toml", "inline", &source)
+        .expect_err("try 0 never happens")
+        .to_string();
+    assert!(
+        e.contains("tries are counted from 1, so try 0 never happens"),
+        "{e}"
+    );
+}
