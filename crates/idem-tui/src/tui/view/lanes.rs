@@ -332,7 +332,7 @@ pub fn render_rows(
             buf.set_style(Rect::new(inner.x, y, inner.width, 1), style);
         }
         for &lane in &all {
-            put(buf, lanes.x(lane), y, "│", theme.lane().patch(style));
+            super::put(buf, lanes.x(lane), y, "│", theme.lane().patch(style));
         }
         let time = trace.format_time(tick.at);
         let time = match &shared {
@@ -462,7 +462,7 @@ fn draw_arrow(
     }
     .patch(row);
     for x in lo..=hi {
-        put(buf, x, y, "─", line_style);
+        super::put(buf, x, y, "─", line_style);
     }
     let head = match (m.fate, rightward) {
         (Fate::Lost | Fate::Unanswered, _) => "✗",
@@ -509,15 +509,6 @@ fn draw_arrow(
 /// Writes `text` from `(x, y)` as `Buffer::set_string` does, printable ASCII a byte a cell.
 fn write(buf: &mut Buffer, x: u16, y: u16, text: impl AsRef<str>, style: Style) {
     super::text_at(buf, x, y, text.as_ref(), usize::MAX, style);
-}
-
-/// Writes one symbol a column wide into one cell, as `set_string` would, without measuring
-/// it: the lanes and arrows draw thousands of these a frame. Off the buffer, nothing.
-fn put(buf: &mut Buffer, x: u16, y: u16, symbol: &'static str, style: Style) {
-    debug_assert_eq!(symbol.width(), 1);
-    if let Some(cell) = buf.cell_mut((x, y)) {
-        cell.set_symbol(symbol).set_style(style);
-    }
 }
 
 fn short_name(actor: Actor) -> &'static str {

@@ -126,6 +126,22 @@ pub(super) fn text_at(
     at
 }
 
+/// Writes one symbol a column wide into the cell at `(x, y)` in `style`, as `set_string`
+/// would, without measuring it: borders, lanes and arrows write thousands a frame. Off the
+/// buffer, nothing.
+pub(super) fn put(
+    buf: &mut ratatui::buffer::Buffer,
+    x: u16,
+    y: u16,
+    symbol: &str,
+    style: ratatui::style::Style,
+) {
+    debug_assert_eq!(unicode_width::UnicodeWidthStr::width(symbol), 1);
+    if let Some(cell) = buf.cell_mut((x, y)) {
+        cell.set_symbol(symbol).set_style(style);
+    }
+}
+
 /// A rule along the top and the bottom of `area` in `style`, as
 /// `Block::default().borders(Borders::TOP | Borders::BOTTOM).border_style(style)` draws it,
 /// without restyling the cells between. Returns the rows between.
@@ -145,9 +161,7 @@ pub(super) fn rules(
     }
     for y in [area.top(), area.bottom() - 1] {
         for x in area.left()..area.right() {
-            if let Some(cell) = buf.cell_mut((x, y)) {
-                cell.set_symbol("─").set_style(style);
-            }
+            put(buf, x, y, "─", style);
         }
     }
     between
@@ -170,27 +184,29 @@ pub(super) fn outline(
     }
     let (left, top) = (area.left(), area.top());
     let (right, bottom) = (area.right() - 1, area.bottom() - 1);
-    let mut put = |x: u16, y: u16, symbol: &str| {
-        if let Some(cell) = buf.cell_mut((x, y)) {
-            cell.set_symbol(symbol);
-        }
-    };
+    // In `Block`'s order: the sides, then the corners over their ends. The border's style is
+    // the default, which changes nothing in a cell.
+    let plain = ratatui::style::Style::new();
     for y in top..=bottom {
-        put(left, y, "│");
+        put(buf, left, y, "│", plain);
     }
     for x in left..=right {
-        put(x, top, "─");
+        put(buf, x, top, "─", plain);
     }
     for y in top..=bottom {
-        put(right, y, "│");
+        put(buf, right, y, "│", plain);
     }
     for x in left..=right {
-        put(x, bottom, "─");
+        put(buf, x, bottom, "─", plain);
     }
-    put(right, bottom, "┘");
-    put(right, top, "┐");
-    put(left, bottom, "└");
-    put(left, top, "┌");
+    for (x, y, corner) in [
+        (right, bottom, "┘"),
+        (right, top, "┐"),
+        (left, bottom, "└"),
+        (left, top, "┌"),
+    ] {
+        put(buf, x, y, corner, plain);
+    }
     let line = Line::from(title);
     let room = Rect {
         x: left.saturating_add(1),
@@ -252,7 +268,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         .max(5);
     // The question box keeps room for its choices and answer even when its text is short.
     let least = if asking { 6 } else { 5 };
-    let rows = narration::story_rows(app, area.width, theme) as u16;
+    let text = narration::narration_text(app).unwrap_or_default();
+    let story_box = narration::StoryBox::new(app, &text, area.width, theme);
+    let rows = story_box.rows() as u16;
     let story_height = (rows + 2).clamp(least, room.max(least));
     let [head, designs, body, story, outcome, foot] = Layout::vertical([
         Constraint::Length(2),
@@ -279,7 +297,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         }
         Screen::Compare => compare::compare(frame, body, app, theme),
     }
-    narration::narration(frame, story, app, theme);
+    narration::narration(frame, story, app, story_box, theme);
     narration::outcome(frame, outcome, app, theme);
     if app.export.is_none() {
         header::footer(frame, foot, app, theme);

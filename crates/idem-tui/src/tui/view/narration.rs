@@ -55,19 +55,53 @@ fn story<'a>(app: &'a App, text: &'a str, theme: &Theme) -> (Paragraph<'a>, &'st
     )
 }
 
-/// The rows the narration box's content needs at `width` (the box's, borders included).
-pub fn story_rows(app: &App, width: u16, theme: &Theme) -> usize {
-    let text = narration_text(app).unwrap_or_default();
-    let (paragraph, _, _) = story(app, &text, theme);
-    paragraph.line_count(width.saturating_sub(2))
+/// The narration box's content at this moment, made once a frame: the layout asks how many
+/// rows it needs, then the same content is drawn.
+pub struct StoryBox<'a> {
+    paragraph: Paragraph<'a>,
+    title: &'static str,
+    style: Style,
+    /// The box's width, borders included, and the rows its content takes at that width.
+    width: u16,
+    rows: usize,
+}
+
+impl<'a> StoryBox<'a> {
+    /// The content for a box `width` columns wide, borders included; `text` is
+    /// [`narration_text`]'s.
+    pub fn new(app: &'a App, text: &'a str, width: u16, theme: &Theme) -> StoryBox<'a> {
+        let (paragraph, title, style) = story(app, text, theme);
+        let rows = paragraph.line_count(width.saturating_sub(2));
+        StoryBox {
+            paragraph,
+            title,
+            style,
+            width,
+            rows,
+        }
+    }
+
+    /// The rows the content needs, borders not counted.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
 }
 
 /// The narration box. Words that do not fit are never dropped in silence: the title says how
 /// many rows are hidden above and below, and ↓ / ↑ scroll them into view.
-pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let text = narration_text(app).unwrap_or_default();
-    let (paragraph, title, style) = story(app, &text, theme);
-    let rows = paragraph.line_count(area.width.saturating_sub(2));
+pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, story: StoryBox<'_>, theme: &Theme) {
+    let StoryBox {
+        paragraph,
+        title,
+        style,
+        width,
+        rows,
+    } = story;
+    let rows = if width == area.width {
+        rows
+    } else {
+        paragraph.line_count(area.width.saturating_sub(2))
+    };
     let shown = usize::from(area.height.saturating_sub(2));
     let hidden = rows.saturating_sub(shown);
     let offset = usize::from(app.place.story_offset()).min(hidden);

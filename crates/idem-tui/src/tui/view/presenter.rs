@@ -35,9 +35,14 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
     let money_height = 1 + u16::from(score.is_some());
     let fixed = 1 + 1 + banner_height + money_height + 1;
     let room = area.height.saturating_sub(fixed + DIAGRAM_LEAST);
-    let story_height = if app.question_here().is_some() || app.screens.screen == Screen::Compare {
+    // A question, its choices (or its hands) and its answer, or compare's words, go in the
+    // narration box; anything else in big letters.
+    let text = super::narration::narration_text(app).unwrap_or_default();
+    let story_box = (app.question_here().is_some() || app.screens.screen == Screen::Compare)
+        .then(|| super::narration::StoryBox::new(app, &text, area.width, theme));
+    let story_height = if let Some(story_box) = &story_box {
         // A question, its choices (or its hands) and its answer need their rows.
-        let rows = super::narration::story_rows(app, area.width, theme) as u16 + 2;
+        let rows = story_box.rows() as u16 + 2;
         rows.clamp(5, room.max(5))
     } else if roomy {
         9
@@ -92,10 +97,9 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
             }
         }
     }
-    if app.question_here().is_some() || app.screens.screen == Screen::Compare {
-        super::narration::narration(frame, story, app, theme);
-    } else {
-        big_narration(frame, story, app, theme);
+    match story_box {
+        Some(story_box) => super::narration::narration(frame, story, app, story_box, theme),
+        None => big_narration(frame, story, app, theme),
     }
     money_line(frame, money, app, p, score.as_deref(), theme);
     footer(frame, foot, app, theme);
