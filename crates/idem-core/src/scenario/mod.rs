@@ -611,12 +611,33 @@ impl Scenario {
 
 /// Reads a scenario from TOML text; `file` names it in messages.
 pub fn parse(file: &str, name: &str, source: &str) -> Result<Scenario, ScenarioError> {
+    parse_surveyed(file, name, source, Survey::Every)
+}
+
+/// Whether reading a scenario simulates it under every design to find the ticks its
+/// questions, notes and narrations name, and warns of those some design lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Survey {
+    /// Any file a person wrote.
+    Every,
+    /// A built-in scenario: its survey finds nothing, which a test holds for every one of
+    /// them, so reading it at every start would only delay the first frame.
+    Done,
+}
+
+/// [`parse`], surveying the ticks or not.
+pub(crate) fn parse_surveyed(
+    file: &str,
+    name: &str,
+    source: &str,
+    survey: Survey,
+) -> Result<Scenario, ScenarioError> {
     check_shape(file, source)?;
     let parsed: schema::File = toml::from_str(source).map_err(|e| ScenarioError {
         file: file.to_string(),
         diagnostics: vec![toml_diagnostic(source, &e)],
     })?;
-    convert::convert(name, source, parsed).map_err(|diagnostics| ScenarioError {
+    convert::convert(name, source, parsed, survey).map_err(|diagnostics| ScenarioError {
         file: file.to_string(),
         diagnostics,
     })

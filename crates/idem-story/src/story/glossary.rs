@@ -96,6 +96,12 @@ fn first_uses_in(narrations: &[String]) -> Vec<Option<usize>> {
     first
 }
 
+/// Builds the search for the glossary's terms now, if it is not built yet: a program can do
+/// this beside reading its scenario, rather than have its first frame wait for it.
+pub fn prepare() {
+    every_term();
+}
+
 /// One search of lowered text for every term of [`TERMS`], a match's pattern being the term's
 /// place there; built the first time it is wanted.
 fn every_term() -> Option<&'static aho_corasick::AhoCorasick> {

@@ -13,9 +13,10 @@
 //! loop's own thread, so restoring never races with drawing.
 
 use super::program::Wake;
+use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::{cursor, execute, terminal};
-use ratatui::{DefaultTerminal, Frame};
+use ratatui::{Frame, Terminal};
 use signal_hook::consts::signal::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 use std::io;
@@ -24,9 +25,46 @@ use std::time::{Duration, Instant};
 /// The longest the loop waits for input before it looks at the signals again.
 const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 
+/// The terminal a session draws on.
+pub type Screen = Terminal<CrosstermBackend<FrameOut<io::Stdout>>>;
+
+/// Output for a frame: what ratatui writes while drawing is gathered, and goes out in one
+/// write when it flushes the backend after the frame, rather than in the pieces of a kilobyte
+/// that standard output's line buffer sends. What was never flushed (a frame cut short by a
+/// panic, whose hook has already given the terminal back) is dropped, never written over the
+/// shell's screen.
+pub struct FrameOut<W: io::Write> {
+    pending: Vec<u8>,
+    out: W,
+}
+
+impl<W: io::Write> FrameOut<W> {
+    pub fn new(out: W) -> FrameOut<W> {
+        FrameOut {
+            pending: Vec::with_capacity(1 << 16),
+            out,
+        }
+    }
+}
+
+impl<W: io::Write> io::Write for FrameOut<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let written = self.out.write_all(&self.pending);
+        // Sent or not (a terminal that hung up), a frame is never sent twice.
+        self.pending.clear();
+        written?;
+        self.out.flush()
+    }
+}
+
 /// A full-screen terminal, restored when dropped.
 pub struct Session {
-    terminal: DefaultTerminal,
+    terminal: Screen,
     signals: Signals,
     /// The signal that ended the session, re-raised once the terminal is restored.
     ended_by: Option<i32>,
@@ -41,7 +79,7 @@ impl Session {
     /// hook that restores it before the report).
     pub fn start() -> io::Result<Session> {
         let signals = Signals::new([SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT])?;
-        let terminal = ratatui::try_init()?;
+        let terminal = take_terminal()?;
         let stdin_is_terminal = io::IsTerminal::is_terminal(&io::stdin());
         if stdin_is_terminal {
             watch_for_hangup();
@@ -144,6 +182,19 @@ impl Session {
     }
 }
 
+/// What `ratatui::try_init` does, on a buffered standard output: a panic hook that gives the
+/// terminal back before the report, raw mode, and the alternate screen.
+fn take_terminal() -> io::Result<Screen> {
+    let before = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        ratatui::restore();
+        before(info);
+    }));
+    terminal::enable_raw_mode()?;
+    execute!(io::stdout(), terminal::EnterAlternateScreen)?;
+    Terminal::new(CrosstermBackend::new(FrameOut::new(io::stdout())))
+}
+
 /// Stops this process and the others of its job (a `cargo run` or a wrapper script), as the
 /// terminal's own Ctrl-Z would; returns once `fg` continues them. SIGSTOP rather than SIGTSTP:
 /// this process catches SIGTSTP itself.
@@ -222,9 +273,9 @@ fn restore() {
 }
 
 impl super::program::Host for Session {
-    type Backend = ratatui::backend::CrosstermBackend<io::Stdout>;
+    type Backend = CrosstermBackend<FrameOut<io::Stdout>>;
 
-    fn terminal(&mut self) -> &mut DefaultTerminal {
+    fn terminal(&mut self) -> &mut Screen {
         &mut self.terminal
     }
 
@@ -241,5 +292,64 @@ impl Drop for Session {
             let _ = signal_hook::low_level::emulate_default_handler(signal);
             std::process::exit(128 + signal);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FrameOut;
+    use std::io::{self, Write};
+
+    /// What the terminal was sent, and whether sending fails.
+    struct Sink<'a> {
+        sent: &'a mut Vec<Vec<u8>>,
+        broken: bool,
+    }
+
+    impl Write for Sink<'_> {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            if self.broken {
+                return Err(io::Error::other("the terminal hung up"));
+            }
+            self.sent.push(bytes.to_vec());
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A frame goes out whole in one write when flushed, never twice, and a frame that was
+    /// never flushed is never sent.
+    #[test]
+    fn a_frame_goes_out_in_one_write_when_flushed() {
+        let mut sent = Vec::new();
+        {
+            let mut out = FrameOut::new(Sink {
+                sent: &mut sent,
+                broken: false,
+            });
+            for piece in ["\x1b[1;1H", "idem", "\x1b[39m", " order 5531"] {
+                out.write_all(piece.as_bytes()).expect("gathered");
+            }
+            out.flush().expect("sent");
+            out.flush().expect("nothing left to send");
+            out.write_all(b"cut short").expect("gathered");
+        }
+        assert_eq!(sent, vec![b"\x1b[1;1Hidem\x1b[39m order 5531".to_vec()]);
+    }
+
+    /// A terminal that cannot be written to is said, and the frame is not kept to grow.
+    #[test]
+    fn a_frame_that_cannot_go_out_is_said_and_let_go() {
+        let mut sent = Vec::new();
+        let mut out = FrameOut::new(Sink {
+            sent: &mut sent,
+            broken: true,
+        });
+        out.write_all(b"a frame").expect("gathered");
+        assert!(out.flush().is_err());
+        assert!(out.pending.is_empty());
     }
 }

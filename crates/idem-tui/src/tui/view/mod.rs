@@ -9,11 +9,12 @@ mod lanes;
 mod narration;
 mod panels;
 mod presenter;
+mod split;
 
 use super::app::{App, Overlay, Screen};
 use super::theme::Theme;
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::layout::{Alignment, Constraint, Direction, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
@@ -272,15 +273,18 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let story_box = narration::StoryBox::new(app, &text, area.width, theme);
     let rows = story_box.rows() as u16;
     let story_height = (rows + 2).clamp(least, room.max(least));
-    let [head, designs, body, story, outcome, foot] = Layout::vertical([
-        Constraint::Length(2),
-        Constraint::Length(1),
-        Constraint::Min(8),
-        Constraint::Length(story_height),
-        Constraint::Length(outcome_height),
-        Constraint::Length(footer_height),
-    ])
-    .areas(area);
+    let [head, designs, body, story, outcome, foot] = split::split(
+        area,
+        Direction::Vertical,
+        [
+            Constraint::Length(2),
+            Constraint::Length(1),
+            Constraint::Min(8),
+            Constraint::Length(story_height),
+            Constraint::Length(outcome_height),
+            Constraint::Length(footer_height),
+        ],
+    );
     header::header(frame, head, app, theme);
     header::design_bar(frame, designs, app, theme);
     match app.screens.screen {
@@ -290,8 +294,11 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
                 w if w >= 110 => 46,
                 _ => 32,
             };
-            let [timeline, panels] =
-                Layout::horizontal([Constraint::Min(40), Constraint::Length(side)]).areas(body);
+            let [timeline, panels] = split::split(
+                body,
+                Direction::Horizontal,
+                [Constraint::Min(40), Constraint::Length(side)],
+            );
             lanes::timeline(frame, timeline, app, theme);
             panels::panels(frame, panels, app, theme);
         }

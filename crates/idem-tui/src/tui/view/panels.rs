@@ -8,7 +8,7 @@ use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use crate::units::duration_ms;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Direction, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use std::sync::Arc;
@@ -53,13 +53,16 @@ pub fn panels(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             .saturating_sub(3 + ledger_rows + statement_h)
             .max(3),
     );
-    let [mem_area, ledger_area, statement_area, counter_area] = Layout::vertical([
-        Constraint::Min(3),
-        Constraint::Length(ledger_rows),
-        Constraint::Length(statement_h),
-        Constraint::Length(counter_rows),
-    ])
-    .areas(area);
+    let [mem_area, ledger_area, statement_area, counter_area] = super::split::split(
+        area,
+        Direction::Vertical,
+        [
+            Constraint::Min(3),
+            Constraint::Length(ledger_rows),
+            Constraint::Length(statement_h),
+            Constraint::Length(counter_rows),
+        ],
+    );
     let statement = if compact {
         statement_lines_with_ids(now, before, app, width, theme)
     } else {
@@ -140,11 +143,14 @@ fn memory_boxes(
         let changed = !Arc::ptr_eq(&now.services, &before.services);
         if mem_area.height >= 6 {
             let want = services.len() as u16 + 2;
-            let [top, service_area] = Layout::vertical([
-                Constraint::Min(3),
-                Constraint::Length(want.min(mem_area.height - 3)),
-            ])
-            .areas(mem_area);
+            let [top, service_area] = super::split::split(
+                mem_area,
+                Direction::Vertical,
+                [
+                    Constraint::Min(3),
+                    Constraint::Length(want.min(mem_area.height - 3)),
+                ],
+            );
             boxed(
                 frame,
                 service_area,

@@ -9,7 +9,7 @@ use crate::tui::app::{App, Overlay, Presenting, Screen};
 use crate::tui::shown::{banners, clock};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Layout, Margin, Rect};
+use ratatui::layout::{Alignment, Constraint, Direction, Margin, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
@@ -49,16 +49,19 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
     } else {
         7
     };
-    let [head, designs, banner, diagram, story, money, foot] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Length(banner_height),
-        Constraint::Min(DIAGRAM_LEAST),
-        Constraint::Length(story_height),
-        Constraint::Length(money_height),
-        Constraint::Length(1),
-    ])
-    .areas(area);
+    let [head, designs, banner, diagram, story, money, foot] = super::split::split(
+        area,
+        Direction::Vertical,
+        [
+            Constraint::Length(1),
+            Constraint::Length(1),
+            Constraint::Length(banner_height),
+            Constraint::Min(DIAGRAM_LEAST),
+            Constraint::Length(story_height),
+            Constraint::Length(money_height),
+            Constraint::Length(1),
+        ],
+    );
     title_line(frame, head, app, p, theme);
     super::header::design_bar(frame, designs, app, theme);
     let lines: Vec<Line> = state
@@ -76,8 +79,11 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
         _ => {
             let (timeline, side) = if p.panels {
                 let side = if area.width >= 110 { 46 } else { 32 };
-                let [t, s] = Layout::horizontal([Constraint::Min(40), Constraint::Length(side)])
-                    .areas(diagram);
+                let [t, s] = super::split::split(
+                    diagram,
+                    Direction::Horizontal,
+                    [Constraint::Min(40), Constraint::Length(side)],
+                );
                 (t, Some(s))
             } else {
                 (diagram, None)
