@@ -10,6 +10,7 @@ mod narration;
 mod panels;
 mod presenter;
 mod split;
+mod wrap;
 
 use super::app::{App, Overlay, Screen};
 use super::theme::Theme;

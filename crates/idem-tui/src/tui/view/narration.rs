@@ -1,13 +1,14 @@
 //! The narration of the current moment, and the outcome once the last tick is reached.
 
 use super::fit;
+use super::wrap::Wrapped;
 use crate::story::outcome::{Tone, headline, reconcile_line, verdict_meaning};
 use crate::tui::app::{App, Overlay, Screen};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
+use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Paragraph, Wrap};
 
 /// The words the narration box shows at this moment (none while a question is asked).
@@ -29,18 +30,14 @@ pub fn narration_text(app: &App) -> Option<String> {
 }
 
 /// What the narration box holds at this moment: the narration, or a question and its answer;
-/// with the box's title and the title's style.
-fn story<'a>(app: &'a App, text: &'a str, theme: &Theme) -> (Paragraph<'a>, &'static str, Style) {
+/// whether its rows are trimmed of leading blanks; the box's title and the title's style.
+fn story<'a>(app: &'a App, text: &'a str, theme: &Theme) -> (Text<'a>, bool, &'static str, Style) {
     if app.screens.screen == Screen::Replay
         && let Some((index, quiz)) = app.quiz_here()
     {
         let (lines, title) = question(app, index, quiz, theme);
         // Not trimmed: the hands' column keeps its alignment.
-        return (
-            Paragraph::new(lines).wrap(Wrap { trim: false }),
-            title,
-            theme.changed(),
-        );
+        return (Text::from(lines), false, title, theme.changed());
     }
     let mut glossary = super::glossary::marked(text, app, theme);
     if app.screens.screen == Screen::Replay
@@ -48,21 +45,20 @@ fn story<'a>(app: &'a App, text: &'a str, theme: &Theme) -> (Paragraph<'a>, &'st
     {
         glossary.lines.push(Line::styled(caveat, theme.dim()));
     }
-    (
-        Paragraph::new(glossary).wrap(Wrap { trim: true }),
-        " What happens ",
-        theme.bold(),
-    )
+    (glossary, true, " What happens ", theme.bold())
 }
 
-/// The narration box's content at this moment, made once a frame: the layout asks how many
-/// rows it needs, then the same content is drawn.
+/// The narration box's content at this moment, made and wrapped once a frame: the layout
+/// asks how many rows it needs, then the same rows are drawn.
 pub struct StoryBox<'a> {
-    paragraph: Paragraph<'a>,
+    text: Text<'a>,
+    trim: bool,
     title: &'static str,
     style: Style,
-    /// The box's width, borders included, and the rows its content takes at that width.
+    /// The box's width, borders included, and the text wrapped inside it (`None` when a line
+    /// is aligned other than left, which `Paragraph` wraps and draws).
     width: u16,
+    wrapped: Option<Wrapped>,
     rows: usize,
 }
 
@@ -70,13 +66,20 @@ impl<'a> StoryBox<'a> {
     /// The content for a box `width` columns wide, borders included; `text` is
     /// [`narration_text`]'s.
     pub fn new(app: &'a App, text: &'a str, width: u16, theme: &Theme) -> StoryBox<'a> {
-        let (paragraph, title, style) = story(app, text, theme);
-        let rows = paragraph.line_count(width.saturating_sub(2));
+        let (text, trim, title, style) = story(app, text, theme);
+        let inside = width.saturating_sub(2);
+        let wrapped = Wrapped::new(&text, inside, trim);
+        let rows = match &wrapped {
+            Some(w) => w.rows(),
+            None => paragraph(&text, trim).line_count(inside),
+        };
         StoryBox {
-            paragraph,
+            text,
+            trim,
             title,
             style,
             width,
+            wrapped,
             rows,
         }
     }
@@ -87,20 +90,34 @@ impl<'a> StoryBox<'a> {
     }
 }
 
+/// The content as a wrapped `Paragraph`, for what [`Wrapped`] leaves to it.
+fn paragraph<'a>(text: &Text<'a>, trim: bool) -> Paragraph<'a> {
+    Paragraph::new(text.clone()).wrap(Wrap { trim })
+}
+
 /// The narration box. Words that do not fit are never dropped in silence: the title says how
 /// many rows are hidden above and below, and ↓ / ↑ scroll them into view.
 pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, story: StoryBox<'_>, theme: &Theme) {
     let StoryBox {
-        paragraph,
+        text,
+        trim,
         title,
         style,
         width,
+        wrapped,
         rows,
     } = story;
-    let rows = if width == area.width {
-        rows
+    let inside = area.width.saturating_sub(2);
+    // Drawn at another width than it was measured for (never, as the screens lay it out).
+    let (wrapped, rows) = if width == area.width {
+        (wrapped, rows)
     } else {
-        paragraph.line_count(area.width.saturating_sub(2))
+        let again = Wrapped::new(&text, inside, trim);
+        let rows = match &again {
+            Some(w) => w.rows(),
+            None => paragraph(&text, trim).line_count(inside),
+        };
+        (again, rows)
     };
     let shown = usize::from(area.height.saturating_sub(2));
     let hidden = rows.saturating_sub(shown);
@@ -118,10 +135,13 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, story: StoryBox<'
     };
     let title_style = if hidden > 0 { theme.changed() } else { style };
     let inner = super::outline(frame.buffer_mut(), area, &title, title_style);
-    frame.render_widget(
-        paragraph.scroll((u16::try_from(offset).unwrap_or(u16::MAX), 0)),
-        inner,
-    );
+    match wrapped {
+        Some(w) => w.draw(&text, frame.buffer_mut(), inner, offset),
+        None => frame.render_widget(
+            paragraph(&text, trim).scroll((u16::try_from(offset).unwrap_or(u16::MAX), 0)),
+            inner,
+        ),
+    }
 }
 
 /// A prediction checkpoint: the question while it waits, what the room said (an answer or

@@ -1,0 +1,337 @@
+//! A text wrapped at word boundaries to a box's width, as ratatui's `Paragraph` with
+//! `Wrap { trim }` lays it out, worked out once and kept as rows of pieces of the text: the
+//! narration box is measured for the layout and then drawn, and `Paragraph` wraps the whole
+//! text again for each (`line_count`, then `render`).
+
+use ratatui::buffer::{Buffer, CellWidth};
+use ratatui::layout::{Alignment, Rect};
+use ratatui::text::Text;
+use std::collections::VecDeque;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Bytes `from..to` of span `span` of line `line`: a stretch of graphemes that sit side by
+/// side both in the text and on a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Piece {
+    line: usize,
+    span: usize,
+    from: usize,
+    to: usize,
+}
+
+/// One grapheme of the text, where it is, how wide, and whether it is blank.
+#[derive(Clone, Copy, Debug)]
+struct Grapheme {
+    piece: Piece,
+    width: u32,
+    blank: bool,
+}
+
+/// The rows of a text wrapped to a width.
+#[derive(Clone, Debug)]
+pub(super) struct Wrapped {
+    pieces: Vec<Piece>,
+    /// Where each row's pieces start in `pieces`.
+    starts: Vec<usize>,
+}
+
+impl Wrapped {
+    /// `text` wrapped to `width` columns, leading blanks of a row dropped when `trim`; `None`
+    /// when a line is aligned other than to the left, which is left to `Paragraph`.
+    pub(super) fn new(text: &Text<'_>, width: u16, trim: bool) -> Option<Wrapped> {
+        let left = |a: Option<Alignment>| a.is_none_or(|a| a == Alignment::Left);
+        if !left(text.alignment) || !text.lines.iter().all(|l| left(l.alignment)) {
+            return None;
+        }
+        let mut wrapped = Wrapped {
+            pieces: Vec::new(),
+            starts: Vec::new(),
+        };
+        if width == 0 {
+            return Some(wrapped);
+        }
+        let mut rows = Rows::new(u32::from(width), trim);
+        for (l, line) in text.lines.iter().enumerate() {
+            let graphemes = line.spans.iter().enumerate().flat_map(|(s, span)| {
+                graphemes_of(&span.content).map(move |(from, to, width, blank)| Grapheme {
+                    piece: Piece {
+                        line: l,
+                        span: s,
+                        from,
+                        to,
+                    },
+                    width,
+                    blank,
+                })
+            });
+            rows.line(graphemes, &mut wrapped);
+        }
+        Some(wrapped)
+    }
+
+    /// How many rows the text takes.
+    pub(super) fn rows(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Draws the rows from `first` on into `area`, one a row, as `Paragraph` draws them on
+    /// cells nothing else has drawn in this frame.
+    pub(super) fn draw(&self, text: &Text<'_>, buf: &mut Buffer, area: Rect, first: usize) {
+        let area = area.intersection(buf.area);
+        for (row, y) in (first..self.starts.len()).zip(area.top()..area.bottom()) {
+            let end = self
+                .starts
+                .get(row + 1)
+                .copied()
+                .unwrap_or(self.pieces.len());
+            let mut x = area.x;
+            for p in &self.pieces[self.starts[row]..end] {
+                let line = &text.lines[p.line];
+                let span = &line.spans[p.span];
+                let style = text.style.patch(line.style).patch(span.style);
+                let room = usize::from(area.right().saturating_sub(x));
+                x = super::text_at(buf, x, y, &span.content[p.from..p.to], room, style);
+            }
+        }
+    }
+
+    /// Ends a row of `graphemes`, joining those that sit side by side in the text.
+    fn push_row(&mut self, graphemes: impl IntoIterator<Item = Grapheme>) {
+        self.starts.push(self.pieces.len());
+        let first = self.pieces.len();
+        for g in graphemes {
+            let n = self.pieces.len();
+            if n > first {
+                let p = &mut self.pieces[n - 1];
+                if p.line == g.piece.line && p.span == g.piece.span && p.to == g.piece.from {
+                    p.to = g.piece.to;
+                    continue;
+                }
+            }
+            self.pieces.push(g.piece);
+        }
+    }
+}
+
+/// The graphemes of `text` that are drawn (no control characters), each as its bytes, its
+/// width and whether it is blank, as ratatui measures them. Printable ASCII, byte by byte.
+fn graphemes_of(text: &str) -> Box<dyn Iterator<Item = (usize, usize, u32, bool)> + '_> {
+    if text.bytes().all(|b| (b' '..=b'~').contains(&b)) {
+        return Box::new(
+            text.bytes()
+                .enumerate()
+                .map(|(i, b)| (i, i + 1, 1, b == b' ')),
+        );
+    }
+    Box::new(
+        text.grapheme_indices(true)
+            .filter(|(_, g)| !g.contains(char::is_control))
+            .map(|(i, g)| {
+                let blank =
+                    g == "\u{200b}" || (g.chars().all(char::is_whitespace) && g != "\u{a0}");
+                (i, i + g.len(), u32::from(g.cell_width()), blank)
+            }),
+    )
+}
+
+/// The wrapping of one line after another at a width: the row being filled, and the word and
+/// the blanks not yet placed on it.
+struct Rows {
+    width: u32,
+    trim: bool,
+    row: Vec<Grapheme>,
+    row_width: u32,
+    word: Vec<Grapheme>,
+    word_width: u32,
+    blanks: VecDeque<Grapheme>,
+    blanks_width: u32,
+}
+
+impl Rows {
+    fn new(width: u32, trim: bool) -> Rows {
+        Rows {
+            width,
+            trim,
+            row: Vec::new(),
+            row_width: 0,
+            word: Vec::new(),
+            word_width: 0,
+            blanks: VecDeque::new(),
+            blanks_width: 0,
+        }
+    }
+
+    /// Moves the word, and the blanks before it (unless they would start a trimmed row),
+    /// onto the row.
+    fn place_word(&mut self) {
+        if !self.row.is_empty() || !self.trim {
+            self.row.extend(self.blanks.drain(..));
+            self.row_width += self.blanks_width;
+        }
+        self.row.append(&mut self.word);
+        self.row_width += self.word_width;
+        self.blanks.clear();
+        self.blanks_width = 0;
+        self.word_width = 0;
+    }
+
+    /// Wraps one line of the text into `out`: at least one row, empty if the line is.
+    fn line(&mut self, graphemes: impl Iterator<Item = Grapheme>, out: &mut Wrapped) {
+        let rows_before = out.rows();
+        self.row.clear();
+        self.row_width = 0;
+        self.word.clear();
+        self.word_width = 0;
+        self.blanks.clear();
+        self.blanks_width = 0;
+        let mut after_word = false;
+        for g in graphemes {
+            // A grapheme wider than the box is never shown.
+            if g.width > self.width {
+                continue;
+            }
+            let starting = self.row.is_empty();
+            let word_ends = after_word && g.blank;
+            let overflows = if self.trim {
+                self.word_width + g.width > self.width || self.blanks_width + g.width > self.width
+            } else {
+                self.word_width + self.blanks_width + g.width > self.width
+            };
+            if word_ends || (starting && overflows) {
+                self.place_word();
+            }
+            let full = self.row_width >= self.width
+                || (g.width > 0
+                    && self.row_width + self.blanks_width + self.word_width >= self.width);
+            if full {
+                let mut left = self.width.saturating_sub(self.row_width);
+                out.push_row(self.row.drain(..));
+                self.row_width = 0;
+                // Blanks that still fit at the end of the row just ended go with it.
+                while let Some(b) = self.blanks.front() {
+                    if b.width > left {
+                        break;
+                    }
+                    left -= b.width;
+                    self.blanks_width -= b.width;
+                    self.blanks.pop_front();
+                }
+                if g.blank && self.blanks.is_empty() {
+                    continue;
+                }
+            }
+            if g.blank {
+                self.blanks_width += g.width;
+                self.blanks.push_back(g);
+            } else {
+                self.word_width += g.width;
+                self.word.push(g);
+            }
+            after_word = !g.blank;
+        }
+        if self.trim && self.row.is_empty() && self.word.is_empty() && !self.blanks.is_empty() {
+            out.push_row([]);
+        }
+        if !self.row.is_empty() || !self.trim {
+            self.row.extend(self.blanks.drain(..));
+        }
+        self.row.append(&mut self.word);
+        if !self.row.is_empty() {
+            out.push_row(self.row.drain(..));
+        }
+        if out.rows() == rows_before {
+            out.push_row([]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Wrapped;
+    use proptest::prelude::*;
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::style::{Color, Modifier, Style};
+    use ratatui::text::{Line, Span, Text};
+    use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+    /// Words and blanks of every kind a narration or a trainer's file can hold: long and
+    /// short words, runs of spaces, wide and zero-width characters, combining marks, joined
+    /// emoji, no-break and zero-width spaces, tabs and other control characters.
+    fn words() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[a-z]{1,9}( {1,3}[a-z.,]{1,12}){0,8} ?",
+            "[ab $.注é\u{301}\u{200b}\u{a0}\t\u{3000}⚠\u{fe0f}👩\u{200d}💻→]{0,30}",
+            "( |[A-Z]{1,20}){0,6}",
+        ]
+    }
+
+    fn styles() -> impl Strategy<Value = Style> {
+        prop_oneof![
+            Just(Style::new()),
+            Just(Style::new().fg(Color::Yellow)),
+            Just(Style::new().add_modifier(Modifier::BOLD).bg(Color::Blue)),
+        ]
+    }
+
+    fn text() -> impl Strategy<Value = Text<'static>> {
+        let span = (words(), styles()).prop_map(|(w, s)| Span::styled(w, s));
+        let line = (proptest::collection::vec(span, 0..4), styles())
+            .prop_map(|(spans, s)| Line::from(spans).style(s));
+        (proptest::collection::vec(line, 0..5), styles())
+            .prop_map(|(lines, s)| Text::from(lines).style(s))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+        /// The rows are as many as `Paragraph` counts, and drawn from any row on they are
+        /// the cells `Paragraph` draws scrolled to it, trimmed or not, at any width.
+        #[test]
+        fn wrapped_rows_are_what_a_paragraph_draws(
+            text in text(),
+            width in 0u16..24,
+            height in 0u16..8,
+            scroll in 0usize..6,
+            trim in any::<bool>(),
+        ) {
+            let paragraph = Paragraph::new(text.clone()).wrap(Wrap { trim });
+            let wrapped = Wrapped::new(&text, width, trim).expect("every line is aligned left");
+            prop_assert_eq!(wrapped.rows(), paragraph.line_count(width));
+            let screen = Rect::new(0, 0, 26, 9);
+            let area = Rect::new(1, 1, width, height);
+            let mut want = Buffer::empty(screen);
+            paragraph
+                .scroll((u16::try_from(scroll).unwrap_or(u16::MAX), 0))
+                .render(area, &mut want);
+            let mut got = Buffer::empty(screen);
+            wrapped.draw(&text, &mut got, area, scroll);
+            // Nothing is drawn outside the box.
+            let outside = |buf: &Buffer| {
+                screen.positions().any(|p| {
+                    let cell = &buf[p];
+                    let ends = p.x + unicode_width::UnicodeWidthStr::width(cell.symbol()) as u16;
+                    if area.contains(p) {
+                        ends > area.right()
+                    } else {
+                        *cell != ratatui::buffer::Cell::EMPTY
+                    }
+                })
+            };
+            prop_assert!(!outside(&got));
+            // `Paragraph` lets a row run past the box's right edge when blanks two columns
+            // wide end a row it does not trim: there the box keeps to its width instead.
+            if !outside(&want) {
+                prop_assert_eq!(got, want);
+            }
+        }
+    }
+
+    /// A centred line is not wrapped here: `Paragraph` draws it.
+    #[test]
+    fn a_line_not_aligned_left_is_left_to_the_paragraph() {
+        let text = Text::from(vec![Line::from("left"), Line::from("middle").centered()]);
+        assert!(Wrapped::new(&text, 10, true).is_none());
+        let text = Text::from("right").right_aligned();
+        assert!(Wrapped::new(&text, 10, true).is_none());
+    }
+}
