@@ -75,6 +75,8 @@ pub(super) fn text_at(
     let bytes = text.as_bytes();
     let mut room = usize::from(buf.area.right() - x).min(max_width);
     let mut at = x;
+    // Where the row's cells start among the buffer's: (x, y) is on the buffer.
+    let row = usize::from(y - buf.area.y) * usize::from(buf.area.width);
     let mut i = 0;
     while i < bytes.len() {
         let alone = printable(bytes[i])
@@ -84,7 +86,7 @@ pub(super) fn text_at(
             if room == 0 {
                 break;
             }
-            if let Some(cell) = buf.cell_mut((at, y)) {
+            if let Some(cell) = buf.content.get_mut(row + usize::from(at - buf.area.x)) {
                 cell.set_symbol(&text[i..=i]).set_style(style);
             }
             at += 1;
@@ -209,7 +211,6 @@ pub(super) fn outline(
     ] {
         put(buf, x, y, corner, plain);
     }
-    let line = Line::from(title);
     let room = Rect {
         x: left.saturating_add(1),
         y: top,
@@ -218,13 +219,21 @@ pub(super) fn outline(
     };
     if !room.is_empty() {
         let shown = Rect {
-            width: u16::try_from(line.width())
+            width: u16::try_from(unicode_width::UnicodeWidthStr::width(title))
                 .unwrap_or(u16::MAX)
                 .min(room.width),
             ..room
         };
         buf.set_style(shown, title_style);
-        ratatui::widgets::Widget::render(line, shown, buf);
+        // The title's own style is the default, which changes nothing in a cell.
+        text_at(
+            buf,
+            shown.x,
+            shown.y,
+            title,
+            usize::from(shown.width),
+            ratatui::style::Style::new(),
+        );
     }
     inside
 }

@@ -114,24 +114,49 @@ impl Wrapped {
 }
 
 /// The graphemes of `text` that are drawn (no control characters), each as its bytes, its
-/// width and whether it is blank, as ratatui measures them. Printable ASCII, byte by byte.
-fn graphemes_of(text: &str) -> Box<dyn Iterator<Item = (usize, usize, u32, bool)> + '_> {
-    if text.bytes().all(|b| (b' '..=b'~').contains(&b)) {
-        return Box::new(
-            text.bytes()
-                .enumerate()
-                .map(|(i, b)| (i, i + 1, 1, b == b' ')),
-        );
-    }
-    Box::new(
-        text.grapheme_indices(true)
-            .filter(|(_, g)| !g.contains(char::is_control))
-            .map(|(i, g)| {
-                let blank =
-                    g == "\u{200b}" || (g.chars().all(char::is_whitespace) && g != "\u{a0}");
-                (i, i + g.len(), u32::from(g.cell_width()), blank)
-            }),
-    )
+/// width and whether it is blank, as ratatui measures them. A printable ASCII character
+/// between two others (or the text's ends) is a grapheme of its own, one column wide; only
+/// the stretches around anything else are split into graphemes and measured.
+fn graphemes_of(text: &str) -> impl Iterator<Item = (usize, usize, u32, bool)> + '_ {
+    let printable = |b: u8| (b' '..=b'~').contains(&b);
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    let mut stretch: Option<(usize, unicode_segmentation::GraphemeIndices<'_>)> = None;
+    std::iter::from_fn(move || {
+        loop {
+            if let Some((from, graphemes)) = &mut stretch {
+                match graphemes.next() {
+                    Some((_, g)) if g.contains(char::is_control) => continue,
+                    Some((i, g)) => {
+                        let blank = g == "\u{200b}"
+                            || (g.chars().all(char::is_whitespace) && g != "\u{a0}");
+                        let start = *from + i;
+                        return Some((start, start + g.len(), u32::from(g.cell_width()), blank));
+                    }
+                    None => stretch = None,
+                }
+            }
+            let i = at;
+            if i >= bytes.len() {
+                return None;
+            }
+            let alone = printable(bytes[i])
+                && (i == 0 || printable(bytes[i - 1]))
+                && bytes.get(i + 1).is_none_or(|&b| printable(b));
+            if alone {
+                at = i + 1;
+                return Some((i, i + 1, 1, bytes[i] == b' '));
+            }
+            // Up to the next two printable ASCII characters side by side, between which a
+            // grapheme always ends.
+            let mut end = i + 1;
+            while end < bytes.len() && !(printable(bytes[end - 1]) && printable(bytes[end])) {
+                end += 1;
+            }
+            at = end;
+            stretch = Some((i, text[i..end].grapheme_indices(true)));
+        }
+    })
 }
 
 /// The wrapping of one line after another at a width: the row being filled, and the word and
