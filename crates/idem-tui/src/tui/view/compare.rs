@@ -117,7 +117,7 @@ fn column(
         theme.bold()
     };
     let title = fit(
-        &format!(
+        format!(
             " {} {} ",
             design.hotkey(),
             crate::tui::shown::design_name(app, design)
@@ -143,7 +143,7 @@ fn column(
                     Style::new()
                 };
                 let text = format!("{diverge}{} {}", mark(t.kind), told.labels[i]);
-                Line::styled(fit(&text, width), style)
+                Line::styled(fit(text, width), style)
             }
             // Nothing happens in this design at that moment.
             None => Line::styled(fit(" ·", width), theme.dim()),

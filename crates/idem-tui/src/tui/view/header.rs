@@ -300,7 +300,7 @@ pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             Span::styled(" ⚠ ", theme.lost()),
             Span::styled(
                 fit(
-                    &format!("the last good version keeps running · {e}"),
+                    format!("the last good version keeps running · {e}"),
                     area.width as usize - 4,
                 ),
                 theme.lost(),
@@ -313,7 +313,7 @@ pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             ]),
             None => Line::from(vec![
                 Span::styled(" share: ", theme.dim()),
-                Span::raw(fit(&app.share_command(), area.width as usize - 9)),
+                Span::raw(fit(app.share_command(), area.width as usize - 9)),
             ]),
         },
     };

@@ -313,7 +313,7 @@ pub fn render_rows(
                     buf,
                     lanes.left,
                     y,
-                    fit(&format!("⋮ {words}"), usize::from(lanes.width)),
+                    fit(format!("⋮ {words}"), usize::from(lanes.width)),
                     theme.dim(),
                 );
                 if let crate::tui::repeats::Row::Folded { first, .. } = folded {

@@ -87,7 +87,11 @@ pub(super) fn text_at(
                 break;
             }
             if let Some(cell) = buf.content.get_mut(row + usize::from(at - buf.area.x)) {
-                cell.set_symbol(&text[i..=i]).set_style(style);
+                // A blank cell already shows a space (a cell with no symbol is one).
+                if bytes[i] != b' ' || cell.symbol() != " " {
+                    cell.set_symbol(&text[i..=i]);
+                }
+                cell.set_style(style);
             }
             at += 1;
             room -= 1;
@@ -405,13 +409,15 @@ pub fn popup(
 }
 
 /// Cuts text to `width` columns, marking the cut with `…`.
-pub fn fit(text: &str, width: usize) -> String {
+pub fn fit<S: AsRef<str> + Into<String>>(text: S, width: usize) -> String {
     use unicode_width::UnicodeWidthStr;
     // Widths are measured on whole strings: a character's width alone can differ from its
-    // width in context (an emoji with a variation selector).
-    if text.width() <= width {
-        return text.to_string();
+    // width in context (an emoji with a variation selector). Text that fits is given back as
+    // it is, without a copy when it is owned.
+    if text.as_ref().width() <= width {
+        return text.into();
     }
+    let text = text.as_ref();
     if width == 0 {
         return String::new();
     }

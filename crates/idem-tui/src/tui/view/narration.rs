@@ -447,7 +447,7 @@ pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static
             };
             vec![Line::styled(
                 fit(
-                    &format!(" Outcome at the last tick ({left} to go).{ask}"),
+                    format!(" Outcome at the last tick ({left} to go).{ask}"),
                     width,
                 ),
                 theme.dim(),

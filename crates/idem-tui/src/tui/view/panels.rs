@@ -167,7 +167,7 @@ fn memory_boxes(
                 .iter()
                 .map(|s| format!("{} {}", s.service.key_suffix(), s.effects.len()))
                 .collect();
-            let line = Line::styled(fit(&summary.join(" · "), width), highlight(changed, theme));
+            let line = Line::styled(fit(summary.join(" · "), width), highlight(changed, theme));
             let title = " Services · processor hidden ";
             boxed(frame, mem_area, title, changed, vec![line], theme);
             mem_area = Rect::default();
@@ -216,7 +216,7 @@ fn service_lines(
             String::new()
         };
         lines.push(Line::styled(
-            fit(&format!("{name}: {count} {noun}{repeated}"), width),
+            fit(format!("{name}: {count} {noun}{repeated}"), width),
             style,
         ));
         if s.memory.is_empty() {
@@ -225,7 +225,7 @@ fn service_lines(
         for e in &s.memory {
             let new = old.is_none_or(|o| !o.memory.iter().any(|m| m.key == e.key));
             lines.push(Line::styled(
-                fit(&format!("  {} → #{}", e.key, e.effect), width),
+                fit(format!("  {} → #{}", e.key, e.effect), width),
                 highlight(new, theme),
             ));
         }
@@ -279,7 +279,7 @@ fn boxed(
         let style = lines[0].style;
         lines = vec![Line::from(vec![
             Span::styled(
-                fit(&text, width.saturating_sub(suffix.chars().count())),
+                fit(text, width.saturating_sub(suffix.chars().count())),
                 style,
             ),
             Span::styled(suffix, theme.dim()),
@@ -337,7 +337,7 @@ fn wrapped(text: &str, width: usize, indent: (usize, usize), style: Style) -> Ve
         .enumerate()
         .map(|(i, line)| {
             let pad = if i == 0 { indent.0 } else { indent.1 };
-            Line::styled(fit(&format!("{:pad$}{line}", ""), width), style)
+            Line::styled(fit(format!("{:pad$}{line}", ""), width), style)
         })
         .collect()
 }
@@ -383,7 +383,7 @@ fn ledger_lines(
                 trace.clock.format_short(c.at)
             );
             Line::styled(
-                fit(&text, width),
+                fit(text, width),
                 highlight(i >= before.ledger().len(), theme),
             )
         })
@@ -395,7 +395,7 @@ fn ledger_lines(
                 trace.clock.format_short(r.at)
             );
             Line::styled(
-                fit(&text, width),
+                fit(text, width),
                 highlight(i >= before.refunds().len(), theme),
             )
         }))
@@ -428,7 +428,7 @@ fn statement_lines_with_ids(
                 trace.clock.format_short(c.at)
             );
             Line::styled(
-                fit(&text, width),
+                fit(text, width),
                 highlight(i >= before.ledger().len(), theme).patch(theme.money()),
             )
         })
@@ -441,7 +441,7 @@ fn statement_lines_with_ids(
             trace.clock.format_short(r.at)
         );
         Line::styled(
-            fit(&text, width),
+            fit(text, width),
             highlight(i >= before.refunds().len(), theme).patch(theme.money()),
         )
     }));
@@ -450,7 +450,7 @@ fn statement_lines_with_ids(
 }
 
 fn total_line(now: &Snapshot, width: usize, theme: &Theme) -> Line<'static> {
-    Line::styled(fit(&statement_total(now), width), theme.bold())
+    Line::styled(fit(statement_total(now), width), theme.bold())
 }
 
 /// The card statement's lines and what they add up to, refunds taken off: the one wording
@@ -495,10 +495,7 @@ fn statement_lines(
             };
             let name_room = width.saturating_sub(day.len() + amount.chars().count() + 2);
             let text = format!("{day} {:<name_room$} {amount}", fit(&name, name_room));
-            Line::styled(
-                fit(&text, width),
-                highlight(new, theme).patch(theme.money()),
-            )
+            Line::styled(fit(text, width), highlight(new, theme).patch(theme.money()))
         })
         .collect();
     if lines.is_empty() {
@@ -532,7 +529,7 @@ fn counter_lines(
         .map(|(c, b)| {
             let changed = b != Some(c);
             Line::from(vec![
-                Span::raw(fit(&format!("order {}: ", c.order), width / 2)),
+                Span::raw(fit(format!("order {}: ", c.order), width / 2)),
                 Span::styled(
                     c.belief.label().to_string(),
                     highlight(changed, theme).patch(theme.bold()),

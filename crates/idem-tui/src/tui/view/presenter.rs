@@ -66,12 +66,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
     super::header::design_bar(frame, designs, app, theme);
     let lines: Vec<Line> = state
         .iter()
-        .map(|l| {
-            Line::styled(
-                fit(&format!(" {l}"), banner.width as usize),
-                theme.changed(),
-            )
-        })
+        .map(|l| Line::styled(fit(format!(" {l}"), banner.width as usize), theme.changed()))
         .collect();
     super::rows(frame.buffer_mut(), banner, lines);
     match app.screens.screen {
@@ -129,7 +124,7 @@ fn footer(frame: &mut Frame<'_>, foot: Rect, app: &App, theme: &Theme) {
     let line = if app.jobs.simulating.is_some() {
         Line::styled(
             fit(
-                &format!(
+                format!(
                     " ⧗ simulating… {}",
                     app.jobs.simulating.as_deref().unwrap_or_default()
                 ),
@@ -139,10 +134,10 @@ fn footer(frame: &mut Frame<'_>, foot: Rect, app: &App, theme: &Theme) {
         )
     } else if let Some(n) = &app.screens.notice {
         // What a key just did reaches the room's screen too.
-        Line::styled(fit(&format!(" {n}"), width), theme.changed())
+        Line::styled(fit(format!(" {n}"), width), theme.changed())
     } else if let Some(why) = &app.talk.notes_off {
         Line::styled(
-            fit(&format!(" speaker notes are off: {why}"), width),
+            fit(format!(" speaker notes are off: {why}"), width),
             theme.tone(crate::story::outcome::Tone::Warn),
         )
     } else {
@@ -213,7 +208,7 @@ fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, them
         .unwrap_or_default();
     let tail = countdown.as_ref().map_or(0, |(t, _)| t.chars().count());
     let room = (area.width as usize).saturating_sub(right.chars().count() + tail + 3);
-    let left = fit(&format!(" {part}{}", app.version.scenario.title), room);
+    let left = fit(format!(" {part}{}", app.version.scenario.title), room);
     let pad = (area.width as usize)
         .saturating_sub(left.chars().count() + right.chars().count() + tail + 1);
     spans.push(Span::styled(left, theme.bold()));
@@ -288,7 +283,7 @@ fn money_line(
             Some(_) => "The room so far",
         };
         lines.push(Line::styled(
-            fit(&format!(" {whose}: {score}"), area.width as usize),
+            fit(format!(" {whose}: {score}"), area.width as usize),
             theme.bold(),
         ));
     }

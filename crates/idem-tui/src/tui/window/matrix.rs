@@ -87,7 +87,7 @@ pub(super) fn matrix(
     if roomy {
         lines.push(Line::styled(
             fit(
-                &format!("! amber: {AMBER_FROM} or more  !! red: {RED_FROM} or more"),
+                format!("! amber: {AMBER_FROM} or more  !! red: {RED_FROM} or more"),
                 width,
             ),
             theme.dim(),
