@@ -55,9 +55,10 @@ pub(super) fn rows(buf: &mut ratatui::buffer::Buffer, area: Rect, lines: Vec<Lin
 
 /// Writes `text` from `(x, y)` in `style`, at most `max_width` columns and never past the
 /// buffer's right edge; returns the column after it. What `Buffer::set_stringn` does, which
-/// splits all of its text into graphemes and measures each. Here a printable ASCII character
-/// between two others (or the text's ends) is a grapheme one column wide, and goes into its
-/// cell as it is; only the stretches around anything else are split and measured.
+/// splits all of its text into graphemes and measures each. Here a plain unit (a printable
+/// ASCII character, or one of the symbols of [`plain_symbol`]) between two others (or the
+/// text's ends) is a grapheme of its own and goes into its cell as it is; only the stretches
+/// around anything else are split into graphemes.
 pub(super) fn text_at(
     buf: &mut ratatui::buffer::Buffer,
     x: u16,
@@ -71,67 +72,127 @@ pub(super) fn text_at(
     if !buf.area.contains((x, y).into()) {
         return buf.set_stringn(x, y, text, max_width, style).0;
     }
-    let printable = |b: u8| (b' '..=b'~').contains(&b);
     let bytes = text.as_bytes();
+    // The length in bytes of the plain unit at byte `i`, if there is one.
+    let plain = |i: usize| -> Option<usize> {
+        let b = *bytes.get(i)?;
+        if (b' '..=b'~').contains(&b) {
+            return Some(1);
+        }
+        if b < 0x80 {
+            return None;
+        }
+        let c = text.get(i..)?.chars().next()?;
+        plain_symbol(c).then(|| c.len_utf8())
+    };
     let mut room = usize::from(buf.area.right() - x).min(max_width);
     let mut at = x;
     // Where the row's cells start among the buffer's: (x, y) is on the buffer.
     let row = usize::from(y - buf.area.y) * usize::from(buf.area.width);
     let mut i = 0;
+    // Every unit before `i` was plain, or a stretch that ended before two plain units.
     while i < bytes.len() {
-        let alone = printable(bytes[i])
-            && (i == 0 || printable(bytes[i - 1]))
-            && bytes.get(i + 1).is_none_or(|&b| printable(b));
-        if alone {
-            if room == 0 {
-                break;
-            }
-            if let Some(cell) = buf.content.get_mut(row + usize::from(at - buf.area.x)) {
-                // A blank cell already shows a space (a cell with no symbol is one).
-                if bytes[i] != b' ' || cell.symbol() != " " {
-                    cell.set_symbol(&text[i..=i]);
+        if let Some(n) = plain(i).filter(|&n| i + n == bytes.len() || plain(i + n).is_some()) {
+            if n == 1 {
+                if room == 0 {
+                    break;
                 }
-                cell.set_style(style);
+                if let Some(cell) = buf.content.get_mut(row + usize::from(at - buf.area.x)) {
+                    // A blank cell already shows a space (a cell with no symbol is one).
+                    if bytes[i] != b' ' || cell.symbol() != " " {
+                        cell.set_symbol(&text[i..=i]);
+                    }
+                    cell.set_style(style);
+                }
+                at += 1;
+                room -= 1;
+            } else {
+                let unit = &text[i..i + n];
+                match put_grapheme(buf, (at, y), unit, unit.cell_width(), &mut room, style) {
+                    Some(next) => at = next,
+                    None => return at,
+                }
             }
-            at += 1;
-            room -= 1;
-            i += 1;
+            i += n;
             continue;
         }
-        // Up to the next two printable ASCII characters side by side, between which a
-        // grapheme always ends: the stretch is split and measured as `set_stringn` would.
-        let mut end = i + 1;
-        while end < bytes.len() && !(printable(bytes[end - 1]) && printable(bytes[end])) {
-            end += 1;
+        // Up to the next two plain units side by side, between which a grapheme always
+        // ends: the stretch is split and measured as `set_stringn` would.
+        let mut end = i;
+        let mut last_plain = false;
+        while end < bytes.len() {
+            let here = plain(end);
+            if end > i && last_plain && here.is_some() {
+                break;
+            }
+            last_plain = here.is_some();
+            end += here.unwrap_or_else(|| text[end..].chars().next().map_or(1, char::len_utf8));
         }
         for grapheme in text[i..end].graphemes(true) {
             if grapheme.contains(char::is_control) {
                 continue;
             }
-            let width = usize::from(grapheme.cell_width());
-            if width == 0 {
-                continue;
-            }
-            let Some(left) = room.checked_sub(width) else {
-                return at;
-            };
-            room = left;
-            if let Some(cell) = buf.cell_mut((at, y)) {
-                cell.set_symbol(grapheme).set_style(style);
-            }
-            let next = at + width as u16;
-            at += 1;
-            // The cells a wide character covers are cleared, as `set_stringn` clears them.
-            while at < next {
-                if let Some(cell) = buf.cell_mut((at, y)) {
-                    cell.reset();
-                }
-                at += 1;
+            match put_grapheme(
+                buf,
+                (at, y),
+                grapheme,
+                grapheme.cell_width(),
+                &mut room,
+                style,
+            ) {
+                Some(next) => at = next,
+                None => return at,
             }
         }
         i = end;
     }
     at
+}
+
+/// Writes one grapheme `width` columns wide at `(at, y)`, as `set_stringn` writes it: nothing
+/// when it is zero columns wide, and the cells a wide one covers cleared. The column after
+/// it, or `None` when it does not fit in what is left of `room`.
+fn put_grapheme(
+    buf: &mut ratatui::buffer::Buffer,
+    (at, y): (u16, u16),
+    grapheme: &str,
+    width: u16,
+    room: &mut usize,
+    style: ratatui::style::Style,
+) -> Option<u16> {
+    let width = usize::from(width);
+    if width == 0 {
+        return Some(at);
+    }
+    *room = room.checked_sub(width)?;
+    if let Some(cell) = buf.cell_mut((at, y)) {
+        cell.set_symbol(grapheme).set_style(style);
+    }
+    let next = at + width as u16;
+    for x in at + 1..next {
+        if let Some(cell) = buf.cell_mut((x, y)) {
+            cell.reset();
+        }
+    }
+    Some(next)
+}
+
+/// A symbol that is a grapheme of its own between printable ASCII characters and others of
+/// its kind: never a mark, a joiner, a prepended, control or format character, a regional
+/// indicator or a Hangul jamo, which join their neighbours or stand apart by other rules.
+/// Latin-1's signs (the soft hyphen aside), general punctuation, arrows, mathematical and
+/// technical signs, box drawing, shapes, dingbats and other symbols: what the screens draw.
+fn plain_symbol(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0xA1..=0xAC
+            | 0xAE..=0xFF
+            | 0x2010..=0x2027
+            | 0x2030..=0x205E
+            | 0x2190..=0x23FF
+            | 0x2500..=0x27BF
+            | 0x2900..=0x2BFF
+    )
 }
 
 /// Writes one symbol a column wide into the cell at `(x, y)` in `style`, as `set_string`
@@ -271,7 +332,9 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     // The narration box grows to its text, leaving the timeline at least 8 rows.
     // An export has no footer: no keys to press, no command to share.
     let footer_height = if app.export.is_some() { 0 } else { 2 };
-    let outcome_height = narration::outcome_lines(app, area.width as usize, theme).len() as u16;
+    // Made once: the layout counts its lines, then they are drawn.
+    let outcome = narration::outcome_lines(app, area.width as usize, theme);
+    let outcome_height = outcome.len() as u16;
     // The body keeps at least 8 rows, and room for every line of the card statement.
     let body_least = match app.screens.screen {
         Screen::Replay => panels::least_height(app).max(8),
@@ -287,7 +350,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     let story_box = narration::StoryBox::new(app, &text, area.width, theme);
     let rows = story_box.rows() as u16;
     let story_height = (rows + 2).clamp(least, room.max(least));
-    let [head, designs, body, story, outcome, foot] = split::split(
+    let [head, designs, body, story, outcome_area, foot] = split::split(
         area,
         Direction::Vertical,
         [
@@ -319,7 +382,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Screen::Compare => compare::compare(frame, body, app, theme),
     }
     narration::narration(frame, story, app, story_box, theme);
-    narration::outcome(frame, outcome, app, theme);
+    narration::outcome(frame, outcome_area, outcome);
     if app.export.is_none() {
         header::footer(frame, foot, app, theme);
     }
@@ -464,6 +527,9 @@ mod tests {
                 "[ -~]{0,24}",
                 "[a-z ~!.#\\t\\n\\r\\x07\\x7f注·é\u{301}\u{200b}⚠\u{fe0f}]{0,24}",
                 "[ab1 \\r\\n\u{600}\u{301}\u{200d}👩💻🇫🇷\u{ff76}\u{ff9e}…→✓]{0,16}",
+                // The plain symbols, the ends of their ranges, and what joins them or stands
+                // between them: marks, joiners, variation selectors, the soft hyphen.
+                "[ab ·×÷¡ÿ\u{ad}\u{a0}‐‧‰⁞\u{205f}\u{2060}←⏿─➿⤀⯿●◆⚠⚡✅\u{301}\u{200d}\u{fe0f}\u{200b}\u{2028}]{0,20}",
             ],
             x in 0u16..20,
             y in 0u16..5,
@@ -477,6 +543,26 @@ mod tests {
             let got_end = super::text_at(&mut got, x, y, &text, max_width, style);
             proptest::prop_assert_eq!(got_end, want_end);
             proptest::prop_assert_eq!(got, want);
+        }
+    }
+
+    /// Every plain symbol, whole ranges through, is a grapheme of its own beside printable
+    /// ASCII, beside itself and beside other plain symbols, as `text_at` takes it to be.
+    #[test]
+    fn every_plain_symbol_stands_alone() {
+        use unicode_segmentation::UnicodeSegmentation;
+        let plain: Vec<char> = (0u32..0x3000)
+            .filter_map(char::from_u32)
+            .filter(|c| super::plain_symbol(*c))
+            .collect();
+        assert!(plain.len() > 2000, "{}", plain.len());
+        for &c in &plain {
+            for other in ['a', ' ', '~', c, '·', '→', '●', '✅', '⯿'] {
+                for text in [format!("{c}{other}"), format!("{other}{c}")] {
+                    let parts: Vec<&str> = text.graphemes(true).collect();
+                    assert_eq!(parts.len(), 2, "{:?}", text);
+                }
+            }
         }
     }
 

@@ -460,7 +460,6 @@ pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static
     }
 }
 
-pub fn outcome(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let lines = outcome_lines(app, area.width as usize, theme);
+pub fn outcome(frame: &mut Frame<'_>, area: Rect, lines: Vec<Line<'_>>) {
     super::rows(frame.buffer_mut(), area, lines);
 }
