@@ -254,19 +254,26 @@ pub(super) fn outline(
     let (left, top) = (area.left(), area.top());
     let (right, bottom) = (area.right() - 1, area.bottom() - 1);
     // In `Block`'s order: the sides, then the corners over their ends. The border's style is
-    // the default, which changes nothing in a cell.
-    let plain = ratatui::style::Style::new();
+    // the default, which changes nothing in a cell, so only symbols are written; the area is
+    // on the buffer, so its cells are found by their place in the buffer's rows.
+    let width = usize::from(buf.area.width);
+    let at = |x: u16, y: u16| usize::from(y - buf.area.y) * width + usize::from(x - buf.area.x);
+    let mut mark = |x: u16, y: u16, symbol: &str| {
+        if let Some(cell) = buf.content.get_mut(at(x, y)) {
+            cell.set_symbol(symbol);
+        }
+    };
     for y in top..=bottom {
-        put(buf, left, y, "│", plain);
+        mark(left, y, "│");
     }
     for x in left..=right {
-        put(buf, x, top, "─", plain);
+        mark(x, top, "─");
     }
     for y in top..=bottom {
-        put(buf, right, y, "│", plain);
+        mark(right, y, "│");
     }
     for x in left..=right {
-        put(buf, x, bottom, "─", plain);
+        mark(x, bottom, "─");
     }
     for (x, y, corner) in [
         (right, bottom, "┘"),
@@ -274,7 +281,7 @@ pub(super) fn outline(
         (left, bottom, "└"),
         (left, top, "┌"),
     ] {
-        put(buf, x, y, corner, plain);
+        mark(x, y, corner);
     }
     let room = Rect {
         x: left.saturating_add(1),
