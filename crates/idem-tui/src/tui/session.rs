@@ -30,9 +30,11 @@ pub type Screen = Terminal<CrosstermBackend<FrameOut<io::Stdout>>>;
 
 /// Output for a frame: what ratatui writes while drawing is gathered, and goes out in one
 /// write when it flushes the backend after the frame, rather than in the pieces of a kilobyte
-/// that standard output's line buffer sends. What was never flushed (a frame cut short by a
-/// panic, whose hook has already given the terminal back) is dropped, never written over the
-/// shell's screen.
+/// that standard output's line buffer sends. Every other command the backend is given (the
+/// cursor shown or hidden, the screen cleared) flushes at once, so nothing is pending when
+/// the session writes to the terminal itself; and a frame cut short by a panic in its
+/// drawing has queued nothing yet, since the backend is written only after the whole frame
+/// is drawn.
 pub struct FrameOut<W: io::Write> {
     pending: Vec<u8>,
     out: W,

@@ -44,6 +44,10 @@ fn cut(area: Rect, direction: Direction, constraints: &[Constraint], out: &mut [
     let Some(rest) = u32::from(room).checked_sub(fixed) else {
         return false;
     };
+    // A rectangle that runs past the coordinates' end is left to `Layout`, which clips it.
+    if area.x.checked_add(area.width).is_none() || area.y.checked_add(area.height).is_none() {
+        return false;
+    }
     if rest < u32::from(least) || out.len() != constraints.len() {
         return false;
     }
@@ -85,6 +89,21 @@ mod tests {
             1 => (0u16..12).prop_map(Constraint::Min),
             1 => (1u32..3, 2u32..5).prop_map(|(a, b)| Constraint::Ratio(a, b)),
         ]
+    }
+
+    /// A rectangle written out by hand can run past the coordinates' end, where `Rect::new`
+    /// would clip it: `Layout` is given it.
+    #[test]
+    fn a_rectangle_past_the_end_is_left_to_the_solver() {
+        let area = Rect {
+            x: 0,
+            y: 65235,
+            width: 10,
+            height: 301,
+        };
+        let parts = [Constraint::Length(1), Constraint::Min(0)];
+        let want: [Rect; 2] = Layout::vertical(parts).areas(area);
+        assert_eq!(split(area, Direction::Vertical, parts), want);
     }
 
     proptest! {
