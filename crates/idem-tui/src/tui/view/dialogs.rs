@@ -7,8 +7,8 @@ use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Block, Borders, Clear};
 
 /// The end of a path, which tells files apart, when the whole does not fit.
 fn fit_left(text: &str, width: usize) -> String {
@@ -44,10 +44,8 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, picker: &Picker, theme: &Theme)
         .error
         .clone()
         .unwrap_or_else(|| PICKER_KEYS.to_string());
-    let foot_rows = Paragraph::new(foot.as_str())
-        .wrap(ratatui::widgets::Wrap { trim: false })
-        .line_count(inner_width as u16)
-        .max(1);
+    let foot_rows =
+        super::wrap::rows_wrapped(&Text::from(foot.as_str()), inner_width as u16, false).max(1);
     let rows = (rect.height as usize).saturating_sub(5 + foot_rows);
     // Only what matches the typed text, with the selection kept in sight.
     let visible = picker.visible();
@@ -107,12 +105,9 @@ pub fn picker(frame: &mut Frame<'_>, area: Rect, picker: &Picker, theme: &Theme)
         .title(" Open a scenario ")
         .title_style(theme.title());
     frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .block(block)
-            .wrap(ratatui::widgets::Wrap { trim: false }),
-        rect,
-    );
+    let inside = block.inner(rect);
+    frame.render_widget(block, rect);
+    super::wrap::draw_wrapped(frame.buffer_mut(), inside, &Text::from(lines), false, 0);
 }
 
 pub fn save(frame: &mut Frame<'_>, area: Rect, prompt: &SavePrompt, theme: &Theme) {

@@ -470,11 +470,14 @@ pub fn popup(
         .title(format!(" {title} "))
         .title_style(theme.title());
     frame.render_widget(ratatui::widgets::Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block),
-        rect,
+    let inside = block.inner(rect);
+    frame.render_widget(block, rect);
+    wrap::draw_wrapped(
+        frame.buffer_mut(),
+        inside,
+        &ratatui::text::Text::from(lines),
+        false,
+        0,
     );
 }
 

@@ -9,7 +9,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span, Text};
-use ratatui::widgets::{Paragraph, Wrap};
 
 /// The words the narration box shows at this moment (none while a question is asked).
 pub fn narration_text(app: &App) -> Option<String> {
@@ -71,7 +70,7 @@ impl<'a> StoryBox<'a> {
         let wrapped = Wrapped::new(&text, inside, trim);
         let rows = match &wrapped {
             Some(w) => w.rows(),
-            None => paragraph(&text, trim).line_count(inside),
+            None => super::wrap::rows_wrapped(&text, inside, trim),
         };
         StoryBox {
             text,
@@ -88,11 +87,6 @@ impl<'a> StoryBox<'a> {
     pub fn rows(&self) -> usize {
         self.rows
     }
-}
-
-/// The content as a wrapped `Paragraph`, for what [`Wrapped`] leaves to it.
-fn paragraph<'a>(text: &Text<'a>, trim: bool) -> Paragraph<'a> {
-    Paragraph::new(text.clone()).wrap(Wrap { trim })
 }
 
 /// The narration box. Words that do not fit are never dropped in silence: the title says how
@@ -115,7 +109,7 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, story: StoryBox<'
         let again = Wrapped::new(&text, inside, trim);
         let rows = match &again {
             Some(w) => w.rows(),
-            None => paragraph(&text, trim).line_count(inside),
+            None => super::wrap::rows_wrapped(&text, inside, trim),
         };
         (again, rows)
     };
@@ -137,10 +131,7 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, story: StoryBox<'
     let inner = super::outline(frame.buffer_mut(), area, &title, title_style);
     match wrapped {
         Some(w) => w.draw(&text, frame.buffer_mut(), inner, offset),
-        None => frame.render_widget(
-            paragraph(&text, trim).scroll((u16::try_from(offset).unwrap_or(u16::MAX), 0)),
-            inner,
-        ),
+        None => super::wrap::draw_wrapped(frame.buffer_mut(), inner, &text, trim, offset),
     }
 }
 

@@ -9,9 +9,10 @@ use crate::tui::app::{App, Overlay, Presenting, Screen};
 use crate::tui::shown::{banners, clock};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Direction, Margin, Rect};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::layout::{Constraint, Direction, Margin, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Block, Borders};
 
 /// The fewest rows the diagram keeps.
 const DIAGRAM_LEAST: u16 = 6;
@@ -237,12 +238,7 @@ fn big_narration(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     if let Some(caveat) = app.trainer_caveat_here() {
         lines.push(Line::styled(caveat, theme.dim()));
     }
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .alignment(Alignment::Left),
-        inner,
-    );
+    super::wrap::draw_wrapped(frame.buffer_mut(), inner, &Text::from(lines), true, 0);
 }
 
 /// The card statement, the outcome at the last tick, and at the talk's end the room's score
@@ -355,10 +351,7 @@ fn talk_card(
     let rows = usize::from(inner.height.saturating_sub(2));
     let width = inner.width.saturating_sub(2);
     let fits = |lines: &[Line<'static>]| {
-        Paragraph::new(lines.to_vec())
-            .wrap(Wrap { trim: true })
-            .line_count(width)
-            <= rows
+        super::wrap::rows_wrapped(&Text::from(lines.to_vec()), width, true) <= rows
     };
     let mut dropped = 0;
     while !fits(&lines) && lines.len() > 2 {
@@ -369,10 +362,6 @@ fn talk_card(
             theme.dim(),
         ));
     }
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .block(Block::default().borders(Borders::ALL)),
-        inner,
-    );
+    let inside = super::outline(frame.buffer_mut(), inner, "", Style::new());
+    super::wrap::draw_wrapped(frame.buffer_mut(), inside, &Text::from(lines), true, 0);
 }

@@ -19,6 +19,37 @@ struct Piece {
     to: usize,
 }
 
+/// How many rows `text` takes wrapped to `width` columns, as [`draw_wrapped`] draws it.
+pub(super) fn rows_wrapped(text: &Text<'_>, width: u16, trim: bool) -> usize {
+    match Wrapped::new(text, width, trim) {
+        Some(w) => w.rows(),
+        None => ratatui::widgets::Paragraph::new(text.clone())
+            .wrap(ratatui::widgets::Wrap { trim })
+            .line_count(width),
+    }
+}
+
+/// `text` wrapped to `area`'s width and drawn into it from row `first` on: [`Wrapped`]'s rows,
+/// which keep to the area, or `Paragraph`'s when a line is aligned other than left.
+pub(super) fn draw_wrapped(
+    buf: &mut Buffer,
+    area: Rect,
+    text: &Text<'_>,
+    trim: bool,
+    first: usize,
+) {
+    match Wrapped::new(text, area.width, trim) {
+        Some(w) => w.draw(text, buf, area, first),
+        None => ratatui::widgets::Widget::render(
+            ratatui::widgets::Paragraph::new(text.clone())
+                .wrap(ratatui::widgets::Wrap { trim })
+                .scroll((u16::try_from(first).unwrap_or(u16::MAX), 0)),
+            area,
+            buf,
+        ),
+    }
+}
+
 /// One grapheme of the text, where it is, how wide, and whether it is blank.
 #[derive(Clone, Copy, Debug)]
 struct Grapheme {
@@ -440,6 +471,11 @@ mod tests {
                 Some(&last),
                 "{text:?} at {width}: {buf:?}"
             );
+            // The boxes of presenter mode, the overlays and the picker draw through these.
+            assert_eq!(super::rows_wrapped(&text, width, true), wrapped.rows());
+            let mut again = Buffer::empty(area);
+            super::draw_wrapped(&mut again, area, &text, true, 0);
+            assert_eq!(again, buf);
         }
     }
 
