@@ -10,8 +10,8 @@ use crate::sim::{Design, PerDesign, Trace};
 use ratatui::Frame;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use std::io;
 use std::time::{Duration, Instant};
 
@@ -401,14 +401,12 @@ fn draw(frame: &mut Frame<'_>, status: &Status, (since, scroll): (u64, u16), the
     );
     match status {
         Status::Waiting(message) | Status::Following(Err(message)) => {
-            frame.render_widget(
-                Paragraph::new(vec![
-                    Line::styled(" idem notes", theme.title()),
-                    Line::raw(format!(" {message}")),
-                ])
-                .wrap(Wrap { trim: false }),
-                Rect::new(area.x, area.y, area.width, area.height.saturating_sub(1)),
-            );
+            let text = Text::from(vec![
+                Line::styled(" idem notes", theme.title()),
+                Line::raw(format!(" {message}")),
+            ]);
+            let room = Rect::new(area.x, area.y, area.width, area.height.saturating_sub(1));
+            crate::tui::view::draw_wrapped(frame.buffer_mut(), room, &text, false, 0);
         }
         Status::Following(Ok(sheet)) => {
             frame.render_widget(
@@ -453,8 +451,8 @@ fn draw(frame: &mut Frame<'_>, status: &Status, (since, scroll): (u64, u16), the
             }
             // A sheet longer than the screen scrolls, and its top line says how much is
             // out of sight.
-            let paragraph = Paragraph::new(lines).wrap(Wrap { trim: true });
-            let rows = paragraph.line_count(body.width);
+            let text = Text::from(lines);
+            let rows = crate::tui::view::rows_wrapped(&text, body.width, true);
             let shown = usize::from(body.height.saturating_sub(1));
             let hidden = rows.saturating_sub(shown);
             let offset = usize::from(scroll).min(hidden);
@@ -469,12 +467,9 @@ fn draw(frame: &mut Frame<'_>, status: &Status, (since, scroll): (u64, u16), the
                     .title(marks)
                     .title_style(theme.tone(crate::story::outcome::Tone::Warn));
             }
-            frame.render_widget(
-                paragraph
-                    .scroll((u16::try_from(offset).unwrap_or(u16::MAX), 0))
-                    .block(block),
-                body,
-            );
+            let inside = block.inner(body);
+            frame.render_widget(block, body);
+            crate::tui::view::draw_wrapped(frame.buffer_mut(), inside, &text, true, offset);
         }
     }
 }

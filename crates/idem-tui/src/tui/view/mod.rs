@@ -12,6 +12,8 @@ mod presenter;
 mod split;
 mod wrap;
 
+pub(crate) use wrap::{draw_wrapped, rows_wrapped};
+
 use super::app::{App, Overlay, Screen};
 use super::theme::Theme;
 use ratatui::Frame;

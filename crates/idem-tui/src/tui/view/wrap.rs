@@ -20,7 +20,7 @@ struct Piece {
 }
 
 /// How many rows `text` takes wrapped to `width` columns, as [`draw_wrapped`] draws it.
-pub(super) fn rows_wrapped(text: &Text<'_>, width: u16, trim: bool) -> usize {
+pub(crate) fn rows_wrapped(text: &Text<'_>, width: u16, trim: bool) -> usize {
     match Wrapped::new(text, width, trim) {
         Some(w) => w.rows(),
         None => ratatui::widgets::Paragraph::new(text.clone())
@@ -31,7 +31,7 @@ pub(super) fn rows_wrapped(text: &Text<'_>, width: u16, trim: bool) -> usize {
 
 /// `text` wrapped to `area`'s width and drawn into it from row `first` on: [`Wrapped`]'s rows,
 /// which keep to the area, or `Paragraph`'s when a line is aligned other than left.
-pub(super) fn draw_wrapped(
+pub(crate) fn draw_wrapped(
     buf: &mut Buffer,
     area: Rect,
     text: &Text<'_>,

@@ -8,8 +8,8 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::text::{Line, Span, Text};
+use ratatui::widgets::{Clear, Paragraph};
 use unicode_width::UnicodeWidthStr;
 
 use super::parts::{boxed, level_marker, level_of, level_style, pad, selected_style};
@@ -53,7 +53,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, theme: &
             Line::raw(problem),
             Line::styled("r puts back the worked example.", theme.dim()),
         ];
-        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), body);
+        crate::tui::view::draw_wrapped(frame.buffer_mut(), body, &Text::from(text), true, 0);
         return;
     };
 
@@ -198,14 +198,13 @@ fn footer(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, theme: &Them
         let room = width.saturating_sub(2);
         if notice.width() > room {
             // A long notice (why Enter refused) takes both lines until the next key.
-            let text = Paragraph::new(Line::styled(notice.to_owned(), theme.changed()))
-                .wrap(Wrap { trim: true });
+            let text = Text::from(Line::styled(notice.to_owned(), theme.changed()));
             let inset = Rect {
                 x: area.x + 1,
                 width: area.width.saturating_sub(2),
                 ..area
             };
-            frame.render_widget(text, inset);
+            crate::tui::view::draw_wrapped(frame.buffer_mut(), inset, &text, true, 0);
             return;
         }
         rows.truncate(1);
@@ -351,7 +350,7 @@ fn summary(
         lines.push(Line::raw(""));
         lines.push(Line::styled(screen.editing_hint(), theme.dim()));
     }
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), inner);
+    crate::tui::view::draw_wrapped(frame.buffer_mut(), inner, &Text::from(lines), false, 0);
 }
 
 /// The roomy layout's working: how the attempts multiply and the delay
@@ -443,10 +442,7 @@ fn working(frame: &mut Frame<'_>, area: Rect, stack: &Stack, report: &Report, th
         theme.dim(),
     ));
     let block = boxed(" How it adds up ", theme);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block),
-        area,
-    );
+    let inside = block.inner(area);
+    frame.render_widget(block, area);
+    crate::tui::view::draw_wrapped(frame.buffer_mut(), inside, &Text::from(lines), false, 0);
 }
