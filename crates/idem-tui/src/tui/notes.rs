@@ -406,7 +406,7 @@ fn draw(frame: &mut Frame<'_>, status: &Status, (since, scroll): (u64, u16), the
                 Line::raw(format!(" {message}")),
             ]);
             let room = Rect::new(area.x, area.y, area.width, area.height.saturating_sub(1));
-            crate::tui::view::draw_wrapped(frame.buffer_mut(), room, &text, false, 0);
+            crate::tui::cells::wrap::draw_wrapped(frame.buffer_mut(), room, &text, false, 0);
         }
         Status::Following(Ok(sheet)) => {
             frame.render_widget(
@@ -452,7 +452,7 @@ fn draw(frame: &mut Frame<'_>, status: &Status, (since, scroll): (u64, u16), the
             // A sheet longer than the screen scrolls, and its top line says how much is
             // out of sight.
             let text = Text::from(lines);
-            let rows = crate::tui::view::rows_wrapped(&text, body.width, true);
+            let rows = crate::tui::cells::wrap::rows_wrapped(&text, body.width, true);
             let shown = usize::from(body.height.saturating_sub(1));
             let hidden = rows.saturating_sub(shown);
             let offset = usize::from(scroll).min(hidden);
@@ -469,7 +469,7 @@ fn draw(frame: &mut Frame<'_>, status: &Status, (since, scroll): (u64, u16), the
             }
             let inside = block.inner(body);
             frame.render_widget(block, body);
-            crate::tui::view::draw_wrapped(frame.buffer_mut(), inside, &text, true, offset);
+            crate::tui::cells::wrap::draw_wrapped(frame.buffer_mut(), inside, &text, true, offset);
         }
     }
 }

@@ -2,6 +2,7 @@
 //! over the period (Chart), its hit rate and attempts per hour (Sparkline) and its figures.
 //! One drawing for the replay's screen and the SVG export, from a finished report.
 
+use super::cells::wrap::{draw_wrapped, rows_wrapped};
 use super::theme::Theme;
 use crate::sim::Design;
 use crate::traffic::words::{count, rate};
@@ -10,7 +11,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::symbols::Marker;
-use ratatui::text::{Line, Span};
+use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{
     Axis, Bar, BarChart, BarGroup, Block, Borders, Chart, Clear, Dataset, GraphType, Paragraph,
     Sparkline, Wrap,
@@ -81,10 +82,10 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>,
     if report.partial {
         heading.push(Line::styled(crate::traffic::words::PARTIAL, theme.lost()));
     }
-    let figures = Paragraph::new(figure_lines(report, d, look, theme)).wrap(Wrap { trim: true });
-    let foot_rows = figures.line_count(inner.width) as u16;
-    let heading = Paragraph::new(heading).wrap(Wrap { trim: true });
-    let head_rows = heading.line_count(inner.width) as u16;
+    let figures = Text::from(figure_lines(report, d, look, theme));
+    let foot_rows = rows_wrapped(&figures, inner.width, true) as u16;
+    let heading = Text::from(heading);
+    let head_rows = rows_wrapped(&heading, inner.width, true) as u16;
     let [head, middle, sparks, foot] = Layout::vertical([
         Constraint::Length(head_rows),
         Constraint::Min(6),
@@ -92,14 +93,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>,
         Constraint::Length(foot_rows),
     ])
     .areas(inner);
-    frame.render_widget(heading, head);
+    draw_wrapped(frame.buffer_mut(), head, &heading, true, 0);
     let bars_width = (middle.width / 3).clamp(24, 40);
     let [bars, chart] =
         Layout::horizontal([Constraint::Length(bars_width), Constraint::Min(20)]).areas(middle);
     duplicates(frame, bars, report, look, theme);
     store(frame, chart, report, d, look, theme);
     series(frame, sparks, report, d, theme);
-    frame.render_widget(figures, foot);
+    draw_wrapped(frame.buffer_mut(), foot, &figures, true, 0);
 }
 
 /// Orders charged more than once, one bar per design.

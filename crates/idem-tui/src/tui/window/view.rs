@@ -53,7 +53,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, theme: &
             Line::raw(problem),
             Line::styled("r puts back the worked example.", theme.dim()),
         ];
-        crate::tui::view::draw_wrapped(frame.buffer_mut(), body, &Text::from(text), true, 0);
+        crate::tui::cells::wrap::draw_wrapped(frame.buffer_mut(), body, &Text::from(text), true, 0);
         return;
     };
 
@@ -204,7 +204,7 @@ fn footer(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, theme: &Them
                 width: area.width.saturating_sub(2),
                 ..area
             };
-            crate::tui::view::draw_wrapped(frame.buffer_mut(), inset, &text, true, 0);
+            crate::tui::cells::wrap::draw_wrapped(frame.buffer_mut(), inset, &text, true, 0);
             return;
         }
         rows.truncate(1);
@@ -350,7 +350,7 @@ fn summary(
         lines.push(Line::raw(""));
         lines.push(Line::styled(screen.editing_hint(), theme.dim()));
     }
-    crate::tui::view::draw_wrapped(frame.buffer_mut(), inner, &Text::from(lines), false, 0);
+    crate::tui::cells::wrap::draw_wrapped(frame.buffer_mut(), inner, &Text::from(lines), false, 0);
 }
 
 /// The roomy layout's working: how the attempts multiply and the delay
@@ -444,5 +444,5 @@ fn working(frame: &mut Frame<'_>, area: Rect, stack: &Stack, report: &Report, th
     let block = boxed(" How it adds up ", theme);
     let inside = block.inner(area);
     frame.render_widget(block, area);
-    crate::tui::view::draw_wrapped(frame.buffer_mut(), inside, &Text::from(lines), false, 0);
+    crate::tui::cells::wrap::draw_wrapped(frame.buffer_mut(), inside, &Text::from(lines), false, 0);
 }

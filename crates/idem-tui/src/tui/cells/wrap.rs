@@ -60,7 +60,7 @@ struct Grapheme {
 
 /// The rows of a text wrapped to a width.
 #[derive(Clone, Debug)]
-pub(super) struct Wrapped {
+pub(crate) struct Wrapped {
     pieces: Vec<Piece>,
     /// Where each row's pieces start in `pieces`.
     starts: Vec<usize>,
@@ -69,7 +69,7 @@ pub(super) struct Wrapped {
 impl Wrapped {
     /// `text` wrapped to `width` columns, leading blanks of a row dropped when `trim`; `None`
     /// when a line is aligned other than to the left, which is left to `Paragraph`.
-    pub(super) fn new(text: &Text<'_>, width: u16, trim: bool) -> Option<Wrapped> {
+    pub(crate) fn new(text: &Text<'_>, width: u16, trim: bool) -> Option<Wrapped> {
         let left = |a: Option<Alignment>| a.is_none_or(|a| a == Alignment::Left);
         if !left(text.alignment) || !text.lines.iter().all(|l| left(l.alignment)) {
             return None;
@@ -101,13 +101,13 @@ impl Wrapped {
     }
 
     /// How many rows the text takes.
-    pub(super) fn rows(&self) -> usize {
+    pub(crate) fn rows(&self) -> usize {
         self.starts.len()
     }
 
     /// Draws the rows from `first` on into `area`, one a row, as `Paragraph` draws them on
     /// cells nothing else has drawn in this frame.
-    pub(super) fn draw(&self, text: &Text<'_>, buf: &mut Buffer, area: Rect, first: usize) {
+    pub(crate) fn draw(&self, text: &Text<'_>, buf: &mut Buffer, area: Rect, first: usize) {
         let area = area.intersection(buf.area);
         for (row, y) in (first..self.starts.len()).zip(area.top()..area.bottom()) {
             let end = self

@@ -9,7 +9,7 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 /// or one with too little room, goes to `Layout` itself. The solver costs little once it has
 /// met a layout (it keeps what it found), but meeting the screen's layouts for the first time
 /// was most of the time the first frame took to draw.
-pub(super) fn split<const N: usize>(
+pub(crate) fn split<const N: usize>(
     area: Rect,
     direction: Direction,
     constraints: [Constraint; N],
