@@ -201,7 +201,9 @@ pub fn fit<S: AsRef<str> + Into<String>>(text: S, width: usize) -> String {
     // Widths are measured on whole strings: a character's width alone can differ from its
     // width in context (an emoji with a variation selector). Text that fits is given back as
     // it is, without a copy when it is owned.
-    if text.as_ref().width() <= width {
+    // No character is wider than its bytes are many, so text with no more bytes than
+    // columns fits without being measured.
+    if text.as_ref().len() <= width || text.as_ref().width() <= width {
         return text.into();
     }
     let text = text.as_ref();
@@ -214,4 +216,33 @@ pub fn fit<S: AsRef<str> + Into<String>>(text: S, width: usize) -> String {
     }
     out.push('…');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use unicode_width::UnicodeWidthStr;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+        /// `fit` takes text with no more bytes than columns as fitting without measuring it:
+        /// no text is wider than its bytes are many, whatever its characters (wide, emoji
+        /// with selectors and joiners, flags, keycaps, controls).
+        #[test]
+        fn no_text_is_wider_than_its_bytes(
+            text in prop_oneof![
+                "\\PC{0,40}",
+                "[a1#*注👩\u{200d}💻🇫🇷\u{fe0f}\u{20e3}\u{301}\u{1100}\u{1161}⚠⌚\t\u{7}]{0,20}",
+            ],
+            width in 0usize..48,
+        ) {
+            prop_assert!(text.width() <= text.len());
+            let cut = super::fit(text.as_str(), width);
+            if text.width() <= width {
+                prop_assert_eq!(cut, text);
+            } else {
+                prop_assert!(cut.ends_with('…') || cut.is_empty());
+            }
+        }
+    }
 }
