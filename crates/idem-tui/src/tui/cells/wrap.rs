@@ -19,18 +19,65 @@ struct Piece {
     to: usize,
 }
 
-/// How many rows `text` takes wrapped to `width` columns, as [`draw_wrapped`] draws it.
-pub(crate) fn rows_wrapped(text: &Text<'_>, width: u16, trim: bool) -> usize {
-    match Wrapped::new(text, width, trim) {
-        Some(w) => w.rows(),
-        None => ratatui::widgets::Paragraph::new(text.clone())
-            .wrap(ratatui::widgets::Wrap { trim })
-            .line_count(width),
+/// A text laid out at a width: [`Wrapped`]'s rows, or, when a line is aligned other than left,
+/// `Paragraph`'s, which it counts and draws itself. Measured once, then drawn.
+pub(crate) struct Laid {
+    wrapped: Option<Wrapped>,
+    rows: usize,
+    width: u16,
+    trim: bool,
+}
+
+impl Laid {
+    /// `text` wrapped to `width` columns, leading blanks of a row dropped when `trim`.
+    pub(crate) fn new(text: &Text<'_>, width: u16, trim: bool) -> Laid {
+        let wrapped = Wrapped::new(text, width, trim);
+        let rows = match &wrapped {
+            Some(w) => w.rows(),
+            None => paragraph(text, trim).line_count(width),
+        };
+        Laid {
+            wrapped,
+            rows,
+            width,
+            trim,
+        }
+    }
+
+    /// How many rows the text takes.
+    pub(crate) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The width it was laid out at.
+    pub(crate) fn width(&self) -> u16 {
+        self.width
+    }
+
+    /// Draws `text` (the text it was laid out from) into `area` from row `first` on.
+    pub(crate) fn draw(&self, text: &Text<'_>, buf: &mut Buffer, area: Rect, first: usize) {
+        match &self.wrapped {
+            Some(w) => w.draw(text, buf, area, first),
+            None => ratatui::widgets::Widget::render(
+                paragraph(text, self.trim).scroll((u16::try_from(first).unwrap_or(u16::MAX), 0)),
+                area,
+                buf,
+            ),
+        }
     }
 }
 
-/// `text` wrapped to `area`'s width and drawn into it from row `first` on: [`Wrapped`]'s rows,
-/// which keep to the area, or `Paragraph`'s when a line is aligned other than left.
+/// The wrapped `Paragraph` a [`Laid`] falls back on.
+fn paragraph<'a>(text: &Text<'a>, trim: bool) -> ratatui::widgets::Paragraph<'a> {
+    ratatui::widgets::Paragraph::new(text.clone()).wrap(ratatui::widgets::Wrap { trim })
+}
+
+/// How many rows `text` takes wrapped to `width` columns, as [`draw_wrapped`] draws it.
+pub(crate) fn rows_wrapped(text: &Text<'_>, width: u16, trim: bool) -> usize {
+    Laid::new(text, width, trim).rows()
+}
+
+/// `text` wrapped to `area`'s width and drawn into it from row `first` on.
 pub(crate) fn draw_wrapped(
     buf: &mut Buffer,
     area: Rect,
@@ -38,16 +85,7 @@ pub(crate) fn draw_wrapped(
     trim: bool,
     first: usize,
 ) {
-    match Wrapped::new(text, area.width, trim) {
-        Some(w) => w.draw(text, buf, area, first),
-        None => ratatui::widgets::Widget::render(
-            ratatui::widgets::Paragraph::new(text.clone())
-                .wrap(ratatui::widgets::Wrap { trim })
-                .scroll((u16::try_from(first).unwrap_or(u16::MAX), 0)),
-            area,
-            buf,
-        ),
-    }
+    Laid::new(text, area.width, trim).draw(text, buf, area, first);
 }
 
 /// One grapheme of the text, where it is, how wide, and whether it is blank.
@@ -486,5 +524,19 @@ mod tests {
         assert!(Wrapped::new(&text, 10, true).is_none());
         let text = Text::from("right").right_aligned();
         assert!(Wrapped::new(&text, 10, true).is_none());
+        // Laid out, it counts and draws what the paragraph does.
+        let text = Text::from(vec![
+            Line::from("a left line long enough to wrap"),
+            Line::from("a centred line, wrapped too").centered(),
+        ]);
+        let paragraph = Paragraph::new(text.clone()).wrap(Wrap { trim: true });
+        let laid = super::Laid::new(&text, 10, true);
+        assert_eq!(laid.rows(), paragraph.line_count(10));
+        let area = Rect::new(0, 0, 10, 4);
+        let mut want = Buffer::empty(area);
+        paragraph.scroll((2, 0)).render(area, &mut want);
+        let mut got = Buffer::empty(area);
+        laid.draw(&text, &mut got, area, 2);
+        assert_eq!(got, want);
     }
 }

@@ -1,7 +1,7 @@
 //! The narration of the current moment, and the outcome once the last tick is reached.
 
 use super::fit;
-use super::wrap::Wrapped;
+use super::wrap::Laid;
 use crate::story::outcome::{Tone, headline, reconcile_line, verdict_meaning};
 use crate::tui::app::{App, Overlay, Screen};
 use crate::tui::theme::Theme;
@@ -54,11 +54,8 @@ pub struct StoryBox<'a> {
     trim: bool,
     title: &'static str,
     style: Style,
-    /// The box's width, borders included, and the text wrapped inside it (`None` when a line
-    /// is aligned other than left, which `Paragraph` wraps and draws).
-    width: u16,
-    wrapped: Option<Wrapped>,
-    rows: usize,
+    /// The text laid out inside the box, its borders not counted.
+    laid: Laid,
 }
 
 impl<'a> StoryBox<'a> {
@@ -66,26 +63,19 @@ impl<'a> StoryBox<'a> {
     /// [`narration_text`]'s.
     pub fn new(app: &'a App, text: &'a str, width: u16, theme: &Theme) -> StoryBox<'a> {
         let (text, trim, title, style) = story(app, text, theme);
-        let inside = width.saturating_sub(2);
-        let wrapped = Wrapped::new(&text, inside, trim);
-        let rows = match &wrapped {
-            Some(w) => w.rows(),
-            None => super::wrap::rows_wrapped(&text, inside, trim),
-        };
+        let laid = Laid::new(&text, width.saturating_sub(2), trim);
         StoryBox {
             text,
             trim,
             title,
             style,
-            width,
-            wrapped,
-            rows,
+            laid,
         }
     }
 
     /// The rows the content needs, borders not counted.
     pub fn rows(&self) -> usize {
-        self.rows
+        self.laid.rows()
     }
 }
 
@@ -97,22 +87,16 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, story: StoryBox<'
         trim,
         title,
         style,
-        width,
-        wrapped,
-        rows,
+        laid,
     } = story;
     let inside = area.width.saturating_sub(2);
     // Drawn at another width than it was measured for (never, as the screens lay it out).
-    let (wrapped, rows) = if width == area.width {
-        (wrapped, rows)
+    let laid = if laid.width() == inside {
+        laid
     } else {
-        let again = Wrapped::new(&text, inside, trim);
-        let rows = match &again {
-            Some(w) => w.rows(),
-            None => super::wrap::rows_wrapped(&text, inside, trim),
-        };
-        (again, rows)
+        Laid::new(&text, inside, trim)
     };
+    let rows = laid.rows();
     let shown = usize::from(area.height.saturating_sub(2));
     let hidden = rows.saturating_sub(shown);
     let offset = usize::from(app.place.story_offset()).min(hidden);
@@ -129,10 +113,7 @@ pub fn narration(frame: &mut Frame<'_>, area: Rect, app: &App, story: StoryBox<'
     };
     let title_style = if hidden > 0 { theme.changed() } else { style };
     let inner = super::outline(frame.buffer_mut(), area, &title, title_style);
-    match wrapped {
-        Some(w) => w.draw(&text, frame.buffer_mut(), inner, offset),
-        None => super::wrap::draw_wrapped(frame.buffer_mut(), inner, &text, trim, offset),
-    }
+    laid.draw(&text, frame.buffer_mut(), inner, offset);
 }
 
 /// A prediction checkpoint: the question while it waits, what the room said (an answer or
