@@ -425,7 +425,7 @@ fn window(args: &idem::cli::window::WindowArgs) -> ExitCode {
     // Enter in the calculator hands over a scenario built from the stack, to be replayed.
     match idem::tui::window::run_standalone(stack) {
         Ok(Some(scenario)) => match idem::tui::App::new(scenario, "your-stack".into()) {
-            Ok(app) => terminal(app, None),
+            Ok(app) => terminal(app, None, None),
             Err(e) => usage_error(&e.to_string()),
         },
         Ok(None) => ExitCode::SUCCESS,
@@ -487,8 +487,10 @@ fn present(args: &PresentArgs) -> ExitCode {
     replay(&args.replay, Some((hide, Some(playlist))), results)
 }
 
-/// Loads and checks everything before the screen changes, then opens the replay (in presenter
-/// mode when `present` says what to hide, and on a session's first scenario when it has one).
+/// Loads and checks everything, then opens the replay (in presenter mode when `present` says
+/// what to hide, and on a session's first scenario when it has one). The terminal is taken on
+/// another thread meanwhile; when the story cannot be opened it is given back before the
+/// reason is printed.
 fn replay(
     args: &ReplayArgs,
     present: Option<(
@@ -500,6 +502,27 @@ fn replay(
     // The first frame marks the glossary's terms: their search is built on the second core
     // while this one reads the scenario.
     std::thread::spawn(idem::story::glossary::prepare);
+    let taking = idem::tui::terminal::unable_to_draw()
+        .is_none()
+        .then(|| idem::tui::terminal::Taking::start(!args.no_mouse));
+    let app = match open(args, present) {
+        Ok(app) => app,
+        Err(failure) => {
+            drop(taking);
+            return report(&failure);
+        }
+    };
+    terminal(app, taking, results)
+}
+
+/// The replay of what `args` name, or why it cannot be shown.
+fn open(
+    args: &ReplayArgs,
+    present: Option<(
+        idem::present::Hide,
+        Option<idem::present::playlist::Playlist>,
+    )>,
+) -> Result<idem::tui::App, Failure> {
     let presenting = present.is_some();
     let (hide, playlist) = match present {
         Some((hide, playlist)) => (hide, playlist),
@@ -518,20 +541,19 @@ fn replay(
     let mut loaded = match (first, read) {
         (Some(s), _) => s.scenario.clone(),
         (None, Ok(s)) => s,
-        (None, Err(e)) => return report(&e.into()),
+        (None, Err(e)) => return Err(e.into()),
     };
     // A session's parts are keyed already, each as it can be.
     if playlist.is_none() {
-        loaded = match loaded.rekeyed(args.key_strategy, args.step_keys) {
-            Ok(s) => s,
-            Err(why) => return usage_error(why),
-        };
+        loaded = loaded
+            .rekeyed(args.key_strategy, args.step_keys)
+            .map_err(|why| Failure::Message(why.to_string()))?;
     }
     if let Some(why) = idem::tui::terminal::unable_to_draw() {
         let arg = idem::text::shell_word(scenario.unwrap_or("order-5531"));
-        return usage_error(&format!(
+        return Err(Failure::Message(format!(
             "{why}; `idem run {arg} --design all` prints the story as text"
-        ));
+        )));
     }
     let source = idem::text::sanitize_line(scenario.unwrap_or("order-5531"));
     // A scenario read from a file is watched, and reloaded when it changes.
@@ -545,15 +567,20 @@ fn replay(
         cards: playlist.is_some(),
         playlist,
     };
-    let app = match idem::tui::App::launch(loaded, source, launch) {
-        Ok(app) => app,
-        Err(e) => return usage_error(&e.to_string()),
-    };
-    terminal(app, results)
+    idem::tui::App::launch(loaded, source, launch).map_err(|e| Failure::Message(e.to_string()))
 }
 
-fn terminal(app: idem::tui::App, results: Option<(&std::path::Path, bool)>) -> ExitCode {
-    match idem::tui::terminal::run(app) {
+/// Runs the replay on the terminal `taking` is taking, or takes it now.
+fn terminal(
+    app: idem::tui::App,
+    taking: Option<idem::tui::terminal::Taking>,
+    results: Option<(&std::path::Path, bool)>,
+) -> ExitCode {
+    let ran = match taking {
+        Some(taking) => idem::tui::terminal::run_taken(app, taking),
+        None => idem::tui::terminal::run(app),
+    };
+    match ran {
         Ok(app) => {
             let mut said = idem::tui::terminal::summary(&app);
             if let Some((path, force)) = results {

@@ -241,6 +241,49 @@ fn the_window_screen_restores_the_terminal_on_every_signal() {
     check_program("sig-window", "window --tui", "retry window");
 }
 
+/// The terminal is taken while the story is read: a story that cannot be opened gives it
+/// back first, so its reason is printed on the screen the program was started from, and the
+/// tty is as it was.
+#[test]
+fn a_story_that_cannot_open_gives_the_terminal_back_before_its_reason() {
+    if !tmux_ready("the signal tests") {
+        return;
+    }
+    let mut bench = Bench::start("sig-refused");
+    let bad = bench.dir.join("bad.toml");
+    std::fs::write(&bad, "[scenario]\nname = 3\n").expect("a scratch scenario");
+    let bin = env!("CARGO_BIN_EXE_idem");
+    for (args, reason) in [
+        (format!("'{}'", bad.display()), "unknown field `scenario`"),
+        ("--step-keys none".to_string(), "no [[step]]"),
+    ] {
+        let from = bench.log_len();
+        let done = bench.shell(&format!(
+            "{bin} {args} 2> reason; echo \"$?\" > status; stty -g > after; cmp -s before after"
+        ));
+        assert!(done.ends_with("=0"), "idem {args}: the tty mode changed");
+        let status = std::fs::read_to_string(bench.dir.join("status")).unwrap_or_default();
+        assert_eq!(status.trim(), "2", "idem {args}");
+        let said = std::fs::read_to_string(bench.dir.join("reason")).unwrap_or_default();
+        assert!(said.contains(reason), "idem {args} said {said:?}");
+        assert_eq!(bench.tmux.format(SESSION, "#{alternate_on}"), "0");
+        // Whatever it took of the screen, it gave back: the last alternate screen entered
+        // is left, and the cursor shown.
+        let log = std::fs::read(&bench.log).expect("the pane's log");
+        let bytes = &log[from.min(log.len())..];
+        if let Some(entered) = find_last(bytes, b"\x1b[?1049h") {
+            assert!(
+                find_last(&bytes[entered..], b"\x1b[?1049l").is_some(),
+                "idem {args}: the alternate screen was not left"
+            );
+            assert!(
+                find_last(&bytes[entered..], b"\x1b[?25h").is_some(),
+                "idem {args}: the cursor was not shown again"
+            );
+        }
+    }
+}
+
 /// Fails if anything but CSI sequences (`ESC [` … final byte), line ends and text is in
 /// `bytes`: no OSC, no BEL, no C1 control, no bidi control.
 fn assert_only_csi(bytes: &[u8], what: &str) {

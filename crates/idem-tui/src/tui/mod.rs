@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod arrive;
+pub mod backend;
 pub mod cells;
 pub mod checklist;
 pub mod effect;

@@ -12,8 +12,8 @@
 //! The signals are caught with `signal-hook` and only looked at between events, on the
 //! loop's own thread, so restoring never races with drawing.
 
+use super::backend::Direct;
 use super::program::Wake;
-use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::{cursor, execute, terminal};
 use ratatui::{Frame, Terminal};
@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 
 /// The terminal a session draws on.
-pub type Screen = Terminal<CrosstermBackend<FrameOut<io::Stdout>>>;
+pub type Screen = Terminal<Direct<FrameOut<io::Stdout>>>;
 
 /// Output for a frame: what ratatui writes while drawing is gathered, and goes out in one
 /// write when it flushes the backend after the frame, rather than in the pieces of a kilobyte
@@ -194,7 +194,7 @@ fn take_terminal() -> io::Result<Screen> {
     }));
     terminal::enable_raw_mode()?;
     execute!(io::stdout(), terminal::EnterAlternateScreen)?;
-    Terminal::new(CrosstermBackend::new(FrameOut::new(io::stdout())))
+    Terminal::new(Direct::new(FrameOut::new(io::stdout())))
 }
 
 /// Stops this process and the others of its job (a `cargo run` or a wrapper script), as the
@@ -275,7 +275,7 @@ fn restore() {
 }
 
 impl super::program::Host for Session {
-    type Backend = CrosstermBackend<FrameOut<io::Stdout>>;
+    type Backend = Direct<FrameOut<io::Stdout>>;
 
     fn terminal(&mut self) -> &mut Screen {
         &mut self.terminal

@@ -100,17 +100,59 @@ impl Program for App {
     }
 }
 
+/// The terminal being taken (raw mode, the alternate screen, the signals, the screen's
+/// buffers) on another thread while this one reads and tells the story: the first frame waits
+/// for the longer of the two, not for both. Dropped unused, it waits for the taking and gives
+/// the terminal back, so a reason the replay cannot open is printed on the screen it was
+/// called from.
+pub struct Taking(Option<std::thread::JoinHandle<io::Result<Session>>>);
+
+impl Taking {
+    /// Starts taking the terminal, with click and wheel reports when `mouse` says so.
+    pub fn start(mouse: bool) -> Taking {
+        Taking(Some(std::thread::spawn(move || {
+            if mouse {
+                Session::start_with_mouse()
+            } else {
+                Session::start()
+            }
+        })))
+    }
+
+    /// The terminal, once taken.
+    fn session(mut self) -> io::Result<Session> {
+        match self.0.take() {
+            Some(taking) => taking
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            None => Err(io::Error::other("the terminal was already taken")),
+        }
+    }
+}
+
+impl Drop for Taking {
+    fn drop(&mut self) {
+        if let Some(taking) = self.0.take() {
+            // The session, if one was made, is dropped here: the terminal is given back.
+            let _ = taking.join();
+        }
+    }
+}
+
 /// Runs the replay on a real terminal until the viewer quits; gives the replay back as it
 /// ended, for a summary once the terminal is restored.
-pub fn run(mut app: App) -> io::Result<App> {
+pub fn run(app: App) -> io::Result<App> {
+    let mouse = app.screens.mouse;
+    run_taken(app, Taking::start(mouse))
+}
+
+/// As [`run`], on a terminal already being taken: `taking` was started before the story
+/// was read, with the click reports `app` asks for.
+pub fn run_taken(mut app: App, taking: Taking) -> io::Result<App> {
     let theme = Theme::from_env();
     {
         // Restored on every way out: quit, error, panic, and the signals that end or suspend it.
-        let mut session = if app.screens.mouse {
-            Session::start_with_mouse()?
-        } else {
-            Session::start()?
-        };
+        let mut session = taking.session()?;
         let mut runtime = Replay::new(&app);
         program::run(&mut session, &mut app, &mut runtime, &theme)?;
     }

@@ -1,0 +1,305 @@
+//! The backend a session draws through: ratatui's crossterm backend, except that a frame's
+//! cells are written by hand rather than each through `write!`. A cell's symbol goes out as
+//! its bytes and a cursor move as its digits; a change of colour or attribute, rarer, still
+//! goes through crossterm's own commands. The bytes are those ratatui's backend writes for the
+//! same cells, which a property test holds; on the first frame the formatting machinery was
+//! most of the time spent writing it out.
+
+use ratatui::backend::{Backend, ClearType, CrosstermBackend, IntoCrossterm, WindowSize};
+use ratatui::buffer::Cell;
+use ratatui::crossterm::queue;
+use ratatui::crossterm::style::{
+    Attribute, Color as CrosstermColor, Colors, SetAttribute, SetBackgroundColor, SetColors,
+    SetForegroundColor, SetUnderlineColor,
+};
+use ratatui::layout::{Position, Size};
+use ratatui::style::{Color, Modifier};
+use std::io::{self, Write};
+
+/// Ratatui's crossterm backend, drawing frames by hand (see the module's note).
+pub struct Direct<W: Write>(CrosstermBackend<W>);
+
+impl<W: Write> Direct<W> {
+    pub fn new(out: W) -> Direct<W> {
+        Direct(CrosstermBackend::new(out))
+    }
+}
+
+/// Writes the command that moves the cursor to column `x`, row `y` (both from 0): what
+/// crossterm's `MoveTo` writes, `ESC [ row ; column H`, counted from 1.
+fn move_to(out: &mut impl Write, x: u16, y: u16) -> io::Result<()> {
+    let mut bytes = [0u8; 16];
+    bytes[0] = 0x1b;
+    bytes[1] = b'[';
+    let mut at = 2;
+    for (n, end) in [(u32::from(y) + 1, b';'), (u32::from(x) + 1, b'H')] {
+        let mut digits = [0u8; 5];
+        let mut left = n;
+        let mut count = 0;
+        loop {
+            digits[count] = b'0' + (left % 10) as u8;
+            count += 1;
+            left /= 10;
+            if left == 0 {
+                break;
+            }
+        }
+        for d in digits[..count].iter().rev() {
+            bytes[at] = *d;
+            at += 1;
+        }
+        bytes[at] = end;
+        at += 1;
+    }
+    out.write_all(&bytes[..at])
+}
+
+/// The attribute commands that turn what `from` shows into what `to` shows, in the order
+/// and form ratatui's crossterm backend writes them.
+fn change_modifier(out: &mut impl Write, from: Modifier, to: Modifier) -> io::Result<()> {
+    let removed = from - to;
+    if removed.contains(Modifier::REVERSED) {
+        queue!(out, SetAttribute(Attribute::NoReverse))?;
+    }
+    // Bold and dim are undone together, by normal intensity; what stays is set again.
+    let reset_intensity = removed.intersects(Modifier::BOLD | Modifier::DIM);
+    if reset_intensity {
+        queue!(out, SetAttribute(Attribute::NormalIntensity))?;
+        if to.contains(Modifier::DIM) {
+            queue!(out, SetAttribute(Attribute::Dim))?;
+        }
+        if to.contains(Modifier::BOLD) {
+            queue!(out, SetAttribute(Attribute::Bold))?;
+        }
+    }
+    for (modifier, off) in [
+        (Modifier::ITALIC, Attribute::NoItalic),
+        (Modifier::UNDERLINED, Attribute::NoUnderline),
+        (Modifier::CROSSED_OUT, Attribute::NotCrossedOut),
+        (Modifier::HIDDEN, Attribute::NoHidden),
+    ] {
+        if removed.contains(modifier) {
+            queue!(out, SetAttribute(off))?;
+        }
+    }
+    if removed.intersects(Modifier::SLOW_BLINK | Modifier::RAPID_BLINK) {
+        queue!(out, SetAttribute(Attribute::NoBlink))?;
+    }
+    let added = to - from;
+    for (modifier, on, unless_reset) in [
+        (Modifier::REVERSED, Attribute::Reverse, false),
+        (Modifier::BOLD, Attribute::Bold, true),
+        (Modifier::ITALIC, Attribute::Italic, false),
+        (Modifier::UNDERLINED, Attribute::Underlined, false),
+        (Modifier::DIM, Attribute::Dim, true),
+        (Modifier::CROSSED_OUT, Attribute::CrossedOut, false),
+        (Modifier::HIDDEN, Attribute::Hidden, false),
+        (Modifier::SLOW_BLINK, Attribute::SlowBlink, false),
+        (Modifier::RAPID_BLINK, Attribute::RapidBlink, false),
+    ] {
+        if added.contains(modifier) && !(unless_reset && reset_intensity) {
+            queue!(out, SetAttribute(on))?;
+        }
+    }
+    Ok(())
+}
+
+impl<W: Write> Backend for Direct<W> {
+    type Error = io::Error;
+
+    fn draw<'a, I>(&mut self, content: I) -> io::Result<()>
+    where
+        I: Iterator<Item = (u16, u16, &'a Cell)>,
+    {
+        let out = &mut self.0;
+        let mut fg = Color::Reset;
+        let mut bg = Color::Reset;
+        let mut underline = Color::Reset;
+        let mut modifier = Modifier::empty();
+        let mut last: Option<(u16, u16)> = None;
+        for (x, y, cell) in content {
+            // The cursor moves unless the cell is the one after the last written.
+            let next =
+                matches!(last, Some((lx, ly)) if u32::from(x) == u32::from(lx) + 1 && y == ly);
+            if !next {
+                move_to(out, x, y)?;
+            }
+            last = Some((x, y));
+            if cell.modifier != modifier {
+                change_modifier(out, modifier, cell.modifier)?;
+                modifier = cell.modifier;
+            }
+            if cell.fg != fg || cell.bg != bg {
+                queue!(
+                    out,
+                    SetColors(Colors::new(
+                        cell.fg.into_crossterm(),
+                        cell.bg.into_crossterm()
+                    ))
+                )?;
+                fg = cell.fg;
+                bg = cell.bg;
+            }
+            if cell.underline_color != underline {
+                let color: CrosstermColor = cell.underline_color.into_crossterm();
+                queue!(out, SetUnderlineColor(color))?;
+                underline = cell.underline_color;
+            }
+            out.write_all(cell.symbol().as_bytes())?;
+        }
+        queue!(
+            out,
+            SetForegroundColor(CrosstermColor::Reset),
+            SetBackgroundColor(CrosstermColor::Reset),
+            SetUnderlineColor(CrosstermColor::Reset),
+            SetAttribute(Attribute::Reset),
+        )
+    }
+
+    fn append_lines(&mut self, n: u16) -> io::Result<()> {
+        self.0.append_lines(n)
+    }
+
+    fn hide_cursor(&mut self) -> io::Result<()> {
+        self.0.hide_cursor()
+    }
+
+    fn show_cursor(&mut self) -> io::Result<()> {
+        self.0.show_cursor()
+    }
+
+    fn get_cursor_position(&mut self) -> io::Result<Position> {
+        self.0.get_cursor_position()
+    }
+
+    fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> io::Result<()> {
+        self.0.set_cursor_position(position)
+    }
+
+    fn clear(&mut self) -> io::Result<()> {
+        self.0.clear()
+    }
+
+    fn clear_region(&mut self, clear_type: ClearType) -> io::Result<()> {
+        self.0.clear_region(clear_type)
+    }
+
+    fn size(&self) -> io::Result<Size> {
+        self.0.size()
+    }
+
+    fn window_size(&mut self) -> io::Result<WindowSize> {
+        self.0.window_size()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Backend::flush(&mut self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Direct;
+    use proptest::prelude::*;
+    use ratatui::backend::{Backend, CrosstermBackend};
+    use ratatui::buffer::Cell;
+    use ratatui::style::{Color, Modifier};
+
+    /// A writer whose bytes can be read after the backend that owns it has written them.
+    #[derive(Clone, Default)]
+    struct Sink(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+    impl std::io::Write for Sink {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// What each backend writes for `cells`: ratatui's, then this one's.
+    fn both(cells: &[(u16, u16, &Cell)]) -> (String, String) {
+        let (theirs, ours) = (Sink::default(), Sink::default());
+        let drawn = CrosstermBackend::new(theirs.clone()).draw(cells.iter().copied());
+        assert!(drawn.is_ok());
+        let drawn = Direct::new(ours.clone()).draw(cells.iter().copied());
+        assert!(drawn.is_ok());
+        let text = |s: Sink| String::from_utf8_lossy(&s.0.borrow()).into_owned();
+        (text(theirs), text(ours))
+    }
+
+    fn color() -> impl Strategy<Value = Color> {
+        prop_oneof![
+            Just(Color::Reset),
+            Just(Color::Black),
+            Just(Color::Cyan),
+            Just(Color::LightRed),
+            Just(Color::Gray),
+            Just(Color::DarkGray),
+            Just(Color::White),
+            any::<u8>().prop_map(Color::Indexed),
+            (any::<u8>(), any::<u8>(), any::<u8>()).prop_map(|(r, g, b)| Color::Rgb(r, g, b)),
+        ]
+    }
+
+    fn cell() -> impl Strategy<Value = Cell> {
+        let symbol = prop_oneof![
+            Just(" ".to_string()),
+            Just("a".to_string()),
+            Just("│".to_string()),
+            Just("界".to_string()),
+            Just("e\u{301}".to_string()),
+            Just("%".to_string()),
+            "[a-z{}%]{0,2}",
+        ];
+        // Mostly plain cells, as on a screen, so runs of one style are common.
+        let style = prop_oneof![
+            3 => Just((Color::Reset, Color::Reset, Color::Reset, Modifier::empty())),
+            2 => (color(), color(), color(), (0u16..=0x1ff).prop_map(Modifier::from_bits_truncate)),
+        ];
+        (symbol, style).prop_map(|(symbol, (fg, bg, underline, modifier))| {
+            let mut cell = Cell::default();
+            cell.set_symbol(&symbol);
+            cell.fg = fg;
+            cell.bg = bg;
+            cell.underline_color = underline;
+            cell.modifier = modifier;
+            cell
+        })
+    }
+
+    /// For any cells at any places, in any order (columns and rows past 10,000 included, short
+    /// of the last, where ratatui's backend would overflow), the bytes written are those
+    /// ratatui's crossterm backend writes.
+    #[test]
+    fn a_frame_is_written_as_ratatuis_backend_writes_it() {
+        let place = prop_oneof![
+            4 => (0u16..6, 0u16..4),
+            1 => (0..u16::MAX - 1, 0..u16::MAX - 1),
+        ];
+        let content = proptest::collection::vec((place, cell()), 0..40);
+        proptest!(ProptestConfig::with_cases(2048), |(content in content)| {
+            let cells: Vec<(u16, u16, &Cell)> =
+                content.iter().map(|((x, y), c)| (*x, *y, c)).collect();
+            let (theirs, ours) = both(&cells);
+            prop_assert_eq!(ours, theirs);
+        });
+    }
+
+    /// Every attribute change, from any set of attributes to any other.
+    #[test]
+    fn every_change_of_attributes_is_written_as_ratatuis_backend_writes_it() {
+        for from in 0u16..=0x1ff {
+            for to in (0u16..=0x1ff).step_by(7) {
+                let mut a = Cell::new("x");
+                a.modifier = Modifier::from_bits_truncate(from);
+                let mut b = Cell::new("y");
+                b.modifier = Modifier::from_bits_truncate(to);
+                let (theirs, ours) = both(&[(0, 0, &a), (1, 0, &b)]);
+                assert_eq!(ours, theirs, "{from:#x} to {to:#x}");
+            }
+        }
+    }
+}
