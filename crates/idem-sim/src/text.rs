@@ -6,6 +6,9 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Removes every control character, newlines included: for titles, names and labels.
 pub fn sanitize_line(text: &str) -> String {
+    if nothing_to_remove(text, false) {
+        return text.to_owned();
+    }
     text.chars()
         .map(|c| if c == '\t' { ' ' } else { c })
         .filter(|c| !c.is_control() && !is_invisible_format(*c))
@@ -14,6 +17,10 @@ pub fn sanitize_line(text: &str) -> String {
 
 /// Removes control characters but keeps line breaks: for descriptions and narration.
 pub fn sanitize_block(text: &str) -> String {
+    if nothing_to_remove(text, true) {
+        // The lines joined again are the text without its last newline.
+        return text.strip_suffix('\n').unwrap_or(text).to_owned();
+    }
     text.lines()
         .map(sanitize_line)
         .collect::<Vec<_>>()
@@ -23,6 +30,9 @@ pub fn sanitize_block(text: &str) -> String {
 /// Text written across several lines of a file, as flowing paragraphs: the lines of a
 /// paragraph are joined with spaces, paragraphs are kept apart by one line break.
 pub fn reflow(text: &str) -> String {
+    if let Some(flowed) = reflow_clean(text) {
+        return flowed;
+    }
     let clean = sanitize_block(text);
     clean
         .split("\n\n")
@@ -30,6 +40,74 @@ pub fn reflow(text: &str) -> String {
         .filter(|p| !p.is_empty())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// [`reflow`] in one pass over text that sanitizing would leave as it is (but for a last
+/// newline, which ends a paragraph anyway), the commonest case; `None` at the first
+/// character it would remove. A paragraph ends at each pair of line feeds, read from the
+/// left, as splitting at them does.
+fn reflow_clean(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut word: Option<usize> = None;
+    let mut new_paragraph = false;
+    let end_word = |out: &mut String, word: &mut Option<usize>, end: usize, new: &mut bool| {
+        if let Some(start) = word.take() {
+            if !out.is_empty() {
+                out.push(if *new { '\n' } else { ' ' });
+            }
+            out.push_str(&text[start..end]);
+            *new = false;
+        }
+    };
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\n' => {
+                end_word(&mut out, &mut word, i, &mut new_paragraph);
+                if bytes.get(i + 1) == Some(&b'\n') {
+                    new_paragraph = true;
+                    i += 2;
+                } else {
+                    i += 1;
+                }
+            }
+            b' ' => {
+                end_word(&mut out, &mut word, i, &mut new_paragraph);
+                i += 1;
+            }
+            0x00..=0x1f | 0x7f => return None,
+            0x21..=0x7e => {
+                word.get_or_insert(i);
+                i += 1;
+            }
+            _ => {
+                let c = text.get(i..)?.chars().next()?;
+                if c.is_control() || is_invisible_format(c) {
+                    return None;
+                }
+                if c.is_whitespace() {
+                    end_word(&mut out, &mut word, i, &mut new_paragraph);
+                } else {
+                    word.get_or_insert(i);
+                }
+                i += c.len_utf8();
+            }
+        }
+    }
+    end_word(&mut out, &mut word, text.len(), &mut new_paragraph);
+    Some(out)
+}
+
+/// Whether sanitizing would leave `text` as it is: no control character (but line feeds,
+/// when `line_feeds`) and no invisible mark. Printable ASCII is passed a byte at a time.
+fn nothing_to_remove(text: &str, line_feeds: bool) -> bool {
+    let printable = |b: u8| (0x20..0x7f).contains(&b) || (line_feeds && b == b'\n');
+    if text.bytes().all(printable) {
+        return true;
+    }
+    text.chars()
+        .all(|c| (line_feeds && c == '\n') || !(c.is_control() || is_invisible_format(c)))
 }
 
 /// At most `max` characters of `text`, with `…` where it was cut.
@@ -235,6 +313,84 @@ pub fn choice<T: Copy>(text: &str, what: &str, options: &[(&'static str, T)]) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// What the three cleaners did before their printable-ASCII shortcut, character by
+    /// character: the shortcut must give the same text.
+    fn line_by_chars(text: &str) -> String {
+        text.chars()
+            .map(|c| if c == '\t' { ' ' } else { c })
+            .filter(|c| !c.is_control() && !is_invisible_format(*c))
+            .collect()
+    }
+
+    fn block_by_chars(text: &str) -> String {
+        text.lines()
+            .map(line_by_chars)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn reflow_by_chars(text: &str) -> String {
+        block_by_chars(text)
+            .split("\n\n")
+            .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Text mostly of the characters a scenario's prose is written in, with line breaks,
+    /// blank lines, tabs, carriage returns, other controls and a few letters beyond ASCII.
+    fn prose() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![
+                8 => "[a-z]{1,6}",
+                4 => Just(" ".to_string()),
+                3 => Just("\n".to_string()),
+                2 => Just("\n\n".to_string()),
+                1 => Just("  \n ".to_string()),
+                1 => Just("\t".to_string()),
+                1 => Just("\r\n".to_string()),
+                1 => Just("\u{7}".to_string()),
+                1 => Just("\u{a0}".to_string()),
+                1 => Just("\u{b}".to_string()),
+                1 => Just("é".to_string()),
+                1 => Just("\u{202e}".to_string()),
+                1 => any::<char>().prop_map(String::from),
+            ],
+            0..40,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+        #[test]
+        fn the_shortcuts_clean_as_the_character_walk_does(text in prose()) {
+            prop_assert_eq!(sanitize_line(&text), line_by_chars(&text));
+            prop_assert_eq!(sanitize_block(&text), block_by_chars(&text));
+            prop_assert_eq!(reflow(&text), reflow_by_chars(&text));
+        }
+    }
+
+    #[test]
+    fn the_shortcuts_meet_the_edges_of_a_block() {
+        for text in [
+            "",
+            "\n",
+            "\n\n",
+            "a\n",
+            "a\n\n",
+            "a\n\n\n",
+            "\n\na",
+            " \n \n",
+            "a\n\n\n\nb",
+        ] {
+            assert_eq!(sanitize_block(text), block_by_chars(text), "{text:?}");
+            assert_eq!(reflow(text), reflow_by_chars(text), "{text:?}");
+        }
+    }
 
     #[test]
     fn a_list_reads_as_a_sentence() {

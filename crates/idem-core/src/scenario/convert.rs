@@ -1014,7 +1014,7 @@ fn expectations(
             refunds,
             key_strategy: e.key_strategy.as_ref().map(|k| k.get_ref().0),
             step_keys,
-            line: Diagnostic::at(Severity::Error, c.source, spec.span(), String::new()).line,
+            line: super::diagnostic::line_at(c.source, spec.span().start),
         });
     }
     out

@@ -26,6 +26,12 @@ pub struct Diagnostic {
     pub snippet: Option<String>,
 }
 
+/// The line, counted from 1, that byte `offset` of `source` is on (its end, past the end).
+pub fn line_at(source: &str, offset: usize) -> usize {
+    let before = &source.as_bytes()[..offset.min(source.len())];
+    before.iter().filter(|b| **b == b'\n').count() + 1
+}
+
 impl Diagnostic {
     /// A diagnostic at a byte range of `source`.
     pub fn at(
@@ -36,7 +42,7 @@ impl Diagnostic {
     ) -> Diagnostic {
         let start = floor_char_boundary(source, span.start.min(source.len()));
         let before = &source[..start];
-        let line = before.matches('\n').count() + 1;
+        let line = line_at(source, start);
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let column = source[line_start..start].chars().count() + 1;
         let line_text = source[line_start..].split('\n').next().unwrap_or("");
@@ -181,6 +187,17 @@ pub fn write_diagnostic(f: &mut impl fmt::Write, file: &str, d: &Diagnostic) -> 
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_byte_is_on_the_line_its_newlines_before_it_say() {
+        let source = "a = 1\n\nb = \"é\"\nc";
+        assert_eq!(super::line_at(source, 0), 1);
+        assert_eq!(super::line_at(source, 5), 1);
+        assert_eq!(super::line_at(source, 6), 2);
+        assert_eq!(super::line_at(source, 7), 3);
+        assert_eq!(super::line_at(source, source.len()), 4);
+        assert_eq!(super::line_at(source, 999), 4);
+    }
     use super::*;
 
     #[test]

@@ -61,12 +61,15 @@ pub fn find(name: &str) -> Option<&'static Builtin> {
 mod tests {
     use super::BUILTIN;
 
-    /// A built-in is read without surveying its ticks under every design: this holds that
-    /// the survey finds nothing in any of them, neither error nor warning, so skipping it
-    /// changes nothing a person sees.
+    /// A built-in is read without surveying its ticks under every design or checking its
+    /// shape: this holds that the survey finds nothing in any of them, neither error nor
+    /// warning, and that the shape is within bounds, so skipping them changes nothing a
+    /// person sees.
     #[test]
     fn the_survey_finds_nothing_in_a_built_in() {
         for b in BUILTIN {
+            let shape = super::super::check_shape(b.name, b.text);
+            assert!(shape.is_ok(), "{}: {shape:?}", b.name);
             let loaded = b.load().unwrap_or_else(|e| panic!("{}: {e}", b.name));
             let found = super::super::targets::check(&loaded);
             assert!(found.is_empty(), "{}: {found:?}", b.name);

@@ -33,15 +33,15 @@ pub struct Prepared {
 /// it is told.
 #[derive(Clone)]
 pub struct Runs {
-    scenario: Scenario,
+    scenario: std::sync::Arc<Scenario>,
     traces: PerDesign<Trace>,
     told: PerDesign<std::sync::OnceLock<Told>>,
     /// Where each design's story first uses each glossary term, found when first wanted.
     glossary: PerDesign<std::sync::OnceLock<Vec<Option<usize>>>>,
-    /// The same for the terms each design's story uses in its first
-    /// [`GLOSSARY_SEARCHED_AHEAD_UP_TO`] ticks, `None` for the others: what the marks of an
-    /// early tick need while the whole story has not been searched, found once.
-    glossary_ahead: PerDesign<std::sync::OnceLock<Vec<Option<usize>>>>,
+    /// The same for the terms each design's story uses in its first ticks (as many as each
+    /// of [`GLOSSARY_SEARCHED_AHEAD_UP_TO`] says), `None` for the others: what the marks of
+    /// an early tick need while the whole story has not been searched, each found once.
+    glossary_ahead: PerDesign<[std::sync::OnceLock<Vec<Option<usize>>>; 2]>,
     /// Each design's runs of repeated attempts (folded with `f`), found when first wanted.
     repeats: PerDesign<std::sync::OnceLock<Vec<crate::tui::repeats::Run>>>,
     /// For a view that never leaves one design: the others keep their outcomes alone, and
@@ -98,15 +98,17 @@ impl Runs {
     /// story's first ticks alone, made once, so a long story's first frame does not wait for
     /// the search of all of it, and no frame searches again.
     pub fn glossary_through(&self, design: crate::sim::Design, tick: usize) -> &[Option<usize>] {
-        match self.glossary[design].get() {
-            Some(all) => all,
-            None if tick < GLOSSARY_SEARCHED_AHEAD_UP_TO => self.glossary_ahead[design]
-                .get_or_init(|| {
-                    crate::story::glossary::first_uses_through(
-                        self.telling(design),
-                        GLOSSARY_SEARCHED_AHEAD_UP_TO - 1,
-                    )
-                }),
+        if let Some(all) = self.glossary[design].get() {
+            return all;
+        }
+        let ahead = GLOSSARY_SEARCHED_AHEAD_UP_TO
+            .iter()
+            .zip(&self.glossary_ahead[design])
+            .find(|(up_to, _)| tick < **up_to);
+        match ahead {
+            Some((up_to, found)) => found.get_or_init(|| {
+                crate::story::glossary::first_uses_through(self.telling(design), up_to - 1)
+            }),
             None => self.glossary(design),
         }
     }
@@ -226,8 +228,11 @@ pub fn prepare_one(scenario: Scenario, design: crate::sim::Design) -> Result<Pre
 }
 
 /// The work of all three: every design simulated, to be told unless `only` names another,
-/// and `showing` told at once. The design shown is simulated and told on this thread while
-/// another simulates the rest: telling a long run takes longer than simulating every design.
+/// and `showing` told at once. The design shown is simulated and told on this thread while a
+/// helper simulates the rest: telling a long run takes longer than simulating every design.
+/// The two share the rest, each taking the next run not yet taken, so this thread never
+/// waits for a helper that has not started (on a busy machine a new thread can take longer
+/// to start than a short story takes to simulate).
 fn prepare_telling(
     original: Scenario,
     added: Vec<Fault>,
@@ -235,51 +240,49 @@ fn prepare_telling(
     showing: Option<crate::sim::Design>,
 ) -> Result<Prepared, SimError> {
     use crate::sim::Design;
-    let told_here = |d: Design| only.is_none_or(|o| o == d);
-    let scenario = crate::scenario::fork::with_faults(&original, &added);
-    let kept = |trace: Trace, d: Design| {
-        let length = trace.ticks.len();
-        let trace = if told_here(d) {
-            trace
-        } else {
-            trace.outcome_only()
-        };
-        (trace, length)
-    };
-    let (rest, first, before) = std::thread::scope(|s| {
-        let rest = s.spawn(|| {
-            let runs: Vec<(Design, Simulated)> = Design::ALL
-                .into_iter()
-                .filter(|d| Some(*d) != showing)
-                .map(|d| (d, scenario.simulate(d).map(|t| kept(t, d))))
-                .collect();
-            // Each design's length before the what-ifs, when there are some.
-            let before: Option<Vec<Result<usize, SimError>>> = (!added.is_empty()).then(|| {
-                Design::ALL
-                    .into_iter()
-                    .map(|d| original.simulate(d).map(|t| t.ticks.len()))
-                    .collect()
-            });
-            (runs, before)
-        });
-        let first = showing.map(|d| {
-            let run = scenario.simulate(d).map(|t| {
-                let telling = told_here(d).then(|| scenario.tell(&t));
-                (kept(t, d), telling)
-            });
-            (d, run)
-        });
-        let (rest, before) = rest
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (rest, first, before)
+    let scenario = std::sync::Arc::new(crate::scenario::fork::with_faults(&original, &added));
+    let mut list: Vec<Simulation> = Design::ALL
+        .into_iter()
+        .filter(|d| Some(*d) != showing)
+        .map(Simulation::Run)
+        .collect();
+    // Each design's length before the what-ifs, when there are some.
+    if !added.is_empty() {
+        list.extend(Design::ALL.into_iter().map(Simulation::Before));
+    }
+    let jobs = std::sync::Arc::new(Jobs {
+        turn: std::sync::Mutex::new(()),
+        scenario: std::sync::Arc::clone(&scenario),
+        original: (!added.is_empty()).then(|| original.clone()),
+        only,
+        next: std::sync::atomic::AtomicUsize::new(0),
+        done: std::sync::Mutex::new(list.iter().map(|_| None).collect()),
+        finished: std::sync::Condvar::new(),
+        list,
     });
+    let helper = std::sync::Arc::clone(&jobs);
+    // Without a helper (no thread could be made), this thread does every run.
+    let _ = std::thread::Builder::new().spawn(move || helper.work());
+    let first = showing.map(|d| {
+        let run = scenario.simulate(d).map(|t| {
+            let telling = told_here(only, d).then(|| scenario.tell(&t));
+            (kept(only, t, d), telling)
+        });
+        (d, run)
+    });
+    jobs.work();
+    let done = jobs.wait();
     // Each run in its design's place, so the first design that cannot be simulated is the
     // one said, as when they ran one after another.
     let mut told_first = None;
     let mut slots: Vec<Option<Simulated>> = Design::ALL.iter().map(|_| None).collect();
-    for (d, run) in rest {
-        slots[d.index()] = Some(run);
+    let mut before: Vec<Option<Result<usize, SimError>>> =
+        Design::ALL.iter().map(|_| None).collect();
+    for result in done {
+        match result {
+            Done::Run(d, run) => slots[d.index()] = Some(*run),
+            Done::Before(d, length) => before[d.index()] = Some(length),
+        }
     }
     if let Some((d, run)) = first {
         slots[d.index()] = Some(run.map(|(kept, telling)| {
@@ -295,12 +298,10 @@ fn prepare_telling(
         lengths.push(length);
         Ok(trace)
     })?;
-    let before_what_ifs = match before {
-        None => PerDesign::new(|d| lengths[d.index()]),
-        Some(before) => {
-            let mut before = before.into_iter();
-            PerDesign::try_new(|_| before.next().unwrap_or(Ok(0)))?
-        }
+    let before_what_ifs = if added.is_empty() {
+        PerDesign::new(|d| lengths[d.index()])
+    } else {
+        PerDesign::try_new(|d| before[d.index()].take().unwrap_or(Ok(0)))?
     };
     let told = PerDesign::new(|_| std::sync::OnceLock::new());
     if let Some((d, telling)) = told_first {
@@ -309,28 +310,121 @@ fn prepare_telling(
     Ok(Prepared {
         original,
         added,
+        scenario: Scenario::clone(&scenario),
         runs: std::sync::Arc::new(Runs {
-            scenario: scenario.clone(),
+            scenario,
             traces,
             told,
             repeats: PerDesign::new(|_| std::sync::OnceLock::new()),
             glossary: PerDesign::new(|_| std::sync::OnceLock::new()),
-            glossary_ahead: PerDesign::new(|_| std::sync::OnceLock::new()),
+            glossary_ahead: PerDesign::new(|_| Default::default()),
             only,
         }),
-        scenario,
         before_what_ifs,
         file: None,
         warning: None,
     })
 }
 
+/// Whether `design`'s run is told, when a view wants `only` one.
+fn told_here(only: Option<crate::sim::Design>, design: crate::sim::Design) -> bool {
+    only.is_none_or(|o| o == design)
+}
+
+/// A design's run as it is kept: whole when it is told, its outcome alone when not.
+fn kept(
+    only: Option<crate::sim::Design>,
+    trace: Trace,
+    design: crate::sim::Design,
+) -> (Trace, usize) {
+    let length = trace.ticks.len();
+    let trace = if told_here(only, design) {
+        trace
+    } else {
+        trace.outcome_only()
+    };
+    (trace, length)
+}
+
+/// One simulation of [`prepare_telling`]'s that either thread may run.
+#[derive(Clone, Copy)]
+enum Simulation {
+    /// A design's run of the story.
+    Run(crate::sim::Design),
+    /// A design's length without the what-ifs.
+    Before(crate::sim::Design),
+}
+
+/// What a [`Simulation`] came to.
+enum Done {
+    Run(crate::sim::Design, Box<Simulated>),
+    Before(crate::sim::Design, Result<usize, SimError>),
+}
+
+/// The simulations two threads share: each takes the next not yet taken, and puts what it
+/// came to in its place; a panic is kept to be raised on the thread that waits. One runs at a
+/// time (a long run's trace is large: with the design shown, at most two are held at once).
+struct Jobs {
+    turn: std::sync::Mutex<()>,
+    scenario: std::sync::Arc<Scenario>,
+    original: Option<Scenario>,
+    only: Option<crate::sim::Design>,
+    list: Vec<Simulation>,
+    next: std::sync::atomic::AtomicUsize,
+    done: std::sync::Mutex<Vec<Option<std::thread::Result<Done>>>>,
+    finished: std::sync::Condvar,
+}
+
+impl Jobs {
+    /// Runs jobs until none is left to take.
+    fn work(&self) {
+        loop {
+            let _turn = self.turn.lock().unwrap_or_else(|e| e.into_inner());
+            let i = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(job) = self.list.get(i).copied() else {
+                return;
+            };
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run(job)));
+            let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
+            done[i] = Some(result);
+            self.finished.notify_all();
+        }
+    }
+
+    fn run(&self, job: Simulation) -> Done {
+        match job {
+            Simulation::Run(d) => Done::Run(
+                d,
+                Box::new(self.scenario.simulate(d).map(|t| kept(self.only, t, d))),
+            ),
+            Simulation::Before(d) => {
+                let of = self.original.as_ref().unwrap_or(&self.scenario);
+                Done::Before(d, of.simulate(d).map(|t| t.ticks.len()))
+            }
+        }
+    }
+
+    /// Every job's outcome, once all are done; a panic in one is raised here.
+    fn wait(&self) -> Vec<Done> {
+        let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        while done.iter().any(Option::is_none) {
+            done = self.finished.wait(done).unwrap_or_else(|e| e.into_inner());
+        }
+        done.drain(..)
+            .flatten()
+            .map(|result| result.unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    }
+}
+
 /// A design's run kept for the screen, with its length in ticks before anything was shed.
 type Simulated = Result<(Trace, usize), SimError>;
 
 /// Up to which tick the glossary's marks are found by searching only the ticks before, while
-/// the whole story has not been searched: beyond it, the whole story is searched at once.
-const GLOSSARY_SEARCHED_AHEAD_UP_TO: usize = 512;
+/// the whole story has not been searched: a story's first frame (at its first tick) from a
+/// search of that tick alone, a later early tick from one of the first 512, and beyond them
+/// the whole story at once.
+const GLOSSARY_SEARCHED_AHEAD_UP_TO: [usize; 2] = [1, 512];
 
 /// What to say, and where to go, once the story is simulated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -412,4 +506,64 @@ pub struct Job {
     pub original: Scenario,
     pub added: Vec<Fault>,
     pub after: After,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Done, Jobs, Simulation};
+    use crate::sim::Design;
+
+    /// The runs a thread shares with a helper are all done by it when the helper never
+    /// starts: it waits for no run nobody took, and each comes to what simulating its design
+    /// gives.
+    #[test]
+    fn a_thread_alone_takes_every_run_and_waits_for_none() {
+        let scenario = match crate::scenario::library::BUILTIN[0].load() {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        };
+        let expected: Vec<usize> = Design::ALL
+            .into_iter()
+            .map(|d| scenario.simulate(d).map_or(0, |t| t.ticks.len()))
+            .collect();
+        let list: Vec<Simulation> = Design::ALL
+            .into_iter()
+            .map(Simulation::Run)
+            .chain(Design::ALL.into_iter().map(Simulation::Before))
+            .collect();
+        let jobs = Jobs {
+            turn: std::sync::Mutex::new(()),
+            scenario: std::sync::Arc::new(scenario.clone()),
+            original: Some(scenario),
+            only: None,
+            next: std::sync::atomic::AtomicUsize::new(0),
+            done: std::sync::Mutex::new(list.iter().map(|_| None).collect()),
+            finished: std::sync::Condvar::new(),
+            list,
+        };
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            jobs.work();
+            let _ = send.send(jobs.wait());
+        });
+        let done = match receive.recv_timeout(std::time::Duration::from_secs(20)) {
+            Ok(done) => done,
+            Err(e) => panic!("the thread alone waited for a helper: {e}"),
+        };
+        assert_eq!(done.len(), 2 * Design::ALL.len());
+        for result in done {
+            match result {
+                Done::Run(d, run) => {
+                    let length = (*run).map(|(trace, length)| {
+                        assert_eq!(trace.ticks.len(), length);
+                        length
+                    });
+                    assert_eq!(length.ok(), Some(expected[d.index()]), "{d:?}");
+                }
+                Done::Before(d, length) => {
+                    assert_eq!(length.ok(), Some(expected[d.index()]), "{d:?}")
+                }
+            }
+        }
+    }
 }
