@@ -1,7 +1,7 @@
 //! The backend a session draws through: ratatui's crossterm backend, except that a frame's
 //! cells are written by hand rather than each through `write!`. A cell's symbol goes out as
-//! its bytes and a cursor move as its digits; a change of colour or attribute, rarer, still
-//! goes through crossterm's own commands. The bytes are those ratatui's backend writes for the
+//! its bytes, a cursor move as its digits and an attribute as its code; a change of colour,
+//! rarer, still goes through crossterm's own commands. The bytes are those ratatui's backend writes for the
 //! same cells, which a property test holds; on the first frame the formatting machinery was
 //! most of the time spent writing it out.
 
@@ -59,17 +59,17 @@ fn move_to(out: &mut impl Write, x: u16, y: u16) -> io::Result<()> {
 fn change_modifier(out: &mut impl Write, from: Modifier, to: Modifier) -> io::Result<()> {
     let removed = from - to;
     if removed.contains(Modifier::REVERSED) {
-        queue!(out, SetAttribute(Attribute::NoReverse))?;
+        sgr(out, Attribute::NoReverse)?;
     }
     // Bold and dim are undone together, by normal intensity; what stays is set again.
     let reset_intensity = removed.intersects(Modifier::BOLD | Modifier::DIM);
     if reset_intensity {
-        queue!(out, SetAttribute(Attribute::NormalIntensity))?;
+        sgr(out, Attribute::NormalIntensity)?;
         if to.contains(Modifier::DIM) {
-            queue!(out, SetAttribute(Attribute::Dim))?;
+            sgr(out, Attribute::Dim)?;
         }
         if to.contains(Modifier::BOLD) {
-            queue!(out, SetAttribute(Attribute::Bold))?;
+            sgr(out, Attribute::Bold)?;
         }
     }
     for (modifier, off) in [
@@ -79,11 +79,11 @@ fn change_modifier(out: &mut impl Write, from: Modifier, to: Modifier) -> io::Re
         (Modifier::HIDDEN, Attribute::NoHidden),
     ] {
         if removed.contains(modifier) {
-            queue!(out, SetAttribute(off))?;
+            sgr(out, off)?;
         }
     }
     if removed.intersects(Modifier::SLOW_BLINK | Modifier::RAPID_BLINK) {
-        queue!(out, SetAttribute(Attribute::NoBlink))?;
+        sgr(out, Attribute::NoBlink)?;
     }
     let added = to - from;
     for (modifier, on, unless_reset) in [
@@ -98,10 +98,40 @@ fn change_modifier(out: &mut impl Write, from: Modifier, to: Modifier) -> io::Re
         (Modifier::RAPID_BLINK, Attribute::RapidBlink, false),
     ] {
         if added.contains(modifier) && !(unless_reset && reset_intensity) {
-            queue!(out, SetAttribute(on))?;
+            sgr(out, on)?;
         }
     }
     Ok(())
+}
+
+/// Writes what crossterm's `SetAttribute(attribute)` writes, `ESC [ code m`, for the
+/// attributes a cell's modifier turns on and off; any other through crossterm itself.
+fn sgr(out: &mut impl Write, attribute: Attribute) -> io::Result<()> {
+    let code: &[u8] = match attribute {
+        Attribute::Bold => b"1",
+        Attribute::Dim => b"2",
+        Attribute::Italic => b"3",
+        Attribute::Underlined => b"4",
+        Attribute::SlowBlink => b"5",
+        Attribute::RapidBlink => b"6",
+        Attribute::Reverse => b"7",
+        Attribute::Hidden => b"8",
+        Attribute::CrossedOut => b"9",
+        Attribute::NormalIntensity => b"22",
+        Attribute::NoItalic => b"23",
+        Attribute::NoUnderline => b"24",
+        Attribute::NoBlink => b"25",
+        Attribute::NoReverse => b"27",
+        Attribute::NoHidden => b"28",
+        Attribute::NotCrossedOut => b"29",
+        other => return queue!(out, SetAttribute(other)),
+    };
+    let mut bytes = [0x1b, b'[', 0, 0, b'm'];
+    bytes[2..2 + code.len()].copy_from_slice(code);
+    if code.len() == 1 {
+        bytes[3] = b'm';
+    }
+    out.write_all(&bytes[..3 + code.len()])
 }
 
 impl<W: Write> Backend for Direct<W> {
@@ -203,6 +233,8 @@ mod tests {
     use proptest::prelude::*;
     use ratatui::backend::{Backend, CrosstermBackend};
     use ratatui::buffer::Cell;
+    use ratatui::crossterm::queue;
+    use ratatui::crossterm::style::{Attribute, SetAttribute};
     use ratatui::style::{Color, Modifier};
 
     /// A writer whose bytes can be read after the backend that owns it has written them.
@@ -300,6 +332,18 @@ mod tests {
                 let (theirs, ours) = both(&[(0, 0, &a), (1, 0, &b)]);
                 assert_eq!(ours, theirs, "{from:#x} to {to:#x}");
             }
+        }
+    }
+
+    /// Every attribute, written by hand or not, as crossterm's command writes it.
+    #[test]
+    fn every_attribute_is_written_as_crossterms_command_writes_it() {
+        for attribute in Attribute::iterator() {
+            let mut ours = Vec::new();
+            let mut theirs = Vec::new();
+            assert!(super::sgr(&mut ours, attribute).is_ok());
+            assert!(queue!(theirs, SetAttribute(attribute)).is_ok());
+            assert_eq!(ours, theirs, "{attribute:?}");
         }
     }
 }
