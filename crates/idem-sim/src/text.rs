@@ -79,7 +79,11 @@ fn reflow_clean(text: &str) -> Option<String> {
             0x00..=0x1f | 0x7f => return None,
             0x21..=0x7e => {
                 word.get_or_insert(i);
-                i += 1;
+                // The rest of a word of printable ASCII, without going round the match.
+                i += 1 + bytes[i + 1..]
+                    .iter()
+                    .position(|b| !(0x21..=0x7e).contains(b))
+                    .unwrap_or(bytes.len() - i - 1);
             }
             _ => {
                 let c = text.get(i..)?.chars().next()?;

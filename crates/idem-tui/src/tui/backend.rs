@@ -215,6 +215,23 @@ impl<W: Write> Backend for Direct<W> {
     }
 
     fn size(&self) -> io::Result<Size> {
+        // The screen drawn on is standard output: its size is asked of it, rather than of
+        // /dev/tty opened and closed again before every frame, as crossterm does. What
+        // crossterm answers stands when standard output cannot say.
+        let mut size = libc::winsize {
+            ws_row: 0,
+            ws_col: 0,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        // SAFETY: TIOCGWINSZ writes one winsize, to the valid one given.
+        let asked = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
+        if asked == 0 && size.ws_col > 0 && size.ws_row > 0 {
+            return Ok(Size {
+                width: size.ws_col,
+                height: size.ws_row,
+            });
+        }
         self.0.size()
     }
 

@@ -387,7 +387,10 @@ impl Jobs {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run(job)));
             let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
             done[i] = Some(result);
-            self.finished.notify_all();
+            // Only the last wakes the thread that waits for them all.
+            if done.iter().all(Option::is_some) {
+                self.finished.notify_all();
+            }
         }
     }
 

@@ -72,6 +72,9 @@ pub struct Session {
     ended_by: Option<i32>,
     /// Standard input is the terminal, so it can be waited on directly.
     stdin_is_terminal: bool,
+    /// A thread watches for the terminal hanging up (started by the first wait, once the
+    /// first frame is out).
+    watching: bool,
     /// The terminal reports clicks and the wheel (taken again after a suspend).
     mouse: bool,
 }
@@ -83,14 +86,12 @@ impl Session {
         let signals = Signals::new([SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT])?;
         let terminal = take_terminal()?;
         let stdin_is_terminal = io::IsTerminal::is_terminal(&io::stdin());
-        if stdin_is_terminal {
-            watch_for_hangup();
-        }
         Ok(Session {
             terminal,
             signals,
             ended_by: None,
             stdin_is_terminal,
+            watching: false,
             mouse: false,
         })
     }
@@ -115,6 +116,10 @@ impl Session {
 
     /// Waits up to `timeout` for a terminal event, handling signals and Ctrl-Z meanwhile.
     pub fn wait(&mut self, timeout: Duration) -> io::Result<Wake> {
+        if self.stdin_is_terminal && !self.watching {
+            watch_for_hangup();
+            self.watching = true;
+        }
         let deadline = Instant::now() + timeout;
         loop {
             if let Some(wake) = self.take_signals()? {
