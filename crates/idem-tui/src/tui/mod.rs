@@ -7,6 +7,7 @@ pub mod backend;
 pub mod cells;
 pub mod checklist;
 pub mod effect;
+pub mod first;
 pub mod keymap;
 pub mod msg;
 pub mod notes;

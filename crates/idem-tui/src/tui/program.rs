@@ -70,6 +70,10 @@ pub trait Host {
     fn terminal(&mut self) -> &mut Terminal<Self::Backend>;
     /// Waits up to `timeout` for an event.
     fn wait(&mut self, timeout: Duration) -> io::Result<Wake>;
+    /// True the first time it is asked when nothing has been drawn on the terminal since it
+    /// was made: its screen and ratatui's buffers are blank, and the first frame is found by
+    /// comparing it with blank cells ([`super::first`]).
+    fn first_frame(&mut self) -> bool;
 }
 
 /// Runs `program` until it is done or the host asks it to end.
@@ -89,9 +93,15 @@ pub fn run<H: Host, P: Program, R: Runtime<P>>(
             return Ok(());
         }
         if dirty {
-            host.terminal()
-                .draw(|frame| program.view(frame, theme))
-                .map_err(|e| io::Error::other(e.to_string()))?;
+            let first = host.first_frame();
+            let terminal = host.terminal();
+            let paint = |frame: &mut ratatui::Frame| program.view(frame, theme);
+            let drawn = if first {
+                super::first::draw_on_blank(terminal, paint)
+            } else {
+                terminal.draw(paint).map(|_| ())
+            };
+            drawn.map_err(|e| io::Error::other(e.to_string()))?;
             dirty = false;
         }
         match host.wait(runtime.patience(program))? {
@@ -125,6 +135,8 @@ pub struct Scripted<B: Backend> {
     pub events: VecDeque<Wake>,
     /// Every wait the loop asked for, in order.
     pub waits: Vec<Duration>,
+    /// Nothing has been drawn yet.
+    blank: bool,
 }
 
 impl<B: Backend> Scripted<B> {
@@ -133,6 +145,7 @@ impl<B: Backend> Scripted<B> {
             terminal: Terminal::new(backend).map_err(|e| io::Error::other(e.to_string()))?,
             events: events.into_iter().collect(),
             waits: Vec::new(),
+            blank: true,
         })
     }
 }
@@ -152,5 +165,9 @@ impl<B: Backend> Host for Scripted<B> {
             std::thread::sleep(timeout.min(Duration::from_millis(20)));
         }
         Ok(wake)
+    }
+
+    fn first_frame(&mut self) -> bool {
+        std::mem::replace(&mut self.blank, false)
     }
 }

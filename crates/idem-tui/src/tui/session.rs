@@ -75,6 +75,8 @@ pub struct Session {
     /// A thread watches for the terminal hanging up (started by the first wait, once the
     /// first frame is out).
     watching: bool,
+    /// Nothing has been drawn yet.
+    blank: bool,
     /// The terminal reports clicks and the wheel (taken again after a suspend).
     mouse: bool,
 }
@@ -92,6 +94,7 @@ impl Session {
             ended_by: None,
             stdin_is_terminal,
             watching: false,
+            blank: true,
             mouse: false,
         })
     }
@@ -288,6 +291,10 @@ impl super::program::Host for Session {
 
     fn wait(&mut self, timeout: Duration) -> io::Result<Wake> {
         Session::wait(self, timeout)
+    }
+
+    fn first_frame(&mut self) -> bool {
+        std::mem::replace(&mut self.blank, false)
     }
 }
 
