@@ -9,6 +9,7 @@ use ratatui::Frame;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::buffer::{Buffer, Cell, CellDiffOption, CellWidth};
+use ratatui::style::Color;
 
 /// Draws one frame as `Terminal::draw` does, on a terminal whose screen and buffers are blank
 /// (nothing drawn since it was made). The frame must not place the cursor: it is hidden, as
@@ -44,6 +45,7 @@ pub fn against_blank(next: &Buffer) -> Vec<(u16, u16, &Cell)> {
         (x, y, &cells[at])
     };
     let mut out = Vec::new();
+    let mut measured = None;
     let mut i = 0;
     while let Some(cell) = cells.get(i) {
         let at = i;
@@ -64,7 +66,7 @@ pub fn against_blank(next: &Buffer) -> Vec<(u16, u16, &Cell)> {
                 if cell.diff_option == CellDiffOption::None && is_blank(cell) {
                     continue;
                 }
-                let width = width_of(cell);
+                let width = width_of(cell, &mut measured);
                 out.push(found(at));
                 if width > 1 && cell.symbol().contains('\u{FE0F}') {
                     // An emoji presented wide: each cell it covers is written too when it
@@ -73,9 +75,9 @@ pub fn against_blank(next: &Buffer) -> Vec<(u16, u16, &Cell)> {
                     let mut j = at + 1;
                     while j < end {
                         let covered = &cells[j];
-                        let after = j + width_of(covered).max(1);
+                        let after = j + width_of(covered, &mut measured).max(1);
                         end = end.max(after).min(cells.len());
-                        if !is_skipped(covered) && covered.symbol() != " " {
+                        if !is_skipped(covered) && !matches!(covered.symbol().as_bytes(), [b' ']) {
                             out.push(found(j));
                         }
                         j = after;
@@ -92,22 +94,58 @@ pub fn against_blank(next: &Buffer) -> Vec<(u16, u16, &Cell)> {
 
 /// Whether ratatui's comparison passes over `cell` whatever it holds.
 #[allow(deprecated)]
+#[inline]
 fn is_skipped(cell: &Cell) -> bool {
     cell.diff_option == CellDiffOption::Skip
         || (cell.skip && cell.diff_option == CellDiffOption::None)
 }
 
-/// Whether `cell` equals a blank cell, as ratatui compares cells.
+/// Whether `cell` equals a blank cell, as ratatui compares cells (a cell without a symbol
+/// is a space): its plain fields first, which rule out most cells that are not.
+#[allow(deprecated)]
+#[inline]
 fn is_blank(cell: &Cell) -> bool {
-    cell == &Cell::EMPTY
+    cell.fg == Color::Reset
+        && cell.bg == Color::Reset
+        && cell.underline_color == Color::Reset
+        && cell.modifier.is_empty()
+        && !cell.skip
+        && cell.diff_option == CellDiffOption::None
+        && matches!(cell.symbol().as_bytes(), [b' '])
 }
 
-/// The columns `cell` takes, as ratatui measures it; a printable ASCII symbol without asking.
-fn width_of(cell: &Cell) -> usize {
-    match (cell.diff_option, cell.symbol().as_bytes()) {
+/// The columns `cell` takes, as ratatui measures it: a printable ASCII symbol without asking,
+/// and a symbol beyond ASCII as the last one measured when it is the same (a border's run).
+#[inline]
+fn width_of(cell: &Cell, last: &mut Option<(CompactSymbol, usize)>) -> usize {
+    let symbol = cell.symbol();
+    match (cell.diff_option, symbol.as_bytes()) {
         (CellDiffOption::ForcedWidth(_), _) => usize::from(cell.cell_width()),
         (_, [b]) if (b' '..=b'~').contains(b) => 1,
-        _ => usize::from(cell.cell_width()),
+        (_, bytes) => match last {
+            Some((seen, width)) if seen.matches(bytes) => *width,
+            _ => {
+                let width = usize::from(cell.cell_width());
+                *last = CompactSymbol::new(bytes).map(|seen| (seen, width));
+                width
+            }
+        },
+    }
+}
+
+/// A short symbol's bytes, kept without allocating.
+#[derive(Clone, Copy)]
+struct CompactSymbol([u8; 8], usize);
+
+impl CompactSymbol {
+    fn new(bytes: &[u8]) -> Option<CompactSymbol> {
+        let mut kept = [0u8; 8];
+        kept.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        Some(CompactSymbol(kept, bytes.len()))
+    }
+
+    fn matches(&self, bytes: &[u8]) -> bool {
+        self.0.get(..self.1) == Some(bytes)
     }
 }
 
