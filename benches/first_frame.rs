@@ -181,10 +181,67 @@ fn first_frame(c: &mut Criterion) {
 
 criterion_group!(benches, first_frame);
 
+/// The two first frames timed in turns, the order swapped every round, so a machine that
+/// slows for a while slows both alike: criterion times one program's runs and then the
+/// other's, and on a shared machine their ratio moved by a tenth between runs. Prints each
+/// one's median and the median of the rounds' ratios.
+fn side_by_side(idem: &str, me: &str) {
+    const ROUNDS: usize = 100;
+    let mut bare_times = Vec::with_capacity(ROUNDS);
+    let mut idem_times = Vec::with_capacity(ROUNDS);
+    let mut ratios = Vec::with_capacity(ROUNDS);
+    for round in 0..ROUNDS + 5 {
+        let bare_first = round % 2 == 0;
+        let time_bare = || time_to_frame(me, &[], &[("IDEM_BARE_RATATUI", "1")], BARE_TITLE);
+        let time_idem = || time_to_frame(idem, &[], &[], "5531");
+        let (b, i) = if bare_first {
+            let b = time_bare();
+            (b, time_idem())
+        } else {
+            let i = time_idem();
+            (time_bare(), i)
+        };
+        // The first rounds warm the caches and are not counted.
+        if round >= 5 {
+            bare_times.push(b.as_secs_f64() * 1e3);
+            idem_times.push(i.as_secs_f64() * 1e3);
+            ratios.push(i.as_secs_f64() / b.as_secs_f64());
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        (v[v.len() / 2], v[v.len() / 4], v[v.len() * 3 / 4])
+    };
+    let (b, _, _) = median(&mut bare_times);
+    let (i, _, _) = median(&mut idem_times);
+    let (r, r25, r75) = median(&mut ratios);
+    println!(
+        "first-frame-100x30 side by side, {ROUNDS} rounds in turns: bare ratatui {b:.3} ms, \
+         idem order-5531 {i:.3} ms; idem ÷ bare {r:.3} (a quarter of the rounds under \
+         {r25:.3}, a quarter over {r75:.3})"
+    );
+}
+
 fn main() {
     if std::env::var_os("IDEM_BARE_RATATUI").is_some() {
         return bare();
     }
     benches();
     Criterion::default().configure_from_args().final_summary();
+    // With no filter, or one that picks the pair, the pair is also timed in turns (not when
+    // only listing, or checking that the benchmarks run).
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let checking = args.iter().any(|a| a == "--list" || a == "--test");
+    let pair = !checking
+        && args
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .all(|f| ["bare", "5531", "side"].iter().any(|k| f.contains(k)));
+    if pair {
+        let me = match std::env::current_exe() {
+            Ok(p) => p.to_string_lossy().into_owned(),
+            Err(e) => panic!("where is this benchmark? {e}"),
+        };
+        side_by_side(env!("CARGO_BIN_EXE_idem"), &me);
+    }
 }

@@ -44,7 +44,8 @@ pub fn against_blank(next: &Buffer) -> Vec<(u16, u16, &Cell)> {
         let y = (at / columns) as u16 + next.area.y;
         (x, y, &cells[at])
     };
-    let mut out = Vec::new();
+    // Room for every cell, made once: a first frame writes about half of them.
+    let mut out = Vec::with_capacity(cells.len());
     let mut measured = None;
     let mut i = 0;
     while let Some(cell) = cells.get(i) {
