@@ -1,9 +1,10 @@
 //! The backend a session draws through: ratatui's crossterm backend, except that a frame's
 //! cells are written by hand rather than each through `write!`. A cell's symbol goes out as
 //! its bytes, a cursor move as its digits and an attribute as its code; a change of colour,
-//! rarer, still goes through crossterm's own commands. The bytes are those ratatui's backend writes for the
-//! same cells, which a property test holds; on the first frame the formatting machinery was
-//! most of the time spent writing it out.
+//! rarer, still goes through crossterm's own commands. The bytes are those ratatui's backend
+//! writes for the same cells, which a property test holds; on the first frame the formatting
+//! machinery was most of the time spent writing it out. The terminal's size is asked of
+//! standard output, where the frames go.
 
 use ratatui::backend::{Backend, ClearType, CrosstermBackend, IntoCrossterm, WindowSize};
 use ratatui::buffer::Cell;

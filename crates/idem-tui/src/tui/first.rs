@@ -1,8 +1,8 @@
 //! The first frame on a terminal just taken. Ratatui's `Terminal::draw` finds what to write by
 //! comparing every cell with the frame before, measuring each cell's symbol on both sides;
 //! before the first frame that frame is blank, so what it finds is the cells that are not
-//! blank, which one pass finds for a fraction of the work (on the first frame at 100×30 the
-//! comparison was a fifth of the time to draw). The cells found are those ratatui's comparison
+//! blank, which one pass finds for half the work (at 100×30 the comparison was a fifth of the
+//! instructions run before the first frame). The cells found are those ratatui's comparison
 //! finds, which a property test holds; later frames are drawn by `Terminal::draw` itself.
 
 use ratatui::Frame;

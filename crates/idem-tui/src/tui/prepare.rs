@@ -232,7 +232,7 @@ pub fn prepare_one(scenario: Scenario, design: crate::sim::Design) -> Result<Pre
 /// helper simulates the rest: telling a long run takes longer than simulating every design.
 /// The two share the rest, each taking the next run not yet taken, so this thread never
 /// waits for a helper that has not started (on a busy machine a new thread can take longer
-/// to start than a short story takes to simulate).
+/// to start than a short story takes to simulate); a short story ([`is_short`]) has no helper.
 fn prepare_telling(
     original: Scenario,
     added: Vec<Fault>,
