@@ -14,9 +14,9 @@
 
 use super::backend::Direct;
 use super::program::Wake;
+use ratatui::Terminal;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::crossterm::{cursor, execute, terminal};
-use ratatui::{Frame, Terminal};
 use signal_hook::consts::signal::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 use std::io;
@@ -111,10 +111,6 @@ impl Session {
         execute!(io::stdout(), event::EnableMouseCapture)?;
         session.mouse = true;
         Ok(session)
-    }
-
-    pub fn draw(&mut self, paint: impl FnOnce(&mut Frame)) -> io::Result<()> {
-        self.terminal.draw(paint).map(|_| ())
     }
 
     /// Waits up to `timeout` for a terminal event, handling signals and Ctrl-Z meanwhile.
