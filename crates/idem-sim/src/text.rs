@@ -9,10 +9,7 @@ pub fn sanitize_line(text: &str) -> String {
     if nothing_to_remove(text, false) {
         return text.to_owned();
     }
-    text.chars()
-        .map(|c| if c == '\t' { ' ' } else { c })
-        .filter(|c| !c.is_control() && !is_invisible_format(*c))
-        .collect()
+    line_by_chars(text)
 }
 
 /// Removes control characters but keeps line breaks: for descriptions and narration.
@@ -21,86 +18,55 @@ pub fn sanitize_block(text: &str) -> String {
         // The lines joined again are the text without its last newline.
         return text.strip_suffix('\n').unwrap_or(text).to_owned();
     }
-    text.lines()
-        .map(sanitize_line)
-        .collect::<Vec<_>>()
-        .join("\n")
+    block_by_chars(text)
 }
 
 /// Text written across several lines of a file, as flowing paragraphs: the lines of a
 /// paragraph are joined with spaces, paragraphs are kept apart by one line break.
 pub fn reflow(text: &str) -> String {
-    if let Some(flowed) = reflow_clean(text) {
-        return flowed;
+    // Text with nothing to remove, the commonest, is flowed without a cleaned copy: cleaning
+    // would change nothing but a last newline, which ends a paragraph anyway.
+    if nothing_to_remove(text, true) {
+        return flow(text);
     }
-    let clean = sanitize_block(text);
-    clean
-        .split("\n\n")
-        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
-        .filter(|p| !p.is_empty())
+    flow(&block_by_chars(text))
+}
+
+/// [`sanitize_line`] a character at a time.
+fn line_by_chars(text: &str) -> String {
+    text.chars()
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .filter(|c| !c.is_control() && !is_invisible_format(*c))
+        .collect()
+}
+
+/// [`sanitize_block`] a line at a time.
+fn block_by_chars(text: &str) -> String {
+    text.lines()
+        .map(line_by_chars)
         .collect::<Vec<_>>()
         .join("\n")
 }
 
-/// [`reflow`] in one pass over text that sanitizing would leave as it is (but for a last
-/// newline, which ends a paragraph anyway), the commonest case; `None` at the first
-/// character it would remove. A paragraph ends at each pair of line feeds, read from the
-/// left, as splitting at them does.
-fn reflow_clean(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut word: Option<usize> = None;
-    let mut new_paragraph = false;
-    let end_word = |out: &mut String, word: &mut Option<usize>, end: usize, new: &mut bool| {
-        if let Some(start) = word.take() {
-            if !out.is_empty() {
-                out.push(if *new { '\n' } else { ' ' });
-            }
-            out.push_str(&text[start..end]);
-            *new = false;
+/// Clean text as paragraphs (split at each blank line): each one's words joined by single
+/// spaces, the paragraphs that have any by line breaks.
+fn flow(clean: &str) -> String {
+    let mut out = String::with_capacity(clean.len());
+    for paragraph in clean.split("\n\n") {
+        let mut words = paragraph.split_whitespace();
+        let Some(first) = words.next() else {
+            continue;
+        };
+        if !out.is_empty() {
+            out.push('\n');
         }
-    };
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'\n' => {
-                end_word(&mut out, &mut word, i, &mut new_paragraph);
-                if bytes.get(i + 1) == Some(&b'\n') {
-                    new_paragraph = true;
-                    i += 2;
-                } else {
-                    i += 1;
-                }
-            }
-            b' ' => {
-                end_word(&mut out, &mut word, i, &mut new_paragraph);
-                i += 1;
-            }
-            0x00..=0x1f | 0x7f => return None,
-            0x21..=0x7e => {
-                word.get_or_insert(i);
-                // The rest of a word of printable ASCII, without going round the match.
-                i += 1 + bytes[i + 1..]
-                    .iter()
-                    .position(|b| !(0x21..=0x7e).contains(b))
-                    .unwrap_or(bytes.len() - i - 1);
-            }
-            _ => {
-                let c = text.get(i..)?.chars().next()?;
-                if c.is_control() || is_invisible_format(c) {
-                    return None;
-                }
-                if c.is_whitespace() {
-                    end_word(&mut out, &mut word, i, &mut new_paragraph);
-                } else {
-                    word.get_or_insert(i);
-                }
-                i += c.len_utf8();
-            }
+        out.push_str(first);
+        for word in words {
+            out.push(' ');
+            out.push_str(word);
         }
     }
-    end_word(&mut out, &mut word, text.len(), &mut new_paragraph);
-    Some(out)
+    out
 }
 
 /// Whether sanitizing would leave `text` as it is: no control character (but line feeds,
@@ -319,31 +285,6 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// What the three cleaners did before their printable-ASCII shortcut, character by
-    /// character: the shortcut must give the same text.
-    fn line_by_chars(text: &str) -> String {
-        text.chars()
-            .map(|c| if c == '\t' { ' ' } else { c })
-            .filter(|c| !c.is_control() && !is_invisible_format(*c))
-            .collect()
-    }
-
-    fn block_by_chars(text: &str) -> String {
-        text.lines()
-            .map(line_by_chars)
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
-    fn reflow_by_chars(text: &str) -> String {
-        block_by_chars(text)
-            .split("\n\n")
-            .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
-            .filter(|p| !p.is_empty())
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
-
     /// Text mostly of the characters a scenario's prose is written in, with line breaks,
     /// blank lines, tabs, carriage returns, other controls and a few letters beyond ASCII.
     fn prose() -> impl Strategy<Value = String> {
@@ -374,8 +315,23 @@ mod tests {
         fn the_shortcuts_clean_as_the_character_walk_does(text in prose()) {
             prop_assert_eq!(sanitize_line(&text), line_by_chars(&text));
             prop_assert_eq!(sanitize_block(&text), block_by_chars(&text));
-            prop_assert_eq!(reflow(&text), reflow_by_chars(&text));
+            prop_assert_eq!(reflow(&text), flow(&block_by_chars(&text)));
         }
+    }
+
+    /// A paragraph's lines and runs of spaces become single spaces; a blank line starts a new
+    /// paragraph, and paragraphs with no words are dropped.
+    #[test]
+    fn prose_flows_into_paragraphs() {
+        assert_eq!(flow("a\nb"), "a b");
+        assert_eq!(flow("a \t  b\n"), "a b");
+        assert_eq!(flow("a\n\nb"), "a\nb");
+        assert_eq!(flow("a\n\n\n\nb"), "a\nb");
+        assert_eq!(flow("  \n\n a \n\n"), "a");
+        assert_eq!(
+            reflow("The answer\n  never came.\n\nK7Q4 \u{7}stays."),
+            "The answer never came.\nK7Q4 stays."
+        );
     }
 
     #[test]
@@ -392,7 +348,7 @@ mod tests {
             "a\n\n\n\nb",
         ] {
             assert_eq!(sanitize_block(text), block_by_chars(text), "{text:?}");
-            assert_eq!(reflow(text), reflow_by_chars(text), "{text:?}");
+            assert_eq!(reflow(text), flow(&block_by_chars(text)), "{text:?}");
         }
     }
 
