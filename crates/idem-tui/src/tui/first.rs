@@ -55,16 +55,16 @@ pub fn against_blank(next: &Buffer) -> Vec<(u16, u16, &Cell)> {
             continue;
         }
         match cell.diff_option {
+            // Passed over above.
             CellDiffOption::Skip => {}
             CellDiffOption::ForcedWidth(forced) => {
+                // Never equal to a blank cell, whose option is none.
                 i = i.saturating_add(usize::from(forced.get() - 1));
-                if !is_blank(cell) {
-                    out.push(found(at));
-                }
+                out.push(found(at));
             }
             CellDiffOption::None | CellDiffOption::AlwaysUpdate => {
                 // A blank cell is a space, one column wide: nothing to pass over after it.
-                if cell.diff_option == CellDiffOption::None && is_blank(cell) {
+                if is_blank(cell) {
                     continue;
                 }
                 let width = width_of(cell, &mut measured);
@@ -102,7 +102,8 @@ fn is_skipped(cell: &Cell) -> bool {
 }
 
 /// Whether `cell` equals a blank cell, as ratatui compares cells (a cell without a symbol
-/// is a space): its plain fields first, which rule out most cells that are not.
+/// is a space; a blank cell's option is none): its plain fields first, which rule out most
+/// cells that are not.
 #[allow(deprecated)]
 #[inline]
 fn is_blank(cell: &Cell) -> bool {
@@ -118,35 +119,19 @@ fn is_blank(cell: &Cell) -> bool {
 /// The columns `cell` takes, as ratatui measures it: a printable ASCII symbol without asking,
 /// and a symbol beyond ASCII as the last one measured when it is the same (a border's run).
 #[inline]
-fn width_of(cell: &Cell, last: &mut Option<(CompactSymbol, usize)>) -> usize {
+fn width_of<'a>(cell: &'a Cell, last: &mut Option<(&'a str, usize)>) -> usize {
     let symbol = cell.symbol();
     match (cell.diff_option, symbol.as_bytes()) {
         (CellDiffOption::ForcedWidth(_), _) => usize::from(cell.cell_width()),
         (_, [b]) if (b' '..=b'~').contains(b) => 1,
-        (_, bytes) => match last {
-            Some((seen, width)) if seen.matches(bytes) => *width,
+        _ => match *last {
+            Some((seen, width)) if seen == symbol => width,
             _ => {
                 let width = usize::from(cell.cell_width());
-                *last = CompactSymbol::new(bytes).map(|seen| (seen, width));
+                *last = Some((symbol, width));
                 width
             }
         },
-    }
-}
-
-/// A short symbol's bytes, kept without allocating.
-#[derive(Clone, Copy)]
-struct CompactSymbol([u8; 8], usize);
-
-impl CompactSymbol {
-    fn new(bytes: &[u8]) -> Option<CompactSymbol> {
-        let mut kept = [0u8; 8];
-        kept.get_mut(..bytes.len())?.copy_from_slice(bytes);
-        Some(CompactSymbol(kept, bytes.len()))
-    }
-
-    fn matches(&self, bytes: &[u8]) -> bool {
-        self.0.get(..self.1) == Some(bytes)
     }
 }
 

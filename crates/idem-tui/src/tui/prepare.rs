@@ -41,7 +41,8 @@ pub struct Runs {
     /// The same for the terms each design's story uses in its first ticks (as many as each
     /// of [`GLOSSARY_SEARCHED_AHEAD_UP_TO`] says), `None` for the others: what the marks of
     /// an early tick need while the whole story has not been searched, each found once.
-    glossary_ahead: PerDesign<[std::sync::OnceLock<Vec<Option<usize>>>; 2]>,
+    glossary_ahead:
+        PerDesign<[std::sync::OnceLock<Vec<Option<usize>>>; GLOSSARY_SEARCHED_AHEAD_UP_TO.len()]>,
     /// Each design's runs of repeated attempts (folded with `f`), found when first wanted.
     repeats: PerDesign<std::sync::OnceLock<Vec<crate::tui::repeats::Run>>>,
     /// For a view that never leaves one design: the others keep their outcomes alone, and
@@ -250,16 +251,12 @@ fn prepare_telling(
     if !added.is_empty() {
         list.extend(Design::ALL.into_iter().map(Simulation::Before));
     }
-    let jobs = std::sync::Arc::new(Jobs {
-        turn: std::sync::Mutex::new(()),
-        scenario: std::sync::Arc::clone(&scenario),
-        original: (!added.is_empty()).then(|| original.clone()),
+    let jobs = std::sync::Arc::new(Jobs::new(
+        std::sync::Arc::clone(&scenario),
+        (!added.is_empty()).then(|| original.clone()),
         only,
-        next: std::sync::atomic::AtomicUsize::new(0),
-        done: std::sync::Mutex::new(list.iter().map(|_| None).collect()),
-        finished: std::sync::Condvar::new(),
         list,
-    });
+    ));
     // A short story's runs are all simulated here: starting a helper takes longer than they
     // do. Without a helper (none wanted, or no thread could be made), this thread does every
     // run.
@@ -382,32 +379,58 @@ enum Done {
 
 /// The simulations two threads share: each takes the next not yet taken, and puts what it
 /// came to in its place; a panic is kept to be raised on the thread that waits. One runs at a
-/// time (a long run's trace is large: with the design shown, at most two are held at once).
+/// time, the taker holding `progress` (a long run's trace is large: with the design shown, at
+/// most two are held at once).
 struct Jobs {
-    turn: std::sync::Mutex<()>,
     scenario: std::sync::Arc<Scenario>,
     original: Option<Scenario>,
     only: Option<crate::sim::Design>,
     list: Vec<Simulation>,
-    next: std::sync::atomic::AtomicUsize,
-    done: std::sync::Mutex<Vec<Option<std::thread::Result<Done>>>>,
+    progress: std::sync::Mutex<Progress>,
     finished: std::sync::Condvar,
 }
 
+/// How far [`Jobs`] have come: the next to take, and what each taken one came to.
+struct Progress {
+    next: usize,
+    done: Vec<Option<std::thread::Result<Done>>>,
+}
+
 impl Jobs {
+    /// `list` to run on `scenario` (on `original` for the lengths before the what-ifs).
+    fn new(
+        scenario: std::sync::Arc<Scenario>,
+        original: Option<Scenario>,
+        only: Option<crate::sim::Design>,
+        list: Vec<Simulation>,
+    ) -> Jobs {
+        let progress = Progress {
+            next: 0,
+            done: list.iter().map(|_| None).collect(),
+        };
+        Jobs {
+            scenario,
+            original,
+            only,
+            list,
+            progress: std::sync::Mutex::new(progress),
+            finished: std::sync::Condvar::new(),
+        }
+    }
+
     /// Runs jobs until none is left to take.
     fn work(&self) {
         loop {
-            let _turn = self.turn.lock().unwrap_or_else(|e| e.into_inner());
-            let i = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let mut progress = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+            let i = progress.next;
             let Some(job) = self.list.get(i).copied() else {
                 return;
             };
+            progress.next += 1;
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run(job)));
-            let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
-            done[i] = Some(result);
+            progress.done[i] = Some(result);
             // Only the last wakes the thread that waits for them all.
-            if done.iter().all(Option::is_some) {
+            if progress.done.iter().all(Option::is_some) {
                 self.finished.notify_all();
             }
         }
@@ -428,11 +451,16 @@ impl Jobs {
 
     /// Every job's outcome, once all are done; a panic in one is raised here.
     fn wait(&self) -> Vec<Done> {
-        let mut done = self.done.lock().unwrap_or_else(|e| e.into_inner());
-        while done.iter().any(Option::is_none) {
-            done = self.finished.wait(done).unwrap_or_else(|e| e.into_inner());
+        let mut progress = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+        while progress.done.iter().any(Option::is_none) {
+            progress = self
+                .finished
+                .wait(progress)
+                .unwrap_or_else(|e| e.into_inner());
         }
-        done.drain(..)
+        progress
+            .done
+            .drain(..)
             .flatten()
             .map(|result| result.unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
             .collect()
@@ -573,16 +601,12 @@ mod tests {
             .map(Simulation::Run)
             .chain(Design::ALL.into_iter().map(Simulation::Before))
             .collect();
-        let jobs = Jobs {
-            turn: std::sync::Mutex::new(()),
-            scenario: std::sync::Arc::new(scenario.clone()),
-            original: Some(scenario),
-            only: None,
-            next: std::sync::atomic::AtomicUsize::new(0),
-            done: std::sync::Mutex::new(list.iter().map(|_| None).collect()),
-            finished: std::sync::Condvar::new(),
+        let jobs = Jobs::new(
+            std::sync::Arc::new(scenario.clone()),
+            Some(scenario),
+            None,
             list,
-        };
+        );
         let (send, receive) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             jobs.work();
