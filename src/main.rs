@@ -487,25 +487,29 @@ fn present(args: &PresentArgs) -> ExitCode {
     replay(&args.replay, Some((hide, Some(playlist))), results)
 }
 
+/// What `present` hands the replay: what to hide from the room, and the session's parts.
+type Presenting = (
+    idem::present::Hide,
+    Option<idem::present::playlist::Playlist>,
+);
+
 /// Loads and checks everything, then opens the replay (in presenter mode when `present` says
 /// what to hide, and on a session's first scenario when it has one). The terminal is taken on
 /// another thread meanwhile; when the story cannot be opened it is given back before the
 /// reason is printed.
 fn replay(
     args: &ReplayArgs,
-    present: Option<(
-        idem::present::Hide,
-        Option<idem::present::playlist::Playlist>,
-    )>,
+    present: Option<Presenting>,
     results: Option<(&std::path::Path, bool)>,
 ) -> ExitCode {
     // The first frame marks the glossary's terms: their search is built on the second core
     // while this one reads the scenario.
     std::thread::spawn(idem::story::glossary::prepare);
-    let taking = idem::tui::terminal::unable_to_draw()
+    let unable = idem::tui::terminal::unable_to_draw();
+    let taking = unable
         .is_none()
         .then(|| idem::tui::terminal::Taking::start(!args.no_mouse));
-    let app = match open(args, present) {
+    let app = match open(args, present, unable) {
         Ok(app) => app,
         Err(failure) => {
             drop(taking);
@@ -515,13 +519,12 @@ fn replay(
     terminal(app, taking, results)
 }
 
-/// The replay of what `args` name, or why it cannot be shown.
+/// The replay of what `args` name, or why it cannot be shown (`unable` says why this
+/// terminal cannot draw it, if it cannot; said after what is wrong with the story).
 fn open(
     args: &ReplayArgs,
-    present: Option<(
-        idem::present::Hide,
-        Option<idem::present::playlist::Playlist>,
-    )>,
+    present: Option<Presenting>,
+    unable: Option<&str>,
 ) -> Result<idem::tui::App, Failure> {
     let presenting = present.is_some();
     let (hide, playlist) = match present {
@@ -549,7 +552,7 @@ fn open(
             .rekeyed(args.key_strategy, args.step_keys)
             .map_err(|why| Failure::Message(why.to_string()))?;
     }
-    if let Some(why) = idem::tui::terminal::unable_to_draw() {
+    if let Some(why) = unable {
         let arg = idem::text::shell_word(scenario.unwrap_or("order-5531"));
         return Err(Failure::Message(format!(
             "{why}; `idem run {arg} --design all` prints the story as text"

@@ -29,28 +29,21 @@ impl<W: Write> Direct<W> {
 /// Writes the command that moves the cursor to column `x`, row `y` (both from 0): what
 /// crossterm's `MoveTo` writes, `ESC [ row ; column H`, counted from 1.
 fn move_to(out: &mut impl Write, x: u16, y: u16) -> io::Result<()> {
-    let mut bytes = [0u8; 16];
-    bytes[0] = 0x1b;
-    bytes[1] = b'[';
-    let mut at = 2;
-    for (n, end) in [(u32::from(y) + 1, b';'), (u32::from(x) + 1, b'H')] {
-        let mut digits = [0u8; 5];
-        let mut left = n;
-        let mut count = 0;
-        loop {
-            digits[count] = b'0' + (left % 10) as u8;
-            count += 1;
-            left /= 10;
-            if left == 0 {
-                break;
-            }
-        }
-        for d in digits[..count].iter().rev() {
-            bytes[at] = *d;
-            at += 1;
-        }
-        bytes[at] = end;
-        at += 1;
+    let mut row = itoa::Buffer::new();
+    let mut column = itoa::Buffer::new();
+    let parts: [&[u8]; 5] = [
+        b"\x1b[",
+        row.format(u32::from(y) + 1).as_bytes(),
+        b";",
+        column.format(u32::from(x) + 1).as_bytes(),
+        b"H",
+    ];
+    // At most 2 + 5 + 1 + 5 + 1 bytes, gathered for one write.
+    let mut bytes = [0u8; 14];
+    let mut at = 0;
+    for part in parts {
+        bytes[at..at + part.len()].copy_from_slice(part);
+        at += part.len();
     }
     out.write_all(&bytes[..at])
 }
@@ -108,31 +101,26 @@ fn change_modifier(out: &mut impl Write, from: Modifier, to: Modifier) -> io::Re
 /// Writes what crossterm's `SetAttribute(attribute)` writes, `ESC [ code m`, for the
 /// attributes a cell's modifier turns on and off; any other through crossterm itself.
 fn sgr(out: &mut impl Write, attribute: Attribute) -> io::Result<()> {
-    let code: &[u8] = match attribute {
-        Attribute::Bold => b"1",
-        Attribute::Dim => b"2",
-        Attribute::Italic => b"3",
-        Attribute::Underlined => b"4",
-        Attribute::SlowBlink => b"5",
-        Attribute::RapidBlink => b"6",
-        Attribute::Reverse => b"7",
-        Attribute::Hidden => b"8",
-        Attribute::CrossedOut => b"9",
-        Attribute::NormalIntensity => b"22",
-        Attribute::NoItalic => b"23",
-        Attribute::NoUnderline => b"24",
-        Attribute::NoBlink => b"25",
-        Attribute::NoReverse => b"27",
-        Attribute::NoHidden => b"28",
-        Attribute::NotCrossedOut => b"29",
+    let command: &[u8] = match attribute {
+        Attribute::Bold => b"\x1b[1m",
+        Attribute::Dim => b"\x1b[2m",
+        Attribute::Italic => b"\x1b[3m",
+        Attribute::Underlined => b"\x1b[4m",
+        Attribute::SlowBlink => b"\x1b[5m",
+        Attribute::RapidBlink => b"\x1b[6m",
+        Attribute::Reverse => b"\x1b[7m",
+        Attribute::Hidden => b"\x1b[8m",
+        Attribute::CrossedOut => b"\x1b[9m",
+        Attribute::NormalIntensity => b"\x1b[22m",
+        Attribute::NoItalic => b"\x1b[23m",
+        Attribute::NoUnderline => b"\x1b[24m",
+        Attribute::NoBlink => b"\x1b[25m",
+        Attribute::NoReverse => b"\x1b[27m",
+        Attribute::NoHidden => b"\x1b[28m",
+        Attribute::NotCrossedOut => b"\x1b[29m",
         other => return queue!(out, SetAttribute(other)),
     };
-    let mut bytes = [0x1b, b'[', 0, 0, b'm'];
-    bytes[2..2 + code.len()].copy_from_slice(code);
-    if code.len() == 1 {
-        bytes[3] = b'm';
-    }
-    out.write_all(&bytes[..3 + code.len()])
+    out.write_all(command)
 }
 
 impl<W: Write> Backend for Direct<W> {
