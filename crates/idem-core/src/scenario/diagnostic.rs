@@ -187,18 +187,18 @@ pub fn write_diagnostic(f: &mut impl fmt::Write, file: &str, d: &Diagnostic) -> 
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn a_byte_is_on_the_line_its_newlines_before_it_say() {
         let source = "a = 1\n\nb = \"é\"\nc";
-        assert_eq!(super::line_at(source, 0), 1);
-        assert_eq!(super::line_at(source, 5), 1);
-        assert_eq!(super::line_at(source, 6), 2);
-        assert_eq!(super::line_at(source, 7), 3);
-        assert_eq!(super::line_at(source, source.len()), 4);
-        assert_eq!(super::line_at(source, 999), 4);
+        assert_eq!(line_at(source, 0), 1);
+        assert_eq!(line_at(source, 5), 1);
+        assert_eq!(line_at(source, 6), 2);
+        assert_eq!(line_at(source, 7), 3);
+        assert_eq!(line_at(source, source.len()), 4);
+        assert_eq!(line_at(source, 999), 4);
     }
-    use super::*;
 
     #[test]
     fn positions_and_caret() {
