@@ -451,8 +451,10 @@ fn draw(frame: &mut Frame<'_>, status: &Status, (since, scroll): (u64, u16), the
             }
             // A sheet longer than the screen scrolls, and its top line says how much is
             // out of sight.
+            // Laid out once: the top rule leaves the body's width to the text.
             let text = Text::from(lines);
-            let rows = crate::tui::cells::wrap::rows_wrapped(&text, body.width, true);
+            let laid = crate::tui::cells::wrap::Laid::new(&text, body.width, true);
+            let rows = laid.rows();
             let shown = usize::from(body.height.saturating_sub(1));
             let hidden = rows.saturating_sub(shown);
             let offset = usize::from(scroll).min(hidden);
@@ -469,7 +471,7 @@ fn draw(frame: &mut Frame<'_>, status: &Status, (since, scroll): (u64, u16), the
             }
             let inside = block.inner(body);
             frame.render_widget(block, body);
-            crate::tui::cells::wrap::draw_wrapped(frame.buffer_mut(), inside, &text, true, offset);
+            laid.draw(&text, frame.buffer_mut(), inside, offset);
         }
     }
 }

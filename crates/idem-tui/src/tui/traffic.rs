@@ -2,7 +2,7 @@
 //! over the period (Chart), its hit rate and attempts per hour (Sparkline) and its figures.
 //! One drawing for the replay's screen and the SVG export, from a finished report.
 
-use super::cells::wrap::{draw_wrapped, rows_wrapped};
+use super::cells::wrap::Laid;
 use super::theme::Theme;
 use crate::sim::Design;
 use crate::traffic::words::{count, rate};
@@ -82,10 +82,13 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>,
     if report.partial {
         heading.push(Line::styled(crate::traffic::words::PARTIAL, theme.lost()));
     }
+    // Each laid out once, at the width both are drawn at.
     let figures = Text::from(figure_lines(report, d, look, theme));
-    let foot_rows = rows_wrapped(&figures, inner.width, true) as u16;
+    let figures_laid = Laid::new(&figures, inner.width, true);
+    let foot_rows = u16::try_from(figures_laid.rows()).unwrap_or(u16::MAX);
     let heading = Text::from(heading);
-    let head_rows = rows_wrapped(&heading, inner.width, true) as u16;
+    let heading_laid = Laid::new(&heading, inner.width, true);
+    let head_rows = u16::try_from(heading_laid.rows()).unwrap_or(u16::MAX);
     let [head, middle, sparks, foot] = Layout::vertical([
         Constraint::Length(head_rows),
         Constraint::Min(6),
@@ -93,14 +96,14 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>,
         Constraint::Length(foot_rows),
     ])
     .areas(inner);
-    draw_wrapped(frame.buffer_mut(), head, &heading, true, 0);
+    heading_laid.draw(&heading, frame.buffer_mut(), head, 0);
     let bars_width = (middle.width / 3).clamp(24, 40);
     let [bars, chart] =
         Layout::horizontal([Constraint::Length(bars_width), Constraint::Min(20)]).areas(middle);
     duplicates(frame, bars, report, look, theme);
     store(frame, chart, report, d, look, theme);
     series(frame, sparks, report, d, theme);
-    draw_wrapped(frame.buffer_mut(), foot, &figures, true, 0);
+    figures_laid.draw(&figures, frame.buffer_mut(), foot, 0);
 }
 
 /// Orders charged more than once, one bar per design.
