@@ -43,6 +43,9 @@ enum Behaviour {
     EndlessBody,
     /// Every answer is `307 Temporary Redirect` to /v2/charges.
     Redirect307,
+    /// A repeat gets the stored answer, but the key is stored `hold` after the answer has
+    /// gone (as `idem serve --design log-after-charge` logs it after answering).
+    StoresAfterAnswer,
 }
 
 /// What an expiring store gets wrong once a key has expired.
@@ -322,6 +325,26 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                         store.insert((key, body), made.clone());
                         answer(&mut stream, 201, &made);
                     }
+                    Behaviour::StoresAfterAnswer => {
+                        let key = key.unwrap_or_default();
+                        let stored = done
+                            .lock()
+                            .expect("the store")
+                            .get(&(key.clone(), String::new()))
+                            .cloned();
+                        if let Some(stored) = stored {
+                            answer_with(&mut stream, 201, &stored, "Idempotent-Replayed: true\r\n");
+                            return;
+                        }
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        answer(&mut stream, 201, &made);
+                        drop(stream);
+                        std::thread::sleep(hold);
+                        done.lock()
+                            .expect("the store")
+                            .insert((key, String::new()), made);
+                    }
                     Behaviour::ReplayedHeaderSpelling => {
                         let key = key.unwrap_or_default();
                         let stored = done
@@ -448,6 +471,20 @@ fn a_409_with_the_stored_body_and_five_charges_is_never_called_safe() {
         run["verdict"]
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A service that stores a key just after answering (20 ms here) is given the moment a
+/// client would take before retrying: the drill's retry finds the key stored and the answer
+/// replayed, rather than racing the store.
+#[test]
+fn the_retry_waits_for_a_service_that_stores_the_key_just_after_answering() {
+    let server = start(Behaviour::StoresAfterAnswer, Duration::from_millis(20));
+    let url = format!("http://{}/charges", server.addr);
+    let out = drill(&[&url, "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    let replay = row_of(&v, "replay");
+    assert_eq!(replay["verdict"], "pass", "{replay}");
 }
 
 #[test]

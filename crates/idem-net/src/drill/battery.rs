@@ -330,11 +330,11 @@ pub struct Observed {
     pub out_of_time: bool,
 }
 
+/// How long the retry waits after the first request's answer.
+const RETRY_PAUSE: Duration = Duration::from_millis(50);
+
 /// Runs the battery. Each step starts only while time is left, and waits at most what is
 /// left.
-/// How long the retry waits after the first request's answer.
-pub const RETRY_PAUSE: Duration = Duration::from_millis(50);
-
 pub fn run(plan: &Plan) -> Observed {
     let started = Instant::now();
     let mut seen = Observed::default();
