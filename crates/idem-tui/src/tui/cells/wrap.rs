@@ -443,13 +443,18 @@ mod tests {
             // `Paragraph` lets a row run past the box's right edge when it ends in a
             // character two columns wide: there the box keeps to its width instead. Whether
             // it does is seen with every row drawn.
-            let rows = u16::try_from(counted).unwrap_or(u16::MAX).min(200);
-            let room = Rect::new(0, 0, width + 4, rows + 2);
-            let mut every_row = Buffer::empty(room);
+            let rows = u16::try_from(counted).unwrap_or(u16::MAX);
+            let every_area = Rect::new(1, 1, width, rows);
+            let mut every_row = Buffer::empty(Rect::new(0, 0, width + 4, rows + 2));
             Paragraph::new(text.clone())
                 .wrap(Wrap { trim })
-                .render(Rect::new(1, 1, width, rows), &mut every_row);
-            if !outside(&every_row, Rect::new(1, 1, width, rows)) {
+                .render(every_area, &mut every_row);
+            let visible = visible_graphemes(&text, width);
+            // `Paragraph` also drops what follows a zero-width joiner and space that start a
+            // row one column wide ("\u{200d}\u{200b}$a" shows only `$`): there the box,
+            // which loses nothing (below), has more rows.
+            let keeps_all = shown_graphemes(&every_row, every_area) == visible;
+            if !outside(&every_row, every_area) && keeps_all {
                 prop_assert_eq!(wrapped.rows(), counted);
                 prop_assert_eq!(got, want);
             } else {
@@ -461,32 +466,39 @@ mod tests {
                 let tall = Rect::new(0, 0, width, u16::try_from(wrapped.rows()).unwrap_or(u16::MAX));
                 let mut whole = Buffer::empty(tall);
                 wrapped.draw(&text, &mut whole, tall, 0);
-                let shown: Vec<String> = tall
-                    .positions()
-                    .map(|p| whole[p].symbol().to_string())
-                    .filter(|g| g.trim().chars().any(|c| !c.is_whitespace()) && !g.is_empty())
-                    .collect();
-                let visible: Vec<String> = text
-                    .lines
-                    .iter()
-                    .flat_map(|l| l.spans.iter())
-                    .flat_map(|span| {
-                        use unicode_segmentation::UnicodeSegmentation;
-                        span.content
-                            .graphemes(true)
-                            .filter(|g| !g.contains(char::is_control))
-                            .filter(|g| {
-                                let w = ratatui::buffer::CellWidth::cell_width(*g);
-                                w > 0 && w <= width
-                            })
-                            .filter(|g| g.chars().any(|c| !c.is_whitespace()))
-                            .map(str::to_string)
-                            .collect::<Vec<_>>()
-                    })
-                    .collect();
-                prop_assert_eq!(shown, visible);
+                prop_assert_eq!(shown_graphemes(&whole, tall), visible);
             }
         }
+    }
+
+    /// The graphemes drawn in `area` that are not blank, row by row.
+    fn shown_graphemes(buf: &Buffer, area: Rect) -> Vec<String> {
+        area.positions()
+            .map(|p| buf[p].symbol().to_string())
+            .filter(|g| g.trim().chars().any(|c| !c.is_whitespace()) && !g.is_empty())
+            .collect()
+    }
+
+    /// The graphemes of `text` a box `width` columns wide can show that are not blank, in
+    /// order.
+    fn visible_graphemes(text: &Text, width: u16) -> Vec<String> {
+        use unicode_segmentation::UnicodeSegmentation;
+        text.lines
+            .iter()
+            .flat_map(|l| l.spans.iter())
+            .flat_map(|span| {
+                span.content
+                    .graphemes(true)
+                    .filter(|g| !g.contains(char::is_control))
+                    .filter(|g| {
+                        let w = ratatui::buffer::CellWidth::cell_width(*g);
+                        w > 0 && w <= width
+                    })
+                    .filter(|g| g.chars().any(|c| !c.is_whitespace()))
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
     }
 
     /// A row that would end in a wide character one column past the box ends before it, and
