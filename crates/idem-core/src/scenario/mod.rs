@@ -17,6 +17,7 @@ pub use diagnostic::{Diagnostic, ScenarioError, Severity};
 
 use crate::sim::{Belief, Design, Instant, SimConfig, SimError, Trace, Verdict};
 use crate::story::Told;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The largest scenario file read: far more than any real scenario needs.
@@ -33,7 +34,7 @@ const MAX_NESTING: usize = 32;
 const MAX_KEY_PARTS: usize = 32;
 
 /// A scenario ready to simulate, with what the trainer wrote around it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Scenario {
     /// The file stem or built-in name (`order-5531`).
     pub name: String,
@@ -47,6 +48,7 @@ pub struct Scenario {
     pub quizzes: Vec<Quiz>,
     pub notes: Vec<Note>,
     /// Problems that do not stop the scenario from running.
+    #[serde(skip)]
     pub warnings: Vec<Diagnostic>,
     /// The names written over the lanes.
     pub lanes: LaneNames,
@@ -57,6 +59,7 @@ pub struct Scenario {
     /// knows when the story on screen is no longer the one it was written for.
     pub keying_as_written: crate::sim::config::Keying,
     /// Where the scenario came from.
+    #[serde(skip, default = "Origin::made")]
     pub origin: Origin,
     /// The day of orders `idem traffic` runs this checkout through (`[traffic]`).
     pub traffic: traffic::TrafficPlan,
@@ -64,7 +67,7 @@ pub struct Scenario {
 
 /// The names over the lanes of the customer, the checkout, the network and the processor:
 /// their roles unless the scenario names the systems (`Mobile app`, `Payment service`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LaneNames {
     pub customer: String,
     pub checkout: String,
@@ -162,6 +165,11 @@ pub enum Origin {
 }
 
 impl Origin {
+    /// [`Origin::Made`], for what is read without saying where it came from.
+    fn made() -> Origin {
+        Origin::Made
+    }
+
     /// The file to watch, if the scenario has one.
     pub fn file(&self) -> Option<&Path> {
         match self {
@@ -172,7 +180,7 @@ impl Origin {
 }
 
 /// A prediction checkpoint.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Quiz {
     pub target: NarrationTarget,
     /// Where the file names the tick (its `label` or `at` value), for reports.
@@ -187,7 +195,7 @@ pub struct Quiz {
 
 /// The designs a `[[quiz]]`, `[[note]]` or `[[narration]]` is for: every design, unless its
 /// `designs` key lists some.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scope(Option<Vec<Design>>);
 
 impl Scope {
@@ -227,7 +235,7 @@ impl Scope {
 
 /// What a quiz says once answered: one text for every design, or a text per design (the one
 /// shown follows the design on screen), with `other` for the designs the table leaves out.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Explanation {
     /// The texts written for particular designs.
     pub by_design: Vec<(Design, String)>,
@@ -261,7 +269,7 @@ impl Explanation {
 /// The most choices a question shows: one number key each.
 pub const MAX_CHOICES: usize = 9;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum QuizAnswer {
     /// This choice (0-based) is right whatever the design.
     Choice(usize),
@@ -332,7 +340,7 @@ pub fn most_charges<'a>(traces: impl IntoIterator<Item = &'a Trace>) -> usize {
 }
 
 /// The trainer's notes for a tick.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Note {
     pub target: NarrationTarget,
     /// Where the file names the tick (its `label` or `at` value), for reports.
@@ -363,7 +371,7 @@ impl NarrationTarget {
 }
 
 /// The trainer's own words for a tick.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NarrationRule {
     pub target: NarrationTarget,
     /// Where the file names the tick (its `label` or `at` value), for reports.
@@ -378,7 +386,7 @@ pub struct NarrationRule {
     pub designs: Scope,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum NarrationTarget {
     /// Every tick with exactly this label.
     Label(String),
@@ -386,14 +394,14 @@ pub enum NarrationTarget {
     At(Instant),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NarrationMode {
     Replace,
     Append,
 }
 
 /// What a design must produce on this scenario.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Expectation {
     pub design: Design,
     pub charges: Option<usize>,

@@ -3,6 +3,7 @@
 //! the command line so both accept and refuse the same words.
 
 use crate::sim::time::DAY_MS;
+use serde::{Deserialize, Serialize};
 
 /// The most orders one run may simulate: ten times the figure the docs quote.
 pub const MAX_ORDERS: u64 = 10_000_000;
@@ -14,7 +15,7 @@ pub const MAX_RECORD_BYTES: u64 = 1 << 30;
 pub const MAX_CRASHES_PER_HOUR: f64 = 3_600.0;
 
 /// How orders spread over the period.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Arrivals {
     /// The same rate all along.
     Steady,
@@ -32,7 +33,7 @@ impl Arrivals {
 }
 
 /// What an outage loses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Loses {
     /// Every message either way: nothing reaches the processor and nothing comes back.
     All,
@@ -50,7 +51,7 @@ impl Loses {
 }
 
 /// A stretch of the period in which the network between checkout and processor fails.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outage {
     /// From the start of the period (midnight of its first day), in milliseconds.
     pub start_ms: u64,
@@ -68,7 +69,7 @@ impl Outage {
 }
 
 /// The settings a `[traffic]` table or the command line may give; `None` is "not said".
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TrafficPlan {
     pub orders: Option<u64>,
     pub over_ms: Option<u64>,

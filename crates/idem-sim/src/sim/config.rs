@@ -2,10 +2,10 @@
 
 use super::money::Cents;
 use super::time::{ClockStyle, Instant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Everything the engine needs to simulate one scenario under any design.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SimConfig {
     pub title: String,
     pub seed: u64,
@@ -37,14 +37,14 @@ pub struct SimConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reconcile: Option<Reconcile>,
     /// The shop's own steps after it reads "paid", in the order it runs them (docs/model.md §5.1).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub steps: Vec<StepConfig>,
     /// The engine stops with an error rather than trace more ticks than this.
     pub max_ticks: usize,
 }
 
 /// One business intent: a purchase the customer means to pay for once.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct IntentConfig {
     /// The order id (`5531`): short text every run's views copy without allocating.
     pub order: smol_str::SmolStr,
@@ -72,7 +72,7 @@ pub struct IntentDigests {
 }
 
 /// One retrying layer of the checkout.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct LayerConfig {
     pub name: String,
     pub attempts: u32,
@@ -86,7 +86,7 @@ pub struct LayerConfig {
 
 /// What one retrying layer does with the key handed to it by the layer above (the outermost
 /// layer is handed the order's key, if the shop mints one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LayerKey {
     /// Passes the key on unchanged, to every attempt it makes.
@@ -110,7 +110,7 @@ pub enum KeySource {
 }
 
 /// The wait between two attempts of a layer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Backoff {
     pub initial_ms: u64,
     pub multiplier: f64,
@@ -118,7 +118,7 @@ pub struct Backoff {
     pub jitter: Jitter,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Jitter {
     None,
@@ -127,7 +127,7 @@ pub enum Jitter {
     Decorrelated,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeyStrategy {
     /// One key minted with the order and carried by every attempt.
@@ -139,7 +139,7 @@ pub enum KeyStrategy {
 }
 
 /// A fault injected on one attempt of one intent.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fault {
     /// Index into `SimConfig::intents`.
     pub intent: usize,
@@ -148,14 +148,14 @@ pub struct Fault {
     pub action: FaultAction,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Direction {
     Request,
     Reply,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CrashPoint {
     Receive,
@@ -181,7 +181,7 @@ impl CrashPoint {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum FaultAction {
     /// The message never arrives.
@@ -204,7 +204,7 @@ pub enum FaultAction {
 }
 
 /// Where a handler error strikes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FailPoint {
     /// Once the request is taken on as new work, before anything is charged.
@@ -225,7 +225,7 @@ impl FailPoint {
 
 /// The shop's nightly job that compares the processor's ledger with its own orders and
 /// puts right what it can.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reconcile {
     /// When the job runs.
     pub at: Instant,
@@ -234,7 +234,7 @@ pub struct Reconcile {
 }
 
 /// The policy for a charge the shop does not believe paid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Unconfirmed {
     /// Give the money back: the shop never shipped.
@@ -255,7 +255,7 @@ impl Unconfirmed {
 
 /// A call the shop makes to a service of its own once an order is paid: reserve the stock,
 /// send the confirmation, book the courier. Each service keeps its own memory.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct StepConfig {
     pub service: Service,
     pub key_mode: KeyMode,
@@ -271,7 +271,7 @@ pub struct StepConfig {
 }
 
 /// The services a shop calls after the payment, each a lane with its own memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Service {
     /// Reserves the stock for the order.
@@ -302,7 +302,7 @@ impl Service {
 }
 
 /// How the shop keys its calls to a downstream service.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum KeyMode {
     /// Made from the order and the step (`5531:courier`): the same on every try, stored by
@@ -334,7 +334,7 @@ impl KeyMode {
 }
 
 /// Something that goes wrong on one try of a downstream call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepFault {
     /// Index into `SimConfig::intents`.
     pub intent: usize,
@@ -343,7 +343,7 @@ pub struct StepFault {
     pub action: StepFaultAction,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum StepFaultAction {
     /// The call or its answer never arrives.
@@ -355,7 +355,7 @@ pub enum StepFaultAction {
 }
 
 /// A person re-running the whole retry budget for an intent that ended unpaid.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Rerun {
     pub name: String,
     /// Delay after the previous run gave up.
@@ -395,7 +395,7 @@ impl KeyStrategy {
 
 /// How a story keys its requests: the checkout's strategy, what each of its layers does with
 /// the key, and how each step after payment keys its calls.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Keying {
     pub strategy: KeyStrategy,
     pub layers: Vec<LayerKey>,

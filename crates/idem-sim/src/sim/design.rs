@@ -1,9 +1,9 @@
 //! The six processor designs the simulation can run.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How the processor remembers (or fails to remember) a request it has seen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Design {
     /// The key record and the ledger line are committed in one atomic write.

@@ -1,9 +1,11 @@
 //! Money in whole cents, written as dollars.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// An amount of money in cents.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Cents(pub i64);
 

@@ -4,7 +4,7 @@
 use super::config::Direction;
 use super::money::Cents;
 use super::time::Instant;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use smol_str::SmolStr;
 use std::sync::Arc;
 
@@ -705,7 +705,7 @@ pub struct Refund {
 }
 
 /// What the checkout believes about a payment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Belief {
     /// The customer has not pressed Pay yet.

@@ -1,6 +1,6 @@
 //! Virtual time: milliseconds on a week-long clock, and how to show them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Milliseconds in one day.
 pub const DAY_MS: u64 = 86_400_000;
@@ -8,7 +8,9 @@ const WEEKDAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 
 /// A point on the virtual clock: milliseconds since 00:00:00 of the scenario's first day
 /// (Monday of the scenario's week when the scenario names weekdays).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Instant(pub u64);
 
@@ -22,7 +24,7 @@ impl Instant {
 }
 
 /// How a trace writes its times: with weekday names, with day numbers, or time of day alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ClockStyle {
     TimeOfDay,

@@ -5,7 +5,7 @@ use super::fact::{Fact, MissedCrash, SentCall, SentLookup, SentReply, SentReques
 use super::money::Cents;
 use super::state::{Belief, Counters, Snapshot};
 use super::time::{ClockStyle, Instant};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The lanes of the sequence diagram, left to right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -193,7 +193,7 @@ pub struct Tick {
 }
 
 /// The verdict on a run, the first that applies in this order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// An intent was charged more than once.
