@@ -503,8 +503,9 @@ fn replay(
     results: Option<(&std::path::Path, bool)>,
 ) -> ExitCode {
     // The first frame marks the glossary's terms: their search is built on the second core
-    // while this one reads the scenario.
-    std::thread::spawn(idem::story::glossary::prepare);
+    // while this one reads the scenario, by the thread that then simulates the designs not
+    // shown while this one tells the one that is.
+    idem::tui::spare::start(idem::story::glossary::prepare);
     let unable = idem::tui::terminal::unable_to_draw();
     let taking = unable
         .is_none()

@@ -19,6 +19,7 @@ pub mod results;
 pub mod room;
 pub mod session;
 pub mod shown;
+pub mod spare;
 pub mod terminal;
 pub mod theme;
 pub mod traffic;
