@@ -622,7 +622,7 @@ fn readme_text_picture_is_current() {
     }
     assert_eq!(
         committed, fresh,
-        "the README's picture is stale: regenerate with IDEM_REGENERATE=1 cargo test --test tui_render readme"
+        "the README's picture is stale: regenerate with IDEM_REGENERATE=1 cargo test -p idem-tui --test integration readme_text_picture"
     );
 }
 
