@@ -29,8 +29,8 @@ impl Builtin {
         super::parse_surveyed(&file, self.name, self.text, super::Survey::Done)
     }
 
-    /// The scenario as it was read when the program was built, unless that reading was of
-    /// other text.
+    /// The scenario as its kept reading has it, unless that reading was of other text than
+    /// the built-in's (an edit not yet written again: then the TOML is read).
     fn read_before(&self) -> Option<Scenario> {
         let mut scenario: Scenario = serde_json::from_str(self.read).ok()?;
         if scenario.text != self.text {
