@@ -44,7 +44,7 @@ fn answer(app: &mut App, choice: char) {
     assert!(
         app.quiz_pending(),
         "{} asks a question",
-        app.version.scenario.name
+        app.version.scenario().name
     );
     press(app, ch('a'));
     press(app, ch(choice));
@@ -177,7 +177,7 @@ fn pagedown_at_the_end_opens_the_next_scenario_and_the_score_carries_over() {
     assert!(app.at_end());
     // PageDown at the last tick: the next scenario, on the design the session names.
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.version.scenario.name, "reply-lost");
+    assert_eq!(app.version.scenario().name, "reply-lost");
     assert_eq!(app.place.design, Design::NoKey);
     assert_eq!(app.place.tick, 0);
     assert!(
@@ -199,16 +199,16 @@ fn pagedown_at_the_end_opens_the_next_scenario_and_the_score_carries_over() {
     assert_eq!(asked, 2);
     press(&mut app, key(KeyCode::End));
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.version.scenario.name, "request-lost");
-    assert_eq!(app.place.design, app.version.scenario.design);
+    assert_eq!(app.version.scenario().name, "request-lost");
+    assert_eq!(app.place.design, app.version.scenario().design);
     // PageUp at the first tick goes back, to the previous scenario's end, answers kept.
     press(&mut app, key(KeyCode::PageUp));
-    assert_eq!(app.version.scenario.name, "reply-lost");
+    assert_eq!(app.version.scenario().name, "reply-lost");
     assert!(app.at_end());
     assert!(app.talk.room.any(), "its answer is still there");
     assert_eq!(app.talk.session_score().asked, 2);
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.version.scenario.name, "request-lost");
+    assert_eq!(app.version.scenario().name, "request-lost");
     // No budget: no countdown.
     let third = render(&app, 80, 24);
     assert!(
@@ -227,7 +227,7 @@ fn pagedown_at_the_end_opens_the_next_scenario_and_the_score_carries_over() {
     assert_eq!(app.talk.session_score().asked, 3);
     // The last tick of the last scenario: PageDown stays.
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.version.scenario.name, "request-lost");
+    assert_eq!(app.version.scenario().name, "request-lost");
     assert!(app.at_end());
     // Leaving asks first, and the summary has the whole session's score.
     press(&mut app, ch('q'));
@@ -260,7 +260,7 @@ fn the_notes_are_told_the_part_and_the_score() {
     );
     let position = idem::present::link::Position {
         source: app.source.clone(),
-        scenario: app.version.scenario.text.clone(),
+        scenario: app.version.scenario().text.clone(),
         design: app.place.design.id().to_string(),
         tick: app.place.tick,
         shown: idem::present::link::Shown {
@@ -495,15 +495,15 @@ fn a_session_takes_its_keys_from_the_command_line_for_every_part() {
     };
     let mut app = presenting(three().keyed(keys));
     assert_eq!(
-        app.version.scenario.config.key_strategy,
+        app.version.scenario().config.key_strategy,
         KeyStrategy::PerAttempt
     );
     answer(&mut app, '2');
     press(&mut app, key(KeyCode::End));
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.version.scenario.name, "reply-lost");
+    assert_eq!(app.version.scenario().name, "reply-lost");
     assert_eq!(
-        app.version.scenario.config.key_strategy,
+        app.version.scenario().config.key_strategy,
         KeyStrategy::PerAttempt
     );
     assert_eq!(app.version.keys_set(), Some(KeyStrategy::PerAttempt));
@@ -555,15 +555,16 @@ fn a_part_come_back_to_shows_its_file_as_it_is_on_disk_now() {
     let text = "title = \"Edits\"\n\n[[section]]\nscenario = \"a.toml\"\n\n[[section]]\nscenario = \"b.toml\"\n";
     let playlist = playlist::parse("s.toml", text, dir.path()).expect("reads");
     let mut app = presenting(playlist);
-    assert_eq!(app.version.scenario.title, "First as written");
+    assert_eq!(app.version.scenario().title, "First as written");
     press(&mut app, key(KeyCode::End));
     press(&mut app, key(KeyCode::PageDown));
-    assert_eq!(app.version.scenario.title, "Second");
+    assert_eq!(app.version.scenario().title, "Second");
     // The trainer edits the first part while the second is on screen.
     std::fs::write(dir.join("a.toml"), part_text("First, edited")).expect("writes");
     press(&mut app, key(KeyCode::PageUp));
     assert_eq!(
-        app.version.scenario.title, "First, edited",
+        app.version.scenario().title,
+        "First, edited",
         "the edit is not undone"
     );
     // A file that no longer reads keeps the version read before, and says so.
@@ -571,7 +572,7 @@ fn a_part_come_back_to_shows_its_file_as_it_is_on_disk_now() {
     press(&mut app, key(KeyCode::PageDown));
     std::fs::write(dir.join("a.toml"), "title = \n").expect("writes");
     press(&mut app, key(KeyCode::PageUp));
-    assert_eq!(app.version.scenario.title, "First, edited");
+    assert_eq!(app.version.scenario().title, "First, edited");
     assert!(
         app.screens
             .notice
@@ -589,7 +590,7 @@ fn the_checklist_never_replaces_a_part_and_its_answers() {
     assert!(app.talk.room.any());
     press(&mut app, ch('k'));
     press(&mut app, key(KeyCode::Enter));
-    assert_eq!(app.version.scenario.name, "order-5531", "the part stays");
+    assert_eq!(app.version.scenario().name, "order-5531", "the part stays");
     assert!(app.talk.room.any(), "and so do its answers");
     assert!(
         app.screens
@@ -696,7 +697,7 @@ fn a_talk_opens_on_its_agenda_and_ends_on_its_end_card() {
     assert!(screen.contains("The room, over the session"), "{screen}");
     press(&mut app, key(KeyCode::PageUp));
     assert_eq!(app.talk.card(), None);
-    assert_eq!(app.version.scenario.name, "request-lost");
+    assert_eq!(app.version.scenario().name, "request-lost");
     assert!(app.at_end());
 }
 
@@ -776,7 +777,7 @@ fn an_edited_session_file_changes_the_agenda_and_keeps_the_answers() {
     press(&mut app, key(KeyCode::End));
     press(&mut app, key(KeyCode::PageDown));
     assert_eq!(app.talk.agenda.as_ref().map(|a| a.at), Some(1));
-    assert_eq!(app.version.scenario.name, "second-purchase");
+    assert_eq!(app.version.scenario().name, "second-purchase");
     press(&mut app, key(KeyCode::PageUp));
     press(&mut app, key(KeyCode::Home));
     press(&mut app, key(KeyCode::PageUp));

@@ -94,7 +94,7 @@ fn x_loses_the_request_on_the_wire() {
 fn bang_crashes_the_processor_at_its_next_step() {
     let mut app = at_first_send();
     let before = app.version.runs().traces().clone();
-    let original_faults = app.version.scenario.config.faults.len();
+    let original_faults = app.version.scenario().config.faults.len();
     assert_eq!(press(&mut app, ch('!')), Some(Msg::Fork(WhatIf::CrashNext)));
     assert_eq!(app.version.added.len(), 1);
     assert!(
@@ -110,7 +110,7 @@ fn bang_crashes_the_processor_at_its_next_step() {
     );
     assert_eq!(app.version.added[0].attempt, 1);
     assert_eq!(
-        app.version.scenario.config.faults.len(),
+        app.version.scenario().config.faults.len(),
         original_faults + 1
     );
     assert_eq!(app.place.tick, 1);
@@ -496,7 +496,7 @@ fn m_keys_the_steps_after_payment_another_way() {
 
     assert_eq!(press(&mut app, ch('m')), Some(Msg::CycleStepKeys));
     assert_eq!(
-        app.version.scenario.config.steps[0].key_mode,
+        app.version.scenario().config.steps[0].key_mode,
         KeyMode::PerAttempt
     );
     assert_eq!(bookings(&app), Some(2));
@@ -518,11 +518,14 @@ fn m_keys_the_steps_after_payment_another_way() {
     assert!(screen.contains("courier was booked twice"), "{screen}");
 
     press(&mut app, ch('m'));
-    assert_eq!(app.version.scenario.config.steps[0].key_mode, KeyMode::None);
+    assert_eq!(
+        app.version.scenario().config.steps[0].key_mode,
+        KeyMode::None
+    );
     assert_eq!(bookings(&app), Some(2));
     press(&mut app, ch('m'));
     assert_eq!(
-        app.version.scenario.config.steps[0].key_mode,
+        app.version.scenario().config.steps[0].key_mode,
         KeyMode::Derived
     );
     assert_eq!(bookings(&app), Some(1));
@@ -623,7 +626,7 @@ fn capital_k_keys_the_checkout_another_way() {
 
     assert_eq!(press(&mut app, ch('K')), Some(Msg::CycleKeyStrategy));
     assert_eq!(
-        app.version.scenario.config.key_strategy,
+        app.version.scenario().config.key_strategy,
         KeyStrategy::PerAttempt
     );
     // The retry carries a new key: even the key stored with the charge cannot see it.
@@ -637,7 +640,10 @@ fn capital_k_keys_the_checkout_another_way() {
     assert!(share.contains(" --key-strategy per-attempt "), "{share}");
 
     press(&mut app, ch('K'));
-    assert_eq!(app.version.scenario.config.key_strategy, KeyStrategy::None);
+    assert_eq!(
+        app.version.scenario().config.key_strategy,
+        KeyStrategy::None
+    );
     assert_eq!(
         charges(&app, Design::WithCharge),
         0,
@@ -648,7 +654,7 @@ fn capital_k_keys_the_checkout_another_way() {
     // Round again: the keys as the file writes them, so nothing on screen says K is in force.
     press(&mut app, ch('K'));
     assert_eq!(
-        app.version.scenario.config.key_strategy,
+        app.version.scenario().config.key_strategy,
         KeyStrategy::PerIntent
     );
     assert_eq!(charges(&app, Design::WithCharge), 1);
@@ -675,7 +681,7 @@ fn capital_k_keys_the_checkout_another_way() {
         header(&render_full(&app))
     );
     press(&mut app, ch('K'));
-    assert_eq!(app.version.scenario.config.key_source(), KeySource::Order);
+    assert_eq!(app.version.scenario().config.key_source(), KeySource::Order);
     assert_eq!(charges(&app, Design::WithCharge), 1);
 }
 

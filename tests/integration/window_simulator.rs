@@ -55,7 +55,7 @@ at = "09:15:00"
     assert_eq!(app.screens.screen, Screen::Window);
     common::press(&mut app, common::key(KeyCode::Enter));
     assert_eq!(app.screens.screen, Screen::Replay);
-    let config = &app.version.scenario.config;
+    let config = &app.version.scenario().config;
     let intent = &config.intents[0];
     assert_eq!(&*intent.order, "7001");
     assert_eq!(&*intent.key, "Q9ZZ");

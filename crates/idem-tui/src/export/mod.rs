@@ -277,7 +277,7 @@ fn tick_at(app: &App, at: ClockTime) -> Result<usize, String> {
         Some(first) if t < first.at => Err(format!(
             "--at {} comes before the first tick of {} under {} ({})",
             trace.clock.format_short(t),
-            app.version.scenario.name,
+            app.version.scenario().name,
             app.place.design.id(),
             trace.format_time(first.at)
         )),

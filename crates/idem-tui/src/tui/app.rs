@@ -597,8 +597,8 @@ impl App {
     /// As [`App::new`], open under `design`: the story is told under it before the first
     /// frame, the other designs when first wanted (or beside the terminal's loop).
     fn showing(scenario: Scenario, source: String, design: Design) -> Result<App, SimError> {
-        let prepared = crate::tui::prepare::prepare_showing(scenario.clone(), design)?;
-        let mut app = App::from_prepared(scenario, source, prepared);
+        let prepared = crate::tui::prepare::prepare_showing(scenario, design)?;
+        let mut app = App::from_prepared(source, prepared);
         app.place.design = design;
         Ok(app)
     }
@@ -613,22 +613,19 @@ impl App {
         design: Design,
         hide: crate::present::Hide,
     ) -> Result<App, SimError> {
-        let prepared = crate::tui::prepare::prepare_one(scenario.clone(), design)?;
-        let mut app = App::from_prepared(scenario, source, prepared);
+        let prepared = crate::tui::prepare::prepare_one(scenario, design)?;
+        let mut app = App::from_prepared(source, prepared);
         app.place.design = design;
         app.export = Some(hide);
         Ok(app)
     }
 
-    fn from_prepared(
-        scenario: Scenario,
-        source: String,
-        prepared: crate::tui::prepare::Prepared,
-    ) -> App {
-        let design = scenario.design;
-        let quizzes = scenario.quizzes.len();
+    fn from_prepared(source: String, prepared: crate::tui::prepare::Prepared) -> App {
+        let version = crate::tui::version::Version::new(prepared);
+        let design = version.original.design;
+        let quizzes = version.original.quizzes.len();
         App {
-            version: crate::tui::version::Version::new(scenario, prepared),
+            version,
             place: Place::start(design),
             screens: Screens::default(),
             talk: Talk::new(quizzes),
@@ -683,7 +680,7 @@ impl App {
     /// Shows a simulated story, keeping the design and the moment.
     pub(super) fn apply(&mut self, prepared: crate::tui::prepare::Prepared) {
         let same_story = self.version.original.name == prepared.original.name;
-        let quizzes = prepared.scenario.quizzes.len();
+        let quizzes = prepared.runs.scenario().quizzes.len();
         let now = match self.place.anchor {
             Some(at) if same_story => at,
             _ => self.now(),
@@ -734,7 +731,7 @@ impl App {
     /// both ask this.
     pub fn next_question(&self, from: usize) -> Option<(usize, usize)> {
         self.version
-            .scenario
+            .scenario()
             .quizzes
             .iter()
             .enumerate()
@@ -753,7 +750,7 @@ impl App {
     /// The quiz that stops the replay at the current tick, if any, with its index.
     pub fn quiz_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
         self.version
-            .scenario
+            .scenario()
             .quizzes
             .iter()
             .enumerate()
@@ -982,7 +979,7 @@ impl App {
         // The steps after payment as they are keyed now, which m may have changed.
         let steps = self
             .version
-            .scenario
+            .scenario()
             .config
             .steps
             .first()

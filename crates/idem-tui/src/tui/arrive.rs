@@ -156,7 +156,7 @@ impl App {
         leaving: Option<crate::tui::room::Room>,
     ) {
         let elapsed = self.talk.present.map_or(0, |p| p.elapsed_secs);
-        let quizzes = self.version.scenario.quizzes.len();
+        let quizzes = self.version.scenario().quizzes.len();
         let Some(agenda) = self.talk.agenda.as_mut() else {
             return;
         };

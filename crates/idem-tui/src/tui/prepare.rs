@@ -15,7 +15,6 @@ use crate::story::Told;
 pub struct Prepared {
     pub(super) original: Scenario,
     pub(super) added: Vec<Fault>,
-    pub(super) scenario: Scenario,
     /// Every design's run, each told the first time it is wanted.
     pub(super) runs: std::sync::Arc<Runs>,
     /// How many ticks each design's run has without the what-ifs, keyed as `original` is.
@@ -68,6 +67,11 @@ impl std::fmt::Debug for Runs {
 }
 
 impl Runs {
+    /// The scenario simulated: the original plus the what-ifs.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
     pub fn trace(&self, design: crate::sim::Design) -> &Trace {
         &self.traces[design]
     }
@@ -150,7 +154,7 @@ impl Runs {
 impl std::fmt::Debug for Prepared {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Prepared")
-            .field("scenario", &self.scenario.name)
+            .field("scenario", &self.runs.scenario.name)
             .field("added", &self.added.len())
             .field(
                 "ticks",
@@ -314,7 +318,6 @@ fn prepare_telling(
     Ok(Prepared {
         original,
         added,
-        scenario: Scenario::clone(&scenario),
         runs: std::sync::Arc::new(Runs {
             scenario,
             traces,

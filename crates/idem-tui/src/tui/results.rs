@@ -68,7 +68,7 @@ pub fn results(app: &App) -> Results {
                     agenda.spent.get(i).copied().unwrap_or(0)
                 };
                 let scenario = if i == agenda.at {
-                    &app.version.scenario
+                    app.version.scenario()
                 } else {
                     &section.scenario
                 };
@@ -85,16 +85,16 @@ pub fn results(app: &App) -> Results {
         }
         None => parts.push(Part {
             part: 1,
-            title: app.version.scenario.title.clone(),
+            title: app.version.scenario().title.clone(),
             scenario: app.source.clone(),
             shown: true,
             secs: elapsed,
             budget_secs: None,
-            questions: questions(&app.version.scenario, &app.talk.room),
+            questions: questions(app.version.scenario(), &app.talk.room),
         }),
     }
     let title = app.talk.agenda.as_ref().map_or_else(
-        || app.version.scenario.title.clone(),
+        || app.version.scenario().title.clone(),
         |a| a.playlist.title.clone(),
     );
     Results {

@@ -377,7 +377,7 @@ fn screens(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         ])),
         Msg::OpenWindow => {
             app.place.playing = false;
-            let config = &app.version.scenario.config;
+            let config = &app.version.scenario().config;
             let stack = crate::window::scenario::stack_from_config(config);
             let purchase = crate::window::scenario::Purchase::of_scenario(config);
             // Closed and opened again on the same story, the screen keeps its edits.
@@ -418,11 +418,11 @@ fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
     match msg {
         Msg::Fork(what) => {
             app.place.playing = false;
-            let made = fork::fault_for(&app.version.scenario, app.trace(), app.place.tick, what);
+            let made = fork::fault_for(app.version.scenario(), app.trace(), app.place.tick, what);
             match made {
                 Ok(fault) => {
                     let mut added = app.version.added.clone();
-                    let words = fork::describe(&app.version.scenario, &fault);
+                    let words = fork::describe(app.version.scenario(), &fault);
                     added.push(fault);
                     // A new what-if starts a new line of history: nothing left to redo.
                     app.version.undone.clear();
@@ -463,7 +463,7 @@ fn story(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                 app.screens.notice = Some("nothing to redo: u takes back a what-if first".into())
             }
             Some(fault) => {
-                let words = fork::describe(&app.version.scenario, &fault);
+                let words = fork::describe(app.version.scenario(), &fault);
                 let mut added = app.version.added.clone();
                 added.push(fault);
                 effects.push(app.start(Job {
@@ -530,7 +530,7 @@ fn jobs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             app.jobs.searching = Some(search.clone());
             app.screens.notice = Some(searching_words(0, app));
             effects.push(Effect::Explore {
-                scenario: Box::new(app.version.scenario.clone()),
+                scenario: Box::new(app.version.scenario().clone()),
                 search,
             });
         }
@@ -542,7 +542,7 @@ fn jobs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
             app.screens.notice = Some("still counting the day of traffic · Esc stops".into());
         }
         Msg::OpenTraffic => {
-            match crate::traffic::Settings::of_scenario_or_assumed(&app.version.scenario) {
+            match crate::traffic::Settings::of_scenario_or_assumed(app.version.scenario()) {
                 Ok((settings, assumed)) => {
                     app.place.playing = false;
                     let progress = std::sync::Arc::new(crate::traffic::Progress::default());
@@ -553,7 +553,7 @@ fn jobs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                         crate::units::group_digits(u128::from(settings.orders))
                     ));
                     effects.push(Effect::Traffic {
-                        scenario: Box::new(app.version.scenario.clone()),
+                        scenario: Box::new(app.version.scenario().clone()),
                         settings: Box::new(settings),
                         progress,
                     });
@@ -861,7 +861,7 @@ fn open_counterexample(
     app.version.undone.clear();
     let words = plan
         .iter()
-        .map(|f| fork::describe(&app.version.scenario, f))
+        .map(|f| fork::describe(app.version.scenario(), f))
         .collect::<Vec<_>>()
         .join("; ");
     let mut added = app.version.added.clone();
@@ -1063,7 +1063,7 @@ fn go_to(app: &mut App, typed: &str) {
 /// The tick a `[[quiz]] at` of this time would name: the time read as every time in the
 /// file is (the first such moment at or after the start), then its first tick at or after.
 fn tick_of_time(app: &App, clock: crate::scenario::values::ClockTime) -> Result<usize, String> {
-    let at = app.version.scenario.instant_of(clock);
+    let at = app.version.scenario().instant_of(clock);
     let trace = app.trace();
     crate::scenario::NarrationTarget::At(at)
         .find(trace, app.told())

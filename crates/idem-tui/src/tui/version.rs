@@ -22,8 +22,6 @@ pub struct Version {
     /// The what-ifs as last saved with `S` (none saved: empty), so `q` knows whether
     /// quitting loses any.
     pub saved_added: Vec<Fault>,
-    /// The scenario being shown: the original plus the added faults.
-    pub scenario: Scenario,
     /// The run under each design, and its words (told once, when first wanted): shared with
     /// the thread that tells the designs not on screen.
     runs: Arc<Runs>,
@@ -38,18 +36,18 @@ pub struct Version {
 
 impl Version {
     /// The story of a scenario just opened, as `prepared` simulated it.
-    pub(super) fn new(scenario: Scenario, prepared: Prepared) -> Version {
+    pub(super) fn new(prepared: Prepared) -> Version {
         let Prepared {
+            original,
             runs,
             before_what_ifs,
             ..
         } = prepared;
         Version {
-            original: scenario.clone(),
+            original,
             added: Vec::new(),
             undone: Vec::new(),
             saved_added: Vec::new(),
-            scenario,
             runs,
             before_what_ifs,
             revision: 0,
@@ -63,7 +61,6 @@ impl Version {
         let Prepared {
             original,
             added,
-            scenario,
             runs,
             before_what_ifs,
             file,
@@ -71,11 +68,16 @@ impl Version {
         } = prepared;
         self.original = original;
         self.added = added;
-        self.scenario = scenario;
         self.before_what_ifs = before_what_ifs;
         self.revision += 1;
         self.file = file.map(|f| (self.revision, f));
         std::mem::replace(&mut self.runs, runs)
+    }
+
+    /// The scenario being shown: the original plus the added faults (the one its runs
+    /// simulated).
+    pub fn scenario(&self) -> &Scenario {
+        self.runs.scenario()
     }
 
     /// Every design's run of the story.
@@ -121,7 +123,7 @@ impl Version {
         if !self.added.is_empty() {
             changes.push("the what-ifs");
         }
-        changes.extend(self.scenario.keys_changed());
+        changes.extend(self.scenario().keys_changed());
         changes
     }
 

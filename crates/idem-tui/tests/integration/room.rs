@@ -18,17 +18,17 @@ fn replay() -> App {
 }
 
 fn presenting(hide: idem::present::Hide) -> App {
+    presenting_scenario(default_scenario().expect("loads"), hide)
+}
+
+/// `scenario` opened in presenter mode with `hide`.
+fn presenting_scenario(scenario: idem::scenario::Scenario, hide: idem::present::Hide) -> App {
     let launch = Launch {
         present: true,
         hide,
         ..Launch::default()
     };
-    App::launch(
-        default_scenario().expect("loads"),
-        "order-5531".into(),
-        launch,
-    )
-    .expect("simulates")
+    App::launch(scenario, "order-5531".into(), launch).expect("simulates")
 }
 
 /// Steps until order 5531's question stops the replay; returns its tick.
@@ -242,7 +242,7 @@ fn a_question_is_asked_again_under_another_design() {
     let score = app.talk.score();
     assert_eq!((score.right, score.asked), (1, 2));
     // The explanation follows the design on screen.
-    let quiz = app.version.scenario.quizzes[0].clone();
+    let quiz = app.version.scenario().quizzes[0].clone();
     let screen = render(&app, 120, 36);
     let answer = flat(&panel(&screen, " The answer "));
     assert!(
@@ -395,10 +395,10 @@ fn compare_hides_what_the_replay_hides() {
         statement: true,
         outcome: true,
     };
-    let mut app = presenting(hide);
     // No question stops the way to the end.
-    app.version.scenario.quizzes.clear();
-    app.version.original.quizzes.clear();
+    let mut scenario = default_scenario().expect("loads");
+    scenario.quizzes.clear();
+    let mut app = presenting_scenario(scenario, hide);
     press(&mut app, key(KeyCode::End));
     press(&mut app, ch('c'));
     let screen = render(&app, 120, 36);
@@ -616,7 +616,7 @@ fn presenter_question_and_score_at_80x24() {
 #[test]
 fn after_k_the_answer_is_explained_from_the_run_on_screen() {
     let mut app = replay();
-    let written = app.version.scenario.quizzes[0]
+    let written = app.version.scenario().quizzes[0]
         .explanation
         .for_design(Design::WithCharge)
         .to_string();
@@ -802,7 +802,7 @@ fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
     assert!(app.version.changed_from_written().is_empty());
     app.show_tick(app.last_tick());
     let at = app.now();
-    let written = app.version.scenario.config.keying();
+    let written = app.version.scenario().config.keying();
     let mut seen = Vec::new();
     for _ in 0..4 {
         settle(&mut app, Msg::CycleKeyStrategy);
@@ -818,7 +818,7 @@ fn k_comes_back_round_to_the_file_s_own_keys_at_the_same_moment() {
         ],
         "four presses go round, the file's own mix last"
     );
-    assert_eq!(app.version.scenario.config.keying(), written);
+    assert_eq!(app.version.scenario().config.keying(), written);
     assert!(app.version.changed_from_written().is_empty());
     assert_eq!(
         app.now(),
@@ -853,7 +853,7 @@ fn the_story_sent_to_the_notes_after_k_is_the_story_keyed_as_the_room_sees_it() 
     let text = idem::scenario::fork_toml::to_toml(&app.version.original, &app.version.added)
         .expect("writes");
     let read = idem::scenario::parse("notes.toml", "per-attempt-key", &text).expect("reads");
-    assert_eq!(read.config.keying(), app.version.scenario.config.keying());
+    assert_eq!(read.config.keying(), app.version.scenario().config.keying());
     for design in Design::ALL {
         let theirs = read.simulate(design).expect("runs");
         assert_eq!(
@@ -886,7 +886,7 @@ fn a_crash_the_story_already_has_is_not_added_again_in_silence() {
     // A tick whose next crash is one the story already has.
     let already = (0..app.trace().ticks.len()).find(|&t| {
         idem::scenario::fork::fault_for(
-            &app.version.scenario,
+            app.version.scenario(),
             app.trace(),
             t,
             idem::scenario::fork::WhatIf::CrashNext,

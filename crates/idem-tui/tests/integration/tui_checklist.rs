@@ -38,7 +38,7 @@ fn checklist_opens_moves_and_opens_a_scenario() {
     assert_eq!(CHECKLIST[2].scenario, "monday-rerun");
     assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
     assert_eq!(app.screens.overlay, Overlay::None);
-    assert_eq!(app.version.scenario.name, "monday-rerun");
+    assert_eq!(app.version.scenario().name, "monday-rerun");
     assert_eq!(app.source, "monday-rerun");
     assert_eq!(app.place.tick, 0);
 

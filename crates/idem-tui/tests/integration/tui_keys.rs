@@ -564,7 +564,7 @@ fn w_opens_the_window_calculator_on_this_checkout_and_enter_replays_the_stack() 
     press(&mut app, ch('w'));
     press(&mut app, key(KeyCode::Enter));
     assert_eq!(app.screens.screen, Screen::Replay);
-    assert_eq!(app.version.scenario.name, "your-stack");
+    assert_eq!(app.version.scenario().name, "your-stack");
     assert_eq!(app.place.tick, 0);
     assert_eq!(
         app.version.trace_of(Design::NoKey).outcome.charges,

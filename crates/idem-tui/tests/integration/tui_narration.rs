@@ -119,7 +119,7 @@ fn a_charges_answer_beyond_the_choices_grows_the_list() {
     assert_eq!(app.trace().outcome.charges, 2);
     let most = app.most_charges();
     assert!(most >= 2);
-    let quiz = app.version.scenario.quizzes[0].clone();
+    let quiz = app.version.scenario().quizzes[0].clone();
     let choices = app.choices(&quiz);
     assert_eq!(choices.len(), most + 1, "{choices:?}");
     assert_eq!(&choices[..3], ["None", "One", "Twice"]);

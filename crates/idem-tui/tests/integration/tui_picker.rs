@@ -85,9 +85,9 @@ fn picker_lists_files_then_builtins_and_opens_one() {
     assert_eq!(p.selected, reply_lost);
     assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
     assert_eq!(app.screens.overlay, Overlay::None);
-    assert_eq!(app.version.scenario.name, "reply-lost");
+    assert_eq!(app.version.scenario().name, "reply-lost");
     assert_eq!(
-        app.version.scenario.title,
+        app.version.scenario().title,
         "Reply lost: charged, and nobody told"
     );
     assert_eq!(app.source, "reply-lost");
@@ -122,7 +122,7 @@ fn the_picker_opens_a_file_whose_name_holds_control_characters() {
     assert_eq!(press(&mut app, key(KeyCode::Enter)), Some(Msg::Confirm));
     assert_eq!(app.screens.overlay, Overlay::None, "opened");
     assert_eq!(
-        app.version.scenario.title,
+        app.version.scenario().title,
         "Reply lost: charged, and nobody told"
     );
     assert_eq!(
@@ -168,8 +168,8 @@ fn picker_opens_a_file_and_watches_it() {
     app.screens.overlay = Overlay::Picker(idem::tui::picker::list(dir.path()));
     press(&mut app, key(KeyCode::Enter));
     assert_eq!(app.screens.overlay, Overlay::None);
-    assert_eq!(app.version.scenario.title, "My own reply-lost");
-    assert_eq!(app.version.scenario.name, "a-good");
+    assert_eq!(app.version.scenario().title, "My own reply-lost");
+    assert_eq!(app.version.scenario().name, "a-good");
     assert_eq!(app.version.watched(), Some(good.as_path()));
     assert_eq!(app.source, good.display().to_string());
 }
@@ -187,7 +187,7 @@ fn picker_keeps_a_broken_file_or_a_missing_path_open_with_an_error() {
     };
     let error = p.error.clone().expect("an error");
     assert!(error.contains("b-broken.toml:5:"), "{error}");
-    assert_eq!(app.version.scenario.name, "order-5531");
+    assert_eq!(app.version.scenario().name, "order-5531");
 
     // A typed path that does not exist.
     let missing = dir.path().join("nowhere.toml");
@@ -208,7 +208,8 @@ fn picker_keeps_a_broken_file_or_a_missing_path_open_with_an_error() {
     let error = p.error.clone().expect("an error");
     assert!(error.contains("no such file"), "{error}");
     assert_eq!(
-        app.version.scenario.name, "order-5531",
+        app.version.scenario().name,
+        "order-5531",
         "nothing else was opened"
     );
     let screen = render_full(&app);
@@ -353,9 +354,9 @@ fn the_picker_filters_as_you_type() {
     press(&mut app, key(KeyCode::Enter));
     assert_eq!(app.screens.overlay, Overlay::None);
     assert!(
-        app.version.scenario.name.contains("courier"),
+        app.version.scenario().name.contains("courier"),
         "{}",
-        app.version.scenario.name
+        app.version.scenario().name
     );
 }
 

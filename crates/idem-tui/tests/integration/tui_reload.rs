@@ -215,9 +215,9 @@ fn reload_keeps_the_keys_chosen_with_k_and_m() {
     file_changed(&mut app, &path);
     assert_eq!(app.error, None);
     assert!(
-        app.version.scenario.title.starts_with("Edited: "),
+        app.version.scenario().title.starts_with("Edited: "),
         "{}",
-        app.version.scenario.title
+        app.version.scenario().title
     );
     assert_eq!(
         app.version.original.config.keying(),

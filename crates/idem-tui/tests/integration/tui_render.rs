@@ -566,7 +566,7 @@ fn quiz_question_and_answer() {
     insta::assert_snapshot!("quiz_answer", answered);
     assert!(answered.contains("✗ The answer is 2 Once."), "{answered}");
     // The explanation for the design on screen.
-    let quiz = &app.version.scenario.quizzes[0];
+    let quiz = &app.version.scenario().quizzes[0];
     let why = quiz.explanation.for_design(app.place.design);
     assert!(
         flat(&panel(&answered, " The answer ")).contains(&collapse(why)),

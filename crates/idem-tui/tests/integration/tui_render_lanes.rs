@@ -49,7 +49,7 @@ fn the_night_job_is_drawn_on_the_shops_lane_not_the_gateways() {
     for tick in &trace.ticks[job..] {
         if tick.actor == idem::sim::Actor::Checkout {
             assert_eq!(
-                app.version.scenario.lanes.of_tick(tick),
+                app.version.scenario().lanes.of_tick(tick),
                 "mobile app",
                 "{:?}",
                 tick.fact

@@ -194,7 +194,7 @@ pub fn explore(
         Some((d, v, Some((_, plan)))) => {
             let faults: Vec<String> = plan
                 .iter()
-                .map(|f| crate::scenario::fork::describe(&app.version.scenario, f))
+                .map(|f| crate::scenario::fork::describe(app.version.scenario(), f))
                 .collect();
             format!(
                 "Shortest plan ending {} under {}: {}. Enter replays it as a what-if; S then saves it.",

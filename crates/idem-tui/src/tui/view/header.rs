@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
 pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let intent = app.version.scenario.config.intents.first();
+    let intent = app.version.scenario().config.intents.first();
     let order = intent.map_or(String::new(), |i| {
         format!("order {} · {}", i.order, i.amount)
     });
@@ -17,7 +17,7 @@ pub fn header(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let title_room = width.saturating_sub(order.chars().count() + 10);
     let first = Line::from(vec![
         Span::styled(" idem ", theme.title()),
-        Span::styled(fit(&app.version.scenario.title, title_room), theme.bold()),
+        Span::styled(fit(&app.version.scenario().title, title_room), theme.bold()),
         Span::raw("  "),
         Span::styled(order, theme.dim()),
     ]);
@@ -45,7 +45,7 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
     };
     let steps = app
         .version
-        .scenario
+        .scenario()
         .config
         .steps
         .first()
@@ -164,7 +164,7 @@ fn status_line(app: &App, width: usize, theme: &Theme) -> Line<'static> {
 /// every attempt carries (or when `K` chose it, so the room sees the toggle land).
 fn key_source_words(app: &App) -> Option<(String, String)> {
     use crate::sim::config::KeySource;
-    let cfg = &app.version.scenario.config;
+    let cfg = &app.version.scenario().config;
     let words = match cfg.key_source() {
         KeySource::Order if cfg.order_has_key() => {
             app.version.keys_set()?;

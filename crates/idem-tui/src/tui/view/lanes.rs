@@ -195,7 +195,7 @@ pub fn app_rows(frame: &mut Frame<'_>, inner: Rect, app: &App, theme: &Theme) {
         inner,
         app.trace(),
         app.told(),
-        (&app.version.scenario.lanes, app.withheld()),
+        (&app.version.scenario().lanes, app.withheld()),
         (app.place.tick, app.folds()),
         theme,
     );

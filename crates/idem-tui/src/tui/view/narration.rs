@@ -408,11 +408,11 @@ pub fn outcome_lines(app: &App, width: usize, theme: &Theme) -> Vec<Line<'static
             let from = app.place.tick + usize::from(app.question_here().is_some());
             let next = app
                 .next_question(from)
-                .and_then(|(_, i)| app.version.scenario.quizzes.get(i))
+                .and_then(|(_, i)| app.version.scenario().quizzes.get(i))
                 .map(|q| crate::text::sanitize_line(&app.withheld().text(&q.question)));
             let ask = match next {
                 Some(q) => format!(" Next question: {q}"),
-                None if app.version.scenario.quizzes.is_empty() => {
+                None if app.version.scenario().quizzes.is_empty() => {
                     " How many times will the card be charged?".to_string()
                 }
                 None => String::new(),

@@ -472,7 +472,7 @@ fn statement_lines(
     width: usize,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    let merchant = &app.version.scenario.config.merchant;
+    let merchant = &app.version.scenario().config.merchant;
     let trace = app.trace();
     let mut lines: Vec<Line<'static>> = now
         .statement_lines()

@@ -209,7 +209,7 @@ fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, them
         .unwrap_or_default();
     let tail = countdown.as_ref().map_or(0, |(t, _)| t.chars().count());
     let room = (area.width as usize).saturating_sub(right.chars().count() + tail + 3);
-    let left = fit(format!(" {part}{}", app.version.scenario.title), room);
+    let left = fit(format!(" {part}{}", app.version.scenario().title), room);
     let pad = (area.width as usize)
         .saturating_sub(left.chars().count() + right.chars().count() + tail + 1);
     spans.push(Span::styled(left, theme.bold()));
