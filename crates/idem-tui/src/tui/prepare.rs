@@ -571,10 +571,10 @@ mod tests {
     use super::{Done, Jobs, Simulation};
     use crate::sim::Design;
 
-    /// Every built-in story is simulated on one thread; a storm of thousands of attempts has
-    /// a helper.
+    /// Every built-in story's runs go to the spare thread, already running; a storm of
+    /// thousands of attempts has a helper of its own.
     #[test]
-    fn a_short_story_has_no_helper_and_a_storm_has_one() {
+    fn a_short_story_is_lent_to_the_spare_thread_and_a_storm_has_a_helper() {
         for builtin in crate::scenario::library::BUILTIN {
             match builtin.load() {
                 Ok(s) => assert!(super::is_short(&s), "{}", builtin.name),
@@ -591,11 +591,8 @@ mod tests {
         }
     }
 
-    /// The runs a thread shares with a helper are all done by it when the helper never
-    /// starts: it waits for no run nobody took, and each comes to what simulating its design
-    /// gives.
-    #[test]
-    fn a_thread_alone_takes_every_run_and_waits_for_none() {
+    /// Order 5531's runs under every design and before the what-ifs, and each one's length.
+    fn order_5531_jobs() -> (Jobs, Vec<usize>) {
         let scenario = match crate::scenario::library::BUILTIN[0].load() {
             Ok(s) => s,
             Err(e) => panic!("{e}"),
@@ -615,15 +612,11 @@ mod tests {
             None,
             list,
         );
-        let (send, receive) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            jobs.work();
-            let _ = send.send(jobs.wait());
-        });
-        let done = match receive.recv_timeout(std::time::Duration::from_secs(20)) {
-            Ok(done) => done,
-            Err(e) => panic!("the thread alone waited for a helper: {e}"),
-        };
+        (jobs, expected)
+    }
+
+    /// Each run came to what simulating its design gives, and every one is there once.
+    fn assert_every_run_once(done: Vec<Done>, expected: &[usize]) {
         assert_eq!(done.len(), 2 * Design::ALL.len());
         for result in done {
             match result {
@@ -638,6 +631,37 @@ mod tests {
                     assert_eq!(length.ok(), Some(expected[d.index()]), "{d:?}")
                 }
             }
+        }
+    }
+
+    /// The runs a thread shares with a helper are all done by it when the helper never
+    /// starts: it waits for no run nobody took.
+    #[test]
+    fn a_thread_alone_takes_every_run_and_waits_for_none() {
+        let (jobs, expected) = order_5531_jobs();
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            jobs.work();
+            let _ = send.send(jobs.wait());
+        });
+        match receive.recv_timeout(std::time::Duration::from_secs(20)) {
+            Ok(done) => assert_every_run_once(done, &expected),
+            Err(e) => panic!("the thread alone waited for a helper: {e}"),
+        }
+    }
+
+    /// Shared with a helper that works beside it, as the spare thread does, every run is
+    /// still done once and comes to the same.
+    #[test]
+    fn a_helper_beside_the_thread_shares_the_runs() {
+        for _ in 0..20 {
+            let (jobs, expected) = order_5531_jobs();
+            let jobs = std::sync::Arc::new(jobs);
+            let helper = std::sync::Arc::clone(&jobs);
+            let beside = std::thread::spawn(move || helper.work());
+            jobs.work();
+            assert_every_run_once(jobs.wait(), &expected);
+            assert!(beside.join().is_ok());
         }
     }
 }
