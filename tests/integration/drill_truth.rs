@@ -21,9 +21,15 @@ enum Behaviour {
     /// locks a key while it is worked on, and the key is stored with its body, so another
     /// body under a used key is charged anew (as one registry middleware does).
     Conflict409WithBody,
-    /// A repeat gets the stored answer, marked with `Idempotency-Replayed: true`, a common
-    /// spelling of the draft's `Idempotent-Replayed`.
-    ReplayedHeaderSpelling,
+    /// A repeat with the key gets the stored answer, marked with the header `replayed`
+    /// writes (`Idempotency-Replayed: true` is a common spelling of the draft's
+    /// `Idempotent-Replayed`). The key is stored before the first answer goes, or, when
+    /// `after_answer`, `hold` after it has gone (as `idem serve --design log-after-charge`
+    /// logs it after answering).
+    ReplaysByKey {
+        replayed: &'static str,
+        after_answer: bool,
+    },
     /// One request at a time, answered at once; a completed repeat gets 409 with the stored
     /// answer, a little after the first answer has gone: a fast handler whose 409s answer a
     /// completed request, never one in flight.
@@ -43,10 +49,13 @@ enum Behaviour {
     EndlessBody,
     /// Every answer is `307 Temporary Redirect` to /v2/charges.
     Redirect307,
-    /// A repeat gets the stored answer, but the key is stored `hold` after the answer has
-    /// gone (as `idem serve --design log-after-charge` logs it after answering).
-    StoresAfterAnswer,
 }
+
+/// A service that replays by key and marks a replay `Idempotency-Replayed: true`.
+const MISSPELT_REPLAYS: Behaviour = Behaviour::ReplaysByKey {
+    replayed: "Idempotency-Replayed: true\r\n",
+    after_answer: false,
+};
 
 /// What an expiring store gets wrong once a key has expired.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -325,48 +334,27 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                         store.insert((key, body), made.clone());
                         answer(&mut stream, 201, &made);
                     }
-                    Behaviour::StoresAfterAnswer => {
-                        let key = key.unwrap_or_default();
-                        let stored = done
-                            .lock()
-                            .expect("the store")
-                            .get(&(key.clone(), String::new()))
-                            .cloned();
+                    Behaviour::ReplaysByKey {
+                        replayed,
+                        after_answer,
+                    } => {
+                        let slot = (key.unwrap_or_default(), String::new());
+                        let stored = done.lock().expect("the store").get(&slot).cloned();
                         if let Some(stored) = stored {
-                            answer_with(&mut stream, 201, &stored, "Idempotent-Replayed: true\r\n");
+                            answer_with(&mut stream, 201, &stored, replayed);
                             return;
                         }
                         let n = c.fetch_add(1, Ordering::SeqCst) + 1;
                         let made = format!(r#"{{"id":"ch_{n}"}}"#);
-                        answer(&mut stream, 201, &made);
-                        drop(stream);
-                        std::thread::sleep(hold);
-                        done.lock()
-                            .expect("the store")
-                            .insert((key, String::new()), made);
-                    }
-                    Behaviour::ReplayedHeaderSpelling => {
-                        let key = key.unwrap_or_default();
-                        let stored = done
-                            .lock()
-                            .expect("the store")
-                            .get(&(key.clone(), String::new()))
-                            .cloned();
-                        if let Some(stored) = stored {
-                            answer_with(
-                                &mut stream,
-                                201,
-                                &stored,
-                                "Idempotency-Replayed: true\r\n",
-                            );
-                            return;
+                        if after_answer {
+                            answer(&mut stream, 201, &made);
+                            drop(stream);
+                            std::thread::sleep(hold);
+                            done.lock().expect("the store").insert(slot, made);
+                        } else {
+                            done.lock().expect("the store").insert(slot, made.clone());
+                            answer(&mut stream, 201, &made);
                         }
-                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
-                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
-                        done.lock()
-                            .expect("the store")
-                            .insert((key, String::new()), made.clone());
-                        answer(&mut stream, 201, &made);
                     }
                     Behaviour::Conflict409WithBody => {
                         let Some(key) = key else {
@@ -478,7 +466,13 @@ fn a_409_with_the_stored_body_and_five_charges_is_never_called_safe() {
 /// replayed, rather than racing the store.
 #[test]
 fn the_retry_waits_for_a_service_that_stores_the_key_just_after_answering() {
-    let server = start(Behaviour::StoresAfterAnswer, Duration::from_millis(20));
+    let server = start(
+        Behaviour::ReplaysByKey {
+            replayed: "Idempotent-Replayed: true\r\n",
+            after_answer: true,
+        },
+        Duration::from_millis(20),
+    );
     let url = format!("http://{}/charges", server.addr);
     let out = drill(&[&url, "--json"]);
     let v: Value = serde_json::from_slice(&out.stdout)
@@ -489,7 +483,7 @@ fn the_retry_waits_for_a_service_that_stores_the_key_just_after_answering() {
 
 #[test]
 fn a_replay_marked_with_another_spelling_of_the_header_is_called_marked() {
-    let server = start(Behaviour::ReplayedHeaderSpelling, Duration::ZERO);
+    let server = start(MISSPELT_REPLAYS, Duration::ZERO);
     let url = format!("http://{}/charges", server.addr);
     let out = drill(&[&url, "--json"]);
     let v: Value = serde_json::from_slice(&out.stdout)
@@ -520,7 +514,7 @@ fn row_of(v: &Value, check: &str) -> Value {
 fn a_quoted_key_passes_key_syntax_only_when_it_was_read_as_syntax() {
     // This server keeps the field as written, quotes and all: the same key sent bare is a
     // new key to it, and a new charge.
-    let literal = start(Behaviour::ReplayedHeaderSpelling, Duration::ZERO);
+    let literal = start(MISSPELT_REPLAYS, Duration::ZERO);
     let out = drill(&[&format!("http://{}/charges", literal.addr), "--json"]);
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let row = row_of(&v, "key-syntax");
