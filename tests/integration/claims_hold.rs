@@ -10,7 +10,7 @@ use idem::scenario::{self, Scenario, library};
 use idem::sim::Design;
 use idem::sim::config::{KeyMode, KeyStrategy};
 use idem::sim::fact::Fact;
-use idem::story::{Claim, Story};
+use idem::story::{Claim, Story, Told};
 
 fn parse(source: &str) -> Scenario {
     scenario::parse("inline.toml", "inline", source)
@@ -468,13 +468,8 @@ fn an_expectation_under_k_is_checked_against_the_rekeyed_run() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `idem run --json` tells a story a tick at a time (`Scenario::tell_each`) rather than whole
-/// (`Scenario::tell`): the two must give every tick the same label and narration, with the
-/// hindsight held back before questions and the trainer's blocks applied.
-#[test]
-fn telling_tick_by_tick_gives_the_same_words_as_telling_whole() {
-    let mut all = every_scenario();
-    let blocks = r#"
+/// A lost answer, a question at the retry, and the trainer's own words on three ticks.
+const TRAINER_BLOCKS: &str = r#"
 [[fault]]
 attempt = 1
 lose = "reply"
@@ -500,7 +495,14 @@ at = "14:02:38"
 text = "The retry leaves."
 mode = "append"
 "#;
-    let text = one_layer(3, "backoff = \"1s\"", blocks);
+
+/// `idem run --json` tells a story a tick at a time (`Scenario::tell_each`) rather than whole
+/// (`Scenario::tell`): the two must give every tick the same label and narration, with the
+/// hindsight held back before questions and the trainer's blocks applied.
+#[test]
+fn telling_tick_by_tick_gives_the_same_words_as_telling_whole() {
+    let mut all = every_scenario();
+    let text = one_layer(3, "backoff = \"1s\"", TRAINER_BLOCKS);
     let own = scenario::parse("own.toml", "own", &text).unwrap_or_else(|e| panic!("{e}"));
     all.push(("own".into(), own));
     let mut ticks = 0;
@@ -531,4 +533,60 @@ mode = "append"
         rewritten >= 6 * 2,
         "the trainer's blocks were applied: {rewritten}"
     );
+}
+
+/// The replay draws its first frame from the opening's words (`Scenario::tell_opening`),
+/// then tells the rest: up to the tick it is told through, the opening must be the whole
+/// story's words, the trainer's blocks and the hindsight held back included, and after it
+/// differ only in the narrations and shorter arrow labels it leaves empty.
+#[test]
+fn the_opening_is_the_whole_story_up_to_its_tick() {
+    let mut all = every_scenario();
+    let text = one_layer(3, "backoff = \"1s\"", TRAINER_BLOCKS);
+    let own = scenario::parse("own.toml", "own", &text).unwrap_or_else(|e| panic!("{e}"));
+    all.push(("own".into(), own));
+    let mut compared = 0;
+    for (name, s) in &all {
+        for design in Design::ALL {
+            let trace = s.simulate(design).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let whole = s.tell(&trace);
+            let n = trace.ticks.len();
+            for through in [0, 1, n / 2, n.saturating_sub(1), n + 3] {
+                let opening = s.tell_opening(&trace, through);
+                let at = format!("{name}, {design}, through tick {through}");
+                let kept = (through + 1).min(n);
+                assert_eq!(opening.narrations[..kept], whole.narrations[..kept], "{at}");
+                assert_eq!(opening.sentences[..kept], whole.sentences[..kept], "{at}");
+                assert_eq!(
+                    opening.arrows_short[..kept],
+                    whole.arrows_short[..kept],
+                    "{at}"
+                );
+                assert!(
+                    opening.narrations[kept..].iter().all(String::is_empty),
+                    "{at}"
+                );
+                assert!(opening.sentences[kept..].iter().all(Vec::is_empty), "{at}");
+                assert!(
+                    opening.arrows_short[kept..].iter().all(Vec::is_empty),
+                    "{at}"
+                );
+                let untold = Told {
+                    narrations: Vec::new(),
+                    sentences: Vec::new(),
+                    arrows_short: Vec::new(),
+                    ..whole.clone()
+                };
+                let opened = Told {
+                    narrations: Vec::new(),
+                    sentences: Vec::new(),
+                    arrows_short: Vec::new(),
+                    ..opening
+                };
+                assert_eq!(opened, untold, "{at}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 100, "{compared}");
 }

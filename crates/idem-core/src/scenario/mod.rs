@@ -573,7 +573,20 @@ impl Scenario {
 
     /// The words for a trace of this scenario, with the trainer's own narration applied.
     pub fn tell(&self, trace: &Trace) -> Told {
-        let mut told = crate::story::tell(&self.config, trace);
+        self.told_with_own_words(trace, crate::story::tell(&self.config, trace), usize::MAX)
+    }
+
+    /// As [`Scenario::tell`], but the narration of the ticks up to `through` alone, the others'
+    /// left empty: what a frame of those ticks reads (see [`crate::story::tell_opening`]).
+    pub fn tell_opening(&self, trace: &Trace, through: usize) -> Told {
+        let told = crate::story::tell_opening(&self.config, trace, through);
+        self.told_with_own_words(trace, told, through)
+    }
+
+    /// `told`, the engine's words for `trace` with the narration of the ticks up to `through`,
+    /// with hindsight held back until the questions are asked and the trainer's own words
+    /// applied.
+    fn told_with_own_words(&self, trace: &Trace, mut told: Told, through: usize) -> Told {
         // Hindsight waits for the questions: a sentence about what happens later is not told
         // on or before a tick where the room is still to be asked.
         let last_question = self.last_question(trace, &told);
@@ -596,16 +609,20 @@ impl Scenario {
             if let Err(at) = told.rewritten.binary_search(&i) {
                 told.rewritten.insert(at, i);
             }
-            let narration = &mut told.narrations[i];
+            let narration = (i <= through).then(|| &mut told.narrations[i]);
             let own = &mut told.trainer[i];
             match rule.mode {
                 NarrationMode::Replace => {
-                    *narration = rule.text.to_string();
+                    if let Some(narration) = narration {
+                        *narration = rule.text.to_string();
+                    }
                     *own = Some(std::sync::Arc::clone(&rule.text));
                 }
                 NarrationMode::Append => {
-                    narration.push(' ');
-                    narration.push_str(&rule.text);
+                    if let Some(narration) = narration {
+                        narration.push(' ');
+                        narration.push_str(&rule.text);
+                    }
                     *own = Some(match own.take() {
                         Some(before) => format!("{before} {}", rule.text).into(),
                         None => std::sync::Arc::clone(&rule.text),

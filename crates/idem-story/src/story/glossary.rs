@@ -67,26 +67,26 @@ fn first_uses_in(narrations: &[String]) -> Vec<Option<usize>> {
     // process; a match of a term already found is passed over. A match that is no whole word
     // may hide one that starts inside it only if a term's end is another's start after a
     // space, and none is.
+    let mut lowered = String::new();
+    // A story's first tick alone, what its first frame marks: each term is looked for on its
+    // own, which needs no automaton, so that frame does not wait for one to be built.
+    if let [narration] = narrations {
+        lower_into(&mut lowered, narration);
+        return TERMS
+            .iter()
+            .map(|(term, _)| whole_word(&lowered, term).map(|_| 0))
+            .collect();
+    }
     let mut first: Vec<Option<usize>> = vec![None; TERMS.len()];
     let mut missing = TERMS.len();
     let Some(finder) = every_term() else {
         return first;
     };
-    let mut lowered = String::new();
     for (tick, narration) in narrations.iter().enumerate() {
         if missing == 0 {
             break;
         }
-        lowered.clear();
-        if narration.is_ascii() {
-            lowered.push_str(narration);
-            lowered.make_ascii_lowercase();
-        } else {
-            // The standard lowering runs through ASCII a block at a time. It differs from
-            // lowering letter by letter only in a final sigma, a letter either way, which no
-            // term (all ASCII) can match or touch differently.
-            lowered.push_str(&narration.to_lowercase());
-        }
+        lower_into(&mut lowered, narration);
         let text: &str = &lowered;
         for found in finder.find_iter(text) {
             let term = found.pattern().as_usize();
@@ -97,6 +97,20 @@ fn first_uses_in(narrations: &[String]) -> Vec<Option<usize>> {
         }
     }
     first
+}
+
+/// `narration` lowered, as the glossary's marks lower it, in `lowered`.
+fn lower_into(lowered: &mut String, narration: &str) {
+    lowered.clear();
+    if narration.is_ascii() {
+        lowered.push_str(narration);
+        lowered.make_ascii_lowercase();
+    } else {
+        // The standard lowering runs through ASCII a block at a time. It differs from
+        // lowering letter by letter only in a final sigma, a letter either way, which no
+        // term (all ASCII) can match or touch differently.
+        lowered.push_str(&narration.to_lowercase());
+    }
 }
 
 /// Builds the search for the glossary's terms now, if it is not built yet: a program can do
@@ -162,7 +176,8 @@ mod tests {
     }
 
     /// The one-pass search finds each term where lowering every narration and looking for
-    /// the term as a whole word does, whatever the narrations' letters and case.
+    /// the term as a whole word does, whatever the narrations' letters and case; so does the
+    /// search of one narration, term by term.
     #[test]
     fn every_term_at_once_finds_what_each_term_alone_finds() {
         use proptest::prelude::*;

@@ -77,36 +77,7 @@ pub fn tell_in_parts(cfg: &SimConfig, trace: &Trace, parts: usize) -> Told {
     let n = trace.ticks.len();
     let parts = parts.clamp(1, n.max(1));
     let bounds: Vec<usize> = (0..=parts).map(|p| p * n / parts).collect();
-    let tell_part = |from: usize, to: usize| -> Told {
-        // Each list has one entry a tick: made to size, a long story's lists are never copied
-        // while they grow nor left up to twice as large as they need.
-        let len = to - from;
-        let mut told = Told {
-            labels: Vec::with_capacity(len),
-            narrations: Vec::with_capacity(len),
-            arrows: Vec::with_capacity(len),
-            arrows_short: Vec::with_capacity(len),
-            rewritten: Vec::new(),
-            sentences: Vec::with_capacity(len),
-            trainer: Vec::with_capacity(len),
-            lost_later: Vec::with_capacity(len),
-        };
-        for (i, tick) in trace.ticks.iter().enumerate().take(to).skip(from) {
-            told.lost_later.push(lost[i]);
-            let (label, arrow) = teller.label(tick);
-            told.labels.push(label);
-            let sentences = teller.narration(i, tick);
-            told.narrations.push(claim::join(&sentences));
-            told.sentences.push(sentences);
-            told.trainer.push(None);
-            told.arrows.push(tick.message.map(|_| arrow));
-            told.arrows_short.push(match tick.message {
-                Some(_) => teller.short_arrows(tick),
-                None => Vec::new(),
-            });
-        }
-        told
-    };
+    let tell_part = |from: usize, to: usize| tell_ticks(&teller, &lost, from..to, usize::MAX);
     if parts == 1 {
         return tell_part(0, n);
     }
@@ -129,6 +100,61 @@ pub fn tell_in_parts(cfg: &SimConfig, trace: &Trace, parts: usize) -> Told {
         }
         told
     })
+}
+
+/// The words a story's opening frame needs, sooner than [`tell`] gives them all: every tick's
+/// label, arrow and loss as [`tell`] writes them, and the narration and shorter arrow labels
+/// of the ticks up to `through` alone; after it, those are left empty. A frame of those first
+/// ticks reads no later tick's narration, which the replay's tests hold.
+pub fn tell_opening(cfg: &SimConfig, trace: &Trace, through: usize) -> Told {
+    let teller = Teller::new(cfg, trace);
+    let lost = lost_on_the_way(trace);
+    tell_ticks(&teller, &lost, 0..trace.ticks.len(), through)
+}
+
+/// The words of the ticks in `ticks`, the narration and shorter arrow labels of those up to
+/// `words_through` alone.
+fn tell_ticks(
+    teller: &Teller,
+    lost: &[Option<usize>],
+    ticks: std::ops::Range<usize>,
+    words_through: usize,
+) -> Told {
+    // Each list has one entry a tick: made to size, a long story's lists are never copied
+    // while they grow nor left up to twice as large as they need.
+    let len = ticks.len();
+    let mut told = Told {
+        labels: Vec::with_capacity(len),
+        narrations: Vec::with_capacity(len),
+        arrows: Vec::with_capacity(len),
+        arrows_short: Vec::with_capacity(len),
+        rewritten: Vec::new(),
+        sentences: Vec::with_capacity(len),
+        trainer: Vec::with_capacity(len),
+        lost_later: Vec::with_capacity(len),
+    };
+    for i in ticks {
+        let tick = &teller.trace.ticks[i];
+        told.lost_later.push(lost[i]);
+        let (label, arrow) = teller.label(tick);
+        told.labels.push(label);
+        told.trainer.push(None);
+        told.arrows.push(tick.message.map(|_| arrow));
+        if i > words_through {
+            told.narrations.push(String::new());
+            told.sentences.push(Vec::new());
+            told.arrows_short.push(Vec::new());
+            continue;
+        }
+        let sentences = teller.narration(i, tick);
+        told.narrations.push(claim::join(&sentences));
+        told.sentences.push(sentences);
+        told.arrows_short.push(match tick.message {
+            Some(_) => teller.short_arrows(tick),
+            None => Vec::new(),
+        });
+    }
+    told
 }
 
 impl Told {

@@ -843,9 +843,12 @@ impl App {
         self.version.trace_of(self.place.design)
     }
 
-    /// The words of the current design's trace.
+    /// The words of the current design's trace: those a frame at the current tick reads
+    /// ([`crate::tui::prepare::Runs::words`]).
     pub fn told(&self) -> &Told {
-        self.version.told_of(self.place.design)
+        self.version
+            .runs()
+            .words(self.place.design, self.place.tick)
     }
 
     pub fn last_tick(&self) -> usize {

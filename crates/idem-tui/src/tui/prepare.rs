@@ -44,6 +44,10 @@ pub struct Runs {
         PerDesign<[std::sync::OnceLock<Vec<Option<usize>>>; GLOSSARY_SEARCHED_AHEAD_UP_TO.len()]>,
     /// Each design's runs of repeated attempts (folded with `f`), found when first wanted.
     repeats: PerDesign<std::sync::OnceLock<Vec<crate::tui::repeats::Run>>>,
+    /// The words the story's first frame is drawn from, when it opens on its first tick:
+    /// the design shown told through that tick alone ([`Scenario::tell_opening`]), the rest
+    /// of it told after the frame is drawn.
+    opening: Option<Opening>,
     /// For a view that never leaves one design: the others keep their outcomes alone, and
     /// are told as nothing.
     only: Option<crate::sim::Design>,
@@ -65,6 +69,31 @@ impl std::fmt::Debug for Runs {
             .finish()
     }
 }
+
+/// The opening's words of one design, and whether they are still to be drawn from.
+struct Opening {
+    design: crate::sim::Design,
+    /// The last tick whose narration it tells.
+    through: usize,
+    told: Told,
+    spent: std::sync::atomic::AtomicBool,
+}
+
+impl Clone for Opening {
+    fn clone(&self) -> Opening {
+        Opening {
+            design: self.design,
+            through: self.through,
+            told: self.told.clone(),
+            spent: std::sync::atomic::AtomicBool::new(
+                self.spent.load(std::sync::atomic::Ordering::Acquire),
+            ),
+        }
+    }
+}
+
+/// The last tick an opening tells the narration of: the story's first.
+const OPENING_THROUGH: usize = 0;
 
 impl Runs {
     /// The scenario simulated: the original plus the what-ifs.
@@ -91,6 +120,35 @@ impl Runs {
         })
     }
 
+    /// The words a frame of `design` at `tick` is drawn from: the whole story once told; until
+    /// then, at the story's first tick and before anything has happened since it was
+    /// prepared ([`Runs::open`]), its opening, if it has one; otherwise the whole story, told
+    /// now. A test holds the first frame drawn from the opening to the one drawn from the
+    /// whole story.
+    pub fn words(&self, design: crate::sim::Design, tick: usize) -> &Told {
+        if let Some(told) = self.told[design].get() {
+            return told;
+        }
+        match &self.opening {
+            Some(o)
+                if o.design == design
+                    && tick <= o.through
+                    && !o.spent.load(std::sync::atomic::Ordering::Acquire) =>
+            {
+                &o.told
+            }
+            _ => self.telling(design),
+        }
+    }
+
+    /// Stops drawing from the opening: the first frame is drawn, or something has happened
+    /// since, so the next frame is drawn from the whole story.
+    pub fn open(&self) {
+        if let Some(o) = &self.opening {
+            o.spent.store(true, std::sync::atomic::Ordering::Release);
+        }
+    }
+
     /// Where a design's story first uses each glossary term, found now if not yet.
     pub fn glossary(&self, design: crate::sim::Design) -> &[Option<usize>] {
         self.glossary[design]
@@ -112,7 +170,7 @@ impl Runs {
             .find(|(up_to, _)| tick < **up_to);
         match ahead {
             Some((up_to, found)) => found.get_or_init(|| {
-                crate::story::glossary::first_uses_through(self.telling(design), up_to - 1)
+                crate::story::glossary::first_uses_through(self.words(design, up_to - 1), up_to - 1)
             }),
             None => self.glossary(design),
         }
@@ -204,7 +262,7 @@ pub fn prepare_job(
         _ => original,
     };
     let showing = showing.unwrap_or(original.design);
-    let mut prepared = prepare_telling(original, added, None, Some(showing))?;
+    let mut prepared = prepare_telling(original, added, None, Some(showing), false)?;
     prepared.warning = warning;
     Ok(prepared)
 }
@@ -213,27 +271,28 @@ pub fn prepare_job(
 /// story is told when first wanted ([`Runs::telling`]). Pure and self-contained: safe to run on
 /// any thread.
 pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimError> {
-    prepare_telling(original, added, None, None)
+    prepare_telling(original, added, None, None, false)
 }
 
-/// As [`prepare`], and the story under `design` is told at once: the first frame of a story
-/// waits for the design it shows.
+/// As [`prepare`], and the opening of the story under `design` is told at once
+/// ([`Runs::words`]): the first frame of a story waits for that alone, and the rest of it is
+/// told once the frame is drawn.
 pub fn prepare_showing(
     original: Scenario,
     design: crate::sim::Design,
 ) -> Result<Prepared, SimError> {
-    prepare_telling(original, Vec::new(), None, Some(design))
+    prepare_telling(original, Vec::new(), None, Some(design), true)
 }
 
 /// As [`prepare`] without what-ifs, but the story of `design` alone is told: the other runs
 /// keep only their outcomes (see [`Trace::outcome_only`]) and no words, each shed as soon as
 /// it is made. For a view that never leaves `design`, such as an export.
 pub fn prepare_one(scenario: Scenario, design: crate::sim::Design) -> Result<Prepared, SimError> {
-    prepare_telling(scenario, Vec::new(), Some(design), Some(design))
+    prepare_telling(scenario, Vec::new(), Some(design), Some(design), false)
 }
 
 /// The work of all three: every design simulated, to be told unless `only` names another,
-/// and `showing` told at once. The design shown is simulated and told on this thread while a
+/// and `showing` told at once, or only its opening when `opening` says so. The design shown is simulated and told on this thread while a
 /// helper simulates the rest: telling a long run takes longer than simulating every design.
 /// The two share the rest, each taking the next run not yet taken, so this thread never
 /// waits for a helper that has not started (on a busy machine a new thread can take longer
@@ -244,6 +303,7 @@ fn prepare_telling(
     added: Vec<Fault>,
     only: Option<crate::sim::Design>,
     showing: Option<crate::sim::Design>,
+    opening: bool,
 ) -> Result<Prepared, SimError> {
     use crate::sim::Design;
     let scenario = std::sync::Arc::new(crate::scenario::fork::with_faults(&original, &added));
@@ -273,7 +333,13 @@ fn prepare_telling(
     }
     let first = showing.map(|d| {
         let run = scenario.simulate(d).map(|t| {
-            let telling = told_here(only, d).then(|| scenario.tell(&t));
+            let telling = told_here(only, d).then(|| {
+                if opening {
+                    scenario.tell_opening(&t, OPENING_THROUGH)
+                } else {
+                    scenario.tell(&t)
+                }
+            });
             (kept(only, t, d), telling)
         });
         (d, run)
@@ -312,8 +378,18 @@ fn prepare_telling(
         PerDesign::try_new(|d| before[d.index()].take().unwrap_or(Ok(0)))?
     };
     let told = PerDesign::new(|_| std::sync::OnceLock::new());
+    let mut opened = None;
     if let Some((d, telling)) = told_first {
-        let _ = told[d].set(telling);
+        if opening {
+            opened = Some(Opening {
+                design: d,
+                through: OPENING_THROUGH,
+                told: telling,
+                spent: std::sync::atomic::AtomicBool::new(false),
+            });
+        } else {
+            let _ = told[d].set(telling);
+        }
     }
     Ok(Prepared {
         original,
@@ -325,6 +401,7 @@ fn prepare_telling(
             repeats: PerDesign::new(|_| std::sync::OnceLock::new()),
             glossary: PerDesign::new(|_| std::sync::OnceLock::new()),
             glossary_ahead: PerDesign::new(|_| Default::default()),
+            opening: opened,
             only,
         }),
         before_what_ifs,

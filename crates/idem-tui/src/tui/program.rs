@@ -37,6 +37,8 @@ pub trait Program {
     /// Applies a message; the only place the program's state changes.
     fn update(&mut self, msg: Self::Msg) -> Vec<Self::Effect>;
     fn view(&self, frame: &mut Frame, theme: &Theme);
+    /// Told once, when the first frame is on the screen.
+    fn shown(&mut self) {}
     /// Whether the program has finished.
     fn done(&self) -> bool;
 }
@@ -84,6 +86,7 @@ pub fn run<H: Host, P: Program, R: Runtime<P>>(
     theme: &Theme,
 ) -> io::Result<()> {
     let mut dirty = true;
+    let mut shown = false;
     loop {
         for msg in runtime.news(program) {
             dispatch(program, runtime, msg);
@@ -103,6 +106,10 @@ pub fn run<H: Host, P: Program, R: Runtime<P>>(
             };
             drawn.map_err(|e| io::Error::other(e.to_string()))?;
             dirty = false;
+            if !shown {
+                shown = true;
+                program.shown();
+            }
         }
         match host.wait(runtime.patience(program))? {
             Wake::Event(event) => {

@@ -95,6 +95,12 @@ impl Program for App {
         view::draw(frame, self, theme);
     }
 
+    /// The first frame may have been drawn from the story's opening alone: every later one
+    /// is drawn from the whole story.
+    fn shown(&mut self) {
+        self.version.runs().open();
+    }
+
     fn done(&self) -> bool {
         self.quit
     }

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 
 /// Applies one message; returns the effects it asks for, in order.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    // Whatever the message, the next frame is drawn from the whole story, not its opening.
+    app.version.runs().open();
     let mut effects = Vec::new();
     apply(app, msg, &mut effects);
     // The speaker notes follow the presenter: each new position goes out once.

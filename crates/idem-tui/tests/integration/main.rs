@@ -19,6 +19,7 @@ mod tui_keys;
 mod tui_loop;
 mod tui_mouse;
 mod tui_narration;
+mod tui_opening;
 mod tui_picker;
 mod tui_reload;
 mod tui_render;

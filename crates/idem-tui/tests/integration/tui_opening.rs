@@ -1,0 +1,151 @@
+//! The replay draws its first frame from the opening of the story on screen: the first tick's
+//! narration told, every other tick's once the frame is drawn (`Runs::words`). No cell of that
+//! frame may tell the two apart, and no later frame may be drawn from the opening.
+
+use idem::present::Hide;
+use idem::scenario::Scenario;
+use idem::scenario::library::BUILTIN;
+use idem::sim::Design;
+use idem::tui::App;
+use idem::tui::Msg;
+use idem::tui::app::Launch;
+use idem::tui::program::Program;
+use idem::tui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+
+/// The sizes the first frame is compared at: the smallest readable screen, the usual ones,
+/// and a wide one.
+const SIZES: [(u16, u16); 4] = [(60, 18), (80, 24), (100, 30), (200, 50)];
+
+/// A frame of `app`, styles and all.
+fn frame(app: &App, (width, height): (u16, u16), theme: &Theme) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    terminal
+        .draw(|f| idem::tui::view::draw(f, app, theme))
+        .expect("drawing never fails");
+    terminal.backend().buffer().clone()
+}
+
+/// The first cell where two frames differ, with both, for a message a person can read.
+fn first_difference(a: &Buffer, b: &Buffer) -> Option<String> {
+    let width = a.area.width as usize;
+    a.content
+        .iter()
+        .zip(&b.content)
+        .position(|(x, y)| x != y)
+        .map(|i| {
+            let (x, y) = (i % width, i / width);
+            format!(
+                "at column {x}, row {y}: {:?} against {:?}",
+                a.content[i], b.content[i]
+            )
+        })
+}
+
+/// Every built-in and every scenario under `scenarios/` (their trainers' words and
+/// questions included).
+fn every_scenario() -> Vec<(String, Scenario)> {
+    let mut all: Vec<(String, Scenario)> = BUILTIN
+        .iter()
+        .map(|b| (b.name.to_string(), b.load().expect("a built-in reads")))
+        .collect();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("scenarios/ is readable")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    for path in files {
+        let s = idem::scenario::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        all.push((path.display().to_string(), s));
+    }
+    all
+}
+
+/// The ways the replay opens: on its own, and presenting with and without the design's name.
+fn launches(design: Design) -> [Launch; 3] {
+    let presenting = |hide| Launch {
+        design: Some(design),
+        present: true,
+        hide,
+        ..Launch::default()
+    };
+    [
+        Launch {
+            design: Some(design),
+            mouse: true,
+            ..Launch::default()
+        },
+        presenting(Hide::default()),
+        presenting(Hide {
+            design: true,
+            ..Hide::default()
+        }),
+    ]
+}
+
+#[test]
+fn the_first_frame_drawn_from_the_opening_is_the_whole_story_s() {
+    let theme = Theme::for_no_color(None);
+    let mut compared = 0;
+    for (name, scenario) in every_scenario() {
+        for design in Design::ALL {
+            for launch in launches(design) {
+                let at = format!("{name}, {design}, presenting: {}", launch.present);
+                let open = |launch: Launch| {
+                    App::launch(scenario.clone(), name.clone(), launch)
+                        .unwrap_or_else(|e| panic!("{at}: {e}"))
+                };
+                let opening = open(launch.clone());
+                let whole = open(launch);
+                whole.version.runs().open();
+                for size in SIZES {
+                    let first = frame(&opening, size, &theme);
+                    assert!(
+                        opening.version.runs().told_so_far().is_empty(),
+                        "{at}, {size:?}: the frame was drawn from the whole story, not its opening"
+                    );
+                    let drawn = frame(&whole, size, &theme);
+                    if let Some(diff) = first_difference(&first, &drawn) {
+                        panic!("{at}, {size:?}: the opening's frame differs {diff}");
+                    }
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 500, "{compared}");
+}
+
+/// Once the first frame is on the screen, or once anything has happened, frames are drawn
+/// from the whole story.
+#[test]
+fn no_frame_after_the_first_is_drawn_from_the_opening() {
+    let theme = Theme::for_no_color(None);
+    let launch = Launch {
+        design: Some(Design::NoKey),
+        ..Launch::default()
+    };
+    let scenario = idem::scenario::library::default_scenario().expect("the default reads");
+    let mut shown =
+        App::launch(scenario.clone(), "order-5531".into(), launch.clone()).expect("simulates");
+    frame(&shown, (80, 24), &theme);
+    assert!(shown.version.runs().told_so_far().is_empty());
+    shown.shown();
+    frame(&shown, (80, 24), &theme);
+    assert_eq!(shown.version.runs().told_so_far(), vec![Design::NoKey]);
+
+    let mut stepped = App::launch(scenario, "order-5531".into(), launch).expect("simulates");
+    idem::tui::update(&mut stepped, Msg::ToggleHelp);
+    idem::tui::update(&mut stepped, Msg::ToggleHelp);
+    assert!(stepped.version.runs().told_so_far().is_empty());
+    frame(&stepped, (80, 24), &theme);
+    assert_eq!(stepped.version.runs().told_so_far(), vec![Design::NoKey]);
+    // Every tick's narration is there to be drawn.
+    let told = stepped.told();
+    assert!(told.narrations.iter().all(|n| !n.is_empty()), "{told:?}");
+}
