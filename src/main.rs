@@ -502,10 +502,9 @@ fn replay(
     present: Option<Presenting>,
     results: Option<(&std::path::Path, bool)>,
 ) -> ExitCode {
-    // The first frame marks the glossary's terms: their search is built on the second core
-    // while this one reads the scenario, by the thread that then simulates the designs not
-    // shown while this one tells the one that is.
-    idem::tui::spare::start(idem::story::glossary::prepare);
+    // The spare thread first: the terminal's thread, started next, then starts at once
+    // (see `tui/spare.rs`).
+    idem::tui::spare::start();
     let unable = idem::tui::terminal::unable_to_draw();
     let taking = unable
         .is_none()

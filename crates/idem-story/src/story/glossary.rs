@@ -114,7 +114,7 @@ fn lower_into(lowered: &mut String, narration: &str) {
 }
 
 /// Builds the search for the glossary's terms now, if it is not built yet: a program can do
-/// this beside reading its scenario, rather than have its first frame wait for it.
+/// this on a thread beside its loop, rather than have a frame wait for it.
 pub fn prepare() {
     every_term();
 }

@@ -1,8 +1,13 @@
 //! A thread the replay starts before it reads its story, kept for work the screen's thread
-//! would otherwise do alone: it first builds what it is given to build (the glossary's
-//! search), then runs whatever is lent to it, in turn. A short story's other designs are
-//! simulated there while the screen's thread tells the design it shows: that thread is
-//! already running, where a new one can take longer to start than the runs take.
+//! would otherwise do alone: it runs whatever is lent to it, in turn (the glossary's search,
+//! built once the first frame is drawn; a later story's other designs, simulated while the
+//! screen's thread tells the design it shows). That thread is already running, where a new
+//! one can take longer to start than the work takes.
+//!
+//! It is started first for a reason of its own: the first thread a process starts begins to
+//! run up to a quarter of a millisecond late, the next ones promptly, so the thread that takes
+//! the terminal, started second, starts at once. Until the first frame is drawn it is lent
+//! nothing: the two threads that frame waits for have the machine's two cores to themselves.
 
 use std::sync::OnceLock;
 use std::sync::mpsc::{Sender, channel};
@@ -13,16 +18,15 @@ type Chore = Box<dyn FnOnce() + Send>;
 /// Where work for the spare thread is sent, once it is started.
 static SPARE: OnceLock<Sender<Chore>> = OnceLock::new();
 
-/// Starts the spare thread, which runs `first` and then every chore lent to it. Once only:
-/// a second call does nothing.
-pub fn start(first: fn()) {
+/// Starts the spare thread, which runs every chore lent to it. Once only: a second call does
+/// nothing.
+pub fn start() {
     let (tx, chores) = channel::<Chore>();
     if SPARE.set(tx).is_err() {
         return;
     }
     // A thread that cannot be made drops `chores`, and lending fails from then on.
     let _ = std::thread::Builder::new().spawn(move || {
-        first();
         for chore in chores {
             chore();
         }
@@ -41,14 +45,12 @@ pub fn lend(chore: impl FnOnce() + Send + 'static) -> bool {
 mod tests {
     use std::time::Duration;
 
-    fn nothing() {}
-
     /// A chore lent after the start runs on the spare thread; a second start changes
     /// nothing.
     #[test]
     fn a_lent_chore_runs_on_the_spare_thread() {
-        super::start(nothing);
-        super::start(nothing);
+        super::start();
+        super::start();
         let (tx, rx) = std::sync::mpsc::channel();
         let here = std::thread::current().id();
         assert!(super::lend(move || {

@@ -96,9 +96,11 @@ impl Program for App {
     }
 
     /// The first frame may have been drawn from the story's opening alone: every later one
-    /// is drawn from the whole story.
+    /// is drawn from the whole story. The glossary's search, which the first frame did
+    /// without, is built on the spare thread.
     fn shown(&mut self) {
         self.version.runs().open();
+        super::spare::lend(crate::story::glossary::prepare);
     }
 
     fn done(&self) -> bool {
