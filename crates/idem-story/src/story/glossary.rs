@@ -60,13 +60,6 @@ pub fn first_uses_through(told: &Told, tick: usize) -> Vec<Option<usize>> {
 
 /// For each term, the first of `narrations` that uses it.
 fn first_uses_in(narrations: &[String]) -> Vec<Option<usize>> {
-    // One pass over the story, stopping as soon as every term has been found: a long story's
-    // terms are all used within its first ticks, but one it never uses means reading to the
-    // end. Each narration is lowered, as the glossary's marks are (in ASCII a byte at a time),
-    // then searched for every term at once by one automaton built once for the whole
-    // process; a match of a term already found is passed over. A match that is no whole word
-    // may hide one that starts inside it only if a term's end is another's start after a
-    // space, and none is.
     let mut lowered = String::new();
     // A story's first tick alone, what its first frame marks: each term is looked for on its
     // own, which needs no automaton, so that frame does not wait for one to be built.
@@ -77,6 +70,13 @@ fn first_uses_in(narrations: &[String]) -> Vec<Option<usize>> {
             .map(|(term, _)| whole_word(&lowered, term).map(|_| 0))
             .collect();
     }
+    // One pass over the story, stopping as soon as every term has been found: a long story's
+    // terms are all used within its first ticks, but one it never uses means reading to the
+    // end. Each narration is lowered, as the glossary's marks are (in ASCII a byte at a time),
+    // then searched for every term at once by one automaton built once for the whole
+    // process; a match of a term already found is passed over. A match that is no whole word
+    // may hide one that starts inside it only if a term's end is another's start after a
+    // space, and none is.
     let mut first: Vec<Option<usize>> = vec![None; TERMS.len()];
     let mut missing = TERMS.len();
     let Some(finder) = every_term() else {

@@ -70,7 +70,9 @@ impl std::fmt::Debug for Runs {
     }
 }
 
-/// The opening's words of one design, and whether they are still to be drawn from.
+/// The opening's words of one design, and whether they are still to be drawn from. Once
+/// spent they are kept, unread, as long as the story is on screen (a long story's labels
+/// twice: its opening's and its whole telling's).
 struct Opening {
     design: crate::sim::Design,
     /// The last tick whose narration it tells.
@@ -292,8 +294,9 @@ pub fn prepare_one(scenario: Scenario, design: crate::sim::Design) -> Result<Pre
 }
 
 /// The work of all three: every design simulated, to be told unless `only` names another,
-/// and `showing` told at once, or only its opening when `opening` says so. The design shown is simulated and told on this thread while a
-/// helper simulates the rest: telling a long run takes longer than simulating every design.
+/// and `showing` told at once, or only its opening when `opening` says so. The design shown
+/// is simulated and told on this thread while a helper simulates the rest: telling a long run
+/// takes longer than simulating every design.
 /// The two share the rest, each taking the next run not yet taken, so this thread never
 /// waits for a helper that has not started (on a busy machine a new thread can take longer
 /// to start than a short story takes to simulate); a short story's ([`is_short`]) helper is

@@ -4,9 +4,10 @@
 //! screen's thread tells the design it shows). That thread is already running, where a new
 //! one can take longer to start than the work takes.
 //!
-//! It is started first for a reason of its own: the first thread a process starts begins to
-//! run up to a quarter of a millisecond late, the next ones promptly, so the thread that takes
-//! the terminal, started second, starts at once. Until the first frame is drawn it is lent
+//! It is started first for a reason of its own: the first thread the replay starts often
+//! begins to run late (by more than a millisecond, half the time, when the terminal's thread
+//! was started first), the next ones promptly, so the thread that takes the terminal, started
+//! second, starts at once. Until the first frame is drawn it is lent
 //! nothing: the two threads that frame waits for have the machine's two cores to themselves.
 
 use std::sync::OnceLock;
