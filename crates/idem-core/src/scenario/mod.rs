@@ -576,8 +576,9 @@ impl Scenario {
         self.told_with_own_words(trace, crate::story::tell(&self.config, trace), usize::MAX)
     }
 
-    /// As [`Scenario::tell`], but the narration of the ticks up to `through` alone, the others'
-    /// left empty: what a frame of those ticks reads (see [`crate::story::tell_opening`]).
+    /// As [`Scenario::tell`], but the narration (with its sentences and the shorter arrow
+    /// labels) of the ticks up to `through` alone, the others' left empty: what a frame of
+    /// those ticks reads (see [`crate::story::tell_opening`]).
     pub fn tell_opening(&self, trace: &Trace, through: usize) -> Told {
         let told = crate::story::tell_opening(&self.config, trace, through);
         self.told_with_own_words(trace, told, through)

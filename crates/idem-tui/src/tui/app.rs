@@ -588,16 +588,23 @@ impl App {
     }
 
     /// Simulates every design up front, so switching and stepping never wait, and tells the
-    /// story under the file's design.
+    /// opening of the story under the file's design (see [`App::showing`]).
     pub fn new(scenario: Scenario, source: String) -> Result<App, SimError> {
         let design = scenario.design;
-        App::showing(scenario, source, design)
+        App::showing(scenario, source, design, true)
     }
 
-    /// As [`App::new`], open under `design`: the story is told under it before the first
-    /// frame, the other designs when first wanted (or beside the terminal's loop).
-    fn showing(scenario: Scenario, source: String, design: Design) -> Result<App, SimError> {
-        let prepared = crate::tui::prepare::prepare_showing(scenario, design)?;
+    /// As [`App::new`], open under `design`: before the first frame its story is told, or
+    /// only its opening (`opening`, for a replay that opens on the story's first tick:
+    /// [`crate::tui::prepare::Runs::words`]); every design is told whole when first wanted,
+    /// or beside the terminal's loop.
+    fn showing(
+        scenario: Scenario,
+        source: String,
+        design: Design,
+        opening: bool,
+    ) -> Result<App, SimError> {
+        let prepared = crate::tui::prepare::prepare_showing(scenario, design, opening)?;
         let mut app = App::from_prepared(source, prepared);
         app.place.design = design;
         Ok(app)
@@ -642,7 +649,9 @@ impl App {
     /// to open at, and whether a room is watching.
     pub fn launch(scenario: Scenario, source: String, options: Launch) -> Result<App, SimError> {
         let design = options.design.unwrap_or(scenario.design);
-        let mut app = App::showing(scenario, source, design)?;
+        // Opened at a later moment, the first frame reads the whole story: its opening would
+        // be told for nothing.
+        let mut app = App::showing(scenario, source, design, options.at.is_none())?;
         if let Some(at) = options.at {
             let t = at.resolve(app.trace().ticks.first().map_or(Instant(0), |t| t.at));
             app.place.tick = app.trace().tick_at_or_before(t);

@@ -27,7 +27,8 @@ pub struct Prepared {
 
 /// Every design's run of one story. Telling a long run takes far longer than simulating it,
 /// so each design is told the first time it is wanted: the first frame waits for the design
-/// on screen alone, and the terminal's loop tells the others beside it
+/// on screen alone (for its opening alone, when it has one: [`Runs::words`]), and the
+/// terminal's loop tells it and the others beside it
 /// ([`Runs::tell_every_design`]). What is told is the same whenever, and on whichever thread,
 /// it is told.
 #[derive(Clone)]
@@ -276,14 +277,15 @@ pub fn prepare(original: Scenario, added: Vec<Fault>) -> Result<Prepared, SimErr
     prepare_telling(original, added, None, None, false)
 }
 
-/// As [`prepare`], and the opening of the story under `design` is told at once
-/// ([`Runs::words`]): the first frame of a story waits for that alone, and the rest of it is
-/// told once the frame is drawn.
+/// As [`prepare`], and the story under `design` is told at once, or only its opening when
+/// `opening` says so ([`Runs::words`]): the first frame of a story waits for that alone, and
+/// the rest of it is told when a frame first needs it, or beside the terminal's loop.
 pub fn prepare_showing(
     original: Scenario,
     design: crate::sim::Design,
+    opening: bool,
 ) -> Result<Prepared, SimError> {
-    prepare_telling(original, Vec::new(), None, Some(design), true)
+    prepare_telling(original, Vec::new(), None, Some(design), opening)
 }
 
 /// As [`prepare`] without what-ifs, but the story of `design` alone is told: the other runs

@@ -1,8 +1,8 @@
 //! A thread the replay starts before it reads its story, kept for work the screen's thread
 //! would otherwise do alone: it runs whatever is lent to it, in turn (the glossary's search,
-//! built once the first frame is drawn; a later story's other designs, simulated while the
-//! screen's thread tells the design it shows). That thread is already running, where a new
-//! one can take longer to start than the work takes.
+//! built once the first frame is drawn; a later short story's other designs, simulated while
+//! the thread that prepares that story tells the design it shows). That thread is already
+//! running, where a new one can take longer to start than the work takes.
 //!
 //! It is started first for a reason of its own: the first thread the replay starts often
 //! begins to run late (by more than a millisecond, half the time, when the terminal's thread

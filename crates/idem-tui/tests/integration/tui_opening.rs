@@ -149,3 +149,47 @@ fn no_frame_after_the_first_is_drawn_from_the_opening() {
     let told = stepped.told();
     assert!(told.narrations.iter().all(|n| !n.is_empty()), "{told:?}");
 }
+
+/// The loop itself spends the opening once its first frame is drawn: the next frame, with
+/// nothing having happened in between, is drawn from the whole story.
+#[test]
+fn the_loop_draws_its_second_frame_from_the_whole_story() {
+    use idem::tui::program::{self, Quiet, Scripted, Wake};
+    let scenario = idem::scenario::library::default_scenario().expect("the default reads");
+    let mut app = App::new(scenario, "order-5531".into()).expect("simulates");
+    let design = app.place.design;
+    let mut host = Scripted::new(TestBackend::new(80, 24), [Wake::Redraw, Wake::End])
+        .expect("a test terminal");
+    program::run(&mut host, &mut app, &mut Quiet, &Theme::for_no_color(None))
+        .expect("the loop runs");
+    assert_eq!(app.version.runs().told_so_far(), vec![design]);
+}
+
+/// A replay opened at a later moment (`--at`) reads that moment's narration: it has no
+/// opening to draw from, and its story is told before its first frame.
+#[test]
+fn a_replay_opened_later_reads_that_moment_s_narration() {
+    for (name, scenario) in every_scenario() {
+        let launch = Launch {
+            at: Some(idem::scenario::values::parse_clock("14:02:38").expect("a moment")),
+            ..Launch::default()
+        };
+        let app = App::launch(scenario.clone(), name.clone(), launch).expect("simulates");
+        let tick = app.place.tick;
+        if tick == 0 {
+            continue;
+        }
+        assert_eq!(
+            app.version.runs().told_so_far(),
+            vec![app.place.design],
+            "{name}"
+        );
+        let whole = scenario.tell(app.trace());
+        assert_eq!(
+            app.told().narrations[tick],
+            whole.narrations[tick],
+            "{name}"
+        );
+        assert!(!whole.narrations[tick].is_empty(), "{name}");
+    }
+}
