@@ -11,7 +11,8 @@ use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthStr;
 
 /// One aligned row: its moment, and the tick each column shows on it (or none).
 type Row = (Instant, Vec<Option<usize>>);
@@ -142,8 +143,7 @@ fn column(
                 } else {
                     Style::new()
                 };
-                let text = format!("{diverge}{} {}", mark(t.kind), told.labels[i]);
-                Line::styled(fit(text, width), style)
+                row(diverge, mark(t.kind), &told.labels[i], width).style(style)
             }
             // Nothing happens in this design at that moment.
             None => Line::styled(fit(" ·", width), theme.dim()),
@@ -154,6 +154,25 @@ fn column(
     }
     lines.extend(tail);
     super::rows(frame.buffer_mut(), inner, lines);
+}
+
+/// A tick's row in a column `width` wide: the divergence mark, the tick's mark and its label,
+/// cut to the column. A label that starts a grapheme of its own and fits is written as it
+/// stands, beside the marks, without putting the row together first (a test holds the two
+/// ways to the same cells).
+fn row<'a>(diverge: &'a str, symbol: &'a str, label: &'a str, width: usize) -> Line<'a> {
+    if label.as_bytes().first().is_some_and(u8::is_ascii)
+        && diverge.width() + symbol.width() + 1 + label.width() <= width
+    {
+        Line::from(vec![
+            Span::raw(diverge),
+            Span::raw(symbol),
+            Span::raw(" "),
+            Span::raw(label),
+        ])
+    } else {
+        Line::raw(fit(format!("{diverge}{symbol} {label}"), width))
+    }
 }
 
 /// The ledger (its charges and total, never cut) and, when the column has reached its end,
@@ -214,4 +233,35 @@ fn tail_lines(
         Line::styled(" …", theme.dim())
     });
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::text::Line;
+
+    /// A row written from its pieces is the row put together and cut to the column, cell for
+    /// cell, for any label and width.
+    #[test]
+    fn a_row_from_its_pieces_is_the_row_put_together() {
+        let label = prop_oneof![
+            "[ -~]{0,30}",
+            "[a-z]{1,8}[ \u{301}\u{fe0f}\u{200d}注❤👍é·→✗]{0,6}[a-z ]{0,8}",
+            "[\u{301}\u{fe0f}注❤][a-z ]{0,10}",
+        ];
+        let marks = prop_oneof![Just("●"), Just("→"), Just("✗"), Just("$"), Just("⟲")];
+        let diverge = prop_oneof![Just("◆"), Just(" ")];
+        proptest!(|(label in label, symbol in marks, diverge in diverge, width in 1usize..40)| {
+            let area = Rect::new(0, 0, 40, 1);
+            let mut ours = Buffer::empty(area);
+            let mut whole = Buffer::empty(area);
+            let cut = Rect::new(0, 0, width as u16, 1);
+            crate::tui::cells::rows(&mut ours, cut, vec![super::row(diverge, symbol, &label, width)]);
+            let put_together = super::fit(format!("{diverge}{symbol} {label}"), width);
+            crate::tui::cells::rows(&mut whole, cut, vec![Line::raw(put_together)]);
+            prop_assert_eq!(ours, whole);
+        });
+    }
 }
