@@ -49,31 +49,10 @@ fn every_rule(name: &str, s: &Scenario, story: &Story) -> usize {
     n
 }
 
-/// Every scenario idem ships and every file under `scenarios/`.
-fn every_scenario() -> Vec<(String, Scenario)> {
-    let mut all: Vec<(String, Scenario)> = library::BUILTIN
-        .iter()
-        .map(|b| (b.name.to_string(), builtin(b.name)))
-        .collect();
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("scenarios/ is readable")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    for path in files {
-        let s = scenario::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        all.push((path.display().to_string(), s));
-    }
-    all
-}
-
 #[test]
 fn every_scenario_every_design_every_key_strategy_and_step_keys_makes_no_false_claim() {
     let mut checked = 0;
-    for (name, s) in every_scenario() {
+    for (name, s) in common::every_scenario() {
         let mut variants: Vec<(String, Scenario)> = vec![("as written".into(), s.clone())];
         for strategy in [
             KeyStrategy::PerIntent,
@@ -496,38 +475,46 @@ text = "The retry leaves."
 mode = "append"
 "#;
 
+/// Every scenario of [`common::every_scenario`] and one with [`TRAINER_BLOCKS`], each run
+/// under every design and told whole, handed to `check` with its name.
+fn each_run_told(mut check: impl FnMut(&str, &Scenario, &idem::sim::Trace, &Told)) {
+    let mut all = common::every_scenario();
+    let text = one_layer(3, "backoff = \"1s\"", TRAINER_BLOCKS);
+    let own = scenario::parse("own.toml", "own", &text).unwrap_or_else(|e| panic!("{e}"));
+    all.push(("own".into(), own));
+    for (name, s) in &all {
+        for design in Design::ALL {
+            let trace = s.simulate(design).unwrap_or_else(|e| panic!("{name}: {e}"));
+            check(name, s, &trace, &s.tell(&trace));
+        }
+    }
+}
+
 /// `idem run --json` tells a story a tick at a time (`Scenario::tell_each`) rather than whole
 /// (`Scenario::tell`): the two must give every tick the same label and narration, with the
 /// hindsight held back before questions and the trainer's blocks applied.
 #[test]
 fn telling_tick_by_tick_gives_the_same_words_as_telling_whole() {
-    let mut all = every_scenario();
-    let text = one_layer(3, "backoff = \"1s\"", TRAINER_BLOCKS);
-    let own = scenario::parse("own.toml", "own", &text).unwrap_or_else(|e| panic!("{e}"));
-    all.push(("own".into(), own));
     let mut ticks = 0;
     let mut rewritten = 0;
-    for (name, s) in &all {
-        for design in Design::ALL {
-            let trace = s.simulate(design).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let whole = s.tell(&trace);
-            rewritten += whole.rewritten.len();
-            let mut seen = 0;
-            s.tell_each(&trace, |i, label, narration, own| {
-                assert_eq!(i, seen, "{name}, {design}: ticks in order");
-                assert_eq!(label, whole.labels[i], "{name}, {design}, tick {i}");
-                assert_eq!(narration, whole.narrations[i], "{name}, {design}, tick {i}");
-                assert_eq!(
-                    own,
-                    whole.trainer[i].is_some(),
-                    "{name}, {design}, tick {i}"
-                );
-                seen += 1;
-            });
-            assert_eq!(seen, trace.ticks.len(), "{name}, {design}");
-            ticks += seen;
-        }
-    }
+    each_run_told(|name, s, trace, whole| {
+        let design = trace.design;
+        rewritten += whole.rewritten.len();
+        let mut seen = 0;
+        s.tell_each(trace, |i, label, narration, own| {
+            assert_eq!(i, seen, "{name}, {design}: ticks in order");
+            assert_eq!(label, whole.labels[i], "{name}, {design}, tick {i}");
+            assert_eq!(narration, whole.narrations[i], "{name}, {design}, tick {i}");
+            assert_eq!(
+                own,
+                whole.trainer[i].is_some(),
+                "{name}, {design}, tick {i}"
+            );
+            seen += 1;
+        });
+        assert_eq!(seen, trace.ticks.len(), "{name}, {design}");
+        ticks += seen;
+    });
     assert!(ticks > 1_000, "{ticks}");
     assert!(
         rewritten >= 6 * 2,
@@ -538,55 +525,42 @@ fn telling_tick_by_tick_gives_the_same_words_as_telling_whole() {
 /// The replay draws its first frame from the opening's words (`Scenario::tell_opening`),
 /// then tells the rest: up to the tick it is told through, the opening must be the whole
 /// story's words, the trainer's blocks and the hindsight held back included, and after it
-/// differ only in the narrations and shorter arrow labels it leaves empty.
+/// differ only in the narrations, sentences and shorter arrow labels it leaves empty.
 #[test]
 fn the_opening_is_the_whole_story_up_to_its_tick() {
-    let mut all = every_scenario();
-    let text = one_layer(3, "backoff = \"1s\"", TRAINER_BLOCKS);
-    let own = scenario::parse("own.toml", "own", &text).unwrap_or_else(|e| panic!("{e}"));
-    all.push(("own".into(), own));
+    // The words an opening tells up to its tick alone, over `ticks`.
+    let words = |t: &Told, ticks: std::ops::Range<usize>| {
+        (
+            t.narrations[ticks.clone()].to_vec(),
+            t.sentences[ticks.clone()].to_vec(),
+            t.arrows_short[ticks].to_vec(),
+        )
+    };
+    // Everything else.
+    let rest = |t: Told| Told {
+        narrations: Vec::new(),
+        sentences: Vec::new(),
+        arrows_short: Vec::new(),
+        ..t
+    };
     let mut compared = 0;
-    for (name, s) in &all {
-        for design in Design::ALL {
-            let trace = s.simulate(design).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let whole = s.tell(&trace);
-            let n = trace.ticks.len();
-            for through in [0, 1, n / 2, n.saturating_sub(1), n + 3] {
-                let opening = s.tell_opening(&trace, through);
-                let at = format!("{name}, {design}, through tick {through}");
-                let kept = (through + 1).min(n);
-                assert_eq!(opening.narrations[..kept], whole.narrations[..kept], "{at}");
-                assert_eq!(opening.sentences[..kept], whole.sentences[..kept], "{at}");
-                assert_eq!(
-                    opening.arrows_short[..kept],
-                    whole.arrows_short[..kept],
-                    "{at}"
-                );
-                assert!(
-                    opening.narrations[kept..].iter().all(String::is_empty),
-                    "{at}"
-                );
-                assert!(opening.sentences[kept..].iter().all(Vec::is_empty), "{at}");
-                assert!(
-                    opening.arrows_short[kept..].iter().all(Vec::is_empty),
-                    "{at}"
-                );
-                let untold = Told {
-                    narrations: Vec::new(),
-                    sentences: Vec::new(),
-                    arrows_short: Vec::new(),
-                    ..whole.clone()
-                };
-                let opened = Told {
-                    narrations: Vec::new(),
-                    sentences: Vec::new(),
-                    arrows_short: Vec::new(),
-                    ..opening
-                };
-                assert_eq!(opened, untold, "{at}");
-                compared += 1;
-            }
+    each_run_told(|name, s, trace, whole| {
+        let n = trace.ticks.len();
+        for through in [0, 1, n / 2, n.saturating_sub(1), n + 3] {
+            let opening = s.tell_opening(trace, through);
+            let at = format!("{name}, {}, through tick {through}", trace.design);
+            let kept = (through + 1).min(n);
+            assert_eq!(words(&opening, 0..kept), words(whole, 0..kept), "{at}");
+            let untold = n - kept;
+            let empty = (
+                vec![String::new(); untold],
+                vec![Vec::new(); untold],
+                vec![Vec::new(); untold],
+            );
+            assert_eq!(words(&opening, kept..n), empty, "{at}");
+            assert_eq!(rest(opening), rest(whole.clone()), "{at}");
+            compared += 1;
         }
-    }
+    });
     assert!(compared > 100, "{compared}");
 }

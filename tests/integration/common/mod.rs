@@ -53,6 +53,30 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Every built-in scenario and every file under `scenarios/`, by name (a file by its path),
+/// the built-ins first, the files in name order.
+pub fn every_scenario() -> Vec<(String, idem::scenario::Scenario)> {
+    let mut all: Vec<(String, idem::scenario::Scenario)> = BUILTIN
+        .iter()
+        .map(|b| {
+            let s = b.load().unwrap_or_else(|e| panic!("{}: {e}", b.name));
+            (b.name.to_string(), s)
+        })
+        .collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("scenarios"))
+        .expect("scenarios/ is readable")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    for path in files {
+        let s = idem::scenario::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        all.push((path.display().to_string(), s));
+    }
+    all
+}
+
 /// The path of `rel` (relative to the workspace's root), as a string for a command line.
 pub fn manifest(rel: &str) -> String {
     root().join(rel).display().to_string()

@@ -2,9 +2,8 @@
 //! narration told, every other tick's once the frame is drawn (`Runs::words`). No cell of that
 //! frame may tell the two apart, and no later frame may be drawn from the opening.
 
+use crate::common;
 use idem::present::Hide;
-use idem::scenario::Scenario;
-use idem::scenario::library::BUILTIN;
 use idem::sim::Design;
 use idem::tui::App;
 use idem::tui::Msg;
@@ -44,28 +43,6 @@ fn first_difference(a: &Buffer, b: &Buffer) -> Option<String> {
         })
 }
 
-/// Every built-in and every scenario under `scenarios/` (their trainers' words and
-/// questions included).
-fn every_scenario() -> Vec<(String, Scenario)> {
-    let mut all: Vec<(String, Scenario)> = BUILTIN
-        .iter()
-        .map(|b| (b.name.to_string(), b.load().expect("a built-in reads")))
-        .collect();
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("scenarios/ is readable")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .collect();
-    files.sort();
-    for path in files {
-        let s = idem::scenario::load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        all.push((path.display().to_string(), s));
-    }
-    all
-}
-
 /// The ways the replay opens: on its own, and presenting with and without the design's name.
 fn launches(design: Design) -> [Launch; 3] {
     let presenting = |hide| Launch {
@@ -92,7 +69,7 @@ fn launches(design: Design) -> [Launch; 3] {
 fn the_first_frame_drawn_from_the_opening_is_the_whole_story_s() {
     let theme = Theme::for_no_color(None);
     let mut compared = 0;
-    for (name, scenario) in every_scenario() {
+    for (name, scenario) in common::every_scenario() {
         for design in Design::ALL {
             for launch in launches(design) {
                 let at = format!("{name}, {design}, presenting: {}", launch.present);
@@ -169,7 +146,7 @@ fn the_loop_draws_its_second_frame_from_the_whole_story() {
 /// opening to draw from, and its story is told before its first frame.
 #[test]
 fn a_replay_opened_later_reads_that_moment_s_narration() {
-    for (name, scenario) in every_scenario() {
+    for (name, scenario) in common::every_scenario() {
         let launch = Launch {
             at: Some(idem::scenario::values::parse_clock("14:02:38").expect("a moment")),
             ..Launch::default()
