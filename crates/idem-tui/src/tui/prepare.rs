@@ -31,7 +31,6 @@ pub struct Prepared {
 /// terminal's loop tells it and the others beside it
 /// ([`Runs::tell_every_design`]). What is told is the same whenever, and on whichever thread,
 /// it is told.
-#[derive(Clone)]
 pub struct Runs {
     scenario: std::sync::Arc<Scenario>,
     traces: PerDesign<Trace>,
@@ -76,27 +75,10 @@ impl std::fmt::Debug for Runs {
 /// twice: its opening's and its whole telling's).
 struct Opening {
     design: crate::sim::Design,
-    /// The last tick whose narration it tells.
-    through: usize,
+    /// Told through the story's first tick ([`Scenario::tell_opening`]).
     told: Told,
     spent: std::sync::atomic::AtomicBool,
 }
-
-impl Clone for Opening {
-    fn clone(&self) -> Opening {
-        Opening {
-            design: self.design,
-            through: self.through,
-            told: self.told.clone(),
-            spent: std::sync::atomic::AtomicBool::new(
-                self.spent.load(std::sync::atomic::Ordering::Acquire),
-            ),
-        }
-    }
-}
-
-/// The last tick an opening tells the narration of: the story's first.
-const OPENING_THROUGH: usize = 0;
 
 impl Runs {
     /// The scenario simulated: the original plus the what-ifs.
@@ -124,9 +106,9 @@ impl Runs {
     }
 
     /// The words a frame of `design` at `tick` is drawn from: the whole story once told; until
-    /// then, at the story's first tick and before anything has happened since it was
-    /// prepared ([`Runs::open`]), its opening, if it has one; otherwise the whole story, told
-    /// now. A test holds the first frame drawn from the opening to the one drawn from the
+    /// then, at the story's first tick (the one tick an opening tells the narration of) and
+    /// before anything has happened since it was prepared ([`Runs::open`]), its opening, if it
+    /// has one; otherwise the whole story, told now. A test holds the first frame drawn from the opening to the one drawn from the
     /// whole story.
     pub fn words(&self, design: crate::sim::Design, tick: usize) -> &Told {
         if let Some(told) = self.told[design].get() {
@@ -135,7 +117,7 @@ impl Runs {
         match &self.opening {
             Some(o)
                 if o.design == design
-                    && tick <= o.through
+                    && tick == 0
                     && !o.spent.load(std::sync::atomic::Ordering::Acquire) =>
             {
                 &o.told
@@ -342,7 +324,7 @@ fn prepare_telling(
         let run = scenario.simulate(d).map(|t| {
             let telling = told_here(only, d).then(|| {
                 if opening {
-                    scenario.tell_opening(&t, OPENING_THROUGH)
+                    scenario.tell_opening(&t, 0)
                 } else {
                     scenario.tell(&t)
                 }
@@ -390,7 +372,6 @@ fn prepare_telling(
         if opening {
             opened = Some(Opening {
                 design: d,
-                through: OPENING_THROUGH,
                 told: telling,
                 spent: std::sync::atomic::AtomicBool::new(false),
             });
@@ -655,8 +636,9 @@ mod tests {
     use super::{Done, Jobs, Simulation};
     use crate::sim::Design;
 
-    /// Every built-in story's runs go to the spare thread, already running; a storm of
-    /// thousands of attempts has a helper of its own.
+    /// Every built-in story's runs go to the spare thread, already running, once the first
+    /// frame is drawn (before it, the screen's thread runs them); a storm of thousands of
+    /// attempts has a helper of its own.
     #[test]
     fn a_short_story_is_lent_to_the_spare_thread_and_a_storm_has_a_helper() {
         for builtin in crate::scenario::library::BUILTIN {
