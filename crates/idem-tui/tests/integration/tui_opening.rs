@@ -69,7 +69,16 @@ fn launches(design: Design) -> [Launch; 3] {
 fn the_first_frame_drawn_from_the_opening_is_the_whole_story_s() {
     let theme = Theme::for_no_color(None);
     let mut compared = 0;
-    for (name, scenario) in common::every_scenario() {
+    // And a story whose first tick carries the trainer's own words and a question.
+    let own = format!(
+        "{}\n[[narration]]\nat = \"14:02:07\"\ntext = \"The trainer's opening words.\"\nmode = \"replace\"\n\
+         [[quiz]]\nat = \"14:02:07\"\nquestion = \"How many charges?\"\nchoices = [\"None\", \"One\"]\nanswer = \"charges\"\n",
+        common::builtin_source("order-5531")
+    );
+    let own = idem::scenario::parse("own.toml", "own", &own).unwrap_or_else(|e| panic!("{e}"));
+    let mut all = common::every_scenario();
+    all.push(("own".into(), own));
+    for (name, scenario) in all {
         for design in Design::ALL {
             for launch in launches(design) {
                 let at = format!("{name}, {design}, presenting: {}", launch.present);
