@@ -41,7 +41,7 @@ fn questions(s: &Scenario, story: &Story) -> Vec<usize> {
 fn every_rule(name: &str, s: &Scenario, story: &Story) -> usize {
     let n =
         common::claims::check(&story.trace, &story.told).unwrap_or_else(|e| panic!("{name}: {e}"));
-    common::claims::no_hindsight_before(&story.told, &questions(s, story))
+    common::claims::no_hindsight_before(&story.trace, &story.told, &questions(s, story))
         .unwrap_or_else(|e| panic!("{name}, {}: {e}", story.trace.design));
     common::claims::counters_add_up(&story.trace).unwrap_or_else(|e| panic!("{name}: {e}"));
     common::claims::labels_name_one_thing(&story.trace, &story.told.labels)
@@ -374,6 +374,7 @@ fn the_checker_can_fail() {
     let wrong = Claim::NextIsLookup {
         intent: 0,
         after: story.trace.ticks.len() - 1,
+        at: story.trace.ticks[0].at,
     };
     assert!(common::claims::holds(&story.trace, &wrong).is_err());
     let _ = ORDER;

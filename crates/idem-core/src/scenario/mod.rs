@@ -523,25 +523,15 @@ impl Scenario {
             labels: telling.take_labels(),
             ..Told::default()
         };
-        let last_question = self.last_question(trace, &labels_only);
+        if let Some(q) = self.last_question(trace, &labels_only) {
+            telling.hold_back_through(q);
+        }
         let mut edits = self.narration_edits(trace, &labels_only.labels);
         // Stable: blocks on one tick keep the order they apply in.
         edits.sort_by_key(|(i, _)| *i);
         let mut next_edit = edits.iter().peekable();
         for (i, label) in labels_only.labels.iter().enumerate() {
-            let sentences = telling.sentences(i);
-            let mut narration = if last_question.is_some_and(|q| i <= q)
-                && sentences.iter().any(crate::story::Sentence::hindsight)
-            {
-                let now: Vec<_> = sentences
-                    .iter()
-                    .filter(|s| !s.hindsight())
-                    .cloned()
-                    .collect();
-                crate::story::claim::join(&now)
-            } else {
-                crate::story::claim::join(&sentences)
-            };
+            let mut narration = crate::story::claim::join(&telling.sentences(i));
             let mut own = false;
             while let Some((_, rule)) = next_edit.next_if(|(at, _)| *at == i) {
                 own = true;
@@ -588,19 +578,13 @@ impl Scenario {
     /// with hindsight held back until the questions are asked and the trainer's own words
     /// applied.
     fn told_with_own_words(&self, trace: &Trace, mut told: Told, through: usize) -> Told {
-        // Hindsight waits for the questions: a sentence about what happens later is not told
-        // on or before a tick where the room is still to be asked.
-        let last_question = self.last_question(trace, &told);
-        if let Some(q) = last_question {
-            for (i, sentences) in told.sentences.iter().enumerate().take(q + 1) {
-                if sentences.iter().any(crate::story::Sentence::hindsight) {
-                    let now: Vec<_> = sentences
-                        .iter()
-                        .filter(|s| !s.hindsight())
-                        .cloned()
-                        .collect();
-                    told.narrations[i] = crate::story::claim::join(&now);
-                }
+        // Hindsight waits for the questions: the ticks up to the last one are told as if the
+        // story ended there, so no word of theirs is chosen from what happens later.
+        if let Some(q) = self.last_question(trace, &told) {
+            let before = crate::story::tell_before(&self.config, trace, q, through);
+            for (i, sentences) in before.into_iter().enumerate() {
+                told.narrations[i] = crate::story::claim::join(&sentences);
+                told.sentences[i] = sentences;
             }
         }
         if self.narration.is_empty() {

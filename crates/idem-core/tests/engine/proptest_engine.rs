@@ -78,6 +78,9 @@ struct Spec {
     intents: Vec<IntentSpec>,
     faults: Vec<FaultSpec>,
     human: Option<HumanSpec>,
+    /// Extra questions, each on a tick of the story under `with-charge` picked by this number
+    /// (modulo the ticks): a question can stop on any kind of tick.
+    questions: Vec<usize>,
     /// The shop's night job: minutes after midnight, and its policy for an unconfirmed charge.
     reconcile: Option<(u64, &'static str)>,
     /// The shop's steps after the payment.
@@ -131,7 +134,7 @@ fn layer(innermost: bool) -> impl Strategy<Value = LayerSpec> {
     let timeout = if innermost {
         (1_000u64..=60_000).prop_map(Some).boxed()
     } else {
-        prop::option::of(1_000u64..=600_000).boxed()
+        prop::option::of(prop_oneof![1_000u64..=600_000, 500u64..=20_000]).boxed()
     };
     (
         1u32..=4,
@@ -227,7 +230,10 @@ fn spec() -> impl Strategy<Value = Spec> {
         layers(),
         prop::collection::vec(intent(), 1..=3),
         prop::collection::vec(fault(), 0..=4),
-        prop::option::of(human()),
+        (
+            prop::option::of(human()),
+            prop::collection::vec(any::<usize>(), 0..=2),
+        ),
         (
             prop::option::of((
                 0u64..24 * 60,
@@ -242,7 +248,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 layers,
                 intents,
                 faults,
-                human,
+                (human, questions),
                 (reconcile, steps),
             )| Spec {
                 seed,
@@ -256,6 +262,7 @@ fn spec() -> impl Strategy<Value = Spec> {
                 intents,
                 faults,
                 human,
+                questions,
                 reconcile,
                 steps,
             },
@@ -517,8 +524,34 @@ fn reconciled_money(s: &Scenario, trace: &Trace) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The scenario's text with its extra questions, each at the time of the tick it picks in the
+/// story under `with-charge` (one of the first day's, which a clock time can name).
+fn with_questions(spec: &Spec) -> Result<String, TestCaseError> {
+    let mut source = toml(spec);
+    if spec.questions.is_empty() {
+        return Ok(source);
+    }
+    let trace = simulate(&parse(&source)?, Design::WithCharge)?;
+    let start = trace.ticks.first().map_or(0, |t| t.at.0);
+    let times: Vec<u64> = trace
+        .ticks
+        .iter()
+        .map(|t| t.at.0)
+        .filter(|&at| at < start + 24 * HOUR_MS)
+        .collect();
+    for q in &spec.questions {
+        let at = times[q % times.len()];
+        let _ = writeln!(
+            source,
+            "\n[[quiz]]\nat = \"{}\"\nquestion = \"What happens next?\"\nchoices = [\"None\", \"One\", \"Two\"]\nanswer = \"charges\"\nexplanation = \"As the run shows.\"",
+            clock(at % (24 * HOUR_MS))
+        );
+    }
+    Ok(source)
+}
+
 fn check(spec: &Spec) -> Result<(), TestCaseError> {
-    let source = toml(spec);
+    let source = with_questions(spec)?;
     let first = parse(&source)?;
     let second = parse(&source)?;
     prop_assert_eq!(first.config.retention_ms, spec.retention_ms);
@@ -577,7 +610,8 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
             .iter()
             .filter_map(|q| q.target.find(&trace, &told))
             .collect();
-        common::claims::no_hindsight_before(&told, &questions).map_err(TestCaseError::fail)?;
+        common::claims::no_hindsight_before(&trace, &told, &questions)
+            .map_err(TestCaseError::fail)?;
         a_found_payment_ends_its_run(&trace)?;
         common::end_state::check(&trace).map_err(TestCaseError::fail)?;
 
@@ -709,7 +743,7 @@ proptest! {
 
     #[test]
     fn every_design_keeps_the_invariants_on_random_scenarios(spec in spec()) {
-        let source = toml(&spec);
+        let source = with_questions(&spec)?;
         check(&spec).map_err(|e| TestCaseError::fail(format!("{e}\n--- the scenario:\n{source}")))?;
     }
 }
@@ -749,6 +783,7 @@ fn the_retention_invariant_allows_a_charge_after_the_window() {
             after_ms: 60_000,
             intent: None,
         }),
+        questions: Vec::new(),
         reconcile: None,
         steps: Vec::new(),
     };
@@ -803,6 +838,7 @@ fn the_reconcile_invariant_catches_a_refund_of_the_kept_charge() {
             action: Action::Lose("reply"),
         }],
         human: None,
+        questions: Vec::new(),
         reconcile: Some((120, "refund")),
         steps: Vec::new(),
     };

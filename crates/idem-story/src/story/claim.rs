@@ -27,17 +27,70 @@ pub enum Claim {
     HeardBefore { charge: ChargeId, by: usize },
     /// The checkout reads no answer naming `charge` in the whole run.
     NeverHears { charge: ChargeId },
-    /// The ledger holds `charge` at the end of the run.
-    ChargeMade { charge: ChargeId },
-    /// Attempt `req` made a charge that stands in the ledger at the end.
-    AttemptCharged { req: RequestId },
-    /// No charge in the ledger was made by attempt `req`.
-    AttemptNotCharged { req: RequestId },
+    /// The ledger holds `charge` at tick `by`.
+    ChargeMade { charge: ChargeId, by: usize },
+    /// At tick `by`, the ledger holds a charge made by attempt `req` (it or a copy of it).
+    AttemptCharged { req: RequestId, by: usize },
+    /// At tick `by`, the ledger holds no charge made by attempt `req` (nor by a copy of it).
+    AttemptNotCharged { req: RequestId, by: usize },
     /// After tick `after`, the next thing the checkout sends for `intent` is a charge request
-    /// (not a lookup).
-    NextIsRetry { intent: usize, after: usize },
-    /// After tick `after`, the next thing the checkout sends for `intent` is a lookup.
-    NextIsLookup { intent: usize, after: usize },
+    /// (not a lookup), at instant `at`, with no deadline, give-up or rerun of the order in
+    /// between: the wait the sentence names is the wait that happens.
+    NextIsRetry {
+        intent: usize,
+        after: usize,
+        at: crate::sim::Instant,
+    },
+    /// As `NextIsRetry`, but what goes out at `at` is a lookup.
+    NextIsLookup {
+        intent: usize,
+        after: usize,
+        at: crate::sim::Instant,
+    },
+    /// At tick `at`, the processor answers request `req` from memory written for `intent`.
+    AnsweredFor {
+        req: RequestId,
+        at: usize,
+        intent: usize,
+    },
+    /// Request `req` is attempt number `attempt` of its order: a copy the network made of it
+    /// (`copy`), or the attempt as the checkout sent it, which no earlier request of its order
+    /// was; a retry when `attempt` is above 1.
+    IsAttempt {
+        req: RequestId,
+        attempt: u32,
+        copy: bool,
+    },
+    /// The processor of this run looks requests up by key (`true`) or ignores keys (`false`).
+    ReadsKeys { yes: bool },
+    /// Some request sent before `req` carried a body with the same hash (`true`), or none did
+    /// (`false`).
+    BodySeen { req: RequestId, yes: bool },
+    /// Some request sent before `req` carried its key (`true`), or none did (`false`).
+    KeySeen { req: RequestId, yes: bool },
+    /// At tick `at`, request `req` has been taken on and is still being worked on.
+    WorkingOn { req: RequestId, at: usize },
+    /// Before tick `at`, the last work on `key` was ended by a crash (`crash`) or by the
+    /// handler's error, not by an answer.
+    WorkCutOff { key: Key, at: usize, crash: bool },
+    /// At tick `at`, the processor still holds `n` live entries under `key` (0: none).
+    HeldUnder { key: String, at: usize, n: usize },
+    /// The checkout's wait for the answer to `req` is ended by a layer's deadline (`true`),
+    /// or by the answer or its own timeout (`false`).
+    WaitCutByDeadline { req: RequestId, yes: bool },
+    /// Request `req`'s card was declined (`true`) or charged (`false`) before tick `by`.
+    Declined {
+        req: RequestId,
+        by: usize,
+        yes: bool,
+    },
+    /// At tick `at`, the order of `intent` has been placed and the checkout has not settled it.
+    StillPaying { intent: usize, at: usize },
+    /// At tick `at`, the order of `intent` has not been placed: its Pay comes later or never.
+    NotPlaced { intent: usize, at: usize },
+    /// At tick `at`, the shop believes the order of `intent` paid and the ledger holds exactly
+    /// one charge for it that no refund gave back.
+    Agrees { intent: usize, at: usize },
     /// At tick `at`, some request carrying `key` has been taken on by the processor and is
     /// still being worked on: not answered, failed or cut off by a crash.
     Working { key: Key, at: usize },
@@ -61,20 +114,9 @@ pub enum Claim {
     NotRemembered { key: String, at: usize },
     /// At tick `at`, the processor's memory holds `n` live entries.
     Holds { at: usize, n: usize },
-    /// Every request of `intent` after the first carries a key no earlier one of its
-    /// requests carried.
-    EveryRetryNewKey { intent: usize },
-}
-
-impl Claim {
-    /// Whether the claim is about something later in the story than the tick it sits on:
-    /// such a sentence is not shown on or before a tick where a question about it waits.
-    pub fn hindsight(&self) -> bool {
-        matches!(
-            self,
-            Claim::HearsLater { .. } | Claim::NeverHears { .. } | Claim::EveryRetryNewKey { .. }
-        )
-    }
+    /// Every request of `intent` after the first carries a key no request sent before it
+    /// carried, of this order or any other (`any_order`), or of this order alone.
+    EveryRetryNewKey { intent: usize, any_order: bool },
 }
 
 /// One sentence (or a few that stand together) of a tick's narration, with what it claims.
@@ -102,8 +144,12 @@ impl Sentence {
         }
     }
 
-    pub fn hindsight(&self) -> bool {
-        self.claims.iter().any(Claim::hindsight)
+    /// Words made from several claims, every one of which they state.
+    pub fn all(claims: Vec<Claim>, text: impl Into<String>) -> Sentence {
+        Sentence {
+            text: text.into(),
+            claims,
+        }
     }
 }
 

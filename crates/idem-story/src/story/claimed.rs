@@ -18,22 +18,76 @@ use std::collections::{HashMap, HashSet};
 pub(super) struct Facts {
     /// Requests whose handler fails before the card is touched.
     fails_before_card: HashSet<RequestId>,
-    /// The charge each attempt (intent, attempt number) made, copies included.
-    charge_of_attempt: HashMap<(usize, u32), ChargeId>,
+    /// The charge each attempt (intent, attempt number) made, copies included, with the tick
+    /// that made it.
+    charge_of_attempt: HashMap<(usize, u32), (usize, ChargeId)>,
     /// For each intent, the ticks at which it sends something, in order, and whether that is a
     /// lookup (`Some(lookup)`) or a charge request (`None`).
     sends: HashMap<usize, Vec<(usize, Option<usize>)>>,
+    /// For each intent, the ticks that break off a wait the checkout is in: a layer's
+    /// deadline, a give-up, a person's rerun.
+    breaks: HashMap<usize, Vec<usize>>,
+    /// Requests whose card was declined, in these ticks.
+    pub(super) declined: HashSet<RequestId>,
+    /// Requests whose fate at the card shows in these ticks: charged or declined, failed, or
+    /// cut off by a crash while at work.
+    fate_seen: HashSet<RequestId>,
+    /// For each intent, the ticks that end a wait for an answer, in order, each saying
+    /// whether it is a layer's deadline (`true`) or the answer or the timeout (`false`).
+    wait_ends: HashMap<usize, Vec<(usize, bool)>>,
+    /// For each request, the first request sent before it that carried its key, of any order.
+    pub(super) key_carried_by: Vec<Option<RequestId>>,
+    /// For each intent, whether every retry (not a copy) carries a key that no earlier request
+    /// of the intent carried, and whether no earlier request of any intent carried it.
+    retry_keys_new: HashMap<usize, (bool, bool)>,
+    /// For each request, whether a request sent before it had the same body.
+    pub(super) body_sent_before: Vec<bool>,
     /// For each tick that reads a 409, whether a request with its key was still being worked
     /// on then: taken on, and not yet answered, failed or stopped by a crash.
     working_at: HashMap<usize, bool>,
+    /// For each request answered 409, the tick of that answer and what stood behind it then.
+    pub(super) refused_busy: HashMap<RequestId, (usize, Behind)>,
+}
+
+/// What stood behind a 409 when the processor gave it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Behind {
+    /// This request, taken on earlier, was still being worked on.
+    Work(RequestId),
+    /// No work: the last work on the key was cut off by a crash (`true`) or by the handler's
+    /// error (`false`).
+    CutOff(bool),
+    /// No work, and none that a crash or an error cut off.
+    Nothing,
 }
 
 impl Facts {
-    pub(super) fn of(trace: &Trace) -> Facts {
+    pub(super) fn of(trace: &Trace, ticks: &[Tick]) -> Facts {
         let mut f = Facts::default();
         let key = |req: RequestId| trace.requests[req].key.as_ref();
+        let mut first_with_key: HashMap<&str, RequestId> = HashMap::new();
+        let mut own_keys: HashSet<(usize, &str)> = HashSet::new();
+        let mut bodies: HashSet<u64> = HashSet::new();
+        for (n, r) in trace.requests.iter().enumerate() {
+            let k = r.key.as_deref();
+            f.key_carried_by
+                .push(k.and_then(|k| first_with_key.get(k).copied()));
+            f.body_sent_before.push(!bodies.insert(r.content));
+            if r.copy == 0 && r.attempt > 1 {
+                let new = f.retry_keys_new.entry(r.intent).or_insert((true, true));
+                new.0 &= k.is_some_and(|k| !own_keys.contains(&(r.intent, k)));
+                new.1 &= k.is_some_and(|k| !first_with_key.contains_key(k));
+            }
+            if let Some(k) = k {
+                first_with_key.entry(k).or_insert(n);
+                own_keys.insert((r.intent, k));
+            }
+        }
         let mut open: Vec<RequestId> = Vec::new();
-        for (i, t) in trace.ticks.iter().enumerate() {
+        // How the last work on each key ended: by a crash (`true`) or an error (`false`); gone
+        // once it ended with an answer.
+        let mut ended: HashMap<&str, bool> = HashMap::new();
+        for (i, t) in ticks.iter().enumerate() {
             match &t.fact {
                 Fact::HandlerError {
                     req,
@@ -55,7 +109,7 @@ impl Facts {
                     let r = &trace.requests[*req];
                     f.charge_of_attempt
                         .entry((r.intent, r.attempt))
-                        .or_insert(*id);
+                        .or_insert((i, *id));
                 }
                 Fact::Send { req } => f
                     .sends
@@ -67,14 +121,77 @@ impl Facts {
                     .entry(trace.lookups[*lookup].intent)
                     .or_default()
                     .push((i, Some(*lookup))),
+                Fact::Deadline { .. } | Fact::GaveUp { .. } | Fact::Rerun { .. } => {
+                    if let Some(intent) = t.intent {
+                        f.breaks.entry(intent).or_default().push(i);
+                    }
+                }
+                _ => {}
+            }
+            let wait_end = match &t.fact {
+                Fact::Deadline { .. } => t.intent.map(|n| (n, true)),
+                Fact::TimedOut { .. } => t.intent.map(|n| (n, false)),
+                Fact::Read { reply, .. } | Fact::Late { reply } => {
+                    Some((trace.requests[trace.replies[*reply].req].intent, false))
+                }
+                _ => None,
+            };
+            if let Some((intent, deadline)) = wait_end {
+                f.wait_ends.entry(intent).or_default().push((i, deadline));
+            }
+            match &t.fact {
+                Fact::Charged {
+                    req, charge: None, ..
+                }
+                | Fact::OneWrite {
+                    req, charge: None, ..
+                } => {
+                    f.declined.insert(*req);
+                    f.fate_seen.insert(*req);
+                }
+                Fact::Charged { req, .. }
+                | Fact::OneWrite { req, .. }
+                | Fact::HandlerError { req, .. } => {
+                    f.fate_seen.insert(*req);
+                }
+                Fact::Crash { .. } => f.fate_seen.extend(open.iter().copied()),
                 _ => {}
             }
             match &t.fact {
-                Fact::Takes { req, .. } => open.push(*req),
+                Fact::Takes { req, .. } => {
+                    if let Some(k) = key(*req) {
+                        ended.remove(&**k);
+                    }
+                    open.push(*req)
+                }
                 Fact::Replied { req, .. } | Fact::HandlerError { req, .. } => {
+                    if let Some(k) = key(*req) {
+                        if matches!(t.fact, Fact::HandlerError { .. }) {
+                            ended.insert(k, false);
+                        } else {
+                            ended.remove(&**k);
+                        }
+                    }
                     open.retain(|r| r != req)
                 }
-                Fact::Crash { .. } => open.clear(),
+                Fact::Crash { .. } => {
+                    for r in open.drain(..) {
+                        if let Some(k) = key(r) {
+                            ended.insert(k, true);
+                        }
+                    }
+                }
+                Fact::InProgress { req, .. } => {
+                    let k = key(*req);
+                    let behind = match open.iter().find(|r| k.is_some() && key(**r) == k) {
+                        Some(w) => Behind::Work(*w),
+                        None => match k.and_then(|k| ended.get(&**k)) {
+                            Some(&crash) => Behind::CutOff(crash),
+                            None => Behind::Nothing,
+                        },
+                    };
+                    f.refused_busy.insert(*req, (i, behind));
+                }
                 Fact::Read { reply, .. } if trace.replies[*reply].response.status == 409 => {
                     let k = key(trace.replies[*reply].req);
                     let busy = k.is_some() && open.iter().any(|r| key(*r) == k);
@@ -92,18 +209,29 @@ impl Teller<'_> {
     pub(super) fn claimed(&self, index: usize, tick: &Tick, clock: &str) -> Option<Vec<Sentence>> {
         Some(match &tick.fact {
             Fact::Pay => self.pay(tick, clock),
+            Fact::Send { req } => self.send(index, *req, clock),
             Fact::Crash {
                 moment,
                 marks_lost,
                 cut,
                 restart_ms,
-            } => vec![Sentence::claims(
-                Claim::Holds {
+            } => {
+                let mut claims = vec![Claim::Holds {
                     at: index,
                     n: self.live_entries(tick),
-                },
-                self.crash(tick, *moment, marks_lost, cut, *restart_ms, clock),
-            )],
+                }];
+                if let crate::sim::fact::CrashMoment::AfterCharge { req } = moment {
+                    claims.push(Claim::Declined {
+                        req: *req,
+                        by: index,
+                        yes: self.facts.declined.contains(req),
+                    });
+                }
+                vec![Sentence::all(
+                    claims,
+                    self.crash(tick, *moment, marks_lost, cut, *restart_ms, clock),
+                )]
+            }
             Fact::LostReply { reply } => self.lost_reply(index, *reply, clock),
             Fact::Late { reply } => {
                 let r = &self.trace.replies[*reply];
@@ -151,15 +279,62 @@ impl Teller<'_> {
                 next,
                 hand_over,
             } => self.looked_up((index, tick), *lookup, *next, *hand_over, clock),
+            Fact::Replayed {
+                req,
+                stored,
+                written_by,
+                from_log: false,
+            } => vec![self.replayed(index, *req, stored, written_by, clock)],
+            Fact::InProgress { req, until: None } => {
+                let (who, key) = (self.describe(*req), self.key(*req));
+                let head = format!(
+                    "At {clock} the processor receives {who} while {key} is still in progress. Rather than start a second charge it answers 409"
+                );
+                vec![match self.facts.refused_busy.get(req) {
+                    Some(&(_, super::claimed::Behind::Work(w))) => Sentence::claims(
+                        Claim::WorkingOn { req: w, at: index },
+                        format!(
+                            "{head}: {} is still being worked on, ask again later.",
+                            self.name(w)
+                        ),
+                    ),
+                    _ => Sentence::claims(
+                        Claim::NotWorking {
+                            key: key.into(),
+                            at: index,
+                        },
+                        format!(
+                            "{head}, although no request with {key} is being worked on any more."
+                        ),
+                    ),
+                }]
+            }
+            Fact::Expired {
+                key,
+                kind,
+                in_progress,
+            } => vec![self.expired(index, tick, key, *kind, *in_progress, clock)],
+            Fact::Reconcile {
+                orders,
+                charges,
+                actions,
+                ..
+            } => self.reconcile(index, tick, *orders, *charges, *actions, clock),
             Fact::MarkPaid { charge } => {
                 let i = tick.intent.unwrap_or(0);
                 vec![
-                    Sentence::plain(format!(
-                        "At {clock} the job finds {charge} ({}) for order {}, which the shop believed {}. Its policy for such a charge is to keep it and mark the order paid, so the order and the ledger agree at last.",
-                        self.amount_of(tick, *charge),
-                        self.order(i),
-                        self.belief_before(tick, i).label()
-                    )),
+                    Sentence::claims(
+                        Claim::Agrees {
+                            intent: i,
+                            at: index,
+                        },
+                        format!(
+                            "At {clock} the job finds {charge} ({}) for order {}, which the shop believed {}. Its policy for such a charge is to keep it and mark the order paid, so the order and the ledger now agree.",
+                            self.amount_of(tick, *charge),
+                            self.order(i),
+                            self.belief_before(tick, i).label()
+                        ),
+                    ),
                     Sentence::plain(
                         "The verdict on the payment path stays as it was: the checkout itself never learned of the charge.",
                     ),
@@ -206,11 +381,7 @@ impl Teller<'_> {
                 said.push(Sentence::plain(format!(
                     "The checkout will mint a new key for every attempt ({key} first)."
                 )));
-                // What that does to the retries is the story's to show, not tick 1's to tell.
-                said.push(Sentence::claims(
-                    Claim::EveryRetryNewKey { intent },
-                    "Each retry will carry a key the processor has never seen, and look like a brand-new purchase.",
-                ));
+                said.extend(self.minted_keys(intent));
                 return said;
             }
             KeySource::Minted { layer } => format!(
@@ -229,6 +400,347 @@ impl Teller<'_> {
         said
     }
 
+    /// The processor answers a request from a completed entry: whose answer it is, and
+    /// whether this is a retry of the same purchase, a copy, or another order altogether.
+    fn replayed(
+        &self,
+        index: usize,
+        req: RequestId,
+        stored: &Response,
+        written_by: &crate::sim::state::WrittenBy,
+        clock: &str,
+    ) -> Sentence {
+        let (who, key) = (self.describe(req), self.key(req));
+        let r = self.req(req);
+        let owner = index
+            .checked_sub(1)
+            .and_then(|i| self.ticks.get(i))
+            .and_then(|t| {
+                t.state
+                    .memory
+                    .iter()
+                    .find(|e| &*e.key == key && e.response.is_some())
+            })
+            .map_or(r.intent, |e| e.intent);
+        let head = format!(
+            "At {clock} the processor receives {who} and finds {key} completed ({written_by}). It sends back the stored answer, {}, marked as a replay, and charges nothing",
+            stored.summary()
+        );
+        let answered = Claim::AnsweredFor {
+            req,
+            at: index,
+            intent: owner,
+        };
+        if owner != r.intent {
+            return Sentence::claims(
+                answered,
+                format!(
+                    "{head}. That answer was stored for order {}: this request is another purchase, answered as if it were that one.",
+                    self.order(owner)
+                ),
+            );
+        }
+        let what = if r.copy > 0 {
+            "the network's copy"
+        } else if r.attempt > 1 {
+            "the retry"
+        } else {
+            "the first attempt, answered already by a later one,"
+        };
+        Sentence::all(
+            vec![
+                answered,
+                Claim::IsAttempt {
+                    req,
+                    attempt: r.attempt,
+                    copy: r.copy > 0,
+                },
+            ],
+            format!("{head}: {what} is recognised as the same purchase."),
+        )
+    }
+
+    /// An entry leaves the processor's memory: what is still kept under its key decides
+    /// whether a request carrying it is now new.
+    fn expired(
+        &self,
+        index: usize,
+        tick: &Tick,
+        key: &str,
+        kind: EntryKind,
+        in_progress: bool,
+        clock: &str,
+    ) -> Sentence {
+        let left = tick
+            .state
+            .memory
+            .iter()
+            .filter(|e| &*e.key == key && e.expires_at.is_none_or(|t| t > tick.at))
+            .count();
+        let head = if in_progress {
+            format!(
+                "At {clock} the in-progress record for {key} reaches its expiry of {} without having been completed, and is removed.",
+                self.in_progress_expiry()
+            )
+        } else {
+            let what = match kind {
+                EntryKind::BodyHash => format!("the body hash {key}"),
+                _ => format!("key {key}"),
+            };
+            format!(
+                "At {clock} the processor's retention window of {} runs out and {what} is evicted.",
+                self.retention()
+            )
+        };
+        let carrying = if kind == EntryKind::BodyHash {
+            "a request with that body"
+        } else {
+            "a request carrying it"
+        };
+        let held = Claim::HeldUnder {
+            key: key.to_string(),
+            at: index,
+            n: left,
+        };
+        Sentence::claims(
+            held,
+            match left {
+                0 => format!("{head} From now on {carrying} is processed as new."),
+                1 => format!(
+                    "{head} Another entry under {key} is still kept, so {carrying} is not processed as new yet."
+                ),
+                n => format!(
+                    "{head} {n} other entries under {key} are still kept, so {carrying} is not processed as new yet."
+                ),
+            },
+        )
+    }
+
+    /// The shop's reconciliation job compares the ledger with the orders it has settled.
+    fn reconcile(
+        &self,
+        index: usize,
+        tick: &Tick,
+        orders: usize,
+        charges: usize,
+        actions: usize,
+        clock: &str,
+    ) -> Vec<Sentence> {
+        use crate::sim::state::Belief;
+        let mut said = vec![Sentence::plain(format!(
+            "At {clock} the shop's reconciliation job runs. It reads the processor's ledger ({}) and sets it beside what the shop believes of {}.",
+            super::plural(charges, "charge"),
+            match orders {
+                0 => "its orders".to_string(),
+                1 if !self.several_orders() => "the order".to_string(),
+                n => super::plural(n, "settled order"),
+            }
+        ))];
+        said.push(Sentence::plain(match actions {
+            0 => "They agree: every order the shop believes paid has one charge, and no charge belongs to an order it does not believe paid. There is nothing to put right.".to_string(),
+            1 => "They disagree, and the job has one thing to put right.".to_string(),
+            n => format!("They disagree, and the job has {n} things to put right, one at a time."),
+        }));
+        let (mut paying, mut unplaced) = (Vec::new(), Vec::new());
+        for (i, c) in tick.state.clients().iter().enumerate() {
+            match c.belief {
+                Belief::Waiting => paying.push(i),
+                Belief::NotStarted => unplaced.push(i),
+                _ => {}
+            }
+        }
+        let names = |of: &[usize]| -> Vec<String> {
+            of.iter().map(|&i| self.order(i).to_string()).collect()
+        };
+        if !paying.is_empty() {
+            let claims = paying
+                .iter()
+                .map(|&intent| Claim::StillPaying { intent, at: index })
+                .collect();
+            said.push(Sentence::all(
+                claims,
+                format!(
+                    "{} still being paid, so the job leaves {} alone.",
+                    super::capitalise(&super::orders_phrase(&names(&paying), "is", "are")),
+                    if paying.len() == 1 { "it" } else { "them" }
+                ),
+            ));
+        }
+        if !unplaced.is_empty() {
+            let claims = unplaced
+                .iter()
+                .map(|&intent| Claim::NotPlaced { intent, at: index })
+                .collect();
+            said.push(Sentence::all(
+                claims,
+                format!(
+                    "{} not placed yet, so there is nothing of {} to compare.",
+                    super::capitalise(&super::orders_phrase(&names(&unplaced), "is", "are")),
+                    if unplaced.len() == 1 { "it" } else { "them" }
+                ),
+            ));
+        }
+        said
+    }
+
+    /// What keys minted for every attempt do to the retries of `intent`, told from the
+    /// whole trace: nothing before a question, where the retries are still to come.
+    fn minted_keys(&self, intent: usize) -> Option<Sentence> {
+        if self.cut {
+            return None;
+        }
+        if !self.trace.design.uses_key() {
+            return Some(Sentence::claims(
+                Claim::ReadsKeys { yes: false },
+                "This processor does not look at keys, so a new key changes nothing for it.",
+            ));
+        }
+        // Whether each retry's key is new to this order, and to every request sent before it.
+        let (own, any) = self
+            .facts
+            .retry_keys_new
+            .get(&intent)
+            .copied()
+            .unwrap_or((true, true));
+        let every = |any_order| Claim::EveryRetryNewKey { intent, any_order };
+        if any {
+            Some(Sentence::claims(
+                every(true),
+                "Each retry will carry a key the processor has never seen, and look like a brand-new purchase.",
+            ))
+        } else if own {
+            Some(Sentence::claims(
+                every(false),
+                "Each retry will carry a key this order has not sent before, though not always one the processor has never seen.",
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// The checkout sends an attempt: what it carries, and what that lets the processor see.
+    fn send(&self, index: usize, req: RequestId, clock: &str) -> Vec<Sentence> {
+        let r = self.req(req);
+        let key_text = self.key_text(req);
+        let mut said = vec![Sentence::plain(format!(
+            "At {clock} the checkout sends attempt #{}: charge {} for order {}, {key_text}.",
+            r.attempt,
+            r.amount,
+            self.order(r.intent)
+        ))];
+        if r.attempt == 1 {
+            said.push(self.first_wait(index, req));
+            return said;
+        }
+        let design = self.trace.design;
+        let seen = self.facts.key_carried_by.get(req).copied().flatten();
+        let same_key = r.key.as_deref() == Some(&*self.cfg.intents[r.intent].key);
+        let repeats = if r.key.is_some() && !same_key {
+            self.first_with_same_key(req)
+        } else {
+            None
+        };
+        said.push(if same_key {
+            Sentence::claims(
+                Claim::IsAttempt {
+                    req,
+                    attempt: r.attempt,
+                    copy: false,
+                },
+                format!(
+                    "It is the same purchase and the same key as attempt #1, so a processor that remembers {key_text} can recognise it."
+                ),
+            )
+        } else if let Some(first) = repeats {
+            // A layer that mints per attempt passes its key to the retries beneath it.
+            Sentence::claims(
+                Claim::KeySeen { req, yes: true },
+                format!(
+                    "It carries {key_text}, the key of attempt #{first}, not the key of attempt #1: a processor that remembers {key_text} can recognise it as a repeat of attempt #{first}, but not of attempt #1."
+                ),
+            )
+        } else if design == crate::sim::Design::ContentHash {
+            let same = self.facts.body_sent_before.get(req).copied().unwrap_or(false);
+            Sentence::all(
+                vec![
+                    Claim::ReadsKeys { yes: false },
+                    Claim::BodySeen { req, yes: same },
+                ],
+                if same {
+                    "This processor ignores keys and compares bodies, and this body is the same as one sent before."
+                } else {
+                    "This processor ignores keys and compares bodies, and no request sent before had this body."
+                },
+            )
+        } else if !design.uses_key() {
+            Sentence::claims(
+                Claim::ReadsKeys { yes: false },
+                "This processor keeps nothing of earlier requests, so to it this is a new purchase.",
+            )
+        } else if r.key.is_none() {
+            Sentence::all(
+                vec![
+                    Claim::ReadsKeys { yes: true },
+                    Claim::IsAttempt {
+                        req,
+                        attempt: r.attempt,
+                        copy: false,
+                    },
+                ],
+                "It carries no key, so nothing lets the processor tie this retry to an earlier attempt.",
+            )
+        } else if let Some(other) = seen {
+            Sentence::claims(
+                Claim::KeySeen { req, yes: true },
+                format!(
+                    "This attempt carries {key_text}, not the key of attempt #1, but {} carried it before: a processor that remembers {key_text} takes this for that request.",
+                    self.name(other)
+                ),
+            )
+        } else {
+            Sentence::claims(
+                Claim::KeySeen { req, yes: false },
+                format!(
+                    "This attempt carries {key_text}, which no request before it carried, so to the processor it is a different purchase."
+                ),
+            )
+        });
+        said
+    }
+
+    /// How long the checkout waits for the first attempt's answer: its timeout, or less when
+    /// a layer's deadline ends the wait first. Before a question whose ticks do not show what
+    /// ends it, the timeout alone.
+    fn first_wait(&self, index: usize, req: RequestId) -> Sentence {
+        let timeout = duration_ms(self.cfg.timeout_ms);
+        let intent = self.req(req).intent;
+        let ends = self
+            .facts
+            .wait_ends
+            .get(&intent)
+            .map_or(&[][..], Vec::as_slice);
+        let end = ends
+            .get(ends.partition_point(|(at, _)| *at <= index))
+            .copied();
+        let silence = "silence will not tell it whether the card was charged.";
+        match end {
+            Some((at, true)) => Sentence::claims(
+                Claim::WaitCutByDeadline { req, yes: true },
+                format!(
+                    "Its timeout is {timeout}, but a layer's deadline ends the wait sooner, at {}; {silence}",
+                    self.clock(self.ticks[at].at)
+                ),
+            ),
+            None if self.cut => {
+                Sentence::plain(format!("Its timeout for an answer is {timeout}; {silence}"))
+            }
+            _ => Sentence::claims(
+                Claim::WaitCutByDeadline { req, yes: false },
+                format!("It will wait {timeout} for an answer; {silence}"),
+            ),
+        }
+    }
+
     fn lost_reply(&self, index: usize, reply: usize, clock: &str) -> Vec<Sentence> {
         let r = &self.trace.replies[reply];
         let mut said = vec![Sentence::plain(format!(
@@ -236,27 +748,36 @@ impl Teller<'_> {
             self.name(r.req),
             r.response.summary()
         ))];
-        let made = self.charge_made_by(r.req);
+        let made = self.charge_made_by(r.req, index);
+        let attempt = "this attempt";
         said.push(match (r.response.charge, made) {
             (Some(id), _) if r.response.replayed => Sentence::claims(
-                Claim::ChargeMade { charge: id },
+                Claim::ChargeMade { charge: id, by: index },
                 format!(
                     "It is a replay: {id} moved the money earlier, and this answer, which says so, will not reach the checkout. A lost answer does not mean the charge failed; it means nobody on this side knows."
                 ),
             ),
             (Some(id), _) => Sentence::claims(
-                Claim::ChargeMade { charge: id },
+                Claim::ChargeMade { charge: id, by: index },
                 "The money has moved, and this answer, which says so, will not reach the checkout. A lost answer does not mean the charge failed; it means nobody on this side knows.",
             ),
             (None, Some(id)) => Sentence::claims(
-                Claim::AttemptCharged { req: r.req },
+                Claim::AttemptCharged { req: r.req, by: index },
                 format!(
-                    "The answer does not name it, but this attempt did make {id}: the money has moved, and nobody on this side knows."
+                    "The answer does not name it, but {attempt} has already made {id}: the money has moved, and nobody on this side knows."
+                ),
+            ),
+            (None, None) if r.response.is_success() => Sentence::claims(
+                Claim::AttemptNotCharged { req: r.req, by: index },
+                format!(
+                    "The answer reports success, yet no charge made by {attempt} stands in the ledger so far; either way this answer will not reach the checkout, and on this side nobody knows how the attempt ended."
                 ),
             ),
             (None, None) => Sentence::claims(
-                Claim::AttemptNotCharged { req: r.req },
-                "No money moved for this attempt, and the answer that says so will not reach the checkout: on this side nobody knows how the attempt ended.",
+                Claim::AttemptNotCharged { req: r.req, by: index },
+                format!(
+                    "No money has moved for {attempt} so far, and this answer will not reach the checkout: on this side nobody knows how the attempt ended."
+                ),
             ),
         });
         said.extend(self.settle(index, &r.response));
@@ -269,7 +790,7 @@ impl Teller<'_> {
         let id = response.charge?;
         Some(match self.heard.get(&id) {
             Some(&at) if at > index => {
-                let (via, how) = match &self.trace.ticks[at].fact {
+                let (via, how) = match &self.ticks[at].fact {
                     Fact::LookedUp { lookup, .. } => (
                         Via::Lookup,
                         format!(
@@ -302,6 +823,8 @@ impl Teller<'_> {
                 },
                 format!("The checkout already knows of {id} from an earlier answer."),
             ),
+            // Told before a question, the story may stop short of the answer that names it.
+            None if self.cut => return None,
             None => Sentence::claims(
                 Claim::NeverHears { charge: id },
                 format!("The checkout never reads an answer that names {id}."),
@@ -322,13 +845,15 @@ impl Teller<'_> {
         }
     }
 
-    /// The charge attempt `req` made (it or a copy the network made of it), if any.
-    fn charge_made_by(&self, req: RequestId) -> Option<ChargeId> {
+    /// The charge attempt `req` made (it or a copy the network made of it) by tick `by`, if
+    /// any: one made later is not yet in the ledger.
+    fn charge_made_by(&self, req: RequestId, by: usize) -> Option<ChargeId> {
         let r = self.req(req);
         self.facts
             .charge_of_attempt
             .get(&(r.intent, r.attempt))
-            .copied()
+            .filter(|(at, _)| *at <= by)
+            .map(|(_, id)| *id)
     }
 
     fn takes(
@@ -342,15 +867,17 @@ impl Teller<'_> {
         let r = self.req(req);
         let (who, key, amount) = (self.describe(req), self.key(req), r.amount);
         let processing = duration_ms(r.processing_ms);
-        let fails = self.facts.fails_before_card.contains(&req);
         // What the processor goes on to do, told as the trace has it: the handler that fails
-        // on receipt never starts the charge.
-        let charging = if fails {
+        // on receipt never starts the charge. Told before a question, what the handler goes on
+        // to do is not known yet, and the words say only that it has the request.
+        let fails = self.facts.fails_before_card.contains(&req);
+        let unknown_yet = self.cut && !self.facts.fate_seen.contains(&req);
+        let charging = if fails || unknown_yet {
             "passes the request to its handler".to_string()
         } else {
             format!("starts charging {amount}; that takes {processing}")
         };
-        let charges = if fails {
+        let charges = if fails || unknown_yet {
             "passes the request to its handler".to_string()
         } else {
             format!("charges {amount} ({processing})")
@@ -360,11 +887,15 @@ impl Teller<'_> {
                 "At {clock} the processor receives {who}. {}, so it marks the key in progress (in memory for now) and {charging}.",
                 self.unknown(key, "is new", forgotten)
             ),
+            Takes::LogFirst if fails || unknown_yet => format!(
+                "At {clock} the processor receives {who}. {}, so it {charges}, which is to log the key before it charges.",
+                self.unknown(key, "is not in its key log", forgotten)
+            ),
             Takes::LogFirst => format!(
                 "At {clock} the processor receives {who}. {}, so it appends it first and means to charge {amount} after.",
                 self.unknown(key, "is not in its key log", forgotten)
             ),
-            Takes::ChargeUnmarked if fails => format!(
+            Takes::ChargeUnmarked if fails || unknown_yet => format!(
                 "At {clock} the processor receives {who}. {}, so it {charges}.",
                 self.unknown(key, "is not in its key log", forgotten)
             ),
@@ -376,6 +907,9 @@ impl Teller<'_> {
                 "At {clock} the processor receives {who}. With no key there is nothing to look up, so it simply {charges}."
             ),
             Takes::ChargeForgetful if fails => format!(
+                "At {clock} the processor receives {who}. It keeps no memory of earlier requests, so it {charges} as a new payment."
+            ),
+            Takes::ChargeForgetful if unknown_yet => format!(
                 "At {clock} the processor receives {who}. It keeps no memory of earlier requests, so it {charges} as a new payment."
             ),
             Takes::ChargeForgetful => format!(
@@ -406,7 +940,7 @@ impl Teller<'_> {
         let mut claims = Vec::new();
         if fails {
             claims.push(Claim::FailsBeforeCard { req });
-        } else if how != Takes::LogFirst {
+        } else if how != Takes::LogFirst && !unknown_yet {
             // A key logged first may never reach the card; that is the story's to show.
             claims.push(Claim::GoesToCard { req, at: index });
         }
@@ -433,7 +967,7 @@ impl Teller<'_> {
         // What the record held just before this write.
         let before = index
             .checked_sub(1)
-            .and_then(|i| self.trace.ticks.get(i))
+            .and_then(|i| self.ticks.get(i))
             .and_then(|t| {
                 t.state
                     .memory
@@ -520,7 +1054,10 @@ impl Teller<'_> {
     }
 
     /// What the checkout does next, after an attempt of `intent` ended at tick `index`
-    /// without a final answer: a retry, or first a lookup of the key.
+    /// without a final answer: a retry, or first a lookup of the key. The wait and what
+    /// follows it are told as happening only when the trace has the next request go out when
+    /// the wait ends, with nothing breaking it off; otherwise, and always before a question,
+    /// only the policy is told, and the ticks that follow show what comes of it.
     fn next(&self, index: usize, intent: usize, next: Next) -> Option<Sentence> {
         let Next::Retry {
             layer,
@@ -531,59 +1068,70 @@ impl Teller<'_> {
         else {
             return None;
         };
-        // The first thing the intent sends after this tick: a charge request or a lookup.
-        let sends = self.facts.sends.get(&intent).map_or(&[][..], Vec::as_slice);
-        let lookup = sends
-            .get(sends.partition_point(|(at, _)| *at <= index))
-            .map(|(_, lookup)| *lookup);
         let wait = duration_ms(delay_ms);
-        if let Some(Some(lookup)) = lookup {
-            let key = &self.trace.lookups[lookup].key;
-            let what = if layer == 0 {
-                format!("attempt {n} of {of}")
-            } else {
-                format!(
-                    "the {} layer's attempt {n} of {of}",
-                    self.cfg.layers[layer].name
-                )
-            };
-            return Some(Sentence::claims(
-                Claim::NextIsLookup {
-                    intent,
-                    after: index,
-                },
-                format!(
-                    "It waits {wait}; then, rather than send {what} straight away, it asks the processor what it holds under {key}."
-                ),
-            ));
-        }
-        if lookup.is_none() {
-            // Something ends the run before the wait is over (an outer deadline, a late
-            // answer): the policy is told, not a retry that never goes out.
-            let who = if layer == 0 {
-                "Its retry policy".to_string()
-            } else {
-                format!("The {} layer's retry policy", self.cfg.layers[layer].name)
-            };
-            return Some(Sentence::plain(format!(
-                "{who} would wait {wait} and make attempt {n} of {of}, unless something ends the payment first."
-            )));
-        }
-        let text = if layer == 0 {
-            format!("It waits {wait} and tries again (attempt {n} of {of}).")
+        let due = Instant(self.ticks[index].at.0.saturating_add(delay_ms));
+        // The first thing the intent sends after this tick, a charge request or a lookup, if
+        // it goes out when the wait is over and nothing of the order comes between.
+        let sends = self.facts.sends.get(&intent).map_or(&[][..], Vec::as_slice);
+        let breaks = self
+            .facts
+            .breaks
+            .get(&intent)
+            .map_or(&[][..], Vec::as_slice);
+        let first_break = breaks
+            .get(breaks.partition_point(|at| *at <= index))
+            .copied();
+        let kept = sends
+            .get(sends.partition_point(|(at, _)| *at <= index))
+            .filter(|(at, _)| self.ticks[*at].at == due && first_break.is_none_or(|b| b > *at))
+            .map(|(_, lookup)| *lookup);
+        let whose = if layer == 0 {
+            "Its retry policy".to_string()
+        } else {
+            format!("The {} layer's retry policy", self.cfg.layers[layer].name)
+        };
+        let what = if layer == 0 {
+            format!("attempt {n} of {of}")
         } else {
             format!(
-                "The {} layer waits {wait} and starts its attempt {n} of {of}, which replays the whole budget of the layers beneath it.",
-                self.cfg.layers[layer].name,
+                "the {} layer's attempt {n} of {of}",
+                self.cfg.layers[layer].name
             )
         };
-        Some(Sentence::claims(
-            Claim::NextIsRetry {
-                intent,
-                after: index,
-            },
-            text,
-        ))
+        let after = index;
+        Some(match kept {
+            Some(Some(lookup)) => Sentence::claims(
+                Claim::NextIsLookup {
+                    intent,
+                    after,
+                    at: due,
+                },
+                format!(
+                    "It waits {wait}; then, rather than send {what} straight away, it asks the processor what it holds under {}.",
+                    self.trace.lookups[lookup].key
+                ),
+            ),
+            Some(None) if layer == 0 => Sentence::claims(
+                Claim::NextIsRetry {
+                    intent,
+                    after,
+                    at: due,
+                },
+                format!("It waits {wait} and tries again (attempt {n} of {of})."),
+            ),
+            Some(None) => Sentence::claims(
+                Claim::NextIsRetry {
+                    intent,
+                    after,
+                    at: due,
+                },
+                format!(
+                    "The {} layer waits {wait} and starts its attempt {n} of {of}, which replays the whole budget of the layers beneath it.",
+                    self.cfg.layers[layer].name,
+                ),
+            ),
+            None => Sentence::plain(format!("{whose} says to wait {wait} and then make {what}.")),
+        })
     }
 
     fn read(
@@ -619,31 +1167,9 @@ impl Teller<'_> {
             return vec![head, Sentence::plain(how)];
         }
         if let Some(next) = next {
-            let key = self.key(r.req);
             let working = self.facts.working_at.get(&index).copied().unwrap_or(false);
-            let why = if response.status == 409 && working {
-                Sentence::claims(
-                    Claim::Working {
-                        key: key.into(),
-                        at: index,
-                    },
-                    "409 means the processor is still working on this key: not a failure, a reason to wait and ask again.",
-                )
-            } else if response.status == 409 {
-                Sentence::claims(
-                    Claim::NotWorking {
-                        key: key.into(),
-                        at: index,
-                    },
-                    format!(
-                        "The 409 says a request with {key} is in progress, but no work stands behind it any more: {} outlived the work a crash or an error ended, and it answers 409 until it expires.",
-                        if self.trace.design == crate::sim::Design::InProgressRecord {
-                            "the record on disk"
-                        } else {
-                            "the key's in-progress mark"
-                        }
-                    ),
-                )
+            let why = if response.status == 409 {
+                self.why_409(index, r.req, working)
             } else {
                 Sentence::plain(
                     "A server error says nothing about whether the card was charged, so the checkout may retry.",
@@ -661,6 +1187,63 @@ impl Teller<'_> {
                 self.hand_over(hand_over)
             )),
         ]
+    }
+
+    /// What a 409 the checkout reads at tick `index` means: the work it points to is still
+    /// going on, it has ended since the 409 was given, or no work stood behind it even then.
+    fn why_409(&self, index: usize, req: RequestId, working: bool) -> Sentence {
+        let key = self.key(req);
+        if working {
+            return Sentence::claims(
+                Claim::Working {
+                    key: key.into(),
+                    at: index,
+                },
+                "409 means the processor is still working on this key: not a failure, a reason to wait and ask again.",
+            );
+        }
+        let not_now = Claim::NotWorking {
+            key: key.into(),
+            at: index,
+        };
+        let held = if self.trace.design == crate::sim::Design::InProgressRecord {
+            "the record on disk"
+        } else {
+            "the key's in-progress mark"
+        };
+        match self.facts.refused_busy.get(&req) {
+            Some(&(at, Behind::Work(w))) => Sentence::all(
+                vec![Claim::WorkingOn { req: w, at }, not_now],
+                format!(
+                    "The 409 was true when it was given: {} was still being worked on. By the time the checkout reads it, that work has ended.",
+                    self.name(w)
+                ),
+            ),
+            Some(&(at, Behind::CutOff(crash))) => Sentence::all(
+                vec![
+                    Claim::WorkCutOff {
+                        key: key.into(),
+                        at,
+                        crash,
+                    },
+                    not_now,
+                ],
+                format!(
+                    "The 409 says a request with {key} is in progress, but no work stands behind it: {held} outlived the work {} ended, and it answers 409 until it expires.",
+                    if crash {
+                        "a crash"
+                    } else {
+                        "the handler's error"
+                    }
+                ),
+            ),
+            _ => Sentence::claims(
+                not_now,
+                format!(
+                    "The 409 says a request with {key} is in progress, but no request with {key} is being worked on now."
+                ),
+            ),
+        }
     }
 
     /// The checkout reading a lookup's answer.

@@ -235,6 +235,26 @@ fn lost_on_the_way(trace: &Trace) -> Vec<Option<usize>> {
         .collect()
 }
 
+/// The sentences of the ticks up to `through`, told as if the story ended there: the words a
+/// room reads before a question at `through` is answered. No later tick reaches them, so no
+/// wording is chosen from what happens next; what they claim holds of the whole trace too.
+/// Only the ticks up to `words_through` are told, for a frame that reads no later one.
+pub fn tell_before(
+    cfg: &SimConfig,
+    trace: &Trace,
+    through: usize,
+    words_through: usize,
+) -> Vec<Vec<Sentence>> {
+    let teller = Teller::through(cfg, trace, through);
+    teller
+        .ticks
+        .iter()
+        .take(words_through.saturating_add(1))
+        .enumerate()
+        .map(|(i, tick)| teller.narration(i, tick))
+        .collect()
+}
+
 /// A trace told a tick at a time, for a writer that needs each tick's words once and in
 /// order (`idem run --json`): every label first, since questions and the trainer's words
 /// find their ticks by label, then each tick's sentences when asked for, kept by nobody.
@@ -242,13 +262,25 @@ fn lost_on_the_way(trace: &Trace) -> Vec<Option<usize>> {
 pub struct Telling<'a> {
     teller: Teller<'a>,
     labels: Vec<String>,
+    /// The teller of the ticks up to a question, which reads no later tick.
+    before: Option<(usize, Teller<'a>)>,
 }
 
 impl<'a> Telling<'a> {
     pub fn new(cfg: &'a SimConfig, trace: &'a Trace) -> Telling<'a> {
         let teller = Teller::new(cfg, trace);
         let labels = trace.ticks.iter().map(|t| teller.label(t).0).collect();
-        Telling { teller, labels }
+        Telling {
+            teller,
+            labels,
+            before: None,
+        }
+    }
+
+    /// Tells the ticks up to `question` as [`tell_before`] does, from then on.
+    pub fn hold_back_through(&mut self, question: usize) {
+        let (cfg, trace) = (self.teller.cfg, self.teller.trace);
+        self.before = Some((question, Teller::through(cfg, trace, question)));
     }
 
     /// Every tick's label, in order, handed over: the sentences do not need them.
@@ -258,8 +290,12 @@ impl<'a> Telling<'a> {
 
     /// The sentences of tick `index`, as [`tell`] writes them.
     pub fn sentences(&self, index: usize) -> Vec<Sentence> {
-        match self.teller.trace.ticks.get(index) {
-            Some(tick) => self.teller.narration(index, tick),
+        let teller = match &self.before {
+            Some((question, before)) if index <= *question => before,
+            _ => &self.teller,
+        };
+        match teller.trace.ticks.get(index) {
+            Some(tick) => teller.narration(index, tick),
             None => Vec::new(),
         }
     }
@@ -324,6 +360,12 @@ fn capitalise(text: &str) -> String {
 struct Teller<'a> {
     cfg: &'a SimConfig,
     trace: &'a Trace,
+    /// The ticks this teller may read: the whole trace, or, for words told before a question
+    /// is answered, the ticks up to the question's alone. Nothing after them reaches the words.
+    ticks: &'a [Tick],
+    /// Whether `ticks` stops short of the trace: then the absence of something in them says
+    /// nothing about what comes later, and no sentence may be chosen from such an absence.
+    cut: bool,
     /// The first tick at which the checkout reads an answer naming each charge.
     heard: HashMap<ChargeId, usize>,
     /// The first answer the processor sent to each request.
@@ -335,8 +377,15 @@ struct Teller<'a> {
 
 impl<'a> Teller<'a> {
     fn new(cfg: &'a SimConfig, trace: &'a Trace) -> Teller<'a> {
+        Teller::through(cfg, trace, usize::MAX)
+    }
+
+    /// A teller that reads the ticks up to `through` alone, as if the story ended there.
+    fn through(cfg: &'a SimConfig, trace: &'a Trace, through: usize) -> Teller<'a> {
+        let ticks = &trace.ticks[..trace.ticks.len().min(through.saturating_add(1))];
+        let cut = ticks.len() < trace.ticks.len();
         let mut heard = HashMap::new();
-        for (i, tick) in trace.ticks.iter().enumerate() {
+        for (i, tick) in ticks.iter().enumerate() {
             let read = match &tick.fact {
                 Fact::Read { reply, .. } => trace.replies[*reply].response.charge,
                 // A lookup's stored answer names its charge too.
@@ -357,9 +406,11 @@ impl<'a> Teller<'a> {
         Teller {
             cfg,
             trace,
+            ticks,
+            cut,
             heard,
             reply_of,
-            facts: claimed::Facts::of(trace),
+            facts: claimed::Facts::of(trace, ticks),
         }
     }
 
@@ -716,7 +767,6 @@ impl<'a> Teller<'a> {
     fn plain_narration(&self, index: usize, tick: &Tick, clock: &str) -> String {
         let clock = clock.to_string();
         match &tick.fact {
-            Fact::Send { req } => self.send(*req, &clock),
             Fact::LostRequest { req } => format!(
                 "At {clock} the network loses {} on its way to the processor. Nothing was charged, but the checkout cannot see that: all it gets from this attempt is silence.",
                 self.describe(*req)
@@ -793,17 +843,10 @@ impl<'a> Teller<'a> {
                         stored.summary()
                     )
                 } else {
-                    format!(
-                        "At {clock} the processor receives {who} and finds {key} completed ({written_by}). It sends back the stored answer, {}, marked as a replay, and charges nothing: the retry is recognised as the same purchase.",
-                        stored.summary()
-                    )
+                    // Told, with whose answer it is, by `claimed`.
+                    String::new()
                 }
             }
-            Fact::InProgress { req, until: None } => format!(
-                "At {clock} the processor receives {} while {} is still in progress. Rather than start a second charge it answers 409: the first attempt is still being worked on, ask again later.",
-                self.describe(*req),
-                self.key(*req)
-            ),
             Fact::InProgress {
                 req,
                 until: Some(until),
@@ -870,24 +913,6 @@ impl<'a> Teller<'a> {
                     "At {clock} the processor is back. What was on disk is intact.{interrupted}"
                 )
             }
-            Fact::Expired {
-                key,
-                in_progress: true,
-                ..
-            } => format!(
-                "At {clock} the in-progress record for {key} reaches its expiry of {} without having been completed, and is removed. From now on a request carrying it is processed as new.",
-                self.in_progress_expiry()
-            ),
-            Fact::Expired { key, kind, .. } => {
-                let what = match kind {
-                    EntryKind::BodyHash => format!("the body hash {key}"),
-                    _ => format!("key {key}"),
-                };
-                format!(
-                    "At {clock} the processor's retention window of {} runs out and {what} is evicted. From now on a request carrying it is processed as new.",
-                    self.retention()
-                )
-            }
             Fact::CopyAnswered { reply } => {
                 let r = &self.trace.replies[*reply];
                 format!(
@@ -924,12 +949,6 @@ impl<'a> Teller<'a> {
                 "At {clock} the lookup has waited {} with no answer. The checkout knows no more than before, so it sends the retry anyway.",
                 duration_ms(self.cfg.timeout_ms)
             ),
-            Fact::Reconcile {
-                orders,
-                pending,
-                charges,
-                actions,
-            } => self.reconcile(*orders, *pending, *charges, *actions, &clock),
             Fact::Refund {
                 charge,
                 why,
@@ -951,6 +970,7 @@ impl<'a> Teller<'a> {
             | Fact::CallTimedOut { .. } => self.call_narration(tick, &clock).unwrap_or_default(),
             // Told, with their claims, by `claimed`.
             Fact::Pay
+            | Fact::Send { .. }
             | Fact::LostReply { .. }
             | Fact::Takes { .. }
             | Fact::RecordCompleted { .. }
@@ -960,6 +980,9 @@ impl<'a> Teller<'a> {
             | Fact::Late { .. }
             | Fact::LookedUp { .. }
             | Fact::Crash { .. }
+            | Fact::InProgress { until: None, .. }
+            | Fact::Expired { .. }
+            | Fact::Reconcile { .. }
             | Fact::MarkPaid { .. } => String::new(),
         }
     }
@@ -978,8 +1001,7 @@ impl<'a> Teller<'a> {
     /// The key carried by the intent's next request after tick `index`: `None` when no
     /// request follows, `Some(None)` when the next one carries no key.
     fn next_send_key(&self, index: usize, intent: usize) -> Option<Option<&Key>> {
-        self.trace
-            .ticks
+        self.ticks
             .get(index + 1..)?
             .iter()
             .find_map(|t| match t.fact {
@@ -1007,39 +1029,6 @@ impl<'a> Teller<'a> {
             first = Some(o.attempt);
         }
         first
-    }
-
-    fn send(&self, req: RequestId, clock: &str) -> String {
-        let r = self.req(req);
-        let key_text = self.key_text(req);
-        let why = if r.attempt == 1 {
-            format!(
-                "It will wait {} for an answer; silence will not tell it whether the card was charged.",
-                duration_ms(self.cfg.timeout_ms)
-            )
-        } else if r.key.is_none() {
-            "Like every attempt it carries no key, so to the processor it is a new purchase."
-                .to_string()
-        } else if r.key.as_deref() == Some(&*self.cfg.intents[r.intent].key) {
-            format!(
-                "It is the same purchase and the same key as attempt #1, so a processor that remembers {key_text} can recognise it."
-            )
-        } else if let Some(first) = self.first_with_same_key(req) {
-            // A layer that mints per attempt passes its key to the retries beneath it.
-            format!(
-                "It carries {key_text}, the key of attempt #{first}, not the key of attempt #1: a processor that remembers {key_text} can recognise it as a repeat of attempt #{first}, but not of attempt #1."
-            )
-        } else {
-            format!(
-                "This attempt carries {key_text}, not the key of attempt #1, so to the processor it is a different purchase."
-            )
-        };
-        format!(
-            "At {clock} the checkout sends attempt #{}: charge {} for order {}, {key_text}. {why}",
-            r.attempt,
-            r.amount,
-            self.order(r.intent)
-        )
     }
 
     /// The handler fails: the 500, and what the error did to the key's memory.
@@ -1085,7 +1074,7 @@ impl<'a> Teller<'a> {
     /// Charges an earlier crash left without their key log line: the charge ids, with the
     /// attempts that made them, up to tick `index`.
     fn orphans(&self, index: usize, key: &str) -> Vec<String> {
-        self.trace.ticks[..index]
+        self.ticks[..index]
             .iter()
             .filter_map(|t| match &t.fact {
                 Fact::Crash { cut, .. } => Some(cut),
@@ -1153,6 +1142,10 @@ impl<'a> Teller<'a> {
             }
             CrashMoment::AfterOneWrite { req } => format!(
                 "right after the write for {}, before it can answer",
+                self.name(req)
+            ),
+            CrashMoment::AfterCharge { req } if self.facts.declined.contains(&req) => format!(
+                "right after the card declined {}, before it can answer",
                 self.name(req)
             ),
             CrashMoment::AfterCharge { req } => format!(
@@ -1340,41 +1333,6 @@ impl<'a> Teller<'a> {
             .clients()
             .get(intent)
             .map_or(Belief::Unknown, |c| c.belief)
-    }
-
-    fn reconcile(
-        &self,
-        orders: usize,
-        pending: usize,
-        charges: usize,
-        actions: usize,
-        clock: &str,
-    ) -> String {
-        let mut text = format!(
-            "At {clock} the shop's reconciliation job runs. It reads the processor's ledger ({}) and sets it beside what the shop believes of {}.",
-            plural(charges, "charge"),
-            match orders {
-                0 => "its orders".to_string(),
-                1 if !self.several_orders() => "the order".to_string(),
-                n => plural(n, "settled order"),
-            }
-        );
-        text.push_str(&match actions {
-            0 => " They agree: every order the shop believes paid has one charge, and no charge belongs to an order it does not believe paid. There is nothing to put right.".to_string(),
-            1 => " They disagree, and the job has one thing to put right.".to_string(),
-            n => format!(" They disagree, and the job has {n} things to put right, one at a time."),
-        });
-        if pending > 0 {
-            text.push_str(&format!(
-                " {} still being paid, so the job leaves {} alone.",
-                match pending {
-                    1 => "One order is".to_string(),
-                    n => format!("{n} orders are"),
-                },
-                if pending == 1 { "it" } else { "them" }
-            ));
-        }
-        text
     }
 
     fn refund(

@@ -115,7 +115,11 @@ pub fn verdict_meaning(outcome: &Outcome) -> String {
             "paid once, and a step the shop ran after the payment took effect more than once"
         }
         Verdict::ChargedUnconfirmed => "the money moved and the shop does not know it",
-        Verdict::NotCharged => "nothing was charged and the shop knows it",
+        // What the checkout believes of an order with no charge is told from the order itself.
+        Verdict::NotCharged => match deciding_intent(outcome).map(|i| i.client_view) {
+            Some(Belief::Failed) => "nothing was charged and the shop knows the payment failed",
+            _ => "nothing was charged, and the shop does not know whether anything was",
+        },
         Verdict::Correct => "every purchase charged exactly once, and the shop knows",
     };
     let decider = deciding_intent(outcome);

@@ -58,34 +58,188 @@ pub fn holds(trace: &Trace, claim: &Claim) -> Result<(), String> {
             "not heard before",
         ),
         Claim::NeverHears { charge } => ok(first_heard(trace, *charge).is_none(), "it is heard"),
-        Claim::ChargeMade { charge } => {
-            let last = trace.ticks.last().ok_or("no ticks")?;
-            ok(
-                last.state.ledger().iter().any(|c| c.id == *charge),
-                "no such charge in the ledger",
-            )
-        }
-        Claim::AttemptCharged { req } | Claim::AttemptNotCharged { req } => {
+        Claim::ChargeMade { charge, by } => ok(
+            trace.ticks[*by].state.ledger().iter().any(|c| c.id == *charge),
+            "no such charge in the ledger by then",
+        ),
+        Claim::AttemptCharged { req, by } | Claim::AttemptNotCharged { req, by } => {
             let r = &trace.requests[*req];
-            let last = trace.ticks.last().ok_or("no ticks")?;
-            let charged = last
+            let charged = trace.ticks[*by]
                 .state
                 .ledger()
                 .iter()
                 .any(|c| c.intent == r.intent && c.attempt == r.attempt);
             let want = matches!(claim, Claim::AttemptCharged { .. });
-            ok(charged == want, &format!("attempt #{} charged: {charged}", r.attempt))
+            ok(charged == want, &format!("attempt #{} charged by then: {charged}", r.attempt))
         }
-        Claim::NextIsRetry { intent, after } | Claim::NextIsLookup { intent, after } => {
+        Claim::NextIsRetry { intent, after, at } | Claim::NextIsLookup { intent, after, at } => {
+            // The next thing of the order after the tick: a send, a lookup, or something that
+            // breaks the wait off.
+            let mine = |t: &idem::sim::Tick| t.intent == Some(*intent);
             let next = trace.ticks[after + 1..].iter().find_map(|t| match &t.fact {
-                Fact::Send { req } if trace.requests[*req].intent == *intent => Some(false),
+                Fact::Send { req } if trace.requests[*req].intent == *intent => Some((t.at, "send")),
                 Fact::LookupSent { lookup } if trace.lookups[*lookup].intent == *intent => {
-                    Some(true)
+                    Some((t.at, "lookup"))
+                }
+                Fact::Deadline { .. } | Fact::GaveUp { .. } | Fact::Rerun { .. } if mine(t) => {
+                    Some((t.at, "a break"))
                 }
                 _ => None,
             });
-            let want_lookup = matches!(claim, Claim::NextIsLookup { .. });
-            ok(next == Some(want_lookup), &format!("what comes next is {next:?}"))
+            let want = if matches!(claim, Claim::NextIsLookup { .. }) { "lookup" } else { "send" };
+            ok(next == Some((*at, want)), &format!("what comes next is {next:?}"))
+        }
+        Claim::AnsweredFor { req, at, intent } => {
+            let key = trace.requests[*req].key.as_deref();
+            ok(
+                *at > 0
+                    && trace.ticks[at - 1]
+                        .state
+                        .memory
+                        .iter()
+                        .any(|e| Some(&*e.key) == key && e.intent == *intent),
+                "no entry of that order under the key",
+            )
+        }
+        Claim::IsAttempt { req, attempt, copy } => {
+            let r = &trace.requests[*req];
+            let earlier = trace.requests[..*req]
+                .iter()
+                .any(|o| o.intent == r.intent && o.attempt == r.attempt);
+            ok(
+                r.attempt == *attempt && (r.copy > 0) == *copy && (*copy || !earlier),
+                "not that attempt of its order",
+            )
+        }
+        Claim::ReadsKeys { yes } => {
+            use idem::sim::Design;
+            let reads = matches!(
+                trace.design,
+                Design::WithCharge
+                    | Design::LogAfterCharge
+                    | Design::LogBeforeCharge
+                    | Design::InProgressRecord
+            );
+            ok(reads == *yes, "the design reads keys otherwise")
+        }
+        Claim::BodySeen { req, yes } => {
+            let body = trace.requests[*req].content;
+            let seen = trace.requests[..*req].iter().any(|o| o.content == body);
+            ok(seen == *yes, &format!("a body seen before: {seen}"))
+        }
+        Claim::KeySeen { req, yes } => {
+            let key = &trace.requests[*req].key;
+            let seen = key.is_some() && trace.requests[..*req].iter().any(|o| o.key == *key);
+            ok(seen == *yes, &format!("the key carried before: {seen}"))
+        }
+        Claim::WorkingOn { req, at } => {
+            let taken = (0..=*at).rev().find(|&i| {
+                matches!(&trace.ticks[i].fact, Fact::Takes { req: r, .. } if r == req)
+            });
+            ok(
+                taken.is_some_and(|from| {
+                    !trace.ticks[from + 1..=*at].iter().any(|t| {
+                        matches!(t.fact, Fact::Crash { .. })
+                            || matches!(&t.fact, Fact::Replied { req: r, .. } | Fact::HandlerError { req: r, .. } if r == req)
+                    })
+                }),
+                "that request is not being worked on",
+            )
+        }
+        Claim::WorkCutOff { key, at, crash } => {
+            let keyed = |req: usize| trace.requests[req].key.as_deref() == Some(&**key);
+            let taken = (0..*at).rev().find_map(|i| match &trace.ticks[i].fact {
+                Fact::Takes { req, .. } if keyed(*req) => Some((i, *req)),
+                _ => None,
+            });
+            let Some((from, req)) = taken else {
+                return Err("no work on the key before".into());
+            };
+            let end = trace.ticks[from + 1..*at].iter().find_map(|t| match &t.fact {
+                Fact::Crash { .. } => Some("crash"),
+                Fact::HandlerError { req: r, .. } if *r == req => Some("error"),
+                Fact::Replied { req: r, .. } if *r == req => Some("answer"),
+                _ => None,
+            });
+            let want = if *crash { "crash" } else { "error" };
+            ok(end == Some(want), &format!("the work ended by {end:?}"))
+        }
+        Claim::HeldUnder { key, at, n } => {
+            let t = &trace.ticks[*at];
+            let held = t
+                .state
+                .memory
+                .iter()
+                .filter(|e| &*e.key == key.as_str() && e.expires_at.is_none_or(|x| x > t.at))
+                .count();
+            ok(held == *n, &format!("{held} entries held"))
+        }
+        Claim::Declined { req, by, yes } => {
+            let declined = trace.ticks[..*by].iter().find_map(|t| match &t.fact {
+                Fact::Charged { req: r, charge, .. } | Fact::OneWrite { req: r, charge, .. }
+                    if r == req =>
+                {
+                    Some(charge.is_none())
+                }
+                _ => None,
+            });
+            ok(declined == Some(*yes), &format!("declined: {declined:?}"))
+        }
+        Claim::StillPaying { intent, at } => {
+            let placed = trace.ticks[..=*at]
+                .iter()
+                .any(|t| matches!(t.fact, Fact::Pay) && t.intent == Some(*intent));
+            // Settled by a final answer, a final lookup or a give-up; paying again once a
+            // person reruns it.
+            let mut settled = false;
+            for t in trace.ticks[..=*at].iter().filter(|t| t.intent == Some(*intent)) {
+                match &t.fact {
+                    Fact::GaveUp { .. }
+                    | Fact::Read { next: None, .. }
+                    | Fact::LookedUp { next: None, .. } => settled = true,
+                    Fact::Rerun { .. } => settled = false,
+                    _ => {}
+                }
+            }
+            ok(placed && !settled, &format!("placed {placed}, settled {settled}"))
+        }
+        Claim::NotPlaced { intent, at } => ok(
+            !trace.ticks[..=*at]
+                .iter()
+                .any(|t| matches!(t.fact, Fact::Pay) && t.intent == Some(*intent)),
+            "the order was placed",
+        ),
+        Claim::Agrees { intent, at } => {
+            let state = &trace.ticks[*at].state;
+            let standing = state
+                .ledger()
+                .iter()
+                .filter(|c| c.intent == *intent && !state.refunds().iter().any(|r| r.charge == c.id))
+                .count();
+            let c = &state.clients()[*intent];
+            ok(
+                standing == 1 && (c.marked_paid || c.belief == idem::sim::Belief::Paid),
+                &format!("{standing} standing charges, {:?}", c.belief),
+            )
+        }
+        Claim::WaitCutByDeadline { req, yes } => {
+            let r = &trace.requests[*req];
+            let sent = trace
+                .ticks
+                .iter()
+                .position(|t| matches!(t.fact, Fact::Send { req: q } if q == *req))
+                .ok_or("never sent")?;
+            let end = trace.ticks[sent + 1..].iter().find_map(|t| match &t.fact {
+                Fact::Deadline { .. } if t.intent == Some(r.intent) => Some(true),
+                Fact::TimedOut { .. } if t.intent == Some(r.intent) => Some(false),
+                Fact::Read { reply, .. } | Fact::Late { reply }
+                    if trace.requests[trace.replies[*reply].req].intent == r.intent =>
+                {
+                    Some(false)
+                }
+                _ => None,
+            });
+            ok(end.unwrap_or(false) == *yes, &format!("cut by a deadline: {end:?}"))
         }
         Claim::Working { key, at } => ok(under_way(trace, key, *at), "no work under way"),
         Claim::NotWorking { key, at } => ok(!under_way(trace, key, *at), "work is under way"),
@@ -160,14 +314,17 @@ pub fn holds(trace: &Trace, claim: &Claim) -> Result<(), String> {
                 .count();
             ok(live == *n, &format!("it holds {live}"))
         }
-        Claim::EveryRetryNewKey { intent } => {
-            let mut seen: Vec<Option<&str>> = Vec::new();
-            for r in trace.requests.iter().filter(|r| r.intent == *intent && r.copy == 0) {
-                let k = r.key.as_deref();
-                if k.is_none() || seen.contains(&k) {
-                    return Err(format!("attempt #{} carries {k:?} again", r.attempt));
+        Claim::EveryRetryNewKey { intent, any_order } => {
+            for (n, r) in trace.requests.iter().enumerate() {
+                if r.intent != *intent || r.copy > 0 || r.attempt == 1 {
+                    continue;
                 }
-                seen.push(k);
+                let carried = trace.requests[..n]
+                    .iter()
+                    .any(|o| o.key == r.key && (*any_order || o.intent == *intent));
+                if r.key.is_none() || carried {
+                    return Err(format!("attempt #{} carries {:?}, carried before", r.attempt, r.key));
+                }
             }
             Ok(())
         }
@@ -194,20 +351,33 @@ pub fn check(trace: &Trace, told: &Told) -> Result<usize, String> {
     Ok(n)
 }
 
-/// No hindsight is shown on or before a tick where a question waits: `questions` are the
-/// ticks that stop for one.
-pub fn no_hindsight_before(told: &Told, questions: &[usize]) -> Result<(), String> {
+/// No hindsight is shown on or before a tick where a question waits (`questions` are the ticks
+/// that stop for one): every claim of the words up to the last question holds of the story cut
+/// off there, as well as of the whole, so none was decided from what comes after; and those
+/// words are the sentences' own, unless the trainer's block rewrote them.
+pub fn no_hindsight_before(trace: &Trace, told: &Told, questions: &[usize]) -> Result<(), String> {
     let Some(&last) = questions.iter().max() else {
         return Ok(());
     };
+    let mut cut = trace.clone();
+    cut.ticks.truncate(last + 1);
     for (i, sentences) in told.sentences.iter().enumerate().take(last + 1) {
-        for s in sentences.iter().filter(|s| s.hindsight()) {
-            if told.narrations[i].contains(s.text.trim()) {
-                return Err(format!(
-                    "tick {i} `{}` tells {:?} before the question at tick {last}",
-                    told.labels[i], s.text
-                ));
+        for s in sentences {
+            for claim in &s.claims {
+                holds(&cut, claim).map_err(|why| {
+                    format!(
+                        "tick {i} `{}` tells {:?} before the question at tick {last}, which claims {claim:?}: not decided by then ({why})",
+                        told.labels[i], s.text
+                    )
+                })?;
             }
+        }
+        let joined = idem::story::claim::join(sentences);
+        if !told.rewritten.contains(&i) && told.narrations[i] != joined {
+            return Err(format!(
+                "tick {i} `{}` shows {:?}, not its sentences {joined:?}",
+                told.labels[i], told.narrations[i]
+            ));
         }
     }
     Ok(())
