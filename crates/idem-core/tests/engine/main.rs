@@ -19,4 +19,5 @@ mod engine_rules;
 mod engine_spec_table;
 mod engine_timers;
 mod engine_wire;
+mod engine_words_off_path;
 mod proptest_engine;

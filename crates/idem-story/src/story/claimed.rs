@@ -611,7 +611,7 @@ impl Teller<'_> {
         } else if own {
             Some(Sentence::claims(
                 every(false),
-                "Each retry will carry a key this order has not sent before, though not always one the processor has never seen.",
+                "Each retry will carry a key none of this order's attempts carried before.",
             ))
         } else {
             None

@@ -79,7 +79,9 @@ pub fn tell_in_parts(cfg: &SimConfig, trace: &Trace, parts: usize) -> Told {
     let bounds: Vec<usize> = (0..=parts).map(|p| p * n / parts).collect();
     let tell_part = |from: usize, to: usize| tell_ticks(&teller, &lost, from..to, usize::MAX);
     if parts == 1 {
-        return tell_part(0, n);
+        let mut told = tell_part(0, n);
+        one_tick_a_label(&mut told.labels);
+        return told;
     }
     let tell_part = &tell_part;
     std::thread::scope(|s| {
@@ -98,8 +100,44 @@ pub fn tell_in_parts(cfg: &SimConfig, trace: &Trace, parts: usize) -> Told {
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             told.append(part);
         }
+        one_tick_a_label(&mut told.labels);
         told
     })
+}
+
+/// Makes every label name one tick of its run: a label that an earlier tick already has (a
+/// second crash, a second decline, another lookup of the same key) gets its count, `crashes
+/// (2nd)`, so a trainer's block or a question aimed at a label lands on one tick. The first of
+/// them keeps the plain label.
+fn one_tick_a_label(labels: &mut [String]) {
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    for label in labels.iter_mut().filter(|l| !l.is_empty()) {
+        let n = seen.entry(label.clone()).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            let mut count = *n;
+            // A count that is itself some tick's label moves on to the next free one.
+            let mut named = format!("{label} ({})", ordinal(count));
+            while seen.contains_key(&named) {
+                count += 1;
+                named = format!("{label} ({})", ordinal(count));
+            }
+            seen.insert(named.clone(), 1);
+            *label = named;
+        }
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`.
+pub fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// The words a story's opening frame needs, sooner than [`tell`] gives them all: every tick's
@@ -109,7 +147,9 @@ pub fn tell_in_parts(cfg: &SimConfig, trace: &Trace, parts: usize) -> Told {
 pub fn tell_opening(cfg: &SimConfig, trace: &Trace, through: usize) -> Told {
     let teller = Teller::new(cfg, trace);
     let lost = lost_on_the_way(trace);
-    tell_ticks(&teller, &lost, 0..trace.ticks.len(), through)
+    let mut told = tell_ticks(&teller, &lost, 0..trace.ticks.len(), through);
+    one_tick_a_label(&mut told.labels);
+    told
 }
 
 /// The words of the ticks in `ticks`, the narration and shorter arrow labels of those up to
@@ -269,7 +309,8 @@ pub struct Telling<'a> {
 impl<'a> Telling<'a> {
     pub fn new(cfg: &'a SimConfig, trace: &'a Trace) -> Telling<'a> {
         let teller = Teller::new(cfg, trace);
-        let labels = trace.ticks.iter().map(|t| teller.label(t).0).collect();
+        let mut labels: Vec<String> = trace.ticks.iter().map(|t| teller.label(t).0).collect();
+        one_tick_a_label(&mut labels);
         Telling {
             teller,
             labels,

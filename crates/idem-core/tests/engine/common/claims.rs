@@ -431,42 +431,22 @@ pub fn counters_add_up(trace: &Trace) -> Result<(), String> {
     Ok(())
 }
 
-/// Two ticks share a label only when they are the same kind of fact about the same service,
-/// so a `label` in a quiz or a narration reaches the tick it means: the payment's timeout, the
-/// mailer's and the courier's each have their own.
+/// No two ticks of a run share a label, so a `label` in a quiz or a narration block reaches
+/// the one tick it means: the payment's timeout, the mailer's and the courier's each have
+/// their own, and a second crash or decline is told apart from the first.
 pub fn labels_name_one_thing(trace: &Trace, labels: &[String]) -> Result<(), String> {
-    let service = |f: &Fact| match f {
-        Fact::CallSent { call }
-        | Fact::CallLost { call, .. }
-        | Fact::CallDelayed { call, .. }
-        | Fact::CallDone { call }
-        | Fact::CallReplayed { call }
-        | Fact::CallReplied { call }
-        | Fact::CallRead { call, .. }
-        | Fact::CallLate { call }
-        | Fact::CallTimedOut { call, .. } => Some(trace.calls[*call].service),
-        _ => None,
-    };
     let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (i, label) in labels.iter().enumerate() {
         if label.is_empty() {
             continue;
         }
-        match seen.get(label.as_str()) {
-            Some(&j) => {
-                let (a, b) = (&trace.ticks[j].fact, &trace.ticks[i].fact);
-                if std::mem::discriminant(a) != std::mem::discriminant(b)
-                    || service(a) != service(b)
-                {
-                    return Err(format!(
-                        "ticks {j} and {i} are both labelled `{label}`: {a:?} and {b:?}"
-                    ));
-                }
-            }
-            None => {
-                seen.insert(label, i);
-            }
+        if let Some(&j) = seen.get(label.as_str()) {
+            return Err(format!(
+                "ticks {j} and {i} are both labelled `{label}`: {:?} and {:?}",
+                trace.ticks[j].fact, trace.ticks[i].fact
+            ));
         }
+        seen.insert(label, i);
     }
     Ok(())
 }
