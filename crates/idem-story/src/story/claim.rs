@@ -17,6 +17,9 @@ pub enum Via {
 /// One thing a sentence says is so.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Claim {
+    /// Tick `at` is a fact of the kind named `fact` (as [`fact_name`] names it): the sentence
+    /// tells that tick's own fact, what happened at it and nothing the trace does not show.
+    Tells { at: usize, fact: &'static str },
     /// The checkout first reads an answer naming `charge` at a tick after `after`, by `via`.
     HearsLater {
         charge: ChargeId,
@@ -25,6 +28,8 @@ pub enum Claim {
     },
     /// The checkout had read an answer naming `charge` before tick `by`.
     HeardBefore { charge: ChargeId, by: usize },
+    /// The checkout has read no answer naming `charge` before tick `by`.
+    NotHeardBy { charge: ChargeId, by: usize },
     /// The checkout reads no answer naming `charge` in the whole run.
     NeverHears { charge: ChargeId },
     /// The ledger holds `charge` at tick `by`.
@@ -86,6 +91,13 @@ pub enum Claim {
     },
     /// At tick `at`, the order of `intent` has been placed and the checkout has not settled it.
     StillPaying { intent: usize, at: usize },
+    /// Before tick `at`, the last run of the order of `intent` ended by handing the order to
+    /// a person's rerun: by giving up (`gave_up`) or on a final failure.
+    HandedOver {
+        intent: usize,
+        at: usize,
+        gave_up: bool,
+    },
     /// At tick `at`, the order of `intent` has not been placed: its Pay comes later or never.
     NotPlaced { intent: usize, at: usize },
     /// At tick `at`, the shop believes the order of `intent` paid and the ledger holds exactly
@@ -119,8 +131,64 @@ pub enum Claim {
     EveryRetryNewKey { intent: usize, any_order: bool },
 }
 
-/// One sentence (or a few that stand together) of a tick's narration, with what it claims.
-/// A sentence with no claims only describes the tick's own fact.
+/// The name a trace gives the kind of `fact` (its `fact` field in `idem run --json`): what a
+/// sentence that tells a tick's own fact says the tick is.
+pub fn fact_name(fact: &crate::sim::fact::Fact) -> &'static str {
+    use crate::sim::fact::Fact;
+    match fact {
+        Fact::Pay => "pay",
+        Fact::Send { .. } => "send",
+        Fact::LostRequest { .. } => "lost-request",
+        Fact::LostReply { .. } => "lost-reply",
+        Fact::Wire { .. } => "wire",
+        Fact::ArrivesDown { .. } => "arrives-down",
+        Fact::ReceivedThenCrash { .. } => "received-then-crash",
+        Fact::Refused { .. } => "refused",
+        Fact::Mismatch { .. } => "mismatch",
+        Fact::Replayed { .. } => "replayed",
+        Fact::InProgress { .. } => "in-progress",
+        Fact::Takes { .. } => "takes",
+        Fact::OneWrite { .. } => "one-write",
+        Fact::Charged { .. } => "charged",
+        Fact::KeyLogged { .. } => "key-logged",
+        Fact::RecordCompleted { .. } => "record-completed",
+        Fact::HandlerError { .. } => "handler-error",
+        Fact::Replied { .. } => "replied",
+        Fact::Crash { .. } => "crash",
+        Fact::Restart { .. } => "restart",
+        Fact::Expired { .. } => "expired",
+        Fact::TimedOut { .. } => "timed-out",
+        Fact::Deadline { .. } => "deadline",
+        Fact::Read { .. } => "read",
+        Fact::Late { .. } => "late",
+        Fact::CopyAnswered { .. } => "copy-answered",
+        Fact::GaveUp { .. } => "gave-up",
+        Fact::Rerun { .. } => "rerun",
+        Fact::Reconcile { .. } => "reconcile",
+        Fact::Refund { .. } => "refund",
+        Fact::MarkPaid { .. } => "mark-paid",
+        Fact::ShippedUnpaid => "shipped-unpaid",
+        Fact::Statement => "statement",
+        Fact::LookupSent { .. } => "lookup-sent",
+        Fact::LookupDown { .. } => "lookup-down",
+        Fact::LookupAnswered { .. } => "lookup-answered",
+        Fact::LookedUp { .. } => "looked-up",
+        Fact::LookupTimedOut { .. } => "lookup-timed-out",
+        Fact::CallSent { .. } => "call-sent",
+        Fact::CallLost { .. } => "call-lost",
+        Fact::CallDelayed { .. } => "call-delayed",
+        Fact::CallDone { .. } => "call-done",
+        Fact::CallReplayed { .. } => "call-replayed",
+        Fact::CallReplied { .. } => "call-replied",
+        Fact::CallRead { .. } => "call-read",
+        Fact::CallLate { .. } => "call-late",
+        Fact::CallTimedOut { .. } => "call-timed-out",
+    }
+}
+
+/// One sentence (or a few that stand together) of a tick's narration, with what it claims:
+/// every sentence claims at least that it tells its tick's own fact ([`Claim::Tells`]), and
+/// each clause that says more is a claim of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sentence {
     pub text: String,
@@ -128,14 +196,6 @@ pub struct Sentence {
 }
 
 impl Sentence {
-    /// Words that describe the tick's own fact and claim nothing beyond it.
-    pub fn plain(text: impl Into<String>) -> Sentence {
-        Sentence {
-            text: text.into(),
-            claims: Vec::new(),
-        }
-    }
-
     /// Words made from `claim`.
     pub fn claims(claim: Claim, text: impl Into<String>) -> Sentence {
         Sentence {

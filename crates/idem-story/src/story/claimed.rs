@@ -205,10 +205,21 @@ impl Facts {
 }
 
 impl Teller<'_> {
+    /// Words that tell tick `index`'s own fact and claim nothing beyond it.
+    pub(super) fn tells(&self, index: usize, text: impl Into<String>) -> Sentence {
+        Sentence::claims(
+            Claim::Tells {
+                at: index,
+                fact: super::claim::fact_name(&self.ticks[index].fact),
+            },
+            text,
+        )
+    }
+
     /// The sentences of a tick whose narration makes claims; `None` for the others.
     pub(super) fn claimed(&self, index: usize, tick: &Tick, clock: &str) -> Option<Vec<Sentence>> {
         Some(match &tick.fact {
-            Fact::Pay => self.pay(tick, clock),
+            Fact::Pay => self.pay(index, tick, clock),
             Fact::Send { req } => self.send(index, *req, clock),
             Fact::Crash {
                 moment,
@@ -235,7 +246,7 @@ impl Teller<'_> {
             Fact::LostReply { reply } => self.lost_reply(index, *reply, clock),
             Fact::Late { reply } => {
                 let r = &self.trace.replies[*reply];
-                let mut said = vec![Sentence::plain(format!(
+                let mut said = vec![self.tells(index, format!(
                     "At {clock} the answer to {} ({}) reaches the checkout, but the checkout stopped waiting for that attempt. Nobody reads it.",
                     self.name(r.req),
                     r.response.summary()
@@ -252,7 +263,7 @@ impl Teller<'_> {
                 self.record_completed(index, *req, response, clock)
             }
             Fact::TimedOut { attempt, next } => {
-                let mut said = vec![Sentence::plain(format!(
+                let mut said = vec![self.tells(index, format!(
                     "At {clock} attempt #{attempt} has waited {} and heard nothing. The request may have been lost, the card may have been charged with the answer lost, or the processor may still be working: from here the three look the same.",
                     duration_ms(self.cfg.timeout_ms)
                 ))];
@@ -261,7 +272,7 @@ impl Teller<'_> {
             }
             Fact::Deadline { layer, next } => {
                 let l = &self.cfg.layers[*layer];
-                let mut said = vec![Sentence::plain(format!(
+                let mut said = vec![self.tells(index, format!(
                     "At {clock} the {} layer's deadline of {} for one of its attempts runs out; it abandons everything beneath it, including any answer still on its way.",
                     l.name,
                     duration_ms(l.deadline_ms.unwrap_or(0)),
@@ -309,6 +320,7 @@ impl Teller<'_> {
                     ),
                 }]
             }
+            Fact::Rerun { path } => vec![self.rerun(index, tick, *path, clock)],
             Fact::Expired {
                 key,
                 kind,
@@ -335,16 +347,14 @@ impl Teller<'_> {
                             self.belief_before(tick, i).label()
                         ),
                     ),
-                    Sentence::plain(
-                        "The verdict on the payment path stays as it was: the checkout itself never learned of the charge.",
-                    ),
+                    self.never_learned(index, *charge),
                 ]
             }
             _ => return None,
         })
     }
 
-    fn pay(&self, tick: &Tick, clock: &str) -> Vec<Sentence> {
+    fn pay(&self, index: usize, tick: &Tick, clock: &str) -> Vec<Sentence> {
         let intent = tick.intent.unwrap_or(0);
         let i = &self.cfg.intents[intent];
         let key = &i.key;
@@ -361,10 +371,13 @@ impl Teller<'_> {
         } else {
             format!(" ({})", i.items.join(", "))
         };
-        let mut said = vec![Sentence::plain(format!(
-            "At {clock} the customer presses Pay once for order {}{items}: {}.",
-            i.order, i.amount
-        ))];
+        let mut said = vec![self.tells(
+            index,
+            format!(
+                "At {clock} the customer presses Pay once for order {}{items}: {}.",
+                i.order, i.amount
+            ),
+        )];
         let minted = match self.cfg.key_source() {
             KeySource::Order if !self.cfg.order_has_key() => {
                 "The checkout sends no idempotency key: nothing will tie a retry to this purchase."
@@ -378,9 +391,10 @@ impl Teller<'_> {
                 shared_with.join(" and order ")
             ),
             KeySource::Minted { layer: 0 } => {
-                said.push(Sentence::plain(format!(
-                    "The checkout will mint a new key for every attempt ({key} first)."
-                )));
+                said.push(self.tells(
+                    index,
+                    format!("The checkout will mint a new key for every attempt ({key} first)."),
+                ));
                 said.extend(self.minted_keys(intent));
                 return said;
             }
@@ -396,7 +410,7 @@ impl Teller<'_> {
                 self.cfg.layers[layer].name
             ),
         };
-        said.push(Sentence::plain(minted));
+        said.push(self.tells(index, minted));
         said
     }
 
@@ -527,7 +541,7 @@ impl Teller<'_> {
         clock: &str,
     ) -> Vec<Sentence> {
         use crate::sim::state::Belief;
-        let mut said = vec![Sentence::plain(format!(
+        let mut said = vec![self.tells(index, format!(
             "At {clock} the shop's reconciliation job runs. It reads the processor's ledger ({}) and sets it beside what the shop believes of {}.",
             super::plural(charges, "charge"),
             match orders {
@@ -536,7 +550,7 @@ impl Teller<'_> {
                 n => super::plural(n, "settled order"),
             }
         ))];
-        said.push(Sentence::plain(match actions {
+        said.push(self.tells(index, match actions {
             0 => "They agree: every order the shop believes paid has one charge, and no charge belongs to an order it does not believe paid. There is nothing to put right.".to_string(),
             1 => "They disagree, and the job has one thing to put right.".to_string(),
             n => format!("They disagree, and the job has {n} things to put right, one at a time."),
@@ -583,6 +597,27 @@ impl Teller<'_> {
         said
     }
 
+    /// The checkout's view of a charge the job kept: it never learns of it, told only from the
+    /// whole story; it had not yet, told from the story so far.
+    fn never_learned(&self, index: usize, charge: ChargeId) -> Sentence {
+        match self.heard.get(&charge) {
+            None if !self.cut => Sentence::claims(
+                Claim::NeverHears { charge },
+                "The verdict on the payment path stays as it was: the checkout itself never learned of the charge.",
+            ),
+            Some(&at) if at < index => Sentence::claims(
+                Claim::HeardBefore { charge, by: index },
+                format!(
+                    "The checkout had already read an answer naming {charge}, after its run ended."
+                ),
+            ),
+            _ => Sentence::claims(
+                Claim::NotHeardBy { charge, by: index },
+                "The verdict on the payment path stays as it was: the checkout had not learned of the charge.",
+            ),
+        }
+    }
+
     /// What keys minted for every attempt do to the retries of `intent`, told from the
     /// whole trace: nothing before a question, where the retries are still to come.
     fn minted_keys(&self, intent: usize) -> Option<Sentence> {
@@ -622,7 +657,8 @@ impl Teller<'_> {
     fn send(&self, index: usize, req: RequestId, clock: &str) -> Vec<Sentence> {
         let r = self.req(req);
         let key_text = self.key_text(req);
-        let mut said = vec![Sentence::plain(format!(
+        let mut said =
+            vec![self.tells(index, format!(
             "At {clock} the checkout sends attempt #{}: charge {} for order {}, {key_text}.",
             r.attempt,
             r.amount,
@@ -731,9 +767,10 @@ impl Teller<'_> {
                     self.clock(self.ticks[at].at)
                 ),
             ),
-            None if self.cut => {
-                Sentence::plain(format!("Its timeout for an answer is {timeout}; {silence}"))
-            }
+            None if self.cut => self.tells(
+                index,
+                format!("Its timeout for an answer is {timeout}; {silence}"),
+            ),
             _ => Sentence::claims(
                 Claim::WaitCutByDeadline { req, yes: false },
                 format!("It will wait {timeout} for an answer; {silence}"),
@@ -743,11 +780,14 @@ impl Teller<'_> {
 
     fn lost_reply(&self, index: usize, reply: usize, clock: &str) -> Vec<Sentence> {
         let r = &self.trace.replies[reply];
-        let mut said = vec![Sentence::plain(format!(
-            "At {clock} the network loses the processor's answer to {} ({}).",
-            self.name(r.req),
-            r.response.summary()
-        ))];
+        let mut said = vec![self.tells(
+            index,
+            format!(
+                "At {clock} the network loses the processor's answer to {} ({}).",
+                self.name(r.req),
+                r.response.summary()
+            ),
+        )];
         let made = self.charge_made_by(r.req, index);
         let attempt = "this attempt";
         said.push(match (r.response.charge, made) {
@@ -937,7 +977,10 @@ impl Teller<'_> {
                 )
             ),
         };
-        let mut claims = Vec::new();
+        let mut claims = vec![Claim::Tells {
+            at: index,
+            fact: super::claim::fact_name(&self.ticks[index].fact),
+        }];
         if fails {
             claims.push(Claim::FailsBeforeCard { req });
         } else if how != Takes::LogFirst && !unknown_yet {
@@ -1130,7 +1173,10 @@ impl Teller<'_> {
                     self.cfg.layers[layer].name,
                 ),
             ),
-            None => Sentence::plain(format!("{whose} says to wait {wait} and then make {what}.")),
+            None => self.tells(
+                index,
+                format!("{whose} says to wait {wait} and then make {what}."),
+            ),
         })
     }
 
@@ -1148,10 +1194,13 @@ impl Teller<'_> {
         let summary = response.summary();
         let req = self.req(r.req);
         let (intent, order) = (req.intent, self.order(req.intent));
-        let head = Sentence::plain(format!(
-            "At {clock} the checkout reads {summary} for attempt #{} of order {order}.",
-            req.attempt
-        ));
+        let head = self.tells(
+            index,
+            format!(
+                "At {clock} the checkout reads {summary} for attempt #{} of order {order}.",
+                req.attempt
+            ),
+        );
         if response.is_success() {
             let how = match (response.replayed, charge_owner(tick, response)) {
                 (false, _) => "The checkout marks the order paid.".to_string(),
@@ -1164,14 +1213,14 @@ impl Teller<'_> {
                 ),
                 (true, None) => "The processor answered from memory and charged nothing for this request, so the checkout marks the order paid.".to_string(),
             };
-            return vec![head, Sentence::plain(how)];
+            return vec![head, self.tells(index, how)];
         }
         if let Some(next) = next {
             let working = self.facts.working_at.get(&index).copied().unwrap_or(false);
             let why = if response.status == 409 {
                 self.why_409(index, r.req, working)
             } else {
-                Sentence::plain(
+                self.tells(index,
                     "A server error says nothing about whether the card was charged, so the checkout may retry.",
                 )
             };
@@ -1181,7 +1230,7 @@ impl Teller<'_> {
         }
         vec![
             head,
-            Sentence::plain(format!(
+            self.tells(index, format!(
                 "A {} is final: the checkout stops retrying and tells the customer the payment failed.{}",
                 response.status,
                 self.hand_over(hand_over)
@@ -1275,20 +1324,20 @@ impl Teller<'_> {
                     ),
                 };
                 vec![
-                    Sentence::plain(format!(
+                    self.tells(index, format!(
                         "At {clock} the checkout reads the stored answer ({}) and sends no new charge request.",
                         response.summary()
                     )),
-                    Sentence::plain(whose),
+                    self.tells(index, whose),
                 ]
             }
-            Some(LookupAnswer::Found { response }) => vec![Sentence::plain(format!(
+            Some(LookupAnswer::Found { response }) => vec![self.tells(index, format!(
                 "At {clock} the checkout reads the stored answer ({}): the payment failed, and retrying would not change that.{}",
                 response.summary(),
                 self.hand_over(hand_over)
             ))],
             Some(LookupAnswer::InProgress) => {
-                let mut said = vec![Sentence::plain(format!(
+                let mut said = vec![self.tells(index, format!(
                     "At {clock} the checkout reads that the payment is still in progress, so it does not send another request now; this try is spent on waiting."
                 ))];
                 said.extend(next.and_then(|n| self.next(index, l.intent, n)));
@@ -1299,11 +1348,23 @@ impl Teller<'_> {
                     Some(Some(k)) if *k == l.key => ", with the same key".to_string(),
                     Some(Some(k)) => format!(", with a new key, {k}"),
                     Some(None) => ", without a key".to_string(),
-                    None => String::new(),
+                    None => {
+                        return vec![self.tells(
+                            index,
+                            format!("At {clock} the checkout reads \"not found\"."),
+                        )];
+                    }
                 };
-                vec![Sentence::plain(format!(
-                    "At {clock} the checkout reads \"not found\" and sends its retry now{key}."
-                ))]
+                vec![Sentence::all(
+                    vec![Claim::NextIsRetry {
+                        intent: l.intent,
+                        after: index,
+                        at: tick.at,
+                    }],
+                    format!(
+                        "At {clock} the checkout reads \"not found\" and sends its retry now{key}."
+                    ),
+                )]
             }
         }
     }

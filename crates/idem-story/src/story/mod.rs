@@ -785,10 +785,10 @@ impl<'a> Teller<'a> {
         let clock = self.clock(tick.at);
         let mut said = match self.claimed(index, tick, &clock) {
             Some(said) => said,
-            None => vec![Sentence::plain(self.plain_narration(index, tick, &clock))],
+            None => vec![self.tells(index, self.plain_narration(index, tick, &clock))],
         };
         for m in &tick.missed {
-            said.push(Sentence::plain(if m.key_less {
+            said.push(self.tells(index, if m.key_less {
                 format!(
                     "The scenario plans a crash after the key is written on attempt #{}, but this processor writes no key, so it never reaches that point.",
                     m.attempt
@@ -973,7 +973,6 @@ impl<'a> Teller<'a> {
                     self.hand_over(*hand_over)
                 )
             }
-            Fact::Rerun { path } => self.rerun(tick, *path, &clock),
             Fact::LookupSent { lookup } => {
                 let l = &self.trace.lookups[*lookup];
                 format!(
@@ -1024,6 +1023,7 @@ impl<'a> Teller<'a> {
             | Fact::InProgress { until: None, .. }
             | Fact::Expired { .. }
             | Fact::Reconcile { .. }
+            | Fact::Rerun { .. }
             | Fact::MarkPaid { .. } => String::new(),
         }
     }
@@ -1336,7 +1336,7 @@ impl<'a> Teller<'a> {
         })
     }
 
-    fn rerun(&self, tick: &Tick, path: usize, clock: &str) -> String {
+    pub(super) fn rerun(&self, index: usize, tick: &Tick, path: usize, clock: &str) -> Sentence {
         let p = &self.cfg.reruns[path];
         let i = &self.cfg.intents[tick.intent.unwrap_or(0)];
         let key = match self.cfg.key_source() {
@@ -1351,11 +1351,43 @@ impl<'a> Teller<'a> {
                 format!("no key (the {} drops it)", self.cfg.layers[layer].name)
             }
         };
-        format!(
-            "At {clock}, {} after the last run gave up, the {} starts order {} again: the same purchase, {key}, and the checkout's whole retry budget once more. Whether this charges the card again depends on whether the processor still remembers the first attempt.",
-            duration_ms(p.after_ms),
-            p.name,
-            i.order
+        let intent = tick.intent.unwrap_or(0);
+        // How the run before it ended: it gave up, or it failed on a final answer.
+        let gave_up = self.ticks[..index]
+            .iter()
+            .rev()
+            .find_map(|t| match &t.fact {
+                Fact::GaveUp {
+                    hand_over: Some(_), ..
+                } if t.intent == Some(intent) => Some(true),
+                Fact::Read {
+                    hand_over: Some(_),
+                    reply,
+                    ..
+                } if self.req(self.trace.replies[*reply].req).intent == intent => Some(false),
+                Fact::LookedUp {
+                    hand_over: Some(_),
+                    lookup,
+                    ..
+                } if self.trace.lookups[*lookup].intent == intent => Some(false),
+                _ => None,
+            });
+        let ended = match gave_up {
+            Some(false) => "ended in a failure",
+            _ => "gave up",
+        };
+        Sentence::all(
+            vec![Claim::HandedOver {
+                intent,
+                at: index,
+                gave_up: gave_up.unwrap_or(true),
+            }],
+            format!(
+                "At {clock}, {} after the last run {ended}, the {} starts order {} again: the same purchase, {key}, and the checkout's whole retry budget once more. Whether this charges the card again depends on whether the processor still remembers the first attempt.",
+                duration_ms(p.after_ms),
+                p.name,
+                i.order
+            ),
         )
     }
 

@@ -48,6 +48,30 @@ fn under_way(trace: &Trace, key: &str, at: usize) -> bool {
 pub fn holds(trace: &Trace, claim: &Claim) -> Result<(), String> {
     let ok = |b: bool, why: &str| if b { Ok(()) } else { Err(why.to_string()) };
     match claim {
+        Claim::Tells { at, fact } => {
+            let tick = trace.ticks.get(*at).ok_or("no such tick")?;
+            let kind = serde_json::to_value(&tick.fact)
+                .ok()
+                .and_then(|v| v.get("fact").and_then(|f| f.as_str()).map(str::to_string));
+            ok(kind.as_deref() == Some(*fact), &format!("the tick is {kind:?}"))
+        }
+        Claim::HandedOver { intent, at, gave_up } => {
+            let last = trace.ticks[..*at].iter().rev().find_map(|t| match &t.fact {
+                Fact::GaveUp { hand_over: Some(_), .. } if t.intent == Some(*intent) => Some(true),
+                Fact::Read { hand_over: Some(_), reply, .. }
+                    if trace.requests[trace.replies[*reply].req].intent == *intent =>
+                {
+                    Some(false)
+                }
+                Fact::LookedUp { hand_over: Some(_), lookup, .. }
+                    if trace.lookups[*lookup].intent == *intent =>
+                {
+                    Some(false)
+                }
+                _ => None,
+            });
+            ok(last == Some(*gave_up), &format!("the last run ended by a give-up: {last:?}"))
+        }
         Claim::HearsLater { charge, after, via } => match first_heard(trace, *charge) {
             Some((at, how)) if at > *after && how == *via => Ok(()),
             Some((at, how)) => Err(format!("first heard at tick {at} by {how:?}")),
@@ -56,6 +80,10 @@ pub fn holds(trace: &Trace, claim: &Claim) -> Result<(), String> {
         Claim::HeardBefore { charge, by } => ok(
             first_heard(trace, *charge).is_some_and(|(at, _)| at < *by),
             "not heard before",
+        ),
+        Claim::NotHeardBy { charge, by } => ok(
+            first_heard(trace, *charge).is_none_or(|(at, _)| at >= *by),
+            "heard before",
         ),
         Claim::NeverHears { charge } => ok(first_heard(trace, *charge).is_none(), "it is heard"),
         Claim::ChargeMade { charge, by } => ok(
@@ -337,6 +365,12 @@ pub fn check(trace: &Trace, told: &Told) -> Result<usize, String> {
     let mut n = 0;
     for (i, sentences) in told.sentences.iter().enumerate() {
         for s in sentences {
+            if s.claims.is_empty() && !s.text.is_empty() {
+                return Err(format!(
+                    "{}: tick {i} `{}`: the sentence {:?} carries no claim",
+                    trace.design, told.labels[i], s.text
+                ));
+            }
             for claim in &s.claims {
                 n += 1;
                 if let Err(why) = holds(trace, claim) {
