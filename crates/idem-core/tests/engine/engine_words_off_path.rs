@@ -368,3 +368,21 @@ fn a_label_names_one_tick_and_a_trainers_block_lands_once() {
         assert!(told.labels.iter().any(|l| l == "crashes (2nd)"), "{design}");
     }
 }
+
+// 10, continued. A charge the job refunded and the checkout later reads as payment leaves
+// the shop with no money for an order it believes paid; the verdict's gloss says so.
+#[test]
+fn a_refunded_charge_read_later_as_payment_is_not_told_as_correct() {
+    let s = parse(&format!(
+        "{}\n[reconcile]\nat = \"02:00\"\nunconfirmed = \"refund\"\n[[human]]\nname = \"operator rerun\"\nafter = \"20h\"\n[[fault]]\nattempt = 1\nlose = \"reply\"\n",
+        ONE_LAYER.replace("attempts = 3", "attempts = 1")
+    ));
+    let (trace, told) = tell(&s, Design::WithCharge);
+    let meaning = idem::story::outcome::verdict_meaning(&trace.outcome);
+    assert!(!meaning.contains("the shop knows"), "{meaning}");
+    assert!(meaning.contains("refunded"), "{meaning}");
+    let (tone, headline) = idem::story::outcome::headline(&trace.outcome);
+    assert_eq!(tone, idem::story::outcome::Tone::Warn, "{headline}");
+    let words = said(&told, "reads 200 charged ch_1 (replayed) for #2");
+    assert!(words.contains("ch_1 was refunded"), "{words}");
+}

@@ -748,6 +748,119 @@ proptest! {
     }
 }
 
+/// Before a question, the words are told from the ticks up to it alone: a story that differs
+/// from another only in a fault whose first effect comes after the question reads, up to the
+/// question, word for word the same, whatever that fault does.
+fn words_before_a_question_do_not_depend_on_what_follows(
+    spec: &Spec,
+    pick: usize,
+    design: Design,
+    action: &Action,
+) -> Result<(), TestCaseError> {
+    let source = with_questions(spec)?;
+    let s = parse(&source)?;
+    let trace = simulate(&s, design)?;
+    let told = s.tell(&trace);
+    let Some(q) = s
+        .quizzes
+        .iter()
+        .filter_map(|quiz| quiz.target.find(&trace, &told))
+        .max()
+    else {
+        return Ok(());
+    };
+    // Any attempt: one sent before the question may still be worked on after it. The two
+    // stories are compared only where their ticks agree up to the question.
+    let later: Vec<usize> = trace
+        .ticks
+        .iter()
+        .filter_map(|t| match t.fact {
+            idem::sim::fact::Fact::Send { req } => Some(req),
+            _ => None,
+        })
+        .collect();
+    if later.is_empty() {
+        return Ok(());
+    }
+    let r = &trace.requests[later[pick % later.len()]];
+    let mut variant = source.clone();
+    let _ = writeln!(
+        variant,
+        "\n[[fault]]\nintent = \"{}\"\nattempt = {}",
+        order(r.intent),
+        r.attempt
+    );
+    let _ = match action {
+        Action::Lose(d) => writeln!(variant, "lose = \"{d}\""),
+        Action::Decline => writeln!(variant, "decline = true"),
+        Action::FailAfter(p) => writeln!(variant, "fail_after = \"{p}\""),
+        Action::Crash(p, restart) => {
+            writeln!(
+                variant,
+                "crash_after = \"{p}\"\nrestart_after = \"{restart}ms\""
+            )
+        }
+        Action::Slow(p) => writeln!(variant, "processing = \"{p}ms\""),
+        Action::Delay(d, by) => writeln!(variant, "delay = \"{d}\"\nby = \"{by}ms\""),
+        Action::Duplicate(d, gap) => writeln!(variant, "duplicate = \"{d}\"\ngap = \"{gap}ms\""),
+    };
+    let Ok(other) = scenario::parse("variant.toml", "variant", &variant) else {
+        return Ok(());
+    };
+    let trace2 = simulate(&other, design)?;
+    // The two stories must agree up to the question for the test to compare them.
+    let prefix = |t: &Trace| -> Result<String, TestCaseError> {
+        let facts: Vec<_> = t
+            .ticks
+            .iter()
+            .take(q + 1)
+            .map(|t| (&t.fact, t.at, &t.missed))
+            .collect();
+        serde_json::to_string(&facts).map_err(|e| TestCaseError::fail(format!("JSON: {e}")))
+    };
+    // The clock's style (`day 1 08:00:00` once a story runs past midnight) is the whole
+    // timeline's, chosen for every row alike; the words are compared where it is the same.
+    if trace2.ticks.len() <= q || prefix(&trace)? != prefix(&trace2)? || trace.clock != trace2.clock
+    {
+        return Ok(());
+    }
+    let told2 = other.tell(&trace2);
+    for i in 0..=q {
+        prop_assert_eq!(
+            &told.narrations[i],
+            &told2.narrations[i],
+            "{}: tick {} `{}` reads differently before the question at tick {} when attempt #{} of order {} goes otherwise",
+            design,
+            i,
+            &told.labels[i],
+            q,
+            r.attempt,
+            order(r.intent)
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(64),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn words_before_a_question_are_told_from_the_ticks_up_to_it(
+        spec in spec(),
+        pick in any::<usize>(),
+        design in 0usize..6,
+        action in action(),
+    ) {
+        let source = with_questions(&spec)?;
+        words_before_a_question_do_not_depend_on_what_follows(&spec, pick, Design::ALL[design], &action)
+            .map_err(|e| TestCaseError::fail(format!("{e}\n--- the scenario:\n{source}")))?;
+    }
+}
+
 /// The window rule is tight: a rerun after the window charges again, and the charges are
 /// then at least a window apart, which the invariant above allows.
 #[test]

@@ -98,6 +98,8 @@ pub enum Claim {
         at: usize,
         gave_up: bool,
     },
+    /// By tick `by`, a refund has given `charge` back.
+    Refunded { charge: ChargeId, by: usize },
     /// At tick `at`, the order of `intent` has not been placed: its Pay comes later or never.
     NotPlaced { intent: usize, at: usize },
     /// At tick `at`, the shop believes the order of `intent` paid and the ledger holds exactly

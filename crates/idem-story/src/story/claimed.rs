@@ -1213,7 +1213,19 @@ impl Teller<'_> {
                 ),
                 (true, None) => "The processor answered from memory and charged nothing for this request, so the checkout marks the order paid.".to_string(),
             };
-            return vec![head, self.tells(index, how)];
+            let mut said = vec![head, self.tells(index, how)];
+            // A stored answer can name a charge the job has refunded since.
+            if let Some(id) = response.charge
+                && tick.state.refunds().iter().any(|r| r.charge == id)
+            {
+                said.push(Sentence::claims(
+                    Claim::Refunded { charge: id, by: index },
+                    format!(
+                        "But {id} was refunded by the reconciliation: the order is now believed paid with no money kept for it."
+                    ),
+                ));
+            }
+            return said;
         }
         if let Some(next) = next {
             let working = self.facts.working_at.get(&index).copied().unwrap_or(false);

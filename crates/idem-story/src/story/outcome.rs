@@ -25,7 +25,21 @@ pub fn headline(outcome: &Outcome) -> (Tone, String) {
         Some(i) => (String::new(), i.charged_cents),
         None => (String::new(), outcome.charged_cents),
     };
+    let refunded = outcome
+        .intents
+        .iter()
+        .find(|i| i.reconcile.as_ref().is_some_and(|r| r.refunds > 0));
     match outcome.verdict {
+        Verdict::Correct if refunded.is_some() => {
+            let subject = match refunded {
+                Some(i) if !single => format!("Order {} charged once", i.id),
+                _ => "Charged once".to_string(),
+            };
+            (
+                Tone::Warn,
+                format!("! {subject}, then refunded — yet the checkout believes it paid"),
+            )
+        }
         Verdict::Correct if single => (Tone::Good, format!("✓ Charged once — {whose}")),
         Verdict::Correct => (
             Tone::Good,
@@ -140,6 +154,21 @@ pub fn verdict_meaning(outcome: &Outcome) -> String {
         }
         _ => meaning,
     };
+    // A verdict that every order was paid once still leaves an order whose one charge the job
+    // refunded before the checkout read it paid: the shop holds no money for it.
+    if outcome.verdict == Verdict::Correct
+        && let Some(i) = outcome
+            .intents
+            .iter()
+            .find(|i| i.reconcile.as_ref().is_some_and(|r| r.refunds > 0))
+    {
+        let refunded = "charged once and believed paid, but the reconciliation refunded that charge: the shop holds no money for an order it believes paid";
+        return if outcome.intents.len() > 1 {
+            format!("order {}: {refunded}", i.id)
+        } else {
+            refunded.to_string()
+        };
+    }
     match decider {
         Some(i) if outcome.intents.len() > 1 && outcome.verdict != Verdict::Correct => {
             format!("order {}: {meaning}", i.id)

@@ -81,6 +81,10 @@ pub fn holds(trace: &Trace, claim: &Claim) -> Result<(), String> {
             first_heard(trace, *charge).is_some_and(|(at, _)| at < *by),
             "not heard before",
         ),
+        Claim::Refunded { charge, by } => ok(
+            trace.ticks[*by].state.refunds().iter().any(|r| r.charge == *charge),
+            "not refunded by then",
+        ),
         Claim::NotHeardBy { charge, by } => ok(
             first_heard(trace, *charge).is_none_or(|(at, _)| at >= *by),
             "heard before",
