@@ -50,6 +50,28 @@ fn every_rule(name: &str, s: &Scenario, story: &Story) -> usize {
 }
 
 #[test]
+fn every_sentence_of_every_scenario_carries_a_claim() {
+    let mut sentences = 0;
+    for (name, s) in common::every_scenario() {
+        for design in Design::ALL {
+            let story = run(&s, design);
+            for (i, said) in story.told.sentences.iter().enumerate() {
+                for sentence in said {
+                    assert!(
+                        !sentence.claims.is_empty(),
+                        "{name}, {design}, tick {i} `{}`: {:?} carries no claim",
+                        story.told.labels[i],
+                        sentence.text
+                    );
+                    sentences += 1;
+                }
+            }
+        }
+    }
+    assert!(sentences > 1_000, "{sentences}");
+}
+
+#[test]
 fn every_scenario_every_design_every_key_strategy_and_step_keys_makes_no_false_claim() {
     let mut checked = 0;
     for (name, s) in common::every_scenario() {

@@ -625,7 +625,49 @@ fn check(spec: &Spec) -> Result<(), TestCaseError> {
         reconciled_money(&first, &trace)?;
         downstream_steps(&first, &trace)?;
     }
+    // The words hold however the checkout and the steps are keyed, as `K` and `m` key them.
+    use idem::sim::config::{KeyMode, KeyStrategy};
+    let modes: &[Option<KeyMode>] = if first.config.steps.is_empty() {
+        &[None]
+    } else {
+        &[
+            Some(KeyMode::Derived),
+            Some(KeyMode::PerAttempt),
+            Some(KeyMode::None),
+        ]
+    };
+    for strategy in [
+        KeyStrategy::PerIntent,
+        KeyStrategy::PerAttempt,
+        KeyStrategy::None,
+    ] {
+        for &mode in modes {
+            let keyed = first
+                .rekeyed(Some(strategy), mode)
+                .map_err(TestCaseError::fail)?;
+            for design in Design::ALL {
+                words_hold(&keyed, &simulate(&keyed, design)?).map_err(|e| {
+                    TestCaseError::fail(format!("keyed {strategy:?}, {mode:?}: {e}"))
+                })?;
+            }
+        }
+    }
     Ok(())
+}
+
+/// Every claim of the story's words holds of its trace, before a question as of the trace cut
+/// off there; the counters add up and no two ticks share a label.
+fn words_hold(s: &Scenario, trace: &Trace) -> Result<(), String> {
+    let told = s.tell(trace);
+    common::claims::check(trace, &told)?;
+    common::claims::counters_add_up(trace)?;
+    common::claims::labels_name_one_thing(trace, &told.labels)?;
+    let questions: Vec<usize> = s
+        .quizzes
+        .iter()
+        .filter_map(|q| q.target.find(trace, &told))
+        .collect();
+    common::claims::no_hindsight_before(trace, &told, &questions)
 }
 
 /// The keys the requests carry are what the layers make of the order's key: the order's key

@@ -98,6 +98,8 @@ pub enum Claim {
         at: usize,
         gave_up: bool,
     },
+    /// The checkout reads no answer to attempt `req`, nor to any copy of it, in the whole run.
+    AttemptUnanswered { req: RequestId },
     /// By tick `by`, a refund has given `charge` back.
     Refunded { charge: ChargeId, by: usize },
     /// At tick `at`, the order of `intent` has not been placed: its Pay comes later or never.

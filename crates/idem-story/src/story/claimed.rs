@@ -27,6 +27,9 @@ pub(super) struct Facts {
     /// For each intent, the ticks that break off a wait the checkout is in: a layer's
     /// deadline, a give-up, a person's rerun.
     breaks: HashMap<usize, Vec<usize>>,
+    /// The attempts (intent, attempt number) of which the checkout reads an answer, to any
+    /// copy of them.
+    attempts_read: HashSet<(usize, u32)>,
     /// Requests whose card was declined, in these ticks.
     pub(super) declined: HashSet<RequestId>,
     /// Requests whose fate at the card shows in these ticks: charged or declined, failed, or
@@ -136,6 +139,10 @@ impl Facts {
                 }
                 _ => None,
             };
+            if let Fact::Read { reply, .. } = &t.fact {
+                let r = &trace.requests[trace.replies[*reply].req];
+                f.attempts_read.insert((r.intent, r.attempt));
+            }
             if let Some((intent, deadline)) = wait_end {
                 f.wait_ends.entry(intent).or_default().push((i, deadline));
             }
@@ -221,6 +228,23 @@ impl Teller<'_> {
         Some(match &tick.fact {
             Fact::Pay => self.pay(index, tick, clock),
             Fact::Send { req } => self.send(index, *req, clock),
+            Fact::LostRequest { req } => {
+                let head = format!(
+                    "At {clock} the network loses {} on its way to the processor. Nothing was charged for it, but the checkout cannot see that",
+                    self.describe(*req)
+                );
+                let r = self.req(*req);
+                // Whether any copy of the attempt is answered and read is the story's to show.
+                let read = self.facts.attempts_read.contains(&(r.intent, r.attempt));
+                vec![if self.cut || read {
+                    self.tells(index, format!("{head}."))
+                } else {
+                    Sentence::claims(
+                        Claim::AttemptUnanswered { req: *req },
+                        format!("{head}: all it gets from this attempt is silence."),
+                    )
+                }]
+            }
             Fact::Crash {
                 moment,
                 marks_lost,

@@ -808,10 +808,6 @@ impl<'a> Teller<'a> {
     fn plain_narration(&self, index: usize, tick: &Tick, clock: &str) -> String {
         let clock = clock.to_string();
         match &tick.fact {
-            Fact::LostRequest { req } => format!(
-                "At {clock} the network loses {} on its way to the processor. Nothing was charged, but the checkout cannot see that: all it gets from this attempt is silence.",
-                self.describe(*req)
-            ),
             Fact::Wire {
                 direction,
                 id,
@@ -1011,6 +1007,7 @@ impl<'a> Teller<'a> {
             // Told, with their claims, by `claimed`.
             Fact::Pay
             | Fact::Send { .. }
+            | Fact::LostRequest { .. }
             | Fact::LostReply { .. }
             | Fact::Takes { .. }
             | Fact::RecordCompleted { .. }

@@ -81,6 +81,17 @@ pub fn holds(trace: &Trace, claim: &Claim) -> Result<(), String> {
             first_heard(trace, *charge).is_some_and(|(at, _)| at < *by),
             "not heard before",
         ),
+        Claim::AttemptUnanswered { req } => {
+            let r = &trace.requests[*req];
+            let read = trace.ticks.iter().any(|t| match &t.fact {
+                Fact::Read { reply, .. } => {
+                    let o = &trace.requests[trace.replies[*reply].req];
+                    o.intent == r.intent && o.attempt == r.attempt
+                }
+                _ => false,
+            });
+            ok(!read, "an answer to the attempt is read")
+        }
         Claim::Refunded { charge, by } => ok(
             trace.ticks[*by].state.refunds().iter().any(|r| r.charge == *charge),
             "not refunded by then",
