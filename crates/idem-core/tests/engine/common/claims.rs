@@ -237,9 +237,14 @@ pub fn holds(trace: &Trace, claim: &Claim) -> Result<(), String> {
             let mut settled = false;
             for t in trace.ticks[..=*at].iter().filter(|t| t.intent == Some(*intent)) {
                 match &t.fact {
-                    Fact::GaveUp { .. }
-                    | Fact::Read { next: None, .. }
-                    | Fact::LookedUp { next: None, .. } => settled = true,
+                    Fact::GaveUp { .. } | Fact::Read { next: None, .. } => settled = true,
+                    // A lookup ends the run only when it finds a stored answer; "not found"
+                    // sends the retry at once.
+                    Fact::LookedUp { next: None, lookup, .. }
+                        if matches!(trace.lookups[*lookup].answer, Some(LookupAnswer::Found { .. })) =>
+                    {
+                        settled = true
+                    }
                     Fact::Rerun { .. } => settled = false,
                     _ => {}
                 }
