@@ -16,9 +16,10 @@ followed. Only loopback addresses (127.0.0.0/8, [::1], localhost) are drilled un
 
 Each row is read against the IETF draft on the Idempotency-Key header, at its level (MUST, \
 SHOULD, or - for what the draft leaves open). A reused key answered 400 (as Stripe does) or 409 \
-(as GoCardless does) is a variant, not a failure. The exit status is 1 when a MUST or SHOULD \
-row fails, or when no MUST row could be run (nothing answered), so a pipeline can hold an API \
-to the draft.
+(as GoCardless does) is a variant, not a failure. The exit status is 0 only when every MUST row was \
+exercised and passed and no row failed; 1 when a MUST or SHOULD row fails; 3 when none failed \
+but a MUST row could not be exercised (nothing answered, the time ran out); 2 when the drill \
+itself could not run or write its scenario. So a pipeline can hold an API to the draft.
 
 Examples:
   idem serve --port 8080 &                          a processor to drill
@@ -198,8 +199,8 @@ pub fn plan(args: &DrillArgs) -> anyhow::Result<Plan> {
 /// What `idem drill` prints, and how it ends.
 pub struct Outcome {
     pub text: String,
-    /// 0 when nothing failed, 1 when a requirement failed, 2 when the scenario could not be
-    /// written.
+    /// 0 when every MUST row was exercised and passed, 1 when a requirement failed, 3 when a
+    /// MUST row was not exercised, 2 when the scenario could not be written.
     pub exit: u8,
     /// Why the scenario was not written, to be said after the report.
     pub error: Option<String>,
@@ -272,10 +273,9 @@ pub fn run(args: &DrillArgs) -> anyhow::Result<Outcome> {
             Err(e) => error = Some(format!("{e:#}")),
         }
     }
-    let exit = match (&error, drilled.conforms()) {
-        (Some(_), _) => 2,
-        (None, true) => 0,
-        (None, false) => 1,
+    let exit = match &error {
+        Some(_) => 2,
+        None => report::standing(&drilled.rows).exit(),
     };
     Ok(Outcome { text, exit, error })
 }

@@ -49,6 +49,11 @@ enum Behaviour {
     EndlessBody,
     /// Every answer is `307 Temporary Redirect` to /v2/charges.
     Redirect307,
+    /// Answers the first request at once and never answers another: the connection stays
+    /// open, silent, until the drill gives up on it.
+    FirstThenHang,
+    /// Every answer carries the status 999, which is no HTTP status, and the same body.
+    Status999,
 }
 
 /// A service that replays by key and marks a replay `Idempotency-Replayed: true`.
@@ -207,6 +212,20 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                         );
                         return;
                     }
+                    Behaviour::FirstThenHang => {
+                        if c.fetch_add(1, Ordering::SeqCst) == 0 {
+                            answer(&mut stream, 201, r#"{"id":"ch_1"}"#);
+                        } else {
+                            std::thread::sleep(Duration::from_secs(20));
+                        }
+                        return;
+                    }
+                    Behaviour::Status999 => {
+                        let _ = stream.write_all(
+                            b"HTTP/1.1 999 Odd\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+                        );
+                        return;
+                    }
                     _ => {}
                 }
                 if method != "POST" {
@@ -214,7 +233,11 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                     return;
                 }
                 match behaviour {
-                    Behaviour::HugeBody | Behaviour::EndlessBody | Behaviour::Redirect307 => {}
+                    Behaviour::HugeBody
+                    | Behaviour::EndlessBody
+                    | Behaviour::Redirect307
+                    | Behaviour::FirstThenHang
+                    | Behaviour::Status999 => {}
                     Behaviour::Expiring { ttl, bug } => {
                         let key = key.unwrap_or_default();
                         let slot = (key.clone(), "expiring".to_string());
@@ -746,4 +769,48 @@ fn a_redirect_is_no_replay() {
         "{seen}"
     );
     assert!(!text.contains("the same body"), "{text}");
+}
+
+/// A drill that exercised no MUST row does not exit as a pass: a server that answers the first
+/// request and then hangs leaves the MUST rows unexercised, and the status and the summary say
+/// so.
+#[test]
+fn a_drill_that_exercised_no_must_row_exits_with_its_own_status() {
+    let run = |json: bool| {
+        let server = start(Behaviour::FirstThenHang, Duration::ZERO);
+        let url = format!("http://{}/charges", server.addr);
+        let mut args = vec![url.as_str(), "--timeout", "1s", "--max-time", "8s"];
+        if json {
+            args.push("--json");
+        }
+        drill(&args)
+    };
+    let out = run(true);
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(v["summary"]["conforms"], false, "{}", v["rows"]);
+    assert!(
+        v["summary"]["must_unexercised"]
+            .as_u64()
+            .is_some_and(|n| n > 0),
+        "{}",
+        v["summary"]
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", v["rows"]);
+    let out = run(false);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("No requirement failed"), "{text}");
+    assert!(text.contains("could not be exercised"), "{text}");
+    assert_eq!(out.status.code(), Some(3), "{text}");
+}
+
+/// Two answers with a status no HTTP server gives (999) are not a replay, however alike.
+#[test]
+fn a_status_outside_http_is_never_a_replay_pass() {
+    let (row, _) = replay_row_of(Behaviour::Status999, &[]);
+    assert_ne!(row["verdict"], "pass", "{row}");
+    assert!(
+        row["seen"].as_str().is_some_and(|s| s.contains("999")),
+        "{row}"
+    );
 }

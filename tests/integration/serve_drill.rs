@@ -794,7 +794,13 @@ fn a_server_that_is_not_there_is_reported_not_run() {
         .expect("a concurrent row");
     assert_eq!(concurrent["verdict"], "not-run", "{concurrent}");
     assert_eq!(v["summary"]["conforms"], false);
-    assert_eq!(out.status.code(), Some(1));
+    // Nothing failed and nothing was exercised: its own status, not a failure's nor a pass.
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        v["summary"]["must_unexercised"]
+            .as_u64()
+            .is_some_and(|n| n > 0)
+    );
 }
 
 /// A loopback port that counts the connections made to it, closing each at once.

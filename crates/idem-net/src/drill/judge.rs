@@ -88,7 +88,8 @@ fn not_run(seen: &Option<Seen>) -> Option<String> {
 /// The same status and the same body, both read whole: a body cut at the bound, or one that
 /// never ended, is the same as nothing.
 fn same_answer(a: &Seen, b: &Seen) -> bool {
-    a.whole() && b.whole() && a.status == b.status && a.body == b.body
+    let http = |s: &Seen| s.status.is_some_and(|c| (100..=599).contains(&c));
+    http(a) && a.whole() && b.whole() && a.status == b.status && a.body == b.body
 }
 
 /// The first answer among `answers` whose body was not read whole, said in words.
@@ -107,6 +108,17 @@ fn incomparable(first: &Seen, retry: &Seen) -> Option<String> {
         return Some(format!(
             "{which} was redirected ({}): a redirect is not a replay, and the drill follows none; drill the URL it points to",
             s.redirect_text()
+        ));
+    }
+    // HTTP statuses run from 100 to 599; a number outside them is no answer to compare, and
+    // two of them alike are no replay.
+    if let Some((which, code)) = named.iter().find_map(|(which, s)| {
+        s.status
+            .filter(|c| !(100..=599).contains(c))
+            .map(|c| (which, c))
+    }) {
+        return Some(format!(
+            "{which} was answered with status {code}, which is no HTTP status (they run from 100 to 599), so it cannot be compared"
         ));
     }
     named.iter().find_map(|(which, s)| {

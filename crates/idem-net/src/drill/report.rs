@@ -55,16 +55,51 @@ impl Tally {
     }
 }
 
-/// No requirement failed, and at least one MUST was checked: a drill that reached nothing
-/// (no server there, no time) shows nothing to conform with.
-pub fn conforms(rows: &[Row]) -> bool {
-    checked(rows) && !rows.iter().any(|r| r.verdict == Verdict::Fail)
+/// Where the endpoint stands against the draft, from its rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// Every MUST row was exercised and passed (or passed as a variant), and no row failed.
+    Conforms,
+    /// A MUST or SHOULD row failed.
+    Fails,
+    /// No row failed, but this many MUST rows could not be exercised (nothing answered, the
+    /// time ran out, or what came back could not test them): nothing shows the endpoint meets
+    /// them.
+    Unexercised(usize),
 }
 
-/// Whether any MUST row was run at all.
-fn checked(rows: &[Row]) -> bool {
-    rows.iter()
-        .any(|r| r.level == Level::Must && r.verdict != Verdict::NotRun)
+impl Standing {
+    /// The exit status of `idem drill`: 0 conforms, 1 a requirement failed, 3 a MUST row was
+    /// not exercised (2 is the command's own error).
+    pub fn exit(self) -> u8 {
+        match self {
+            Standing::Conforms => 0,
+            Standing::Fails => 1,
+            Standing::Unexercised(_) => 3,
+        }
+    }
+}
+
+/// Where the endpoint stands: a failed row decides first, then any MUST row left unexercised.
+pub fn standing(rows: &[Row]) -> Standing {
+    if rows.iter().any(|r| r.verdict == Verdict::Fail) {
+        return Standing::Fails;
+    }
+    let unexercised = rows
+        .iter()
+        .filter(|r| {
+            r.level == Level::Must && !matches!(r.verdict, Verdict::Pass | Verdict::Variant)
+        })
+        .count();
+    if unexercised > 0 || !rows.iter().any(|r| r.level == Level::Must) {
+        return Standing::Unexercised(unexercised);
+    }
+    Standing::Conforms
+}
+
+/// Every MUST row was exercised and passed, and no row failed.
+pub fn conforms(rows: &[Row]) -> bool {
+    standing(rows) == Standing::Conforms
 }
 
 /// The report as text: the table, the summary, and the nearest design.
@@ -102,12 +137,17 @@ pub fn text(rows: &[Row], observed: &Observed, nearest: Option<&(Design, String)
         "Against {DRAFT}: {}; {}. {}\n",
         Tally::of(rows, Level::Must).words(Level::Must),
         Tally::of(rows, Level::Should).words(Level::Should),
-        if !checked(rows) {
-            "Nothing was checked, so nothing conforms."
-        } else if conforms(rows) {
-            "No requirement failed."
-        } else {
-            "It does not conform."
+        match standing(rows) {
+            Standing::Conforms => "Every MUST row was exercised and passed.".to_string(),
+            Standing::Fails => "It does not conform.".to_string(),
+            Standing::Unexercised(n) => format!(
+                "No row failed, but {} could not be exercised, so nothing shows the endpoint meets {}.",
+                match n {
+                    1 => "1 MUST row".to_string(),
+                    n => format!("{n} MUST rows"),
+                },
+                if n == 1 { "it" } else { "them" }
+            ),
         }
     ));
     if let Some((d, why)) = nearest {
@@ -141,6 +181,10 @@ pub fn json(
             "must": Tally::of(rows, Level::Must),
             "should": Tally::of(rows, Level::Should),
             "conforms": conforms(rows),
+            "must_unexercised": match standing(rows) {
+                Standing::Unexercised(n) => n,
+                _ => 0,
+            },
         },
         "nearest_design": nearest.map(|(d, why)| json!({ "id": d.id(), "name": d.name(), "why": why })),
         "responses": {
