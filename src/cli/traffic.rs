@@ -270,6 +270,7 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
             "409s",
             "422s",
             "stored",
+            "evicted",
             "peak keys",
             "peak size",
         ],
@@ -280,8 +281,9 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
                 count(d.conflicts_409),
                 count(d.mismatches_422),
                 count(d.keys_stored),
+                count(d.keys_evicted),
                 count(d.peak_keys),
-                crate::units::bytes_si(u128::from(d.peak_keys) * u128::from(s.record_bytes)),
+                crate::units::bytes_si(u128::from(d.peak_bytes)),
             ]
         },
     );
@@ -315,7 +317,7 @@ pub fn text(scenario: &Scenario, r: &Report) -> String {
         let _ = writeln!(out, "{line}");
     }
     out.push_str(
-        "\nsent/o: attempts sent per order. dup.ord: orders charged more than once; dup. money: the\ncharges beyond the first. unpaid: believed paid, never charged. unconf.: charged, and the\nshop does not know. hit rate: requests answered from memory, of those received.\n",
+        "\nsent/o: attempts sent per order. dup.ord: orders charged more than once; dup. money: the\ncharges beyond the first. unpaid: believed paid, never charged. unconf.: charged, and the\nshop does not know. hit rate: requests answered from memory, of those received. evicted:\nkeys that left the store before the period ended; peak keys: the most held at once.\n",
     );
     out
 }

@@ -31,6 +31,7 @@ mod session;
 mod signals_tty;
 mod story_phrases;
 mod traffic;
+mod traffic_store;
 mod tui_share;
 mod tui_tmux;
 mod tui_whatif;

@@ -797,8 +797,23 @@ fn the_week_of_keys_says_the_reports_own_figures() {
     let text = lines.join("\n");
     // 20,000 orders, each one key, over two days: 10,000 a day, 70,000 a week.
     assert_eq!(keyed.keys_stored, 20_000);
+    // Kept 24 h, the store holds about a day of keys at its peak; kept a week, every key of
+    // the two days at once; seven days at this rate, 70,000.
     assert!(
-        text.contains("about 10,000 keys a day, so 70,000 held for 7 days, 42.0 MB at 600 B each"),
+        keyed.peak_keys > 9_000 && keyed.peak_keys < 11_000,
+        "{}",
+        keyed.peak_keys
+    );
+    assert_eq!(keyed.week_peak_keys, 20_000);
+    assert!(
+        text.contains(&format!(
+            "Kept for 24 h as here, with-charge's keys peaked at {} held at once",
+            idem::units::group_digits(u128::from(keyed.peak_keys))
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("would have held at most 20,000 (12.0 MB); at about 10,000 keys a day, 7 such days hold 70,000 (42.0 MB)"),
         "{text}"
     );
     assert!(

@@ -93,7 +93,16 @@ pub enum Mark {
     Hit,
     Conflict,
     Mismatch,
+}
+
+/// A change to the processor's store that one order's story makes, from the order's Pay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyChange {
+    /// An entry is written: a key record, a key log line, a body hash or a record.
     Stored,
+    /// An entry leaves the store: its retention or expiry runs out, a crash loses it, an
+    /// error deletes it or a new entry takes its place. Entries still held when the story
+    /// ends leave at their expiry, however long after the story that is.
     Evicted,
 }
 
@@ -111,7 +120,13 @@ pub struct Summary {
     pub reruns: u32,
     pub counters: Counters,
     pub marks: Vec<(u64, Mark)>,
+    /// Every entry the order's story puts in the store and takes out, in time order, with
+    /// an eviction at its expiry for each entry the story ends holding. An entry that has no
+    /// expiry when the story ends has no eviction: it is held for good.
+    pub keys: Vec<(u64, KeyChange)>,
     pub attempts: Vec<AttemptTimes>,
+    /// Which run of the memo this is, unique within a design's day.
+    pub id: u64,
 }
 
 /// The engine's run of `cfg` (one order, its faults set) boiled down to what the day adds up.
@@ -120,6 +135,7 @@ pub fn summarise(cfg: &SimConfig, design: Design) -> Result<Summary, SimError> {
     let pay = cfg.intents.first().map_or(0, |i| i.at.0);
     let off = |t: crate::sim::Instant| t.0.saturating_sub(pay);
     let mut marks = Vec::new();
+    let mut keys = Vec::new();
     let mut prev = Counters::default();
     let mut attempts: Vec<AttemptTimes> = Vec::new();
     let mut reruns = 0;
@@ -136,13 +152,17 @@ pub fn summarise(cfg: &SimConfig, design: Design) -> Result<Summary, SimError> {
             (now.dedupe_hits, prev.dedupe_hits, Mark::Hit),
             (now.conflicts_409, prev.conflicts_409, Mark::Conflict),
             (now.mismatches_422, prev.mismatches_422, Mark::Mismatch),
-            (now.keys_stored, prev.keys_stored, Mark::Stored),
-            (now.keys_evicted, prev.keys_evicted, Mark::Evicted),
         ];
         for (n, p, mark) in deltas {
             for _ in p..n {
                 marks.push((at, mark));
             }
+        }
+        for _ in prev.keys_stored..now.keys_stored {
+            keys.push((at, KeyChange::Stored));
+        }
+        for _ in prev.keys_evicted..now.keys_evicted {
+            keys.push((at, KeyChange::Evicted));
         }
         prev = *now;
         if tick.kind == TickKind::Rerun {
@@ -189,6 +209,19 @@ pub fn summarise(cfg: &SimConfig, design: Design) -> Result<Summary, SimError> {
         }
     }
     attempts.sort_by_key(|a| a.attempt);
+    // The story is over once nothing but expiries is left to happen: what it still holds
+    // leaves the store when each entry's expiry comes.
+    if let Some(last) = trace.ticks.last() {
+        keys.extend(
+            last.state
+                .memory
+                .iter()
+                .filter_map(|e| e.expires_at)
+                .map(|t| (off(t), KeyChange::Evicted)),
+        );
+    }
+    // Stable, so a key stored and evicted at one moment keeps its order.
+    keys.sort_by_key(|&(t, _)| t);
     let intent = trace.outcome.intents.first();
     let reconcile = intent.and_then(|i| i.reconcile.as_ref());
     Ok(Summary {
@@ -203,7 +236,9 @@ pub fn summarise(cfg: &SimConfig, design: Design) -> Result<Summary, SimError> {
         reruns,
         counters: trace.outcome.counters,
         marks,
+        keys,
         attempts,
+        id: 0,
     })
 }
 
@@ -244,7 +279,9 @@ impl<'a> Memo<'a> {
         }
         let mut cfg = self.cfg.clone();
         cfg.faults = faults_of(pattern, self.settings, &self.cfg);
-        let summary = Rc::new(summarise(&cfg, self.design)?);
+        let mut summary = summarise(&cfg, self.design)?;
+        summary.id = self.simulated;
+        let summary = Rc::new(summary);
         self.simulated += 1;
         if pattern.is_empty() {
             self.plain = Some(Rc::clone(&summary));

@@ -96,7 +96,6 @@ pub const NO_KEYS_HELD: &str = "No key was held at any moment of this day.";
 
 /// One design's figures in two sentences: what it charged, then what its store did.
 pub fn design_figures(r: &Report, d: &super::DesignReport) -> [String; 2] {
-    let bytes = u128::from(d.peak_keys) * u128::from(r.settings.record_bytes);
     [
         format!(
             "{:.3} attempts an order · {} charges · {} orders charged more than once ({} too much) · {} believed paid and never charged · {} charged and not believed paid",
@@ -108,12 +107,14 @@ pub fn design_figures(r: &Report, d: &super::DesignReport) -> [String; 2] {
             count(d.charged_unconfirmed),
         ),
         format!(
-            "hit rate {} · {} 409s · {} 422s · peak {} keys, {} at {} B each",
+            "hit rate {} · {} 409s · {} 422s · {} keys stored, {} evicted · peak {} keys, {} at {} B each",
             rate(d.hit_rate()),
             count(d.conflicts_409),
             count(d.mismatches_422),
+            count(d.keys_stored),
+            count(d.keys_evicted),
             count(d.peak_keys),
-            crate::units::bytes_si(bytes),
+            crate::units::bytes_si(u128::from(d.peak_bytes)),
             r.settings.record_bytes
         ),
     ]
@@ -138,12 +139,20 @@ pub fn assumed() -> String {
 }
 
 /// The figures of a week of keys against the duplicates' money, as [`week_of_keys`] says
-/// them.
+/// them. Every count of keys held comes from the sweep of each key's life.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeekOfKeys {
-    pub keys_a_day: u64,
-    pub keys_a_week: u128,
+    /// The most keys the design that keeps its key with the charge held at once, at the
+    /// processor's own retention.
+    pub peak_keys: u64,
+    pub peak_bytes: u128,
+    /// The most it would have held at once had every key it wrote been kept 7 days.
+    pub week_peak_keys: u64,
     pub week_bytes: u128,
+    pub keys_a_day: u64,
+    /// Seven days at this period's rate, when the period is shorter than seven days (so the
+    /// sweep above cannot show a full week).
+    pub steady_week: Option<u128>,
     /// Orders the design that keeps its key with the charge charged more than once.
     pub keyed_duplicates: u64,
     /// The design that charged the most too much, and how much, when one did.
@@ -157,39 +166,58 @@ pub fn week_figures(r: &Report) -> Option<WeekOfKeys> {
     let days = s.over_ms as f64 / crate::sim::time::DAY_MS as f64;
     let keyed = r.designs.iter().find(|d| d.design == Design::WithCharge)?;
     let per_day = (keyed.keys_stored as f64 / days.max(f64::MIN_POSITIVE)).round();
-    let week = (per_day * 7.0) as u128;
+    let steady_week = (s.over_ms < super::tally::WEEK_MS).then_some((per_day * 7.0) as u128);
     let worst = r
         .designs
         .iter()
         .filter(|d| d.duplicate_orders > 0)
         .max_by_key(|d| d.duplicate_cents)
         .map(|d| (d.design, d.duplicate_cents, d.duplicate_charges));
+    let size = u128::from(s.record_bytes);
     Some(WeekOfKeys {
+        peak_keys: keyed.peak_keys,
+        peak_bytes: u128::from(keyed.peak_keys) * size,
+        week_peak_keys: keyed.week_peak_keys,
+        week_bytes: u128::from(keyed.week_peak_keys) * size,
         keys_a_day: per_day as u64,
-        keys_a_week: week,
-        week_bytes: week * u128::from(s.record_bytes),
+        steady_week,
         keyed_duplicates: keyed.duplicate_orders,
         worst,
     })
 }
 
-/// The week of keys in sentences, one a line.
+/// The week of keys in sentences, one a line: the store at the processor's own retention,
+/// then the same keys kept a week, then the money that is set against them.
 pub fn week_of_keys(r: &Report, retention_ms: u64) -> Vec<String> {
     let s = &r.settings;
     let mut out = Vec::new();
     let Some(w) = week_figures(r) else {
         return out;
     };
+    let bytes = crate::units::bytes_si;
     out.push(format!(
-        "A week of keys: about {} keys a day, so {} held for 7 days, {} at {} B each.",
-        count(w.keys_a_day),
-        crate::units::group_digits(w.keys_a_week),
-        crate::units::bytes_si(w.week_bytes),
+        "Kept for {} as here, with-charge's keys peaked at {} held at once ({} at {} B each).",
+        crate::units::duration_ms(retention_ms),
+        count(w.peak_keys),
+        bytes(w.peak_bytes),
         s.record_bytes
     ));
+    let week = format!(
+        "A week of keys: had each of these keys been kept 7 days from its write, the store would have held at most {} ({})",
+        count(w.week_peak_keys),
+        bytes(w.week_bytes),
+    );
+    out.push(match w.steady_week {
+        Some(n) => format!(
+            "{week}; at about {} keys a day, 7 such days hold {} ({}).",
+            count(w.keys_a_day),
+            crate::units::group_digits(n),
+            bytes(n * u128::from(s.record_bytes))
+        ),
+        None => format!("{week}."),
+    });
     out.push(format!(
-        "Keys are kept for {} here; with-charge charged {} orders more than once.",
-        crate::units::duration_ms(retention_ms),
+        "with-charge charged {} orders more than once.",
         count(w.keyed_duplicates)
     ));
     match w.worst {

@@ -106,7 +106,9 @@ pub fn draw(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>,
     figures_laid.draw(&figures, frame.buffer_mut(), foot, 0);
 }
 
-/// Orders charged more than once, one bar per design.
+/// Orders that ended wrong, one bar per design: charged twice, charged and not believed
+/// paid, or believed paid and never charged. Any of them is harm, so a design that charges
+/// once and leaves the shop unaware is drawn as the harm it is, not as a safe zero.
 fn duplicates(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_>, theme: &Theme) {
     let label_width = area.width.saturating_sub(12) as usize;
     let bars: Vec<Bar<'_>> = report
@@ -121,10 +123,10 @@ fn duplicates(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_
                 theme.text()
             };
             Bar::default()
-                .value(d.duplicate_orders)
-                .text_value(count(d.duplicate_orders))
+                .value(d.ended_wrong)
+                .text_value(count(d.ended_wrong))
                 .label(Line::styled(name, style))
-                .style(if d.duplicate_orders > 0 {
+                .style(if d.ended_wrong > 0 {
                     theme.lost()
                 } else {
                     theme.dim()
@@ -135,7 +137,7 @@ fn duplicates(frame: &mut Frame<'_>, area: Rect, report: &Report, look: &Look<'_
         .block(
             Block::default()
                 .borders(Borders::ALL)
-                .title(Span::styled(" charged 2+ times ", theme.bold())),
+                .title(Span::styled(" orders ended wrong ", theme.bold())),
         )
         .direction(Direction::Horizontal)
         .bar_width(1)
