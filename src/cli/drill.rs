@@ -8,8 +8,10 @@ use std::time::Duration;
 
 pub const AFTER_HELP: &str = "\
 The drill sends a fixed number of requests, listed before the first one leaves: the same key \
-and body twice, the same key with another amount, N at once with one key, one without a key, \
-one with an unquoted key and one with a 256-character key; with --read-back, a GET before and \
+and body twice, the same key written the other way (quoted for a bare key, bare for a quoted \
+one), the same key with another amount, N at once with one key, one without a key, one with \
+a key of its own written the other way and one with a 256-character key; keys go bare, as \
+client libraries send them, unless --key-syntax sf-string; with --read-back, a GET before and \
 after the first two. Each request has --timeout, the whole drill --max-time; no redirect is \
 followed. Only loopback addresses (127.0.0.0/8, [::1], localhost) are drilled unless \
 --allow-remote is given: every POST the endpoint takes may charge, so drill a test endpoint.
@@ -54,6 +56,11 @@ pub struct DrillArgs {
     /// endpoint that takes nothing else.
     #[arg(long, value_name = "FORMAT", default_value = "token", value_parser = key_format)]
     pub key_format: battery::KeyFormat,
+    /// How the keys are written in the header: bare, as client libraries send them (Stripe's,
+    /// and most HTTP clients), or sf-string, in double quotes as the draft writes them. The
+    /// key-syntax row then sends the same key the other way.
+    #[arg(long, value_name = "SYNTAX", default_value = "bare", value_parser = key_syntax)]
+    pub key_syntax: battery::KeySyntax,
     /// How many requests are sent at once with one key (2–16).
     #[arg(long, short = 'n', value_name = "N", default_value_t = 5,
           value_parser = clap::value_parser!(u8).range(2..=battery::MAX_CONCURRENCY as i64))]
@@ -193,6 +200,7 @@ pub fn plan(args: &DrillArgs) -> anyhow::Result<Plan> {
         tag: battery::fresh_tag(),
         key_format: args.key_format,
         expiry_wait: args.expiry_wait.map(Duration::from_millis),
+        key_syntax: args.key_syntax,
     })
 }
 
@@ -278,6 +286,20 @@ pub fn run(args: &DrillArgs) -> anyhow::Result<Outcome> {
         None => report::standing(&drilled.rows).exit(),
     };
     Ok(Outcome { text, exit, error })
+}
+
+/// `bare` or `sf-string`, for `--key-syntax`.
+fn key_syntax(text: &str) -> Result<battery::KeySyntax, String> {
+    battery::KeySyntax::ALL
+        .iter()
+        .find(|(name, _)| *name == text)
+        .map(|(_, f)| *f)
+        .ok_or_else(|| {
+            format!(
+                "expected bare or sf-string, found {}",
+                crate::text::sanitize_line(text)
+            )
+        })
 }
 
 /// `token` or `uuid`, for `--key-format`.

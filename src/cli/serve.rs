@@ -11,7 +11,7 @@ use std::time::Duration;
 pub const AFTER_HELP: &str = "\
 The first line printed is `listening on http://ADDRESS`; then one line per request. POST \
 /charges takes a JSON body {\"order\": \"5531\", \"amount\": \"$48.60\"} and an \
-Idempotency-Key header holding a quoted string; GET /charges?key=K looks a key up, GET \
+Idempotency-Key header holding a key, in quotes as the draft writes it or bare as client libraries send it; GET /charges?key=K looks a key up, GET \
 /charges?order=O lists an order's charges. Errors are application/problem+json, replays carry \
 Idempotent-Replayed: true.
 

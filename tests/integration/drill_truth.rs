@@ -54,6 +54,18 @@ enum Behaviour {
     FirstThenHang,
     /// Every answer carries the status 999, which is no HTTP status, and the same body.
     Status999,
+    /// One request at a time is charged (a lock around look-up, charge and store); the
+    /// answer is stored, then sent `hold` later, and a repeat that finds it stored gets 409
+    /// with that answer at once. So its 409s come back before the first 201 while answering a
+    /// request already completed: no sign of a conflict in flight.
+    StoresBeforeSending,
+    /// A repeat of a key in progress waits until the first request is done (which takes
+    /// `hold`), then gets the first's answer: held and replayed, no 409.
+    HoldsAndReplays,
+    /// Takes only keys of `[A-Za-z0-9._~:-]`, as one registry middleware does: a key in
+    /// quotes is refused with 400 "Invalid Idempotency-Key". A request without a key is
+    /// charged. Otherwise it stores the answer with the key and replays it.
+    BareTokensOnly,
 }
 
 /// A service that replays by key and marks a replay `Idempotency-Replayed: true`.
@@ -238,6 +250,79 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                     | Behaviour::Redirect307
                     | Behaviour::FirstThenHang
                     | Behaviour::Status999 => {}
+                    Behaviour::StoresBeforeSending => {
+                        let key = key.unwrap_or_default();
+                        let mut store = done.lock().expect("the store");
+                        if let Some(stored) = store.get(&(key.clone(), String::new())).cloned() {
+                            drop(store);
+                            answer(&mut stream, 409, &stored);
+                            return;
+                        }
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        store.insert((key, String::new()), made.clone());
+                        drop(store);
+                        std::thread::sleep(hold);
+                        answer(&mut stream, 201, &made);
+                    }
+                    Behaviour::HoldsAndReplays => {
+                        let slot = (key.unwrap_or_default(), "held".to_string());
+                        let mut first = false;
+                        loop {
+                            let mut store = entries.lock().expect("the store");
+                            match store.get(&slot) {
+                                Some(Entry::Done(body, _)) => {
+                                    let body = body.clone();
+                                    drop(store);
+                                    answer(&mut stream, 201, &body);
+                                    return;
+                                }
+                                Some(Entry::Pending) => {}
+                                None => {
+                                    store.insert(slot.clone(), Entry::Pending);
+                                    first = true;
+                                }
+                            }
+                            drop(store);
+                            if first {
+                                break;
+                            }
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
+                        std::thread::sleep(hold);
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        entries
+                            .lock()
+                            .expect("the store")
+                            .insert(slot, Entry::Done(made.clone(), std::time::Instant::now()));
+                        answer(&mut stream, 201, &made);
+                    }
+                    Behaviour::BareTokensOnly => {
+                        let Some(key) = key else {
+                            let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                            answer(&mut stream, 201, &format!(r#"{{"id":"ch_{n}"}}"#));
+                            return;
+                        };
+                        let token = !key.is_empty()
+                            && key
+                                .chars()
+                                .all(|ch| ch.is_ascii_alphanumeric() || "._~:-".contains(ch));
+                        if !token {
+                            answer(&mut stream, 400, r#"{"error":"Invalid Idempotency-Key"}"#);
+                            return;
+                        }
+                        let mut store = done.lock().expect("the store");
+                        if let Some(stored) = store.get(&(key.clone(), String::new())).cloned() {
+                            drop(store);
+                            answer(&mut stream, 201, &stored);
+                            return;
+                        }
+                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        store.insert((key, String::new()), made.clone());
+                        answer(&mut stream, 201, &made);
+                    }
                     Behaviour::Expiring { ttl, bug } => {
                         let key = key.unwrap_or_default();
                         let slot = (key.clone(), "expiring".to_string());
@@ -813,4 +898,94 @@ fn a_status_outside_http_is_never_a_replay_pass() {
         row["seen"].as_str().is_some_and(|s| s.contains("999")),
         "{row}"
     );
+}
+
+fn drilled_with_hold(behaviour: Behaviour, hold: Duration, extra: &[&str]) -> Value {
+    let server = start(behaviour, hold);
+    let url = format!("http://{}/charges", server.addr);
+    let mut args = vec![url.as_str(), "--json"];
+    args.extend_from_slice(extra);
+    let out = drill(&args);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&out.stderr)))
+}
+
+/// A server that stores its answer before sending it answers the repeats with 409 and that
+/// answer, ahead of the first 201: those 409s answered a completed request, so the
+/// concurrency row was not tested, whatever the order the answers came back in.
+#[test]
+fn a_409_carrying_the_stored_answer_never_passes_the_concurrency_row() {
+    for _ in 0..3 {
+        let v = drilled_with_hold(
+            Behaviour::StoresBeforeSending,
+            Duration::from_millis(60),
+            &[],
+        );
+        let row = row_of(&v, "concurrent");
+        assert_eq!(row["verdict"], "not-run", "{row}");
+        let seen = row["seen"].as_str().unwrap_or_default();
+        assert!(seen.contains("already completed"), "{seen}");
+    }
+}
+
+/// Repeats held until the first finished, then answered with its answer, all open together
+/// for half a second: a pass named for what it is, from the drill's own timings.
+#[test]
+fn repeats_held_and_replayed_are_named_from_the_timings() {
+    let v = drilled_with_hold(Behaviour::HoldsAndReplays, Duration::from_millis(500), &[]);
+    let row = row_of(&v, "concurrent");
+    assert_eq!(row["verdict"], "pass", "{row}");
+    let seen = row["seen"].as_str().unwrap_or_default();
+    assert!(
+        seen.contains("held until the first finished, then replayed")
+            && seen.contains("were open together for"),
+        "{seen}"
+    );
+    // The JSON carries each exchange with its times, so the row can be judged again.
+    let race: Vec<&Value> = v["exchanges"]
+        .as_array()
+        .expect("exchanges")
+        .iter()
+        .filter(|e| e["step"] == "concurrent")
+        .collect();
+    assert_eq!(race.len(), 5, "{}", v["exchanges"]);
+    let last_left = race
+        .iter()
+        .filter_map(|e| e["answer"]["times"]["left_us"].as_u64())
+        .max()
+        .expect("times");
+    let first_done = race
+        .iter()
+        .filter_map(|e| e["answer"]["times"]["done_us"].as_u64())
+        .min()
+        .expect("times");
+    assert!(first_done - last_left > 400_000, "{race:?}");
+}
+
+/// An endpoint that takes only bare tokens refuses every quoted key with 400. Drilled with
+/// quoted keys, it is told so first and nothing that needs a taken key is judged (two alike
+/// 400s are no replay); drilled bare, as clients send keys, it replays, and the key-syntax
+/// row fails for the key in quotes it refused.
+#[test]
+fn an_endpoint_that_refuses_quoted_keys_is_told_so_and_judged_bare() {
+    let v = drilled_with_hold(
+        Behaviour::BareTokensOnly,
+        Duration::ZERO,
+        &["--key-syntax", "sf-string"],
+    );
+    let all = v["rows"].as_array().expect("rows");
+    assert_eq!(all[0]["check"], "key-format", "{}", v["rows"]);
+    assert_eq!(all[0]["verdict"], "fail");
+    let seen = all[0]["seen"].as_str().unwrap_or_default();
+    assert!(seen.contains("--key-syntax bare"), "{seen}");
+    for r in &all[1..] {
+        assert_ne!(r["verdict"], "pass", "{r}");
+    }
+    assert!(v["nearest_design"].is_null(), "{}", v["nearest_design"]);
+    let v = drilled_with_hold(Behaviour::BareTokensOnly, Duration::ZERO, &[]);
+    let rows = rows(&v);
+    assert!(!rows.contains_key("key-format"), "{}", v["rows"]);
+    assert_eq!(rows["replay"], "pass", "{}", v["rows"]);
+    assert_eq!(rows["key-syntax"], "fail", "{}", v["rows"]);
+    assert_eq!(v["key_syntax"], "bare");
 }

@@ -624,8 +624,13 @@ fn hostile_headers_and_bodies_get_a_4xx_and_the_server_lives_on() {
             400,
         ),
         (
-            "an unquoted key",
-            post("Idempotency-Key: K7Q4\r\n", good),
+            "a bare key with a space in it",
+            post("Idempotency-Key: K7 Q4\r\n", good),
+            400,
+        ),
+        (
+            "a bare key with a mark no client sends",
+            post("Idempotency-Key: K7(Q4)\r\n", good),
             400,
         ),
         (
@@ -731,8 +736,22 @@ fn a_dry_run_tells_the_plan_and_sends_nothing() {
     let plan = text(&out.stdout);
     assert!(plan.contains("sends 10 requests"), "{plan}");
     assert!(plan.contains("5-7. POST at once"), "{plan}");
-    assert!(plan.contains("(not quoted)"), "{plan}");
+    // Keys go bare, as client libraries send them, and the same key goes once in quotes.
+    assert!(plan.contains("same key in quotes (\"idem-drill-"), "{plan}");
+    assert!(plan.contains("(in quotes)"), "{plan}");
     assert_eq!(charges_of_5531(&server), 0, "no request reached the server");
+    let out = drill(&[
+        &server.url("/charges"),
+        "--dry-run",
+        "--key-syntax",
+        "sf-string",
+    ]);
+    let plan = text(&out.stdout);
+    assert!(
+        plan.contains("1. POST with Idempotency-Key: \"idem-drill-"),
+        "{plan}"
+    );
+    assert!(plan.contains("(bare)"), "{plan}");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 use super::client::{self, KeySent, Seen, Send};
 use super::target::Target;
 use crate::sim::Cents;
+use serde::Serialize;
 use serde_json::Value;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
@@ -48,6 +49,56 @@ pub struct Plan {
     /// `--expiry-wait`: how long to wait after a first request before its key is used again,
     /// past the expiry the API states, to see the key processed anew, once.
     pub expiry_wait: Option<Duration>,
+    /// How the keys are written in the header.
+    pub key_syntax: KeySyntax,
+}
+
+/// How a key is written in the `Idempotency-Key` header: bare, as client libraries send it
+/// (Stripe's, and most HTTP clients given a header value), or as the draft writes it, a
+/// Structured Field string in double quotes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KeySyntax {
+    #[default]
+    Bare,
+    SfString,
+}
+
+impl KeySyntax {
+    pub const ALL: [(&'static str, KeySyntax); 2] = [
+        ("bare", KeySyntax::Bare),
+        ("sf-string", KeySyntax::SfString),
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            KeySyntax::Bare => "bare",
+            KeySyntax::SfString => "sf-string",
+        }
+    }
+
+    /// The other way of writing a key.
+    pub fn other(self) -> KeySyntax {
+        match self {
+            KeySyntax::Bare => KeySyntax::SfString,
+            KeySyntax::SfString => KeySyntax::Bare,
+        }
+    }
+
+    /// `key` as this syntax writes it in the header.
+    pub fn write(self, key: &str) -> String {
+        match self {
+            KeySyntax::Bare => key.to_string(),
+            KeySyntax::SfString => quoted(key),
+        }
+    }
+
+    /// `in quotes` or `bare`: how a key so written looks, in words.
+    pub fn words(self) -> &'static str {
+        match self {
+            KeySyntax::Bare => "bare",
+            KeySyntax::SfString => "in quotes",
+        }
+    }
 }
 
 /// The shape of the keys the drill sends: its own readable tokens, or UUIDs for an endpoint
@@ -221,7 +272,7 @@ impl Plan {
         if let Some(r) = &reads {
             step(1, format!("GET {r} (before)"), &mut lines);
         }
-        let replay = quoted(&self.replay_key());
+        let replay = self.key_syntax.write(&self.replay_key());
         step(
             1,
             format!("POST with Idempotency-Key: {replay}"),
@@ -238,11 +289,13 @@ impl Plan {
         if reads.is_some() {
             step(1, "GET the read-back again".into(), &mut lines);
         }
+        let other = self.key_syntax.other();
         step(
             1,
             format!(
-                "POST the same key without its quotes ({}), same body: one key or two?",
-                self.replay_key()
+                "POST the same key {} ({}), same body: one key or two?",
+                other.words(),
+                other.write(&self.replay_key())
             ),
             &mut lines,
         );
@@ -258,7 +311,7 @@ impl Plan {
             self.concurrency,
             format!(
                 "POST at once, all with Idempotency-Key: {}",
-                quoted(&self.race_key())
+                self.key_syntax.write(&self.race_key())
             ),
             &mut lines,
         );
@@ -266,14 +319,18 @@ impl Plan {
         step(
             1,
             format!(
-                "POST with Idempotency-Key: {} (not quoted)",
-                self.bare_key()
+                "POST with Idempotency-Key: {} ({})",
+                other.write(&self.bare_key()),
+                other.words()
             ),
             &mut lines,
         );
         step(
             1,
-            format!("POST with a quoted key of {LONG_KEY} characters"),
+            format!(
+                "POST with a key of {LONG_KEY} characters, {}",
+                self.key_syntax.words()
+            ),
             &mut lines,
         );
         if let Some(wait) = self.expiry_wait {
@@ -281,7 +338,7 @@ impl Plan {
                 1,
                 format!(
                     "POST with Idempotency-Key: {}, then wait {}",
-                    quoted(&self.expiry_key()),
+                    self.key_syntax.write(&self.expiry_key()),
                     crate::units::duration_ms(ms(wait))
                 ),
                 &mut lines,
@@ -311,23 +368,43 @@ pub struct Observed {
     pub read_back: Option<[Seen; 3]>,
     pub first: Option<Seen>,
     pub retry: Option<Seen>,
-    /// The first request's key again without its quotes, with the same body: whether the
-    /// endpoint read the quotes as syntax (one key) or as part of the key (two).
-    pub unquoted_repeat: Option<Seen>,
+    /// The first request's key again in the other syntax (bare for a quoted key, quoted for
+    /// a bare one), with the same body: whether the endpoint read the quotes as syntax (one
+    /// key) or as part of the key (two).
+    pub other_syntax_repeat: Option<Seen>,
     pub mismatch: Option<Seen>,
     pub race: Option<Vec<Seen>>,
     pub missing: Option<Seen>,
-    pub bare: Option<Seen>,
+    /// A key of its own in the other syntax.
+    pub other_syntax: Option<Seen>,
     pub long: Option<Seen>,
     /// With `--expiry-wait`: the first request under the expiry key, and the requests sent
     /// at once with it after the wait.
     pub before_expiry: Option<Seen>,
     pub after_expiry: Option<Vec<Seen>>,
+    /// Every request the drill sent and what came back, in the order sent.
+    pub exchanges: Vec<Exchange>,
     /// Requests sent, and how long the drill took.
     pub sent: usize,
     pub millis: u64,
     /// The checks left out because the time ran out.
     pub out_of_time: bool,
+}
+
+/// One request the drill sent, as it went on the wire, and its answer: what `--json` carries
+/// so that a report can be judged again from the exchanges alone.
+#[derive(Clone, Debug, Serialize)]
+pub struct Exchange {
+    /// The step of the battery it belongs to: `read-back`, `first`, `retry`,
+    /// `same-key-other-syntax`, `key-reuse`, `concurrent`, `missing-key`, `other-syntax-key`,
+    /// `long-key`, `before-expiry` or `after-expiry`.
+    pub step: &'static str,
+    pub method: &'static str,
+    pub url: String,
+    /// The `Idempotency-Key` header's value as sent; none when the request carried none.
+    pub key: Option<String>,
+    pub body: Option<String>,
+    pub answer: Seen,
 }
 
 /// How long the retry waits after the first request's answer.
@@ -343,22 +420,29 @@ pub fn run(plan: &Plan) -> Observed {
         (!left.is_zero()).then(|| client::agent(plan.timeout.min(left), !plan.target.loopback))
     };
     let body = plan.body_text();
-    let one = |seen: &mut Observed, s: &Send| -> Option<Seen> {
+    let syntax = plan.key_syntax;
+    let one = |seen: &mut Observed, step: &'static str, s: &Send| -> Option<Seen> {
         let a = agent(&started)?;
         seen.sent += 1;
-        Some(client::send(&a, s))
+        let answer = client::send(&a, s, started);
+        seen.exchanges.push(Exchange::of(step, s, answer.clone()));
+        Some(answer)
     };
-    let replay_key = KeySent::Raw(quoted(&plan.replay_key()));
+    let replay_key = KeySent::Raw(syntax.write(&plan.replay_key()));
     let read = plan.read_back_send();
     let mut reads = Vec::new();
     if let Some(r) = &read
-        && let Some(s) = one(&mut seen, r)
+        && let Some(s) = one(&mut seen, "read-back", r)
     {
         reads.push(s);
     }
-    seen.first = one(&mut seen, &plan.post(replay_key.clone(), body.clone()));
+    seen.first = one(
+        &mut seen,
+        "first",
+        &plan.post(replay_key.clone(), body.clone()),
+    );
     if let Some(r) = &read
-        && let Some(s) = one(&mut seen, r)
+        && let Some(s) = one(&mut seen, "read-back", r)
     {
         reads.push(s);
     }
@@ -368,45 +452,80 @@ pub fn run(plan: &Plan) -> Observed {
     if seen.first.is_some() {
         std::thread::sleep(RETRY_PAUSE.min(plan.max_time.saturating_sub(started.elapsed())));
     }
-    seen.retry = one(&mut seen, &plan.post(replay_key.clone(), body.clone()));
+    seen.retry = one(
+        &mut seen,
+        "retry",
+        &plan.post(replay_key.clone(), body.clone()),
+    );
     if let Some(r) = &read
-        && let Some(s) = one(&mut seen, r)
+        && let Some(s) = one(&mut seen, "read-back", r)
     {
         reads.push(s);
     }
     if let Ok(three) = <[Seen; 3]>::try_from(reads) {
         seen.read_back = Some(three);
     }
-    seen.unquoted_repeat = one(
+    seen.other_syntax_repeat = one(
         &mut seen,
-        &plan.post(KeySent::Raw(plan.replay_key()), body.clone()),
+        "same-key-other-syntax",
+        &plan.post(
+            KeySent::Raw(syntax.other().write(&plan.replay_key())),
+            body.clone(),
+        ),
     );
     if let Some(other) = &plan.other_body {
-        seen.mismatch = one(&mut seen, &plan.post(replay_key, other.to_string()));
+        seen.mismatch = one(
+            &mut seen,
+            "key-reuse",
+            &plan.post(replay_key, other.to_string()),
+        );
     }
     if let Some(a) = agent(&started) {
-        let race = plan.post(KeySent::Raw(quoted(&plan.race_key())), body.clone());
-        seen.race = Some(at_once(&a, &race, plan.concurrency));
+        let race = plan.post(KeySent::Raw(syntax.write(&plan.race_key())), body.clone());
+        let answers = at_once(&a, &race, plan.concurrency, started);
+        for answer in &answers {
+            seen.exchanges
+                .push(Exchange::of("concurrent", &race, answer.clone()));
+        }
+        seen.race = Some(answers);
         seen.sent += plan.concurrency;
     }
-    seen.missing = one(&mut seen, &plan.post(KeySent::None, body.clone()));
-    seen.bare = one(
+    seen.missing = one(
         &mut seen,
-        &plan.post(KeySent::Raw(plan.bare_key()), body.clone()),
+        "missing-key",
+        &plan.post(KeySent::None, body.clone()),
+    );
+    seen.other_syntax = one(
+        &mut seen,
+        "other-syntax-key",
+        &plan.post(
+            KeySent::Raw(syntax.other().write(&plan.bare_key())),
+            body.clone(),
+        ),
     );
     seen.long = one(
         &mut seen,
-        &plan.post(KeySent::Raw(quoted(&plan.long_key())), body.clone()),
+        "long-key",
+        &plan.post(KeySent::Raw(syntax.write(&plan.long_key())), body.clone()),
     );
     if let Some(wait) = plan.expiry_wait {
-        let key = KeySent::Raw(quoted(&plan.expiry_key()));
-        seen.before_expiry = one(&mut seen, &plan.post(key.clone(), body.clone()));
+        let key = KeySent::Raw(syntax.write(&plan.expiry_key()));
+        seen.before_expiry = one(
+            &mut seen,
+            "before-expiry",
+            &plan.post(key.clone(), body.clone()),
+        );
         let left = plan.max_time.saturating_sub(started.elapsed());
         if seen.before_expiry.is_some() && left > wait {
             std::thread::sleep(wait);
             if let Some(a) = agent(&started) {
                 let again = plan.post(key, body.clone());
-                seen.after_expiry = Some(at_once(&a, &again, plan.concurrency));
+                let answers = at_once(&a, &again, plan.concurrency, started);
+                for answer in &answers {
+                    seen.exchanges
+                        .push(Exchange::of("after-expiry", &again, answer.clone()));
+                }
+                seen.after_expiry = Some(answers);
                 seen.sent += plan.concurrency;
             }
         }
@@ -416,23 +535,33 @@ pub fn run(plan: &Plan) -> Observed {
     seen
 }
 
+impl Exchange {
+    fn of(step: &'static str, s: &Send, answer: Seen) -> Exchange {
+        Exchange {
+            step,
+            method: s.method,
+            url: s.url.clone(),
+            key: match &s.key {
+                KeySent::None => None,
+                KeySent::Raw(v) => Some(v.clone()),
+            },
+            body: s.body.clone(),
+            answer,
+        }
+    }
+}
+
 /// Sends `n` copies of one request together: every thread waits at a barrier, so they
-/// leave within a moment of each other. The answers come back in thread order.
-fn at_once(agent: &ureq::Agent, s: &Send, n: usize) -> Vec<Seen> {
+/// leave within a moment of each other. The answers come back in thread order, each timed
+/// from `origin`.
+fn at_once(agent: &ureq::Agent, s: &Send, n: usize, origin: Instant) -> Vec<Seen> {
     let barrier = Arc::new(Barrier::new(n));
-    let origin = Instant::now();
-    let micros = move || u64::try_from(origin.elapsed().as_micros()).unwrap_or(u64::MAX);
     let handles: Vec<_> = (0..n)
         .map(|_| {
             let (agent, s, barrier) = (agent.clone(), s.clone(), Arc::clone(&barrier));
             std::thread::spawn(move || {
                 barrier.wait();
-                let left = micros();
-                let mut seen = client::send(&agent, &s);
-                // When each answer came, so a 409 counts as a conflict with work in flight
-                // only if it came while the request that succeeded was still open.
-                seen.span = Some((left, micros()));
-                seen
+                client::send(&agent, &s, origin)
             })
         })
         .collect();
@@ -486,6 +615,7 @@ mod tests {
             tag: "abc234".into(),
             key_format: KeyFormat::Token,
             expiry_wait: None,
+            key_syntax: KeySyntax::SfString,
         };
         assert_eq!(plan.long_key().len(), LONG_KEY);
         assert_eq!(plan.request_count(), 11);

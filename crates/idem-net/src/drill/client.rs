@@ -46,9 +46,22 @@ pub struct Seen {
     /// Why no answer came (a refused connection, a timeout).
     pub error: Option<String>,
     pub millis: u64,
-    /// For a request sent with others at once: when it left and when its answer was read,
-    /// in microseconds from the moment they were released together.
-    pub span: Option<(u64, u64)>,
+    /// When the request left, when its answer's status line and headers had come, and when
+    /// its body had been read, from the drill's start: what the rows that weigh timings
+    /// (the concurrent ones) judge from, and what `--json` carries so a report can be
+    /// judged again. None for an answer made by hand in a test.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub times: Option<Times>,
+}
+
+/// When one exchange happened, in microseconds from the drill's start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Times {
+    pub left_us: u64,
+    /// The status line and headers had come: the server had finished what it does before it
+    /// answers. Equal to `done_us` when no answer came.
+    pub head_us: u64,
+    pub done_us: u64,
 }
 
 /// Why an answer's body was not read whole.
@@ -170,9 +183,11 @@ pub fn agent(timeout: Duration, use_proxy: bool) -> ureq::Agent {
         .into()
 }
 
-/// Sends `s`, and returns what came back.
-pub fn send(agent: &ureq::Agent, s: &Send) -> Seen {
+/// Sends `s`, and returns what came back, timed from `origin` (the drill's start).
+pub fn send(agent: &ureq::Agent, s: &Send, origin: Instant) -> Seen {
+    let micros = move || u64::try_from(origin.elapsed().as_micros()).unwrap_or(u64::MAX);
     let started = Instant::now();
+    let left_us = micros();
     let result = match s.method {
         "GET" => {
             let mut r = agent.get(&s.url);
@@ -192,6 +207,7 @@ pub fn send(agent: &ureq::Agent, s: &Send) -> Seen {
         }
     };
     let millis = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    let head_us = micros();
     match result {
         Ok(mut response) => {
             let header = |name: &str| {
@@ -212,6 +228,11 @@ pub fn send(agent: &ureq::Agent, s: &Send) -> Seen {
                 crate::text::sanitize_line(&header("content-type").unwrap_or_default());
             let status = response.status().as_u16();
             let (bytes, unread) = read_body(&mut response.body_mut().as_reader());
+            let times = Some(Times {
+                left_us,
+                head_us,
+                done_us: micros(),
+            });
             Seen {
                 status: Some(status),
                 body: String::from_utf8_lossy(&bytes).into_owned(),
@@ -222,12 +243,17 @@ pub fn send(agent: &ureq::Agent, s: &Send) -> Seen {
                 unread,
                 error: None,
                 millis,
-                span: None,
+                times,
             }
         }
         Err(e) => Seen {
             error: Some(describe(&e)),
             millis,
+            times: Some(Times {
+                left_us,
+                head_us,
+                done_us: head_us,
+            }),
             ..Seen::default()
         },
     }

@@ -2,8 +2,8 @@
 //! HTTP Header Field*, with its level (MUST, SHOULD, or none for what the draft leaves
 //! open), and the design of the simulation the endpoint behaves most like.
 
-use super::battery::{Observed, Plan};
-use super::client::Seen;
+use super::battery::{KeySyntax, Observed, Plan};
+use super::client::{self, Seen};
 use crate::sim::Design;
 use serde::Serialize;
 
@@ -128,17 +128,23 @@ fn incomparable(first: &Seen, retry: &Seen) -> Option<String> {
     })
 }
 
-/// When every request that carried a key failed with a server error while the one without
-/// a key did not: the endpoint did not take the drill's keys, and nothing else can be judged.
+/// When every request that carried a key in the chosen syntax was refused (a 4xx or 5xx)
+/// with an answer the one without a key did not get: the endpoint did not take the drill's
+/// keys as written, and nothing that depends on a taken key can be judged.
 pub fn keys_not_taken(plan: &Plan, o: &Observed) -> Option<String> {
-    let mut keyed: Vec<&Seen> = [&o.first, &o.retry, &o.unquoted_repeat, &o.mismatch, &o.bare]
-        .into_iter()
-        .flatten()
-        .collect();
+    let mut keyed: Vec<&Seen> = [&o.first, &o.retry].into_iter().flatten().collect();
     keyed.extend(o.race.iter().flatten());
-    let unkeyed = o.missing.as_ref()?.status?;
-    let failed = |s: &&Seen| s.status.is_some_and(|st| st >= 500);
-    if keyed.len() < 3 || !keyed.iter().all(failed) || unkeyed >= 500 {
+    let missing = o.missing.as_ref()?;
+    let unkeyed = missing.status?;
+    let refused = |s: &&Seen| s.status.is_some_and(|st| st >= 400);
+    if keyed.len() < 3 || !keyed.iter().all(refused) {
+        return None;
+    }
+    // The same answer without a key: the refusal is not about the key.
+    if keyed
+        .iter()
+        .any(|s| s.status == Some(unkeyed) && s.body == missing.body)
+    {
         return None;
     }
     let statuses: Vec<String> = {
@@ -147,15 +153,29 @@ pub fn keys_not_taken(plan: &Plan, o: &Observed) -> Option<String> {
         all.dedup();
         all.iter().map(u16::to_string).collect()
     };
-    let hint = match plan.key_format {
-        super::battery::KeyFormat::Token => {
-            "; if it takes only UUIDs, drill it again with --key-format uuid"
+    let syntax = plan.key_syntax;
+    let other = syntax.other();
+    let other_taken = [&o.other_syntax, &o.other_syntax_repeat]
+        .into_iter()
+        .flatten()
+        .any(Seen::ok);
+    let hint = if other_taken {
+        format!(
+            "; a key written {} was taken, so drill it again with --key-syntax {}",
+            other.words(),
+            other.id()
+        )
+    } else {
+        let mut tries = vec![format!("--key-syntax {}", other.id())];
+        if plan.key_format == super::battery::KeyFormat::Token {
+            tries.push("--key-format uuid".into());
         }
-        super::battery::KeyFormat::Uuid => "",
+        format!("; try {}", tries.join(" or "))
     };
     Some(format!(
-        "every one of the {} requests with a key got {}, and the one without a key got {unkeyed}: the endpoint did not take the keys sent{hint}",
+        "every one of the {} requests with a key written {} got {}, and the one without a key got {unkeyed}: the endpoint did not take these keys{hint}",
         keyed.len(),
+        syntax.words(),
         statuses.join(" or ")
     ))
 }
@@ -189,9 +209,9 @@ fn judged(plan: &Plan, o: &Observed) -> Vec<Row> {
         concurrent(o),
         mismatch(plan, o),
         missing(o),
-        syntax(o),
-        bare(o),
-        long(o),
+        syntax(plan, o),
+        other_syntax(plan, o),
+        long(plan, o),
         expiry(plan),
         after_expiry(plan, o),
     ]
@@ -290,7 +310,14 @@ fn replay(o: &Observed) -> Row {
     if let Some(why) = incomparable(a, b) {
         return r(Verdict::Fail, format!("{pair}: {why}"));
     }
-    if same_answer(a, b) {
+    if same_answer(a, b) && !a.ok() && !b.replayed {
+        r(
+            Verdict::Info,
+            format!(
+                "{pair}, the same body: an error answered twice alike, which does not show that the key was remembered"
+            ),
+        )
+    } else if same_answer(a, b) {
         r(Verdict::Pass, format!("{pair}, the same body{marked}"))
     } else if a.status == b.status && b.replayed {
         r(
@@ -373,7 +400,16 @@ fn one_effect(o: &Observed) -> Row {
             ),
         );
     }
-    if same_answer(a, b) || (a.status == b.status && b.replayed) {
+    if !a.ok() {
+        r(
+            Verdict::Info,
+            format!(
+                "{} then {}: the first request was refused, so no effect is shown either way (give --read-back to look)",
+                a.short(),
+                b.short()
+            ),
+        )
+    } else if same_answer(a, b) || (a.status == b.status && b.replayed) {
         r(
             Verdict::Pass,
             "judged from the answers (give --read-back to look)".into(),
@@ -458,24 +494,10 @@ fn concurrent(o: &Observed) -> Row {
         )
     } else if !others.is_empty() {
         r(Verdict::Fail, tally)
-    } else if conflicts > 0 && in_flight_conflicts(race) == 0 {
-        // Every 409 came after the success had been answered: they answer a completed
-        // request, which the replay row judges; nothing overlapped.
-        let took = oks
-            .iter()
-            .filter_map(|s| s.span.map(|(a, b)| b.saturating_sub(a)))
-            .max()
-            .map_or(String::new(), |us| {
-                format!(" in {}", crate::units::duration_ms(us.div_ceil(1000)))
-            });
-        r(
-            Verdict::NotRun,
-            format!(
-                "not tested: the endpoint answered{took}, and every 409 came after that answer, so none met the first request in flight; give it a slower handler (idem serve --slow, or a test hook that holds the charge)"
-            ),
-        )
     } else if conflicts > 0 {
-        r(Verdict::Pass, tally)
+        conflicts_row(r, race, &oks, tally)
+    } else if let Some(held) = held_then_replayed(race) {
+        r(Verdict::Pass, format!("{tally}: {held}"))
     } else {
         r(
             Verdict::Info,
@@ -484,21 +506,106 @@ fn concurrent(o: &Observed) -> Row {
     }
 }
 
-/// The 409s answered while the request that succeeded was still open: the conflicts that
-/// show in-flight work refused. Without timings (a test's hand-made answers) every 409 counts.
-fn in_flight_conflicts(race: &[Seen]) -> usize {
-    let open_until = race
+/// How far ahead of the first request's answer a 409 must come back to show that it met that
+/// request's work still going: a server may store an answer a moment before its bytes leave,
+/// so a 409 only just ahead of the answer proves nothing.
+fn margin_us(winner: &client::Times) -> u64 {
+    (winner.head_us.saturating_sub(winner.left_us) / 4).max(20_000)
+}
+
+/// The request among `oks` that was worked on, not replayed: the first whose answer came.
+fn winner<'a>(oks: &[&'a Seen]) -> Option<&'a Seen> {
+    oks.iter()
+        .filter(|s| !s.replayed)
+        .min_by_key(|s| s.times.map_or(0, |t| t.head_us))
+        .copied()
+}
+
+/// A 409 that carries a completed request's stored answer (the body of a success, or marked
+/// as a replay): it answered a request that had finished, not one in flight.
+fn carries_stored_answer(conflict: &Seen, oks: &[&Seen]) -> bool {
+    conflict.replayed
+        || (conflict.whole()
+            && !conflict.body.is_empty()
+            && oks.iter().any(|s| s.whole() && s.body == conflict.body))
+}
+
+/// The row when some answers were 409: a pass only for a 409 that carries no stored answer
+/// and came back well before the first request's own answer, so the server's work on that
+/// request provably overlapped it. Otherwise the row was not tested, and says why.
+fn conflicts_row(
+    r: impl Fn(Verdict, String) -> Row,
+    race: &[Seen],
+    oks: &[&Seen],
+    tally: String,
+) -> Row {
+    let conflicts: Vec<&Seen> = race.iter().filter(|s| s.status == Some(409)).collect();
+    let fresh: Vec<&Seen> = conflicts
         .iter()
-        .filter(|s| s.ok() && !s.replayed)
-        .filter_map(|s| s.span.map(|(_, end)| end))
-        .max();
-    race.iter()
-        .filter(|s| s.status == Some(409))
-        .filter(|s| match (s.span, open_until) {
-            (Some((_, end)), Some(until)) => end <= until,
-            _ => true,
-        })
-        .count()
+        .copied()
+        .filter(|c| !carries_stored_answer(c, oks))
+        .collect();
+    let slower = "give it a slower handler (idem serve --slow, or a test hook that holds the charge) and drill it again";
+    if fresh.is_empty() {
+        return r(
+            Verdict::NotRun,
+            format!(
+                "not tested: every 409 carried the answer of the request that succeeded, so each answered a request already completed, not one in flight; {slower}"
+            ),
+        );
+    }
+    let first = winner(oks);
+    let Some(w) = first.and_then(|w| w.times) else {
+        // Answers made by hand carry no times: a 409 with no stored answer is taken at its word.
+        return r(Verdict::Pass, tally);
+    };
+    let margin = margin_us(&w);
+    let ahead: Vec<u64> = fresh
+        .iter()
+        .filter_map(|c| c.times)
+        .filter(|t| t.done_us.saturating_add(margin) <= w.head_us)
+        .map(|t| w.head_us - t.done_us)
+        .collect();
+    let took = crate::units::duration_ms(w.head_us.saturating_sub(w.left_us).div_ceil(1000));
+    match ahead.iter().min() {
+        Some(&least) => r(
+            Verdict::Pass,
+            format!(
+                "{tally}: {} of the 409s came back at least {} before the first request's answer ({took}), while it was still being worked on",
+                ahead.len(),
+                crate::units::duration_ms(least / 1000)
+            ),
+        ),
+        None => r(
+            Verdict::NotRun,
+            format!(
+                "not tested: the request that succeeded was answered in {took}, and no 409 came back at least {} before that answer, so none is shown to have met it in flight; {slower}",
+                crate::units::duration_ms(margin / 1000)
+            ),
+        ),
+    }
+}
+
+/// When every request succeeded with one answer, all of them open together, and the others'
+/// answers came only once the first's had: the server held the repeats until the first
+/// finished, then replayed its answer. A legitimate way to answer a concurrent repeat.
+fn held_then_replayed(race: &[Seen]) -> Option<String> {
+    if race.len() < 2 || !race.iter().all(Seen::ok) || distinct(race.iter()) != 1 {
+        return None;
+    }
+    let times: Vec<client::Times> = race.iter().map(|s| s.times).collect::<Option<_>>()?;
+    let last_left = times.iter().map(|t| t.left_us).max()?;
+    let first_done = times.iter().map(|t| t.done_us).min()?;
+    let first_head = times.iter().map(|t| t.head_us).min()?;
+    if last_left >= first_head {
+        return None;
+    }
+    let together = first_done.saturating_sub(last_left);
+    Some(format!(
+        "all {} were open together for {}, and each got the first's answer: held until the first finished, then replayed",
+        race.len(),
+        crate::units::duration_ms(together / 1000)
+    ))
 }
 
 /// How many different bodies the answers hold.
@@ -593,7 +700,7 @@ fn missing(o: &Observed) -> Row {
     }
 }
 
-fn syntax(o: &Observed) -> Row {
+fn syntax(plan: &Plan, o: &Observed) -> Row {
     let r = row(
         "key-syntax",
         "the key is a Structured Field string, in quotes, and is taken as one",
@@ -602,31 +709,53 @@ fn syntax(o: &Observed) -> Row {
     if let Some(why) = not_run(&o.first) {
         return r(Verdict::NotRun, why);
     }
-    match (&o.first, &o.bare) {
+    let (sent, other) = (plan.key_syntax, plan.key_syntax.other());
+    match (&o.first, &o.other_syntax) {
         (Some(q), _) if q.ok() => {
-            let (verdict, what) = parsed(q, o);
-            r(verdict, format!("a quoted key: {}{what}", q.short()))
+            let (verdict, what) = parsed(plan, q, o);
+            r(
+                verdict,
+                format!("a key {}: {}{what}", sent.words(), q.short()),
+            )
         }
-        (Some(q), Some(b)) if b.ok() => r(
-            Verdict::Fail,
-            format!(
-                "a quoted key: {}, yet an unquoted one: {}",
-                q.short(),
-                b.short()
+        (Some(q), Some(b)) if b.ok() => match sent {
+            KeySyntax::SfString => r(
+                Verdict::Fail,
+                format!(
+                    "a key in quotes: {}, yet a bare one: {}: the field is not read as a Structured Field string",
+                    q.short(),
+                    b.short()
+                ),
             ),
-        ),
+            KeySyntax::Bare => r(
+                Verdict::Pass,
+                format!(
+                    "a bare key: {}, a key in quotes: {}: keys are read as Structured Field strings, and bare ones refused",
+                    q.short(),
+                    b.short()
+                ),
+            ),
+        },
         (Some(q), _) => r(
             Verdict::Info,
-            format!("a quoted key: {}; the endpoint took nothing", q.short()),
+            format!(
+                "a key {}: {}; a key {}: {}; the endpoint took neither",
+                sent.words(),
+                q.short(),
+                other.words(),
+                o.other_syntax
+                    .as_ref()
+                    .map_or("not sent".into(), Seen::short)
+            ),
         ),
         (None, _) => r(Verdict::NotRun, "not sent".into()),
     }
 }
 
-/// Whether a quoted key that was taken was also read as a Structured Field string: the
-/// same key sent without its quotes must be the same key (its answer comes back) or refused
-/// as malformed. Taken as new, the quotes were kept as part of the key.
-fn parsed(q: &Seen, o: &Observed) -> (Verdict, String) {
+/// Whether a key that was taken was also read as a Structured Field string: the same key
+/// written the other way must be the same key (its answer comes back) or, sent bare to a
+/// strict reader, refused as malformed. Taken as new, the quotes are part of the key.
+fn parsed(plan: &Plan, q: &Seen, o: &Observed) -> (Verdict, String) {
     let as_first =
         |s: &Seen| s.replayed || (s.whole() && q.whole() && s.body == q.body && !q.body.is_empty());
     if !o.retry.as_ref().is_some_and(as_first) {
@@ -635,56 +764,88 @@ fn parsed(q: &Seen, o: &Observed) -> (Verdict, String) {
             "; its repeat was not recognised (see replay), so whether the quotes were read as syntax cannot be told".into(),
         );
     }
-    let Some(u) = &o.unquoted_repeat else {
+    let other = plan.key_syntax.other();
+    let Some(u) = &o.other_syntax_repeat else {
         return (
             Verdict::Info,
-            "; not shown to be parsed: the time ran out before the same key went unquoted".into(),
+            format!(
+                "; not shown to be parsed: the time ran out before the same key went {}",
+                other.words()
+            ),
         );
     };
-    match u.status {
+    match (u.status, other) {
         _ if as_first(u) => (
             Verdict::Pass,
             format!(
-                ", and the same key unquoted got the first answer ({}): the quotes were read as syntax",
+                ", and the same key {} got the first answer ({}): the quotes were read as syntax",
+                other.words(),
                 u.short()
             ),
         ),
-        Some(400..=499) => (
+        (Some(400..=499), KeySyntax::Bare) => (
             Verdict::Pass,
             format!(
-                "; the same key unquoted was refused ({}): the field is read as a Structured Field",
+                "; the same key bare was refused ({}): the field is read as a Structured Field",
+                u.short()
+            ),
+        ),
+        (Some(400..=499), KeySyntax::SfString) => (
+            Verdict::Fail,
+            format!(
+                "; the same key in quotes, as the draft writes it, was refused ({}): the field is not read as a Structured Field string",
                 u.short()
             ),
         ),
         _ if u.ok() => (
             Verdict::Variant,
             format!(
-                ", yet the same key unquoted was processed as new ({}): the quotes are kept as part of the key, so a client that sends it bare gets a second effect",
-                u.short()
+                ", yet the same key {} was processed as new ({}): the quotes are kept as part of the key, so a client that {} gets a second effect",
+                other.words(),
+                u.short(),
+                match other {
+                    KeySyntax::Bare => "sends it bare",
+                    KeySyntax::SfString => "quotes it, as the draft asks,",
+                }
             ),
         ),
         _ => (
             Verdict::Info,
             format!(
-                "; the same key unquoted: {}, so whether the quotes were read as syntax cannot be told",
+                "; the same key {}: {}, so whether the quotes were read as syntax cannot be told",
+                other.words(),
                 u.status_text()
             ),
         ),
     }
 }
 
-fn bare(o: &Observed) -> Row {
-    open_question(
-        "unquoted-key",
-        "a key sent without quotes (not an sf-string): refused or taken",
-        &o.bare,
-    )
+fn other_syntax(plan: &Plan, o: &Observed) -> Row {
+    match plan.key_syntax.other() {
+        KeySyntax::Bare => open_question(
+            "unquoted-key",
+            "a key sent without quotes (not an sf-string): refused or taken",
+            &o.other_syntax,
+        ),
+        KeySyntax::SfString => open_question(
+            "quoted-key",
+            "a key sent in quotes (an sf-string, as the draft writes it): refused or taken",
+            &o.other_syntax,
+        ),
+    }
 }
 
-fn long(o: &Observed) -> Row {
+fn long(plan: &Plan, o: &Observed) -> Row {
     open_question(
         "long-key",
-        "a quoted key of 256 characters (the draft sets no limit; Stripe's is 255)",
+        match plan.key_syntax {
+            KeySyntax::SfString => {
+                "a quoted key of 256 characters (the draft sets no limit; Stripe's is 255)"
+            }
+            KeySyntax::Bare => {
+                "a bare key of 256 characters (the draft sets no limit; Stripe's is 255)"
+            }
+        },
         &o.long,
     )
 }
@@ -1055,28 +1216,98 @@ mod tests {
         }
     }
 
+    fn timed(status: u16, body: &str, left: u64, head: u64) -> Seen {
+        Seen {
+            times: Some(client::Times {
+                left_us: left,
+                head_us: head,
+                done_us: head + 100,
+            }),
+            ..seen(status, body)
+        }
+    }
+
     #[test]
     fn a_conflict_counts_only_while_the_first_is_in_flight() {
-        let at = |status: u16, body: &str, span: (u64, u64)| Seen {
-            span: Some(span),
-            ..seen(status, body)
-        };
-        // The success answered at 300 ms, the 409 at 5 ms: a conflict with work in flight.
+        // The success answered at 300 ms, the 409 (no stored answer) at 5 ms: in flight.
         let slow = observed(
             seen(200, "ch_1"),
-            vec![at(200, "a", (0, 300_000)), at(409, "", (0, 5_000))],
+            vec![timed(200, "a", 0, 300_000), timed(409, "busy", 0, 5_000)],
             seen(422, ""),
         );
-        assert_eq!(concurrent(&slow).verdict, Verdict::Pass);
+        let row = concurrent(&slow);
+        assert_eq!(row.verdict, Verdict::Pass, "{}", row.seen);
+        assert!(
+            row.seen.contains("while it was still being worked on"),
+            "{}",
+            row.seen
+        );
         // The success answered at 2 ms, every 409 later: not tested.
         let fast = observed(
             seen(200, "ch_1"),
-            vec![at(200, "a", (0, 2_000)), at(409, "a", (0, 9_000))],
+            vec![timed(200, "a", 0, 2_000), timed(409, "busy", 0, 9_000)],
             seen(422, ""),
         );
         let row = concurrent(&fast);
         assert_eq!(row.verdict, Verdict::NotRun, "{}", row.seen);
         assert!(row.seen.contains("not tested"), "{}", row.seen);
+    }
+
+    /// A server that stores the answer a moment before its bytes leave: its 409s carry that
+    /// answer and may come back before it. They answered a completed request.
+    #[test]
+    fn a_409_carrying_the_stored_answer_is_never_a_conflict_in_flight() {
+        let early = observed(
+            seen(201, "ch_1"),
+            vec![timed(201, "ch_7", 0, 30_000), timed(409, "ch_7", 0, 20_000)],
+            seen(422, ""),
+        );
+        let row = concurrent(&early);
+        assert_eq!(row.verdict, Verdict::NotRun, "{}", row.seen);
+        assert!(row.seen.contains("already completed"), "{}", row.seen);
+        // Nor one only just ahead of the first answer: nothing shows the work overlapped.
+        let close = observed(
+            seen(201, "ch_1"),
+            vec![timed(201, "ch_7", 0, 30_000), timed(409, "busy", 0, 25_000)],
+            seen(422, ""),
+        );
+        assert_eq!(concurrent(&close).verdict, Verdict::NotRun);
+    }
+
+    /// Five open together for half a second, each answered with the first's answer: held
+    /// and replayed, a pass of its own kind, never "no overlap was seen".
+    #[test]
+    fn repeats_held_until_the_first_finished_then_replayed_pass_by_name() {
+        let race: Vec<Seen> = (0..5)
+            .map(|i| timed(201, "ch_3", i * 100, 505_000 + i * 50))
+            .collect();
+        let row = concurrent(&observed(seen(201, "ch_1"), race, seen(422, "")));
+        assert_eq!(row.verdict, Verdict::Pass, "{}", row.seen);
+        assert!(
+            row.seen
+                .contains("held until the first finished, then replayed")
+                && row.seen.contains("open together for 504 ms"),
+            "{}",
+            row.seen
+        );
+        // Sent one after another's answer, they never overlapped.
+        let serial: Vec<Seen> = (0..3)
+            .map(|i| timed(201, "ch_3", i * 10_000, i * 10_000 + 2_000))
+            .collect();
+        let row = concurrent(&observed(seen(201, "ch_1"), serial, seen(422, "")));
+        assert_eq!(row.verdict, Verdict::Info, "{}", row.seen);
+    }
+
+    /// Two identical errors are no replay, and say nothing of an effect.
+    #[test]
+    fn errors_answered_alike_pass_nothing() {
+        let o = observed(seen(400, "Invalid key"), vec![], seen(400, "Invalid key"));
+        let o = Observed {
+            first: Some(seen(400, "Invalid key")),
+            ..o
+        };
+        assert_eq!(replay(&o).verdict, Verdict::Info, "{}", replay(&o).seen);
+        assert_eq!(one_effect(&o).verdict, Verdict::Info);
     }
 
     #[test]
@@ -1162,6 +1393,7 @@ mod tests {
             key_format: super::super::battery::KeyFormat::Token,
             expiry_wait: None,
             tag: "t".into(),
+            key_syntax: super::super::battery::KeySyntax::SfString,
         }
     }
 
@@ -1172,7 +1404,7 @@ mod tests {
     /// The long-key row says how long the key it sent was.
     #[test]
     fn the_long_key_row_names_the_length_sent() {
-        let row = long(&Observed::default());
+        let row = long(&test_plan(), &Observed::default());
         assert!(
             row.requirement
                 .contains(&format!("{} characters", super::super::battery::LONG_KEY)),

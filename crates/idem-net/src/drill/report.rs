@@ -193,10 +193,15 @@ pub fn json(
             "retry": observed.retry,
             "key_reuse": observed.mismatch,
             "concurrent": observed.race,
+            "same_key_other_syntax": observed.other_syntax_repeat,
             "missing_key": observed.missing,
-            "unquoted_key": observed.bare,
+            "other_syntax_key": observed.other_syntax,
             "long_key": observed.long,
+            "before_expiry": observed.before_expiry,
+            "after_expiry": observed.after_expiry,
         },
+        "key_syntax": plan.key_syntax.id(),
+        "exchanges": observed.exchanges,
     });
     serde_json::to_string_pretty(&v).map_err(|e| format!("cannot write the report as JSON: {e}"))
 }

@@ -25,10 +25,11 @@ Nothing was charged.",
 pub const KEY_INVALID: Kind = Kind {
     name: "key-invalid",
     status: 400,
-    title: "Idempotency-Key is not one quoted string",
-    page: "The Idempotency-Key header holds one Structured Field string (RFC 8941): printable ASCII \
-between double quotes, as in Idempotency-Key: \"K7Q4\", at most 255 characters, and only one such \
-header per request. Nothing was charged.",
+    title: "Idempotency-Key is not one key",
+    page: "The Idempotency-Key header holds one key: a Structured Field string (RFC 8941), printable \
+ASCII between double quotes, as in Idempotency-Key: \"K7Q4\", or the same key bare, as client \
+libraries send it (Idempotency-Key: K7Q4; letters, digits and !#$%&'*+-.^_`|~:/=), at most 255 \
+characters, and only one such header per request. Nothing was charged.",
 };
 
 pub const KEY_IN_PROGRESS: Kind = Kind {

@@ -37,11 +37,16 @@ pub fn read_key(values: &[&str]) -> KeyHeader {
         }
     };
     let shown = crate::text::shorten(&crate::text::sanitize_line(value), 40);
+    // A key sent bare, as client libraries send it, is the same key as that key in quotes.
+    let bare = value.trim_matches([' ', '\t']);
+    if !bare.starts_with('"') && !bare.is_empty() && bare.chars().all(bare_key_char) {
+        return checked(bare);
+    }
     let item: sfv::Item = match sfv::Parser::new(value).parse() {
         Ok(item) => item,
         Err(_) if !value.trim_start().starts_with('"') => {
             return KeyHeader::Invalid(format!(
-                "`{shown}` is not quoted; the key is a Structured Field string, as in Idempotency-Key: \"{shown}\""
+                "`{shown}` is neither a key in quotes nor a bare key of letters, digits and {BARE_MARKS}"
             ));
         }
         Err(e) => {
@@ -52,10 +57,22 @@ pub fn read_key(values: &[&str]) -> KeyHeader {
     };
     let Some(key) = item.bare_item.as_string() else {
         return KeyHeader::Invalid(format!(
-            "`{shown}` is not quoted; the key is a Structured Field string, as in Idempotency-Key: \"{shown}\""
+            "`{shown}` is neither a key in quotes nor a bare key of letters, digits and {BARE_MARKS}"
         ));
     };
-    let key = key.as_str();
+    checked(key.as_str())
+}
+
+/// The marks a bare key may hold besides letters and digits: HTTP's token characters, and
+/// the `:`, `/` and `=` of base64 and prefixed keys.
+const BARE_MARKS: &str = "!#$%&'*+-.^_`|~:/=";
+
+fn bare_key_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || BARE_MARKS.contains(c)
+}
+
+/// A key read from the header, held to the server's limits.
+fn checked(key: &str) -> KeyHeader {
     let length = key.chars().count();
     if key.is_empty() {
         return KeyHeader::Invalid("the key is empty".into());
@@ -175,7 +192,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_key_is_one_quoted_string() {
+    fn the_key_is_one_quoted_string_or_one_bare_key() {
         assert_eq!(read_key(&[]), KeyHeader::Missing);
         assert_eq!(read_key(&["\"K7Q4\""]), KeyHeader::Key("K7Q4".into()));
         assert_eq!(read_key(&[" \"K7Q4\" "]), KeyHeader::Key("K7Q4".into()));
@@ -184,7 +201,14 @@ mod tests {
             KeyHeader::Invalid(why) => why,
             other => panic!("{v:?} read as {other:?}"),
         };
-        assert!(invalid(&["K7Q4"]).contains("not quoted"));
+        // Bare, as client libraries send it: the same key as in quotes.
+        assert_eq!(read_key(&["K7Q4"]), KeyHeader::Key("K7Q4".into()));
+        assert_eq!(
+            read_key(&["550e8400-e29b-41d4-a716-446655440000"]),
+            KeyHeader::Key("550e8400-e29b-41d4-a716-446655440000".into())
+        );
+        assert!(invalid(&["K7 Q4"]).contains("neither a key in quotes"));
+        assert!(invalid(&["(K7Q4)"]).contains("neither a key in quotes"));
         assert!(invalid(&["\"K7Q4"]).contains("RFC 8941"));
         assert!(invalid(&["\"\""]).contains("empty"));
         assert!(invalid(&["\"a\", \"b\""]).contains("RFC 8941"));
