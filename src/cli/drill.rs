@@ -222,6 +222,9 @@ fn write_scenario(
     drilled: &drill::Drilled,
 ) -> anyhow::Result<String> {
     let Some((design, why)) = &drilled.nearest else {
+        if let Some(why) = &drilled.none_fits {
+            anyhow::bail!("{why}; no scenario was written");
+        }
         anyhow::bail!(
             "too little came back to tell which design the endpoint behaves like; no scenario was written"
         );
@@ -264,11 +267,17 @@ pub fn run(args: &DrillArgs) -> anyhow::Result<Outcome> {
             &drilled.rows,
             &drilled.observed,
             drilled.nearest.as_ref(),
+            drilled.none_fits.as_deref(),
         )
         .map_err(anyhow::Error::msg)?
             + "\n"
     } else {
-        report::text(&drilled.rows, &drilled.observed, drilled.nearest.as_ref())
+        report::text(
+            &drilled.rows,
+            &drilled.observed,
+            drilled.nearest.as_ref(),
+            drilled.none_fits.as_deref(),
+        )
     };
     let mut error = None;
     if let Some(path) = &args.scenario_out {

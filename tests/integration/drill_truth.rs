@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::{idem_command, run_with_timeout, unique_name};
+use common::{TempDir, idem_command, run_with_timeout, unique_name};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -66,6 +66,11 @@ enum Behaviour {
     /// quotes is refused with 400 "Invalid Idempotency-Key". A request without a key is
     /// charged. Otherwise it stores the answer with the key and replays it.
     BareTokensOnly,
+    /// Charges a key's first request, then refuses every later one with 422, repeats with
+    /// the same body included: it hashes the payload one way when it stores it and another
+    /// when it reads it back (a real bug). Requests that overlap the first get 409. It
+    /// charges each key once, however the replay row reads.
+    HashesWrongly,
 }
 
 /// A service that replays by key and marks a replay `Idempotency-Replayed: true`.
@@ -97,8 +102,12 @@ enum Entry {
 struct TestServer {
     addr: String,
     charges: Arc<AtomicU32>,
+    /// Every charge made, by the key header as it came (quotes and all) and the body.
+    ledger: Ledger,
     stop: Arc<AtomicBool>,
 }
+
+type Ledger = Arc<Mutex<HashMap<(String, String), u32>>>;
 
 impl Drop for TestServer {
     fn drop(&mut self) {
@@ -179,17 +188,27 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
     // Completed keys: the key and body, with the answer stored for them.
     let done: Arc<Mutex<HashMap<(String, String), String>>> = Arc::default();
     let entries: Arc<Mutex<HashMap<(String, String), Entry>>> = Arc::default();
-    let (c, s) = (charges.clone(), stop.clone());
+    let ledger: Ledger = Arc::default();
+    let (c, s, l) = (charges.clone(), stop.clone(), ledger.clone());
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             if s.load(Ordering::SeqCst) {
                 break;
             }
             let Ok(mut stream) = stream else { continue };
-            let (c, done, entries) = (c.clone(), done.clone(), entries.clone());
+            let (c, done, entries, l) = (c.clone(), done.clone(), entries.clone(), l.clone());
             std::thread::spawn(move || {
                 let Some((method, key, body)) = read_request(&mut stream) else {
                     return;
+                };
+                let entry = (key.clone().unwrap_or_default(), body.clone());
+                // Makes a charge: counted, and written to the ledger under its key and body.
+                let charge = || {
+                    *l.lock()
+                        .expect("the ledger")
+                        .entry(entry.clone())
+                        .or_default() += 1;
+                    c.fetch_add(1, Ordering::SeqCst) + 1
                 };
                 match behaviour {
                     Behaviour::HugeBody => {
@@ -250,6 +269,39 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                     | Behaviour::Redirect307
                     | Behaviour::FirstThenHang
                     | Behaviour::Status999 => {}
+                    Behaviour::HashesWrongly => {
+                        let key = key.unwrap_or_default();
+                        let slot = (key, "hashed".to_string());
+                        let mut store = entries.lock().expect("the store");
+                        match store.get(&slot) {
+                            Some(Entry::Pending) => {
+                                drop(store);
+                                answer(&mut stream, 409, r#"{"error":"in progress"}"#);
+                                return;
+                            }
+                            Some(Entry::Done(..)) => {
+                                drop(store);
+                                answer(
+                                    &mut stream,
+                                    422,
+                                    r#"{"error":"payload does not match the key"}"#,
+                                );
+                                return;
+                            }
+                            None => {
+                                store.insert(slot.clone(), Entry::Pending);
+                            }
+                        }
+                        drop(store);
+                        std::thread::sleep(hold);
+                        let n = charge();
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        entries
+                            .lock()
+                            .expect("the store")
+                            .insert(slot, Entry::Done(made.clone(), std::time::Instant::now()));
+                        answer(&mut stream, 201, &made);
+                    }
                     Behaviour::StoresBeforeSending => {
                         let key = key.unwrap_or_default();
                         let mut store = done.lock().expect("the store");
@@ -258,7 +310,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                             answer(&mut stream, 409, &stored);
                             return;
                         }
-                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let n = charge();
                         let made = format!(r#"{{"id":"ch_{n}"}}"#);
                         store.insert((key, String::new()), made.clone());
                         drop(store);
@@ -290,7 +342,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                             std::thread::sleep(Duration::from_millis(5));
                         }
                         std::thread::sleep(hold);
-                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let n = charge();
                         let made = format!(r#"{{"id":"ch_{n}"}}"#);
                         entries
                             .lock()
@@ -300,7 +352,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                     }
                     Behaviour::BareTokensOnly => {
                         let Some(key) = key else {
-                            let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                            let n = charge();
                             answer(&mut stream, 201, &format!(r#"{{"id":"ch_{n}"}}"#));
                             return;
                         };
@@ -318,7 +370,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                             answer(&mut stream, 201, &stored);
                             return;
                         }
-                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let n = charge();
                         let made = format!(r#"{{"id":"ch_{n}"}}"#);
                         store.insert((key, String::new()), made.clone());
                         answer(&mut stream, 201, &made);
@@ -358,7 +410,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                         }
                         drop(store);
                         std::thread::sleep(hold);
-                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let n = charge();
                         let made = format!(r#"{{"id":"ch_{n}"}}"#);
                         entries
                             .lock()
@@ -390,7 +442,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                                 answer(&mut stream, 417, r#"{"error":"body differs"}"#);
                             }
                             None => {
-                                let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                                let n = charge();
                                 let made = format!(r#"{{"id":"ch_{n}"}}"#);
                                 store.insert((key, body), made.clone());
                                 answer(&mut stream, 201, &made);
@@ -422,7 +474,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                             answer_with(&mut stream, 201, &stored, "Idempotent-Replayed: true\r\n");
                             return;
                         }
-                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let n = charge();
                         let made = format!(r#"{{"id":"ch_{n}"}}"#);
                         store.insert((bare.to_string(), String::new()), made.clone());
                         answer(&mut stream, 201, &made);
@@ -437,7 +489,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                             answer(&mut stream, 409, &stored);
                             return;
                         }
-                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let n = charge();
                         let made = format!(r#"{{"id":"ch_{n}"}}"#);
                         store.insert((key, body), made.clone());
                         answer(&mut stream, 201, &made);
@@ -452,7 +504,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                             answer_with(&mut stream, 201, &stored, replayed);
                             return;
                         }
-                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let n = charge();
                         let made = format!(r#"{{"id":"ch_{n}"}}"#);
                         if after_answer {
                             answer(&mut stream, 201, &made);
@@ -479,7 +531,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                             return;
                         }
                         std::thread::sleep(hold);
-                        let n = c.fetch_add(1, Ordering::SeqCst) + 1;
+                        let n = charge();
                         let made = format!(r#"{{"id":"ch_{n}","status":"succeeded"}}"#);
                         done.lock()
                             .expect("the store")
@@ -493,6 +545,7 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
     TestServer {
         addr,
         charges,
+        ledger,
         stop,
     }
 }
@@ -988,4 +1041,117 @@ fn an_endpoint_that_refuses_quoted_keys_is_told_so_and_judged_bare() {
     assert_eq!(rows["replay"], "pass", "{}", v["rows"]);
     assert_eq!(rows["key-syntax"], "fail", "{}", v["rows"]);
     assert_eq!(v["key_syntax"], "bare");
+}
+
+/// Every test server of ours, drilled with `--scenario`: when a design is named, its
+/// scenario, replayed, charges order 5531 more than once exactly when the server's own ledger
+/// shows a repeat charged (the retry after the first completed, or requests sent together),
+/// and charges the order that reuses the key exactly when the server charged the used key
+/// with another body. When no design makes those charges, none is named and no file written.
+#[test]
+fn the_design_named_makes_the_charges_the_server_made() {
+    let servers: Vec<(&str, Behaviour, u64, Vec<&str>)> = vec![
+        ("409 with body", Behaviour::Conflict409WithBody, 300, vec![]),
+        ("replays by key", MISSPELT_REPLAYS, 0, vec![]),
+        (
+            "stores after answering",
+            Behaviour::ReplaysByKey {
+                replayed: "",
+                after_answer: true,
+            },
+            20,
+            vec![],
+        ),
+        ("fast serial 409", Behaviour::FastSerial409, 0, vec![]),
+        (
+            "uuid only",
+            Behaviour::UuidOnly,
+            0,
+            vec!["--key-format", "uuid"],
+        ),
+        ("refuses with 417", Behaviour::Refuses417, 0, vec![]),
+        (
+            "expiring",
+            Behaviour::Expiring {
+                ttl: Duration::from_secs(60),
+                bug: ExpiryBug::None,
+            },
+            200,
+            vec![],
+        ),
+        (
+            "stores before sending",
+            Behaviour::StoresBeforeSending,
+            60,
+            vec![],
+        ),
+        ("holds and replays", Behaviour::HoldsAndReplays, 300, vec![]),
+        ("bare tokens only", Behaviour::BareTokensOnly, 0, vec![]),
+        ("hashes wrongly", Behaviour::HashesWrongly, 300, vec![]),
+    ];
+    let dir = TempDir::new("drill-reproduce");
+    let mut named = 0;
+    for (name, behaviour, hold, extra) in servers {
+        let server = start(behaviour, Duration::from_millis(hold));
+        let url = format!("http://{}/charges", server.addr);
+        let out_file = dir.path().join(format!("{}.toml", name.replace(' ', "-")));
+        let out_path = out_file.display().to_string();
+        let mut args = vec![url.as_str(), "--json", "--scenario", out_path.as_str()];
+        args.extend(extra.iter().copied());
+        let out = drill(&args);
+        let v: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{name}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
+        let step = |which: &str| -> (String, String) {
+            let e = v["exchanges"]
+                .as_array()
+                .expect("exchanges")
+                .iter()
+                .find(|e| e["step"] == which)
+                .unwrap_or_else(|| panic!("{name}: no {which} exchange"));
+            (
+                e["key"].as_str().unwrap_or_default().to_string(),
+                e["body"].as_str().unwrap_or_default().to_string(),
+            )
+        };
+        let ledger = server.ledger.lock().expect("the ledger").clone();
+        let charged = |k: &(String, String)| ledger.get(k).copied().unwrap_or(0);
+        let (first, reuse, race) = (step("first"), step("key-reuse"), step("concurrent"));
+        let again = charged(&first) > 1 || charged(&race) > 1;
+        let reused = charged(&reuse) > 0;
+        let what = format!("{name}: ledger {ledger:?}\n{}", v["rows"]);
+        match v["nearest_design"]["id"].as_str() {
+            Some(id) => {
+                named += 1;
+                let design = idem::sim::Design::ALL
+                    .into_iter()
+                    .find(|d| d.id() == id)
+                    .unwrap_or_else(|| panic!("{what}: no design {id}"));
+                let text = std::fs::read_to_string(&out_file)
+                    .unwrap_or_else(|e| panic!("{what}: no scenario written: {e}"));
+                let scenario = idem::scenario::parse(&out_path, "drill", &text)
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                let trace = scenario
+                    .simulate(design)
+                    .unwrap_or_else(|e| panic!("{what}: {e}"));
+                let intents = &trace.outcome.intents;
+                let first_charges = intents[0].charges;
+                if again {
+                    assert!(first_charges > 1, "{what}: {id} charges once");
+                } else {
+                    assert_eq!(first_charges, 1, "{what}: {id}");
+                }
+                if let Some(second) = intents.get(1) {
+                    assert_eq!(second.charges > 0, reused, "{what}: {id}");
+                }
+            }
+            None => {
+                assert!(!out_file.exists(), "{what}: a scenario was written");
+                assert!(
+                    v["no_design_fits"].is_string() || out.status.code() == Some(2),
+                    "{what}"
+                );
+            }
+        }
+    }
+    assert!(named >= 8, "only {named} servers had a design named");
 }

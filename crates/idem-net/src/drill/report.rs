@@ -103,7 +103,12 @@ pub fn conforms(rows: &[Row]) -> bool {
 }
 
 /// The report as text: the table, the summary, and the nearest design.
-pub fn text(rows: &[Row], observed: &Observed, nearest: Option<&(Design, String)>) -> String {
+pub fn text(
+    rows: &[Row],
+    observed: &Observed,
+    nearest: Option<&(Design, String)>,
+    none_fits: Option<&str>,
+) -> String {
     let width = rows.iter().map(|r| r.check.len()).max().unwrap_or(5).max(5);
     let mut out = format!(
         "{:width$}  {:6}  {:7}  requirement, then what was seen\n",
@@ -158,6 +163,9 @@ pub fn text(rows: &[Row], observed: &Observed, nearest: Option<&(Design, String)
             d.id()
         ));
     }
+    if let Some(why) = none_fits {
+        out.push_str(&format!("{why}.\n"));
+    }
     out
 }
 
@@ -167,6 +175,7 @@ pub fn json(
     rows: &[Row],
     observed: &Observed,
     nearest: Option<&(Design, String)>,
+    none_fits: Option<&str>,
 ) -> Result<String, String> {
     let v = json!({
         "draft": DRAFT,
@@ -187,6 +196,7 @@ pub fn json(
             },
         },
         "nearest_design": nearest.map(|(d, why)| json!({ "id": d.id(), "name": d.name(), "why": why })),
+        "no_design_fits": none_fits,
         "responses": {
             "read_back": observed.read_back,
             "first": observed.first,

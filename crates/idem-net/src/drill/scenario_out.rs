@@ -53,6 +53,51 @@ pub fn write(
     design: Design,
     why: &str,
 ) -> Result<String, String> {
+    let mut text = story(plan, observed, rows, design, why);
+    let scenario = crate::scenario::parse("drill.toml", "drill", &text)
+        .map_err(|e| format!("the drill's scenario does not read back: {e}"))?;
+    let mut designs = vec![design];
+    if design != Design::WithCharge {
+        designs.push(Design::WithCharge);
+    }
+    for d in designs {
+        let trace = scenario
+            .simulate(d)
+            .map_err(|e| format!("the drill's scenario does not simulate under {d}: {e}"))?;
+        let o = &trace.outcome;
+        text.push_str(&format!(
+            "\n[[expect]]\ndesign = \"{}\"\ncharges = {}\nverdict = \"{}\"\n",
+            d.id(),
+            o.charges,
+            o.verdict.id()
+        ));
+    }
+    crate::scenario::parse("drill.toml", "drill", &text)
+        .map_err(|e| format!("the drill's scenario does not read back: {e}"))?;
+    Ok(text)
+}
+
+/// The charges the drill's story makes under `design`: order 5531's, and the second order's
+/// that reuses its key when the story has one.
+pub fn charges_under(
+    plan: &Plan,
+    observed: &Observed,
+    design: Design,
+) -> Result<(u32, Option<u32>), String> {
+    let text = story(plan, observed, &[], design, "");
+    let scenario = crate::scenario::parse("drill.toml", "drill", &text)
+        .map_err(|e| format!("the drill's scenario does not read back: {e}"))?;
+    let trace = scenario
+        .simulate(design)
+        .map_err(|e| format!("the drill's scenario does not simulate under {design}: {e}"))?;
+    let intents = &trace.outcome.intents;
+    let first = intents.first().map_or(0, |i| i.charges as u32);
+    Ok((first, intents.get(1).map(|i| i.charges as u32)))
+}
+
+/// The scenario's text without its expectations: the checkout, the processor, the orders
+/// and the slow first attempt.
+fn story(plan: &Plan, observed: &Observed, rows: &[Row], design: Design, why: &str) -> String {
     let url = crate::text::sanitize_line(&plan.target.url);
     let (order, amount) = order_and_amount(&plan.body);
     let other = plan
@@ -129,25 +174,5 @@ requests at once did."
     text.push_str(&format!(
         "[[fault]]\nattempt = 1\nprocessing = \"{SLOW}\"\n"
     ));
-    let scenario = crate::scenario::parse("drill.toml", "drill", &text)
-        .map_err(|e| format!("the drill's scenario does not read back: {e}"))?;
-    let mut designs = vec![design];
-    if design != Design::WithCharge {
-        designs.push(Design::WithCharge);
-    }
-    for d in designs {
-        let trace = scenario
-            .simulate(d)
-            .map_err(|e| format!("the drill's scenario does not simulate under {d}: {e}"))?;
-        let o = &trace.outcome;
-        text.push_str(&format!(
-            "\n[[expect]]\ndesign = \"{}\"\ncharges = {}\nverdict = \"{}\"\n",
-            d.id(),
-            o.charges,
-            o.verdict.id()
-        ));
-    }
-    crate::scenario::parse("drill.toml", "drill", &text)
-        .map_err(|e| format!("the drill's scenario does not read back: {e}"))?;
-    Ok(text)
+    text
 }
