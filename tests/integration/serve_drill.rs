@@ -968,3 +968,30 @@ fn the_drills_scenario_reads_back_and_is_never_overwritten_unasked() {
     let rewritten = std::fs::read_to_string(&out_file).expect("rewritten");
     assert!(rewritten.contains("retention = \"24h\""), "{rewritten}");
 }
+
+/// A published expiry shorter than the story's retries shrinks the story to fit inside it:
+/// the scenario shows what the drill saw (one charge for with-charge), not an expiry that the
+/// drill never waited for.
+#[test]
+fn a_short_published_expiry_keeps_the_scenario_true_to_what_was_seen() {
+    let server = Server::start(&["--design", "with-charge", "--slow", "200ms"]);
+    let dir = TempDir::new("drill-short-expiry");
+    let out_file = dir.join("short.toml").display().to_string();
+    let out = drill(&[
+        &server.url("/charges"),
+        "--scenario",
+        &out_file,
+        "--expiry",
+        "10s",
+    ]);
+    let written = std::fs::read_to_string(&out_file)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    assert!(written.contains("design = \"with-charge\""), "{written}");
+    assert!(written.contains("retention = \"10s\""), "{written}");
+    let scenario = idem::scenario::parse(&out_file, "short", &written).expect("it reads back");
+    let trace = scenario
+        .simulate(idem::sim::Design::WithCharge)
+        .expect("it simulates");
+    assert_eq!(trace.outcome.intents[0].charges, 1, "{written}");
+    assert_eq!(trace.outcome.intents[1].charges, 0, "{written}");
+}

@@ -9,8 +9,52 @@ use crate::sim::{Cents, Design};
 use serde_json::Value;
 
 /// The checkout waits this long for an answer; the first attempt takes longer.
-const TIMEOUT: &str = "30s";
-const SLOW: &str = "45s";
+const TIMEOUT_MS: u64 = 30_000;
+const SLOW_MS: u64 = 45_000;
+const BACKOFF_MS: u64 = 1_000;
+/// The story's attempts all come within this long of the first answer being stored; a
+/// published expiry shorter than it shrinks the story's times in proportion, so that what the
+/// story shows is what the drill saw (every request within the key's life), not an expiry.
+const STORY_SPAN_MS: u64 = 100_000;
+/// Order 5531 is paid at 14:02:07.
+const PAY_MS: u64 = (14 * 3600 + 2 * 60 + 7) * 1000;
+
+/// The story's times, shrunk to fit within a published expiry shorter than its span.
+struct Times {
+    timeout: u64,
+    slow: u64,
+    backoff: u64,
+    /// When the order that reuses the key comes: a moment after the first is charged.
+    reuse_at: u64,
+}
+
+impl Times {
+    fn for_plan(plan: &Plan) -> Times {
+        let keep = plan
+            .expiry
+            .as_ref()
+            .map_or(STORY_SPAN_MS, |e| e.published_ms.min(STORY_SPAN_MS));
+        let scaled = |ms: u64| (ms.saturating_mul(keep) / STORY_SPAN_MS).max(1);
+        let slow = scaled(SLOW_MS);
+        Times {
+            timeout: scaled(TIMEOUT_MS),
+            slow,
+            backoff: scaled(BACKOFF_MS),
+            reuse_at: PAY_MS + slow + scaled(BACKOFF_MS),
+        }
+    }
+}
+
+/// `14:02:53.000`.
+fn clock(ms: u64) -> String {
+    format!(
+        "{:02}:{:02}:{:02}.{:03}",
+        ms / 3_600_000,
+        ms / 60_000 % 60,
+        ms / 1000 % 60,
+        ms % 1000
+    )
+}
 
 /// A TOML string holding `text`, made safe first.
 fn string(text: &str) -> String {
@@ -115,16 +159,23 @@ fn story(plan: &Plan, observed: &Observed, rows: &[Row], design: Design, why: &s
             r.seen
         ));
     }
-    let story = if other.is_some() {
-        "Here that design meets the story: the first attempt takes 45 s, longer than the 30 s the \
+    let times = Times::for_plan(plan);
+    let span = |ms: u64| crate::units::duration_ms(ms);
+    let mut story = format!(
+        "Here that design meets the story: the first attempt takes {}, longer than the {} the \
 checkout waits, so the retries arrive while it is still being worked on, as the drill's \
-requests at once did; eight minutes later a second order comes with the same key and another \
-amount, as the drill's reused key did."
-    } else {
-        "Here that design meets the story: the first attempt takes 45 s, longer than the 30 s the \
-checkout waits, so the retries arrive while it is still being worked on, as the drill's \
-requests at once did."
-    };
+requests at once did",
+        span(times.slow),
+        span(times.timeout)
+    );
+    if other.is_some() {
+        story.push_str(&format!(
+            "; {} after the first is charged, a second order comes with the same key and another \
+amount, as the drill's reused key did",
+            span(times.reuse_at - PAY_MS - times.slow)
+        ));
+    }
+    story.push('.');
     let description = format!(
         "What idem drill saw at {url}:\n{seen}\nIt behaves most like the design {} ({}): {why}.\n\n{story}\n",
         design.id(),
@@ -146,8 +197,8 @@ requests at once did."
          [[checkout.layer]]\n\
          name = \"checkout\"\n\
          attempts = 5\n\
-         timeout = \"{TIMEOUT}\"\n\
-         backoff = \"1s\"\n\
+         timeout = \"{}ms\"\n\
+         backoff = \"{}ms\"\n\
          multiplier = 3.0\n\n\
          [processor]\n\
          retention = \"{retention}\"\n\n\
@@ -163,16 +214,20 @@ requests at once did."
         )),
         block(&description),
         design.id(),
+        times.timeout,
+        times.backoff,
         string(&order),
     );
     if let Some(other) = other {
         text.push_str(&format!(
-            "[[intent]]\norder = {}\nkey = \"K7Q4\"\namount = \"{other}\"\nat = \"14:10:00\"\n\n",
-            string(&format!("{order}-2"))
+            "[[intent]]\norder = {}\nkey = \"K7Q4\"\namount = \"{other}\"\nat = \"{}\"\n\n",
+            string(&format!("{order}-2")),
+            clock(times.reuse_at)
         ));
     }
     text.push_str(&format!(
-        "[[fault]]\nattempt = 1\nprocessing = \"{SLOW}\"\n"
+        "[[fault]]\nattempt = 1\nprocessing = \"{}ms\"\n",
+        times.slow
     ));
     text
 }
