@@ -77,6 +77,11 @@ pub struct DrillArgs {
     /// within --max-time).
     #[arg(long, value_name = "DURATION", value_parser = positive_duration)]
     pub expiry_wait: Option<u64>,
+    /// Send a request, wait this long, and send it again: the key must still be kept, so a
+    /// stated retention ("we keep keys 24 h") can be spot-checked in minutes (at most 30
+    /// minutes, and within --max-time with --expiry-wait).
+    #[arg(long, value_name = "DURATION", value_parser = positive_duration)]
+    pub kept_for: Option<u64>,
     /// How long each request may take.
     #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = positive_duration)]
     pub timeout: u64,
@@ -101,7 +106,7 @@ pub struct DrillArgs {
 }
 
 /// The longest `--timeout` or `--max-time` taken.
-const MAX_TIME_MS: u64 = 600_000;
+const MAX_TIME_MS: u64 = 40 * 60_000;
 /// The longest body taken on the command line.
 const MAX_BODY: usize = 16 * 1024;
 
@@ -140,7 +145,7 @@ pub fn plan(args: &DrillArgs) -> anyhow::Result<Plan> {
     }
     for (flag, ms) in [("--timeout", args.timeout), ("--max-time", args.max_time)] {
         if ms > MAX_TIME_MS {
-            anyhow::bail!("{flag} is longer than the 10 minutes a drill may take");
+            anyhow::bail!("{flag} is longer than the 40 minutes a drill may take");
         }
     }
     if let Some(wait) = args.expiry_wait {
@@ -159,6 +164,24 @@ pub fn plan(args: &DrillArgs) -> anyhow::Result<Plan> {
                 "--expiry-wait of {} does not pass the --expiry of {}; wait longer than the expiry",
                 crate::units::duration_ms(wait),
                 crate::units::duration_ms(expiry)
+            );
+        }
+    }
+    if let Some(kept) = args.kept_for {
+        if kept > 30 * 60_000 {
+            anyhow::bail!("--kept-for is longer than the 30 minutes the drill waits at most");
+        }
+        let waits = kept.saturating_add(args.expiry_wait.unwrap_or(0));
+        if waits >= args.max_time {
+            anyhow::bail!(
+                "--kept-for of {} does not fit in --max-time of {}{}; give a longer --max-time",
+                crate::units::duration_ms(kept),
+                crate::units::duration_ms(args.max_time),
+                if args.expiry_wait.is_some() {
+                    " beside --expiry-wait"
+                } else {
+                    ""
+                }
             );
         }
     }
@@ -200,6 +223,7 @@ pub fn plan(args: &DrillArgs) -> anyhow::Result<Plan> {
         tag: battery::fresh_tag(),
         key_format: args.key_format,
         expiry_wait: args.expiry_wait.map(Duration::from_millis),
+        kept_for: args.kept_for.map(Duration::from_millis),
         key_syntax: args.key_syntax,
     })
 }

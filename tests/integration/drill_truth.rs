@@ -1155,3 +1155,62 @@ fn the_design_named_makes_the_charges_the_server_made() {
     }
     assert!(named >= 8, "only {named} servers had a design named");
 }
+
+/// `--kept-for` spot-checks a stated retention: a store that forgets after 1 s, said to keep
+/// keys 24 h, is caught in 2 s, and the row says the key went earlier than stated; one that
+/// keeps its keys passes.
+#[test]
+fn kept_for_catches_a_key_forgotten_earlier_than_stated() {
+    let forgetful = drilled_with_hold(
+        Behaviour::Expiring {
+            ttl: Duration::from_secs(1),
+            bug: ExpiryBug::None,
+        },
+        Duration::ZERO,
+        &["--kept-for", "2s", "--expiry", "24h"],
+    );
+    let row = row_of(&forgetful, "kept-for");
+    assert_eq!(row["verdict"], "fail", "{row}");
+    let seen = row["seen"].as_str().unwrap_or_default();
+    assert!(
+        seen.contains("forgotten within 2 s")
+            && seen.contains("earlier than the stated expiry of 24 h"),
+        "{seen}"
+    );
+    let keeper = drilled_with_hold(
+        Behaviour::Expiring {
+            ttl: Duration::from_secs(60),
+            bug: ExpiryBug::None,
+        },
+        Duration::ZERO,
+        &["--kept-for", "1s"],
+    );
+    let row = row_of(&keeper, "kept-for");
+    assert_eq!(row["verdict"], "pass", "{row}");
+    assert!(
+        row["seen"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("kept at least 1 s"),
+        "{row}"
+    );
+}
+
+/// A store that never forgets and answers a completed repeat 409 with the stored answer: past
+/// any wait its key reads "kept at least", never "refused as if still in progress".
+#[test]
+fn a_key_never_forgotten_reads_kept_not_stuck() {
+    let v = drilled_with_hold(
+        Behaviour::FastSerial409,
+        Duration::ZERO,
+        &["--expiry-wait", "1s", "--kept-for", "1s"],
+    );
+    let after = row_of(&v, "after-expiry");
+    assert_ne!(after["verdict"], "fail", "{after}");
+    let seen = after["seen"].as_str().unwrap_or_default();
+    assert!(
+        seen.contains("kept at least 1 s") && !seen.contains("as if still in progress"),
+        "{seen}"
+    );
+    assert_eq!(row_of(&v, "kept-for")["verdict"], "pass");
+}

@@ -768,7 +768,15 @@ fn bad_drill_flags_are_usage_errors() {
         ),
         (
             &["http://127.0.0.1:9/", "--max-time", "2h"][..],
-            "10 minutes",
+            "40 minutes",
+        ),
+        (
+            &["http://127.0.0.1:9/", "--kept-for", "31m", "--max-time", "40m"][..],
+            "30 minutes",
+        ),
+        (
+            &["http://127.0.0.1:9/", "--kept-for", "60s"][..],
+            "does not fit in --max-time of 60 s",
         ),
         (&["ftp://127.0.0.1/"][..], "http://"),
         (

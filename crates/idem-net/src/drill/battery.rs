@@ -49,6 +49,9 @@ pub struct Plan {
     /// `--expiry-wait`: how long to wait after a first request before its key is used again,
     /// past the expiry the API states, to see the key processed anew, once.
     pub expiry_wait: Option<Duration>,
+    /// `--kept-for`: how long to wait after a first request before sending it again, to see
+    /// its key still kept.
+    pub kept_for: Option<Duration>,
     /// How the keys are written in the header.
     pub key_syntax: KeySyntax,
 }
@@ -197,6 +200,10 @@ impl Plan {
         self.key("expiry")
     }
 
+    pub fn kept_key(&self) -> String {
+        self.key("kept")
+    }
+
     /// A key one character longer than most readers take (always the drill's own token
     /// shape: no UUID is that long).
     pub fn long_key(&self) -> String {
@@ -236,7 +243,8 @@ impl Plan {
         } else {
             0
         };
-        3 + mismatch + self.concurrency + 3 + reads + after_expiry
+        let kept = if self.kept_for.is_some() { 2 } else { 0 };
+        3 + mismatch + self.concurrency + 3 + reads + after_expiry + kept
     }
 
     /// What the drill will send, in words, one line each, before it sends anything.
@@ -349,6 +357,22 @@ impl Plan {
                 &mut lines,
             );
         }
+        if let Some(kept) = self.kept_for {
+            step(
+                1,
+                format!(
+                    "POST with Idempotency-Key: {}, then wait {}",
+                    self.key_syntax.write(&self.kept_key()),
+                    crate::units::duration_ms(ms(kept))
+                ),
+                &mut lines,
+            );
+            step(
+                1,
+                "POST the same key and body again: still kept?".into(),
+                &mut lines,
+            );
+        }
         lines.push(
             "Each POST the endpoint takes may charge: drill a test endpoint, never a live one."
                 .into(),
@@ -382,6 +406,10 @@ pub struct Observed {
     /// at once with it after the wait.
     pub before_expiry: Option<Seen>,
     pub after_expiry: Option<Vec<Seen>>,
+    /// With `--kept-for`: the first request under the kept key, and the same request after
+    /// the wait.
+    pub kept_first: Option<Seen>,
+    pub kept_again: Option<Seen>,
     /// Every request the drill sent and what came back, in the order sent.
     pub exchanges: Vec<Exchange>,
     /// Requests sent, and how long the drill took.
@@ -397,7 +425,7 @@ pub struct Observed {
 pub struct Exchange {
     /// The step of the battery it belongs to: `read-back`, `first`, `retry`,
     /// `same-key-other-syntax`, `key-reuse`, `concurrent`, `missing-key`, `other-syntax-key`,
-    /// `long-key`, `before-expiry` or `after-expiry`.
+    /// `long-key`, `before-expiry`, `after-expiry`, `kept-first` or `kept-again`.
     pub step: &'static str,
     pub method: &'static str,
     pub url: String,
@@ -530,6 +558,19 @@ pub fn run(plan: &Plan) -> Observed {
             }
         }
     }
+    if let Some(wait) = plan.kept_for {
+        let key = KeySent::Raw(syntax.write(&plan.kept_key()));
+        seen.kept_first = one(
+            &mut seen,
+            "kept-first",
+            &plan.post(key.clone(), body.clone()),
+        );
+        let left = plan.max_time.saturating_sub(started.elapsed());
+        if seen.kept_first.is_some() && left > wait {
+            std::thread::sleep(wait);
+            seen.kept_again = one(&mut seen, "kept-again", &plan.post(key, body.clone()));
+        }
+    }
     seen.out_of_time = seen.long.is_none();
     seen.millis = ms(started.elapsed());
     seen
@@ -615,6 +656,7 @@ mod tests {
             tag: "abc234".into(),
             key_format: KeyFormat::Token,
             expiry_wait: None,
+            kept_for: None,
             key_syntax: KeySyntax::SfString,
         };
         assert_eq!(plan.long_key().len(), LONG_KEY);

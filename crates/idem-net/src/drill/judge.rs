@@ -214,7 +214,82 @@ fn judged(plan: &Plan, o: &Observed) -> Vec<Row> {
         long(plan, o),
         expiry(plan),
         after_expiry(plan, o),
+        kept_for(plan, o),
     ]
+}
+
+/// With `--kept-for`: the key is still kept after the wait, so its repeat gets the first
+/// answer; a repeat charged anew means it was forgotten sooner, earlier than the stated
+/// expiry when one was given.
+fn kept_for(plan: &Plan, o: &Observed) -> Row {
+    let r = row(
+        "kept-for",
+        "a key is still kept, its repeat answered from memory, as long as the API says",
+        Level::Should,
+    );
+    let Some(wait) = plan.kept_for else {
+        return r(
+            Verdict::NotRun,
+            "give --kept-for, a wait shorter than the API's stated expiry, to check it".into(),
+        );
+    };
+    let waited = crate::units::duration_ms(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX));
+    if let Some(why) = not_run(&o.kept_first) {
+        return r(Verdict::NotRun, why);
+    }
+    let (Some(first), Some(again)) = (&o.kept_first, &o.kept_again) else {
+        return r(
+            Verdict::NotRun,
+            format!("not sent: the wait of {waited} did not fit in --max-time"),
+        );
+    };
+    if let Some(why) = not_run(&o.kept_again) {
+        return r(Verdict::NotRun, why);
+    }
+    if !first.ok() {
+        return r(
+            Verdict::NotRun,
+            format!("the first request under the key got {}", first.short()),
+        );
+    }
+    if let Some(why) = incomparable(first, again) {
+        return r(Verdict::NotRun, why);
+    }
+    let pair = format!("{} then, {waited} later, {}", first.short(), again.short());
+    let carries_first = again.replayed || (again.body == first.body && !first.body.is_empty());
+    let stated = plan.expiry.as_ref().map(|e| e.published_ms);
+    if carries_first && again.ok() {
+        r(
+            Verdict::Pass,
+            format!("{pair}, the first answer: kept at least {waited}"),
+        )
+    } else if carries_first && again.status == Some(409) {
+        r(
+            Verdict::Pass,
+            format!("{pair} with the first answer's body: kept at least {waited}"),
+        )
+    } else if again.ok() {
+        let earlier = match stated {
+            Some(ms) if ms > u64::try_from(wait.as_millis()).unwrap_or(u64::MAX) => format!(
+                ", earlier than the stated expiry of {}",
+                crate::units::duration_ms(ms)
+            ),
+            _ => String::new(),
+        };
+        r(
+            Verdict::Fail,
+            format!(
+                "{pair}, a new answer: the key was forgotten within {waited}{earlier}, and the repeat charged anew"
+            ),
+        )
+    } else {
+        r(
+            Verdict::Info,
+            format!(
+                "{pair}: neither the first answer nor a new one, so whether the key was kept cannot be told"
+            ),
+        )
+    }
 }
 
 /// With `--expiry-wait`: the key used again after the wait is processed anew, once, even
@@ -277,6 +352,17 @@ fn after_expiry(plan: &Plan, o: &Observed) -> Row {
         r(
             Verdict::Info,
             format!("{tally}: still answered from memory, so the key had not expired yet"),
+        )
+    } else if conflicts == again.len()
+        && again
+            .iter()
+            .all(|s| s.replayed || (s.body == first.body && !first.body.is_empty()))
+    {
+        r(
+            Verdict::Info,
+            format!(
+                "{tally}, each with the first answer's body: kept at least {waited}, so the key had not expired yet"
+            ),
         )
     } else if conflicts == again.len() {
         r(
@@ -1392,6 +1478,7 @@ mod tests {
             expiry: None,
             key_format: super::super::battery::KeyFormat::Token,
             expiry_wait: None,
+            kept_for: None,
             tag: "t".into(),
             key_syntax: super::super::battery::KeySyntax::SfString,
         }

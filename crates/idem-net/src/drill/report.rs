@@ -209,6 +209,8 @@ pub fn json(
             "long_key": observed.long,
             "before_expiry": observed.before_expiry,
             "after_expiry": observed.after_expiry,
+            "kept_first": observed.kept_first,
+            "kept_again": observed.kept_again,
         },
         "key_syntax": plan.key_syntax.id(),
         "exchanges": observed.exchanges,
