@@ -398,6 +398,53 @@ fn order_cases_add_up_to_the_days_figures() {
     }
 }
 
+/// What `idem traffic` refuses, `idem check` refuses too, at the value's line and with the
+/// same words: rates past every attempt, an outage after the period (the default day
+/// included), what an outage loses with no outage.
+#[test]
+fn check_and_traffic_refuse_the_same_tables_with_the_same_words() {
+    let dir = TempDir::new("traffic-one-check");
+    for (name, table, key, words) in [
+        (
+            "rates",
+            "lose_reply = \"60%\"\nslow = \"50%\"\n",
+            "slow",
+            "add up to 110.0%",
+        ),
+        (
+            "late-outage",
+            "outage = \"day 2 09:00+10m\"\n",
+            "outage",
+            "after the period of 24 h ends",
+        ),
+        (
+            "loses-nothing",
+            "outage_loses = \"answers\"\n",
+            "outage_loses",
+            "no outage is given",
+        ),
+    ] {
+        let text = format!("{}\n[traffic]\norders = 100\n{table}", shop("24h"));
+        let file = format!("{name}.toml");
+        std::fs::write(dir.path().join(&file), &text).expect("write");
+        let line = text
+            .lines()
+            .position(|l| l.starts_with(key))
+            .expect("the line")
+            + 1;
+        let check = idem_cmd(&["check", &file], dir.path());
+        let said = String::from_utf8_lossy(&check.stderr).to_string()
+            + &String::from_utf8_lossy(&check.stdout);
+        assert!(!check.status.success(), "{name}: {said}");
+        assert!(said.contains(&format!("{file}:{line}:")), "{name}: {said}");
+        assert!(said.contains(words), "{name}: {said}");
+        let traffic = idem_cmd(&["traffic", &file], dir.path());
+        let err = String::from_utf8_lossy(&traffic.stderr);
+        assert!(!traffic.status.success(), "{name}: {err}");
+        assert!(err.contains(words), "{name}: {err}");
+    }
+}
+
 fn idem_cmd(args: &[&str], dir: &std::path::Path) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_idem"))
         .args(args)

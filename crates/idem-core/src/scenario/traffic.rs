@@ -103,6 +103,54 @@ impl TrafficPlan {
             record_bytes: over.record_bytes.or(self.record_bytes),
         }
     }
+
+    /// What is wrong with the plan as a whole, each problem with the key it is about: the
+    /// one validation `idem check` (at the value's `file:line:column`) and `idem traffic`
+    /// (for the file and the command line together) both hold a plan to.
+    pub fn problems(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        let over_ms = self.over_ms.unwrap_or(crate::traffic::DEFAULT_PERIOD_MS);
+        if let Some((start, _)) = self.outage
+            && start >= over_ms
+        {
+            out.push((
+                "outage",
+                format!(
+                    "the outage starts at {}, after the period of {} ends",
+                    crate::sim::ClockStyle::DayNumber.format(crate::sim::Instant(start)),
+                    crate::units::duration_ms(over_ms)
+                ),
+            ));
+        }
+        if self.outage_loses.is_some() && self.outage.is_none() {
+            out.push((
+                "outage_loses",
+                "`outage_loses` says what an outage loses, and no outage is given".into(),
+            ));
+        }
+        let rates = [self.lose_reply, self.lose_request, self.slow]
+            .iter()
+            .map(|r| r.unwrap_or(0.0))
+            .sum::<f64>();
+        if rates > 1.0 {
+            let key = [
+                ("slow", self.slow),
+                ("lose_request", self.lose_request),
+                ("lose_reply", self.lose_reply),
+            ]
+            .into_iter()
+            .find_map(|(k, r)| r.map(|_| k))
+            .unwrap_or("lose_reply");
+            out.push((
+                key,
+                format!(
+                    "the rates of lost requests, lost answers and slow attempts add up to {:.1}%, more than every attempt",
+                    rates * 100.0
+                ),
+            ));
+        }
+        out
+    }
 }
 
 /// A share of messages: `0.5%`, `2 %` or a fraction such as `0.005`.
@@ -317,13 +365,8 @@ pub fn read_table(
             problems.push((span, message));
         }
     }
-    if let (Some((start, _)), Some(over)) = (plan.outage, plan.over_ms)
-        && start >= over
-    {
-        problems.push((
-            value_span(source, &whole, "outage"),
-            "the outage starts after the period ends".into(),
-        ));
+    for (key, message) in plan.problems() {
+        problems.push((value_span(source, &whole, key), message));
     }
     (plan, problems)
 }

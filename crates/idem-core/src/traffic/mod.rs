@@ -81,17 +81,8 @@ impl Settings {
             len_ms,
             loses: plan.outage_loses.unwrap_or(Loses::All),
         });
-        if let Some(o) = outage
-            && o.start_ms >= over_ms
-        {
-            return Err(format!(
-                "the outage starts at {}, after the period of {} ends",
-                crate::sim::ClockStyle::DayNumber.format(crate::sim::Instant(o.start_ms)),
-                crate::units::duration_ms(over_ms)
-            ));
-        }
-        if plan.outage_loses.is_some() && plan.outage.is_none() {
-            return Err("`outage_loses` says what an outage loses, and no outage is given".into());
+        if let Some((_, message)) = plan.problems().into_iter().next() {
+            return Err(message);
         }
         Ok(Settings {
             orders: plan.orders.unwrap_or(DEFAULT_ORDERS),
@@ -106,17 +97,6 @@ impl Settings {
             rerun_after_ms: plan.rerun_after_ms,
             record_bytes: plan.record_bytes.unwrap_or(DEFAULT_RECORD_BYTES),
             seed,
-        })
-        .and_then(|s| {
-            let rates = s.lose_reply + s.lose_request + s.slow;
-            if rates > 1.0 {
-                Err(format!(
-                    "the rates of lost requests, lost answers and slow attempts add up to {:.1}%, more than every attempt",
-                    rates * 100.0
-                ))
-            } else {
-                Ok(s)
-            }
         })
     }
 
