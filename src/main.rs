@@ -579,24 +579,28 @@ fn terminal(
     taking: Option<idem::tui::terminal::Taking>,
     results: Option<(&std::path::Path, bool)>,
 ) -> ExitCode {
-    let ran = match taking {
-        Some(taking) => idem::tui::terminal::run_taken(app, taking),
-        None => idem::tui::terminal::run(app),
-    };
+    use idem::tui::terminal::{ResultsOut, Taking, run_taken};
+    let out = results.map(|(path, force)| ResultsOut::new(path.to_path_buf(), force));
+    let taking = taking.unwrap_or_else(|| Taking::start(app.screens.mouse));
+    let ran = run_taken(app, taking, out.clone());
     match ran {
         Ok(app) => {
             let mut said = idem::tui::terminal::summary(&app);
-            if let Some((path, force)) = results {
-                let made = idem::tui::results::results(&app);
-                let text = idem::tui::results::render(&made, path);
-                let shown = idem::text::sanitize_line(&path.display().to_string());
-                match idem::files::write_file(path, text.as_bytes(), force) {
-                    Ok(()) => {
+            if let Some(out) = &out {
+                let shown = idem::text::sanitize_line(&out.path.display().to_string());
+                match out.outcome() {
+                    Some(Ok(())) => {
                         let line = format!("the room's answers are in {shown}");
                         said = Some(said.map_or(line.clone(), |s| format!("{s}\n{line}")));
                     }
-                    Err(why) => {
+                    failed => {
                         // The talk is over and the answers are in memory only: print them.
+                        let why = match failed {
+                            Some(Err(why)) => why,
+                            _ => "they were not written".to_string(),
+                        };
+                        let made = idem::tui::results::results(&app);
+                        let text = idem::tui::results::render(&made, &out.path);
                         failure::eprint(&failure::message_text(&format!(
                             "--results: {why}; here they are instead"
                         )));

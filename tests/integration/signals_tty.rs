@@ -419,3 +419,54 @@ fn long_jobs_never_hold_the_screen() {
     bench.tmux.press(SESSION, "q");
     bench.assert_restored(from, "q after a stopped search");
 }
+
+/// `present --results`: the room's answers are in the file as soon as they are given, so a
+/// talk ended by any signal (SIGKILL included, which nothing can catch) leaves them there,
+/// whole.
+#[test]
+fn the_rooms_answers_survive_every_ending_of_the_talk() {
+    if !tmux_ready("the results tests") {
+        return;
+    }
+    let story = common::manifest("scenarios/crash-after-key.toml");
+    for signal in ["TERM", "INT", "HUP", "QUIT", "KILL"] {
+        let mut bench = Bench::start(&format!("results-{}", signal.to_lowercase()));
+        let file = format!("answers-{signal}.json");
+        let args = format!("present '{story}' --results {file}");
+        bench.launch(&args, "⏲");
+        let question = "Question for the room";
+        for _ in 0..40 {
+            if bench.tmux.screen(SESSION).contains(question) {
+                break;
+            }
+            bench.tmux.press(SESSION, "Right");
+            std::thread::sleep(std::time::Duration::from_millis(150));
+        }
+        bench
+            .tmux
+            .wait_for(SESSION, question, |s| s.contains(question));
+        bench.tmux.press(SESSION, "a");
+        bench.tmux.press(SESSION, "2");
+        let path = bench.dir.join(&file);
+        let answered = |text: &str| {
+            serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| {
+                v["parts"][0]["questions"]
+                    .as_array()
+                    .is_some_and(|q| q.iter().any(|q| q["answer"] == 2))
+            })
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        while !std::fs::read_to_string(&path).is_ok_and(|t| answered(&t)) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "SIG{signal}: the answer never reached {}",
+                path.display()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        bench.kill(signal);
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        let text = std::fs::read_to_string(&path).expect("the results file");
+        assert!(answered(&text), "SIG{signal}: {text}");
+    }
+}

@@ -151,18 +151,128 @@ impl Drop for Taking {
 /// ended, for a summary once the terminal is restored.
 pub fn run(app: App) -> io::Result<App> {
     let mouse = app.screens.mouse;
-    run_taken(app, Taking::start(mouse))
+    run_taken(app, Taking::start(mouse), None)
+}
+
+/// Where the room's answers are written while a talk runs (`idem present --results FILE`),
+/// and how the last write went.
+#[derive(Clone, Debug)]
+pub struct ResultsOut {
+    pub path: std::path::PathBuf,
+    /// The user let an existing file be replaced.
+    pub force: bool,
+    /// After the talk: `Ok` once the answers as they ended are in the file, or why not.
+    pub outcome: std::sync::Arc<std::sync::Mutex<Option<Result<(), String>>>>,
+}
+
+impl ResultsOut {
+    pub fn new(path: std::path::PathBuf, force: bool) -> ResultsOut {
+        ResultsOut {
+            path,
+            force,
+            outcome: std::sync::Arc::default(),
+        }
+    }
+
+    /// How the last write went, once the talk is over.
+    pub fn outcome(&self) -> Option<Result<(), String>> {
+        self.outcome.lock().ok().and_then(|o| o.clone())
+    }
+}
+
+/// Writes the room's answers as they change, on a thread of its own so the screen never
+/// waits for a disk, each write whole or not at all (a new file renamed over the old), so
+/// however the talk ends (a quit, a signal, the terminal closing, SIGKILL) the file holds
+/// the answers given so far.
+struct ResultsWriter {
+    out: ResultsOut,
+    tx: Option<mpsc::Sender<String>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    /// The answers last sent, without the clock, and when: the clock alone moves the file
+    /// at most every [`CLOCK_EVERY`].
+    last: Option<(String, Instant)>,
+}
+
+/// How often the talk's clock alone is written to the results.
+const CLOCK_EVERY: Duration = Duration::from_secs(10);
+
+impl ResultsWriter {
+    fn start(out: ResultsOut) -> ResultsWriter {
+        let (tx, rx) = mpsc::channel::<String>();
+        let (path, force, outcome) = (out.path.clone(), out.force, out.outcome.clone());
+        let thread = std::thread::Builder::new()
+            .name("results".into())
+            .spawn(move || {
+                let mut ours = false;
+                while let Ok(mut text) = rx.recv() {
+                    // Only the newest answers matter: skip what a later change replaced.
+                    while let Ok(newer) = rx.try_recv() {
+                        text = newer;
+                    }
+                    // The first write may replace a file only when the user said so; after
+                    // that the file is this talk's own.
+                    let result = crate::files::write_file(&path, text.as_bytes(), force || ours);
+                    ours |= result.is_ok();
+                    if let Ok(mut o) = outcome.lock() {
+                        *o = Some(result);
+                    }
+                }
+            })
+            .ok();
+        ResultsWriter {
+            out,
+            tx: Some(tx),
+            thread,
+            last: None,
+        }
+    }
+
+    /// Sends the answers as they stand, when they changed (or only the clock did, now and
+    /// then), or always with `now`.
+    fn offer(&mut self, app: &App, now: bool) {
+        let made = super::results::results(app);
+        let mut still = made.clone();
+        still.elapsed_secs = 0;
+        still.parts.iter_mut().for_each(|p| p.secs = 0);
+        let key = super::results::render(&still, &self.out.path);
+        let due = match &self.last {
+            None => true,
+            Some((last, at)) => *last != key || at.elapsed() >= CLOCK_EVERY,
+        };
+        if (due || now)
+            && let Some(tx) = &self.tx
+        {
+            let _ = tx.send(super::results::render(&made, &self.out.path));
+            self.last = Some((key, Instant::now()));
+        }
+    }
+
+    /// Writes the answers as the talk ended, and waits for the write.
+    fn finish(&mut self, app: &App) {
+        self.offer(app, true);
+        self.tx = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// As [`run`], on a terminal already being taken: `taking` was started before the story
-/// was read, with the click reports `app` asks for.
-pub fn run_taken(mut app: App, taking: Taking) -> io::Result<App> {
+/// was read, with the click reports `app` asks for. With `results`, the room's answers are
+/// written to that file as they change, and once more as the talk ends, before the terminal
+/// is given back (and before a signal that ended the talk takes the process).
+pub fn run_taken(mut app: App, taking: Taking, results: Option<ResultsOut>) -> io::Result<App> {
     let theme = Theme::from_env();
     {
         // Restored on every way out: quit, error, panic, and the signals that end or suspend it.
         let mut session = taking.session()?;
         let mut runtime = Replay::new(&app);
-        program::run(&mut session, &mut app, &mut runtime, &theme)?;
+        runtime.results = results.map(ResultsWriter::start);
+        let ran = program::run(&mut session, &mut app, &mut runtime, &theme);
+        if let Some(w) = runtime.results.as_mut() {
+            w.finish(&app);
+        }
+        ran?;
     }
     Ok(app)
 }
@@ -205,6 +315,8 @@ pub struct Replay {
     /// A story just on screen whose other designs are told beside the loop once its first
     /// frame is drawn (by its revision): before, that work would slow the frame down.
     to_tell: Option<u64>,
+    /// With `--results`: the room's answers, written as they change.
+    results: Option<ResultsWriter>,
 }
 
 impl Replay {
@@ -227,6 +339,7 @@ impl Replay {
             searched: 0,
             telling: None,
             to_tell: None,
+            results: None,
         }
     }
 }
@@ -259,6 +372,9 @@ impl Runtime<App> for Replay {
     }
 
     fn news(&mut self, app: &App) -> Vec<Msg> {
+        if let Some(w) = self.results.as_mut() {
+            w.offer(app, false);
+        }
         let mut news = std::mem::take(&mut self.ready);
         while let Ok(msg) = self.chores.1.try_recv() {
             match msg {
