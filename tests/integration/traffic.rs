@@ -814,6 +814,42 @@ fn ctrl_c_prints_the_figures_so_far_marked_partial() {
     assert!(counted.iter().any(|&n| n < 10_000_000), "{counted:?}");
 }
 
+/// A stop is heard within an order's run, however heavy the orders: here each order sends
+/// about a thousand attempts (99.9 % of answers lost, a layer of 4,096), each with faults of
+/// its own, so every order is simulated. A stop was heard only every 4,096 orders.
+#[test]
+fn a_stop_is_heard_within_an_order_however_heavy() {
+    let text = shop("24h").replace("attempts = 3", "attempts = 4096");
+    let s = scenario(&text);
+    let settings = day(
+        &s,
+        TrafficPlan {
+            orders: Some(1_000_000),
+            lose_reply: Some(0.999),
+            ..TrafficPlan::default()
+        },
+    );
+    let progress = Progress::default();
+    let stop = progress.stop.clone();
+    let started = std::time::Instant::now();
+    let ran = std::thread::scope(|scope| {
+        let day = scope.spawn(|| traffic::run(&s, &settings, &Design::ALL, 2, &progress));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let stopped_at = std::time::Instant::now();
+        let report = day.join().expect("the day's thread");
+        (report, stopped_at.elapsed())
+    });
+    let (report, after_stop) = ran;
+    let report = report.expect("a report");
+    assert!(report.partial);
+    assert!(
+        after_stop < std::time::Duration::from_secs(3),
+        "the day went on {after_stop:?} after the stop ({:?} in all)",
+        started.elapsed()
+    );
+}
+
 #[test]
 fn a_stopped_day_is_marked_partial() {
     let (s, settings) = shop_day(TrafficPlan {

@@ -381,14 +381,19 @@ pub fn order_case(
     let attempts = attempts_per_order(&cfg);
     let start = Clock::new(settings).at(index);
     let mut memo = order::Memo::new(cfg.clone(), settings, design);
-    let mut pattern = Vec::new();
-    order::draw(settings, index, attempts, &mut pattern);
-    let summary =
-        order::run_order(&mut memo, &day, start, &mut pattern).map_err(|e| e.to_string())?;
+    let mut draw = order::Draw::new(settings, index, attempts);
+    let summary = order::run_order(&mut memo, &day, start, &mut draw).map_err(|e| e.to_string())?;
+    // Faults drawn for attempts the order never sent never acted: only the rest are its own.
+    let acted: order::Pattern = draw
+        .pattern
+        .iter()
+        .copied()
+        .filter(|&(a, _)| a <= summary.sent_upto)
+        .collect();
     Ok(OrderCase {
         index,
         start_ms: start,
-        faults: order::faults_of(&pattern, settings, &cfg),
+        faults: order::faults_of(&acted, settings, &cfg),
         charges: summary.charges,
         verdict: summary.verdict,
         belief: summary.belief,

@@ -127,6 +127,9 @@ pub struct Summary {
     pub attempts: Vec<AttemptTimes>,
     /// Which run of the memo this is, unique within a design's day.
     pub id: u64,
+    /// The highest attempt number the order sent: faults drawn for later attempts never
+    /// act, so runs whose faults agree up to here come out the same.
+    pub sent_upto: u32,
 }
 
 /// The engine's run of `cfg` (one order, its faults set) boiled down to what the day adds up.
@@ -237,17 +240,32 @@ pub fn summarise(cfg: &SimConfig, design: Design) -> Result<Summary, SimError> {
         counters: trace.outcome.counters,
         marks,
         keys,
+        sent_upto: attempts
+            .iter()
+            .filter(|a| a.sent.is_some())
+            .map(|a| a.attempt)
+            .max()
+            .unwrap_or(0)
+            .max(trace.outcome.counters.attempts_sent),
         attempts,
         id: 0,
     })
 }
 
-/// The runs one design has made, by the faults they were made with.
+/// The runs one design has made, by the faults they were made with. A run that sent
+/// attempts 1 to n is kept under its faults on those attempts alone (faults on later ones
+/// never acted), so an order is answered from the memo whenever its faults agree with a
+/// run's up to that run's last attempt, however many attempts its layers allow: what is
+/// kept grows with the distinct fault patterns that acted, not with the attempts drawn.
 pub struct Memo<'a> {
     cfg: SimConfig,
     settings: &'a Settings,
     design: Design,
-    runs: HashMap<Pattern, Rc<Summary>>,
+    /// By the last attempt sent, then by the faults up to it.
+    runs: HashMap<u32, HashMap<Pattern, Rc<Summary>>>,
+    /// The last attempts sent that the memo holds runs for, ascending.
+    depths: Vec<u32>,
+    kept: usize,
     plain: Option<Rc<Summary>>,
     /// How many runs the engine made: what a test reads to see that the memo works.
     pub simulated: u64,
@@ -256,6 +274,59 @@ pub struct Memo<'a> {
 /// A memo holds at most this many runs; past it, it starts again.
 const MAX_MEMO: usize = 200_000;
 
+/// One order's faults, drawn attempt by attempt from its own seed as far as they are needed:
+/// up to the last attempt any run of the memo sent, and all of them only for a run the memo
+/// has not seen.
+pub struct Draw {
+    rng: fastrand::Rng,
+    pub pattern: Pattern,
+    /// Attempts drawn so far.
+    upto: u32,
+    attempts: u32,
+}
+
+impl Draw {
+    /// Order `i`'s draw, nothing drawn yet, for an order that may send `attempts`.
+    pub fn new(settings: &Settings, i: u64, attempts: u32) -> Draw {
+        Draw {
+            rng: fastrand::Rng::with_seed(mix(settings.seed ^ mix(i))),
+            pattern: Vec::new(),
+            upto: 0,
+            attempts,
+        }
+    }
+
+    /// Draws the faults of the attempts up to `to` not drawn yet: each, independently, loses
+    /// its request, loses its answer or is slow, in that order of precedence.
+    fn extend(&mut self, settings: &Settings, to: u32) {
+        let to = to.min(self.attempts);
+        let any = settings.lose_request + settings.lose_reply + settings.slow;
+        if any <= 0.0 {
+            self.upto = self.attempts;
+            return;
+        }
+        while self.upto < to {
+            self.upto += 1;
+            let r = self.rng.f64();
+            let act = if r < settings.lose_request {
+                Act::LoseRequest
+            } else if r < settings.lose_request + settings.lose_reply {
+                Act::LoseReply
+            } else if r < any {
+                Act::Slow
+            } else {
+                continue;
+            };
+            // Attempts drawn later always come after every fault already set.
+            set(&mut self.pattern, self.upto, act);
+        }
+    }
+
+    fn full(&self) -> bool {
+        self.upto >= self.attempts
+    }
+}
+
 impl<'a> Memo<'a> {
     pub fn new(cfg: SimConfig, settings: &'a Settings, design: Design) -> Memo<'a> {
         Memo {
@@ -263,33 +334,57 @@ impl<'a> Memo<'a> {
             settings,
             design,
             runs: HashMap::new(),
+            depths: Vec::new(),
+            kept: 0,
             plain: None,
             simulated: 0,
         }
     }
 
-    pub fn get(&mut self, pattern: &Pattern) -> Result<Rc<Summary>, SimError> {
-        if pattern.is_empty()
+    pub fn get(&mut self, draw: &mut Draw) -> Result<Rc<Summary>, SimError> {
+        if let Some(&deepest) = self.depths.last() {
+            draw.extend(self.settings, deepest);
+        }
+        if draw.full()
+            && draw.pattern.is_empty()
             && let Some(s) = &self.plain
         {
             return Ok(Rc::clone(s));
         }
-        if let Some(s) = self.runs.get(pattern) {
-            return Ok(Rc::clone(s));
+        for &n in &self.depths {
+            let cut = draw.pattern.partition_point(|&(a, _)| a <= n);
+            if let Some(s) = self
+                .runs
+                .get(&n)
+                .and_then(|by| by.get(&draw.pattern[..cut]))
+            {
+                return Ok(Rc::clone(s));
+            }
         }
+        draw.extend(self.settings, u32::MAX);
         let mut cfg = self.cfg.clone();
-        cfg.faults = faults_of(pattern, self.settings, &self.cfg);
+        cfg.faults = faults_of(&draw.pattern, self.settings, &self.cfg);
         let mut summary = summarise(&cfg, self.design)?;
         summary.id = self.simulated;
         let summary = Rc::new(summary);
         self.simulated += 1;
-        if pattern.is_empty() {
+        if draw.pattern.is_empty() {
             self.plain = Some(Rc::clone(&summary));
-        } else {
-            if self.runs.len() >= MAX_MEMO {
-                self.runs.clear();
-            }
-            self.runs.insert(pattern.clone(), Rc::clone(&summary));
+        }
+        if self.kept >= MAX_MEMO {
+            self.runs.clear();
+            self.depths.clear();
+            self.kept = 0;
+        }
+        let n = summary.sent_upto;
+        let cut = draw.pattern.partition_point(|&(a, _)| a <= n);
+        self.runs
+            .entry(n)
+            .or_default()
+            .insert(draw.pattern[..cut].to_vec(), Rc::clone(&summary));
+        self.kept += 1;
+        if let Err(at) = self.depths.binary_search(&n) {
+            self.depths.insert(at, n);
         }
         Ok(summary)
     }
@@ -306,30 +401,6 @@ pub fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     x ^ (x >> 31)
-}
-
-/// The faults order `i` draws at the stated rates: each attempt it may send, independently,
-/// loses its request, loses its answer or is slow, in that order of precedence.
-pub fn draw(settings: &Settings, i: u64, attempts: u32, out: &mut Pattern) {
-    out.clear();
-    let any = settings.lose_request + settings.lose_reply + settings.slow;
-    if any <= 0.0 {
-        return;
-    }
-    let mut rng = fastrand::Rng::with_seed(mix(settings.seed ^ mix(i)));
-    for attempt in 1..=attempts {
-        let r = rng.f64();
-        let act = if r < settings.lose_request {
-            Act::LoseRequest
-        } else if r < settings.lose_request + settings.lose_reply {
-            Act::LoseReply
-        } else if r < any {
-            Act::Slow
-        } else {
-            continue;
-        };
-        out.push((attempt, act));
-    }
 }
 
 /// The day's processor crashes and outage, as they touch orders.
@@ -397,9 +468,9 @@ pub fn run_order(
     memo: &mut Memo<'_>,
     day: &Disruptions<'_>,
     start: u64,
-    pattern: &mut Pattern,
+    draw: &mut Draw,
 ) -> Result<Rc<Summary>, SimError> {
-    let mut summary = memo.get(pattern)?;
+    let mut summary = memo.get(draw)?;
     if day.none() {
         return Ok(summary);
     }
@@ -410,15 +481,15 @@ pub fn run_order(
             .iter()
             .filter(|a| a.attempt > settled)
             .find_map(|a| match day.strikes(start, a) {
-                Some(act) if has(pattern, a.attempt, act) => None,
+                Some(act) if has(&draw.pattern, a.attempt, act) => None,
                 Some(act) => Some((a.attempt, act)),
                 None => None,
             });
         let Some((attempt, act)) = change else {
             return Ok(summary);
         };
-        set(pattern, attempt, act);
+        set(&mut draw.pattern, attempt, act);
         settled = attempt;
-        summary = memo.get(pattern)?;
+        summary = memo.get(draw)?;
     }
 }

@@ -441,21 +441,22 @@ pub fn run_design(
         carried: 0,
     };
     let mut store = Store::new(settings.over_ms);
-    let mut pattern = Vec::new();
     let mut since_look = 0u64;
     for i in 0..settings.orders {
         since_look += 1;
         if since_look == CHUNK {
             progress.done.fetch_add(CHUNK, Ordering::Relaxed);
             since_look = 0;
-            if progress.stopped() {
-                break;
-            }
+        }
+        // Looked at every order, so a stop is heard within one order's run, however heavy
+        // the orders are.
+        if progress.stopped() {
+            break;
         }
         let start = clock.at(i);
         store.settle_before(start, &clock, &mut series);
-        order::draw(settings, i, attempts, &mut pattern);
-        let s = order::run_order(&mut memo, &day, start, &mut pattern)
+        let mut draw = order::Draw::new(settings, i, attempts);
+        let s = order::run_order(&mut memo, &day, start, &mut draw)
             .map_err(|e| format!("order {i} under {}: {e}", design.id()))?;
         r.orders += 1;
         let c = &s.counters;
