@@ -151,3 +151,112 @@ fn a_day_of_many_attempts_each_costs_the_faults_that_acted() {
         peak / 1024 / 1024
     );
 }
+
+/// A terminal that reports 65,535 × 65,535: the replay draws a bounded frame, says on the
+/// screen what it leaves out, quits on `q` and gives the terminal back, within a bounded
+/// memory (every full-screen program took 2.35 GB at 5,000 × 5,000 and aborted at
+/// 10,000 × 10,000, leaving the screen up).
+#[test]
+#[allow(clippy::zombie_processes)]
+fn a_terminal_of_65535_by_65535_costs_a_bounded_frame() {
+    use std::io::{Read, Write};
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::unix::process::CommandExt;
+    let (mut master, mut slave) = (0, 0);
+    let size = libc::winsize {
+        ws_row: 65_535,
+        ws_col: 65_535,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: openpty fills two descriptors of a new pseudo-terminal of the size given.
+    let opened = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            &size,
+        )
+    };
+    assert_eq!(opened, 0, "a pseudo-terminal");
+    // SAFETY: both descriptors were just opened and are owned here alone.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let slave_fd = slave.as_raw_fd();
+    let mut cmd = idem_command(&[]);
+    cmd.stdin(slave.try_clone().expect("a copy"))
+        .stdout(slave.try_clone().expect("a copy"))
+        .stderr(slave.try_clone().expect("a copy"))
+        .env("TERM", "xterm-256color");
+    // SAFETY: between fork and exec only async-signal-safe calls: a session of its own, with
+    // the pseudo-terminal as its controlling terminal, as a shell's child has.
+    unsafe {
+        cmd.pre_exec(move || {
+            libc::setsid();
+            libc::ioctl(slave_fd, libc::TIOCSCTTY, 0);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().expect("idem starts");
+    drop(slave);
+    let mut reading = std::fs::File::from(master.try_clone().expect("a copy"));
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 65_536];
+        while let Ok(n) = reading.read(&mut chunk) {
+            if n == 0 || tx.send(chunk[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    let started = Instant::now();
+    let note = b"idem draws the top-left 1000";
+    while !seen.windows(note.len()).any(|w| w == note) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no note of what is not drawn; the screen so far ends {:?}",
+            String::from_utf8_lossy(&seen[seen.len().saturating_sub(400)..])
+        );
+        if let Ok(bytes) = rx.recv_timeout(Duration::from_millis(200)) {
+            seen.extend(bytes);
+        }
+    }
+    let mut writing = std::fs::File::from(master);
+    writing.write_all(b"q").expect("q is typed");
+    let pid = libc::pid_t::try_from(child.id()).expect("a process id");
+    let (status, peak) = loop {
+        let mut status = 0;
+        // SAFETY: wait4 only fills the status and the usage it is given, for our own child.
+        let (done, usage) = unsafe {
+            let mut usage: libc::rusage = std::mem::zeroed();
+            let done = libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage);
+            (done, usage)
+        };
+        if done == pid {
+            break (status, u64::try_from(usage.ru_maxrss).unwrap_or(0) * 1024);
+        }
+        if started.elapsed() > Duration::from_secs(90) {
+            let _ = child.kill();
+            panic!("idem did not quit on q");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "status {status}"
+    );
+    assert!(
+        peak < 300 * 1024 * 1024,
+        "a 65,535 × 65,535 terminal took {} MB",
+        peak / 1024 / 1024
+    );
+    while let Ok(bytes) = rx.recv_timeout(Duration::from_millis(300)) {
+        seen.extend(bytes);
+    }
+    let leave = b"\x1b[?1049l";
+    assert!(
+        seen.windows(leave.len()).any(|w| w == leave),
+        "the alternate screen was left"
+    );
+}

@@ -17,13 +17,47 @@ use ratatui::layout::{Position, Size};
 use ratatui::style::{Color, Modifier};
 use std::io::{self, Write};
 
-/// Ratatui's crossterm backend, drawing frames by hand (see the module's note).
-pub struct Direct<W: Write>(CrosstermBackend<W>);
+/// Ratatui's crossterm backend, drawing frames by hand (see the module's note), on at most
+/// [`MAX_COLS`] × [`MAX_ROWS`] cells of the terminal.
+pub struct Direct<W: Write> {
+    out: CrosstermBackend<W>,
+    /// The terminal's own size when it is larger than a frame may be, as last asked.
+    larger: std::cell::Cell<Option<Size>>,
+}
+
+/// The most columns and rows a frame covers. A frame's buffers grow with its area, so a
+/// terminal that reports a huge size (65,535 × 65,535) would cost gigabytes: beyond these,
+/// nothing is drawn, and a line just past the frame says so.
+pub const MAX_COLS: u16 = 1_000;
+pub const MAX_ROWS: u16 = 400;
 
 impl<W: Write> Direct<W> {
     pub fn new(out: W) -> Direct<W> {
-        Direct(CrosstermBackend::new(out))
+        Direct {
+            out: CrosstermBackend::new(out),
+            larger: std::cell::Cell::new(None),
+        }
     }
+}
+
+/// The size a frame is drawn at on a terminal of `real`, and whether that is less than all.
+pub fn bounded(real: Size) -> (Size, bool) {
+    let size = Size {
+        width: real.width.min(MAX_COLS),
+        height: real.height.min(MAX_ROWS),
+    };
+    (size, size != real)
+}
+
+/// What a terminal larger than a frame is told, just past the frame.
+pub fn not_drawn(real: Size) -> String {
+    format!(
+        "idem draws the top-left {} × {} of this {} × {} terminal",
+        real.width.min(MAX_COLS),
+        real.height.min(MAX_ROWS),
+        real.width,
+        real.height
+    )
 }
 
 /// Writes the command that moves the cursor to column `x`, row `y` (both from 0): what
@@ -130,7 +164,7 @@ impl<W: Write> Backend for Direct<W> {
     where
         I: Iterator<Item = (u16, u16, &'a Cell)>,
     {
-        let out = &mut self.0;
+        let out = &mut self.out;
         let mut fg = Color::Reset;
         let mut bg = Color::Reset;
         let mut underline = Color::Reset;
@@ -172,38 +206,69 @@ impl<W: Write> Backend for Direct<W> {
             SetBackgroundColor(CrosstermColor::Reset),
             SetUnderlineColor(CrosstermColor::Reset),
             SetAttribute(Attribute::Reset),
-        )
+        )?;
+        if let Some(real) = self.larger.get() {
+            // Below the frame when rows are cut, else to its right.
+            let (x, y) = if real.height > MAX_ROWS {
+                (0, MAX_ROWS)
+            } else {
+                (MAX_COLS, 0)
+            };
+            move_to(out, x, y)?;
+            out.write_all(not_drawn(real).as_bytes())?;
+        }
+        Ok(())
     }
 
     fn append_lines(&mut self, n: u16) -> io::Result<()> {
-        self.0.append_lines(n)
+        self.out.append_lines(n)
     }
 
     fn hide_cursor(&mut self) -> io::Result<()> {
-        self.0.hide_cursor()
+        self.out.hide_cursor()
     }
 
     fn show_cursor(&mut self) -> io::Result<()> {
-        self.0.show_cursor()
+        self.out.show_cursor()
     }
 
     fn get_cursor_position(&mut self) -> io::Result<Position> {
-        self.0.get_cursor_position()
+        self.out.get_cursor_position()
     }
 
     fn set_cursor_position<P: Into<Position>>(&mut self, position: P) -> io::Result<()> {
-        self.0.set_cursor_position(position)
+        self.out.set_cursor_position(position)
     }
 
     fn clear(&mut self) -> io::Result<()> {
-        self.0.clear()
+        self.out.clear()
     }
 
     fn clear_region(&mut self, clear_type: ClearType) -> io::Result<()> {
-        self.0.clear_region(clear_type)
+        self.out.clear_region(clear_type)
     }
 
     fn size(&self) -> io::Result<Size> {
+        let real = self.real_size()?;
+        let (size, cut) = bounded(real);
+        self.larger.set(cut.then_some(real));
+        Ok(size)
+    }
+
+    fn window_size(&mut self) -> io::Result<WindowSize> {
+        let mut w = self.out.window_size()?;
+        w.columns_rows = bounded(w.columns_rows).0;
+        Ok(w)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Backend::flush(&mut self.out)
+    }
+}
+
+impl<W: Write> Direct<W> {
+    /// The terminal's own size, however large.
+    fn real_size(&self) -> io::Result<Size> {
         // The screen drawn on is standard output: its size is asked of it, rather than of
         // /dev/tty opened and closed again before every frame, as crossterm does. What
         // crossterm answers stands when standard output cannot say.
@@ -221,15 +286,7 @@ impl<W: Write> Backend for Direct<W> {
                 height: size.ws_row,
             });
         }
-        self.0.size()
-    }
-
-    fn window_size(&mut self) -> io::Result<WindowSize> {
-        self.0.window_size()
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Backend::flush(&mut self.0)
+        self.out.size()
     }
 }
 
