@@ -104,6 +104,13 @@ pub fn run(args: &NewArgs) -> anyhow::Result<String> {
         None => "a starter scenario that explains each section in its comments".to_string(),
         Some(from) => format!("a copy of {} to make your own", sanitize_line(from.trim())),
     };
+    // A name with control characters in it is shown without them: say so, and give the name
+    // as the shell would type it.
+    let shown = if shown == file {
+        shown
+    } else {
+        format!("{arg} (its name holds control characters, left out where it is shown as text)")
+    };
     Ok(format!(
         "Wrote {shown}: {what}.\n\
          Edit it, then:\n\

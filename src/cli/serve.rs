@@ -80,11 +80,50 @@ const EXPOSED: &str = "anyone who can reach it can POST charges and read the led
 /// Whether `host` is on the loopback interface: a loopback address, or `localhost`. Nothing
 /// is looked up.
 pub fn loopback_host(host: &str) -> bool {
-    let bare = host.trim_start_matches('[').trim_end_matches(']');
-    match bare.parse::<std::net::IpAddr>() {
-        Ok(ip) => ip.is_loopback(),
-        Err(_) => bare.eq_ignore_ascii_case("localhost"),
+    match address(host) {
+        Some(ip) => ip.is_loopback(),
+        None => bare(host).eq_ignore_ascii_case("localhost"),
     }
+}
+
+/// The host without the brackets an IPv6 address may be written in.
+fn bare(host: &str) -> &str {
+    host.strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(host)
+}
+
+/// The address a host names when it is written as one: IPv4 and IPv6 as usual, in brackets or
+/// not, an IPv4 address mapped into IPv6 as the IPv4 address it is, and the short IPv4 forms
+/// the C library reads (`127.1` is 127.0.0.1, `10.1.2` is 10.1.0.2).
+fn address(host: &str) -> Option<std::net::IpAddr> {
+    use std::net::{IpAddr, Ipv4Addr};
+    let bare = bare(host);
+    match bare.parse::<IpAddr>() {
+        Ok(IpAddr::V6(v6)) => Some(v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4)),
+        Ok(ip) => Some(ip),
+        Err(_) => {
+            let parts: Vec<u32> = bare
+                .split('.')
+                .map(|p| {
+                    (!p.is_empty() && p.len() <= 10 && p.bytes().all(|b| b.is_ascii_digit()))
+                        .then(|| p.parse::<u32>().ok())
+                        .flatten()
+                })
+                .collect::<Option<_>>()?;
+            let n = match parts.as_slice() {
+                [a, b] if *a < 256 && *b < 1 << 24 => (a << 24) | b,
+                [a, b, c] if *a < 256 && *b < 256 && *c < 1 << 16 => (a << 24) | (b << 16) | c,
+                _ => return None,
+            };
+            Some(IpAddr::V4(Ipv4Addr::from(n)))
+        }
+    }
+}
+
+/// The host as the server binds it: an address in its plain form, a name as given.
+fn bind_host(host: &str) -> String {
+    address(host).map_or_else(|| host.to_string(), |ip| ip.to_string())
 }
 
 /// The processing time of the simulation's processor.
@@ -134,7 +173,7 @@ impl ServeArgs {
                 no_lock: self.no_lock,
                 no_fingerprint: self.no_fingerprint,
             },
-            host: self.host.clone(),
+            host: bind_host(&self.host),
             port: self.port,
             db: self.db.clone(),
             request_timeout: Duration::from_millis(self.request_timeout),
@@ -159,4 +198,36 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         let _ = out.flush();
     });
     crate::serve::run(&config, log).map_err(anyhow::Error::msg)
+}
+
+#[cfg(test)]
+mod host_tests {
+    use super::*;
+
+    /// Every way of writing a loopback address is loopback, and binds as its plain form.
+    #[test]
+    fn loopback_is_read_however_it_is_written() {
+        for (host, bound) in [
+            ("127.0.0.1", "127.0.0.1"),
+            ("127.1", "127.0.0.1"),
+            ("127.0.1", "127.0.0.1"),
+            ("::ffff:127.0.0.1", "127.0.0.1"),
+            ("[::1]", "::1"),
+            ("::1", "::1"),
+            ("localhost", "localhost"),
+        ] {
+            assert!(loopback_host(host), "{host}");
+            assert_eq!(bind_host(host), bound, "{host}");
+        }
+        for host in [
+            "10.1",
+            "0.0.0.0",
+            "::",
+            "[::ffff:10.0.0.1]",
+            "example.com",
+            "127.1.2.3.4",
+        ] {
+            assert!(!loopback_host(host), "{host}");
+        }
+    }
 }

@@ -948,3 +948,46 @@ fn the_screens_need_a_terminal() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
 }
+
+/// Each of these once got a message a user could not act on: a control character removed
+/// without a word, a system folder called missing, a port past 65535 sent anyway, the YAML
+/// reader's own words for an alias. Each now gets a plain sentence.
+#[test]
+fn odd_inputs_get_plain_sentences() {
+    let err = refused(&["--at", "\u{1b}[31m14:02"]);
+    assert!(
+        err.contains("shown without the control characters it held"),
+        "{err}"
+    );
+    if Path::new("/proc/self").is_dir() {
+        let err = refused(&[
+            "export",
+            "order-5531",
+            "--format",
+            "md",
+            "--out",
+            "/proc/self/handout.md",
+        ]);
+        assert!(
+            err.contains("is there but takes no new files") && !err.contains("does not exist"),
+            "{err}"
+        );
+    }
+    let err = refused(&["drill", "http://127.0.0.1:99999/charges"]);
+    assert!(err.contains("ports run from 1 to 65535"), "{err}");
+    let dir = TempDir::new("plain-sentences");
+    let yaml = dir.join("alias.yaml");
+    std::fs::write(&yaml, "spec:\n  backoffLimit: *limit\n").expect("write");
+    let err = refused(&["window", "--from", &yaml.display().to_string()]);
+    assert!(
+        err.contains("alias (`*name`) stands for an anchor") && err.contains(":2:"),
+        "{err}"
+    );
+    let made = common::run_idem_in(Some(dir.path()), &["new", "odd\nname.toml"]);
+    let said = String::from_utf8_lossy(&made.stdout);
+    assert!(made.status.success(), "{said}");
+    assert!(
+        said.starts_with("Wrote $'odd\\x0aname.toml' (its name holds control characters"),
+        "{said}"
+    );
+}

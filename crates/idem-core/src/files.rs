@@ -112,7 +112,7 @@ pub fn check_writable(path: &Path, force: bool) -> Result<(), String> {
         Err(e) => Err(format!(
             "cannot write `{}`: {}",
             crate::text::sanitize_line(&path.display().to_string()),
-            describe(&e)
+            describe(&e, &d.dir)
         )),
     }
 }
@@ -127,7 +127,9 @@ fn write_new_or_forced(path: &Path, bytes: &[u8], force: bool) -> Result<(), Wri
     sweep_stale(&dir, temp_stem(&name));
     replace(path, &dir, &name, bytes, force, existing.as_ref()).map_err(|e| match e {
         Publish::Exists => WriteError::Exists(shown.clone()),
-        Publish::Io(e) => WriteError::Other(format!("cannot write `{shown}`: {}", describe(&e))),
+        Publish::Io(e) => {
+            WriteError::Other(format!("cannot write `{shown}`: {}", describe(&e, &dir)))
+        }
     })?;
     sync_dir(&dir);
     Ok(())
@@ -399,9 +401,16 @@ fn sync_dir(dir: &Path) {
     }
 }
 
-fn describe(e: &io::Error) -> String {
+/// Why a file could not be made in `dir`, in a plain sentence.
+fn describe(e: &io::Error, dir: &Path) -> String {
     match e.kind() {
         io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        // A folder that is there but makes no files of its own (/proc, /sys) answers the
+        // same "not found" a missing folder does.
+        io::ErrorKind::NotFound if dir.is_dir() => format!(
+            "the folder `{}` is there but takes no new files (a system folder such as /proc or /sys)",
+            crate::text::sanitize_line(&dir.display().to_string())
+        ),
         io::ErrorKind::NotFound => "the folder does not exist".to_string(),
         _ => crate::text::sanitize_line(&e.to_string()),
     }

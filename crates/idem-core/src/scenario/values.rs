@@ -351,8 +351,14 @@ impl ClockTime {
 
 pub fn parse_clock(text: &str) -> Result<ClockTime, String> {
     let bad = || {
+        let shown = crate::text::sanitize_line(text);
+        let cleaned = if shown == text {
+            ""
+        } else {
+            " (shown without the control characters it held)"
+        };
         format!(
-            "`{text}` is not a clock time; expected HH:MM or HH:MM:SS such as \"14:02\" or \"14:02:07\", optionally with milliseconds (\"14:02:07.250\"), a weekday (\"Fri 18:00\") or a day (\"day 2 09:30\")"
+            "`{shown}`{cleaned} is not a clock time; expected HH:MM or HH:MM:SS such as \"14:02\" or \"14:02:07\", optionally with milliseconds (\"14:02:07.250\"), a weekday (\"Fri 18:00\") or a day (\"day 2 09:30\")"
         )
     };
     let t = text.trim();

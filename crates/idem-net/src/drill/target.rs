@@ -33,8 +33,25 @@ pub fn check(url: &str, flag: &str, allow_remote: bool) -> Result<Target, String
     let Some(host) = uri.host() else {
         return Err(format!("{flag} `{shown}` names no host"));
     };
+    // A port past 65535 is no port at all: said plainly, before anything is sent.
+    if let Some(port) = uri
+        .authority()
+        .and_then(|a| a.as_str().rsplit_once(':'))
+        .map(|(_, p)| p)
+        .filter(|p| !p.is_empty() && !p.ends_with(']'))
+        && port.parse::<u16>().is_err()
+    {
+        return Err(format!(
+            "{flag} `{shown}` names the port {}, and ports run from 1 to 65535",
+            crate::text::shorten(&crate::text::sanitize_line(port), 12)
+        ));
+    }
     let bare = host.trim_start_matches('[').trim_end_matches(']');
     let loopback = match bare.parse::<IpAddr>() {
+        // An IPv4 address mapped into IPv6 is that IPv4 address.
+        Ok(IpAddr::V6(v6)) => v6
+            .to_ipv4_mapped()
+            .map_or(v6.is_loopback(), |v4| v4.is_loopback()),
         Ok(ip) => ip.is_loopback(),
         Err(_) if bare.eq_ignore_ascii_case("localhost") => {
             let port = uri
@@ -71,6 +88,7 @@ mod tests {
             "http://127.0.0.1:8080/charges",
             "http://127.3.2.1/x",
             "http://[::1]:9/charges",
+            "http://[::ffff:127.0.0.1]:9/charges",
             "https://127.0.0.1/charges",
         ] {
             assert!(check(ok, "URL", false).expect(ok).loopback, "{ok}");
@@ -94,5 +112,7 @@ mod tests {
         ] {
             assert!(check(bad, "URL", true).is_err(), "{bad}");
         }
+        let err = check("http://127.0.0.1:99999/charges", "URL", false).expect_err("no port");
+        assert!(err.contains("ports run from 1 to 65535"), "{err}");
     }
 }

@@ -250,6 +250,13 @@ pub fn parse_yaml(text: &str, file: &str) -> Result<Vec<Node>, WindowError> {
             Some(i) => message[..i].to_owned(),
             None => message,
         };
+        // The YAML reader's own words for the commonest slips, said plainly.
+        let message = if message.contains("unknown anchor") {
+            "an alias (`*name`) stands for an anchor (`&name`) that the file does not set before it"
+                .to_string()
+        } else {
+            message
+        };
         WindowError::Config {
             file: file.into(),
             position,
