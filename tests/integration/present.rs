@@ -688,7 +688,47 @@ fn the_presenter_serves_a_bounded_number_of_followers() {
         idem::present::link::MAX_FOLLOWERS,
         "the rest are closed at once"
     );
-    drop(crowd);
+    // One past the bound is told why, not that the presenter stopped.
+    let mut late = crowd
+        .into_iter()
+        .nth(idem::present::link::MAX_FOLLOWERS)
+        .expect("one past the bound");
+    let err = loop {
+        match late.next(Duration::from_millis(50)) {
+            Ok(_) => continue,
+            Err(e) => break e.to_string(),
+        }
+    };
+    assert!(
+        err.contains("already serves 16 idem notes") && !err.contains("stopped"),
+        "{err}"
+    );
+}
+
+/// A follower that goes away frees its place at the presenter's next look, not only at its
+/// next step: with no new position published, a newcomer is taken in.
+#[test]
+fn a_gone_followers_place_is_free_before_the_next_step() {
+    let dir = TempDir::new("freed");
+    let path = dir.join("p.sock");
+    let mut publisher = Publisher::bind(&path).expect("binds");
+    let mut crowd: Vec<Follower> = (0..idem::present::link::MAX_FOLLOWERS)
+        .map(|_| Follower::connect(&path).expect("connects"))
+        .collect();
+    publisher.publish(&position(1));
+    assert_eq!(publisher.followers(), idem::present::link::MAX_FOLLOWERS);
+    for f in &mut crowd {
+        assert!(f.next(Duration::from_secs(2)).expect("reads").is_some());
+    }
+    crowd.truncate(3);
+    let mut newcomer = Follower::connect(&path).expect("connects");
+    publisher.serve();
+    assert_eq!(publisher.followers(), 4, "the gone ones were let go");
+    assert_eq!(
+        newcomer.next(Duration::from_secs(2)).expect("reads"),
+        Some(position(1)),
+        "the newcomer is served the current position"
+    );
 }
 
 #[test]

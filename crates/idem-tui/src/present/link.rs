@@ -144,6 +144,9 @@ fn effective_uid() -> u32 {
 /// The longest socket path the system takes (`sun_path` holds 108 bytes with its NUL).
 const MAX_SOCKET_PATH: usize = 107;
 
+/// What a follower past [`MAX_FOLLOWERS`] is sent before it is closed.
+const FULL: &[u8] = b"full\n";
+
 /// The most followers served at once: a trainer's notes, a second screen, a few to spare.
 /// One more that connects is closed at once.
 pub const MAX_FOLLOWERS: usize = 16;
@@ -170,6 +173,20 @@ impl Peer {
             sending: None,
             next: first,
             stalled_since: None,
+        }
+    }
+
+    /// Whether the follower has closed its end: a follower never writes, so a read that
+    /// ends the stream (rather than finding nothing yet) means it is gone.
+    fn hung_up(&mut self) -> bool {
+        let mut byte = [0u8; 1];
+        match std::io::Read::read(&mut self.stream, &mut byte) {
+            Ok(0) => true,
+            Ok(_) => false,
+            Err(e) => !matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+            ),
         }
     }
 
@@ -202,7 +219,7 @@ impl Peer {
         }
         if self.sending.is_none() {
             self.stalled_since = None;
-            return true;
+            return !self.hung_up();
         }
         let since = *self
             .stalled_since
@@ -313,17 +330,24 @@ impl Publisher {
     /// follower what its socket takes now. Followers that went away, or that fell too far
     /// behind, are dropped.
     pub fn serve(&mut self) {
-        while let Ok((stream, _)) = self.listener.accept() {
-            // Past the bound, a new follower is closed at once (dropping it closes it).
-            if self.followers.len() < MAX_FOLLOWERS && stream.set_nonblocking(true).is_ok() {
-                self.followers.push(Peer::new(
-                    stream,
-                    self.last.as_ref().map(std::sync::Arc::clone),
-                ));
-            }
-        }
+        // Followers that went away leave first, so their places are free for newcomers.
         let stall = self.stall;
         self.followers.retain_mut(|p| p.flush(stall));
+        while let Ok((mut stream, _)) = self.listener.accept() {
+            if self.followers.len() >= MAX_FOLLOWERS {
+                // Past the bound, a newcomer is told why before it is closed, so it does not
+                // take the closing for the presenter's end.
+                let _ = stream.set_nonblocking(true);
+                let _ = stream.write_all(FULL);
+                continue;
+            }
+            if stream.set_nonblocking(true).is_ok() {
+                let mut peer = Peer::new(stream, self.last.as_ref().map(std::sync::Arc::clone));
+                if peer.flush(stall) {
+                    self.followers.push(peer);
+                }
+            }
+        }
     }
 
     pub fn followers(&self) -> usize {
@@ -378,6 +402,12 @@ impl Follower {
             Ok(0) => Err(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
                 "the presenter has stopped",
+            )),
+            Ok(_) if self.pending.as_bytes() == FULL => Err(io::Error::new(
+                io::ErrorKind::ConnectionRefused,
+                format!(
+                    "the presenter already serves {MAX_FOLLOWERS} idem notes at once; close one and start this again"
+                ),
             )),
             Ok(_) if self.pending.ends_with('\n') => {
                 let line = std::mem::take(&mut self.pending);
