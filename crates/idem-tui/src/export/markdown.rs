@@ -933,7 +933,7 @@ fn first_difference((ta, la): (&Trace, &Told), (tb, lb): (&Trace, &Told)) -> Opt
 }
 
 /// The most ticks one design's timeline shows: as many as a recording holds.
-pub const MAX_HANDOUT_ROWS: usize = super::MAX_CAST_FRAMES;
+pub const MAX_HANDOUT_ROWS: usize = 2_000;
 /// The most text one design's timeline takes, long narration and all.
 pub const MAX_TIMELINE_BYTES: usize = 512 * 1024;
 

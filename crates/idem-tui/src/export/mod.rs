@@ -64,7 +64,7 @@ impl std::str::FromStr for Format {
 }
 
 /// The most ticks a recording holds: one frame each, a whole screen per frame.
-pub const MAX_CAST_FRAMES: usize = 2_000;
+pub const MAX_CAST_FRAMES: usize = 1_000;
 
 /// How to draw an export: everything but where it goes.
 #[derive(Debug, Clone, PartialEq)]
@@ -156,13 +156,13 @@ pub fn render(
                 .map_err(|e| format!("cannot simulate {}: {e}", scenario.name))?
                 .ticks
                 .len();
-            if counted > MAX_CAST_FRAMES {
-                return Err(too_long_to_record(counted));
+            if let Some(why) = too_much_to_record(counted, width, height) {
+                return Err(why);
             }
             let mut app = app_for(scenario, source, args)?;
             let frames = app.trace().ticks.len();
-            if frames > MAX_CAST_FRAMES {
-                return Err(too_long_to_record(frames));
+            if let Some(why) = too_much_to_record(frames, width, height) {
+                return Err(why);
             }
             let title = format!(
                 "idem · {} · {}",
@@ -181,11 +181,34 @@ pub fn render(
     }
 }
 
-fn too_long_to_record(frames: usize) -> String {
-    format!(
-        "this replay has {frames} ticks; a recording is limited to {MAX_CAST_FRAMES} frames (about {} minutes at the replay's pace): export a smaller scenario, or a Markdown handout",
-        MAX_CAST_FRAMES * 18 / 600
-    )
+/// The most cells a recording draws in all (its frames times each frame's area): what it
+/// costs in time and in file, about a second and 40 MB.
+pub const MAX_CAST_CELLS: usize = 4_500_000;
+
+/// Why a recording of `frames` at `width` × `height` is refused, if it is: too many frames,
+/// or too many cells in all, with the size at which it would fit.
+fn too_much_to_record(frames: usize, width: u16, height: u16) -> Option<String> {
+    if frames > MAX_CAST_FRAMES {
+        return Some(format!(
+            "this replay has {frames} ticks; a recording is limited to {MAX_CAST_FRAMES} frames (about {} minutes at the replay's pace): export a smaller scenario, or a Markdown handout",
+            MAX_CAST_FRAMES * 18 / 600
+        ));
+    }
+    let area = usize::from(width) * usize::from(height);
+    if frames.saturating_mul(area) <= MAX_CAST_CELLS {
+        return None;
+    }
+    // The largest frame of the default shape (10 columns to 3 rows) that fits.
+    let fits = MAX_CAST_CELLS / frames.max(1);
+    let rows = ((fits * 3 / 10) as f64).sqrt().floor() as usize;
+    let cols = fits / rows.max(1);
+    Some(format!(
+        "{frames} frames of {width}×{height} would draw {} cells, more than the {} a recording may: give --width {} --height {} or smaller, or export a Markdown handout",
+        crate::units::group_digits(frames.saturating_mul(area) as u128),
+        crate::units::group_digits(MAX_CAST_CELLS as u128),
+        cols.clamp(1, usize::from(MAX_WIDTH)),
+        rows.clamp(1, usize::from(MAX_HEIGHT))
+    ))
 }
 
 /// Refuses options that do not apply to the chosen format, and sizes the replay cannot use.
