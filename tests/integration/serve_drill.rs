@@ -520,6 +520,69 @@ fn trickling_connections_hold_no_slot_and_a_charge_still_gets_through() {
     assert!(longest < Duration::from_secs(6), "held {longest:?}");
 }
 
+/// A flood of 200 connections that send nothing and reconnect the moment they are dropped:
+/// each proper charge sent meanwhile is answered within 2 s, every one of 40 (20 of 40 were,
+/// when a newcomer could only take the slot of a connection older than a second).
+#[test]
+fn a_reconnecting_flood_never_keeps_a_charge_out() {
+    let server = Server::start(&["--slow", "1ms"]);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flood: Vec<_> = (0..200)
+        .map(|_| {
+            let (addr, stop) = (server.addr(), Arc::clone(&stop));
+            std::thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let Ok(mut s) = TcpStream::connect(&addr) else {
+                        std::thread::sleep(Duration::from_millis(5));
+                        continue;
+                    };
+                    let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
+                    let mut sink = [0u8; 512];
+                    // Held open, silent, until the server closes it (or a while passes).
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        match s.read(&mut sink) {
+                            Ok(0) => break,
+                            Ok(_) => {}
+                            Err(e)
+                                if e.kind() == std::io::ErrorKind::WouldBlock
+                                    || e.kind() == std::io::ErrorKind::TimedOut => {}
+                            Err(_) => break,
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    // The flood takes every slot first.
+    std::thread::sleep(Duration::from_millis(1500));
+    let mut slowest = Duration::ZERO;
+    let mut answered = 0;
+    for n in 0..40 {
+        let asked = Instant::now();
+        let answer = raw_answer_within(
+            &server,
+            &post(
+                &format!("Idempotency-Key: \"flood-{n}\"\r\n"),
+                format!(r#"{{"order": "f{n}", "amount": "$1.00"}}"#).as_bytes(),
+            ),
+            Duration::from_secs(5),
+        );
+        let took = asked.elapsed();
+        slowest = slowest.max(took);
+        if answer.starts_with("HTTP/1.1 200") && took < Duration::from_secs(2) {
+            answered += 1;
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for t in flood {
+        let _ = t.join();
+    }
+    eprintln!(
+        "40 charges under a reconnecting flood: {answered} answered, the slowest in {slowest:?}"
+    );
+    assert_eq!(answered, 40, "the slowest took {slowest:?}");
+}
+
 /// `--host` beyond loopback is refused unless --allow-remote, with what it would expose; with
 /// it, the server warns of that before it listens.
 #[test]

@@ -2,7 +2,9 @@
 //! request head of at most 8 KiB parsed by `httparse`, a body of at most 16 KiB with a
 //! `Content-Length`, read and write timeouts, a deadline for the whole request however it
 //! trickles, and a cap on open connections, where a newcomer takes the slot of the
-//! connection that has been sending its request longest. Whatever breaks a bound is answered
+//! connection that has been sending its request longest; when every slot is taken, newcomers
+//! wait in a lobby until their request head has come, and then take the slot of one that has
+//! sent none (see [`Lobby`]). Whatever breaks a bound is answered
 //! with a 4xx (or 503 when full) and the connection closed; the accept loop itself never
 //! waits on a client.
 //!
@@ -126,16 +128,23 @@ impl Slots {
     }
 
     /// Takes a slot for `stream`: a free one, or that of the connection which has been
-    /// sending its request longest, if that is longer than `evict_after`.
-    fn admit(&self, stream: &TcpStream, limits: &Limits) -> Admission {
+    /// sending its request longest, if that is longer than `evict_after` (or, for a newcomer
+    /// whose whole request head has already come, however long: a connection that has sent
+    /// a whole request is preferred to one that has not).
+    fn admit(&self, stream: &TcpStream, limits: &Limits, whole: bool) -> Admission {
         let mut st = self.lock();
         if st.taken >= limits.connections {
             let now = Instant::now();
+            let least = if whole {
+                Duration::ZERO
+            } else {
+                limits.evict_after
+            };
             let oldest = st
                 .reading
                 .iter_mut()
                 .filter(|r| !r.evicted && r.stream.is_some())
-                .filter(|r| now.duration_since(r.since) >= limits.evict_after)
+                .filter(|r| now.duration_since(r.since) >= least)
                 .min_by_key(|r| r.since);
             let Some(oldest) = oldest else {
                 return Admission::Full;
@@ -189,6 +198,12 @@ impl Slots {
 pub fn serve(listener: TcpListener, limits: Limits, handler: Arc<Handler>) -> io::Result<()> {
     let slots = Arc::new(Slots::default());
     let refusing = Arc::new(AtomicUsize::new(0));
+    let lobby = Lobby::start(
+        Arc::clone(&slots),
+        limits,
+        Arc::clone(&handler),
+        Arc::clone(&refusing),
+    );
     for stream in listener.incoming() {
         let Ok(stream) = stream else {
             // A connection that failed before it was accepted (reset, out of descriptors
@@ -198,23 +213,133 @@ pub fn serve(listener: TcpListener, limits: Limits, handler: Arc<Handler>) -> io
         };
         let _ = stream.set_read_timeout(Some(limits.io_timeout));
         let _ = stream.set_write_timeout(Some(limits.io_timeout));
-        match slots.admit(&stream, &limits) {
-            Admission::Slot(id) => {
-                let (slots2, handler) = (Arc::clone(&slots), Arc::clone(&handler));
-                let spawned = std::thread::Builder::new()
-                    .name("idem-serve-conn".into())
-                    .spawn(move || {
-                        let evicted = connection(stream, limits, &*handler, &slots2, id);
-                        slots2.release(id, evicted);
-                    });
-                if spawned.is_err() {
-                    slots.release(id, false);
-                }
-            }
-            Admission::Full => refuse_busy(stream, &limits, &refusing),
+        match slots.admit(&stream, &limits, false) {
+            Admission::Slot(id) => spawn_connection(stream, limits, &handler, &slots, id),
+            // Every slot is taken: the newcomer waits in the lobby for its request head.
+            Admission::Full => lobby.enter(stream),
         }
     }
     Ok(())
+}
+
+/// Serves `stream` in slot `id` on a thread of its own.
+fn spawn_connection(
+    stream: TcpStream,
+    limits: Limits,
+    handler: &Arc<Handler>,
+    slots: &Arc<Slots>,
+    id: u64,
+) {
+    let (slots2, handler) = (Arc::clone(slots), Arc::clone(handler));
+    let spawned = std::thread::Builder::new()
+        .name("idem-serve-conn".into())
+        .spawn(move || {
+            let evicted = connection(stream, limits, &*handler, &slots2, id);
+            slots2.release(id, evicted);
+        });
+    if spawned.is_err() {
+        slots.release(id, false);
+    }
+}
+
+/// Newcomers that came while every slot was taken. One thread looks at each, without
+/// reading it, until its whole request head has come: then it takes the slot of a
+/// connection still sending its request (a real client is preferred to one that sends
+/// nothing), or, when every slot is serving a whole request, is answered 503. A newcomer that sends
+/// nothing leaves the lobby after that wait, or sooner when the lobby is full, so a flood of
+/// connections that reconnect as soon as they are dropped never keeps a real request out.
+struct Lobby {
+    waiting: Arc<Mutex<Vec<(TcpStream, Instant)>>>,
+}
+
+/// How long a newcomer may wait in the lobby.
+const LOBBY_WAIT: Duration = Duration::from_secs(1);
+/// The most newcomers waiting at once; past it the one waiting longest is closed.
+const LOBBY_SIZE: usize = 512;
+/// How often the lobby looks at its newcomers, and how often when it has none.
+const LOBBY_LOOK: Duration = Duration::from_millis(2);
+const LOBBY_IDLE: Duration = Duration::from_millis(20);
+
+impl Lobby {
+    fn start(
+        slots: Arc<Slots>,
+        limits: Limits,
+        handler: Arc<Handler>,
+        refusing: Arc<AtomicUsize>,
+    ) -> Lobby {
+        let waiting: Arc<Mutex<Vec<(TcpStream, Instant)>>> = Arc::default();
+        let shared = Arc::clone(&waiting);
+        let _ = std::thread::Builder::new()
+            .name("idem-serve-lobby".into())
+            .spawn(move || {
+                let mut head = [0u8; 8 * 1024];
+                let mut idle = true;
+                loop {
+                    // An empty lobby is looked at seldom: an idle server stays idle.
+                    std::thread::sleep(if idle { LOBBY_IDLE } else { LOBBY_LOOK });
+                    let batch =
+                        std::mem::take(&mut *shared.lock().unwrap_or_else(|e| e.into_inner()));
+                    idle = batch.is_empty();
+                    let mut keep = Vec::new();
+                    for (stream, since) in batch {
+                        match whole_head(&stream, &mut head) {
+                            Some(true) => match slots.admit(&stream, &limits, true) {
+                                Admission::Slot(id) => {
+                                    let _ = stream.set_nonblocking(false);
+                                    spawn_connection(stream, limits, &handler, &slots, id);
+                                }
+                                // Every slot is serving a whole request: busy.
+                                Admission::Full => {
+                                    let _ = stream.set_nonblocking(false);
+                                    refuse_busy(stream, &limits, &refusing);
+                                }
+                            },
+                            // Gone, or broken: closed.
+                            None => {}
+                            Some(false) if since.elapsed() < LOBBY_WAIT => {
+                                keep.push((stream, since))
+                            }
+                            // Nothing whole within the wait: closed without a word.
+                            Some(false) => {}
+                        }
+                    }
+                    let mut waiting = shared.lock().unwrap_or_else(|e| e.into_inner());
+                    keep.append(&mut waiting);
+                    *waiting = keep;
+                }
+            });
+        Lobby { waiting }
+    }
+
+    /// Puts a newcomer in the lobby; when it is full, the one waiting longest leaves.
+    fn enter(&self, stream: TcpStream) {
+        if stream.set_nonblocking(true).is_err() {
+            return;
+        }
+        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        if waiting.len() >= LOBBY_SIZE
+            && let Some(oldest) = waiting
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, (_, since))| *since)
+                .map(|(i, _)| i)
+        {
+            waiting.swap_remove(oldest);
+        }
+        waiting.push((stream, Instant::now()));
+    }
+}
+
+/// Whether a whole request head has come on `stream`, looked at without reading it: `None`
+/// when the connection is gone or broken.
+fn whole_head(stream: &TcpStream, buf: &mut [u8]) -> Option<bool> {
+    match stream.peek(buf) {
+        Ok(0) => None,
+        Ok(n) => Some(buf[..n].windows(4).any(|w| w == b"\r\n\r\n") || n == buf.len()),
+        Err(e) if e.kind() == io::ErrorKind::WouldBlock => Some(false),
+        Err(e) if e.kind() == io::ErrorKind::Interrupted => Some(false),
+        Err(_) => None,
+    }
 }
 
 /// Answers 503 on a thread of its own, so a newcomer that reads slowly or trickles does not
