@@ -102,3 +102,116 @@ pub fn window_config(data: &[u8]) {
         }
     }
 }
+
+/// A day of traffic from any scenario the loader takes, at most a few thousand orders under
+/// every design: it runs or is refused with a message, and its figures agree with each other.
+pub fn traffic(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(s) = scenario::parse("fuzz.toml", "fuzz", text) else {
+        return;
+    };
+    let Ok((mut settings, _)) = crate::traffic::Settings::of_scenario_or_assumed(&s) else {
+        return;
+    };
+    settings.orders = settings.orders.min(2_000);
+    let progress = crate::traffic::Progress::default();
+    let Ok(report) = crate::traffic::run(&s, &settings, &Design::ALL, 1, &progress) else {
+        return;
+    };
+    for d in &report.designs {
+        let id = d.design.id();
+        assert_eq!(
+            d.ended_wrong + d.correct + d.not_charged,
+            d.orders,
+            "{id}: every order ends once"
+        );
+        assert!(
+            d.duplicate_orders <= d.ended_wrong,
+            "{id}: duplicates are harm"
+        );
+        assert!(
+            d.peak_keys <= d.keys_stored,
+            "{id}: a peak of keys never written"
+        );
+        assert!(
+            d.keys_evicted + d.keys_held_at_end <= d.keys_stored,
+            "{id}: keys left that were never written"
+        );
+        assert!(
+            d.week_peak_keys <= d.keys_stored,
+            "{id}: a week of keys never written"
+        );
+        assert_eq!(d.peak_bytes, d.peak_keys * settings.record_bytes, "{id}");
+        let _ = crate::traffic::words::design_figures(&report, d);
+    }
+    let _ = crate::traffic::words::week_of_keys(&report, s.config.retention_ms);
+}
+
+/// Every export of any scenario the loader takes, at a small screen the bytes choose: each
+/// handout, an SVG frame and a recording are written, or refused with a message.
+pub fn export(data: &[u8]) {
+    use crate::export::{ExportOptions, Format, markdown::Audience};
+    let (width, height, rest) = match data {
+        [w, h, rest @ ..] => (20 + u16::from(*w % 100), 8 + u16::from(*h % 40), rest),
+        _ => return,
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let Ok(s) = scenario::parse("fuzz.toml", "fuzz", text) else {
+        return;
+    };
+    for audience in [
+        Audience::PreRead,
+        Audience::Compact,
+        Audience::Students,
+        Audience::Trainer,
+    ] {
+        let mut md = ExportOptions::new(Format::Md);
+        md.audience = audience;
+        let _ = crate::export::render(&s, "fuzz", &md);
+    }
+    for format in [Format::Svg, Format::Cast] {
+        let mut o = ExportOptions::new(format);
+        o.width = Some(width);
+        o.height = Some(height);
+        let _ = crate::export::render(&s, "fuzz", &o);
+    }
+}
+
+/// The replay's screen on a terminal of any size the first four bytes say, 0 × 0 and
+/// 65,535 × 65,535 included: the frame is drawn at its bounded size, never larger, and
+/// drawing never panics. The rest of the bytes are a scenario, or the default one.
+pub fn terminal_size(data: &[u8]) {
+    let (width, height, rest) = match data {
+        [a, b, c, d, rest @ ..] => (
+            u16::from_le_bytes([*a, *b]),
+            u16::from_le_bytes([*c, *d]),
+            rest,
+        ),
+        _ => return,
+    };
+    let scenario = std::str::from_utf8(rest)
+        .ok()
+        .and_then(|t| scenario::parse("fuzz.toml", "fuzz", t).ok())
+        .or_else(|| scenario::library::default_scenario().ok());
+    let Some(scenario) = scenario else {
+        return;
+    };
+    let Ok(app) =
+        crate::tui::App::launch(scenario, "fuzz".into(), crate::tui::app::Launch::default())
+    else {
+        return;
+    };
+    let real = crate::tui::backend::Size { width, height };
+    let drawn = crate::tui::backend::draw_on_bounded_screen(&app, real);
+    assert!(
+        drawn.width <= crate::tui::backend::MAX_COLS
+            && drawn.height <= crate::tui::backend::MAX_ROWS
+            && drawn.width <= width
+            && drawn.height <= height,
+        "{width}×{height} drawn at {drawn:?}"
+    );
+}

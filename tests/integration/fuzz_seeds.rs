@@ -7,10 +7,13 @@ use std::path::Path;
 
 type Body = fn(&[u8]);
 
-const TARGETS: [(&str, Body); 3] = [
+const TARGETS: [(&str, Body); 6] = [
     ("scenario", idem::fuzzing::scenario),
     ("values", idem::fuzzing::values),
     ("window_config", idem::fuzzing::window_config),
+    ("traffic", idem::fuzzing::traffic),
+    ("export", idem::fuzzing::export),
+    ("terminal_size", idem::fuzzing::terminal_size),
 ];
 
 fn files_in(dir: &Path) -> Vec<std::path::PathBuf> {

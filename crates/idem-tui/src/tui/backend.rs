@@ -13,7 +13,8 @@ use ratatui::crossterm::style::{
     Attribute, Color as CrosstermColor, Colors, SetAttribute, SetBackgroundColor, SetColors,
     SetForegroundColor, SetUnderlineColor,
 };
-use ratatui::layout::{Position, Size};
+use ratatui::layout::Position;
+pub use ratatui::layout::Size;
 use ratatui::style::{Color, Modifier};
 use std::io::{self, Write};
 
@@ -47,6 +48,17 @@ pub fn bounded(real: Size) -> (Size, bool) {
         height: real.height.min(MAX_ROWS),
     };
     (size, size != real)
+}
+
+/// Draws `app`'s replay on a test screen as a terminal of `real` would get it: at its
+/// bounded size. Returns the size drawn at.
+pub fn draw_on_bounded_screen(app: &crate::tui::App, real: Size) -> Size {
+    let (size, _) = bounded(real);
+    let Ok(mut terminal) =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(size.width, size.height));
+    let theme = crate::tui::theme::Theme::from_env();
+    let _ = terminal.draw(|frame| crate::tui::view::draw(frame, app, &theme));
+    size
 }
 
 /// What a terminal larger than a frame is told, just past the frame.
