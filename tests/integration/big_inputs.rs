@@ -119,3 +119,35 @@ fn a_session_simulates_each_scenario_it_names_once() {
     assert!(body(parts[0]) == body(parts[2]) && body(parts[2]) == body(parts[3]));
     assert!(body(parts[1]).is_some_and(|b| b.starts_with(&body(parts[4]).unwrap_or_default())));
 }
+
+/// Fifty parts, each the full handout of a long story under one of three designs: the handout
+/// would pass the bound, and is refused with the shorter forms that work, which do.
+#[test]
+fn a_session_handout_past_its_bound_is_refused_with_what_works() {
+    let dir = TempDir::new("session-fifty");
+    dir.write("long.toml", &every_attempt_lost(2));
+    let mut session = String::from("title = \"Fifty parts\"\n");
+    for i in 0..50 {
+        let design = ["no-key", "with-charge", "content-hash"][i % 3];
+        let _ = write!(
+            session,
+            "\n[[section]]\ntitle = \"Part {i}\"\nscenario = \"long.toml\"\ndesign = \"{design}\"\n"
+        );
+    }
+    let path = dir.write("fifty.toml", &session);
+    let out = dir.join("fifty.md");
+    let mut full = ExportArgs::new(path.to_str().expect("a UTF-8 path"), Format::Md, &out);
+    full.handout = Some(idem::export::markdown::Audience::Students);
+    let err = run(&full).expect_err("too long");
+    assert!(
+        err.text().contains("passes 16 MB") && err.text().contains("--handout compact"),
+        "{}",
+        err.text()
+    );
+    assert!(!out.exists());
+    let mut compact = ExportArgs::new(path.to_str().expect("a UTF-8 path"), Format::Md, &out);
+    compact.handout = Some(idem::export::markdown::Audience::Compact);
+    run(&compact).unwrap_or_else(|e| panic!("{}", e.text()));
+    let written = std::fs::metadata(&out).expect("written").len();
+    assert!(written <= 16_000_000, "{written}");
+}

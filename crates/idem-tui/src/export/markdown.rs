@@ -217,12 +217,25 @@ pub fn session_handout(
             out.push('\n');
         }
         out.push('\n');
+        if out.len() > MAX_SESSION_HANDOUT_BYTES {
+            return Err(format!(
+                "this session's {} handout passes {} MB at part {} of {}: write a shorter one (--handout compact or the pre-read), or export the parts one scenario at a time",
+                audience.id(),
+                MAX_SESSION_HANDOUT_BYTES / 1_000_000,
+                i + 1,
+                playlist.sections.len()
+            ));
+        }
     }
     while out.ends_with("\n\n") {
         out.pop();
     }
     Ok(out)
 }
+
+/// The longest handout of a whole session: what a reader opens and a printer takes, written in
+/// about a second.
+pub const MAX_SESSION_HANDOUT_BYTES: usize = 16_000_000;
 
 /// `10 min`, `1 h 30 min`, `45 s`.
 fn minutes(d: std::time::Duration) -> String {
