@@ -308,3 +308,47 @@ fn the_largest_recording_is_refused_with_a_size_that_fits() {
     let written = std::fs::metadata(&out).expect("the recording").len();
     assert!(written < 100 * 1024 * 1024, "{written} bytes");
 }
+
+/// A search of every plan of two faults over forty orders once ran for minutes and held
+/// 470 MB of plans waiting: it is refused at once with its size and the search that fits,
+/// which runs within the bound.
+#[test]
+fn a_search_too_large_is_refused_with_the_one_that_fits() {
+    let dir =
+        Scratch(std::env::temp_dir().join(format!("idem-memory-explore-{}", std::process::id())));
+    std::fs::create_dir_all(&dir.0).expect("a temp folder");
+    let mut text = String::from(
+        "title = \"Wide\"\nseed = 1\n\n[[checkout.layer]]\nname = \"checkout\"\nattempts = 10\ntimeout = \"1s\"\nbackoff = \"10ms\"\n",
+    );
+    for i in 0..40 {
+        text.push_str(&format!(
+            "\n[[intent]]\norder = \"{}\"\nkey = \"K{i:02}\"\namount = \"$1.00\"\nat = \"14:00:{i:02}\"\n",
+            10 + i
+        ));
+    }
+    let file = dir.0.join("wide.toml");
+    std::fs::write(&file, &text).expect("the scenario");
+    let path = file.display().to_string();
+    let started = Instant::now();
+    let refused = idem_command(&["explore", &path, "--faults", "2"])
+        .output()
+        .expect("idem runs");
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr).to_string();
+    assert!(
+        err.contains("more than this search takes; give --faults 1"),
+        "{err}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "refused only after {:?}",
+        started.elapsed()
+    );
+    let (out, peak) = output_of(&["explore", &path, "--faults", "1"]);
+    assert!(out.contains("plans in"), "{out}");
+    assert!(
+        peak < 200 * 1024 * 1024,
+        "the search took {} MB",
+        peak / 1024 / 1024
+    );
+}

@@ -89,6 +89,26 @@ pub fn run(scenario: &Scenario, args: &ExploreArgs) -> anyhow::Result<String> {
         None | Some(DesignChoice::All) => Design::ALL.to_vec(),
         Some(DesignChoice::One(d)) => vec![d],
     };
+    // Refused at once when the search would run for minutes and take gigabytes: said with
+    // its size, and the smaller search that fits.
+    let cost = crate::explore::estimate(scenario, args.faults).map_err(anyhow::Error::msg)?;
+    if cost.work() > crate::explore::MAX_WORK {
+        let fits = (1..args.faults).rev().find(|&k| {
+            crate::explore::estimate(scenario, k)
+                .is_ok_and(|e| e.work() <= crate::explore::MAX_WORK)
+        });
+        let instead = match fits {
+            Some(k) => format!("give --faults {k}, or a scenario with fewer orders or attempts"),
+            None => "give a scenario with fewer orders or attempts".to_string(),
+        };
+        anyhow::bail!(
+            "every plan of up to {} faults here is about {} plans ({} places a fault can go) of {} ticks each, under each design: more than this search takes; {instead}",
+            args.faults,
+            crate::units::group_digits(cost.plans),
+            cost.places,
+            cost.ticks
+        );
+    }
     // Ctrl-C stops the search; the counts so far are printed, marked partial.
     let stop = Arc::new(AtomicBool::new(false));
     let progress = Arc::new(AtomicUsize::new(0));
@@ -98,7 +118,8 @@ pub fn run(scenario: &Scenario, args: &ExploreArgs) -> anyhow::Result<String> {
         designs,
         progress: Some(Arc::clone(&progress)),
         stop: Some(Arc::clone(&stop)),
-        max_plans: None,
+        // Faults open places the plain run did not: the estimate, with room, bounds it.
+        max_plans: usize::try_from(cost.plans.saturating_mul(20)).ok(),
     };
     let started = std::time::Instant::now();
     let found = super::progress::run(

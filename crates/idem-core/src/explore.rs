@@ -115,6 +115,55 @@ pub fn kinds(cfg: &SimConfig, restart_ms: u64) -> Vec<FaultAction> {
     out
 }
 
+/// What a search would cost before it runs, from one run of the scenario as it stands: the
+/// places a fault can go (every attempt each order sends, each kind), the plans of up to
+/// `faults_max` faults among them, and the ticks of that run. The plans counted are those
+/// of the places the plain run opens; faults open a few more (a lost answer lets a retry be
+/// sent), so the search may run somewhat more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    pub places: usize,
+    pub plans: u128,
+    pub ticks: usize,
+}
+
+impl Estimate {
+    /// Plans times ticks: what the search costs each design.
+    pub fn work(&self) -> u128 {
+        self.plans.saturating_mul(self.ticks.max(1) as u128)
+    }
+}
+
+/// How much one design's search may cost, in plans times ticks: about a second of the
+/// engine's time.
+pub const MAX_WORK: u128 = 1_000_000;
+
+/// The estimate of a search of up to `faults_max` faults on `scenario`, under its design.
+pub fn estimate(scenario: &Scenario, faults_max: usize) -> Result<Estimate, String> {
+    let mut base = scenario.config.clone();
+    base.faults.clear();
+    let trace = crate::sim::simulate(&base, scenario.design).map_err(|e| e.to_string())?;
+    let kinds = kinds(&base, DEFAULT_RESTART_MS).len();
+    let places: usize = attempts_sent(&trace, base.intents.len())
+        .iter()
+        .map(|&a| a.min(MAX_ATTEMPTS) as usize * kinds)
+        .sum();
+    // Plans of 0 to k faults, each at a later place than the one before.
+    let mut plans: u128 = 0;
+    let mut choose: u128 = 1;
+    for j in 0..=faults_max {
+        if j > 0 {
+            choose = choose.saturating_mul((places + 1 - j.min(places + 1)) as u128) / j as u128;
+        }
+        plans = plans.saturating_add(choose);
+    }
+    Ok(Estimate {
+        places,
+        plans,
+        ticks: trace.ticks.len(),
+    })
+}
+
 /// Runs the search: each design on a thread of its own (results do not depend on the order
 /// the threads finish in).
 pub fn explore(scenario: &Scenario, search: &Search) -> Result<Exploration, String> {
