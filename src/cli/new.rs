@@ -125,6 +125,20 @@ mod tests {
     use super::*;
     use crate::scenario;
 
+    /// The starter's comments name every design, the keys that reach them all, and every
+    /// verdict an `[[expect]]` may give.
+    #[test]
+    fn the_starter_names_every_design_and_every_verdict() {
+        for d in crate::sim::Design::ALL {
+            assert!(STARTER.contains(d.id()), "{}", d.id());
+        }
+        for v in crate::sim::Verdict::ALL {
+            assert!(STARTER.contains(v.id()), "{}", v.id());
+        }
+        let keys = format!("Number keys 1-{}", crate::sim::Design::ALL.len());
+        assert!(STARTER.contains(&keys), "{keys}");
+    }
+
     #[test]
     fn the_starter_parses_without_warnings_and_its_expectations_hold() {
         let s = scenario::parse("starter.toml", "starter", STARTER)

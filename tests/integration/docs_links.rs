@@ -129,3 +129,66 @@ fn anchors_are_made_as_github_makes_them() {
     );
     assert_eq!(links("see [a](b.md#c) and [d](e)"), ["b.md#c", "e"]);
 }
+
+/// Every `idem …` command the README names runs as written on a fresh clone: each one that
+/// needs no terminal is run here (from a scratch folder for those that write, from the root
+/// for those that read the clone's files) and must succeed; the ones that take the terminal or
+/// serve are listed, so a new command in the README must be added to one list or the other.
+#[test]
+fn every_command_in_the_readme_runs_as_written() {
+    let root = crate::common::root();
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("the README");
+    let named: std::collections::BTreeSet<String> = readme
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|c| c.starts_with("idem") && !c.contains('\n'))
+        .map(str::to_string)
+        .collect();
+    // The terminal's, the server's, a mistyped one shown for its message, and bare names.
+    let not_run = [
+        "idem",
+        "idem my-outage.toml",
+        "idem notes",
+        "idem present reply-lost --hide-design",
+        "idem serve",
+        "idem drill http://localhost:8080/charges",
+        "idem rnu",
+        "idem run",
+        "idem drill",
+        "idem explore",
+    ];
+    let scratch = crate::common::TempDir::new("readme-commands");
+    // In the order the README gives them: `idem new my-outage` before `idem check` of it.
+    let run_in_order = [
+        "idem run reply-lost --design all",
+        "idem run reply-lost --design no-key",
+        "idem new my-outage",
+        "idem new --list",
+        "idem check my-outage.toml",
+        "idem export reply-lost --format md --out pre-read.md",
+        "idem window --from tests/fixtures/window/envoy-route.yaml --from tests/fixtures/window/resilience4j-application.yml",
+    ];
+    for command in &named {
+        assert!(
+            not_run.contains(&command.as_str()) || run_in_order.contains(&command.as_str()),
+            "the README names `{command}`: add it to a list of this test"
+        );
+    }
+    for command in run_in_order {
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        // Commands that read the clone's files run from its root, the rest in the scratch folder.
+        let dir = if command.contains("tests/fixtures") {
+            root.as_path()
+        } else {
+            scratch.path()
+        };
+        let out = crate::common::run_idem_in(Some(dir), &args);
+        assert!(
+            out.status.success(),
+            "`{command}` failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
