@@ -206,7 +206,7 @@ pub fn terminal_size(data: &[u8]) {
         return;
     };
     let real = crate::tui::backend::Size { width, height };
-    let drawn = crate::tui::backend::draw_on_bounded_screen(&app, real);
+    let drawn = crate::tui::view::draw_on_bounded_screen(&app, real);
     assert!(
         drawn.width <= crate::tui::backend::MAX_COLS
             && drawn.height <= crate::tui::backend::MAX_ROWS

@@ -119,10 +119,11 @@ fn a_terminating_signal_during_the_write_leaves_no_temporary_file() {
             path_str(&scenario),
             "--format",
             "cast",
+            // As large as a recording of this story may be.
             "--width",
-            "250",
+            "240",
             "--height",
-            "80",
+            "72",
             "--out",
             path_str(&target),
         ])

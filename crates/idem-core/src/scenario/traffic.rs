@@ -68,6 +68,9 @@ impl Outage {
     }
 }
 
+/// The period when none is given: a day.
+pub const DEFAULT_PERIOD_MS: u64 = crate::sim::time::DAY_MS;
+
 /// The settings a `[traffic]` table or the command line may give; `None` is "not said".
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TrafficPlan {
@@ -109,7 +112,7 @@ impl TrafficPlan {
     /// (for the file and the command line together) both hold a plan to.
     pub fn problems(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
-        let over_ms = self.over_ms.unwrap_or(crate::traffic::DEFAULT_PERIOD_MS);
+        let over_ms = self.over_ms.unwrap_or(DEFAULT_PERIOD_MS);
         if let Some((start, _)) = self.outage
             && start >= over_ms
         {

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// Orders a run simulates when neither the file nor the command line says.
 pub const DEFAULT_ORDERS: u64 = 100_000;
 /// The period when none is given: a day.
-pub const DEFAULT_PERIOD_MS: u64 = crate::sim::time::DAY_MS;
+pub use crate::scenario::traffic::DEFAULT_PERIOD_MS;
 /// How long a crashed processor stays down when nothing says.
 pub const DEFAULT_RESTART_MS: u64 = 30_000;
 /// The size of one stored key and its answer when nothing says.

@@ -50,17 +50,6 @@ pub fn bounded(real: Size) -> (Size, bool) {
     (size, size != real)
 }
 
-/// Draws `app`'s replay on a test screen as a terminal of `real` would get it: at its
-/// bounded size. Returns the size drawn at.
-pub fn draw_on_bounded_screen(app: &crate::tui::App, real: Size) -> Size {
-    let (size, _) = bounded(real);
-    let Ok(mut terminal) =
-        ratatui::Terminal::new(ratatui::backend::TestBackend::new(size.width, size.height));
-    let theme = crate::tui::theme::Theme::from_env();
-    let _ = terminal.draw(|frame| crate::tui::view::draw(frame, app, &theme));
-    size
-}
-
 /// What a terminal larger than a frame is told, just past the frame.
 pub fn not_drawn(real: Size) -> String {
     format!(

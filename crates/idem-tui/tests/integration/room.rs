@@ -1268,3 +1268,39 @@ fn the_trainers_words_say_they_were_written_for_the_file_once_k_changed_the_stor
         assert!(!notes(&app).contains("trainer's words"));
     }
 }
+
+/// At an open question the room sees nothing a design's answer depends on: with the side
+/// panels on (`L`), no processor memory, no ledger, no counters and no statement, until the
+/// answer is revealed.
+#[test]
+fn an_open_question_keeps_memory_ledger_and_statement_back() {
+    let mut app = presenting(Default::default());
+    press(&mut app, key(KeyCode::Char('L')));
+    to_question(&mut app);
+    let screen = render(&app, 120, 36);
+    for word in [
+        "Processor memory",
+        "key K7Q4 ·",
+        "Ledger ",
+        "dedupe hits",
+        "total $",
+    ] {
+        assert!(
+            !screen.contains(word),
+            "{word} shows at the question:\n{screen}"
+        );
+    }
+    assert!(screen.contains("kept back until the answer"), "{screen}");
+    // Answered and revealed, the panels come back.
+    keys(
+        &mut app,
+        &[
+            key(KeyCode::Char('a')),
+            key(KeyCode::Char('2')),
+            key(KeyCode::Enter),
+        ],
+    );
+    assert!(!app.quiz_pending());
+    let screen = render(&app, 120, 36);
+    assert!(screen.contains("Processor memory"), "{screen}");
+}

@@ -218,6 +218,20 @@ pub fn fit<S: AsRef<str> + Into<String>>(text: S, width: usize) -> String {
     out
 }
 
+/// Draws `app`'s replay on a test screen as a terminal of `real` would get it: at its
+/// bounded size. Returns the size drawn at.
+pub fn draw_on_bounded_screen(
+    app: &crate::tui::App,
+    real: crate::tui::backend::Size,
+) -> crate::tui::backend::Size {
+    let (size, _) = crate::tui::backend::bounded(real);
+    let Ok(mut terminal) =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(size.width, size.height));
+    let theme = crate::tui::theme::Theme::from_env();
+    let _ = terminal.draw(|frame| draw(frame, app, &theme));
+    size
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

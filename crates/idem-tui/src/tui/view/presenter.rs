@@ -87,7 +87,15 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
             let inner = super::rules(frame.buffer_mut(), timeline, theme.dim());
             super::lanes::app_rows(frame, inner, app, theme);
             if let Some(side) = side {
-                if p.hidden().statement {
+                if app.quiz_pending() {
+                    // An open question: the memory, the ledger, the statement and the counters
+                    // would answer it, so the room sees none of them until the reveal.
+                    let block = Block::default()
+                        .borders(Borders::ALL)
+                        .title(" kept back until the answer ")
+                        .title_style(theme.dim());
+                    frame.render_widget(block, side);
+                } else if p.hidden().statement {
                     let block = Block::default()
                         .borders(Borders::ALL)
                         .title(" Ledger · hidden (n reveals) ")
@@ -253,7 +261,12 @@ fn money_line(
 ) {
     let hidden = p.hidden();
     let state = app.trace().ticks.get(app.place.tick).map(|t| &t.state);
-    let mut spans = vec![if hidden.statement {
+    let mut spans = vec![if app.quiz_pending() {
+        Span::styled(
+            " Card statement: kept back until the question is answered",
+            theme.dim(),
+        )
+    } else if hidden.statement {
         Span::styled(" Card statement: hidden until revealed (n)", theme.dim())
     } else {
         let total = state.map_or_else(
