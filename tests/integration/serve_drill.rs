@@ -771,7 +771,13 @@ fn bad_drill_flags_are_usage_errors() {
             "40 minutes",
         ),
         (
-            &["http://127.0.0.1:9/", "--kept-for", "31m", "--max-time", "40m"][..],
+            &[
+                "http://127.0.0.1:9/",
+                "--kept-for",
+                "31m",
+                "--max-time",
+                "40m",
+            ][..],
             "30 minutes",
         ),
         (
