@@ -78,8 +78,8 @@ pub struct WindowArgs {
     #[arg(long, value_name = "SDK", value_parser = sdk)]
     pub sdk: Option<crate::window::sources::aws::Sdk>,
 
-    /// The value of a CloudFormation template's parameter, in place of its Default; repeat
-    /// for each, e.g. --param VisibilitySeconds=120.
+    /// The value of a CloudFormation template's parameter or a Terraform variable, in place of
+    /// its default; repeat for each, e.g. --param VisibilitySeconds=120.
     #[arg(long = "param", value_name = "NAME=VALUE", value_parser = param)]
     pub params: Vec<(String, String)>,
 
@@ -138,19 +138,13 @@ pub fn stack_from_args(args: &WindowArgs) -> Result<Stack, WindowError> {
     let window = args.window.as_deref().map(parse::window).transpose()?;
     let keys_kept = args.keys_kept.as_deref().map(keys_kept).transpose()?;
     let safety = args.safety.as_deref().map(parse::safety).transpose()?;
-    let imported = args
-        .from
-        .iter()
-        .map(|f| {
-            sources::read_with(
-                f,
-                &sources::ReadOptions {
-                    sdk: args.sdk,
-                    params: args.params.clone(),
-                },
-            )
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let imported = sources::read_all(
+        &args.from,
+        &sources::ReadOptions {
+            sdk: args.sdk,
+            params: args.params.clone(),
+        },
+    )?;
     let preset_layers = args
         .presets
         .iter()

@@ -39,5 +39,6 @@ mod tui_whatif;
 mod unreadable_files;
 mod window_args;
 mod window_cli;
+mod window_corpus;
 mod window_simulator;
 mod window_sources;

@@ -316,11 +316,19 @@ fn a_cloudformation_template_takes_its_parameters_defaults_and_its_conditions() 
     );
     // A parameter the template does not declare is refused.
     let options = sources::ReadOptions {
-        params: vec![("Nope".into(), "1".into())],
+        params: vec![
+            ("VisibilitySeconds".into(), "45".into()),
+            ("Nope".into(), "1".into()),
+        ],
         ..sources::ReadOptions::default()
     };
-    let err = sources::read_with(&json, &options).expect_err("no such parameter");
-    assert!(err.to_string().contains("no such parameter"), "{err}");
+    let err =
+        sources::read_all(std::slice::from_ref(&json), &options).expect_err("no such parameter");
+    assert!(
+        err.to_string()
+            .contains("no file given declares a parameter or variable of that name"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -338,7 +346,7 @@ fn a_terraform_sqs_queue_gives_its_redrive_numbers() {
         imported
             .notes
             .iter()
-            .any(|n| n.contains("variable visibility_seconds = 90")),
+            .any(|n| n.contains("var.visibility_seconds = 90 (its default")),
         "{:?}",
         imported.notes
     );
@@ -578,7 +586,7 @@ fn hostile_files_are_bounded() {
     let err = sources::read(&dir.path().display().to_string())
         .expect_err("a directory")
         .to_string();
-    assert!(err.contains("not a regular file"), "{err}");
+    assert!(err.contains("this one has no .tf file"), "{err}");
     let binary = dir.write("blob.yaml", &[0xffu8, 0xfe, 0x00, 0x41]);
     let err = sources::read(&binary.display().to_string())
         .expect_err("not text")
@@ -949,4 +957,337 @@ fn the_documented_example_holds() {
     }
     let page = std::fs::read_to_string(common::manifest("docs/window.md")).expect("docs/window.md");
     assert!(page.contains("Attempts for one intent  112"));
+}
+
+// ------------------------------------------------------------------ Terraform modules
+
+fn read_all(specs: &[String], params: &[(&str, &str)]) -> Result<Vec<Imported>, String> {
+    let options = sources::ReadOptions {
+        params: params
+            .iter()
+            .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+            .collect(),
+        ..sources::ReadOptions::default()
+    };
+    sources::read_all(specs, &options).map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_terraform_folder_is_one_module_and_param_sets_a_variable_of_any_of_its_files() {
+    let dir = common::TempDir::new("tf-module");
+    dir.file(
+        "main.tf",
+        "resource \"aws_sqs_queue\" \"orders\" {\n  name = var.name\n  visibility_timeout_seconds = var.visibility\n  \
+         redrive_policy = jsonencode({\n    deadLetterTargetArn = aws_sqs_queue.orders_dlq.arn\n    \
+         maxReceiveCount = local.receives\n  })\n}\n\nresource \"aws_sqs_queue\" \"orders_dlq\" {\n  \
+         message_retention_seconds = 1209600\n}\n",
+    );
+    dir.file(
+        "variables.tf",
+        "variable \"name\" {}\nvariable \"visibility\" {\n  type = number\n  default = 45\n}\n\
+         variable \"receives\" {\n  type = number\n  default = 3\n}\n",
+    );
+    dir.file(
+        "locals.tf",
+        "locals {\n  receives = max(var.receives, 2)\n}\n",
+    );
+    let folder = dir.path().display().to_string();
+    let imported = read_all(std::slice::from_ref(&folder), &[]).expect("the folder");
+    let layer = only_layer(&imported[0]);
+    assert_eq!(layer.attempts, 3);
+    assert_eq!(layer.schedule, Schedule::Constant(secs(45)));
+    assert_eq!(imported[0].paths[0].delay, secs(1_209_600));
+    // var.name has no default and names nothing the window needs: no refusal.
+    let given = read_all(std::slice::from_ref(&folder), &[("receives", "6")]).expect("--param");
+    assert_eq!(
+        only_layer(&given[0]).attempts,
+        6,
+        "a variable of variables.tf"
+    );
+    // One .tf file reads the rest of its folder, and several are one module, read once.
+    let main = dir.join("main.tf").display().to_string();
+    let vars = dir.join("variables.tf").display().to_string();
+    let both = read_all(&[main.clone(), vars], &[("visibility", "10")]).expect("two files");
+    assert_eq!(both.len(), 1, "one module");
+    assert_eq!(only_layer(&both[0]).schedule, Schedule::Constant(secs(10)));
+    let err = read_all(&[main], &[("recieves", "6")]).expect_err("a misspelt variable");
+    assert!(err.contains("did you mean receives?"), "{err}");
+}
+
+#[test]
+fn a_terraform_value_the_window_needs_is_named_with_its_param_and_one_it_does_not_never_blocks() {
+    let dir = common::TempDir::new("tf-unknown");
+    dir.file(
+        "main.tf",
+        "variable \"dlq_arn\" {}\nvariable \"receives\" {}\n\n\
+         resource \"aws_sqs_queue\" \"payouts\" {\n  redrive_policy = jsonencode({\n    \
+         deadLetterTargetArn = var.dlq_arn\n    maxReceiveCount = var.receives\n  })\n}\n",
+    );
+    let folder = dir.path().display().to_string();
+    let err = read_all(std::slice::from_ref(&folder), &[]).expect_err("receives is needed");
+    assert!(
+        err.contains("main.tf:5:")
+            && err.contains(
+                "var.receives has no default; give its value with --param receives=VALUE"
+            ),
+        "{err}"
+    );
+    assert!(!err.contains("dlq_arn"), "the ARN is not needed: {err}");
+    let imported = read_all(&[folder], &[("receives", "4")]).expect("given");
+    assert_eq!(only_layer(&imported[0]).attempts, 4);
+    let source = imported[0].paths[0].provenance.as_ref().expect("a source");
+    assert!(
+        source
+            .values
+            .iter()
+            .any(|v| v.contains("var.dlq_arn has no default")),
+        "{:?}",
+        source.values
+    );
+}
+
+#[test]
+fn terraform_counts_redrive_policy_resources_and_the_functions_sqs_modules_call() {
+    let dir = common::TempDir::new("tf-functions");
+    dir.file(
+        "main.tf",
+        "variable \"create_legacy\" {\n  default = false\n}\nvariable \"settings\" {\n  default = {\n    \
+         visibility = null\n    receives = \"5\"\n  }\n}\nlocals {\n  \
+         defaults = { visibility = 20, retention = 7200 }\n  merged = merge(local.defaults, { retention = 3600 })\n}\n\n\
+         resource \"aws_sqs_queue\" \"legacy\" {\n  count = var.create_legacy ? 1 : 0\n  \
+         visibility_timeout_seconds = 1\n}\n\nresource \"aws_sqs_queue\" \"jobs\" {\n  \
+         visibility_timeout_seconds = coalesce(var.settings.visibility, lookup(local.defaults, \"visibility\", 30))\n  \
+         message_retention_seconds = try(local.merged.retention, 60)\n}\n\n\
+         resource \"aws_sqs_queue\" \"jobs_dlq\" {\n  message_retention_seconds = try(local.nope, 86400)\n}\n\n\
+         resource \"aws_sqs_queue_redrive_policy\" \"jobs\" {\n  queue_url = aws_sqs_queue.jobs.id\n  \
+         redrive_policy = jsonencode({\n    deadLetterTargetArn = aws_sqs_queue.jobs_dlq.arn\n    \
+         maxReceiveCount = tonumber(var.settings.receives)\n  })\n}\n",
+    );
+    let imported = read_all(&[dir.path().display().to_string()], &[]).expect("read");
+    let layer = only_layer(&imported[0]);
+    assert_eq!(layer.name, "SQS jobs", "count = 0 makes no legacy queue");
+    assert_eq!(layer.attempts, 5, "from the redrive policy resource");
+    assert_eq!(layer.schedule, Schedule::Constant(secs(20)));
+    assert_eq!(layer.deadline, Some(secs(3600)));
+    assert_eq!(imported[0].paths[0].delay, secs(86_400));
+    assert!(
+        imported[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("aws_sqs_queue.legacy has count = 0")),
+        "{:?}",
+        imported[0].notes
+    );
+}
+
+#[test]
+fn the_registry_sqs_module_and_a_module_folder_are_read_as_their_sources_make_queues() {
+    let dir = common::TempDir::new("tf-modules");
+    dir.file(
+        "main.tf",
+        "module \"orders\" {\n  source  = \"terraform-aws-modules/sqs/aws\"\n  version = \"~> 4.0\"\n  \
+         name = \"orders\"\n  visibility_timeout_seconds = 120\n  create_dlq = true\n  \
+         dlq_message_retention_seconds = 1209600\n  redrive_policy = {\n    maxReceiveCount = 3\n  }\n}\n\n\
+         module \"legacy\" {\n  source  = \"terraform-aws-modules/sqs/aws\"\n  version = \"3.5.0\"\n  \
+         redrive_policy = \"{\\\"maxReceiveCount\\\": 2, \\\"deadLetterTargetArn\\\": \\\"arn:aws:sqs:eu-west-1:1:x\\\"}\"\n}\n\n\
+         module \"workers\" {\n  source   = \"./modules/queue\"\n  for_each = { fast = 10, slow = 300 }\n  \
+         visibility = each.value\n}\n",
+    );
+    std::fs::create_dir_all(dir.join("modules/queue")).expect("a folder");
+    std::fs::create_dir_all(dir.join("plain")).expect("a folder");
+    dir.file(
+        "modules/queue/main.tf",
+        "variable \"visibility\" {}\nresource \"aws_sqs_queue\" \"this\" {\n  \
+         visibility_timeout_seconds = var.visibility\n  redrive_policy = jsonencode({\n    \
+         deadLetterTargetArn = aws_sqs_queue.dlq.arn\n    maxReceiveCount = 2\n  })\n}\n\
+         resource \"aws_sqs_queue\" \"dlq\" {}\noutput \"arn\" {\n  value = aws_sqs_queue.this.arn\n}\n",
+    );
+    let folder = dir.path().display().to_string();
+    let imported = read_all(std::slice::from_ref(&folder), &[]).expect("read");
+    let layer = only_layer(&imported[0]);
+    assert_eq!(layer.name, "SQS module.orders");
+    assert_eq!(layer.attempts, 3, "redrive_policy over the module's 5");
+    assert_eq!(layer.schedule, Schedule::Constant(secs(120)));
+    assert_eq!(
+        imported[0].paths[0].delay,
+        secs(1_209_600),
+        "dlq_message_retention_seconds"
+    );
+    let legacy = read_all(&[format!("{folder}#module.legacy")], &[]).expect("v3");
+    assert_eq!(
+        only_layer(&legacy[0]).attempts,
+        2,
+        "v3 takes the policy as JSON text"
+    );
+    let slow =
+        read_all(&[format!("{folder}#module.workers[\"slow\"].this")], &[]).expect("for_each");
+    let slow = only_layer(&slow[0]);
+    assert_eq!(
+        (slow.attempts, slow.schedule.clone()),
+        (2, Schedule::Constant(secs(300)))
+    );
+    // Without create_dlq, the module's 5 is not there: no policy, no limit but retention.
+    let plain = dir.file(
+        "plain/main.tf",
+        "module \"q\" {\n  source = \"terraform-aws-modules/sqs/aws\"\n}\n",
+    );
+    let plain = read_all(&[plain], &[]).expect("defaults");
+    assert!(only_layer(&plain[0]).forever);
+    assert!(
+        plain[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("no version pinned") && n.contains("v5.2.1")),
+        "{:?}",
+        plain[0].notes
+    );
+}
+
+#[test]
+fn terraform_that_does_not_parse_is_refused_at_its_line_and_column() {
+    let dir = common::TempDir::new("tf-broken");
+    let file = dir.file(
+        "main.tf",
+        "resource \"aws_sqs_queue\" \"q\" {\n  visibility_timeout_seconds = \n}\n",
+    );
+    let err = read_all(&[file], &[]).expect_err("broken").to_string();
+    assert!(
+        err.contains("main.tf:3:1:") || err.contains("main.tf:2:"),
+        "{err}"
+    );
+    assert!(err.contains("expected HCL"), "{err}");
+}
+
+// ------------------------------------------------------------------ CloudFormation at its defaults
+
+#[test]
+fn cloudformation_no_value_removes_a_property_and_nested_short_forms_are_worked_out() {
+    let dir = common::TempDir::new("cfn-defaults");
+    let template = dir.file(
+        "queue.yaml",
+        "Parameters:\n  QueueName:\n    Type: String\n  DeadLetterArn:\n    Type: String\n    Default: \"\"\n  \
+         Stage:\n    Type: String\n    Default: prod\nMappings:\n  Stages:\n    prod:\n      Visibility: 90\n\
+         Conditions:\n  HasDeadLetter: !Not [!Equals [\"\", !Ref DeadLetterArn]]\n  \
+         IsProd: !And [!Equals [!Ref Stage, prod], !Condition HasDeadLetter]\n\
+         Resources:\n  Queue:\n    Type: AWS::SQS::Queue\n    Properties:\n      QueueName: !Sub \"${QueueName}-${AWS::Region}\"\n      \
+         VisibilityTimeout: !FindInMap [Stages, !Ref Stage, Visibility]\n      \
+         RedrivePolicy: !If\n        - HasDeadLetter\n        - deadLetterTargetArn: !Ref DeadLetterArn\n          maxReceiveCount: 4\n        \
+         - !Ref AWS::NoValue\n  Spare:\n    Type: AWS::SQS::Queue\n    Condition: IsProd\n",
+    );
+    let imported = read_all(std::slice::from_ref(&template), &[]).expect("QueueName is not needed");
+    let layer = only_layer(&imported[0]);
+    assert!(layer.forever, "AWS::NoValue: no redrive policy at all");
+    assert_eq!(
+        layer.schedule,
+        Schedule::Constant(secs(90)),
+        "Fn::FindInMap"
+    );
+    assert!(
+        imported[0]
+            .notes
+            .iter()
+            .any(|n| n.contains("resource Spare is not created")),
+        "{:?}",
+        imported[0].notes
+    );
+    let given = read_all(
+        std::slice::from_ref(&template),
+        &[("DeadLetterArn", "arn:aws:sqs:eu-west-1:1:dlq")],
+    )
+    .expect("given");
+    assert_eq!(only_layer(&given[0]).attempts, 4);
+    // The JSON form of the same condition.
+    let json = dir.file(
+        "queue.json",
+        r#"{"Parameters": {"Receives": {"Type": "Number"}},
+            "Conditions": {"Many": {"Fn::Not": [{"Fn::Equals": [{"Ref": "Receives"}, "1"]}]}},
+            "Resources": {"Q": {"Type": "AWS::SQS::Queue", "Properties": {
+              "RedrivePolicy": {"Fn::If": ["Many", {"deadLetterTargetArn": "arn:aws:sqs:x:1:d", "maxReceiveCount": {"Ref": "Receives"}},
+                                                   {"Ref": "AWS::NoValue"}]}}}}}"#,
+    );
+    let err = read_all(std::slice::from_ref(&json), &[]).expect_err("Receives is needed");
+    assert!(
+        err.contains(
+            "parameter Receives has no Default; give its value with --param Receives=VALUE"
+        ),
+        "{err}"
+    );
+    let given = read_all(&[json], &[("Receives", "7")]).expect("given");
+    assert_eq!(only_layer(&given[0]).attempts, 7);
+}
+
+// ------------------------------------------------------------------ Kubernetes Jobs
+
+#[test]
+fn a_job_with_a_limit_per_index_retries_each_index_that_many_times() {
+    let dir = common::TempDir::new("k8s-per-index");
+    let job = dir.file(
+        "job.yaml",
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: settle\nspec:\n  completions: 10\n  \
+         completionMode: Indexed\n  backoffLimitPerIndex: 1\n  template:\n    spec:\n      restartPolicy: Never\n",
+    );
+    let imported = read_all(std::slice::from_ref(&job), &[]).expect("read");
+    let layer = only_layer(&imported[0]);
+    assert_eq!(
+        layer.attempts, 2,
+        "backoffLimitPerIndex 1, not the default 6"
+    );
+    assert!(!layer.forever);
+    let (_, notes) = field(layer);
+    assert!(notes.contains("2,147,483,647"), "{notes}");
+    // A Job-wide backoffLimit below it still stops the index sooner.
+    let capped = dir.file(
+        "capped.yaml",
+        "kind: Job\nmetadata:\n  name: settle\nspec:\n  completionMode: Indexed\n  \
+         backoffLimitPerIndex: 4\n  backoffLimit: 2\n  template:\n    spec: {}\n",
+    );
+    let imported = read_all(&[capped], &[]).expect("read");
+    assert_eq!(only_layer(&imported[0]).attempts, 3);
+}
+
+#[test]
+fn pod_failure_policy_rules_change_what_is_retried_and_say_so() {
+    let dir = common::TempDir::new("k8s-policy");
+    let job = dir.file(
+        "job.yaml",
+        "kind: Job\nmetadata:\n  name: payouts\nspec:\n  backoffLimit: 3\n  podFailurePolicy:\n    rules:\n    \
+         - action: FailJob\n      onExitCodes:\n        operator: In\n        values: [42]\n    \
+         - action: Ignore\n      onPodConditions:\n      - type: DisruptionTarget\n  \
+         template:\n    spec:\n      restartPolicy: Never\n",
+    );
+    let imported = read_all(std::slice::from_ref(&job), &[]).expect("read");
+    let layer = only_layer(&imported[0]);
+    assert!(layer.forever, "disruptions are retried without counting");
+    assert!(
+        layer
+            .warnings
+            .iter()
+            .any(|w| w.contains("DisruptionTarget") && w.contains("set activeDeadlineSeconds")),
+        "{:?}",
+        layer.warnings
+    );
+    let (_, notes) = field(layer);
+    assert!(notes.contains("exit codes in 42): FailJob"), "{notes}");
+    let bounded = dir.file(
+        "bounded.yaml",
+        "kind: Job\nmetadata:\n  name: payouts\nspec:\n  activeDeadlineSeconds: 600\n  podFailurePolicy:\n    \
+         rules:\n    - action: Ignore\n      onPodConditions:\n      - type: DisruptionTarget\n  template:\n    spec: {}\n",
+    );
+    let imported = read_all(&[bounded], &[]).expect("read");
+    let report = Stack {
+        layers: imported[0].layers.clone(),
+        ..Stack::default()
+    }
+    .report()
+    .expect("bounded by the deadline");
+    assert_eq!(report.gives_up.whole_seconds(), Some(600));
+    let bad = dir.file(
+        "bad.yaml",
+        "kind: Job\nmetadata:\n  name: p\nspec:\n  podFailurePolicy:\n    rules:\n    - action: Retry\n  template:\n    spec: {}\n",
+    );
+    let err = read_all(&[bad], &[]).expect_err("no such action");
+    assert!(
+        err.contains("bad.yaml:7:") && err.contains("expected FailJob, FailIndex, Ignore or Count"),
+        "{err}"
+    );
 }

@@ -190,5 +190,6 @@ pub fn read(
         layers: vec![layer],
         paths: Vec::new(),
         notes,
+        ..Imported::default()
     })
 }

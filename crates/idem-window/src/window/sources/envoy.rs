@@ -212,6 +212,7 @@ pub fn read_envoy(
         layers: vec![layer],
         paths: Vec::new(),
         notes,
+        ..Imported::default()
     })
 }
 
@@ -347,6 +348,7 @@ pub fn read_istio(
         layers: vec![layer],
         paths: Vec::new(),
         notes,
+        ..Imported::default()
     })
 }
 

@@ -30,8 +30,21 @@ impl<'a> Doc<'a> {
         source
     }
 
+    /// `Ok` unless `node` is a value the files given do not determine: then an error saying
+    /// why, and how to give it.
+    pub fn known(&self, node: &Node, what: &str) -> Result<(), WindowError> {
+        match &node.value {
+            Value::Unknown(why) => Err(self.error(
+                node,
+                format!("{what} is needed and cannot be worked out from the files given: {why}"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// A whole number of at least 0: an integer, or digits written as text.
     pub fn count(&self, node: &Node, what: &str) -> Result<u64, WindowError> {
+        self.known(node, what)?;
         let parsed = match &node.value {
             Value::Int(n) => u64::try_from(*n).ok(),
             Value::Text(t) => t.trim().parse::<u64>().ok(),
@@ -50,6 +63,7 @@ impl<'a> Doc<'a> {
 
     /// A number (integer or decimal).
     pub fn number(&self, node: &Node, what: &str) -> Result<f64, WindowError> {
+        self.known(node, what)?;
         let parsed = match &node.value {
             Value::Int(n) => Some(*n as f64),
             Value::Float(f) => Some(*f),
@@ -71,6 +85,7 @@ impl<'a> Doc<'a> {
 
     /// `true` or `false` (also written as text, as properties files do).
     pub fn flag(&self, node: &Node, what: &str) -> Result<bool, WindowError> {
+        self.known(node, what)?;
         let parsed = match &node.value {
             Value::Bool(b) => Some(*b),
             Value::Text(t) => match t.trim().to_ascii_lowercase().as_str() {
@@ -90,6 +105,7 @@ impl<'a> Doc<'a> {
 
     /// Text (a number is taken as written).
     pub fn text(&self, node: &Node, what: &str) -> Result<String, WindowError> {
+        self.known(node, what)?;
         node.scalar_text()
             .map(|t| crate::text::sanitize_line(&t))
             .ok_or_else(|| {
@@ -103,6 +119,7 @@ impl<'a> Doc<'a> {
     /// A length of time in `style`. A bare number counts in seconds for
     /// [`Style::Seconds`] and milliseconds for [`Style::Spring`].
     pub fn duration(&self, node: &Node, style: Style, what: &str) -> Result<Duration, WindowError> {
+        self.known(node, what)?;
         // Protobuf's JSON form of a duration may also be a map of seconds and nanos.
         if style == Style::Go
             && let Value::Map(_) = node.value
@@ -135,6 +152,7 @@ impl<'a> Doc<'a> {
 
     /// A map (or an error at `node` saying one was expected).
     pub fn map<'n>(&self, node: &'n Node, what: &str) -> Result<&'n Node, WindowError> {
+        self.known(node, what)?;
         match node.value {
             Value::Map(_) => Ok(node),
             _ => Err(self.error(
@@ -146,6 +164,7 @@ impl<'a> Doc<'a> {
 
     /// A list (or an error at `node` saying one was expected).
     pub fn list<'n>(&self, node: &'n Node, what: &str) -> Result<&'n [Node], WindowError> {
+        self.known(node, what)?;
         match &node.value {
             Value::List(items) => Ok(items),
             _ => Err(self.error(

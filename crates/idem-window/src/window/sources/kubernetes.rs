@@ -4,7 +4,9 @@
 //! times (6 by default), after an exponential delay of 10 s, 20 s, 40 s...
 //! capped at six minutes; `activeDeadlineSeconds` on the Job bounds every
 //! try and wait together, and on the pod template it bounds one pod (a
-//! try). A CronJob starts the same work again at its next scheduled time: a
+//! try). `backoffLimitPerIndex` (an Indexed Job) gives each index its own limit, and with it
+//! `backoffLimit` defaults to 2,147,483,647; `podFailurePolicy` rules decide which failures
+//! are retried (see `pod_failure_policy`). A CronJob starts the same work again at its next scheduled time: a
 //! human path of one schedule period, counted from the run that failed.
 
 use std::time::Duration;
@@ -58,13 +60,36 @@ pub fn read(
     doc.map(job_spec, field)?;
     let mut source = doc.provenance(job_spec, field);
     let mut layer = Layer::new(format!("{} {name}", kind.to_lowercase()), Duration::ZERO, 7);
-    match job_spec.get("backoffLimit") {
-        Some(n) => {
-            let limit = doc.count(n, "backoffLimit")?;
+    let per_index = job_spec
+        .get("backoffLimitPerIndex")
+        .map(|n| doc.count(n, "backoffLimitPerIndex"))
+        .transpose()?;
+    let limit = job_spec
+        .get("backoffLimit")
+        .map(|n| doc.count(n, "backoffLimit"))
+        .transpose()?;
+    match (per_index, limit) {
+        (Some(per), None) => {
+            source.note(format!(
+                "attempts {} per index = backoffLimitPerIndex {per} + 1 (with it, backoffLimit \
+                 defaults to 2,147,483,647, no limit for the Job as a whole)",
+                per + 1
+            ));
+            layer.attempts = per + 1;
+        }
+        (Some(per), Some(limit)) => {
+            let attempts = per.min(limit) + 1;
+            source.note(format!(
+                "attempts {attempts} per index: backoffLimitPerIndex {per}, within the Job's \
+                 backoffLimit {limit} (failures of every index counted together)"
+            ));
+            layer.attempts = attempts;
+        }
+        (None, Some(limit)) => {
             source.note(format!("attempts {} = backoffLimit {limit} + 1", limit + 1));
             layer.attempts = limit + 1;
         }
-        None => source.note("attempts 7: Kubernetes' default backoffLimit of 6"),
+        (None, None) => source.note("attempts 7: Kubernetes' default backoffLimit of 6"),
     }
     layer.schedule = Schedule::Exponential {
         initial: Duration::from_secs(10),
@@ -82,6 +107,9 @@ pub fn read(
             span(d)
         ));
         layer.deadline = Some(d);
+    }
+    if let Some(policy) = job_spec.get("podFailurePolicy") {
+        pod_failure_policy(doc, policy, &mut layer, &mut source)?;
     }
     let pod_deadline = job_spec
         .get("template")
@@ -130,7 +158,98 @@ pub fn read(
         layers: vec![layer],
         paths,
         notes,
+        ..Imported::default()
     })
+}
+
+/// `podFailurePolicy`: which failures are retried, as the Job controller applies its rules
+/// (the first rule that matches a failed pod decides): `FailJob` and `FailIndex` end the Job
+/// or the index with no retry, `Count` counts the failure against the limit as usual, and
+/// `Ignore` retries the pod without counting it, so with such failures nothing but
+/// `activeDeadlineSeconds` bounds the pods.
+fn pod_failure_policy(
+    doc: &Doc<'_>,
+    policy: &Node,
+    layer: &mut Layer,
+    source: &mut crate::window::Provenance,
+) -> Result<(), WindowError> {
+    let rules = policy
+        .get("rules")
+        .ok_or_else(|| doc.error(policy, "podFailurePolicy needs rules"))?;
+    for (i, rule) in doc
+        .list(rules, "podFailurePolicy.rules")?
+        .iter()
+        .enumerate()
+    {
+        let action = rule
+            .get("action")
+            .ok_or_else(|| doc.error(rule, "a podFailurePolicy rule needs an action"))?;
+        let action = doc.text(action, "action")?;
+        let matches = match (rule.get("onExitCodes"), rule.get("onPodConditions")) {
+            (Some(codes), _) => {
+                let operator = codes
+                    .get("operator")
+                    .and_then(Node::scalar_text)
+                    .unwrap_or_else(|| "In".to_owned());
+                let values: Vec<String> = codes
+                    .get("values")
+                    .map(|v| v.items().iter().filter_map(Node::scalar_text).collect())
+                    .unwrap_or_default();
+                format!(
+                    "exit codes {} {}",
+                    if operator == "NotIn" { "not in" } else { "in" },
+                    crate::text::sanitize_line(&values.join(", "))
+                )
+            }
+            (None, Some(conditions)) => {
+                let types: Vec<String> = conditions
+                    .items()
+                    .iter()
+                    .filter_map(|c| c.get("type").and_then(Node::scalar_text))
+                    .collect();
+                format!(
+                    "pod conditions {}",
+                    crate::text::sanitize_line(&types.join(", "))
+                )
+            }
+            (None, None) => "no failure named".to_owned(),
+        };
+        let n = i + 1;
+        match action.as_str() {
+            "FailJob" => source.note(format!(
+                "podFailurePolicy rule {n} ({matches}): FailJob, such a failure is not retried"
+            )),
+            "FailIndex" => source.note(format!(
+                "podFailurePolicy rule {n} ({matches}): FailIndex, such a failure ends its index \
+                 with no retry"
+            )),
+            "Count" => source.note(format!(
+                "podFailurePolicy rule {n} ({matches}): Count, as without a rule"
+            )),
+            "Ignore" => {
+                layer.forever = true;
+                layer.warnings.push(format!(
+                    "podFailurePolicy rule {n} ({matches}) is Ignore: such failures are retried \
+                     without counting against the limit, so the pods have no limit{}",
+                    if layer.deadline.is_some() {
+                        " but activeDeadlineSeconds"
+                    } else {
+                        "; set activeDeadlineSeconds to bound them"
+                    }
+                ));
+            }
+            other => {
+                return Err(doc.error(
+                    rule,
+                    format!(
+                        "podFailurePolicy action {:?}: expected FailJob, FailIndex, Ignore or Count",
+                        crate::text::sanitize_line(other)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The longest gap between two runs of a cron schedule, for the simple

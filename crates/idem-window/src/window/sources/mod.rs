@@ -35,7 +35,7 @@ mod resilience4j;
 mod terraform;
 mod tree;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use file::{MAX_BYTES, read_bounded};
 
@@ -52,6 +52,9 @@ pub struct Imported {
     pub paths: Vec<HumanPath>,
     /// What the reader chose or assumed, for the report.
     pub notes: Vec<String>,
+    /// The names `--param` may give values for: a template's parameters, a Terraform
+    /// module's variables.
+    pub declared: Vec<String>,
 }
 
 /// The products this reader knows, as a message lists them.
@@ -75,12 +78,96 @@ pub struct ReadOptions {
     pub params: Vec<(String, String)>,
 }
 
-/// Reads a file as `read` does, with `options`.
+/// Reads a file as `read` does, with `options`. A folder, or a `.tf` file, is read as a
+/// Terraform module (see `terraform`).
 pub fn read_with(spec: &str, options: &ReadOptions) -> Result<Imported, WindowError> {
     let (path, selector) = split_selector(spec);
+    if is_terraform(Path::new(path)) {
+        return terraform::read_paths(&[PathBuf::from(path)], selector, &options.params);
+    }
+    if Path::new(path).is_dir() {
+        return Err(WindowError::ReadConfig {
+            file: PathBuf::from(path),
+            reason: "a folder; a folder is read as a Terraform module, and this one has no .tf \
+                     file"
+                .to_owned(),
+        });
+    }
     let text = read_bounded(Path::new(path))?;
     let label = crate::text::sanitize_line(path);
     parse_with(&text, &label, selector, options)
+}
+
+/// A folder holding `.tf` files, or a `.tf` file.
+fn is_terraform(path: &Path) -> bool {
+    if path.is_dir() {
+        return terraform::is_module_dir(path);
+    }
+    path.extension().is_some_and(|x| x == "tf") && path.is_file()
+}
+
+/// Reads every `--from` given, in order: `.tf` files given one after another are one
+/// Terraform module (with the other `.tf` files of their folders), read once. Each `--param`
+/// must name a parameter or variable that some file declares.
+pub fn read_all(specs: &[String], options: &ReadOptions) -> Result<Vec<Imported>, WindowError> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < specs.len() {
+        let (path, selector) = split_selector(&specs[i]);
+        let tf_file = |p: &str| Path::new(p).is_file() && is_terraform(Path::new(p));
+        if tf_file(path) {
+            let mut paths = vec![PathBuf::from(path)];
+            let mut selector = selector;
+            while i + 1 < specs.len() {
+                let (next, next_selector) = split_selector(&specs[i + 1]);
+                if !tf_file(next) {
+                    break;
+                }
+                paths.push(PathBuf::from(next));
+                selector = selector.or(next_selector);
+                i += 1;
+            }
+            out.push(terraform::read_paths(&paths, selector, &options.params)?);
+        } else {
+            out.push(read_with(&specs[i], options)?);
+        }
+        i += 1;
+    }
+    check_params(&out, &options.params)?;
+    Ok(out)
+}
+
+/// Each `--param` names something a file declares, or it is refused with what they declare.
+pub fn check_params(read: &[Imported], params: &[(String, String)]) -> Result<(), WindowError> {
+    let declared: Vec<&String> = read.iter().flat_map(|r| r.declared.iter()).collect();
+    match params.iter().find(|(name, _)| !declared.contains(&name)) {
+        None => Ok(()),
+        Some((name, value)) => Err(WindowError::Flag {
+            flag: "--param",
+            value: format!("{name}={value}"),
+            problem: if declared.is_empty() {
+                "no file given declares a parameter or variable; --param gives a value to a \
+                 CloudFormation template's parameter or a Terraform variable"
+                    .to_owned()
+            } else {
+                let close = declared
+                    .iter()
+                    .find(|d| strsim::levenshtein(d, name) <= 3)
+                    .map_or_else(String::new, |d| format!(" (did you mean {d}?)"));
+                format!(
+                    "no file given declares a parameter or variable of that name{close}; they declare {}",
+                    crate::text::shorten(
+                        &declared
+                            .iter()
+                            .map(|d| d.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        300
+                    )
+                )
+            },
+        }),
+    }
 }
 
 /// `FILE#NAME` → (`FILE`, `Some(NAME)`), unless the whole text is a file.

@@ -193,6 +193,7 @@ pub fn read(doc: &Doc<'_>, root: &Node, selector: Option<&str>) -> Result<Import
         layers: vec![layer],
         paths: Vec::new(),
         notes,
+        ..Imported::default()
     })
 }
 

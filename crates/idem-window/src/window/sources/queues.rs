@@ -55,18 +55,11 @@ pub fn read(
     params: &[(String, String)],
 ) -> Result<Imported, WindowError> {
     // A template's parameters and conditions are worked out first, and said.
-    let (resolved, mut notes) = if root.get_exact("Resources").is_some() {
-        super::cfn::resolve(doc, root, params)?
-    } else if let Some((name, _)) = params.first() {
-        return Err(doc.error(
-            root,
-            format!(
-                "--param {}: this file is not a CloudFormation template",
-                crate::text::sanitize_line(name)
-            ),
-        ));
+    let (resolved, mut notes, declared) = if root.get_exact("Resources").is_some() {
+        let r = super::cfn::resolve(doc, root, params)?;
+        (r.root, r.notes, r.declared)
     } else {
-        (root.clone(), Vec::new())
+        (root.clone(), Vec::new(), Vec::new())
     };
     let root = &resolved;
     let mut candidates: Vec<(String, Candidate<'_>)> = Vec::new();
@@ -118,7 +111,11 @@ pub fn read(
         Candidate::Queue { props, field } => queue(doc, &name, props, &field, resources)?,
         Candidate::Lambda { props, field } => lambda(doc, &name, props, &field)?,
     };
-    Ok(Imported { notes, ..imported })
+    Ok(Imported {
+        notes,
+        declared,
+        ..imported
+    })
 }
 
 /// A CloudFormation value naming another resource: `{"Fn::GetAtt": [ID,
@@ -127,9 +124,10 @@ fn referenced_id(node: &Node) -> Option<String> {
     if let Some(get) = node.get_exact("Fn::GetAtt") {
         return match &get.value {
             Value::List(items) => items.first().and_then(Node::scalar_text),
-            _ => get
-                .scalar_text()
-                .and_then(|t| t.split('.').next().map(str::to_owned)),
+            _ => get.scalar_text().map(|t| {
+                t.rsplit_once('.')
+                    .map_or(t.clone(), |(id, _)| id.to_owned())
+            }),
         };
     }
     if let Some(reference) = node.get_exact("Ref") {
@@ -137,11 +135,14 @@ fn referenced_id(node: &Node) -> Option<String> {
     }
     node.scalar_text()
         .filter(|t| !t.starts_with("arn:"))
-        .and_then(|t| t.split('.').next().map(str::to_owned))
+        .map(|t| {
+            t.rsplit_once('.')
+                .map_or(t.clone(), |(id, _)| id.to_owned())
+        })
 }
 
 /// The logical ids that some queue names as its dead-letter queue.
-fn dead_letter_targets(resources: &Node) -> Vec<String> {
+pub(super) fn dead_letter_targets(resources: &Node) -> Vec<String> {
     resources
         .entries()
         .iter()
@@ -214,6 +215,7 @@ fn queue(
             let count = policy.get("maxReceiveCount").ok_or_else(|| {
                 doc.error(node, "a RedrivePolicy needs maxReceiveCount (1 to 1,000)")
             })?;
+            doc.known(count, "RedrivePolicy.maxReceiveCount")?;
             let receives = doc.count(count, "maxReceiveCount").map_err(|_| {
                 doc.error(
                     node,
@@ -241,12 +243,14 @@ fn queue(
         layers: vec![layer],
         paths,
         notes: Vec::new(),
+        ..Imported::default()
     })
 }
 
 /// The redrive policy: a map in CloudFormation, JSON text in the CLI's
 /// attributes.
 fn redrive_policy(doc: &Doc<'_>, node: &Node) -> Result<Node, WindowError> {
+    doc.known(node, "RedrivePolicy")?;
     match &node.value {
         Value::Map(_) => Ok(node.clone()),
         Value::Text(text) => {
@@ -298,10 +302,16 @@ fn dead_letter_path(
             r
         }
         None => {
-            source.note(
-                "redrive possible for 4 days: SQS's default retention (the dead-letter queue's \
-                 own setting is not in this file)",
-            );
+            match policy.get_exact("deadLetterTargetArn").map(|n| &n.value) {
+                Some(Value::Unknown(why)) => source.note(format!(
+                    "redrive possible for 4 days: SQS's default retention (the dead-letter queue \
+                     is not known here: {why})"
+                )),
+                _ => source.note(
+                    "redrive possible for 4 days: SQS's default retention (the dead-letter \
+                     queue's own setting is not in this file)",
+                ),
+            }
             RETENTION
         }
     };
@@ -365,5 +375,6 @@ fn lambda(doc: &Doc<'_>, name: &str, props: &Node, field: &str) -> Result<Import
         layers: vec![layer],
         paths: Vec::new(),
         notes: Vec::new(),
+        ..Imported::default()
     })
 }

@@ -171,6 +171,7 @@ pub fn read(
         layers: vec![layer],
         paths: Vec::new(),
         notes,
+        ..Imported::default()
     })
 }
 

@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::Deserialize;
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
-use serde_saphyr::Spanned;
+use serde_saphyr::{Spanned, Tagged};
 
 use crate::window::WindowError;
 
@@ -33,6 +33,10 @@ pub enum Value {
     Float(f64),
     Bool(bool),
     Null,
+    /// A value that cannot be known from the files given, with why and how to give it
+    /// (a template's parameter without a default, a Terraform variable without one, an
+    /// attribute AWS assigns when it creates a resource). Nothing fails until a reader needs it.
+    Unknown(String),
 }
 
 /// A value with no place of its own (built by a parser that knows the place).
@@ -99,6 +103,7 @@ impl Node {
             Value::Float(_) => "a number",
             Value::Bool(_) => "true or false",
             Value::Null => "nothing",
+            Value::Unknown(_) => "a value not known from the files given",
         }
     }
 }
@@ -143,15 +148,17 @@ pub(super) fn unknown_fields(
 
 impl<'de> Deserialize<'de> for Node {
     fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let spanned = Spanned::<Value>::deserialize(deserializer)?;
+        let spanned = Spanned::<Tagged<Value>>::deserialize(deserializer)?;
         let at = (
             usize::try_from(spanned.referenced.line()).unwrap_or(0),
             usize::try_from(spanned.referenced.column()).unwrap_or(0),
         );
-        Ok(Node {
-            at,
-            value: spanned.value,
-        })
+        let Tagged(value, tag) = spanned.value;
+        let value = match tag.as_deref().and_then(short_form) {
+            Some(function) => Value::Map(vec![(function, Node { at, value })]),
+            None => value,
+        };
+        Ok(Node { at, value })
     }
 }
 
@@ -213,6 +220,38 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 }
 
+/// The long form of a CloudFormation short-form tag (`!Ref` is `Ref`, `!Sub` is `Fn::Sub`),
+/// or `None` for any other tag, which is left off as YAML readers do.
+fn short_form(tag: &str) -> Option<String> {
+    const FUNCTIONS: [&str; 19] = [
+        "And",
+        "Base64",
+        "Cidr",
+        "Equals",
+        "FindInMap",
+        "ForEach",
+        "GetAZs",
+        "GetAtt",
+        "If",
+        "ImportValue",
+        "Join",
+        "Length",
+        "Not",
+        "Or",
+        "Select",
+        "Split",
+        "Sub",
+        "ToJsonString",
+        "Transform",
+    ];
+    let name = tag.strip_prefix('!')?;
+    match name {
+        "Ref" | "Condition" => Some(name.to_owned()),
+        _ if FUNCTIONS.contains(&name) => Some(format!("Fn::{name}")),
+        _ => None,
+    }
+}
+
 /// A map key: text, or a number or flag written as a key.
 struct KeyText(String);
 
@@ -224,6 +263,7 @@ impl<'de> Deserialize<'de> for KeyText {
             Value::Bool(b) => Ok(KeyText(b.to_string())),
             Value::Float(f) => Ok(KeyText(f.to_string())),
             Value::Null => Ok(KeyText(String::new())),
+            Value::Unknown(why) => Err(de::Error::custom(why)),
             _ => Err(de::Error::custom(
                 "a map key must be text, not a map or a list",
             )),
@@ -250,6 +290,8 @@ pub fn parse_yaml(text: &str, file: &str) -> Result<Vec<Node>, WindowError> {
             Some(i) => message[..i].to_owned(),
             None => message,
         };
+        // The library's advice to its own callers means nothing to a person with a file.
+        let message = message.replace(", set DuplicateKeyPolicy in Options if acceptable", "");
         // The YAML reader's own words for the commonest slips, said plainly.
         let message = if message.contains("unknown anchor") {
             "an alias (`*name`) stands for an anchor (`&name`) that the file does not set before it"
@@ -290,6 +332,33 @@ mod tests {
         assert_eq!(b.at, (2, 6));
         let c = root.get("a").and_then(|a| a.get("c")).expect("c");
         assert_eq!(c.items()[1].value, Value::Text("2s".into()));
+    }
+
+    #[test]
+    fn cloudformation_short_forms_become_their_long_forms() {
+        let docs = parse_yaml(
+            "a: !Not [!Equals [\"\", !Ref X]]\nb: !GetAtt Q.Arn\nc: !Condition C\nd: !Other 3\n",
+            "f.yaml",
+        )
+        .expect("valid");
+        let root = &docs[0];
+        let not = root
+            .get_exact("a")
+            .and_then(|a| a.get_exact("Fn::Not"))
+            .expect("Fn::Not");
+        let equals = not.items()[0].get_exact("Fn::Equals").expect("Fn::Equals");
+        let reference = equals.items()[1].get_exact("Ref").expect("Ref");
+        assert_eq!(reference.value, Value::Text("X".into()));
+        assert_eq!(reference.at, equals.items()[1].at);
+        let get = root.get_exact("b").and_then(|b| b.get_exact("Fn::GetAtt"));
+        assert_eq!(get.map(|g| &g.value), Some(&Value::Text("Q.Arn".into())));
+        assert!(
+            root.get_exact("c")
+                .and_then(|c| c.get_exact("Condition"))
+                .is_some()
+        );
+        // A tag CloudFormation does not define is left off, as before.
+        assert_eq!(root.get_exact("d").map(|d| &d.value), Some(&Value::Int(3)));
     }
 
     #[test]
