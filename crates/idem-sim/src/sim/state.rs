@@ -44,7 +44,10 @@ pub(super) struct History {
     pub parts: Vec<Parts>,
     pub ledger: Vec<Charge>,
     pub refunds: Vec<Refund>,
-    pub clients: Vec<ClientView>,
+    /// Every view of an intent the run's ticks showed, each once.
+    pub client_views: Vec<ClientView>,
+    /// Lists of places in `client_views`, one per intent, one list after another.
+    pub clients: Vec<u32>,
     pub flights: Vec<Flight>,
 }
 
@@ -135,11 +138,14 @@ impl Snapshot {
     }
 
     /// What the checkout knows about each intent, in the scenario's order.
-    pub fn clients(&self) -> &[ClientView] {
-        self.history
-            .as_deref()
-            .and_then(|h| h.clients.get(self.clients.range()))
-            .unwrap_or_default()
+    pub fn clients(&self) -> Clients<'_> {
+        match self.history.as_deref() {
+            Some(h) => Clients {
+                views: &h.client_views,
+                ids: h.clients.get(self.clients.range()).unwrap_or_default(),
+            },
+            None => Clients::default(),
+        }
     }
 
     /// Messages on the wire: sent, not yet delivered or lost, in the order they left.
@@ -177,7 +183,8 @@ impl Snapshot {
             parts: vec![Parts::clone(self)],
             ledger: self.ledger().to_vec(),
             refunds: self.refunds().to_vec(),
-            clients: self.clients().to_vec(),
+            client_views: self.clients().iter().cloned().collect(),
+            clients: (0..count(self.clients().len())).collect(),
             flights: self.in_flight().to_vec(),
         };
         self.version = 0;
@@ -186,6 +193,64 @@ impl Snapshot {
         self.clients = Stretch::at(0, own.clients.len());
         self.flights = Stretch::at(0, own.flights.len());
         Arc::make_mut(self.history.insert(Arc::new(own)))
+    }
+}
+
+/// What the checkout knows about each intent at one tick: a list that reads like a slice of
+/// views, each view kept once in the run's history however many ticks show it.
+#[derive(Clone, Copy, Default)]
+pub struct Clients<'a> {
+    views: &'a [ClientView],
+    ids: &'a [u32],
+}
+
+impl<'a> Clients<'a> {
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The view of the `i`th intent.
+    pub fn get(&self, i: usize) -> Option<&'a ClientView> {
+        let views = self.views;
+        self.ids.get(i).and_then(|&id| views.get(id as usize))
+    }
+
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &'a ClientView> + ExactSizeIterator + 'a {
+        let views = self.views;
+        self.ids.iter().map(move |&id| &views[id as usize])
+    }
+
+    pub fn to_vec(&self) -> Vec<ClientView> {
+        self.iter().cloned().collect()
+    }
+}
+
+impl std::ops::Index<usize> for Clients<'_> {
+    type Output = ClientView;
+    fn index(&self, i: usize) -> &ClientView {
+        &self.views[self.ids[i] as usize]
+    }
+}
+
+impl PartialEq for Clients<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl std::fmt::Debug for Clients<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Clients<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
     }
 }
 
@@ -242,7 +307,7 @@ impl Serialize for Snapshot {
         } else {
             out.serialize_field("refunds", self.refunds())?;
         }
-        out.serialize_field("clients", self.clients())?;
+        out.serialize_field("clients", &self.clients())?;
         out.serialize_field("processor_up", &self.processor_up)?;
         out.serialize_field("counters", &self.counters)?;
         out.serialize_field("in_flight", self.in_flight())?;
@@ -813,7 +878,8 @@ mod tests {
             parts: vec![Parts::default()],
             ledger: vec![charge(1, 10), charge(2, 30)],
             refunds: vec![refund(2, 20)],
-            clients: vec![view(Belief::Waiting), view(Belief::Paid)],
+            client_views: vec![view(Belief::Waiting), view(Belief::Paid)],
+            clients: vec![0, 1],
             flights: Vec::new(),
         });
         let mut first = Snapshot::new(

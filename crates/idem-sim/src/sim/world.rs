@@ -318,9 +318,13 @@ pub(super) struct World<'a> {
     last_faults: std::cell::Cell<(usize, u32, usize, usize)>,
     /// What the checkout knows about each intent now.
     pub clients: Vec<ClientView>,
-    /// Every version of `clients` the ticks have shown, one after another; `clients_changed`
-    /// says the next tick needs a new one.
-    client_log: Vec<ClientView>,
+    /// Every view of an intent the ticks have shown, each once; the view each intent shows
+    /// now, by its place there; every list of those places a tick has shown, one after
+    /// another; and whether the next tick needs a new list. A change to one intent adds one
+    /// view and a list of places, not a copy of every intent's view.
+    client_views: Vec<ClientView>,
+    client_ids: Vec<u32>,
+    client_lists: Vec<u32>,
     clients_changed: bool,
     pub processor_up: bool,
     /// The messages on the wire now; every list of them a tick has shown, one after
@@ -474,8 +478,10 @@ impl<'a> World<'a> {
             fault_index: scratch.fault_index,
             last_faults: std::cell::Cell::new((usize::MAX, 0, 0, 0)),
             clients,
-            // Room for a few versions of the checkout's views before the list must grow.
-            client_log: Vec::with_capacity(cfg.intents.len().saturating_mul(8)),
+            // Room for a few versions of the checkout's views before the lists must grow.
+            client_views: Vec::with_capacity(cfg.intents.len().saturating_mul(2)),
+            client_ids: Vec::with_capacity(cfg.intents.len()),
+            client_lists: Vec::with_capacity(cfg.intents.len().saturating_mul(8)),
             clients_changed: true,
             processor_up: true,
             in_flight: {
@@ -611,8 +617,23 @@ impl<'a> World<'a> {
             self.parts_changed = false;
         }
         if self.clients_changed {
-            marks.clients = Stretch::at(self.client_log.len(), self.clients.len());
-            self.client_log.extend_from_slice(&self.clients);
+            self.client_ids.truncate(self.clients.len());
+            for (i, view) in self.clients.iter().enumerate() {
+                let kept = self
+                    .client_ids
+                    .get(i)
+                    .and_then(|&id| self.client_views.get(id as usize));
+                if kept != Some(view) {
+                    let id = count(self.client_views.len());
+                    self.client_views.push(view.clone());
+                    match self.client_ids.get_mut(i) {
+                        Some(slot) => *slot = id,
+                        None => self.client_ids.push(id),
+                    }
+                }
+            }
+            marks.clients = Stretch::at(self.client_lists.len(), self.client_ids.len());
+            self.client_lists.extend_from_slice(&self.client_ids);
             self.clients_changed = false;
         }
         if self.flights_changed {
@@ -668,7 +689,8 @@ impl<'a> World<'a> {
             parts: std::mem::take(&mut self.versions),
             ledger: std::mem::take(&mut self.ledger),
             refunds: std::mem::take(&mut self.refunds),
-            clients: std::mem::take(&mut self.client_log),
+            client_views: std::mem::take(&mut self.client_views),
+            clients: std::mem::take(&mut self.client_lists),
             flights: std::mem::take(&mut self.flight_log),
         });
         for tick in &mut self.ticks {
