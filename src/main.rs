@@ -168,11 +168,22 @@ Examples:
         /// The shell to complete for.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), e.g. `idem man > idem.1; man ./idem.1`.
-    #[command(
-        after_help = "Examples:\n  idem man | man -l -\n  idem man > ~/.local/share/man/man1/idem.1"
-    )]
-    Man,
+    /// Print the manual page (roff) of idem or of one command, or write them all to a folder.
+    #[command(after_help = "\
+Examples:
+  idem man | man -l -
+  idem man run | man -l -
+  idem man --out ~/.local/share/man/man1    (idem.1 and one page per command)")]
+    Man {
+        /// The command whose page to print (`run`, `window` …); idem's own page without it.
+        command: Option<String>,
+        /// Write every page (idem.1, idem-run.1 …) into this folder instead of printing one.
+        #[arg(long, value_name = "DIR", conflicts_with = "command")]
+        out: Option<std::path::PathBuf>,
+        /// Replace pages already in the folder.
+        #[arg(long, requires = "out")]
+        force: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -286,16 +297,41 @@ fn main() -> ExitCode {
         },
         Some(Command::Completions { shell }) => {
             let mut script = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "idem", &mut script);
+            let mut cmd = idem::cli::manual::for_completion(Cli::command());
+            clap_complete::generate(shell, &mut cmd, "idem", &mut script);
             write_stdout(&script)
         }
-        Some(Command::Man) => {
-            let mut page = Vec::new();
-            match clap_mangen::Man::new(Cli::command()).render(&mut page) {
-                Ok(()) => write_stdout(&page),
+        Some(Command::Man {
+            command,
+            out,
+            force,
+        }) => match (command, out) {
+            (_, Some(dir)) => match idem::cli::manual::write_pages(Cli::command(), &dir, force) {
+                Ok(written) => {
+                    let shown = idem::text::sanitize_line(&dir.display().to_string());
+                    write_stdout(
+                        format!(
+                            "wrote {} pages to {shown}: {}\n",
+                            written.len(),
+                            written.join(" ")
+                        )
+                        .as_bytes(),
+                    )
+                }
+                Err(e) => command_error(&anyhow::anyhow!(e)),
+            },
+            (Some(name), None) => match idem::cli::manual::page_of(Cli::command(), &name) {
+                Ok(page) => write_stdout(&page),
+                Err(e) => usage_error(&e),
+            },
+            (None, None) => match idem::cli::manual::pages(Cli::command()) {
+                Ok(pages) => match pages.into_iter().next() {
+                    Some((_, page)) => write_stdout(&page),
+                    None => usage_error("cannot write the manual page"),
+                },
                 Err(e) => usage_error(&format!("cannot write the manual page: {e}")),
-            }
-        }
+            },
+        },
         None => replay(&cli.replay, None, None),
     }
 }

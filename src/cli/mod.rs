@@ -7,6 +7,7 @@ pub mod export;
 pub mod failure;
 pub mod json;
 pub mod list;
+pub mod manual;
 pub mod new;
 pub mod progress;
 pub mod run;

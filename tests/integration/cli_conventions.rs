@@ -81,6 +81,109 @@ fn the_manual_page_is_roff() {
     }
 }
 
+/// Bash completion offers what each flag takes: a design's ids after `--design` (and `all`
+/// where the command takes it), the built-in scenarios where a scenario goes, and no file
+/// names for a time; a flag that takes a path still gets file names.
+#[test]
+fn bash_completion_offers_what_each_flag_takes() {
+    let script = text(&idem(&["completions", "bash"]).stdout);
+    let block = |name: &str| -> String {
+        let start = script
+            .find(&format!("\n        {name})\n"))
+            .unwrap_or_else(|| panic!("no block for {name}"));
+        let rest = &script[start + 1..];
+        let end = rest[1..]
+            .find("\n        idem")
+            .map_or(rest.len(), |e| e + 1);
+        rest[..end].to_string()
+    };
+    let after = |block: &str, flag: &str| -> String {
+        let at = block
+            .find(&format!("                {flag})\n"))
+            .unwrap_or_else(|| panic!("no case for {flag} in\n{block}"));
+        block[at..].lines().nth(1).unwrap_or_default().to_string()
+    };
+    let root = block("idem");
+    for b in idem::scenario::library::BUILTIN {
+        assert!(
+            root.contains(&format!(" {} ", b.name)),
+            "{} not offered",
+            b.name
+        );
+    }
+    let design = after(&root, "--design");
+    for d in idem::sim::Design::ALL {
+        assert!(design.contains(d.id()), "{design}");
+    }
+    assert!(!design.contains("compgen -f"), "{design}");
+    assert!(!after(&root, "--at").contains("compgen -f"));
+    let run = block("idem__subcmd__run");
+    let run_design = after(&run, "--design");
+    assert!(
+        run_design.contains(" all ") || run_design.contains("\"all "),
+        "{run_design}"
+    );
+    let export = block("idem__subcmd__export");
+    assert!(after(&export, "--out").contains("compgen -f"));
+}
+
+/// Every page idem(1) refers to exists: `idem man --out DIR` writes idem.1 and one page per
+/// command, `idem man run` prints one of them, an unknown command is named, and pages already
+/// in the folder are replaced only with --force.
+#[test]
+fn every_page_the_manual_names_is_written() {
+    let dir = TempDir::new("man-pages");
+    let out = idem(&["man", "--out", &dir.path().display().to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let main = std::fs::read_to_string(dir.path().join("idem.1")).expect("idem.1");
+    let mut named = 0;
+    for (i, _) in main.match_indices("idem\\-") {
+        let rest = &main[i + "idem\\-".len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if rest[name.len()..].starts_with("(1)") {
+            named += 1;
+            let page = dir.path().join(format!("idem-{name}.1"));
+            assert!(page.exists(), "idem(1) names idem-{name}(1), not written");
+        }
+    }
+    assert!(named >= 10, "idem(1) names {named} pages");
+    let run = text(&idem(&["man", "run"]).stdout);
+    assert!(
+        run.contains(".TH idem-run 1"),
+        "{}",
+        &run[..run.len().min(300)]
+    );
+    let unknown = idem(&["man", "rnu"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        text(&unknown.stderr).contains("run"),
+        "{}",
+        text(&unknown.stderr)
+    );
+    std::fs::write(dir.path().join("idem-run.1"), "mine").expect("writable");
+    let again = idem(&["man", "--out", &dir.path().display().to_string()]);
+    assert_ne!(again.status.code(), Some(0));
+    assert!(
+        text(&again.stderr).contains("--force"),
+        "{}",
+        text(&again.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("idem-run.1")).expect("kept"),
+        "mine"
+    );
+    let forced = idem(&["man", "--out", &dir.path().display().to_string(), "--force"]);
+    assert_eq!(forced.status.code(), Some(0), "{}", text(&forced.stderr));
+    assert!(
+        std::fs::read_to_string(dir.path().join("idem-run.1"))
+            .expect("written")
+            .contains(".TH idem-run")
+    );
+}
+
 // ---------------------------------------------------------------- did you mean
 
 #[test]
