@@ -1338,3 +1338,109 @@ fn a_frame_of_one_design_is_the_frame_the_whole_replay_draws() {
         }
     }
 }
+
+/// A question asked under content-hash alone is answered under content-hash in the compact
+/// handout (it showed only the opening and core designs, and printed "none of the choices
+/// fits"), its story is told from that design, and the command it suggests for a file
+/// scenario runs as written.
+#[test]
+fn the_compact_handout_answers_every_question_under_its_own_designs() {
+    let dir = scratch("compact-scoped");
+    let file = dir.join("scoped story.toml");
+    let text = fs::read_to_string("scenarios/reply-lost.toml").expect("shipped")
+        + "\n[[quiz]]\nlabel = \"no answer to #1\"\ndesigns = [\"content-hash\"]\nquestion = \"Under this design, how many times is the card charged?\"\nchoices = [\"Not at all\", \"Once\", \"Twice\"]\nanswer = 2\n";
+    fs::write(&file, text).expect("writable");
+    let mut args = ExportArgs::new(
+        file.as_os_str().to_str().expect("utf-8"),
+        Format::Md,
+        dir.join("compact.md"),
+    );
+    args.handout = Some(Audience::Compact);
+    let md = export(args);
+    let answers = &md[md.find("## Answers").expect("answers")..];
+    let q2 = &answers[answers.find("**Question 2.**").expect("question 2")..];
+    assert!(!q2.contains("none of the choices fits"), "{q2}");
+    assert!(q2.contains("**2. Once**"), "{q2}");
+    assert!(
+        md.contains(&format!("### {}\n", Design::ContentHash.name())),
+        "content-hash is shown: {md}"
+    );
+    // Every command the handout suggests runs.
+    for line in md.lines().filter(|l| l.contains("`idem run ")) {
+        let start = line.find("`idem run ").expect("a command") + 1;
+        let end = start + line[start..].find('`').expect("its end");
+        let words = shlex::split(&line[start..end]).expect("shell words");
+        let out = crate::common::run_idem_in(
+            None,
+            &words[1..].iter().map(String::as_str).collect::<Vec<_>>(),
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// The pre-read never prints the answer to an earlier question: the ticks between two
+/// questions of one story hold it, so a later question gets its moment alone; and the
+/// question's own tick shows no label.
+#[test]
+fn the_pre_read_never_answers_an_earlier_question() {
+    let dir = scratch("pre-read-two");
+    let file = dir.join("two.toml");
+    let text = fs::read_to_string("scenarios/reply-lost.toml").expect("shipped")
+        + "\n[[quiz]]\nat = \"14:02:38.050\"\nquestion = \"How many lines does the statement show now?\"\nchoices = [\"None\", \"One\", \"Two\"]\nanswer = \"charges\"\n";
+    fs::write(&file, text).expect("writable");
+    let args = ExportArgs::new(
+        file.as_os_str().to_str().expect("utf-8"),
+        Format::Md,
+        dir.join("pre.md"),
+    );
+    let md = export(args);
+    let q1 = md.find("**Question 1**").expect("question 1");
+    let q2 = md.find("**Question 2**").expect("question 2");
+    let between = &md[q1..q2];
+    assert!(
+        !between.contains("| 14:02:38"),
+        "ticks after question 1: {between}"
+    );
+    assert!(between.contains("left for the session"), "{between}");
+    for leak in ["replays", "ch\\_2", "charges ch"] {
+        assert!(!md.contains(leak), "{leak}: {md}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A session's compact handout keeps to its words: the shipped session and six parts of
+/// other stories each stay within 3,000 (a six-part one ran to 4,092), by showing fewer ticks
+/// per design, never by dropping an answer.
+#[test]
+fn a_sessions_compact_handout_keeps_to_its_words() {
+    let dir = scratch("compact-words");
+    for session in [
+        "scenarios/sessions/payments-45min.toml",
+        "tests/fixtures/sessions/six-parts.toml",
+    ] {
+        let out = dir.join("handout.md");
+        let _ = fs::remove_file(&out);
+        let mut args = ExportArgs::new(session, Format::Md, out);
+        args.handout = Some(Audience::Compact);
+        let md = export(args);
+        let words = md.split_whitespace().count();
+        assert!(
+            words <= idem::export::markdown::COMPACT_SESSION_WORDS,
+            "{session}: {words} words"
+        );
+        let parts = md.matches("\n# Part ").count();
+        assert!(parts >= 5, "{session}: {parts} parts");
+        assert_eq!(
+            md.matches("### Answers").count(),
+            parts,
+            "{session}: every part keeps its answers"
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
+}

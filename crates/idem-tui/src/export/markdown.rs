@@ -97,6 +97,27 @@ pub fn handout_with(
     withheld: Withheld,
     opening: Design,
 ) -> Result<String, String> {
+    let mut made = handouts(
+        scenario,
+        audience,
+        withheld,
+        opening,
+        &[MAX_COMPACT_ROWS],
+        false,
+    )?;
+    Ok(made.pop().unwrap_or_default())
+}
+
+/// The handout once for each cap on the compact handout's rows per design in `caps`, from one
+/// simulation: a session's compact handout picks the largest that keeps it in its budget.
+fn handouts(
+    scenario: &Scenario,
+    audience: Audience,
+    withheld: Withheld,
+    opening: Design,
+    caps: &[usize],
+    in_session: bool,
+) -> Result<Vec<String>, String> {
     let simulate = |d: Design| {
         scenario
             .simulate(d)
@@ -120,15 +141,28 @@ pub fn handout_with(
         return Err(too_long_for_a_handout(t.ticks.len(), t.design));
     }
     let told: Vec<Told> = traces.iter().map(|t| scenario.tell(t)).collect();
-    let page = Page {
-        scenario,
-        traces: &traces,
-        told: &told,
-        withheld,
-        opening,
-    };
-    Ok(page.render(audience))
+    Ok(caps
+        .iter()
+        .map(|&compact_rows| {
+            Page {
+                scenario,
+                traces: &traces,
+                told: &told,
+                withheld,
+                opening,
+                compact_rows,
+                in_session,
+            }
+            .render(audience)
+        })
+        .collect())
 }
+
+/// The words a session's compact handout keeps to: a six-part session reads in a sitting.
+pub const COMPACT_SESSION_WORDS: usize = 3_000;
+
+/// The caps on a compact handout's rows per design tried for a session, largest first.
+const COMPACT_CAPS: [usize; 6] = [MAX_COMPACT_ROWS, 6, 5, 4, 3, 2];
 
 /// The most ticks a design's run may have for a handout. Its tables show at most
 /// [`MAX_STORY_ROWS`] ticks before each question, but finding which ticks every design shares
@@ -172,6 +206,21 @@ pub fn session_handout(
             "s"
         }
     );
+    let _ = writeln!(
+        out,
+        "{}\n",
+        match audience {
+            Audience::PreRead => {
+                "Each part gives the story as the room sees it up to each question, and the questions; what happens next, and the answers, wait for the session."
+            }
+            Audience::Trainer => {
+                "Each part gives the questions with their answers, every design's timeline and the notes."
+            }
+            _ => {
+                "Each part gives the story up to each question and the questions first; what happened next, and the answers, are on the pages after them."
+            }
+        }
+    );
     let _ = writeln!(out, "| Part | Scenario | Opens on | Time |");
     let _ = writeln!(out, "|--:|---|---|--:|");
     let withheld =
@@ -188,9 +237,20 @@ pub fn session_handout(
         );
     }
     out.push('\n');
-    // A scenario is the same handout wherever it comes back: simulated and written once.
-    let mut made: std::collections::HashMap<(&str, &str, crate::sim::Design, String), String> =
+    // A scenario is the same handout wherever it comes back: simulated and written once. The
+    // compact one is written at each cap on its rows, and the session takes the largest cap
+    // that keeps it within its words.
+    let caps: &[usize] = if audience == Audience::Compact {
+        &COMPACT_CAPS
+    } else {
+        &COMPACT_CAPS[..1]
+    };
+    // A part's handout is the same for the same scenario, text, opening design and hiding.
+    type Part<'a> = (&'a str, &'a str, crate::sim::Design, String);
+    let mut made: std::collections::HashMap<Part<'_>, Vec<String>> =
         std::collections::HashMap::new();
+    let mut parts: Vec<(usize, Part<'_>)> = Vec::new();
+    let mut bytes = out.len();
     for (i, s) in playlist.sections.iter().enumerate() {
         let hide = withheld(s);
         let key = (
@@ -199,25 +259,14 @@ pub fn session_handout(
             s.design,
             format!("{hide:?}"),
         );
-        let part = match made.entry(key) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => e.insert(
-                handout_with(&s.scenario, audience, hide, s.design)
+        if let std::collections::hash_map::Entry::Vacant(e) = made.entry(key.clone()) {
+            e.insert(
+                handouts(&s.scenario, audience, hide, s.design, caps, true)
                     .map_err(|e| format!("part {} ({}): {e}", i + 1, s.scenario.name))?,
-            ),
-        };
-        out.push_str(PAGE_BREAK);
-        let _ = writeln!(out, "# Part {}: {}\n", i + 1, heading(&s.title));
-        // Every heading of the part goes one level down, under the part's own.
-        for line in part.lines() {
-            if line.starts_with('#') {
-                out.push('#');
-            }
-            out.push_str(line);
-            out.push('\n');
+            );
         }
-        out.push('\n');
-        if out.len() > MAX_SESSION_HANDOUT_BYTES {
+        bytes += made[&key].first().map_or(0, String::len);
+        if bytes > MAX_SESSION_HANDOUT_BYTES {
             return Err(format!(
                 "this session's {} handout passes {} MB at part {} of {}: write a shorter one (--handout compact or the pre-read), or export the parts one scenario at a time",
                 audience.id(),
@@ -226,9 +275,36 @@ pub fn session_handout(
                 playlist.sections.len()
             ));
         }
+        parts.push((i, key));
     }
-    while out.ends_with("\n\n") {
-        out.pop();
+    let assemble = |cap: usize| -> String {
+        let mut all = out.clone();
+        for (i, key) in &parts {
+            let s = &playlist.sections[*i];
+            let part = made[key].get(cap).map_or("", String::as_str);
+            all.push_str(PAGE_BREAK);
+            let _ = writeln!(all, "# Part {}: {}\n", i + 1, heading(&s.title));
+            // Every heading of the part goes one level down, under the part's own.
+            for line in part.lines() {
+                if line.starts_with('#') {
+                    all.push('#');
+                }
+                all.push_str(line);
+                all.push('\n');
+            }
+            all.push('\n');
+        }
+        while all.ends_with("\n\n") {
+            all.pop();
+        }
+        all
+    };
+    let mut out = assemble(0);
+    for cap in 1..caps.len() {
+        if out.split_whitespace().count() <= COMPACT_SESSION_WORDS {
+            break;
+        }
+        out = assemble(cap);
     }
     Ok(out)
 }
@@ -257,6 +333,10 @@ struct Page<'a> {
     told: &'a [Told],
     withheld: Withheld,
     opening: Design,
+    /// The most ticks the compact handout shows of one design where it parts ways.
+    compact_rows: usize,
+    /// A part of a session's handout, whose header says once how every part reads.
+    in_session: bool,
 }
 
 /// The most ticks the story up to one question shows: the latest ones before it.
@@ -279,12 +359,35 @@ impl Page<'_> {
             .find(|(t, _)| t.design == design)
     }
 
-    /// The designs the room is shown: the one it opens on, then the others the compare screen
-    /// starts with.
+    /// The designs the room is shown: the one it opens on, the others the compare screen
+    /// starts with, and every design a question is asked under.
     fn shown(&self) -> Vec<Design> {
         let mut designs = vec![self.opening];
-        designs.extend(Design::CORE.iter().filter(|d| **d != self.opening));
+        let asked = self
+            .scenario
+            .quizzes
+            .iter()
+            .filter_map(|q| q.designs.listed())
+            .flatten();
+        for d in Design::CORE.iter().chain(asked) {
+            if !designs.contains(d) {
+                designs.push(*d);
+            }
+        }
         designs
+    }
+
+    /// How to run this scenario from a shell, when it can be: a built-in by its name, a file by
+    /// its path; a story made in the session has neither.
+    fn run_command(&self, design: &str) -> Option<String> {
+        let target = match &self.scenario.origin {
+            crate::scenario::Origin::BuiltIn(name) => (*name).to_string(),
+            crate::scenario::Origin::File(path) => {
+                shell_word(&crate::text::sanitize_line(&path.display().to_string()))
+            }
+            crate::scenario::Origin::Made => return None,
+        };
+        Some(format!("idem run {target} --design {design}"))
     }
 
     fn render(&self, audience: Audience) -> String {
@@ -301,11 +404,15 @@ impl Page<'_> {
                     "The story up to each question and the questions come first. What happened next, and the answers, are on the pages after them: work out your answers before you turn."
                 }
             };
-            let _ = writeln!(
-                out,
-                "Scenario `{}`, replayed by idem. {intro}\n",
-                code_span(&self.scenario.name)
-            );
+            if self.in_session {
+                let _ = writeln!(out, "Scenario `{}`.\n", code_span(&self.scenario.name));
+            } else {
+                let _ = writeln!(
+                    out,
+                    "Scenario `{}`, replayed by idem. {intro}\n",
+                    code_span(&self.scenario.name)
+                );
+            }
             // The compact handout tells the story by its ticks' labels, to stay short.
             self.story_and_questions(&mut out, audience != Audience::Compact);
             match audience {
@@ -321,32 +428,73 @@ impl Page<'_> {
         out
     }
 
-    /// The story as the room sees it under the opening design, up to each question in turn
-    /// (the question's own tick by its label only: the replay shows the question there, not
-    /// the narration), and each question with its choices. Without questions, the story the
-    /// designs share before any of them parts ways.
+    /// The story as the room sees it up to each question, and each question with its
+    /// choices. A question is told from the design the room watches when it is asked: the
+    /// opening one, or the first the question names when it is asked under others only. Only
+    /// the first question of each design's story gets the ticks before it; the ticks between
+    /// two questions hold the answer to the earlier one, so a later question gets its moment
+    /// alone. The question's own tick shows no label or narration, which would start to answer
+    /// it. Without questions, the story the designs share before any of them parts ways.
     fn story_and_questions(&self, out: &mut String, narrated: bool) {
-        let Some((trace, told)) = self.of(self.opening) else {
-            return;
-        };
         let quizzes = &self.scenario.quizzes;
         if quizzes.is_empty() {
+            let Some((trace, told)) = self.of(self.opening) else {
+                return;
+            };
             let shared = self
                 .first_difference(&Design::ALL)
                 .unwrap_or(trace.ticks.len());
             let _ = writeln!(out, "## The story\n");
-            self.story_rows(out, trace, told, (0, shared), None, narrated);
+            let rows: Vec<(usize, bool)> = (0..shared.min(trace.ticks.len()))
+                .filter_map(|i| self.shared(trace, told, i).map(|same| (i, same)))
+                .collect();
+            self.story_rows(out, trace, told, &rows, None, narrated);
             return;
         }
         let most = crate::scenario::most_charges(self.traces);
-        let mut next = 0;
+        let mut told_so_far: Vec<Design> = Vec::new();
         for (n, quiz) in quizzes.iter().enumerate() {
-            if let Some(at) = quiz.tick(trace, told).filter(|at| *at >= next) {
-                let _ = writeln!(out, "## The story up to question {}\n", n + 1);
-                self.story_rows(out, trace, told, (next, at), Some(at), narrated);
-                next = at + 1;
+            let design = self.story_design(quiz);
+            if let Some((trace, told)) = self.of(design)
+                && let Some(at) = quiz.tick(trace, told)
+            {
+                if told_so_far.contains(&design) {
+                    let _ = writeln!(out, "## Question {}\n", n + 1);
+                    let _ = writeln!(
+                        out,
+                        "*What happens after the question before is left for the session.*\n"
+                    );
+                } else {
+                    told_so_far.push(design);
+                    let _ = writeln!(out, "## The story up to question {}\n", n + 1);
+                    if design != self.opening {
+                        let _ = writeln!(
+                            out,
+                            "*As the replay tells it under {}, which this question is asked of.*\n",
+                            inline(&self.withheld.design(design))
+                        );
+                    }
+                    let rows: Vec<(usize, bool)> = (0..at)
+                        .filter_map(|i| {
+                            self.told_alike(told, i, &quiz.designs)
+                                .map(|same| (i, same))
+                        })
+                        .collect();
+                    self.story_rows(out, trace, told, &rows, Some(at), narrated);
+                }
             }
             self.question(out, n, quiz, most);
+        }
+    }
+
+    /// The design whose story a question is told from: the opening one when the question is
+    /// asked under it, else the first design it names.
+    fn story_design(&self, quiz: &Quiz) -> Design {
+        match quiz.designs.listed() {
+            Some(listed) if !listed.contains(&self.opening) => {
+                listed.first().copied().unwrap_or(self.opening)
+            }
+            _ => self.opening,
         }
     }
 
@@ -367,24 +515,18 @@ impl Page<'_> {
         out.push('\n');
     }
 
-    /// The ticks `from..to` that every design shares, as a table (the latest
-    /// [`MAX_STORY_ROWS`] of them), then the question's tick `asked` by its label alone. A tick
-    /// one design tells and another does not (a write to memory, say) would start to answer
-    /// the question, so it is left out, and so is a narration the designs tell differently.
+    /// The ticks `rows` of one design's story as a table (the latest [`MAX_STORY_ROWS`] of
+    /// them), then the question's tick `asked` by its time and lane alone.
     fn story_rows(
         &self,
         out: &mut String,
         trace: &Trace,
         told: &Told,
-        (from, to): (usize, usize),
+        rows: &[(usize, bool)],
         asked: Option<usize>,
         narrated: bool,
     ) {
-        let to = to.min(trace.ticks.len());
-        let shared: Vec<(usize, bool)> = (from..to)
-            .filter_map(|i| self.shared(trace, told, i).map(|same| (i, same)))
-            .collect();
-        let start = shared.len().saturating_sub(MAX_STORY_ROWS);
+        let start = rows.len().saturating_sub(MAX_STORY_ROWS);
         if start > 0 {
             let _ = writeln!(
                 out,
@@ -392,44 +534,66 @@ impl Page<'_> {
                 if start == 1 { "" } else { "s" }
             );
         }
-        if narrated && shared.len() < to - from {
-            let _ = writeln!(
-                out,
-                "*Only what every design shares is told here: where the designs part ways, the replay shows it.*\n"
-            );
-        }
+        let asked = asked.and_then(|i| trace.ticks.get(i));
+        let stands = |out: &mut String, narrated: bool| {
+            if let Some(tick) = asked {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | *The question stands here.* |{}",
+                    cell(&trace.format_time(tick.at)),
+                    cell(self.scenario.lanes.of_tick(tick)),
+                    if narrated { " |" } else { "" }
+                );
+            }
+        };
         if !narrated {
             let _ = writeln!(out, "| Time | Lane | What happened |");
             let _ = writeln!(out, "|---|---|---|");
-            for (i, _) in &shared[start..] {
+            for (i, _) in &rows[start..] {
                 self.short_row(out, trace, told, *i);
             }
-            if let Some(i) = asked {
-                self.short_row(out, trace, told, i);
-            }
+            stands(out, false);
             out.push('\n');
             return;
         }
+        if rows.iter().any(|(_, same)| !same) {
+            let _ = writeln!(
+                out,
+                "*A tick the designs narrate in different words is given without its narration: the replay tells it.*\n"
+            );
+        }
         let _ = writeln!(out, "| Time | Lane | What happened | Narration |");
         let _ = writeln!(out, "|---|---|---|---|");
-        for (i, same) in &shared[start..] {
-            let narration = if narrated && *same {
-                told.narrations.get(*i).map_or(String::new(), |n| {
-                    cell(&self.withheld.narration(trace.ticks[*i].kind, n))
-                })
-            } else {
-                String::new()
+        for (i, same) in &rows[start..] {
+            let narration = match told.narrations.get(*i) {
+                Some(n) if *same => cell(&self.withheld.narration(trace.ticks[*i].kind, n)),
+                _ => String::new(),
             };
             self.row(out, trace, told, *i, &narration);
         }
-        if let Some(i) = asked.filter(|i| *i < trace.ticks.len()) {
-            self.row(out, trace, told, i, "*The question stands here.*");
-        }
+        stands(out, true);
         out.push('\n');
     }
 
     /// Whether tick `i` of `trace` happens under every design, at the same moment with the
     /// same label; if so, whether every design narrates it in the same words.
+    /// Whether tick `i` (of `told`'s run) is told, by the same label, under every design `scope`
+    /// covers, at whatever moment each has it (a retry answered later under one design is
+    /// still the same event); if so, whether each narrates it in the same words. A tick only
+    /// some of them have (a write to memory) would start to answer a question about them.
+    fn told_alike(&self, told: &Told, i: usize, scope: &Scope) -> Option<bool> {
+        let (label, narration) = (told.labels.get(i)?, told.narrations.get(i)?);
+        let mut same = true;
+        for (t, w) in self.traces.iter().zip(self.told) {
+            if !scope.covers(t.design) {
+                continue;
+            }
+            let j = (0..t.ticks.len()).find(|&j| w.labels.get(j) == Some(label))?;
+            same &= w.narrations.get(j) == Some(narration);
+        }
+        Some(same)
+    }
+
     fn shared(&self, trace: &Trace, told: &Told, i: usize) -> Option<bool> {
         let (tick, label, narration) = (
             trace.ticks.get(i)?,
@@ -530,20 +694,23 @@ impl Page<'_> {
                 } else {
                     let _ = writeln!(out, "| Time | Lane | What happened |");
                     let _ = writeln!(out, "|---|---|---|");
-                    for i in own.iter().take(MAX_COMPACT_ROWS) {
+                    for i in own.iter().take(self.compact_rows) {
                         self.short_row(out, trace, told, *i);
                     }
-                    if own.len() > MAX_COMPACT_ROWS {
+                    if own.len() > self.compact_rows {
                         let choose = if self.withheld.shows_design() {
                             design.id().to_string()
                         } else {
                             design.hotkey().to_string()
                         };
+                        let how = match self.run_command(&choose) {
+                            Some(command) => format!("`{}` prints every tick", code_span(&command)),
+                            None => "the replay shows every tick".to_string(),
+                        };
                         let _ = writeln!(
                             out,
-                            "\n*{} more of its own ticks are left out: `idem run {} --design {choose}` prints every tick.*",
-                            own.len() - MAX_COMPACT_ROWS,
-                            code_span(&self.scenario.name)
+                            "\n*{} more of its own ticks are left out: {how}.*",
+                            own.len() - self.compact_rows,
                         );
                     }
                     out.push('\n');
@@ -987,6 +1154,17 @@ fn scope_text(scope: &Scope, w: Withheld) -> String {
     let names: Vec<String> = listed.iter().map(|d| w.design_with_id(*d)).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     format!("; for {} only", crate::text::and_list(&names))
+}
+
+/// A word as a POSIX shell reads it back: as it is when it holds only safe characters, else in
+/// single quotes.
+fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_./-+:,@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 fn one_line(text: &str) -> String {
