@@ -145,9 +145,9 @@ fn session(
     args: &ExportArgs,
     options: &crate::export::ExportOptions,
 ) -> Result<(String, String), super::Failure> {
-    if options.format != Format::Md {
+    if !matches!(options.format, Format::Md | Format::Crib) {
         return Err(super::Failure::Message(format!(
-            "a session file exports as one Markdown handout (--format md); for {} export one of its scenarios",
+            "a session file exports as one Markdown handout (--format md) or crib sheet (--format crib); for {} export one of its scenarios",
             options.format.id()
         )));
     }
@@ -157,10 +157,15 @@ fn session(
         ));
     }
     let playlist = crate::present::playlist::load(std::path::Path::new(&args.scenario))?;
-    let text = crate::export::markdown::session_handout(&playlist, options.audience, options.hide)?;
+    let audience = if options.format == Format::Crib {
+        crate::export::Audience::Crib
+    } else {
+        options.audience
+    };
+    let text = crate::export::markdown::session_handout(&playlist, audience, options.hide)?;
     let what = format!(
         "Markdown {} of a session of {} scenarios",
-        options.audience.words(),
+        audience.words(),
         playlist.sections.len()
     );
     Ok((text, what))

@@ -1444,3 +1444,52 @@ fn a_sessions_compact_handout_keeps_to_its_words() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// The trainer's copy of a session that hides the designs from the room shows the trainer
+/// everything (it dropped every explanation, saying they named designs), and `--format crib`
+/// gives per part the questions, the right answer under each design, the explanations, the
+/// notes, the time, and the keys the room needs.
+#[test]
+fn the_trainer_sees_what_the_room_does_not() {
+    let dir = scratch("crib");
+    let session = "scenarios/sessions/payments-45min.toml";
+    let mut args = ExportArgs::new(session, Format::Md, dir.join("trainer.md"));
+    args.trainer = true;
+    let trainer = export(args);
+    assert!(!trainer.contains("left out while"), "{trainer}");
+    assert!(trainer.contains(Design::WithCharge.name()), "names shown");
+    assert!(
+        trainer.contains("Hidden from the room: design"),
+        "{trainer}"
+    );
+    let crib = export(ExportArgs::new(session, Format::Crib, dir.join("crib.md")));
+    assert!(crib.contains("| Enter |"), "the keys: {crib}");
+    assert!(crib.contains("Time: 12 min"), "the budget");
+    assert_eq!(crib.matches("\n# Part ").count(), 5);
+    for d in Design::ALL {
+        assert!(
+            crib.contains(&format!("(`{}`): **", d.id())),
+            "{d:?}: {crib}"
+        );
+    }
+    assert!(
+        crib.contains("This processor wrote K7Q4"),
+        "the explanations"
+    );
+    assert!(crib.contains("Ask the room"), "the notes");
+    assert!(!crib.contains("| Time | Lane |"), "no timelines");
+    // One scenario's crib, and the flags a crib does not take.
+    let one = export(ExportArgs::new(
+        "order-5531",
+        Format::Crib,
+        dir.join("one.md"),
+    ));
+    assert!(
+        one.contains("**Question 1**") && one.contains("| Key |"),
+        "{one}"
+    );
+    let mut bad = ExportArgs::new("order-5531", Format::Crib, dir.join("bad.md"));
+    bad.design = Some(Design::NoKey);
+    assert!(idem::cli::export::run(&bad).is_err());
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -34,6 +34,9 @@ pub enum Audience {
     Students,
     /// The trainer: the questions first with their answers inline, then the notes.
     Trainer,
+    /// The trainer's crib sheet (`--format crib`): per part the questions, the right answer
+    /// under each design, the explanations, the notes, the keys and the time; no timelines.
+    Crib,
 }
 
 impl Audience {
@@ -46,16 +49,24 @@ impl Audience {
             Audience::Compact => "compact",
             Audience::Students => "full",
             Audience::Trainer => "trainer",
+            Audience::Crib => "crib",
         }
     }
 
     /// How the line that says what was written names this form.
+    /// Whether this form is the trainer's own, which shows everything a session hides from
+    /// the room.
+    pub fn for_trainer(self) -> bool {
+        matches!(self, Audience::Trainer | Audience::Crib)
+    }
+
     pub fn words(self) -> &'static str {
         match self {
             Audience::PreRead => "pre-read handout",
             Audience::Compact => "compact handout",
             Audience::Students => "full handout",
             Audience::Trainer => "handout for the trainer",
+            Audience::Crib => "crib sheet for the trainer",
         }
     }
 }
@@ -214,17 +225,39 @@ pub fn session_handout(
                 "Each part gives the story as the room sees it up to each question, and the questions; what happens next, and the answers, wait for the session."
             }
             Audience::Trainer => {
-                "Each part gives the questions with their answers, every design's timeline and the notes."
+                "Each part gives the questions with their answers, every design's timeline and the notes, with nothing hidden: this copy is the trainer's."
+            }
+            Audience::Crib => {
+                "The trainer's crib sheet: each part's questions with the right answer under each design, why, the notes and the time, with nothing hidden."
             }
             _ => {
                 "Each part gives the story up to each question and the questions first; what happened next, and the answers, are on the pages after them."
             }
         }
     );
+    if audience == Audience::Crib {
+        Page::room_keys(&mut out);
+    }
     let _ = writeln!(out, "| Part | Scenario | Opens on | Time |");
     let _ = writeln!(out, "|--:|---|---|--:|");
-    let withheld =
-        |s: &crate::present::playlist::Section| Withheld::new(playlist.hide.or(s.hide).or(extra));
+    // The trainer's own forms show the trainer what the session hides from the room; only
+    // what the export's own flags hide stays hidden.
+    let withheld = |s: &crate::present::playlist::Section| {
+        if audience.for_trainer() {
+            Withheld::new(extra)
+        } else {
+            Withheld::new(playlist.hide.or(s.hide).or(extra))
+        }
+    };
+    let hidden_from_room = |s: &crate::present::playlist::Section| {
+        let hide = playlist.hide.or(s.hide).or(extra);
+        crate::present::Hide::NAMES
+            .iter()
+            .zip([hide.design, hide.statement, hide.outcome])
+            .filter(|(_, hidden)| *hidden)
+            .map(|(name, _)| *name)
+            .collect::<Vec<_>>()
+    };
     for (i, s) in playlist.sections.iter().enumerate() {
         let _ = writeln!(
             out,
@@ -282,8 +315,23 @@ pub fn session_handout(
         for (i, key) in &parts {
             let s = &playlist.sections[*i];
             let part = made[key].get(cap).map_or("", String::as_str);
-            all.push_str(PAGE_BREAK);
+            // A crib sheet is read at a glance, parts one after another on as few pages as fit.
+            all.push_str(if audience == Audience::Crib {
+                "---\n\n"
+            } else {
+                PAGE_BREAK
+            });
             let _ = writeln!(all, "# Part {}: {}\n", i + 1, heading(&s.title));
+            if audience.for_trainer() {
+                let hidden = hidden_from_room(s);
+                let budget = s.budget.map(|b| format!("Time: {}.", minutes(b)));
+                let room = (!hidden.is_empty())
+                    .then(|| format!("Hidden from the room: {}.", hidden.join(", ")));
+                let line: Vec<String> = budget.into_iter().chain(room).collect();
+                if !line.is_empty() {
+                    let _ = writeln!(all, "*{}*\n", line.join(" "));
+                }
+            }
             // Every heading of the part goes one level down, under the part's own.
             for line in part.lines() {
                 if line.starts_with('#') {
@@ -393,7 +441,9 @@ impl Page<'_> {
     fn render(&self, audience: Audience) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "# {}\n", heading(&self.scenario.title));
-        if audience == Audience::Trainer {
+        if audience == Audience::Crib {
+            self.crib(&mut out);
+        } else if audience == Audience::Trainer {
             self.trainer(&mut out);
         } else {
             let intro = match audience {
@@ -418,7 +468,7 @@ impl Page<'_> {
             match audience {
                 Audience::Compact => self.compact(&mut out),
                 Audience::Students => self.full(&mut out),
-                Audience::PreRead | Audience::Trainer => {}
+                Audience::PreRead | Audience::Trainer | Audience::Crib => {}
             }
         }
         // One newline at the end, whatever the last section left.
@@ -833,6 +883,77 @@ impl Page<'_> {
                     inline(&self.withheld.text(&target_text(&note.target, self.clock()))),
                     scope_text(&note.designs, self.withheld),
                     inline(&self.withheld.text(&one_line(&note.text)))
+                );
+            }
+            out.push('\n');
+        }
+    }
+
+    /// The presenter's keys a trainer reaches for with a room, as the presenter's help lists
+    /// them.
+    fn room_keys(out: &mut String) {
+        const FOR_THE_ROOM: [&str; 7] = ["→ ← / l h", "1 – 6", "a", "v", "Enter", "n", "c"];
+        let _ = writeln!(out, "| Key | In the room |");
+        let _ = writeln!(out, "|---|---|");
+        for (key, what) in crate::tui::keymap::PRESENTER_KEYS
+            .iter()
+            .filter(|(key, _)| FOR_THE_ROOM.contains(key))
+        {
+            let _ = writeln!(out, "| {} | {} |", cell(key), cell(what));
+        }
+        out.push('\n');
+    }
+
+    /// The crib sheet of one scenario: the design it opens on, each question with the right
+    /// answer under each design it is asked under and why, and the trainer's notes.
+    fn crib(&self, out: &mut String) {
+        let d = self.opening;
+        let _ = writeln!(
+            out,
+            "Scenario `{}`, opens on {} · {} (`{}`).\n",
+            code_span(&self.scenario.name),
+            d.hotkey(),
+            d.name(),
+            d.id()
+        );
+        if !self.in_session {
+            Self::room_keys(out);
+        }
+        let traces: Vec<&Trace> = self.traces.iter().collect();
+        let most = crate::scenario::most_charges(self.traces);
+        if self.scenario.quizzes.is_empty() {
+            let _ = writeln!(out, "No questions: play it through and discuss.\n");
+        }
+        for (n, quiz) in self.scenario.quizzes.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "**Question {}** ({}{}). {}\n",
+                n + 1,
+                inline(&target_text(&quiz.target, self.clock())),
+                scope_text(&quiz.designs, self.withheld),
+                inline(&quiz.question)
+            );
+            for (i, choice) in quiz.shown_choices(most).iter().enumerate() {
+                let _ = write!(
+                    out,
+                    "{}{}. {}",
+                    if i == 0 { "" } else { " · " },
+                    i + 1,
+                    inline(choice)
+                );
+            }
+            out.push_str("\n\n");
+            self.answer(out, quiz, &traces, true);
+        }
+        if !self.scenario.notes.is_empty() {
+            let _ = writeln!(out, "Notes:\n");
+            for note in &self.scenario.notes {
+                let _ = writeln!(
+                    out,
+                    "- **{}{}:** {}",
+                    inline(&target_text(&note.target, self.clock())),
+                    scope_text(&note.designs, self.withheld),
+                    inline(&one_line(&note.text))
                 );
             }
             out.push('\n');

@@ -32,17 +32,21 @@ pub enum Format {
     Svg,
     /// The whole replay of one design as an asciinema v2 recording.
     Cast,
+    /// The trainer's crib sheet, in Markdown: per part the questions, the right answer under
+    /// each design, why, the notes, the keys and the time.
+    Crib,
 }
 
 impl Format {
     /// Every name a format is known by, `markdown` included.
-    pub const NAMES: [&'static str; 4] = ["md", "markdown", "svg", "cast"];
+    pub const NAMES: [&'static str; 5] = ["md", "markdown", "svg", "cast", "crib"];
 
     pub fn id(self) -> &'static str {
         match self {
             Format::Md => "md",
             Format::Svg => "svg",
             Format::Cast => "cast",
+            Format::Crib => "crib",
         }
     }
 }
@@ -55,8 +59,9 @@ impl std::str::FromStr for Format {
             "md" | "markdown" => Ok(Format::Md),
             "svg" => Ok(Format::Svg),
             "cast" => Ok(Format::Cast),
+            "crib" => Ok(Format::Crib),
             _ => Err(format!(
-                "unknown format `{}`: expected md, svg or cast",
+                "unknown format `{}`: expected md, svg, cast or crib",
                 crate::text::sanitize_line(text)
             )),
         }
@@ -113,6 +118,11 @@ pub fn render(
     // back (the frames ask it through the app, which knows where the questions stand).
     let withheld = crate::present::Withheld::new(args.hide);
     match args.format {
+        Format::Crib => {
+            let text = markdown::handout_with(scenario, Audience::Crib, withheld, scenario.design)?;
+            let what = format!("Markdown {} of {}", Audience::Crib.words(), scenario.name);
+            Ok((text, what))
+        }
         Format::Md => {
             let text = markdown::handout_with(scenario, args.audience, withheld, scenario.design)?;
             let what = format!("Markdown {} of {}", args.audience.words(), scenario.name,);
@@ -214,7 +224,7 @@ fn too_much_to_record(frames: usize, width: u16, height: u16) -> Option<String> 
 /// Refuses options that do not apply to the chosen format, and sizes the replay cannot use.
 pub fn check_options(args: &ExportOptions) -> Result<(), String> {
     let format = args.format.id();
-    if args.format == Format::Md {
+    if matches!(args.format, Format::Md | Format::Crib) {
         let given: Vec<&str> = [
             (args.design.is_some(), "--design"),
             (args.at.is_some(), "--at"),
