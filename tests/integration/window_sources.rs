@@ -423,6 +423,73 @@ fn resilience4j_properties_use_the_defaults_they_leave_out() {
 }
 
 #[test]
+fn resilience4j_backends_the_name_before_instances_are_read() {
+    // Resilience4j's Spring Boot starters before 1.0 named instances `backends`, and their
+    // attempts `maxRetryAttempts`; a bare number for a duration is milliseconds in Spring.
+    let text = "resilience4j.retry:\n    backends:\n        backendA:\n            \
+                maxRetryAttempts: 4\n            waitDuration: 100\n";
+    let imported = sources::parse(text, "application.yml", None).expect("read");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.name, "resilience4j backendA");
+    assert_eq!(layer.attempts, 4);
+    assert_eq!(layer.schedule, Schedule::Constant(ms(100)));
+}
+
+#[test]
+fn a_sidekiq_yml_gives_sidekiqs_retries_with_its_max_retries() {
+    // Sidekiq's options file: `:max_retries:` is the retries of a job whose class sets none;
+    // without it, Sidekiq's 25. It used to be "found nothing with retry settings".
+    let with = sources::parse(
+        "---\n:concurrency: 5\n:max_retries: 3\n:queues:\n  - default\n",
+        "config/sidekiq.yml",
+        None,
+    )
+    .expect("read");
+    let layer = only_layer(&with);
+    assert_eq!(layer.attempts, 4);
+    let sidekiq = idem::window::sources::presets::layer("sidekiq").expect("preset");
+    assert_eq!(layer.schedule, sidekiq.schedule, "Sidekiq's own waits");
+    assert!(
+        with.notes
+            .iter()
+            .any(|n| n.contains(":concurrency:") && n.contains(":queues:")),
+        "{:?}",
+        with.notes
+    );
+    let without = sources::parse("---\n:concurrency: 25\n", "sidekiq.yml", None).expect("read");
+    assert_eq!(only_layer(&without).attempts, 26);
+}
+
+#[test]
+fn envoy_retries_only_the_methods_its_retriable_request_headers_let_through() {
+    // Envoy retries a request only when it matches retriable_request_headers: a policy for
+    // GET leaves a POST charge with its one try. A route matching GET alone is said not to
+    // carry a POST, and the route's idle_timeout ends a stream that hears nothing.
+    let text = "virtual_hosts:\n- name: api\n  domains: ['*']\n  routes:\n  - match:\n      \
+                prefix: /\n      headers:\n      - name: ':method'\n        string_match: \
+                {exact: GET}\n    route:\n      cluster: api\n      idle_timeout: 5s\n      \
+                retry_policy:\n        num_retries: 3\n        per_try_timeout: 2s\n        \
+                retriable_request_headers:\n        - name: ':method'\n          \
+                string_match: {exact: GET}\n";
+    let imported = sources::parse(text, "route.yaml", None).expect("read");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.attempts, 1, "{layer:#?}");
+    assert_eq!(layer.deadline, Some(secs(5)), "the idle timeout");
+    assert!(
+        layer.warnings.iter().any(|w| w.contains("POST")),
+        "{:?}",
+        layer.warnings
+    );
+    let all = text.replace(
+        "string_match: {exact: GET}\n",
+        "string_match: {exact: POST}\n",
+    );
+    let layer = only_layer(&sources::parse(&all, "route.yaml", None).expect("read")).clone();
+    assert_eq!(layer.attempts, 4);
+    assert!(layer.warnings.is_empty(), "{:?}", layer.warnings);
+}
+
+#[test]
 fn polly_options_give_attempt_and_total_timeouts() {
     let imported = read("appsettings.json");
     let layer = only_layer(&imported);

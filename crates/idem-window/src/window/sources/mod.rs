@@ -14,7 +14,8 @@
 //! - SQS queue attributes (`RedrivePolicy`, `VisibilityTimeout`, retention),
 //!   Lambda `EventInvokeConfig`, or a CloudFormation template holding them;
 //! - Kubernetes `Job` or `CronJob` (`backoffLimit`, `activeDeadlineSeconds`,
-//!   and the CronJob's next run as a human path).
+//!   and the CronJob's next run as a human path);
+//! - Sidekiq's `config/sidekiq.yml` (`:max_retries:`, with Sidekiq's own waits).
 //!
 //! A file holding several candidates (routes, profiles, instances...) gives
 //! the first unless `FILE#NAME` names one. Files are read bounded (1 MiB,
@@ -32,6 +33,7 @@ mod polly;
 pub mod presets;
 mod queues;
 mod resilience4j;
+mod sidekiq;
 mod terraform;
 mod tree;
 
@@ -60,8 +62,9 @@ pub struct Imported {
 /// The products this reader knows, as a message lists them.
 const KNOWN: &str = "an Envoy route configuration, an Istio VirtualService, ~/.aws/config, \
      Resilience4j application.yml or .properties, appsettings.json with Polly options, SQS queue \
-     attributes, a Lambda EventInvokeConfig, a CloudFormation template, or a Kubernetes Job or \
-     CronJob";
+     attributes, a Lambda EventInvokeConfig, a CloudFormation template, a Kubernetes Job or \
+     CronJob, or Sidekiq's config/sidekiq.yml (job systems configured in code: --preset \
+     sidekiq, celery, temporal)";
 
 /// Reads `spec`: a file, optionally followed by `#NAME` to pick one of
 /// several routes, profiles, instances or resources in it.
@@ -243,6 +246,19 @@ pub fn parse_with(
     }
     if polly::present(first) {
         return polly::read(&doc, first, selector);
+    }
+    if sidekiq::present(&lower, first) {
+        return sidekiq::read(&doc, first);
+    }
+    if kinds.iter().any(|k| k == "DestinationRule") {
+        return Err(tree::error_at(
+            file,
+            first.at,
+            "found an Istio DestinationRule: it sets no retries of a request (Istio writes \
+             those in the VirtualService for the host, or adds its default 2), only \
+             connectionPool.http.maxRetries, a cap on retries in flight to the host at once; \
+             give the VirtualService with --from",
+        ));
     }
     let what = if let Some(kind) = kinds.first() {
         format!("a {} (kind: {kind})", "Kubernetes object")
