@@ -237,6 +237,25 @@ fn queue(
             paths.push(dead_letter_path(doc, &policy, resources, fifo, node)?);
         }
     }
+    if let Some(n) = props.get_exact("DelaySeconds") {
+        match doc
+            .known(n, "DelaySeconds")
+            .and_then(|()| seconds(doc, n, "DelaySeconds"))
+        {
+            Ok(d) if d.is_zero() => {}
+            Ok(d) => layer.warnings.push(format!(
+                "DelaySeconds {} not counted: every receive comes that much later than the \
+                 figures say, so the window needs up to {} more",
+                span(d),
+                span(d)
+            )),
+            Err(_) => layer.warnings.push(
+                "DelaySeconds not counted (its value is not known from the files given): every \
+                 receive comes that much later"
+                    .to_owned(),
+            ),
+        }
+    }
     source.note("each receive counted as taking no time beyond the wait (the consumer's own time is not in this file)");
     layer.provenance = Some(source);
     Ok(Imported {
