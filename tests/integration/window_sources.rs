@@ -490,6 +490,67 @@ fn envoy_retries_only_the_methods_its_retriable_request_headers_let_through() {
 }
 
 #[test]
+fn a_kuma_meshretry_is_read_as_kuma_translates_it() {
+    // Kuma makes each to[] entry's default.http an Envoy retry policy: numRetries (Envoy's one
+    // retry when absent), perTryTimeout, backOff; an entry for one service takes what it
+    // leaves out from the entry for the whole Mesh; numRetries 0 writes no policy.
+    let text = "apiVersion: kuma.io/v1alpha1\nkind: MeshRetry\nmetadata:\n  name: retries\n\
+                spec:\n  targetRef:\n    kind: Mesh\n  to:\n  - targetRef:\n      kind: Mesh\n    \
+                default:\n      http:\n        numRetries: 3\n        perTryTimeout: 2s\n        \
+                backOff:\n          baseInterval: 1s\n          maxInterval: 4s\n  - targetRef:\n      \
+                kind: MeshService\n      name: payments\n    default:\n      http:\n        \
+                numRetries: 1\n";
+    let mesh = sources::parse(text, "meshretry.yaml", None).expect("read");
+    let layer = only_layer(&mesh);
+    assert_eq!(layer.attempts, 4);
+    assert_eq!(layer.timeout, Some(secs(2)));
+    assert_eq!(
+        layer.schedule,
+        Schedule::List(vec![secs(1), secs(3), secs(4)])
+    );
+    let payments = sources::parse(text, "meshretry.yaml", Some("retries/payments")).expect("read");
+    let layer = only_layer(&payments);
+    assert_eq!(layer.attempts, 2, "its own numRetries");
+    assert_eq!(
+        layer.timeout,
+        Some(secs(2)),
+        "the Mesh entry's perTryTimeout"
+    );
+    let none = text.replace("numRetries: 1", "numRetries: 0");
+    let none = sources::parse(&none, "meshretry.yaml", Some("retries/payments")).expect("read");
+    assert_eq!(only_layer(&none).attempts, 1);
+}
+
+#[test]
+fn an_httproute_takes_its_own_retry_then_a_policy_on_the_route_then_on_its_gateway() {
+    // Envoy Gateway: the HTTPRoute's own retry (GEP-1731) wins over a BackendTrafficPolicy,
+    // and a policy on the route over one on its Gateway; numRetries defaults to 2.
+    let route = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  \
+                 name: pay\nspec:\n  parentRefs:\n  - name: edge\n  rules:\n  - backendRefs:\n    \
+                 - name: pay\n      port: 80\n    timeouts:\n      backendRequest: 1s\n";
+    let on_gateway = "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: \
+                      BackendTrafficPolicy\nmetadata:\n  name: gw\nspec:\n  targetRef:\n    \
+                      group: gateway.networking.k8s.io\n    kind: Gateway\n    name: edge\n  \
+                      retry:\n    perRetry:\n      backoff:\n        baseInterval: 1s\n";
+    let on_route = "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: \
+                    BackendTrafficPolicy\nmetadata:\n  name: rt\nspec:\n  targetRefs:\n  - \
+                    group: gateway.networking.k8s.io\n    kind: HTTPRoute\n    name: pay\n  \
+                    retry:\n    numRetries: 4\n";
+    let read =
+        |text: &str| only_layer(&sources::parse(text, "gw.yaml", None).expect("read")).clone();
+    assert_eq!(read(route).attempts, 1, "no retry anywhere");
+    let gw = read(&format!("{route}{on_gateway}"));
+    assert_eq!(gw.attempts, 3, "Envoy Gateway's default of 2 retries");
+    assert_eq!(gw.timeout, Some(secs(1)), "timeouts.backendRequest");
+    assert_eq!(read(&format!("{route}{on_gateway}{on_route}")).attempts, 5);
+    let own = route.replace(
+        "    timeouts:\n",
+        "    retry:\n      attempts: 1\n    timeouts:\n",
+    );
+    assert_eq!(read(&format!("{own}{on_gateway}{on_route}")).attempts, 2);
+}
+
+#[test]
 fn polly_options_give_attempt_and_total_timeouts() {
     let imported = read("appsettings.json");
     let layer = only_layer(&imported);

@@ -26,7 +26,7 @@ use super::{Imported, pick};
 use crate::window::{Jitter, Layer, Provenance, Schedule, WindowError};
 
 /// Envoy's backoff before the first retry when none is written.
-const BASE: Duration = Duration::from_millis(25);
+pub(super) const BASE: Duration = Duration::from_millis(25);
 /// Envoy's route timeout when none is written.
 const ROUTE_TIMEOUT: Duration = Duration::from_secs(15);
 /// The retries Istio adds when a route has no `retries` block.
@@ -75,7 +75,7 @@ fn walk<'a>(node: &'a Node, path: String, found: &mut Vec<(String, &'a Node)>, d
 
 /// The waits Envoy may draw, at their longest: `(2^n − 1) × base` up to the
 /// cap, listed until they reach it (the last then repeats).
-fn envoy_waits(base: Duration, max: Duration) -> Vec<Duration> {
+pub(super) fn envoy_waits(base: Duration, max: Duration) -> Vec<Duration> {
     let mut waits = Vec::new();
     let mut factor: u32 = 1;
     loop {
@@ -138,7 +138,7 @@ fn backoff(doc: &Doc<'_>, policy: &Node, source: &mut Provenance) -> Result<Sche
     Ok(Schedule::List(envoy_waits(base, max)))
 }
 
-fn span(d: Duration) -> String {
+pub(super) fn span(d: Duration) -> String {
     crate::window::Span::from_duration(d).to_string()
 }
 

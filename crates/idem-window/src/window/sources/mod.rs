@@ -27,6 +27,7 @@ mod durations;
 mod envoy;
 mod fields;
 mod file;
+mod gateway;
 mod kubernetes;
 mod lines;
 mod polly;
@@ -227,6 +228,9 @@ pub fn parse_with(
         .collect();
     if kinds.iter().any(|k| k == "VirtualService") {
         return envoy::read_istio(&doc, &documents, selector);
+    }
+    if gateway::present(&documents) {
+        return gateway::read(&doc, &documents, selector);
     }
     if kinds.iter().any(|k| k == "Job" || k == "CronJob") {
         return kubernetes::read(&doc, &documents, selector);
