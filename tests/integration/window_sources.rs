@@ -551,6 +551,81 @@ fn an_httproute_takes_its_own_retry_then_a_policy_on_the_route_then_on_its_gatew
 }
 
 #[test]
+fn celery_spring_retry_and_temporal_are_read_in_the_source_that_holds_them() {
+    // Written here, after each product's documentation: a Celery task's decorator, Spring
+    // Retry's @Retryable and Temporal's RetryPolicy with the activity's start-to-close
+    // timeout. They used to be refused as YAML that does not parse.
+    let celery = "@shared_task(\n    bind=True,\n    autoretry_for=(ConnectionError,),  # down\n    \
+                  retry_kwargs={\"max_retries\": 5, \"countdown\": 60},\n    retry_backoff=True,\n    \
+                  retry_backoff_max=16,\n)\ndef charge(self, order_id):\n    pass\n\n\
+                  @app.task(max_retries=2, default_retry_delay=30)\ndef refund(order_id):\n    pass\n";
+    let charge = sources::parse(celery, "tasks.py", None).expect("read");
+    let layer = only_layer(&charge);
+    assert_eq!(layer.name, "celery charge");
+    assert_eq!(layer.attempts, 6, "retry_kwargs' max_retries");
+    assert_eq!(
+        layer.schedule,
+        Schedule::Exponential {
+            initial: secs(1),
+            multiplier: 2.0,
+            cap: Some(secs(16))
+        }
+    );
+    assert_eq!(layer.jitter, Jitter::Full, "retry_jitter is on by default");
+    let refund = sources::parse(celery, "tasks.py", Some("refund")).expect("read");
+    assert_eq!(only_layer(&refund).attempts, 3);
+    assert_eq!(only_layer(&refund).schedule, Schedule::Constant(secs(30)));
+    assert!(
+        only_layer(&refund)
+            .warnings
+            .iter()
+            .any(|w| w.contains("self.retry()"))
+    );
+
+    let java = "class Billing {\n    @Retryable(retryFor = IOException.class, maxAttempts = 4,\n      \
+                backoff = @Backoff(delay = 500, multiplier = 2, maxDelay = 1500))\n    public \
+                Receipt charge(Order order) { return null; }\n    @Retryable\n    public void \
+                refund(Order order) {}\n}\n";
+    let layer = only_layer(&sources::parse(java, "Billing.java", None).expect("read")).clone();
+    assert_eq!(layer.attempts, 4);
+    assert_eq!(
+        layer.schedule,
+        Schedule::Exponential {
+            initial: ms(500),
+            multiplier: 2.0,
+            cap: Some(ms(1500))
+        }
+    );
+    let plain = sources::parse(java, "Billing.java", Some("refund")).expect("read");
+    assert_eq!(only_layer(&plain).attempts, 3, "Spring Retry's default");
+    assert_eq!(only_layer(&plain).schedule, Schedule::Constant(secs(1)));
+
+    let go = "ao := workflow.ActivityOptions{\n\tStartToCloseTimeout: 10 * time.Second,\n\t\
+              RetryPolicy: &temporal.RetryPolicy{\n\t\tInitialInterval: time.Second,\n\t\t\
+              BackoffCoefficient: 2.0,\n\t\tMaximumInterval: time.Minute,\n\t\tMaximumAttempts: 5,\n\t},\n}\n";
+    let layer = only_layer(&sources::parse(go, "workflow.go", None).expect("read")).clone();
+    assert_eq!(layer.attempts, 5);
+    assert_eq!(layer.timeout, Some(secs(10)));
+    assert_eq!(
+        layer.schedule,
+        Schedule::Exponential {
+            initial: secs(1),
+            multiplier: 2.0,
+            cap: Some(secs(60))
+        }
+    );
+    let ts = "proxyActivities({\n  startToCloseTimeout: '30 seconds',\n  retry: {\n    \
+              initialInterval: '2s',\n    backoffCoefficient: 3,\n  },\n});\n";
+    let layer = only_layer(&sources::parse(ts, "workflows.ts", None).expect("read")).clone();
+    assert!(layer.forever, "no maximumAttempts: no limit");
+    assert_eq!(layer.timeout, Some(secs(30)));
+    let bad = go.replace("MaximumAttempts: 5", "MaximumAttempts: attempts()");
+    let err = sources::parse(&bad, "workflow.go", None).expect_err("computed");
+    assert!(err.to_string().contains("workflow.go:7:20"), "{err}");
+    assert!(err.to_string().contains("--layer"), "{err}");
+}
+
+#[test]
 fn polly_options_give_attempt_and_total_timeouts() {
     let imported = read("appsettings.json");
     let layer = only_layer(&imported);

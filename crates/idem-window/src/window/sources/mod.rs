@@ -23,6 +23,7 @@
 
 pub mod aws;
 mod cfn;
+mod code;
 mod durations;
 mod envoy;
 mod fields;
@@ -202,6 +203,9 @@ pub fn parse_with(
     if lower.ends_with(".properties") {
         let root = lines::parse_properties(text, file)?;
         return resilience4j::read(&doc, &[root], selector);
+    }
+    if let Some(language) = code::language(&lower) {
+        return code::read(text, file, language, selector);
     }
     if terraform::present(&lower, text) {
         return terraform::read(&doc, file, text, selector, &options.params);
