@@ -626,6 +626,22 @@ fn celery_spring_retry_and_temporal_are_read_in_the_source_that_holds_them() {
 }
 
 #[test]
+fn sqs_delay_seconds_takes_its_time_from_the_retention_counted_from_the_arrival() {
+    // A delay queue hands a message out DelaySeconds after it arrives; the retention, and a
+    // standard dead-letter queue's, count from the arrival, so the receives have less of it.
+    let text = r#"{"Attributes": {"VisibilityTimeout": "60", "MessageRetentionPeriod": "3600",
+        "DelaySeconds": "600", "RedrivePolicy": "{\"maxReceiveCount\":3,\"deadLetterTargetArn\":\"arn:aws:sqs:eu-west-1:1:dlq\"}"}}"#;
+    let imported = sources::parse(text, "queue.json", None).expect("read");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.deadline, Some(secs(3000)));
+    assert_eq!(imported.paths[0].delay, secs(4 * 86_400 - 600));
+    let none = text.replace(r#""DelaySeconds": "600","#, "");
+    let imported = sources::parse(&none, "queue.json", None).expect("read");
+    assert_eq!(only_layer(&imported).deadline, Some(secs(3600)));
+    assert_eq!(imported.paths[0].delay, secs(4 * 86_400));
+}
+
+#[test]
 fn polly_options_give_attempt_and_total_timeouts() {
     let imported = read("appsettings.json");
     let layer = only_layer(&imported);
