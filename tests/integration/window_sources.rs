@@ -642,6 +642,16 @@ fn sqs_delay_seconds_takes_its_time_from_the_retention_counted_from_the_arrival(
 }
 
 #[test]
+fn an_empty_sqs_redrive_policy_is_no_policy() {
+    // "" removes a queue's redrive policy, and old Terraform modules pass "" for "none": it
+    // used to be refused as "RedrivePolicy is empty".
+    let text = r#"{"Attributes": {"VisibilityTimeout": "60", "RedrivePolicy": ""}}"#;
+    let imported = sources::parse(text, "queue.json", None).expect("read");
+    assert!(only_layer(&imported).forever, "no limit on receives");
+    assert!(imported.paths.is_empty());
+}
+
+#[test]
 fn polly_options_give_attempt_and_total_timeouts() {
     let imported = read("appsettings.json");
     let layer = only_layer(&imported);

@@ -235,7 +235,16 @@ fn queue(
         None => name.ends_with(".fifo"),
     };
     let mut paths = Vec::new();
-    match props.get_exact("RedrivePolicy") {
+    // An empty RedrivePolicy is none: SQS removes the policy when it is set to "", and
+    // Terraform modules pass "" for "not set".
+    let redrive = props.get_exact("RedrivePolicy").filter(|n| {
+        let empty = matches!(&n.value, Value::Text(t) if t.trim().is_empty());
+        if empty {
+            source.note("RedrivePolicy is empty: no redrive policy");
+        }
+        !empty
+    });
+    match redrive {
         None => {
             layer.forever = true;
             layer.warnings.push(
