@@ -15,7 +15,11 @@
 //!   Lambda `EventInvokeConfig`, or a CloudFormation template holding them;
 //! - Kubernetes `Job` or `CronJob` (`backoffLimit`, `activeDeadlineSeconds`,
 //!   and the CronJob's next run as a human path);
-//! - Sidekiq's `config/sidekiq.yml` (`:max_retries:`, with Sidekiq's own waits).
+//! - Sidekiq's `config/sidekiq.yml` (`:max_retries:`, with Sidekiq's own waits);
+//! - Gateway API `HTTPRoute`, Envoy Gateway `BackendTrafficPolicy`, Kuma `MeshRetry`, as
+//!   their controllers translate them into Envoy's retry policy;
+//! - source files: a Celery task's decorator, Spring Retry's `@Retryable`, Temporal's
+//!   `RetryPolicy`.
 //!
 //! A file holding several candidates (routes, profiles, instances...) gives
 //! the first unless `FILE#NAME` names one. Files are read bounded (1 MiB,
@@ -62,11 +66,12 @@ pub struct Imported {
 }
 
 /// The products this reader knows, as a message lists them.
-const KNOWN: &str = "an Envoy route configuration, an Istio VirtualService, ~/.aws/config, \
-     Resilience4j application.yml or .properties, appsettings.json with Polly options, SQS queue \
-     attributes, a Lambda EventInvokeConfig, a CloudFormation template, a Kubernetes Job or \
-     CronJob, or Sidekiq's config/sidekiq.yml (job systems configured in code: --preset \
-     sidekiq, celery, temporal)";
+const KNOWN: &str = "an Envoy route configuration, an Istio VirtualService, a Kuma MeshRetry, a \
+     Gateway API HTTPRoute or Envoy Gateway BackendTrafficPolicy, ~/.aws/config, Resilience4j \
+     application.yml or .properties, appsettings.json with Polly options, SQS queue attributes, \
+     a Lambda EventInvokeConfig, a CloudFormation template, a Kubernetes Job or CronJob, \
+     Sidekiq's config/sidekiq.yml, or a source file with a Celery task, a Spring @Retryable or a \
+     Temporal RetryPolicy (stacks configured elsewhere: --preset sidekiq, celery, temporal)";
 
 /// Reads `spec`: a file, optionally followed by `#NAME` to pick one of
 /// several routes, profiles, instances or resources in it.
