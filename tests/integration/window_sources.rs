@@ -652,6 +652,29 @@ fn an_empty_sqs_redrive_policy_is_no_policy() {
 }
 
 #[test]
+fn linkerd_retry_annotations_on_an_httproute_are_read_as_its_policy_controller_reads_them() {
+    // Linkerd 2.16+: any retry.linkerd.io annotation turns retries on, limit 1 when absent or
+    // 0, no wait between tries, retry.linkerd.io/timeout a try, timeout.linkerd.io/request all.
+    let text = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: \
+                api-write\n  annotations:\n    retry.linkerd.io/http: 5xx\n    \
+                retry.linkerd.io/limit: \"3\"\n    retry.linkerd.io/timeout: 400ms\n    \
+                timeout.linkerd.io/request: 2s\nspec:\n  parentRefs:\n  - name: api\n    kind: \
+                Service\n    group: core\n  rules:\n  - backendRefs:\n    - name: api\n      port: 80\n";
+    let layer = only_layer(&sources::parse(text, "route.yaml", None).expect("read")).clone();
+    assert_eq!(layer.attempts, 4);
+    assert_eq!(layer.timeout, Some(ms(400)));
+    assert_eq!(layer.deadline, Some(secs(2)));
+    assert_eq!(layer.schedule, Schedule::Constant(Duration::ZERO));
+    let profile = "apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nmetadata:\n  name: \
+                   api\nspec:\n  routes:\n  - name: POST /charge\n    isRetryable: true\n";
+    let err = sources::parse(profile, "profile.yaml", None).expect_err("refused");
+    assert!(err.to_string().contains("retryBudget"), "{err}");
+    let zero = text.replace("limit: \"3\"", "limit: \"0\"");
+    let layer = only_layer(&sources::parse(&zero, "route.yaml", None).expect("read")).clone();
+    assert_eq!(layer.attempts, 2, "0 is Linkerd's default of 1");
+}
+
+#[test]
 fn polly_options_give_attempt_and_total_timeouts() {
     let imported = read("appsettings.json");
     let layer = only_layer(&imported);

@@ -357,6 +357,23 @@ pub fn read(
     if policy.deadline.is_none() {
         source.note("no request timeout written: the implementation's own default is not counted");
     }
+    let annotations = route.get("metadata").and_then(|m| m.get("annotations"));
+    let linkerd = |key: &str| annotations.and_then(|a| a.get_exact(key));
+    if [
+        "retry.linkerd.io/http",
+        "retry.linkerd.io/limit",
+        "retry.linkerd.io/timeout",
+    ]
+    .iter()
+    .any(|k| linkerd(k).is_some())
+    {
+        return linkerd_route(doc, &label, route, &policy, &mut source, notes);
+    }
+    if let Some(n) = linkerd("timeout.linkerd.io/request")
+        && policy.deadline.is_none()
+    {
+        policy.deadline = Some((n, "timeout.linkerd.io/request"));
+    }
     let mut layer = layer(
         doc,
         format!("httproute {label}"),
@@ -366,6 +383,71 @@ pub fn read(
     )?;
     layer.warnings.extend(warnings);
     layer.provenance = Some(source);
+    Ok(Imported {
+        layers: vec![layer],
+        notes,
+        ..Imported::default()
+    })
+}
+
+/// A route Linkerd retries, as its policy controller reads the annotations: any of
+/// `retry.linkerd.io/http`, `/limit`, `/timeout` turns retries on; `limit` is the retries
+/// after the first try (1 when absent or 0); `timeout` bounds each try; Linkerd waits nothing
+/// between tries. `timeout.linkerd.io/request` (or the rule's `timeouts.request`) bounds them
+/// all.
+fn linkerd_route(
+    doc: &Doc<'_>,
+    label: &str,
+    route: &Node,
+    policy: &Policy<'_>,
+    source: &mut Provenance,
+    notes: Vec<String>,
+) -> Result<Imported, WindowError> {
+    let annotations = route.get("metadata").and_then(|m| m.get("annotations"));
+    let get = |key: &str| annotations.and_then(|a| a.get_exact(key));
+    let mut layer = Layer::new(format!("linkerd {label}"), Duration::ZERO, 2);
+    source.note("retries from Linkerd's retry.linkerd.io annotations");
+    match get("retry.linkerd.io/limit") {
+        Some(n) => {
+            let limit = doc.count(n, "retry.linkerd.io/limit")?;
+            let limit = if limit == 0 { 1 } else { limit };
+            layer.attempts = limit.saturating_add(1);
+            source.note(format!(
+                "attempts {} = retry.linkerd.io/limit {limit} + 1 (0 counts as Linkerd's 1)",
+                limit + 1
+            ));
+        }
+        None => source.note("attempts 2: retry.linkerd.io/limit not written, Linkerd's 1 retry"),
+    }
+    source.note("no wait between tries: Linkerd retries at once");
+    layer.schedule = Schedule::Constant(Duration::ZERO);
+    if let Some(n) = get("retry.linkerd.io/timeout") {
+        let t = doc.duration(n, Style::Go, "retry.linkerd.io/timeout")?;
+        if !t.is_zero() {
+            source.note(format!(
+                "each try waits {} (retry.linkerd.io/timeout)",
+                span(t)
+            ));
+            layer.timeout = Some(t);
+        }
+    }
+    let deadline = policy
+        .deadline
+        .or_else(|| get("timeout.linkerd.io/request").map(|n| (n, "timeout.linkerd.io/request")));
+    if let Some((n, what)) = deadline {
+        let t = doc.duration(n, Style::Go, what)?;
+        if !t.is_zero() {
+            source.note(format!("all tries within {} ({what})", span(t)));
+            layer.deadline = Some(t);
+            if layer.timeout.is_none() {
+                layer.timeout = Some(t);
+            }
+        }
+    }
+    if get("retry.linkerd.io/http").is_none() {
+        source.note("no retry.linkerd.io/http: Linkerd retries on connection errors only");
+    }
+    layer.provenance = Some(source.clone());
     Ok(Imported {
         layers: vec![layer],
         notes,

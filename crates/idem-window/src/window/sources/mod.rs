@@ -263,6 +263,16 @@ pub fn parse_with(
     if sidekiq::present(&lower, first) {
         return sidekiq::read(&doc, first);
     }
+    if kinds.iter().any(|k| k == "ServiceProfile") {
+        return Err(tree::error_at(
+            file,
+            first.at,
+            "found a Linkerd ServiceProfile: its retries (isRetryable routes) are bounded by the \
+             retryBudget, a share of all the traffic, not per request, so one request's attempts \
+             cannot be read from it; Linkerd 2.16 and later read retry.linkerd.io annotations on \
+             an HTTPRoute (give that with --from), or give the layer with --layer",
+        ));
+    }
     if kinds.iter().any(|k| k == "DestinationRule") {
         return Err(tree::error_at(
             file,
