@@ -13,9 +13,9 @@ use hcl_edit::Span;
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Block, Body};
 
-use super::eval::{Ctx, Fail};
+use super::eval::{Ctx, Fail, Scope};
 use super::registry;
-use super::value::{RESOURCE, Tv};
+use super::value::{Input, Tv, queue_object, shown_value};
 
 /// At most this many modules deep, and this many instances of one block.
 pub const MODULE_DEPTH: usize = 8;
@@ -62,13 +62,6 @@ impl Instances {
             Instances::Unknown(_) => Vec::new(),
         }
     }
-}
-
-/// A value given to a module's variable, and where it came from (for the notes).
-#[derive(Clone, Debug)]
-pub struct Input {
-    pub value: Tv,
-    pub from: String,
 }
 
 /// What a `module` block calls.
@@ -612,16 +605,6 @@ impl Module {
     }
 }
 
-/// A queue as a reference sees it: its ARN and URL name it for the queue reader.
-pub fn queue_object(id: &str) -> Tv {
-    let mut m = BTreeMap::new();
-    m.insert(RESOURCE.to_owned(), Tv::Bool(true));
-    m.insert("arn".to_owned(), Tv::Str(format!("{id}.Arn")));
-    m.insert("id".to_owned(), Tv::Str(format!("{id}.Url")));
-    m.insert("url".to_owned(), Tv::Str(format!("{id}.Url")));
-    Tv::Map(m)
-}
-
 /// A value given as text (`--param`) made the type the variable declares.
 fn convert(block: &Block, value: &Tv) -> Tv {
     let Tv::Str(text) = value else {
@@ -647,17 +630,6 @@ fn convert(block: &Block, value: &Tv) -> Tv {
     }
 }
 
-/// A value as the notes show it.
-pub fn shown_value(v: &Tv) -> String {
-    let text = match v {
-        Tv::Unknown(_) => "not known".to_owned(),
-        Tv::Str(s) if s.contains(super::value::OPEN) => "not known".to_owned(),
-        Tv::Str(s) => format!("{s:?}"),
-        other => other.to_json().to_string(),
-    };
-    crate::text::shorten(&crate::text::sanitize_line(&text), 60)
-}
-
 /// A path with `.` and `..` worked out as far as its text goes (`infra/dev/../../modules` is
 /// `modules`), so the notes name module folders as a person would.
 fn normalized(path: &Path) -> PathBuf {
@@ -676,4 +648,26 @@ fn normalized(path: &Path) -> PathBuf {
         return PathBuf::from(".");
     }
     out.iter().collect()
+}
+
+impl Scope for Module {
+    fn variable(&self, name: &str) -> Tv {
+        Module::variable(self, name)
+    }
+
+    fn local(&self, name: &str, file: usize, span: Option<Range<usize>>) -> Result<Tv, Fail> {
+        Module::local(self, name, file, span)
+    }
+
+    fn dir_text(&self) -> String {
+        Module::dir_text(self)
+    }
+
+    fn module_value(&self, name: &str) -> Tv {
+        Module::module_value(self, name)
+    }
+
+    fn resource(&self, kind: &str, name: &str) -> Tv {
+        Module::resource(self, kind, name)
+    }
 }
