@@ -147,6 +147,22 @@ pub fn read(
         }
         None => source.note("attempts 3: Resilience4j's default maxAttempts"),
     }
+    let skipped: Vec<&str> = [
+        "retryExceptions",
+        "ignoreExceptions",
+        "retryOnResultPredicate",
+        "retryExceptionPredicate",
+        "failAfterMaxAttempts",
+    ]
+    .into_iter()
+    .filter(|k| lookup.get(k).is_some())
+    .collect();
+    if !skipped.is_empty() {
+        source.note(format!(
+            "not read (every failure is taken as retried): {}",
+            skipped.join(", ")
+        ));
+    }
     let wait = match lookup.get("waitDuration") {
         Some((n, path)) => {
             let wait = doc.duration(n, Style::Spring, "waitDuration")?;
