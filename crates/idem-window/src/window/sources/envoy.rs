@@ -415,6 +415,33 @@ pub fn read_istio(
         }
     }
     let mut notes = Vec::new();
+    for rule in documents.iter().filter(|d| {
+        d.get_exact("kind").and_then(Node::scalar_text).as_deref() == Some("DestinationRule")
+    }) {
+        let rule_name = rule
+            .get("metadata")
+            .and_then(|m| m.get("name"))
+            .and_then(Node::scalar_text)
+            .map(|n| crate::text::sanitize_line(&n))
+            .unwrap_or_default();
+        let max_retries = rule
+            .get("spec")
+            .and_then(|s| s.get("trafficPolicy"))
+            .and_then(|t| t.get("connectionPool"))
+            .and_then(|c| c.get("http"))
+            .and_then(|h| h.get("maxRetries"))
+            .and_then(Node::scalar_text);
+        notes.push(match max_retries {
+            Some(n) => format!(
+                "DestinationRule {rule_name}: connectionPool.http.maxRetries {n} caps the retries \
+                 in flight to the host across all requests, not one request's: not counted"
+            ),
+            None => format!(
+                "DestinationRule {rule_name}: sets no retries of a request (subsets, load \
+                 balancing and connection pools are not read)"
+            ),
+        });
+    }
     let (name, (route, field)) = pick(doc, "HTTP route", candidates, selector, &mut notes)?;
     let layer = istio_layer(doc, &name, route, &field)?;
     Ok(Imported {
