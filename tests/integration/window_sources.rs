@@ -675,6 +675,28 @@ fn linkerd_retry_annotations_on_an_httproute_are_read_as_its_policy_controller_r
 }
 
 #[test]
+fn source_files_cut_short_or_odd_are_refused_with_a_place_never_a_panic() {
+    for (text, file) in [
+        ("@app.task(max_retries=", "tasks.py"),
+        (
+            "@shared_task(retry_kwargs={\"max_retries\": }, retry_backoff=é)\ndef x(): pass",
+            "t.py",
+        ),
+        ("@Retryable(backoff = @Backoff(", "A.java"),
+        ("@Retryable(maxAttempts = \"ü\")\nvoid f() {}", "A.java"),
+        ("RetryPolicy{InitialInterval: , MaximumAttempts: ✓}", "w.go"),
+        ("retry: { initialInterval: '1 fortnight' }", "w.ts"),
+        ("RetryOptions.newBuilder().setMaximumAttempts(", "W.java"),
+        ("", "empty.py"),
+    ] {
+        match sources::parse(text, file, None) {
+            Ok(imported) => assert!(!imported.layers.is_empty(), "{file}: {text:?}"),
+            Err(e) => assert!(e.to_string().contains(file), "{file}: {e}"),
+        }
+    }
+}
+
+#[test]
 fn polly_options_give_attempt_and_total_timeouts() {
     let imported = read("appsettings.json");
     let layer = only_layer(&imported);

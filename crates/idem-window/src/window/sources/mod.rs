@@ -263,6 +263,17 @@ pub fn parse_with(
     if sidekiq::present(&lower, first) {
         return sidekiq::read(&doc, first);
     }
+    if let Some(attempts) = tcp_connect_attempts(first) {
+        return Err(tree::error_at(
+            file,
+            first.at,
+            format!(
+                "found an Envoy TCP proxy: maxConnectAttempts {attempts} retries the connection, \
+                 not a request, and idem counts requests; give the HTTP route configuration \
+                 (an http_connection_manager's routes) with --from, or the layer with --layer"
+            ),
+        ));
+    }
     if kinds.iter().any(|k| k == "ServiceProfile") {
         return Err(tree::error_at(
             file,
@@ -293,6 +304,27 @@ pub fn parse_with(
         first.at,
         format!("found {what}; expected {KNOWN}"),
     ))
+}
+
+/// An Envoy TCP proxy's `max_connect_attempts` somewhere in the tree, when it has one.
+fn tcp_connect_attempts(node: &Node) -> Option<String> {
+    fn walk(node: &Node, depth: usize) -> Option<String> {
+        if depth > 32 {
+            return None;
+        }
+        if let Some(n) = node
+            .get_exact("maxConnectAttempts")
+            .or_else(|| node.get_exact("max_connect_attempts"))
+        {
+            return n.scalar_text();
+        }
+        node.entries()
+            .iter()
+            .map(|(_, n)| n)
+            .chain(node.items())
+            .find_map(|n| walk(n, depth + 1))
+    }
+    walk(node, 0)
 }
 
 /// An AWS config or another INI file: named so, or starting with a
