@@ -1,10 +1,10 @@
 //! `idem window --from` held to a corpus of real configuration files: each entry of
 //! tests/fixtures/window-corpus/corpus.toml gives the figures worked out by hand, or the
 //! message it is refused with; each mutation changes a number in a file and gives the figures
-//! the product's rules then make. The files are other people's work and are not in this
-//! repository: SOURCES.md beside the table names them, and the test reads them from the folder
-//! `IDEM_WINDOW_CORPUS` names, else `../shared/window-corpus` beside the checkout. Without the
-//! folder only the table's own consistency is checked, and the test says so.
+//! the product's rules then make. The files are kept as published, under
+//! tests/fixtures/window-corpus/files/, each named in SOURCES.md beside the table with its
+//! repository, path, commit and licence. A file missing, or one there that SOURCES.md does not
+//! name, fails the test.
 
 use crate::common;
 
@@ -34,6 +34,9 @@ struct Entry {
     #[serde(default)]
     params: Vec<String>,
     refused: Option<String>,
+    /// What the reader must say it did not read (each a part of some note).
+    #[serde(default)]
+    notes_say: Vec<String>,
     #[serde(flatten)]
     figures: Figures,
     #[serde(default)]
@@ -56,16 +59,47 @@ fn table() -> Corpus {
     toml::from_str(&text).unwrap_or_else(|e| panic!("the corpus table: {}", e.message()))
 }
 
-/// The folder holding the files, when it is here.
-fn corpus_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("IDEM_WINDOW_CORPUS") {
-        return Some(PathBuf::from(dir)).filter(|d| d.is_dir());
+/// The folder holding the files.
+fn corpus_dir() -> PathBuf {
+    common::root().join("tests/fixtures/window-corpus/files")
+}
+
+/// Every file under `dir`, as paths relative to it with `/` between parts, sorted.
+fn files_under(dir: &Path) -> Vec<String> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(base, &path, out);
+            } else if let Ok(rel) = path.strip_prefix(base) {
+                let parts: Vec<String> = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                out.push(parts.join("/"));
+            }
+        }
     }
-    let shared = common::root()
-        .join("..")
-        .join("shared")
-        .join("window-corpus");
-    shared.is_dir().then_some(shared)
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// The rows of SOURCES.md's table: (folder, file), for each file kept.
+fn source_rows() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(common::manifest("tests/fixtures/window-corpus/SOURCES.md"))
+        .expect("SOURCES.md");
+    text.lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| folder") && !l.starts_with("| ---"))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+            (cells.len() > 3).then(|| (cells[1].to_owned(), cells[2].trim_matches('`').to_owned()))
+        })
+        .collect()
 }
 
 fn args(flags: &[String]) -> WindowArgs {
@@ -80,8 +114,13 @@ fn args(flags: &[String]) -> WindowArgs {
     Cli::try_parse_from(all).expect("valid flags").window
 }
 
-/// What `idem window` makes of the entry read from `dir`: its figures, or its refusal.
-fn figures(dir: &Path, from: &[String], params: &[String]) -> Result<Figures, String> {
+/// What `idem window` makes of the entry read from `dir`: its figures and notes, or its
+/// refusal.
+fn figures(
+    dir: &Path,
+    from: &[String],
+    params: &[String],
+) -> Result<(Figures, Vec<String>), String> {
     let mut flags = Vec::new();
     for f in from {
         flags.push("--from".to_owned());
@@ -93,7 +132,7 @@ fn figures(dir: &Path, from: &[String], params: &[String]) -> Result<Figures, St
     }
     let stack = stack_from_args(&args(&flags)).map_err(|e| e.to_string())?;
     let report = stack.report().map_err(|e| e.to_string())?;
-    Ok(Figures {
+    let figures = Figures {
         attempts: Some(
             report
                 .attempts
@@ -104,7 +143,15 @@ fn figures(dir: &Path, from: &[String], params: &[String]) -> Result<Figures, St
         last_request: report.automatic_delay.whole_seconds(),
         give_up: report.gives_up.whole_seconds(),
         window: report.required_window.whole_seconds(),
-    })
+    };
+    let mut notes = stack.notes.clone();
+    for layer in &stack.layers {
+        notes.extend(layer.warnings.iter().cloned());
+        if let Some(source) = &layer.provenance {
+            notes.extend(source.values.iter().cloned());
+        }
+    }
+    Ok((figures, notes))
 }
 
 /// Each figure the table gives, compared with what was made; the differences, said.
@@ -155,44 +202,66 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 #[test]
-fn every_corpus_file_is_named_in_sources_and_has_a_figure_or_a_refusal() {
+fn every_corpus_file_is_here_named_in_sources_and_has_a_figure_or_a_refusal() {
     let corpus = table();
-    let sources =
-        std::fs::read_to_string(common::manifest("tests/fixtures/window-corpus/SOURCES.md"))
-            .expect("SOURCES.md");
-    assert!(corpus.entry.len() >= 25, "{} entries", corpus.entry.len());
-    for e in &corpus.entry {
-        let folder = e.from[0].split('/').next().unwrap_or_default();
-        assert!(
-            sources.contains(&format!("| {folder} |")),
-            "{}: no row for {folder} in SOURCES.md",
-            e.id
-        );
-        assert!(
-            e.refused.is_some() != e.figures.attempts.is_some(),
-            "{}: either figures or a refusal",
-            e.id
-        );
-        for m in &e.mutation {
-            assert!(
-                m.figures.attempts.is_some(),
-                "{}: a mutation's figures",
-                e.id
-            );
+    let dir = corpus_dir();
+    let kept = files_under(&dir);
+    let rows = source_rows();
+    let named: Vec<String> = rows.iter().map(|(d, f)| format!("{d}/{f}")).collect();
+    let mut wrong = Vec::new();
+    for file in &named {
+        if !kept.contains(file) {
+            wrong.push(format!(
+                "SOURCES.md names {file}, which is not under files/"
+            ));
         }
     }
+    for file in &kept {
+        if !named.contains(file) {
+            wrong.push(format!("files/{file} has no row in SOURCES.md"));
+        }
+    }
+    assert!(
+        kept.len() >= 60,
+        "{} files kept; the corpus holds at least 60",
+        kept.len()
+    );
+    let mut folders_used = std::collections::BTreeSet::new();
+    for e in &corpus.entry {
+        for from in &e.from {
+            let path = from.split('#').next().unwrap_or_default();
+            if !dir.join(path).exists() {
+                wrong.push(format!("{}: {path} is not under files/", e.id));
+            }
+            folders_used.insert(path.split('/').next().unwrap_or_default().to_owned());
+        }
+        if e.refused.is_some() == e.figures.attempts.is_some() {
+            wrong.push(format!("{}: either figures or a refusal", e.id));
+        }
+        for m in &e.mutation {
+            if m.figures.attempts.is_none() {
+                wrong.push(format!("{}: a mutation's figures", e.id));
+            }
+            if !dir.join(&m.file).is_file() {
+                wrong.push(format!(
+                    "{}: the mutated {} is not under files/",
+                    e.id, m.file
+                ));
+            }
+        }
+    }
+    for (folder, _) in &rows {
+        if !folders_used.contains(folder) {
+            wrong.push(format!("{folder}: kept, but no entry reads it"));
+        }
+    }
+    wrong.dedup();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 #[test]
 fn the_corpus_gives_the_figures_worked_by_hand_and_its_mutations_move_them() {
-    let Some(dir) = corpus_dir() else {
-        eprintln!(
-            "the window corpus is not here (IDEM_WINDOW_CORPUS, or ../shared/window-corpus): \
-             {} entries not read",
-            table().entry.len()
-        );
-        return;
-    };
+    let dir = corpus_dir();
     let mut wrong = Vec::new();
     let (mut read, mut refused, mut mutations) = (0, 0, 0);
     for e in table().entry {
@@ -204,8 +273,13 @@ fn the_corpus_gives_the_figures_worked_by_hand_and_its_mutations_move_them() {
                 got.map(|_| "figures")
             )),
             (None, Err(err)) => wrong.push(format!("{}: refused: {err}", e.id)),
-            (None, Ok(got)) => {
+            (None, Ok((got, notes))) => {
                 wrong.extend(differences(&e.id, &e.figures, &got));
+                for said in &e.notes_say {
+                    if !notes.iter().any(|n| n.contains(said.as_str())) {
+                        wrong.push(format!("{}: no note says {said:?}; notes: {notes:?}", e.id));
+                    }
+                }
                 read += 1;
             }
         }
@@ -225,7 +299,7 @@ fn the_corpus_gives_the_figures_worked_by_hand_and_its_mutations_move_them() {
             );
             std::fs::write(&path, text.replacen(m.find.as_str(), &m.replace, 1)).expect("written");
             match figures(scratch.path(), &e.from, &e.params) {
-                Ok(got) => wrong.extend(differences(
+                Ok((got, _)) => wrong.extend(differences(
                     &format!("{} with {:?} → {:?}", e.id, m.find, m.replace),
                     &m.figures,
                     &got,

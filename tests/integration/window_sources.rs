@@ -423,6 +423,280 @@ fn resilience4j_properties_use_the_defaults_they_leave_out() {
 }
 
 #[test]
+fn resilience4j_backends_the_name_before_instances_are_read() {
+    // Resilience4j's Spring Boot starters before 1.0 named instances `backends`, and their
+    // attempts `maxRetryAttempts`; a bare number for a duration is milliseconds in Spring.
+    let text = "resilience4j.retry:\n    backends:\n        backendA:\n            \
+                maxRetryAttempts: 4\n            waitDuration: 100\n";
+    let imported = sources::parse(text, "application.yml", None).expect("read");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.name, "resilience4j backendA");
+    assert_eq!(layer.attempts, 4);
+    assert_eq!(layer.schedule, Schedule::Constant(ms(100)));
+}
+
+#[test]
+fn a_sidekiq_yml_gives_sidekiqs_retries_with_its_max_retries() {
+    // Sidekiq's options file: `:max_retries:` is the retries of a job whose class sets none;
+    // without it, Sidekiq's 25. It used to be "found nothing with retry settings".
+    let with = sources::parse(
+        "---\n:concurrency: 5\n:max_retries: 3\n:queues:\n  - default\n",
+        "config/sidekiq.yml",
+        None,
+    )
+    .expect("read");
+    let layer = only_layer(&with);
+    assert_eq!(layer.attempts, 4);
+    let sidekiq = idem::window::sources::presets::layer("sidekiq").expect("preset");
+    assert_eq!(layer.schedule, sidekiq.schedule, "Sidekiq's own waits");
+    assert!(
+        with.notes
+            .iter()
+            .any(|n| n.contains(":concurrency:") && n.contains(":queues:")),
+        "{:?}",
+        with.notes
+    );
+    let without = sources::parse("---\n:concurrency: 25\n", "sidekiq.yml", None).expect("read");
+    assert_eq!(only_layer(&without).attempts, 26);
+}
+
+#[test]
+fn envoy_retries_only_the_methods_its_retriable_request_headers_let_through() {
+    // Envoy retries a request only when it matches retriable_request_headers: a policy for
+    // GET leaves a POST charge with its one try. A route matching GET alone is said not to
+    // carry a POST, and the route's idle_timeout ends a stream that hears nothing.
+    let text = "virtual_hosts:\n- name: api\n  domains: ['*']\n  routes:\n  - match:\n      \
+                prefix: /\n      headers:\n      - name: ':method'\n        string_match: \
+                {exact: GET}\n    route:\n      cluster: api\n      idle_timeout: 5s\n      \
+                retry_policy:\n        num_retries: 3\n        per_try_timeout: 2s\n        \
+                retriable_request_headers:\n        - name: ':method'\n          \
+                string_match: {exact: GET}\n";
+    let imported = sources::parse(text, "route.yaml", None).expect("read");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.attempts, 1, "{layer:#?}");
+    assert_eq!(layer.deadline, Some(secs(5)), "the idle timeout");
+    assert!(
+        layer.warnings.iter().any(|w| w.contains("POST")),
+        "{:?}",
+        layer.warnings
+    );
+    let all = text.replace(
+        "string_match: {exact: GET}\n",
+        "string_match: {exact: POST}\n",
+    );
+    let layer = only_layer(&sources::parse(&all, "route.yaml", None).expect("read")).clone();
+    assert_eq!(layer.attempts, 4);
+    assert!(layer.warnings.is_empty(), "{:?}", layer.warnings);
+}
+
+#[test]
+fn a_kuma_meshretry_is_read_as_kuma_translates_it() {
+    // Kuma makes each to[] entry's default.http an Envoy retry policy: numRetries (Envoy's one
+    // retry when absent), perTryTimeout, backOff; an entry for one service takes what it
+    // leaves out from the entry for the whole Mesh; numRetries 0 writes no policy.
+    let text = "apiVersion: kuma.io/v1alpha1\nkind: MeshRetry\nmetadata:\n  name: retries\n\
+                spec:\n  targetRef:\n    kind: Mesh\n  to:\n  - targetRef:\n      kind: Mesh\n    \
+                default:\n      http:\n        numRetries: 3\n        perTryTimeout: 2s\n        \
+                backOff:\n          baseInterval: 1s\n          maxInterval: 4s\n  - targetRef:\n      \
+                kind: MeshService\n      name: payments\n    default:\n      http:\n        \
+                numRetries: 1\n";
+    let mesh = sources::parse(text, "meshretry.yaml", None).expect("read");
+    let layer = only_layer(&mesh);
+    assert_eq!(layer.attempts, 4);
+    assert_eq!(layer.timeout, Some(secs(2)));
+    assert_eq!(
+        layer.schedule,
+        Schedule::List(vec![secs(1), secs(3), secs(4)])
+    );
+    let payments = sources::parse(text, "meshretry.yaml", Some("retries/payments")).expect("read");
+    let layer = only_layer(&payments);
+    assert_eq!(layer.attempts, 2, "its own numRetries");
+    assert_eq!(
+        layer.timeout,
+        Some(secs(2)),
+        "the Mesh entry's perTryTimeout"
+    );
+    let none = text.replace("numRetries: 1", "numRetries: 0");
+    let none = sources::parse(&none, "meshretry.yaml", Some("retries/payments")).expect("read");
+    assert_eq!(only_layer(&none).attempts, 1);
+}
+
+#[test]
+fn an_httproute_takes_its_own_retry_then_a_policy_on_the_route_then_on_its_gateway() {
+    // Envoy Gateway: the HTTPRoute's own retry (GEP-1731) wins over a BackendTrafficPolicy,
+    // and a policy on the route over one on its Gateway; numRetries defaults to 2.
+    let route = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  \
+                 name: pay\nspec:\n  parentRefs:\n  - name: edge\n  rules:\n  - backendRefs:\n    \
+                 - name: pay\n      port: 80\n    timeouts:\n      backendRequest: 1s\n";
+    let on_gateway = "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: \
+                      BackendTrafficPolicy\nmetadata:\n  name: gw\nspec:\n  targetRef:\n    \
+                      group: gateway.networking.k8s.io\n    kind: Gateway\n    name: edge\n  \
+                      retry:\n    perRetry:\n      backoff:\n        baseInterval: 1s\n";
+    let on_route = "---\napiVersion: gateway.envoyproxy.io/v1alpha1\nkind: \
+                    BackendTrafficPolicy\nmetadata:\n  name: rt\nspec:\n  targetRefs:\n  - \
+                    group: gateway.networking.k8s.io\n    kind: HTTPRoute\n    name: pay\n  \
+                    retry:\n    numRetries: 4\n";
+    let read =
+        |text: &str| only_layer(&sources::parse(text, "gw.yaml", None).expect("read")).clone();
+    assert_eq!(read(route).attempts, 1, "no retry anywhere");
+    let gw = read(&format!("{route}{on_gateway}"));
+    assert_eq!(gw.attempts, 3, "Envoy Gateway's default of 2 retries");
+    assert_eq!(gw.timeout, Some(secs(1)), "timeouts.backendRequest");
+    assert_eq!(read(&format!("{route}{on_gateway}{on_route}")).attempts, 5);
+    let own = route.replace(
+        "    timeouts:\n",
+        "    retry:\n      attempts: 1\n    timeouts:\n",
+    );
+    assert_eq!(read(&format!("{own}{on_gateway}{on_route}")).attempts, 2);
+}
+
+#[test]
+fn celery_spring_retry_and_temporal_are_read_in_the_source_that_holds_them() {
+    // Written here, after each product's documentation: a Celery task's decorator, Spring
+    // Retry's @Retryable and Temporal's RetryPolicy with the activity's start-to-close
+    // timeout. They used to be refused as YAML that does not parse.
+    let celery = "@shared_task(\n    bind=True,\n    autoretry_for=(ConnectionError,),  # down\n    \
+                  retry_kwargs={\"max_retries\": 5, \"countdown\": 60},\n    retry_backoff=True,\n    \
+                  retry_backoff_max=16,\n)\ndef charge(self, order_id):\n    pass\n\n\
+                  @app.task(max_retries=2, default_retry_delay=30)\ndef refund(order_id):\n    pass\n";
+    let charge = sources::parse(celery, "tasks.py", None).expect("read");
+    let layer = only_layer(&charge);
+    assert_eq!(layer.name, "celery charge");
+    assert_eq!(layer.attempts, 6, "retry_kwargs' max_retries");
+    assert_eq!(
+        layer.schedule,
+        Schedule::Exponential {
+            initial: secs(1),
+            multiplier: 2.0,
+            cap: Some(secs(16))
+        }
+    );
+    assert_eq!(layer.jitter, Jitter::Full, "retry_jitter is on by default");
+    let refund = sources::parse(celery, "tasks.py", Some("refund")).expect("read");
+    assert_eq!(only_layer(&refund).attempts, 3);
+    assert_eq!(only_layer(&refund).schedule, Schedule::Constant(secs(30)));
+    assert!(
+        only_layer(&refund)
+            .warnings
+            .iter()
+            .any(|w| w.contains("self.retry()"))
+    );
+
+    let java = "class Billing {\n    @Retryable(retryFor = IOException.class, maxAttempts = 4,\n      \
+                backoff = @Backoff(delay = 500, multiplier = 2, maxDelay = 1500))\n    public \
+                Receipt charge(Order order) { return null; }\n    @Retryable\n    public void \
+                refund(Order order) {}\n}\n";
+    let layer = only_layer(&sources::parse(java, "Billing.java", None).expect("read")).clone();
+    assert_eq!(layer.attempts, 4);
+    assert_eq!(
+        layer.schedule,
+        Schedule::Exponential {
+            initial: ms(500),
+            multiplier: 2.0,
+            cap: Some(ms(1500))
+        }
+    );
+    let plain = sources::parse(java, "Billing.java", Some("refund")).expect("read");
+    assert_eq!(only_layer(&plain).attempts, 3, "Spring Retry's default");
+    assert_eq!(only_layer(&plain).schedule, Schedule::Constant(secs(1)));
+
+    let go = "ao := workflow.ActivityOptions{\n\tStartToCloseTimeout: 10 * time.Second,\n\t\
+              RetryPolicy: &temporal.RetryPolicy{\n\t\tInitialInterval: time.Second,\n\t\t\
+              BackoffCoefficient: 2.0,\n\t\tMaximumInterval: time.Minute,\n\t\tMaximumAttempts: 5,\n\t},\n}\n";
+    let layer = only_layer(&sources::parse(go, "workflow.go", None).expect("read")).clone();
+    assert_eq!(layer.attempts, 5);
+    assert_eq!(layer.timeout, Some(secs(10)));
+    assert_eq!(
+        layer.schedule,
+        Schedule::Exponential {
+            initial: secs(1),
+            multiplier: 2.0,
+            cap: Some(secs(60))
+        }
+    );
+    let ts = "proxyActivities({\n  startToCloseTimeout: '30 seconds',\n  retry: {\n    \
+              initialInterval: '2s',\n    backoffCoefficient: 3,\n  },\n});\n";
+    let layer = only_layer(&sources::parse(ts, "workflows.ts", None).expect("read")).clone();
+    assert!(layer.forever, "no maximumAttempts: no limit");
+    assert_eq!(layer.timeout, Some(secs(30)));
+    let bad = go.replace("MaximumAttempts: 5", "MaximumAttempts: attempts()");
+    let err = sources::parse(&bad, "workflow.go", None).expect_err("computed");
+    assert!(err.to_string().contains("workflow.go:7:20"), "{err}");
+    assert!(err.to_string().contains("--layer"), "{err}");
+}
+
+#[test]
+fn sqs_delay_seconds_takes_its_time_from_the_retention_counted_from_the_arrival() {
+    // A delay queue hands a message out DelaySeconds after it arrives; the retention, and a
+    // standard dead-letter queue's, count from the arrival, so the receives have less of it.
+    let text = r#"{"Attributes": {"VisibilityTimeout": "60", "MessageRetentionPeriod": "3600",
+        "DelaySeconds": "600", "RedrivePolicy": "{\"maxReceiveCount\":3,\"deadLetterTargetArn\":\"arn:aws:sqs:eu-west-1:1:dlq\"}"}}"#;
+    let imported = sources::parse(text, "queue.json", None).expect("read");
+    let layer = only_layer(&imported);
+    assert_eq!(layer.deadline, Some(secs(3000)));
+    assert_eq!(imported.paths[0].delay, secs(4 * 86_400 - 600));
+    let none = text.replace(r#""DelaySeconds": "600","#, "");
+    let imported = sources::parse(&none, "queue.json", None).expect("read");
+    assert_eq!(only_layer(&imported).deadline, Some(secs(3600)));
+    assert_eq!(imported.paths[0].delay, secs(4 * 86_400));
+}
+
+#[test]
+fn an_empty_sqs_redrive_policy_is_no_policy() {
+    // "" removes a queue's redrive policy, and old Terraform modules pass "" for "none": it
+    // used to be refused as "RedrivePolicy is empty".
+    let text = r#"{"Attributes": {"VisibilityTimeout": "60", "RedrivePolicy": ""}}"#;
+    let imported = sources::parse(text, "queue.json", None).expect("read");
+    assert!(only_layer(&imported).forever, "no limit on receives");
+    assert!(imported.paths.is_empty());
+}
+
+#[test]
+fn linkerd_retry_annotations_on_an_httproute_are_read_as_its_policy_controller_reads_them() {
+    // Linkerd 2.16+: any retry.linkerd.io annotation turns retries on, limit 1 when absent or
+    // 0, no wait between tries, retry.linkerd.io/timeout a try, timeout.linkerd.io/request all.
+    let text = "apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: \
+                api-write\n  annotations:\n    retry.linkerd.io/http: 5xx\n    \
+                retry.linkerd.io/limit: \"3\"\n    retry.linkerd.io/timeout: 400ms\n    \
+                timeout.linkerd.io/request: 2s\nspec:\n  parentRefs:\n  - name: api\n    kind: \
+                Service\n    group: core\n  rules:\n  - backendRefs:\n    - name: api\n      port: 80\n";
+    let layer = only_layer(&sources::parse(text, "route.yaml", None).expect("read")).clone();
+    assert_eq!(layer.attempts, 4);
+    assert_eq!(layer.timeout, Some(ms(400)));
+    assert_eq!(layer.deadline, Some(secs(2)));
+    assert_eq!(layer.schedule, Schedule::Constant(Duration::ZERO));
+    let profile = "apiVersion: linkerd.io/v1alpha2\nkind: ServiceProfile\nmetadata:\n  name: \
+                   api\nspec:\n  routes:\n  - name: POST /charge\n    isRetryable: true\n";
+    let err = sources::parse(profile, "profile.yaml", None).expect_err("refused");
+    assert!(err.to_string().contains("retryBudget"), "{err}");
+    let zero = text.replace("limit: \"3\"", "limit: \"0\"");
+    let layer = only_layer(&sources::parse(&zero, "route.yaml", None).expect("read")).clone();
+    assert_eq!(layer.attempts, 2, "0 is Linkerd's default of 1");
+}
+
+#[test]
+fn source_files_cut_short_or_odd_are_refused_with_a_place_never_a_panic() {
+    for (text, file) in [
+        ("@app.task(max_retries=", "tasks.py"),
+        (
+            "@shared_task(retry_kwargs={\"max_retries\": }, retry_backoff=é)\ndef x(): pass",
+            "t.py",
+        ),
+        ("@Retryable(backoff = @Backoff(", "A.java"),
+        ("@Retryable(maxAttempts = \"ü\")\nvoid f() {}", "A.java"),
+        ("RetryPolicy{InitialInterval: , MaximumAttempts: ✓}", "w.go"),
+        ("retry: { initialInterval: '1 fortnight' }", "w.ts"),
+        ("RetryOptions.newBuilder().setMaximumAttempts(", "W.java"),
+        ("", "empty.py"),
+    ] {
+        match sources::parse(text, file, None) {
+            Ok(imported) => assert!(!imported.layers.is_empty(), "{file}: {text:?}"),
+            Err(e) => assert!(e.to_string().contains(file), "{file}: {e}"),
+        }
+    }
+}
+
+#[test]
 fn polly_options_give_attempt_and_total_timeouts() {
     let imported = read("appsettings.json");
     let layer = only_layer(&imported);
@@ -925,7 +1199,8 @@ fn the_screen_shows_where_the_selected_layer_was_read() {
     assert!(flat.contains("▶ 1 ⚠ istio ledger"), "{text}");
     // The long file name may wrap, the line and field do not.
     assert!(flat.contains("yaml:22 (spec.http[1])"), "{text}");
-    assert!(flat.contains("hidden layer"), "{text}");
+    // The warning wraps where the checkout's path puts it: "a hidden" starts it.
+    assert!(flat.contains("⚠ a hidden"), "{text}");
     assert!(flat.contains("Stripe keeps keys 24 h"), "{text}");
 }
 

@@ -26,7 +26,7 @@ use super::{Imported, pick};
 use crate::window::{Jitter, Layer, Provenance, Schedule, WindowError};
 
 /// Envoy's backoff before the first retry when none is written.
-const BASE: Duration = Duration::from_millis(25);
+pub(super) const BASE: Duration = Duration::from_millis(25);
 /// Envoy's route timeout when none is written.
 const ROUTE_TIMEOUT: Duration = Duration::from_secs(15);
 /// The retries Istio adds when a route has no `retries` block.
@@ -75,7 +75,7 @@ fn walk<'a>(node: &'a Node, path: String, found: &mut Vec<(String, &'a Node)>, d
 
 /// The waits Envoy may draw, at their longest: `(2^n − 1) × base` up to the
 /// cap, listed until they reach it (the last then repeats).
-fn envoy_waits(base: Duration, max: Duration) -> Vec<Duration> {
+pub(super) fn envoy_waits(base: Duration, max: Duration) -> Vec<Duration> {
     let mut waits = Vec::new();
     let mut factor: u32 = 1;
     loop {
@@ -138,7 +138,7 @@ fn backoff(doc: &Doc<'_>, policy: &Node, source: &mut Provenance) -> Result<Sche
     Ok(Schedule::List(envoy_waits(base, max)))
 }
 
-fn span(d: Duration) -> String {
+pub(super) fn span(d: Duration) -> String {
     crate::window::Span::from_duration(d).to_string()
 }
 
@@ -192,22 +192,22 @@ pub fn read_envoy(
                 continue;
             };
             for (r, route) in doc.list(routes, "routes")?.iter().enumerate() {
-                let Some(action) = route.get("route") else {
+                if route.get("route").is_none() {
                     continue;
-                };
+                }
                 let name = route
                     .get("name")
                     .and_then(Node::scalar_text)
                     .map(|n| crate::text::sanitize_line(&n))
                     .unwrap_or_else(|| format!("{host_name}/{}", r + 1));
-                let field = format!("{path}[{h}].routes[{r}].route");
-                candidates.push((name, (host, action, field)));
+                let field = format!("{path}[{h}].routes[{r}]");
+                candidates.push((name, (host, route, field)));
             }
         }
     }
     let mut notes = Vec::new();
-    let (name, (host, action, field)) = pick(doc, "route", candidates, selector, &mut notes)?;
-    let layer = envoy_layer(doc, &name, host, action, &field)?;
+    let (name, (host, route, field)) = pick(doc, "route", candidates, selector, &mut notes)?;
+    let layer = envoy_layer(doc, &name, host, route, &field)?;
     Ok(Imported {
         layers: vec![layer],
         paths: Vec::new(),
@@ -233,13 +233,48 @@ const RETRY_POLICY_FIELDS: [&str; 13] = [
     "retriable_request_headers",
 ];
 
+/// The methods a list of Envoy header matchers lets through on `:method`, or `None` when the
+/// list says nothing of the method. Exact, prefix and the old `exact_match` are read; a
+/// matcher of another kind (a regex) counts as letting every method through.
+fn methods(matchers: Option<&Node>) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut any = false;
+    for m in matchers?.items() {
+        if m.get("name").and_then(Node::scalar_text).as_deref() != Some(":method") {
+            continue;
+        }
+        any = true;
+        if m.get("invert_match")
+            .and_then(Node::scalar_text)
+            .is_some_and(|t| t == "true")
+        {
+            return None;
+        }
+        let exact = m
+            .get("string_match")
+            .and_then(|s| s.get("exact").or_else(|| s.get("prefix")))
+            .or_else(|| m.get("exact_match"))
+            .or_else(|| m.get("prefix_match"))
+            .and_then(Node::scalar_text);
+        match exact {
+            Some(method) => out.push(method.to_ascii_uppercase()),
+            None => return None,
+        }
+    }
+    any.then_some(out)
+}
+
 fn envoy_layer(
     doc: &Doc<'_>,
     name: &str,
     host: &Node,
-    action: &Node,
+    route: &Node,
     field: &str,
 ) -> Result<Layer, WindowError> {
+    let Some(action) = route.get("route") else {
+        return Err(doc.error(route, "a route without a route action"));
+    };
+    let field = &format!("{field}.route")[..];
     let (policy, policy_field) = match (action.get("retry_policy"), host.get("retry_policy")) {
         (Some(p), _) => (Some(p), format!("{field}.retry_policy")),
         (None, Some(p)) => (Some(p), "the virtual host's retry_policy".to_owned()),
@@ -291,9 +326,47 @@ fn envoy_layer(
                     layer.timeout = Some(t);
                 }
             }
+            if let Some(allowed) = methods(policy.get("retriable_request_headers"))
+                && !allowed.iter().any(|m| m == "POST")
+            {
+                source.note(format!(
+                    "attempts 1: retriable_request_headers lets only {} be retried, so a POST \
+                     charge is sent once",
+                    allowed.join(", ")
+                ));
+                layer.attempts = 1;
+            } else if let Some(headers) = policy.get("retriable_request_headers")
+                && methods(Some(headers)).is_none()
+                && !headers.items().is_empty()
+            {
+                source.note(
+                    "retriable_request_headers: only a request carrying one of those headers is \
+                     retried; counted as if the charge carries one",
+                );
+            }
         }
     }
+    if let Some(allowed) = methods(route.get("match").and_then(|m| m.get("headers")))
+        && !allowed.iter().any(|m| m == "POST")
+    {
+        layer.warnings.push(format!(
+            "this route matches only {} requests: a POST charge does not take it; name the \
+             route that carries it with FILE#NAME",
+            allowed.join(", ")
+        ));
+    }
     layer.deadline = route_timeout(doc, action, Some(ROUTE_TIMEOUT), &mut source, "Envoy")?;
+    if let Some(n) = action.get("idle_timeout") {
+        let idle = doc.duration(n, Style::Go, "idle_timeout")?;
+        if !idle.is_zero() && layer.deadline.is_none_or(|d| idle < d) {
+            source.note(format!(
+                "the route's idle_timeout {} ends a stream that hears nothing back: with every \
+                 answer lost, it is the deadline",
+                span(idle)
+            ));
+            layer.deadline = Some(idle);
+        }
+    }
     if layer.timeout.is_none()
         && let Some(deadline) = layer.deadline
     {
@@ -342,6 +415,33 @@ pub fn read_istio(
         }
     }
     let mut notes = Vec::new();
+    for rule in documents.iter().filter(|d| {
+        d.get_exact("kind").and_then(Node::scalar_text).as_deref() == Some("DestinationRule")
+    }) {
+        let rule_name = rule
+            .get("metadata")
+            .and_then(|m| m.get("name"))
+            .and_then(Node::scalar_text)
+            .map(|n| crate::text::sanitize_line(&n))
+            .unwrap_or_default();
+        let max_retries = rule
+            .get("spec")
+            .and_then(|s| s.get("trafficPolicy"))
+            .and_then(|t| t.get("connectionPool"))
+            .and_then(|c| c.get("http"))
+            .and_then(|h| h.get("maxRetries"))
+            .and_then(Node::scalar_text);
+        notes.push(match max_retries {
+            Some(n) => format!(
+                "DestinationRule {rule_name}: connectionPool.http.maxRetries {n} caps the retries \
+                 in flight to the host across all requests, not one request's: not counted"
+            ),
+            None => format!(
+                "DestinationRule {rule_name}: sets no retries of a request (subsets, load \
+                 balancing and connection pools are not read)"
+            ),
+        });
+    }
     let (name, (route, field)) = pick(doc, "HTTP route", candidates, selector, &mut notes)?;
     let layer = istio_layer(doc, &name, route, &field)?;
     Ok(Imported {
@@ -362,6 +462,17 @@ fn istio_layer(doc: &Doc<'_>, name: &str, route: &Node, field: &str) -> Result<L
         },
     );
     let mut layer = Layer::new(format!("istio {name}"), Duration::ZERO, 1);
+    for (key, what) in [
+        ("fault", "injected delays or aborts, a test of the callers"),
+        (
+            "mirror",
+            "a copy of each request to another host, whose answer is dropped",
+        ),
+    ] {
+        if route.get(key).is_some() {
+            source.note(format!("{key} not read: {what}, it sends no retry"));
+        }
+    }
     let retries = match retries_node {
         None => {
             layer.warnings.push(

@@ -129,6 +129,24 @@ pub fn read(
         }
         None => source.note("no deadline per pod: a try counts as taking no time"),
     }
+    let skipped: Vec<&str> = [
+        "completions",
+        "parallelism",
+        "maxFailedIndexes",
+        "successPolicy",
+        "ttlSecondsAfterFinished",
+        "suspend",
+    ]
+    .into_iter()
+    .filter(|k| job_spec.get_exact(k).is_some())
+    .collect();
+    if !skipped.is_empty() {
+        source.note(format!(
+            "not read, as they bound how many pods run or when the Job ends, not how often one \
+             is replaced: {}",
+            skipped.join(", ")
+        ));
+    }
     layer.provenance = Some(source);
     let mut paths = Vec::new();
     if kind == "CronJob"

@@ -14,7 +14,12 @@
 //! - SQS queue attributes (`RedrivePolicy`, `VisibilityTimeout`, retention),
 //!   Lambda `EventInvokeConfig`, or a CloudFormation template holding them;
 //! - Kubernetes `Job` or `CronJob` (`backoffLimit`, `activeDeadlineSeconds`,
-//!   and the CronJob's next run as a human path).
+//!   and the CronJob's next run as a human path);
+//! - Sidekiq's `config/sidekiq.yml` (`:max_retries:`, with Sidekiq's own waits);
+//! - Gateway API `HTTPRoute`, Envoy Gateway `BackendTrafficPolicy`, Kuma `MeshRetry`, as
+//!   their controllers translate them into Envoy's retry policy;
+//! - source files: a Celery task's decorator, Spring Retry's `@Retryable`, Temporal's
+//!   `RetryPolicy`.
 //!
 //! A file holding several candidates (routes, profiles, instances...) gives
 //! the first unless `FILE#NAME` names one. Files are read bounded (1 MiB,
@@ -22,16 +27,19 @@
 
 pub mod aws;
 mod cfn;
+mod code;
 mod durations;
 mod envoy;
 mod fields;
 mod file;
+mod gateway;
 mod kubernetes;
 mod lines;
 mod polly;
 pub mod presets;
 mod queues;
 mod resilience4j;
+mod sidekiq;
 mod terraform;
 mod tree;
 
@@ -58,10 +66,12 @@ pub struct Imported {
 }
 
 /// The products this reader knows, as a message lists them.
-const KNOWN: &str = "an Envoy route configuration, an Istio VirtualService, ~/.aws/config, \
-     Resilience4j application.yml or .properties, appsettings.json with Polly options, SQS queue \
-     attributes, a Lambda EventInvokeConfig, a CloudFormation template, or a Kubernetes Job or \
-     CronJob";
+const KNOWN: &str = "an Envoy route configuration, an Istio VirtualService, a Kuma MeshRetry, a \
+     Gateway API HTTPRoute or Envoy Gateway BackendTrafficPolicy, ~/.aws/config, Resilience4j \
+     application.yml or .properties, appsettings.json with Polly options, SQS queue attributes, \
+     a Lambda EventInvokeConfig, a CloudFormation template, a Kubernetes Job or CronJob, \
+     Sidekiq's config/sidekiq.yml, or a source file with a Celery task, a Spring @Retryable or a \
+     Temporal RetryPolicy (stacks configured elsewhere: --preset sidekiq, celery, temporal)";
 
 /// Reads `spec`: a file, optionally followed by `#NAME` to pick one of
 /// several routes, profiles, instances or resources in it.
@@ -199,6 +209,9 @@ pub fn parse_with(
         let root = lines::parse_properties(text, file)?;
         return resilience4j::read(&doc, &[root], selector);
     }
+    if let Some(language) = code::language(&lower) {
+        return code::read(text, file, language, selector);
+    }
     if terraform::present(&lower, text) {
         return terraform::read(&doc, file, text, selector, &options.params);
     }
@@ -225,6 +238,9 @@ pub fn parse_with(
     if kinds.iter().any(|k| k == "VirtualService") {
         return envoy::read_istio(&doc, &documents, selector);
     }
+    if gateway::present(&documents) {
+        return gateway::read(&doc, &documents, selector);
+    }
     if kinds.iter().any(|k| k == "Job" || k == "CronJob") {
         return kubernetes::read(&doc, &documents, selector);
     }
@@ -244,6 +260,40 @@ pub fn parse_with(
     if polly::present(first) {
         return polly::read(&doc, first, selector);
     }
+    if sidekiq::present(&lower, first) {
+        return sidekiq::read(&doc, first);
+    }
+    if let Some(attempts) = tcp_connect_attempts(first) {
+        return Err(tree::error_at(
+            file,
+            first.at,
+            format!(
+                "found an Envoy TCP proxy: maxConnectAttempts {attempts} retries the connection, \
+                 not a request, and idem counts requests; give the HTTP route configuration \
+                 (an http_connection_manager's routes) with --from, or the layer with --layer"
+            ),
+        ));
+    }
+    if kinds.iter().any(|k| k == "ServiceProfile") {
+        return Err(tree::error_at(
+            file,
+            first.at,
+            "found a Linkerd ServiceProfile: its retries (isRetryable routes) are bounded by the \
+             retryBudget, a share of all the traffic, not per request, so one request's attempts \
+             cannot be read from it; Linkerd 2.16 and later read retry.linkerd.io annotations on \
+             an HTTPRoute (give that with --from), or give the layer with --layer",
+        ));
+    }
+    if kinds.iter().any(|k| k == "DestinationRule") {
+        return Err(tree::error_at(
+            file,
+            first.at,
+            "found an Istio DestinationRule: it sets no retries of a request (Istio writes \
+             those in the VirtualService for the host, or adds its default 2), only \
+             connectionPool.http.maxRetries, a cap on retries in flight to the host at once; \
+             give the VirtualService with --from",
+        ));
+    }
     let what = if let Some(kind) = kinds.first() {
         format!("a {} (kind: {kind})", "Kubernetes object")
     } else {
@@ -254,6 +304,27 @@ pub fn parse_with(
         first.at,
         format!("found {what}; expected {KNOWN}"),
     ))
+}
+
+/// An Envoy TCP proxy's `max_connect_attempts` somewhere in the tree, when it has one.
+fn tcp_connect_attempts(node: &Node) -> Option<String> {
+    fn walk(node: &Node, depth: usize) -> Option<String> {
+        if depth > 32 {
+            return None;
+        }
+        if let Some(n) = node
+            .get_exact("maxConnectAttempts")
+            .or_else(|| node.get_exact("max_connect_attempts"))
+        {
+            return n.scalar_text();
+        }
+        node.entries()
+            .iter()
+            .map(|(_, n)| n)
+            .chain(node.items())
+            .find_map(|n| walk(n, depth + 1))
+    }
+    walk(node, 0)
 }
 
 /// An AWS config or another INI file: named so, or starting with a

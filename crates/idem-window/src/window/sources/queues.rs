@@ -195,13 +195,56 @@ fn queue(
             RETENTION
         }
     };
-    layer.deadline = Some(retention);
+    // DelaySeconds: the first receive comes that long after the message arrives, and the
+    // retention (the dead-letter queue's too, for a standard queue) counts from the arrival.
+    let delay = match props.get_exact("DelaySeconds") {
+        Some(n) => match doc.known(n, "DelaySeconds") {
+            Ok(()) => {
+                let d = seconds(doc, n, "DelaySeconds")?;
+                if !d.is_zero() {
+                    source.note(format!(
+                        "DelaySeconds {}: the first receive comes that long after the message \
+                         arrives, and its retention counts from the arrival",
+                        span(d)
+                    ));
+                }
+                d
+            }
+            Err(_) => {
+                layer.warnings.push(
+                    "DelaySeconds is not known from the files given: counted as 0, the longest \
+                     case (a delay shortens the time the receives have by as much)"
+                        .to_owned(),
+                );
+                Duration::ZERO
+            }
+        },
+        None => Duration::ZERO,
+    };
+    if delay >= retention {
+        layer.warnings.push(format!(
+            "DelaySeconds {} is not shorter than the retention of {}: the message is deleted \
+             before it can be received",
+            span(delay),
+            span(retention)
+        ));
+    }
+    layer.deadline = Some(retention.saturating_sub(delay));
     let fifo = match props.get_exact("FifoQueue") {
         Some(n) => doc.flag(n, "FifoQueue")?,
         None => name.ends_with(".fifo"),
     };
     let mut paths = Vec::new();
-    match props.get_exact("RedrivePolicy") {
+    // An empty RedrivePolicy is none: SQS removes the policy when it is set to "", and
+    // Terraform modules pass "" for "not set".
+    let redrive = props.get_exact("RedrivePolicy").filter(|n| {
+        let empty = matches!(&n.value, Value::Text(t) if t.trim().is_empty());
+        if empty {
+            source.note("RedrivePolicy is empty: no redrive policy");
+        }
+        !empty
+    });
+    match redrive {
         None => {
             layer.forever = true;
             layer.warnings.push(
@@ -234,7 +277,17 @@ fn queue(
             source.note(format!(
                 "attempts {receives} (RedrivePolicy.maxReceiveCount), then the dead-letter queue"
             ));
-            paths.push(dead_letter_path(doc, &policy, resources, fifo, node)?);
+            let mut path = dead_letter_path(doc, &policy, resources, fifo, node)?;
+            if !fifo && !delay.is_zero() {
+                path.delay = path.delay.saturating_sub(delay);
+                if let Some(p) = path.provenance.as_mut() {
+                    p.note(format!(
+                        "less the {} of DelaySeconds before the first receive",
+                        span(delay)
+                    ));
+                }
+            }
+            paths.push(path);
         }
     }
     source.note("each receive counted as taking no time beyond the wait (the consumer's own time is not in this file)");

@@ -45,6 +45,15 @@ impl<'a> Lookup<'a> {
     }
 }
 
+/// The instances of a section, under `instances` or under `backends`, the name Resilience4j's
+/// Spring Boot starters used before 1.0 and still accept: the node and the key it was under.
+fn instances(section_node: &Node) -> Option<(&Node, &'static str)> {
+    section_node
+        .get("instances")
+        .map(|n| (n, "instances"))
+        .or_else(|| section_node.get("backends").map(|n| (n, "backends")))
+}
+
 fn levels<'a>(
     doc: &Doc<'_>,
     section_node: &'a Node,
@@ -53,8 +62,9 @@ fn levels<'a>(
 ) -> Result<Lookup<'a>, WindowError> {
     let mut levels = Vec::new();
     let configs = section_node.get("configs");
+    let group = instances(section_node).map_or("instances", |(_, key)| key);
     if let Some((node, name)) = instance {
-        levels.push((node, format!("{section_path}.instances.{name}")));
+        levels.push((node, format!("{section_path}.{group}.{name}")));
         if let Some(base) = node.get("baseConfig") {
             let base_name = doc.text(base, "baseConfig")?;
             let Some(config) = configs.and_then(|c| c.get_exact(&base_name)) else {
@@ -88,9 +98,9 @@ pub fn read(
     };
     let retry = section(root, "retry").unwrap_or(root);
     doc.map(retry, "resilience4j.retry")?;
-    let mut candidates: Vec<(String, Option<&Node>)> = retry
-        .get("instances")
-        .map(|i| {
+    let group = instances(retry).map_or("instances", |(_, key)| key);
+    let mut candidates: Vec<(String, Option<&Node>)> = instances(retry)
+        .map(|(i, _)| {
             i.entries()
                 .iter()
                 .map(|(name, node)| (crate::text::sanitize_line(name), Some(node)))
@@ -111,7 +121,7 @@ pub fn read(
     )?;
     let anchor = instance.unwrap_or(retry);
     let field = match instance {
-        Some(_) => format!("resilience4j.retry.instances.{name}"),
+        Some(_) => format!("resilience4j.retry.{group}.{name}"),
         None => "resilience4j.retry.configs.default".to_owned(),
     };
     let mut source = doc.provenance(anchor, field);
@@ -136,6 +146,22 @@ pub fn read(
             layer.attempts = attempts;
         }
         None => source.note("attempts 3: Resilience4j's default maxAttempts"),
+    }
+    let skipped: Vec<&str> = [
+        "retryExceptions",
+        "ignoreExceptions",
+        "retryOnResultPredicate",
+        "retryExceptionPredicate",
+        "failAfterMaxAttempts",
+    ]
+    .into_iter()
+    .filter(|k| lookup.get(k).is_some())
+    .collect();
+    if !skipped.is_empty() {
+        source.note(format!(
+            "not read (every failure is taken as retried): {}",
+            skipped.join(", ")
+        ));
     }
     let wait = match lookup.get("waitDuration") {
         Some((n, path)) => {
@@ -236,9 +262,8 @@ fn time_limit(
         doc,
         limiter,
         "resilience4j.timelimiter",
-        limiter
-            .get("instances")
-            .and_then(|i| i.get_exact(name))
+        instances(limiter)
+            .and_then(|(i, _)| i.get_exact(name))
             .map(|n| (n, name)),
     )?;
     if lookup.levels.is_empty() {

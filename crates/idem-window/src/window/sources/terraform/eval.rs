@@ -1,6 +1,6 @@
 //! Evaluating a Terraform expression (`hcl-edit`'s syntax tree, which keeps where each part
 //! was written) in a module: variables, locals, `count.index`, `each`, resources and module
-//! outputs come from [`Module`]; operators, conditionals, `for` expressions, splats, templates
+//! outputs come from the [`Scope`] (a module); operators, conditionals, `for` expressions, splats, templates
 //! and functions are worked out here as Terraform's "Expressions" pages describe them.
 
 use std::ops::Range;
@@ -26,8 +26,8 @@ pub struct Fail {
     pub message: String,
 }
 
-/// What an expression can name outside itself: the module's variables, locals, path,
-/// module calls and resources. The module implements it; evaluation needs nothing else of it.
+/// What an expression's names refer to: a module's variables, locals, folder, called
+/// modules and resources.
 pub trait Scope {
     fn variable(&self, name: &str) -> Tv;
     fn local(&self, name: &str, file: usize, span: Option<Range<usize>>) -> Result<Tv, Fail>;

@@ -15,8 +15,7 @@ use hcl_edit::structure::{Block, Body};
 
 use super::eval::{Ctx, Fail, Scope};
 use super::registry;
-use super::value::Tv;
-use super::value::{Input, queue_object, shown_value};
+use super::value::{Input, Tv, queue_object, shown_value};
 
 /// At most this many modules deep, and this many instances of one block.
 pub const MODULE_DEPTH: usize = 8;
@@ -98,24 +97,6 @@ pub struct Found<'a> {
     pub block: &'a Block,
 }
 
-impl Scope for Module {
-    fn variable(&self, name: &str) -> Tv {
-        self.variable_of(name)
-    }
-    fn local(&self, name: &str, file: usize, span: Option<Range<usize>>) -> Result<Tv, Fail> {
-        self.local_of(name, file, span)
-    }
-    fn dir_text(&self) -> String {
-        self.dir_text_of()
-    }
-    fn module_value(&self, name: &str) -> Tv {
-        self.module_value_of(name)
-    }
-    fn resource(&self, kind: &str, name: &str) -> Tv {
-        self.resource_of(kind, name)
-    }
-}
-
 impl Module {
     pub fn new(
         address: String,
@@ -154,7 +135,7 @@ impl Module {
         }
     }
 
-    fn dir_text_of(&self) -> String {
+    pub fn dir_text(&self) -> String {
         self.dir
             .as_deref()
             .map_or_else(|| ".".to_owned(), |d| d.display().to_string())
@@ -207,7 +188,7 @@ impl Module {
     }
 
     /// `var.NAME`: its input, else its default, else unknown with how to give it.
-    fn variable_of(&self, name: &str) -> Tv {
+    pub fn variable(&self, name: &str) -> Tv {
         let shown = crate::text::sanitize_line(name);
         let Some(declared) = self.find("variable", &[name]) else {
             return Tv::unknown(format!("var.{shown} is not declared in the files given"));
@@ -259,7 +240,7 @@ impl Module {
     }
 
     /// `local.NAME`, worked out once.
-    fn local_of(&self, name: &str, file: usize, span: Option<Range<usize>>) -> Result<Tv, Fail> {
+    pub fn local(&self, name: &str, file: usize, span: Option<Range<usize>>) -> Result<Tv, Fail> {
         if let Some(v) = self.locals.borrow().get(name) {
             return Ok(v.clone());
         }
@@ -383,7 +364,7 @@ impl Module {
 
     /// `KIND.NAME`, as a reference: a queue gives its ARN and URL (which name it for the
     /// queue reader); any other resource is known only once Terraform applies.
-    fn resource_of(&self, kind: &str, name: &str) -> Tv {
+    pub fn resource(&self, kind: &str, name: &str) -> Tv {
         let shown = format!(
             "{}.{}",
             crate::text::sanitize_line(kind),
@@ -415,7 +396,7 @@ impl Module {
 
     /// `module.NAME`: the outputs of the module called (a list or map of them with `count`
     /// or `for_each`).
-    fn module_value_of(&self, name: &str) -> Tv {
+    pub fn module_value(&self, name: &str) -> Tv {
         let called = self.called.borrow();
         let Some(called) = called.get(name) else {
             return Tv::unknown(format!(
@@ -667,4 +648,26 @@ fn normalized(path: &Path) -> PathBuf {
         return PathBuf::from(".");
     }
     out.iter().collect()
+}
+
+impl Scope for Module {
+    fn variable(&self, name: &str) -> Tv {
+        Module::variable(self, name)
+    }
+
+    fn local(&self, name: &str, file: usize, span: Option<Range<usize>>) -> Result<Tv, Fail> {
+        Module::local(self, name, file, span)
+    }
+
+    fn dir_text(&self) -> String {
+        Module::dir_text(self)
+    }
+
+    fn module_value(&self, name: &str) -> Tv {
+        Module::module_value(self, name)
+    }
+
+    fn resource(&self, kind: &str, name: &str) -> Tv {
+        Module::resource(self, kind, name)
+    }
 }

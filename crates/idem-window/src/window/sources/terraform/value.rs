@@ -175,7 +175,7 @@ pub fn queue_object(id: &str) -> Tv {
 pub fn shown_value(v: &Tv) -> String {
     let text = match v {
         Tv::Unknown(_) => "not known".to_owned(),
-        Tv::Str(s) if s.contains(OPEN) => "not known".to_owned(),
+        Tv::Str(s) if s.contains(super::value::OPEN) => "not known".to_owned(),
         Tv::Str(s) => format!("{s:?}"),
         other => other.to_json().to_string(),
     };
