@@ -1,8 +1,8 @@
 //! `idem import`: an incident's records (traces, a HAR, an access log) into a scenario. The
 //! reading is the idem-import crate's; this file holds the arguments and what is printed.
 
+use crate::import::{ImportError, Options};
 use crate::text::sanitize_line;
-use idem_import::{ImportError, Options};
 use std::path::PathBuf;
 
 /// Arguments of `idem import`.
@@ -83,9 +83,9 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<String> {
     for spec in &args.log_field {
         opts.mapping.add(spec).map_err(anyhow::Error::msg)?;
     }
-    let incident = idem_import::import(&args.files, &opts)
+    let incident = crate::import::import(&args.files, &opts)
         .map_err(|e: ImportError| anyhow::Error::msg(e.to_string()))?;
-    let (text, facts) = idem_import::write::scenario(&incident, args.design, &command_line(args));
+    let (text, facts) = crate::import::write::scenario(&incident, args.design, &command_line(args));
     for n in &incident.notes {
         super::failure::eprint(&format!("warning: {}\n", sanitize_line(n)));
     }
@@ -114,8 +114,8 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<String> {
         out.push_str(&text);
     }
     if args.which {
-        let rows = idem_import::which::which(&text, &facts).map_err(anyhow::Error::msg)?;
-        out.push_str(&idem_import::which::table(&rows, &facts));
+        let rows = crate::import::which::which(&text, &facts).map_err(anyhow::Error::msg)?;
+        out.push_str(&crate::import::which::table(&rows, &facts));
     }
     Ok(out)
 }

@@ -2,7 +2,7 @@
 //! the records show really happened (each order's charges, when known, and what the checkout
 //! believed).
 
-use crate::write::Facts;
+use crate::import::write::Facts;
 use idem_core::sim::Design;
 use std::fmt::Write;
 

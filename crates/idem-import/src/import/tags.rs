@@ -2,7 +2,7 @@
 //! OpenTelemetry (the stable names and the older ones many instrumentations still write),
 //! read the same from an OTLP attribute, a Jaeger tag or a Zipkin tag.
 
-use crate::model::{Exchange, Side, is_key_attribute};
+use crate::import::model::{Exchange, Side, is_key_attribute};
 use serde::de::{self, Deserializer, Visitor};
 use std::fmt;
 

@@ -4,10 +4,10 @@
 //! semantic conventions (client and server spans; method, URL, status code, resend count,
 //! the captured `Idempotency-Key` request header), their status and their events.
 
-use crate::error::ImportError;
-use crate::model::{Exchange, Side};
-use crate::sink::Sink;
-use crate::tags::{self, lenient_u64};
+use crate::import::error::ImportError;
+use crate::import::model::{Exchange, Side};
+use crate::import::sink::Sink;
+use crate::import::tags::{self, lenient_u64};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 use std::fmt;
@@ -194,7 +194,7 @@ pub fn read(
     sink: &mut Sink,
     notes: &mut Vec<String>,
 ) -> Result<(), ImportError> {
-    crate::read::each_value::<Request>(path, shown, EXPECTED, notes, |req, line| {
+    crate::import::read::each_value::<Request>(path, shown, EXPECTED, notes, |req, line| {
         for rs in req.resource_spans {
             let service = rs.resource.as_ref().and_then(|r| {
                 r.attributes

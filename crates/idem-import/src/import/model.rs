@@ -1,6 +1,28 @@
 //! What every source is read into: one HTTP exchange as one side saw it, with where it came
 //! from. The sources differ in their words; from here on they are the same.
 
+/// The formats `idem import` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Otlp,
+    Jaeger,
+    Zipkin,
+    Har,
+    AccessLog,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Otlp => "OTLP JSON traces",
+            Format::Jaeger => "Jaeger JSON traces",
+            Format::Zipkin => "Zipkin v2 JSON spans",
+            Format::Har => "HAR",
+            Format::AccessLog => "JSON access log",
+        }
+    }
+}
+
 /// Which side of the wire recorded the exchange.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {

@@ -3,9 +3,9 @@
 //! body, the answer (status 0 for one that never came), and its timings. A HAR is the
 //! caller's view: every entry is a client-side attempt.
 
-use crate::error::ImportError;
-use crate::model::{Exchange, KEY_HEADERS, Side, parse_time};
-use crate::sink::Sink;
+use crate::import::error::ImportError;
+use crate::import::model::{Exchange, KEY_HEADERS, Side, parse_time};
+use crate::import::sink::Sink;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -98,7 +98,7 @@ pub fn read(
     notes: &mut Vec<String>,
 ) -> Result<(), ImportError> {
     let mut creators = Vec::new();
-    crate::read::each_value::<File>(path, shown, EXPECTED, notes, |file, _| {
+    crate::import::read::each_value::<File>(path, shown, EXPECTED, notes, |file, _| {
         if let Some(c) = &file.log.creator {
             creators.push(format!("{} {}", c.name, c.version));
         }

@@ -2,7 +2,7 @@
 //! asked for, when one is), and counts of what was passed over, for the refusal that says
 //! what a file held instead.
 
-use crate::model::{Exchange, bare_key};
+use crate::import::model::{Exchange, bare_key};
 
 #[derive(Debug, Default)]
 pub struct Sink {

@@ -2,7 +2,7 @@
 //! more than a limit, and streamed: a JSON-lines file a line at a time, any other JSON as a
 //! stream of values, so only one value (one export batch, one HAR log) is held at a time.
 
-use crate::error::ImportError;
+use crate::import::error::ImportError;
 use idem_core::bounded_read::{ReadError, not_a_file};
 use serde::de::DeserializeOwned;
 use std::fs::{File, OpenOptions};

@@ -3,10 +3,9 @@
 //! orders by their key, and what cannot be read said rather than guessed: an attribute that is
 //! missing, one key in several traces, clocks that disagree, records cut off.
 
-use crate::Format;
-use crate::error::ImportError;
-use crate::ledger::Charge;
-use crate::model::{Exchange, Side, bare_key};
+use crate::import::error::ImportError;
+use crate::import::ledger::Charge;
+use crate::import::model::{Exchange, Format, Side, bare_key};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One file read.

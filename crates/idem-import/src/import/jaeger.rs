@@ -2,10 +2,10 @@
 //! ("Download JSON"): `{"data": [{"traceID", "spans": [...], "processes": {...}}]}`, each
 //! span with microsecond times, tags, logs and references to its parent.
 
-use crate::error::ImportError;
-use crate::model::Exchange;
-use crate::sink::Sink;
-use crate::tags::{self, lenient_u64, scalar_text};
+use crate::import::error::ImportError;
+use crate::import::model::Exchange;
+use crate::import::sink::Sink;
+use crate::import::tags::{self, lenient_u64, scalar_text};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -85,7 +85,7 @@ pub fn read(
     sink: &mut Sink,
     notes: &mut Vec<String>,
 ) -> Result<(), ImportError> {
-    crate::read::each_value::<File>(path, shown, EXPECTED, notes, |file, line| {
+    crate::import::read::each_value::<File>(path, shown, EXPECTED, notes, |file, line| {
         for trace in file.data {
             for span in trace.spans {
                 let service = trace

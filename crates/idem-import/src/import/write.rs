@@ -3,8 +3,8 @@
 //! lost, a slow service, an error, a decline), and `[[expect]]` blocks stating what really
 //! happened. Every line says, in a comment, where it came from.
 
-use crate::incident::{Attempt, Incident, Order};
-use crate::model::{clock_of, date_of};
+use crate::import::incident::{Attempt, Incident, Order};
+use crate::import::model::{clock_of, date_of};
 use idem_core::sim::Design;
 use idem_core::text::sanitize_line;
 use std::fmt::Write;
@@ -774,7 +774,7 @@ fn write_expect(t: &mut String, facts: &[Facts], design: Option<Design>) {
 
 /// One attempt in words, for its comment.
 fn describe(a: &Attempt) -> String {
-    let side = |x: &crate::model::Exchange| {
+    let side = |x: &crate::import::model::Exchange| {
         let d = x
             .duration_us()
             .map_or("no end".to_string(), |d| format!("{} ms", ms(d)));

@@ -3,10 +3,10 @@
 //! is `CLIENT` or `SERVER`; tags are strings (`http.method`, `http.path`,
 //! `http.status_code`, `error`, and the captured key header).
 
-use crate::error::ImportError;
-use crate::model::{Exchange, Side};
-use crate::sink::Sink;
-use crate::tags::{self, lenient_u64, scalar_text};
+use crate::import::error::ImportError;
+use crate::import::model::{Exchange, Side};
+use crate::import::sink::Sink;
+use crate::import::tags::{self, lenient_u64, scalar_text};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -68,7 +68,7 @@ pub fn read(
     sink: &mut Sink,
     notes: &mut Vec<String>,
 ) -> Result<(), ImportError> {
-    crate::read::each_value::<Vec<Item>>(path, shown, EXPECTED, notes, |items, line| {
+    crate::import::read::each_value::<Vec<Item>>(path, shown, EXPECTED, notes, |items, line| {
         for item in items {
             match item {
                 Item::Trace(spans) => {

@@ -3,8 +3,8 @@
 //! `charges` (as the interop endpoints' `GET /ledger` answers); each charge has `key` (or
 //! `idempotency_key`), and optionally `id`, `order` and `amount`.
 
-use crate::error::ImportError;
-use crate::model::bare_key;
+use crate::import::error::ImportError;
+use crate::import::model::bare_key;
 use serde::Deserialize;
 use std::path::Path;
 
@@ -26,17 +26,17 @@ enum File {
 
 #[derive(Deserialize)]
 struct Row {
-    #[serde(default, deserialize_with = "crate::tags::scalar_text")]
+    #[serde(default, deserialize_with = "crate::import::tags::scalar_text")]
     id: Option<String>,
     #[serde(
         default,
         alias = "idempotency_key",
-        deserialize_with = "crate::tags::scalar_text"
+        deserialize_with = "crate::import::tags::scalar_text"
     )]
     key: Option<String>,
-    #[serde(default, deserialize_with = "crate::tags::scalar_text")]
+    #[serde(default, deserialize_with = "crate::import::tags::scalar_text")]
     order: Option<String>,
-    #[serde(default, deserialize_with = "crate::tags::scalar_text")]
+    #[serde(default, deserialize_with = "crate::import::tags::scalar_text")]
     amount: Option<String>,
 }
 
@@ -45,7 +45,7 @@ pub const EXPECTED: &str =
 
 pub fn read(path: &Path, shown: &str, notes: &mut Vec<String>) -> Result<Vec<Charge>, ImportError> {
     let mut out = Vec::new();
-    crate::read::each_value::<File>(path, shown, EXPECTED, notes, |file, line| {
+    crate::import::read::each_value::<File>(path, shown, EXPECTED, notes, |file, line| {
         let rows = match file {
             File::List(r) | File::Object { charges: r } => r,
         };

@@ -4,9 +4,9 @@
 //! configurations give it, and `--log-field ROLE=FIELD` names another. An access log is the
 //! service's (or its gateway's) view: every line is a server-side exchange.
 
-use crate::error::ImportError;
-use crate::model::{Exchange, Side, parse_time};
-use crate::sink::Sink;
+use crate::import::error::ImportError;
+use crate::import::model::{Exchange, Side, parse_time};
+use crate::import::sink::Sink;
 use std::path::Path;
 
 /// The roles a field can play, and the names looked for when none is given.
@@ -116,7 +116,7 @@ pub fn read(
     notes: &mut Vec<String>,
 ) -> Result<(), ImportError> {
     let mut bad_time = None;
-    crate::read::each_value::<serde_json::Map<String, serde_json::Value>>(
+    crate::import::read::each_value::<serde_json::Map<String, serde_json::Value>>(
         path,
         shown,
         EXPECTED,
