@@ -17,11 +17,40 @@ pub struct Charge {
     pub origin: String,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum File {
-    List(Vec<Row>),
-    Object { charges: Vec<Row> },
+/// A list of charges, or an object holding one under `charges`; told apart as it is read, so
+/// an error keeps its place in the file.
+struct File(Vec<Row>);
+
+impl<'de> Deserialize<'de> for File {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<File, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = File;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of charges, or an object with \"charges\"")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<File, A::Error> {
+                let mut rows = Vec::new();
+                while let Some(r) = seq.next_element::<Row>()? {
+                    rows.push(r);
+                }
+                Ok(File(rows))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<File, A::Error> {
+                let mut rows = None;
+                while let Some(k) = map.next_key::<String>()? {
+                    if k == "charges" {
+                        rows = Some(map.next_value::<Vec<Row>>()?);
+                    } else {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                    }
+                }
+                rows.map(File)
+                    .ok_or_else(|| serde::de::Error::missing_field("charges"))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Deserialize)]
@@ -46,10 +75,7 @@ pub const EXPECTED: &str =
 pub fn read(path: &Path, shown: &str, notes: &mut Vec<String>) -> Result<Vec<Charge>, ImportError> {
     let mut out = Vec::new();
     crate::import::read::each_value::<File>(path, shown, EXPECTED, notes, |file, line| {
-        let rows = match file {
-            File::List(r) | File::Object { charges: r } => r,
-        };
-        for (i, r) in rows.into_iter().enumerate() {
+        for (i, r) in file.0.into_iter().enumerate() {
             out.push(Charge {
                 id: r.id,
                 key: r.key.map(|k| bare_key(&k).to_string()),

@@ -11,11 +11,35 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-#[derive(Deserialize)]
-#[serde(untagged)]
+/// One element of the list: a span, or a trace (a list of spans). Told apart as it is read,
+/// so an error keeps its place in the file.
 enum Item {
     Trace(Vec<Span>),
     Span(Box<Span>),
+}
+
+impl<'de> Deserialize<'de> for Item {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Item, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Item;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a Zipkin span (an object) or a trace (a list of spans)")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Item, A::Error> {
+                let mut spans = Vec::new();
+                while let Some(s) = seq.next_element::<Span>()? {
+                    spans.push(s);
+                }
+                Ok(Item::Trace(spans))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Item, A::Error> {
+                Span::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(|s| Item::Span(Box::new(s)))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Deserialize)]
