@@ -116,60 +116,55 @@ pub fn read(
     notes: &mut Vec<String>,
 ) -> Result<(), ImportError> {
     let mut bad_time = None;
-    crate::import::read::each_value::<serde_json::Map<String, serde_json::Value>>(
-        path,
-        shown,
-        EXPECTED,
-        notes,
-        |line, n| {
-            let get = |role: &str| {
-                mapping
-                    .fields(role)
-                    .into_iter()
-                    .find_map(|f| line.get(f).and_then(text))
-            };
-            let num = |role: &str| {
-                get(role)
-                    .and_then(|v| v.parse::<f64>().ok())
-                    .filter(|v| v.is_finite())
-            };
-            let duration_us = num("duration_us")
-                .map(|v| v as i64)
-                .or_else(|| num("duration_ms").map(|v| (v * 1000.0) as i64))
-                .or_else(|| num("duration_s").map(|v| (v * 1_000_000.0) as i64));
-            let start = get("start").and_then(|t| parse_time(&t));
-            let end = get("end")
-                .and_then(|t| parse_time(&t))
-                .or_else(|| num("epoch").map(|s| (s * 1_000_000.0) as i64));
-            let (start, end) = match (start, end, duration_us) {
-                (Some(s), _, Some(d)) => (Some(s), Some(s + d)),
-                (Some(s), e, None) => (Some(s), e),
-                (None, Some(e), Some(d)) => (Some(e - d), Some(e)),
-                (None, Some(e), None) => (Some(e), Some(e)),
-                (None, None, _) => (None, None),
-            };
-            if start.is_none() && bad_time.is_none() {
-                bad_time = Some(n);
-            }
-            let status = get("status").and_then(|s| s.parse::<u16>().ok());
-            let x = Exchange {
-                origin: format!("{shown}:{n}"),
-                side: Some(Side::Server),
-                method: get("method").map(|m| m.to_ascii_uppercase()),
-                target: get("path"),
-                key: get("key"),
-                start_us: start.unwrap_or(0),
-                end_us: end,
-                status,
-                error: (status.is_none() || status == Some(0))
-                    .then(|| "no status logged".to_string()),
-                resend: num("attempts").map(|a| a.max(1.0) as u64 - 1),
-                ..Exchange::default()
-            };
-            sink.push(x, "a line without a method or status");
-            Ok(())
-        },
-    )?;
+    crate::import::read::each_value::<
+        crate::import::read::Owned<serde_json::Map<String, serde_json::Value>>,
+    >(path, shown, EXPECTED, notes, |line, n| {
+        let get = |role: &str| {
+            mapping
+                .fields(role)
+                .into_iter()
+                .find_map(|f| line.get(f).and_then(text))
+        };
+        let num = |role: &str| {
+            get(role)
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|v| v.is_finite())
+        };
+        let duration_us = num("duration_us")
+            .map(|v| v as i64)
+            .or_else(|| num("duration_ms").map(|v| (v * 1000.0) as i64))
+            .or_else(|| num("duration_s").map(|v| (v * 1_000_000.0) as i64));
+        let start = get("start").and_then(|t| parse_time(&t));
+        let end = get("end")
+            .and_then(|t| parse_time(&t))
+            .or_else(|| num("epoch").map(|s| (s * 1_000_000.0) as i64));
+        let (start, end) = match (start, end, duration_us) {
+            (Some(s), _, Some(d)) => (Some(s), Some(s + d)),
+            (Some(s), e, None) => (Some(s), e),
+            (None, Some(e), Some(d)) => (Some(e - d), Some(e)),
+            (None, Some(e), None) => (Some(e), Some(e)),
+            (None, None, _) => (None, None),
+        };
+        if start.is_none() && bad_time.is_none() {
+            bad_time = Some(n);
+        }
+        let status = get("status").and_then(|s| s.parse::<u16>().ok());
+        let x = Exchange {
+            origin: format!("{shown}:{n}"),
+            side: Some(Side::Server),
+            method: get("method").map(|m| m.to_ascii_uppercase()),
+            target: get("path"),
+            key: get("key"),
+            start_us: start.unwrap_or(0),
+            end_us: end,
+            status,
+            error: (status.is_none() || status == Some(0)).then(|| "no status logged".to_string()),
+            resend: num("attempts").map(|a| a.max(1.0) as u64 - 1),
+            ..Exchange::default()
+        };
+        sink.push(x, "a line without a method or status");
+        Ok(())
+    })?;
     if let Some(n) = bad_time {
         notes.push(format!(
             "{shown}:{n}: no time found (looked for the fields {} and {}, or give --log-field start=FIELD); lines without one are placed at the epoch",

@@ -98,25 +98,31 @@ pub fn read(
     notes: &mut Vec<String>,
 ) -> Result<(), ImportError> {
     let mut creators = Vec::new();
-    crate::import::read::each_value::<File>(path, shown, EXPECTED, notes, |file, _| {
-        if let Some(c) = &file.log.creator {
-            creators.push(format!("{} {}", c.name, c.version));
-        }
-        if !file.log.version.is_empty() && !file.log.version.starts_with('1') {
-            return Err(ImportError::refused(
-                shown,
-                format!(
-                    "is HAR version {}; idem reads HAR 1.1 and 1.2",
-                    file.log.version
-                ),
-            ));
-        }
-        for (i, e) in file.log.entries.into_iter().enumerate() {
-            let (x, name) = exchange(shown, i + 1, e);
-            sink.push(x, &name);
-        }
-        Ok(())
-    })?;
+    crate::import::read::each_value::<crate::import::read::Owned<File>>(
+        path,
+        shown,
+        EXPECTED,
+        notes,
+        |file, _| {
+            if let Some(c) = &file.log.creator {
+                creators.push(format!("{} {}", c.name, c.version));
+            }
+            if !file.log.version.is_empty() && !file.log.version.starts_with('1') {
+                return Err(ImportError::refused(
+                    shown,
+                    format!(
+                        "is HAR version {}; idem reads HAR 1.1 and 1.2",
+                        file.log.version
+                    ),
+                ));
+            }
+            for (i, e) in file.log.entries.into_iter().enumerate() {
+                let (x, name) = exchange(shown, i + 1, e);
+                sink.push(x, &name);
+            }
+            Ok(())
+        },
+    )?;
     if let Some(c) = creators.first() {
         sink.creator = Some(idem_core::text::sanitize_line(c));
     }

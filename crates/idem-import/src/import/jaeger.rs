@@ -85,19 +85,25 @@ pub fn read(
     sink: &mut Sink,
     notes: &mut Vec<String>,
 ) -> Result<(), ImportError> {
-    crate::import::read::each_value::<File>(path, shown, EXPECTED, notes, |file, line| {
-        for trace in file.data {
-            for span in trace.spans {
-                let service = trace
-                    .processes
-                    .get(&span.process_id)
-                    .map(|p| p.service_name.as_str());
-                let (x, name) = exchange(shown, line, service, span);
-                sink.push(x, &name);
+    crate::import::read::each_value::<crate::import::read::Owned<File>>(
+        path,
+        shown,
+        EXPECTED,
+        notes,
+        |file, line| {
+            for trace in file.data {
+                for span in trace.spans {
+                    let service = trace
+                        .processes
+                        .get(&span.process_id)
+                        .map(|p| p.service_name.as_str());
+                    let (x, name) = exchange(shown, line, service, span);
+                    sink.push(x, &name);
+                }
             }
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
 }
 
 fn exchange(shown: &str, line: usize, service: Option<&str>, span: Span) -> (Exchange, String) {

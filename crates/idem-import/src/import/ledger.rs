@@ -74,17 +74,23 @@ pub const EXPECTED: &str =
 
 pub fn read(path: &Path, shown: &str, notes: &mut Vec<String>) -> Result<Vec<Charge>, ImportError> {
     let mut out = Vec::new();
-    crate::import::read::each_value::<File>(path, shown, EXPECTED, notes, |file, line| {
-        for (i, r) in file.0.into_iter().enumerate() {
-            out.push(Charge {
-                id: r.id,
-                key: r.key.map(|k| bare_key(&k).to_string()),
-                order: r.order,
-                amount: r.amount,
-                origin: format!("{shown}:{line} charge {}", i + 1),
-            });
-        }
-        Ok(())
-    })?;
+    crate::import::read::each_value::<crate::import::read::Owned<File>>(
+        path,
+        shown,
+        EXPECTED,
+        notes,
+        |file, line| {
+            for (i, r) in file.0.into_iter().enumerate() {
+                out.push(Charge {
+                    id: r.id,
+                    key: r.key.map(|k| bare_key(&k).to_string()),
+                    order: r.order,
+                    amount: r.amount,
+                    origin: format!("{shown}:{line} charge {}", i + 1),
+                });
+            }
+            Ok(())
+        },
+    )?;
     Ok(out)
 }

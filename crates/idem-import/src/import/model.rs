@@ -95,13 +95,23 @@ pub const KEY_HEADERS: [&str; 3] = ["idempotency-key", "x-idempotency-key", "ide
 /// (`http.request.header.idempotency-key`, or with `_` as older instrumentations write it),
 /// or an attribute of its own (`idempotency.key`).
 pub fn is_key_attribute(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    let header = n
-        .strip_prefix("http.request.header.")
-        .map(|h| h.replace('_', "-"));
-    match header {
-        Some(h) => h == "idempotency-key" || h == "x-idempotency-key",
-        None => n == "idempotency.key" || n == "idempotency_key" || n == "app.idempotency_key",
+    const HEADER: &str = "http.request.header.";
+    let same = |a: &str, b: &str| {
+        a.len() == b.len()
+            && a.bytes()
+                .zip(b.bytes())
+                .all(|(x, y)| x.eq_ignore_ascii_case(&y) || (x == b'_' && y == b'-'))
+    };
+    match name.get(..HEADER.len()) {
+        Some(p) if p.eq_ignore_ascii_case(HEADER) => {
+            let h = &name[HEADER.len()..];
+            same(h, "idempotency-key") || same(h, "x-idempotency-key")
+        }
+        _ => {
+            name.eq_ignore_ascii_case("idempotency.key")
+                || name.eq_ignore_ascii_case("idempotency_key")
+                || name.eq_ignore_ascii_case("app.idempotency_key")
+        }
     }
 }
 

@@ -10,122 +10,131 @@ use crate::import::sink::Sink;
 use crate::import::tags::{self, lenient_u64};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
+use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
 
+/// An export request; its strings are borrowed from the line when they hold no escape.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Request {
-    #[serde(default)]
-    resource_spans: Vec<ResourceSpans>,
+struct Request<'a> {
+    #[serde(default, borrow)]
+    resource_spans: Vec<ResourceSpans<'a>>,
+}
+
+/// What `each_value` reads an OTLP file as.
+struct Requests;
+
+impl crate::import::read::Record for Requests {
+    type Value<'a> = Request<'a>;
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct ResourceSpans {
-    #[serde(default)]
-    resource: Option<Attributes>,
+struct ResourceSpans<'a> {
+    #[serde(default, borrow)]
+    resource: Option<Attributes<'a>>,
     // Exports written before OTLP 0.15 name it instrumentationLibrarySpans.
-    #[serde(default, alias = "instrumentationLibrarySpans")]
-    scope_spans: Vec<ScopeSpans>,
+    #[serde(default, borrow, alias = "instrumentationLibrarySpans")]
+    scope_spans: Vec<ScopeSpans<'a>>,
 }
 
 #[derive(Deserialize)]
-struct Attributes {
-    #[serde(default)]
-    attributes: Vec<KeyValue>,
+struct Attributes<'a> {
+    #[serde(default, borrow)]
+    attributes: Vec<KeyValue<'a>>,
 }
 
 #[derive(Deserialize)]
-struct ScopeSpans {
-    #[serde(default)]
-    spans: Vec<Span>,
+struct ScopeSpans<'a> {
+    #[serde(default, borrow)]
+    spans: Vec<Span<'a>>,
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Span {
-    #[serde(default)]
-    trace_id: String,
-    #[serde(default)]
-    span_id: String,
-    #[serde(default)]
-    parent_span_id: String,
-    #[serde(default)]
-    name: String,
+struct Span<'a> {
+    #[serde(default, borrow)]
+    trace_id: Cow<'a, str>,
+    #[serde(default, borrow)]
+    span_id: Cow<'a, str>,
+    #[serde(default, borrow)]
+    parent_span_id: Cow<'a, str>,
+    #[serde(default, borrow)]
+    name: Cow<'a, str>,
     #[serde(default, deserialize_with = "kind")]
     kind: Option<Side>,
     #[serde(default, deserialize_with = "lenient_u64")]
     start_time_unix_nano: Option<u64>,
     #[serde(default, deserialize_with = "lenient_u64")]
     end_time_unix_nano: Option<u64>,
-    #[serde(default)]
-    attributes: Vec<KeyValue>,
-    #[serde(default)]
-    events: Vec<Event>,
-    #[serde(default)]
-    status: Option<Status>,
+    #[serde(default, borrow)]
+    attributes: Vec<KeyValue<'a>>,
+    #[serde(default, borrow)]
+    events: Vec<Event<'a>>,
+    #[serde(default, borrow)]
+    status: Option<Status<'a>>,
 }
 
 #[derive(Deserialize)]
-struct KeyValue {
-    #[serde(default)]
-    key: String,
-    #[serde(default)]
-    value: Option<AnyValue>,
+struct KeyValue<'a> {
+    #[serde(default, borrow)]
+    key: Cow<'a, str>,
+    #[serde(default, borrow)]
+    value: Option<AnyValue<'a>>,
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct AnyValue {
-    #[serde(default)]
-    string_value: Option<String>,
+struct AnyValue<'a> {
+    #[serde(default, borrow)]
+    string_value: Option<Cow<'a, str>>,
     #[serde(default, deserialize_with = "lenient_i64")]
     int_value: Option<i64>,
     #[serde(default)]
     bool_value: Option<bool>,
     #[serde(default)]
     double_value: Option<f64>,
-    #[serde(default)]
-    array_value: Option<ArrayValue>,
+    #[serde(default, borrow)]
+    array_value: Option<ArrayValue<'a>>,
 }
 
 #[derive(Deserialize)]
-struct ArrayValue {
-    #[serde(default)]
-    values: Vec<AnyValue>,
+struct ArrayValue<'a> {
+    #[serde(default, borrow)]
+    values: Vec<AnyValue<'a>>,
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Event {
-    #[serde(default)]
-    name: String,
-    #[serde(default)]
-    attributes: Vec<KeyValue>,
+struct Event<'a> {
+    #[serde(default, borrow)]
+    name: Cow<'a, str>,
+    #[serde(default, borrow)]
+    attributes: Vec<KeyValue<'a>>,
 }
 
 #[derive(Deserialize)]
-struct Status {
+struct Status<'a> {
     #[serde(default, deserialize_with = "status_code")]
     code: bool,
-    #[serde(default)]
-    message: Option<String>,
+    #[serde(default, borrow)]
+    message: Option<Cow<'a, str>>,
 }
 
-impl AnyValue {
-    fn text(&self) -> Option<String> {
+impl AnyValue<'_> {
+    fn text(&self) -> Option<Cow<'_, str>> {
         if let Some(s) = &self.string_value {
-            return Some(s.clone());
+            return Some(Cow::Borrowed(s.as_ref()));
         }
         if let Some(i) = self.int_value {
-            return Some(i.to_string());
+            return Some(Cow::Owned(i.to_string()));
         }
         if let Some(b) = self.bool_value {
-            return Some(b.to_string());
+            return Some(Cow::Owned(b.to_string()));
         }
         if let Some(d) = self.double_value {
-            return Some(d.to_string());
+            return Some(Cow::Owned(d.to_string()));
         }
         // A captured header is a list of its values: the first.
         self.array_value
@@ -194,13 +203,14 @@ pub fn read(
     sink: &mut Sink,
     notes: &mut Vec<String>,
 ) -> Result<(), ImportError> {
-    crate::import::read::each_value::<Request>(path, shown, EXPECTED, notes, |req, line| {
+    crate::import::read::each_value::<Requests>(path, shown, EXPECTED, notes, |req, line| {
         for rs in req.resource_spans {
             let service = rs.resource.as_ref().and_then(|r| {
                 r.attributes
                     .iter()
                     .find(|a| a.key == "service.name")
                     .and_then(|a| a.value.as_ref().and_then(AnyValue::text))
+                    .map(|s| idem_core::text::sanitize_line(&s))
             });
             for ss in rs.scope_spans {
                 for span in ss.spans {
@@ -217,12 +227,20 @@ fn short(id: &str) -> &str {
     id.get(..8).unwrap_or(id)
 }
 
-fn exchange(shown: &str, line: usize, service: Option<&str>, span: Span) -> (Exchange, String) {
+fn exchange(shown: &str, line: usize, service: Option<&str>, span: Span<'_>) -> (Exchange, String) {
+    let http = span
+        .attributes
+        .iter()
+        .any(|a| a.key == "http.request.method" || a.key == "http.method");
+    if !http {
+        // Not an attempt: only its name is kept, to say what the file held instead.
+        return (Exchange::default(), span.name.into_owned());
+    }
     let mut x = Exchange {
         side: span.kind,
-        trace_id: (!span.trace_id.is_empty()).then(|| span.trace_id.clone()),
-        span_id: (!span.span_id.is_empty()).then(|| span.span_id.clone()),
-        parent_id: (!span.parent_span_id.is_empty()).then(|| span.parent_span_id.clone()),
+        trace_id: (!span.trace_id.is_empty()).then(|| span.trace_id.to_string()),
+        span_id: (!span.span_id.is_empty()).then(|| span.span_id.to_string()),
+        parent_id: (!span.parent_span_id.is_empty()).then(|| span.parent_span_id.to_string()),
         start_us: span.start_time_unix_nano.map_or(0, |n| (n / 1000) as i64),
         end_us: span
             .end_time_unix_nano
@@ -238,7 +256,11 @@ fn exchange(shown: &str, line: usize, service: Option<&str>, span: Span) -> (Exc
     if let Some(status) = &span.status
         && status.code
     {
-        let message = status.message.clone().filter(|m| !m.is_empty());
+        let message = status
+            .message
+            .as_ref()
+            .filter(|m| !m.is_empty())
+            .map(|m| m.to_string());
         x.error = message
             .or(x.error.take())
             .or_else(|| Some("error".to_string()));
@@ -248,18 +270,19 @@ fn exchange(shown: &str, line: usize, service: Option<&str>, span: Span) -> (Exc
         if lower == "exception" {
             let message = e.attributes.iter().find(|a| a.key == "exception.message");
             if let Some(m) = message.and_then(|a| a.value.as_ref().and_then(AnyValue::text)) {
-                x.error = Some(m);
+                x.error = Some(m.into_owned());
             }
         } else if lower.contains("charge") {
             let id = e.attributes.iter().find(|a| a.key.ends_with("charge.id"));
             x.charge = id
                 .and_then(|a| a.value.as_ref().and_then(AnyValue::text))
+                .map(Cow::into_owned)
                 .or(x.charge.take())
                 .or_else(|| Some(format!("{} event", e.name)));
         }
     }
     let at = match service {
-        Some(s) => format!(" of {}", idem_core::text::sanitize_line(s)),
+        Some(s) => format!(" of {s}"),
         None => String::new(),
     };
     x.origin = format!(
@@ -267,5 +290,5 @@ fn exchange(shown: &str, line: usize, service: Option<&str>, span: Span) -> (Exc
         short(&span.span_id),
         short(&span.trace_id)
     );
-    (x, span.name)
+    (x, span.name.into_owned())
 }

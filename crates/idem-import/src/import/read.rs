@@ -4,9 +4,11 @@
 
 use crate::import::error::ImportError;
 use idem_core::bounded_read::{ReadError, not_a_file};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read};
+use std::marker::PhantomData;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
@@ -59,45 +61,48 @@ fn read_line(
     number: usize,
 ) -> Result<bool, ImportError> {
     line.clear();
-    let mut any = false;
-    loop {
-        let buf = reader
-            .fill_buf()
-            .map_err(|e| ImportError::read(shown, ReadError::from(e)))?;
-        if buf.is_empty() {
-            return Ok(any);
-        }
-        any = true;
-        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (i, true),
-            None => (buf.len(), false),
-        };
-        if line.len() + take > MAX_LINE {
-            return Err(ImportError::read(
-                shown,
-                format!(
-                    "line {number} is longer than {MAX_LINE} bytes, the most read as one record"
-                ),
-            ));
-        }
-        line.extend_from_slice(&buf[..take]);
-        reader.consume(if done { take + 1 } else { take });
-        if done {
-            return Ok(true);
-        }
+    // read_until finds the newline a word at a time; the bound stops a line without one.
+    let limit = MAX_LINE as u64 + 1;
+    let n = reader
+        .by_ref()
+        .take(limit)
+        .read_until(b'\n', line)
+        .map_err(|e| ImportError::read(shown, ReadError::from(e)))?;
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    } else if n as u64 == limit {
+        return Err(ImportError::read(
+            shown,
+            format!("line {number} is longer than {MAX_LINE} bytes, the most read as one record"),
+        ));
     }
+    Ok(n > 0)
+}
+
+/// What a file's values are read as: a type that may borrow its strings from the line it is
+/// read from (a JSON-lines file is read a line at a time, and a value's strings need not be
+/// copied), and owns them when read from a stream.
+pub trait Record {
+    type Value<'a>: Deserialize<'a>;
+}
+
+/// A value that owns its strings, read the same from a line or a stream.
+pub struct Owned<T>(PhantomData<T>);
+
+impl<T: DeserializeOwned> Record for Owned<T> {
+    type Value<'a> = T;
 }
 
 /// Every top-level JSON value of the file, handed to `each` with the line it starts on.
 /// A JSON-lines file is read a line at a time; other JSON (one pretty-printed document, or
 /// several) as a stream. A last value cut off by the end of the file is said in `notes`
 /// and the rest is kept; malformed JSON anywhere else is an error at its `file:line:column`.
-pub fn each_value<T: DeserializeOwned>(
+pub fn each_value<R: Record>(
     path: &Path,
     shown: &str,
     what: &str,
     notes: &mut Vec<String>,
-    mut each: impl FnMut(T, usize) -> Result<(), ImportError>,
+    mut each: impl for<'b> FnMut(R::Value<'b>, usize) -> Result<(), ImportError>,
 ) -> Result<(), ImportError> {
     let file = open(path, shown)?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
@@ -121,11 +126,11 @@ pub fn each_value<T: DeserializeOwned>(
         Err(e) => e.classify() != serde_json::error::Category::Eof,
     };
     if !first_is_whole {
-        return stream(path, shown, what, notes, each);
+        return stream::<R>(path, shown, what, notes, each);
     }
     loop {
         if line.iter().any(|b| !b.is_ascii_whitespace()) {
-            match serde_json::from_slice::<T>(&line) {
+            match serde_json::from_slice::<R::Value<'_>>(&line) {
                 Ok(v) => each(v, number)?,
                 Err(e) => {
                     let eof = e.classify() == serde_json::error::Category::Eof;
@@ -148,16 +153,16 @@ pub fn each_value<T: DeserializeOwned>(
     }
 }
 
-fn stream<T: DeserializeOwned>(
+fn stream<R: Record>(
     path: &Path,
     shown: &str,
     what: &str,
     notes: &mut Vec<String>,
-    mut each: impl FnMut(T, usize) -> Result<(), ImportError>,
+    mut each: impl for<'b> FnMut(R::Value<'b>, usize) -> Result<(), ImportError>,
 ) -> Result<(), ImportError> {
     let file = open(path, shown)?;
     let reader = BufReader::with_capacity(1 << 20, file.take(MAX_FILE));
-    let mut values = serde_json::Deserializer::from_reader(reader).into_iter::<T>();
+    let mut values = serde_json::Deserializer::from_reader(reader).into_iter::<R::Value<'static>>();
     let mut read = 0usize;
     loop {
         match values.next() {

@@ -92,23 +92,29 @@ pub fn read(
     sink: &mut Sink,
     notes: &mut Vec<String>,
 ) -> Result<(), ImportError> {
-    crate::import::read::each_value::<Vec<Item>>(path, shown, EXPECTED, notes, |items, line| {
-        for item in items {
-            match item {
-                Item::Trace(spans) => {
-                    for s in spans {
-                        let (x, name) = exchange(shown, line, s);
+    crate::import::read::each_value::<crate::import::read::Owned<Vec<Item>>>(
+        path,
+        shown,
+        EXPECTED,
+        notes,
+        |items, line| {
+            for item in items {
+                match item {
+                    Item::Trace(spans) => {
+                        for s in spans {
+                            let (x, name) = exchange(shown, line, s);
+                            sink.push(x, &name);
+                        }
+                    }
+                    Item::Span(s) => {
+                        let (x, name) = exchange(shown, line, *s);
                         sink.push(x, &name);
                     }
                 }
-                Item::Span(s) => {
-                    let (x, name) = exchange(shown, line, *s);
-                    sink.push(x, &name);
-                }
             }
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
 }
 
 fn exchange(shown: &str, line: usize, span: Span) -> (Exchange, String) {
