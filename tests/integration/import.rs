@@ -328,3 +328,42 @@ fn an_order_no_record_carries_is_named() {
     );
     assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
 }
+
+#[test]
+fn a_pretty_printed_otlp_document_is_streamed_with_the_same_reading() {
+    let dir = TempDir::new("import-pretty");
+    let lines = std::fs::read_to_string(fixture("otlp-express.jsonl")).expect("fixture");
+    let mut pretty = String::new();
+    for line in lines.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        pretty.push_str(&serde_json::to_string_pretty(&v).expect("writes"));
+        pretty.push('\n');
+    }
+    let path = dir.file("pretty.json", &pretty);
+    let ledger = ledger_of("otlp-express.jsonl");
+    let a = run_idem_in(None, &["import", &path, "--ledger", &ledger, "--which"]);
+    let b = run_idem_in(
+        None,
+        &[
+            "import",
+            &fixture("otlp-express.jsonl"),
+            "--ledger",
+            &ledger,
+            "--which",
+        ],
+    );
+    assert_eq!(a.status.code(), Some(0), "{}", text(&a.stderr));
+    assert_eq!(text(&a.stdout), text(&b.stdout));
+    // A wrong type deep in the document is named at its line and column.
+    let at = pretty.find("\"kind\": 2").expect("a server span");
+    let line = pretty[..at].lines().count();
+    // The column is where serde_json stopped: just past the `[` that opens the wrong value.
+    let column = pretty[..at].rsplit('\n').next().map_or(0, str::len) + "\"kind\": [".len() + 1;
+    let bad = pretty.replacen("\"kind\": 2", "\"kind\": [2]", 1);
+    let path = dir.file("bad.json", &bad);
+    let run = run_idem_in(None, &["import", &path]);
+    assert_eq!(run.status.code(), Some(2));
+    let err = text(&run.stderr);
+    assert!(err.contains(&format!("{path}:{line}:{column}: ")), "{err}");
+    assert!(err.contains("expected a span kind"), "{err}");
+}
