@@ -87,7 +87,7 @@ pub fn facts(inc: &Incident, o: &Order) -> Facts {
         Some(a) => belief_of(a),
     };
     Facts {
-        order: o.id().to_string(),
+        order: sanitize_line(o.id()),
         charges,
         exact,
         charges_from: sanitize_line(&charges_from),
