@@ -167,3 +167,38 @@ fn a_bad_value_is_an_error_at_its_place() {
     let shown = err.to_string();
     assert!(shown.starts_with(&format!("{}:2:", z.display())), "{shown}");
 }
+
+#[test]
+fn a_refused_attempt_after_a_taken_one_is_a_crash_and_a_restart() {
+    let d = Dir::new("restart");
+    let z = d.file(
+        "zipkin.json",
+        r#"[
+ {"traceId":"aa","id":"c1","kind":"CLIENT","timestamp":1714744927000000,"duration":30000000,
+  "tags":{"http.method":"POST","http.request.header.idempotency-key":"K7Q4","error":"timeout of 30000ms exceeded"}},
+ {"traceId":"aa","id":"s1","parentId":"c1","kind":"SERVER","timestamp":1714744927050000,"duration":200000,
+  "tags":{"http.method":"POST","http.status_code":"201"}},
+ {"traceId":"aa","id":"c2","kind":"CLIENT","timestamp":1714744958000000,"duration":2000,
+  "tags":{"http.method":"POST","http.request.header.idempotency-key":"K7Q4","error":"connect ECONNREFUSED 127.0.0.1:8080"}},
+ {"traceId":"aa","id":"c3","kind":"CLIENT","timestamp":1714744960000000,"duration":40000,
+  "tags":{"http.method":"POST","http.status_code":"201","http.request.header.idempotency-key":"K7Q4"}},
+ {"traceId":"aa","id":"s3","parentId":"c3","kind":"SERVER","timestamp":1714744960010000,"duration":20000,
+  "tags":{"http.method":"POST","http.status_code":"201"}}
+]"#,
+    );
+    let inc = import(&[z], &Options::default()).expect("imports");
+    let (text, _) = write::scenario(&inc, Some(idem_core::sim::Design::LogAfterCharge), "test");
+    assert!(
+        text.contains("crash_after = \"reply\"\nrestart_after = \"32750ms\""),
+        "{text}"
+    );
+    assert!(text.contains("attempt = 2\nlose = \"request\""), "{text}");
+    let scenario = idem_core::scenario::parse("t.toml", "t", &text).expect("the scenario loads");
+    for (design, charges) in [
+        (idem_core::sim::Design::WithCharge, 1),
+        (idem_core::sim::Design::LogAfterCharge, 2),
+    ] {
+        let trace = scenario.simulate(design).expect("simulates");
+        assert_eq!(trace.outcome.charges, charges, "{design:?}");
+    }
+}

@@ -525,7 +525,49 @@ fn faults(inc: &Incident, o: &Order, layer: &Layer) -> Vec<Fault> {
             (None, None) => {}
         }
     }
+    restarts(o, &mut out);
     out
+}
+
+/// A refused attempt after one the service took: the service went down in between and came
+/// back before the next attempt it answered. The records show that it was down, not the
+/// instant it fell: the crash is placed right after the attempt before (after its answer,
+/// when it answered), and the restart when the next attempt was taken.
+fn restarts(o: &Order, out: &mut Vec<Fault>) {
+    let refused = |a: &Attempt| {
+        a.client
+            .as_ref()
+            .is_some_and(|c| c.status.is_none() && c.refused())
+    };
+    for i in 1..o.attempts.len() {
+        let (before, now) = (&o.attempts[i - 1], &o.attempts[i]);
+        if !refused(now) || refused(before) {
+            continue;
+        }
+        let answered = before.server.as_ref().is_some_and(|s| s.status.is_some())
+            || before.client.as_ref().is_some_and(|c| c.status.is_some());
+        let down_from = before
+            .server
+            .as_ref()
+            .and_then(|s| s.end_us)
+            .or_else(|| before.client.as_ref().and_then(|c| c.end_us))
+            .unwrap_or_else(|| before.start_us());
+        let back = o.attempts[i..].iter().find(|a| !refused(a));
+        let restart_ms = back.map_or(1000, |b| ms(b.start_us() - down_from).max(1));
+        let point = if answered { "reply" } else { "receive" };
+        let until = match back {
+            Some(b) => format!("it took {} again", c(&b.origin())),
+            None => "no later attempt was taken; 1 s is assumed".to_string(),
+        };
+        out.push(Fault {
+            attempt: i,
+            line: format!("crash_after = \"{point}\"\nrestart_after = \"{restart_ms}ms\""),
+            why: c(&format!(
+                "the next attempt was refused ({}), so the service went down after this one; the records do not say when, so the crash is placed right after its {point}, and the restart when {until}",
+                now.origin()
+            )),
+        });
+    }
 }
 
 /// The scenario file, commented line by line.
