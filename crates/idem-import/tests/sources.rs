@@ -202,3 +202,32 @@ fn a_refused_attempt_after_a_taken_one_is_a_crash_and_a_restart() {
         assert_eq!(trace.outcome.charges, charges, "{design:?}");
     }
 }
+
+#[test]
+fn only_the_earliest_orders_a_scenario_can_hold_are_kept() {
+    let d = Dir::new("cap");
+    let mut log = String::new();
+    // 70 orders, written latest first, two attempts each.
+    for i in (0..70u32).rev() {
+        for attempt in 0..2 {
+            let second = 7 + i * 60 + attempt * 31;
+            log.push_str(&format!(
+                "{{\"start_time\":\"2024-05-03T{:02}:{:02}:{:02}.000Z\",\"method\":\"POST\",\"response_code\":201,\"duration\":200,\"idempotency_key\":\"K{i}\"}}\n",
+                14 + second / 3600,
+                second / 60 % 60,
+                second % 60
+            ));
+        }
+    }
+    let path = d.file("many.jsonl", &log);
+    let inc = import(&[path], &Options::default()).expect("imports");
+    assert_eq!(inc.orders.len(), 64);
+    assert_eq!(inc.orders[0].key, "K0");
+    assert_eq!(inc.orders[63].key, "K63");
+    assert!(inc.orders.iter().all(|o| o.attempts.len() == 2));
+    let notes = inc.notes.join("\n");
+    assert!(
+        notes.contains("70 orders (distinct keys) were found"),
+        "{notes}"
+    );
+}

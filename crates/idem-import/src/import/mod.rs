@@ -96,14 +96,13 @@ pub const LOOKED_FOR: &str = "idem import reads OTLP JSON traces ({\"resourceSpa
 
 /// Reads every file and works out the incident they record.
 pub fn import(paths: &[PathBuf], opts: &Options) -> Result<Incident, ImportError> {
-    let mut sink = sink::Sink::new(opts.order.clone());
+    let mut sink = sink::Sink::new(opts.order.clone(), incident::MAX_ORDERS);
     let mut notes = Vec::new();
     let mut sources = Vec::new();
     for path in paths {
         let shown = idem_core::text::sanitize_line(&path.display().to_string());
         let format = detect(path, &shown)?;
         sink.start_file();
-        let before = sink.exchanges.len();
         match format {
             Format::Otlp => otlp::read(path, &shown, &mut sink, &mut notes)?,
             Format::Jaeger => jaeger::read(path, &shown, &mut sink, &mut notes)?,
@@ -118,7 +117,7 @@ pub fn import(paths: &[PathBuf], opts: &Options) -> Result<Incident, ImportError
             file: shown,
             format,
             records: sink.records,
-            kept: (sink.exchanges.len() - before) as u64,
+            kept: sink.kept,
             creator: sink.creator.clone(),
         });
     }
@@ -129,13 +128,15 @@ pub fn import(paths: &[PathBuf], opts: &Options) -> Result<Incident, ImportError
         }
         None => None,
     };
-    incident::build(
-        sink.exchanges,
-        sources,
-        ledger,
-        notes,
-        opts.order.as_deref(),
-    )
+    let (seen, dropped) = sink.keys();
+    if dropped > 0 {
+        notes.push(format!(
+            "{seen} orders (distinct keys) were found; a scenario holds at most {}, so the {} whose first record is earliest were kept (--order picks one)",
+            incident::MAX_ORDERS,
+            seen - dropped
+        ));
+    }
+    incident::build(sink.take(), sources, ledger, notes, opts.order.as_deref())
 }
 
 /// A file that held no HTTP exchange, or none with a key, is a trace of something else.

@@ -91,15 +91,28 @@ pub fn table(rows: &[Row], facts: &[Facts]) -> String {
     for r in rows {
         let verdict = if r.reproduces {
             "yes".to_string()
+        } else if r.differs.len() > 3 {
+            format!(
+                "no: {}; and {} more",
+                r.differs[..3].join("; "),
+                r.differs.len() - 3
+            )
         } else {
             format!("no: {}", r.differs.join("; "))
+        };
+        // One word when every order ended alike.
+        let beliefs = match r.beliefs.first() {
+            Some(b) if r.beliefs.iter().all(|x| x == b) && r.beliefs.len() > 1 => {
+                format!("{b} ×{}", r.beliefs.len())
+            }
+            _ => r.beliefs.join("/"),
         };
         let _ = writeln!(
             t,
             "{:<18} {:>7}  {:<10} {verdict}",
             r.design.id(),
             r.charges,
-            r.beliefs.join("/")
+            beliefs
         );
     }
     let yes: Vec<&str> = rows
