@@ -7,6 +7,7 @@
 //! and the handouts). And the fuzz targets' bodies (`fuzzing`), so they build with the rest.
 
 pub use idem_core::{bounded_read, explore, files, scenario, sim, story, text, traffic, units};
+pub use idem_import::import;
 pub use idem_net::{drill, serve};
 pub use idem_tui::{export, present, tui};
 pub use idem_window::window;

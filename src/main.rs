@@ -138,6 +138,9 @@ Examples:
     Traffic(idem::cli::traffic::TrafficArgs),
     /// Work out what a retry configuration permits: attempts, delays, the window it needs.
     Window(idem::cli::window::WindowArgs),
+    /// Turn an incident's records (OTLP, Jaeger or Zipkin traces, a HAR, an access log) into
+    /// a scenario that replays it, and say which designs reproduce it.
+    Import(idem::cli::import::ImportArgs),
     /// Present a scenario to a room: large narration, less chrome, remote-control keys.
     #[command(after_help = "\
 Examples:
@@ -266,6 +269,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Window(args)) => window(&args),
+        Some(Command::Import(args)) => done(idem::cli::import::run(&args)),
         Some(Command::Present(args)) => present(&args),
         Some(Command::Notes) => match idem::tui::terminal::unable_to_draw() {
             Some(why) => usage_error(&format!(

@@ -5,6 +5,7 @@ pub mod drill;
 pub mod explore;
 pub mod export;
 pub mod failure;
+pub mod import;
 pub mod json;
 pub mod list;
 pub mod manual;

@@ -13,6 +13,7 @@
 //!   present                  session files, the link to the notes           idem-tui
 //!   serve, drill             the HTTP processor, the drill of an endpoint   idem-net
 //!   window                   the window calculator                          idem-window
+//!   import                   an incident's records read into a scenario      idem-import
 //!   explore, traffic         every fault plan; a day of orders              idem-core
 //!   scenario                 the file format, checked against its stories   idem-core
 //!   files, bounded_read      the one file writer, bounded reads             idem-core
@@ -37,6 +38,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("scenario", 6),
     ("explore", 7),
     ("window", 7),
+    ("import", 7),
     ("traffic", 7),
     ("present", 8),
     ("serve", 8),
@@ -68,7 +70,17 @@ const CRATES: &[(&str, &[&str])] = &[
     ("crates/idem-window", &["idem-core"]),
     ("crates/idem-net", &["idem-core", "idem-window"]),
     ("crates/idem-tui", &["idem-core", "idem-window"]),
-    ("", &["idem-core", "idem-window", "idem-net", "idem-tui"]),
+    ("crates/idem-import", &["idem-core"]),
+    (
+        "",
+        &[
+            "idem-core",
+            "idem-window",
+            "idem-net",
+            "idem-tui",
+            "idem-import",
+        ],
+    ),
 ];
 
 /// The source folders of the workspace's crates. The floors run through all of them: a

@@ -157,6 +157,7 @@ fn every_command_in_the_readme_runs_as_written() {
         "idem run",
         "idem drill",
         "idem explore",
+        "idem import",
     ];
     let scratch = crate::common::TempDir::new("readme-commands");
     // In the order the README gives them: `idem new my-outage` before `idem check` of it.
@@ -168,6 +169,7 @@ fn every_command_in_the_readme_runs_as_written() {
         "idem check my-outage.toml",
         "idem export reply-lost --format md --out pre-read.md",
         "idem window --from tests/fixtures/window/envoy-route.yaml --from tests/fixtures/window/resilience4j-application.yml",
+        "idem import tests/fixtures/import/otlp-express.jsonl --ledger tests/fixtures/import/otlp-express.ledger.json --which",
     ];
     for command in &named {
         assert!(

@@ -23,6 +23,7 @@ mod fork_save;
 mod fuzz_seeds;
 mod hostile_input;
 mod hostile_outputs;
+mod import;
 mod interop_real;
 mod narration_bound;
 mod narration_truth;
