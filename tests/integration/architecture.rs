@@ -1,16 +1,19 @@
 //! Holds what the compiler cannot say about the layers. The workspace's crates are the
 //! layers the compiler holds (`idem-sim` below `idem-story`, below `idem-core`, below
-//! `idem-window`, below `idem-net` and `idem-tui`, below `idem`): a crate's manifest names what it may use, so no terminal crate
-//! reaches the engine, no network or database crate reaches the replay, and clap stays in the
+//! `idem-window`, below `idem-net` and `idem-replay`, below `idem-tui`, below `idem`): a
+//! crate's manifest names what it may use, so no terminal crate reaches the engine or the
+//! replay's model, no network or database crate reaches the replay, and clap stays in the
 //! command line (`each_crate_names_only_the_crates_beneath_it` holds the manifests to it).
 //! Inside a crate, too, every module sits on a floor, and an import may only point down to a
 //! lower floor, never up or sideways across one:
 //!
 //! ```text
 //!   main, cli, fuzzing       the command line; the fuzz targets' bodies     idem
-//!   export                   handouts, drawn with the replay's own frames   idem-tui
-//!   tui                      the replay, presenter and notes screens        idem-tui
-//!   present                  session files, the link to the notes           idem-tui
+//!   export                   handouts: drawn with the replay's frames       idem-tui
+//!                            (SVG, cast); the Markdown one                  idem-replay
+//!   tui                      the loop, runtime and drawing of the screens   idem-tui
+//!   replay                   the replay's model: state, update, key table   idem-replay
+//!   present                  session files, the link to the notes           idem-replay
 //!   serve, drill             the HTTP processor, the drill of an endpoint   idem-net
 //!   window                   the window calculator                          idem-window
 //!   explore, traffic         every fault plan; a day of orders              idem-core
@@ -41,12 +44,13 @@ const FLOORS: &[(&str, u8)] = &[
     ("present", 8),
     ("serve", 8),
     ("drill", 8),
-    ("tui", 9),
-    ("export", 10),
-    ("cli", 11),
-    ("fuzzing", 12),
-    ("main", 12),
-    ("lib", 13),
+    ("replay", 9),
+    ("tui", 10),
+    ("export", 11),
+    ("cli", 12),
+    ("fuzzing", 13),
+    ("main", 13),
+    ("lib", 14),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -67,7 +71,11 @@ const CRATES: &[(&str, &[&str])] = &[
     ("crates/idem-core", &["idem-sim", "idem-story"]),
     ("crates/idem-window", &["idem-core"]),
     ("crates/idem-net", &["idem-core", "idem-window"]),
-    ("crates/idem-tui", &["idem-core", "idem-window"]),
+    ("crates/idem-replay", &["idem-core", "idem-window"]),
+    (
+        "crates/idem-tui",
+        &["idem-core", "idem-window", "idem-replay"],
+    ),
     ("", &["idem-core", "idem-window", "idem-net", "idem-tui"]),
 ];
 
@@ -145,6 +153,7 @@ fn named_modules(code: &str) -> BTreeSet<String> {
         "idem_core::",
         "idem_window::",
         "idem_net::",
+        "idem_replay::",
         "idem_tui::",
     ] {
         for (i, _) in code.match_indices(prefix) {
@@ -322,7 +331,11 @@ fn each_crate_names_only_the_crates_beneath_it() {
 /// A file's module path under `src`: `src/tui/window/view.rs` is `tui::window::view`, and a
 /// folder's `mod.rs` is the folder.
 fn module_path(file: &Path) -> Vec<String> {
-    let relative = in_crate(file);
+    module_path_of(in_crate(file))
+}
+
+/// [`module_path`] of a path inside a crate's `src`.
+fn module_path_of(relative: &Path) -> Vec<String> {
     let mut parts: Vec<String> = relative
         .components()
         .map(|c| {
@@ -338,23 +351,32 @@ fn module_path(file: &Path) -> Vec<String> {
     parts
 }
 
-/// The sibling modules a file's code (its tests left out) names: `super::x` and `super::{x, y}`,
-/// or `crate::…::x` for a module in the same folder.
-fn siblings_named(file: &Path, modules: &BTreeSet<Vec<String>>) -> BTreeSet<Vec<String>> {
-    let me = module_path(file);
-    let parent = &me[..me.len().saturating_sub(1)];
-    let mut code = code_of(file);
+/// The modules a file's code (its tests left out) names, as paths from its crate's root:
+/// `super::x`, `super::super::x` and `super::{x, y}` resolved from where the file stands,
+/// `crate::a::b` as written.
+fn paths_named(me: &[String], code: &str) -> BTreeSet<Vec<String>> {
+    let mut code = code.to_string();
     if let Some(i) = code.find("#[cfg(test)]") {
         code.truncate(i);
     }
-    let mut named = BTreeSet::new();
     let word = |s: &str| -> String {
         s.chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect()
     };
+    let mut named = BTreeSet::new();
     for (i, _) in code.match_indices("super::") {
-        let rest = &code[i + "super::".len()..];
+        // Only the start of a chain: `super::super::x` is read once, from its first `super`.
+        if code[..i].ends_with("::") {
+            continue;
+        }
+        let mut rest = &code[i..];
+        let mut up = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            rest = r;
+            up += 1;
+        }
+        let base = &me[..me.len().saturating_sub(up)];
         let names: Vec<String> = match rest.strip_prefix('{') {
             Some(group) => group[..group.find('}').unwrap_or(group.len())]
                 .split(',')
@@ -362,8 +384,8 @@ fn siblings_named(file: &Path, modules: &BTreeSet<Vec<String>>) -> BTreeSet<Vec<
                 .collect(),
             None => vec![word(rest)],
         };
-        for n in names {
-            let mut path = parent.to_vec();
+        for n in names.into_iter().filter(|n| !n.is_empty()) {
+            let mut path = base.to_vec();
             path.push(n);
             named.insert(path);
         }
@@ -374,28 +396,56 @@ fn siblings_named(file: &Path, modules: &BTreeSet<Vec<String>>) -> BTreeSet<Vec<
             .map(word)
             .take_while(|w| !w.is_empty())
             .collect();
-        if path.len() >= me.len() && path[..parent.len()] == *parent {
-            named.insert(path[..me.len()].to_vec());
-        }
+        named.insert(path);
     }
-    named.retain(|p| p != &me && modules.contains(p));
     named
 }
 
-/// No modules of one folder name each other in a circle, of two or of more: in each folder
-/// the modules stand in an order, every one naming only those below it, and what two need
-/// lives below both.
+/// The modules and folders one file makes its own folder's modules, and every folder it sits
+/// in, lean on. A file of `tui/window/` naming `crate::tui::view::fit` makes `tui::window`
+/// lean on `tui::view`, its sibling in `tui/`; a file naming its own sibling makes itself
+/// lean on it. Each edge joins two siblings of one folder.
+fn leanings(file: &Path, modules: &BTreeSet<Vec<String>>) -> Vec<(Vec<String>, Vec<String>)> {
+    leanings_of(&module_path(file), &code_of(file), modules)
+}
+
+/// [`leanings`] of the code of the module `me`.
+fn leanings_of(
+    me: &[String],
+    code: &str,
+    modules: &BTreeSet<Vec<String>>,
+) -> Vec<(Vec<String>, Vec<String>)> {
+    let mut out = Vec::new();
+    for path in paths_named(me, code) {
+        for depth in 1..=me.len() {
+            let (from, parent) = (&me[..depth], &me[..depth - 1]);
+            if path.len() < depth || path[..depth - 1] != *parent {
+                continue;
+            }
+            let to = &path[..depth];
+            if to != from && modules.contains(to) {
+                out.push((from.to_vec(), to.to_vec()));
+            }
+        }
+    }
+    out
+}
+
+/// No modules of one folder name each other in a circle, of two or of more, and no folders
+/// of one folder either (a file anywhere under `tui/window/` naming `tui::view` while one
+/// under `tui/view/` names `tui::window` is a circle of the two folders): in each folder the
+/// modules stand in an order, every one naming only those below it, and what two need lives
+/// below both.
 #[test]
 fn no_modules_of_a_folder_import_each_other_in_a_circle() {
     let files = all_files();
-    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_path(f)).collect();
+    let modules = every_module(&files);
     let mut edges: std::collections::BTreeMap<Vec<String>, BTreeSet<Vec<String>>> =
         std::collections::BTreeMap::new();
     for f in &files {
-        edges
-            .entry(module_path(f))
-            .or_default()
-            .extend(siblings_named(f, &modules));
+        for (from, to) in leanings(f, &modules) {
+            edges.entry(from).or_default().insert(to);
+        }
     }
     // Depth first: a module met again while still on the path closes a circle.
     fn walk(
@@ -429,4 +479,52 @@ fn no_modules_of_a_folder_import_each_other_in_a_circle() {
         circles.is_empty(),
         "modules that import each other: {circles:#?}"
     );
+}
+
+/// Every module and folder of the sources: each file's module path and the folders above it.
+fn every_module(files: &[PathBuf]) -> BTreeSet<Vec<String>> {
+    let mut modules = BTreeSet::new();
+    for f in files {
+        let path = module_path(f);
+        for depth in 1..=path.len() {
+            modules.insert(path[..depth].to_vec());
+        }
+    }
+    modules
+}
+
+/// The check sees two folders leaning on each other through files deep inside them, and
+/// resolves `super` from a folder's `mod.rs` and through `super::super`.
+#[test]
+fn the_circle_check_sees_folders_as_well_as_files() {
+    let path = |p: &[&str]| -> Vec<String> { p.iter().map(|s| s.to_string()).collect() };
+    let modules: BTreeSet<Vec<String>> = [
+        path(&["tui"]),
+        path(&["tui", "view"]),
+        path(&["tui", "view", "lanes"]),
+        path(&["tui", "window"]),
+        path(&["tui", "window", "view"]),
+    ]
+    .into_iter()
+    .collect();
+    let lean =
+        |file: &str, code: &str| leanings_of(&module_path_of(Path::new(file)), code, &modules);
+    let there = (path(&["tui", "window"]), path(&["tui", "view"]));
+    let back = (path(&["tui", "view"]), path(&["tui", "window"]));
+    assert_eq!(
+        lean("tui/window/view.rs", "use crate::tui::view::fit;"),
+        [there]
+    );
+    // A folder's mod.rs is the folder: its `super` is the folder above.
+    assert_eq!(
+        lean("tui/view/mod.rs", "use super::window::render;"),
+        [back.clone()]
+    );
+    assert_eq!(
+        lean("tui/view/lanes.rs", "use super::super::window::Row;"),
+        [back]
+    );
+    // Within a folder, as before: a file leans on its sibling.
+    let siblings = lean("tui/window/view.rs", "use super::matrix::draw;");
+    assert!(siblings.is_empty(), "no such module: {siblings:?}");
 }

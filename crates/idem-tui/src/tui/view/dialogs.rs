@@ -1,8 +1,8 @@
 //! The dialogs drawn over the replay: the scenario picker and the save prompt.
 
 use super::fit;
-use crate::tui::app::{App, SavePrompt};
-use crate::tui::picker::Picker;
+use crate::replay::app::{App, SavePrompt};
+use crate::replay::picker::Picker;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -299,7 +299,7 @@ pub fn confirm_quit(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme)
 pub fn checklist(frame: &mut Frame<'_>, area: Rect, selected: usize, theme: &Theme) {
     let roomy = area.height >= 22;
     let mut lines = Vec::new();
-    for (i, c) in crate::tui::checklist::CHECKLIST.iter().enumerate() {
+    for (i, c) in crate::replay::checklist::CHECKLIST.iter().enumerate() {
         let style = if i == selected {
             theme.current()
         } else {

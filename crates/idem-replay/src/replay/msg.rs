@@ -1,6 +1,6 @@
 //! Everything that can happen to the replay: a key the viewer pressed, or news from outside
 //! (the autoplay timer, the clock, the watched file, a finished simulation, the result of an
-//! effect). [`crate::tui::update`] is the only place any of them changes the state.
+//! effect). [`crate::replay::update`] is the only place any of them changes the state.
 
 use super::picker::Picker;
 use super::prepare::{After, Prepared};

@@ -1,12 +1,12 @@
 //! The replay's state: the scenario, its trace under every design, where the viewer stands,
 //! and what is on screen. Everything the view draws is read from here.
 
+use crate::replay::msg::Msg;
+use crate::replay::picker::Picker;
+use crate::replay::room::{Response, Room, Score};
 use crate::scenario::{Origin, Scenario};
 use crate::sim::{Design, Instant, SimError, Trace};
 use crate::story::Told;
-use crate::tui::msg::Msg;
-use crate::tui::picker::Picker;
-use crate::tui::room::{Response, Room, Score};
 use std::time::Duration;
 
 /// The screens of the replay.
@@ -295,36 +295,6 @@ pub struct Launch {
     pub cards: bool,
 }
 
-/// Where the last frame drew what a click can choose: the view writes it as it draws, the
-/// mouse reads it. Geometry only; what a click does is decided in the keymap and `update`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Hits {
-    /// Each design's tab in the design bar.
-    pub designs: Vec<(ratatui::layout::Rect, Design)>,
-    /// Each timeline row, and the tick it shows.
-    pub rows: Vec<(ratatui::layout::Rect, usize)>,
-}
-
-impl Hits {
-    /// The design whose tab is at a column and row.
-    pub fn design_at(&self, column: u16, row: u16) -> Option<Design> {
-        let at = ratatui::layout::Position::new(column, row);
-        self.designs
-            .iter()
-            .find(|(r, _)| r.contains(at))
-            .map(|(_, d)| *d)
-    }
-
-    /// The tick whose timeline row is at a column and row.
-    pub fn tick_at(&self, column: u16, row: u16) -> Option<usize> {
-        let at = ratatui::layout::Position::new(column, row);
-        self.rows
-            .iter()
-            .find(|(r, _)| r.contains(at))
-            .map(|(_, t)| *t)
-    }
-}
-
 /// The autoplay speeds a room can read, as multiples of the base pace.
 pub const SPEEDS: [f32; 5] = [0.5, 1.0, 1.5, 2.0, 4.0];
 /// One tick every this long at 1×.
@@ -335,11 +305,11 @@ const BASE_PACE: Duration = Duration::from_millis(1800);
 /// and the talk ([`Talk`]) and the work running beside the loop ([`Jobs`]). Only `update`
 /// changes it; every view, the speaker notes and every export read it.
 ///
-/// [`Version`]: crate::tui::version::Version
+/// [`Version`]: crate::replay::version::Version
 #[derive(Debug)]
 pub struct App {
     /// The story on screen: the scenario, its what-ifs and every design's run of it.
-    pub version: crate::tui::version::Version,
+    pub version: crate::replay::version::Version,
     /// Where the viewer stands in the story, and whether it plays.
     pub place: Place,
     /// What is on screen: the screen, what is drawn over it, and how it is drawn.
@@ -352,8 +322,6 @@ pub struct App {
     pub source: String,
     /// Why the last reload failed; the last good version keeps running meanwhile.
     pub error: Option<String>,
-    /// Where the last frame drew what a click can choose, kept by the view for the mouse.
-    pub hits: std::cell::RefCell<Hits>,
     /// Drawn for an export (a slide, a recording), with what the export hides, as `--hide-*`
     /// or a session's `hide` ask: no key hints and no share line, since nobody can press a
     /// key in a picture. `None` on a terminal.
@@ -447,7 +415,7 @@ pub struct Screens {
     /// A one-line notice for the footer, such as where `d` jumped.
     pub notice: Option<String>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
-    pub window: Option<Box<crate::tui::window::WindowScreen>>,
+    pub window: Option<Box<crate::replay::window::WindowScreen>>,
 }
 
 impl Screens {
@@ -570,7 +538,7 @@ pub struct Jobs {
     /// What is being simulated now, shown as "simulating…"; the story on screen stays live.
     pub simulating: Option<String>,
     /// The fault-space search running beside the replay (`e`), until its matrix comes.
-    pub searching: Option<crate::tui::effect::Searching>,
+    pub searching: Option<crate::replay::effect::Searching>,
     /// The day of traffic being counted beside the replay (`T`), and what its screen will
     /// say it assumed; Esc stops it.
     pub counting: Option<(std::sync::Arc<crate::traffic::Progress>, Option<String>)>,
@@ -596,7 +564,7 @@ impl App {
 
     /// As [`App::new`], open under `design`: before the first frame its story is told, or
     /// only its opening (`opening`, for a replay that opens on the story's first tick:
-    /// [`crate::tui::prepare::Runs::words`]); every design is told whole when first wanted,
+    /// [`crate::replay::prepare::Runs::words`]); every design is told whole when first wanted,
     /// or beside the terminal's loop.
     fn showing(
         scenario: Scenario,
@@ -604,7 +572,7 @@ impl App {
         design: Design,
         opening: bool,
     ) -> Result<App, SimError> {
-        let prepared = crate::tui::prepare::prepare_showing(scenario, design, opening)?;
+        let prepared = crate::replay::prepare::prepare_showing(scenario, design, opening)?;
         let mut app = App::from_prepared(source, prepared);
         app.place.design = design;
         Ok(app)
@@ -620,15 +588,15 @@ impl App {
         design: Design,
         hide: crate::present::Hide,
     ) -> Result<App, SimError> {
-        let prepared = crate::tui::prepare::prepare_one(scenario, design)?;
+        let prepared = crate::replay::prepare::prepare_one(scenario, design)?;
         let mut app = App::from_prepared(source, prepared);
         app.place.design = design;
         app.export = Some(hide);
         Ok(app)
     }
 
-    fn from_prepared(source: String, prepared: crate::tui::prepare::Prepared) -> App {
-        let version = crate::tui::version::Version::new(prepared);
+    fn from_prepared(source: String, prepared: crate::replay::prepare::Prepared) -> App {
+        let version = crate::replay::version::Version::new(prepared);
         let design = version.original.design;
         let quizzes = version.original.quizzes.len();
         App {
@@ -639,7 +607,6 @@ impl App {
             jobs: Jobs::default(),
             source,
             error: None,
-            hits: std::cell::RefCell::default(),
             export: None,
             quit: false,
         }
@@ -687,7 +654,7 @@ impl App {
     }
 
     /// Shows a simulated story, keeping the design and the moment.
-    pub(super) fn apply(&mut self, prepared: crate::tui::prepare::Prepared) {
+    pub(super) fn apply(&mut self, prepared: crate::replay::prepare::Prepared) {
         let same_story = self.version.original.name == prepared.original.name;
         let quizzes = prepared.runs.scenario().quizzes.len();
         let now = match self.place.anchor {
@@ -833,7 +800,7 @@ impl App {
     }
 
     /// The runs of repeated attempts the timeline folds, when folding is on (`f`).
-    pub fn folds(&self) -> &[crate::tui::repeats::Run] {
+    pub fn folds(&self) -> &[crate::replay::repeats::Run] {
         if self.screens.fold {
             self.version.runs().repeats(self.place.design)
         } else {
@@ -853,7 +820,7 @@ impl App {
     }
 
     /// The words of the current design's trace: those a frame at the current tick reads
-    /// ([`crate::tui::prepare::Runs::words`]).
+    /// ([`crate::replay::prepare::Runs::words`]).
     pub fn told(&self) -> &Told {
         self.version
             .runs()

@@ -43,7 +43,7 @@ pub struct Runs {
     glossary_ahead:
         PerDesign<[std::sync::OnceLock<Vec<Option<usize>>>; GLOSSARY_SEARCHED_AHEAD_UP_TO.len()]>,
     /// Each design's runs of repeated attempts (folded with `f`), found when first wanted.
-    repeats: PerDesign<std::sync::OnceLock<Vec<crate::tui::repeats::Run>>>,
+    repeats: PerDesign<std::sync::OnceLock<Vec<crate::replay::repeats::Run>>>,
     /// The words the story's first frame is drawn from, when it opens on its first tick:
     /// the design shown told through that tick alone ([`Scenario::tell_opening`]), the rest
     /// of it told after the frame is drawn.
@@ -162,9 +162,10 @@ impl Runs {
     }
 
     /// A design's runs of repeated attempts, found now if they have not been yet.
-    pub fn repeats(&self, design: crate::sim::Design) -> &[crate::tui::repeats::Run] {
-        self.repeats[design]
-            .get_or_init(|| crate::tui::repeats::runs(&self.traces[design], self.telling(design)))
+    pub fn repeats(&self, design: crate::sim::Design) -> &[crate::replay::repeats::Run] {
+        self.repeats[design].get_or_init(|| {
+            crate::replay::repeats::runs(&self.traces[design], self.telling(design))
+        })
     }
 
     /// Tells every design not told yet, `first` first, and finds their repeats: what the

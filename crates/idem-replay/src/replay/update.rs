@@ -8,11 +8,11 @@ use super::msg::Msg;
 use super::picker::Picker;
 use super::room::MAX_VOTES;
 use crate::files::WriteError;
+use crate::replay::checklist::CHECKLIST;
+use crate::replay::prepare::{After, ErrorsTo, Job};
+use crate::replay::window::{WindowAction, WindowScreen};
 use crate::scenario::{self, Scenario, fork, fork_toml};
 use crate::sim::config::KeyStrategy;
-use crate::tui::checklist::CHECKLIST;
-use crate::tui::prepare::{After, ErrorsTo, Job};
-use crate::tui::window::{WindowAction, WindowScreen};
 use std::path::{Path, PathBuf};
 
 /// Applies one message; returns the effects it asks for, in order.
@@ -215,7 +215,7 @@ fn moves(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                         // trainer wants, or passed by with G once more.
                         app.screens.notice = Some(format!(
                             "not asked under {} yet: a or v asks it here, G goes on",
-                            crate::tui::shown::design_name(app, app.place.design)
+                            crate::replay::shown::design_name(app, app.place.design)
                         ));
                     }
                 }
@@ -276,8 +276,8 @@ fn moves(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
                     });
                     app.screens.notice = Some(format!(
                         "{} and {} part ways here",
-                        crate::tui::shown::design_name(app, app.place.design),
-                        crate::tui::shown::design_name(app, other)
+                        crate::replay::shown::design_name(app, app.place.design),
+                        crate::replay::shown::design_name(app, other)
                     ));
                 }
                 None => {
@@ -528,7 +528,7 @@ fn jobs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         }
         Msg::OpenExplore => {
             app.place.playing = false;
-            let search = crate::tui::effect::Searching::default();
+            let search = crate::replay::effect::Searching::default();
             app.jobs.searching = Some(search.clone());
             app.screens.notice = Some(searching_words(0, app));
             effects.push(Effect::Explore {
@@ -906,8 +906,8 @@ fn searching_words(plans: usize, app: &App) -> String {
         .map_or(plans, |s| s.plans_run().max(plans));
     format!(
         "searching every plan of up to {} faults: {plans} run (at most {} per design) · Esc stops",
-        crate::tui::effect::EXPLORE_FAULTS,
-        crate::tui::effect::EXPLORE_MAX_PLANS
+        crate::replay::effect::EXPLORE_FAULTS,
+        crate::replay::effect::EXPLORE_MAX_PLANS
     )
 }
 
@@ -1149,7 +1149,7 @@ fn open_answer(app: &mut App, votes: bool) {
     if app.response_here().is_some_and(|r| r.is_revealed()) {
         app.screens.notice = Some(format!(
             "the room's answer under {} is revealed and stays; switch design (1–6) to ask again under another",
-            crate::tui::shown::design_name(app, app.place.design)
+            crate::replay::shown::design_name(app, app.place.design)
         ));
         return;
     }
@@ -1261,7 +1261,7 @@ fn take_back(app: &mut App) {
     if let Some(r) = app.talk.room.entry(index, app.place.design)
         && r.waiting()
     {
-        *r = crate::tui::room::Response::default();
+        *r = crate::replay::room::Response::default();
         app.screens.notice =
             Some("the room's answer is taken back: the question waits again".into());
     }
