@@ -71,6 +71,10 @@ enum Behaviour {
     /// when it reads it back (a real bug). Requests that overlap the first get 409. It
     /// charges each key once, however the replay row reads.
     HashesWrongly,
+    /// Replays a key's stored answer, but makes two charges for every new request (as a
+    /// framework hook that runs the route twice does); `GET` lists every charge made, as
+    /// `{"count": n, "charges": [...]}`, for `--read-back`.
+    ChargesEachTwice,
 }
 
 /// A service that replays by key and marks a replay `Idempotency-Replayed: true`.
@@ -259,6 +263,14 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                     }
                     _ => {}
                 }
+                if method != "POST" && matches!(behaviour, Behaviour::ChargesEachTwice) {
+                    let n = c.load(Ordering::SeqCst);
+                    let ids: Vec<String> =
+                        (1..=n).map(|i| format!(r#"{{"id":"ch_{i}"}}"#)).collect();
+                    let list = format!(r#"{{"count":{n},"charges":[{}]}}"#, ids.join(","));
+                    answer(&mut stream, 200, &list);
+                    return;
+                }
                 if method != "POST" {
                     answer(&mut stream, 200, "{}");
                     return;
@@ -300,6 +312,21 @@ fn start(behaviour: Behaviour, hold: Duration) -> TestServer {
                             .lock()
                             .expect("the store")
                             .insert(slot, Entry::Done(made.clone(), std::time::Instant::now()));
+                        answer(&mut stream, 201, &made);
+                    }
+                    Behaviour::ChargesEachTwice => {
+                        let slot = (key.unwrap_or_default(), String::new());
+                        let mut store = done.lock().expect("the store");
+                        if let Some(stored) = store.get(&slot).cloned() {
+                            drop(store);
+                            answer(&mut stream, 201, &stored);
+                            return;
+                        }
+                        charge();
+                        let n = charge();
+                        let made = format!(r#"{{"id":"ch_{n}"}}"#);
+                        store.insert(slot, made.clone());
+                        drop(store);
                         answer(&mut stream, 201, &made);
                     }
                     Behaviour::StoresBeforeSending => {
@@ -1088,6 +1115,7 @@ fn the_design_named_makes_the_charges_the_server_made() {
         ("holds and replays", Behaviour::HoldsAndReplays, 300, vec![]),
         ("bare tokens only", Behaviour::BareTokensOnly, 0, vec![]),
         ("hashes wrongly", Behaviour::HashesWrongly, 300, vec![]),
+        ("charges each twice", Behaviour::ChargesEachTwice, 0, vec![]),
     ];
     let dir = TempDir::new("drill-reproduce");
     let mut named = 0;
@@ -1098,6 +1126,10 @@ fn the_design_named_makes_the_charges_the_server_made() {
         let out_path = out_file.display().to_string();
         let mut args = vec![url.as_str(), "--json", "--scenario", out_path.as_str()];
         args.extend(extra.iter().copied());
+        // Two charges for one request show only in a read-back.
+        if matches!(behaviour, Behaviour::ChargesEachTwice) {
+            args.extend(["--read-back", url.as_str()]);
+        }
         let out = drill(&args);
         let v: Value = serde_json::from_slice(&out.stdout)
             .unwrap_or_else(|e| panic!("{name}: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
@@ -1154,6 +1186,37 @@ fn the_design_named_makes_the_charges_the_server_made() {
         }
     }
     assert!(named >= 8, "only {named} servers had a design named");
+}
+
+/// A service that makes two charges for every new request and replays repeats fails the
+/// one-effect row when the read-back counts two more charges after the first request alone,
+/// though the retry adds none; and the drill names no design that charges once.
+#[test]
+fn one_request_that_made_two_charges_fails_one_effect() {
+    let server = start(Behaviour::ChargesEachTwice, Duration::ZERO);
+    let url = format!("http://{}/charges", server.addr);
+    let out = drill(&[&url, "--json", "--read-back", &url]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let row = row_of(&v, "one-effect");
+    assert_eq!(row["verdict"], "fail", "{row}");
+    assert!(
+        row["seen"].as_str().unwrap_or_default().contains("made 2"),
+        "{row}"
+    );
+    assert_ne!(out.status.code(), Some(0));
+    if let Some(id) = v["nearest_design"]["id"].as_str() {
+        let design = idem::sim::Design::ALL
+            .into_iter()
+            .find(|d| d.id() == id)
+            .expect("a design");
+        assert!(
+            !matches!(
+                design,
+                idem::sim::Design::WithCharge | idem::sim::Design::InProgressRecord
+            ),
+            "{v}"
+        );
+    }
 }
 
 /// `--kept-for` spot-checks a stated retention: a store that forgets after 1 s, said to keep

@@ -437,6 +437,29 @@ fn replay(o: &Observed) -> Row {
     }
 }
 
+/// How many resources a read-back's body lists: the length of a JSON array, or of the one
+/// array among a JSON object's fields (`{"count": 2, "charges": [...]}`). None when the body
+/// is not JSON, or holds no array or several, so that nothing is counted that was not seen.
+pub(crate) fn listed(body: &str) -> Option<usize> {
+    let value: serde_json::Value = serde_json::from_str(body).ok()?;
+    match value {
+        serde_json::Value::Array(items) => Some(items.len()),
+        serde_json::Value::Object(fields) => {
+            let mut arrays = fields.values().filter_map(|v| v.as_array());
+            let only = arrays.next()?;
+            arrays.next().is_none().then_some(only.len())
+        }
+        _ => None,
+    }
+}
+
+/// How many more resources the read-back lists after the first request than before it, when
+/// both can be counted and the list did not shrink.
+pub(crate) fn made_by_first(before: &Seen, after_first: &Seen) -> Option<usize> {
+    let (b, a) = (listed(&before.body)?, listed(&after_first.body)?);
+    a.checked_sub(b)
+}
+
 fn one_effect(o: &Observed) -> Row {
     let r = row(
         "one-effect",
@@ -451,6 +474,16 @@ fn one_effect(o: &Observed) -> Row {
             return r(
                 Verdict::NotRun,
                 format!("the read-back answered {}", bad.short()),
+            );
+        }
+        if let Some(made) = made_by_first(before, after_first)
+            && made > 1
+        {
+            return r(
+                Verdict::Fail,
+                format!(
+                    "the read-back lists {made} more resources after the first request than before it: one request, sent once, made {made}"
+                ),
             );
         }
         return if after_first.body != after_retry.body {

@@ -20,6 +20,8 @@ pub enum Charged {
 /// What the endpoint's charges were, situation by situation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Charges {
+    /// The first request, sent once: did it make more than one charge (the read-back counts)?
+    pub single: Charged,
     /// Requests sent together with one key: were several charged?
     pub overlapping: Charged,
     /// The retry after the first had completed: charged again?
@@ -48,6 +50,16 @@ pub fn seen_charges(o: &Observed) -> Charges {
                 Charged::Again
             } else {
                 Charged::NotAgain
+            }
+        }
+        _ => Charged::Unknown,
+    };
+    let single = match &o.read_back {
+        Some([before, after_first, _]) if before.ok() && after_first.ok() => {
+            match super::judge::made_by_first(before, after_first) {
+                Some(n) if n > 1 => Charged::Again,
+                Some(_) => Charged::NotAgain,
+                None => Charged::Unknown,
             }
         }
         _ => Charged::Unknown,
@@ -84,6 +96,7 @@ pub fn seen_charges(o: &Observed) -> Charges {
         _ => Charged::Unknown,
     };
     Charges {
+        single,
         overlapping,
         completed,
         reused,
@@ -95,7 +108,7 @@ pub fn seen_charges(o: &Observed) -> Charges {
 /// that reuses the key charged when the reused key was, not when it was refused.
 fn agrees(seen: Charges, first: u32, second: Option<u32>) -> bool {
     let repeats = [seen.overlapping, seen.completed];
-    let first_ok = if repeats.contains(&Charged::Again) {
+    let first_ok = if seen.single == Charged::Again || repeats.contains(&Charged::Again) {
         first > 1
     } else if repeats.iter().all(|c| *c == Charged::NotAgain) {
         first == 1
@@ -113,6 +126,9 @@ fn agrees(seen: Charges, first: u32, second: Option<u32>) -> bool {
 /// What the endpoint's charges were, in words.
 fn said(seen: Charges) -> String {
     let mut parts = Vec::new();
+    if seen.single == Charged::Again {
+        parts.push("one request, sent once, made several charges".to_string());
+    }
     match (seen.overlapping, seen.completed) {
         (Charged::Again, _) | (_, Charged::Again) => {
             parts.push("it charged a repeated request again".to_string())
@@ -205,6 +221,7 @@ mod tests {
     #[test]
     fn the_story_agrees_only_with_the_charges_seen() {
         let once = Charges {
+            single: Charged::NotAgain,
             overlapping: Charged::NotAgain,
             completed: Charged::NotAgain,
             reused: Charged::NotAgain,
@@ -219,6 +236,7 @@ mod tests {
         assert!(agrees(twice, 3, Some(0)));
         assert!(!agrees(twice, 1, Some(0)));
         let unknown = Charges {
+            single: Charged::Unknown,
             overlapping: Charged::Unknown,
             completed: Charged::Unknown,
             reused: Charged::Unknown,

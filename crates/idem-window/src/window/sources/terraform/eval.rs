@@ -12,7 +12,6 @@ use hcl_edit::expr::{
 use hcl_edit::template::{Directive, Element, Template};
 
 use super::funcs;
-use super::module::Module;
 use super::value::{RESOURCE, Tv, marked};
 
 /// How deep expressions may nest, and how many items a `for` may make.
@@ -27,11 +26,21 @@ pub struct Fail {
     pub message: String,
 }
 
+/// What an expression can name outside itself: the module's variables, locals, path,
+/// module calls and resources. The module implements it; evaluation needs nothing else of it.
+pub trait Scope {
+    fn variable(&self, name: &str) -> Tv;
+    fn local(&self, name: &str, file: usize, span: Option<Range<usize>>) -> Result<Tv, Fail>;
+    fn dir_text(&self) -> String;
+    fn module_value(&self, name: &str) -> Tv;
+    fn resource(&self, kind: &str, name: &str) -> Tv;
+}
+
 /// Where an expression is evaluated: the module, the file it is written in, and the names
 /// `count`, `each` and `for` bring in.
 #[derive(Clone)]
 pub struct Ctx<'m> {
-    pub m: &'m Module,
+    pub m: &'m dyn Scope,
     pub file: usize,
     pub count: Option<Tv>,
     pub each: Option<(Tv, Tv)>,
@@ -39,7 +48,7 @@ pub struct Ctx<'m> {
 }
 
 impl<'m> Ctx<'m> {
-    pub fn new(m: &'m Module, file: usize) -> Self {
+    pub fn new(m: &'m dyn Scope, file: usize) -> Self {
         Self {
             m,
             file,

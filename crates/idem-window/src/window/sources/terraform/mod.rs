@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 use hcl_edit::Span;
 
 use self::eval::{Ctx, Fail};
-use self::module::{Input, Instances, Module, TfFile};
-use self::value::{CLOSE, OPEN, RESOURCE, Tv, marked};
+use self::module::{Instances, Module, TfFile};
+use self::value::{CLOSE, Input, OPEN, RESOURCE, Tv, marked};
 use super::fields::Doc;
 use super::tree::{At, Node, Value, error_at};
 use super::{Imported, queues};

@@ -13,9 +13,10 @@ use hcl_edit::Span;
 use hcl_edit::expr::Expression;
 use hcl_edit::structure::{Block, Body};
 
-use super::eval::{Ctx, Fail};
+use super::eval::{Ctx, Fail, Scope};
 use super::registry;
-use super::value::{RESOURCE, Tv};
+use super::value::Tv;
+use super::value::{Input, queue_object, shown_value};
 
 /// At most this many modules deep, and this many instances of one block.
 pub const MODULE_DEPTH: usize = 8;
@@ -64,13 +65,6 @@ impl Instances {
     }
 }
 
-/// A value given to a module's variable, and where it came from (for the notes).
-#[derive(Clone, Debug)]
-pub struct Input {
-    pub value: Tv,
-    pub from: String,
-}
-
 /// What a `module` block calls.
 pub enum Called {
     Folder(Vec<(String, Module)>),
@@ -102,6 +96,24 @@ pub struct Module {
 pub struct Found<'a> {
     pub file: usize,
     pub block: &'a Block,
+}
+
+impl Scope for Module {
+    fn variable(&self, name: &str) -> Tv {
+        self.variable_of(name)
+    }
+    fn local(&self, name: &str, file: usize, span: Option<Range<usize>>) -> Result<Tv, Fail> {
+        self.local_of(name, file, span)
+    }
+    fn dir_text(&self) -> String {
+        self.dir_text_of()
+    }
+    fn module_value(&self, name: &str) -> Tv {
+        self.module_value_of(name)
+    }
+    fn resource(&self, kind: &str, name: &str) -> Tv {
+        self.resource_of(kind, name)
+    }
 }
 
 impl Module {
@@ -142,7 +154,7 @@ impl Module {
         }
     }
 
-    pub fn dir_text(&self) -> String {
+    fn dir_text_of(&self) -> String {
         self.dir
             .as_deref()
             .map_or_else(|| ".".to_owned(), |d| d.display().to_string())
@@ -195,7 +207,7 @@ impl Module {
     }
 
     /// `var.NAME`: its input, else its default, else unknown with how to give it.
-    pub fn variable(&self, name: &str) -> Tv {
+    fn variable_of(&self, name: &str) -> Tv {
         let shown = crate::text::sanitize_line(name);
         let Some(declared) = self.find("variable", &[name]) else {
             return Tv::unknown(format!("var.{shown} is not declared in the files given"));
@@ -247,7 +259,7 @@ impl Module {
     }
 
     /// `local.NAME`, worked out once.
-    pub fn local(&self, name: &str, file: usize, span: Option<Range<usize>>) -> Result<Tv, Fail> {
+    fn local_of(&self, name: &str, file: usize, span: Option<Range<usize>>) -> Result<Tv, Fail> {
         if let Some(v) = self.locals.borrow().get(name) {
             return Ok(v.clone());
         }
@@ -371,7 +383,7 @@ impl Module {
 
     /// `KIND.NAME`, as a reference: a queue gives its ARN and URL (which name it for the
     /// queue reader); any other resource is known only once Terraform applies.
-    pub fn resource(&self, kind: &str, name: &str) -> Tv {
+    fn resource_of(&self, kind: &str, name: &str) -> Tv {
         let shown = format!(
             "{}.{}",
             crate::text::sanitize_line(kind),
@@ -403,7 +415,7 @@ impl Module {
 
     /// `module.NAME`: the outputs of the module called (a list or map of them with `count`
     /// or `for_each`).
-    pub fn module_value(&self, name: &str) -> Tv {
+    fn module_value_of(&self, name: &str) -> Tv {
         let called = self.called.borrow();
         let Some(called) = called.get(name) else {
             return Tv::unknown(format!(
@@ -612,16 +624,6 @@ impl Module {
     }
 }
 
-/// A queue as a reference sees it: its ARN and URL name it for the queue reader.
-pub fn queue_object(id: &str) -> Tv {
-    let mut m = BTreeMap::new();
-    m.insert(RESOURCE.to_owned(), Tv::Bool(true));
-    m.insert("arn".to_owned(), Tv::Str(format!("{id}.Arn")));
-    m.insert("id".to_owned(), Tv::Str(format!("{id}.Url")));
-    m.insert("url".to_owned(), Tv::Str(format!("{id}.Url")));
-    Tv::Map(m)
-}
-
 /// A value given as text (`--param`) made the type the variable declares.
 fn convert(block: &Block, value: &Tv) -> Tv {
     let Tv::Str(text) = value else {
@@ -645,17 +647,6 @@ fn convert(block: &Block, value: &Tv) -> Tv {
             })
             .unwrap_or_else(|| value.clone()),
     }
-}
-
-/// A value as the notes show it.
-pub fn shown_value(v: &Tv) -> String {
-    let text = match v {
-        Tv::Unknown(_) => "not known".to_owned(),
-        Tv::Str(s) if s.contains(super::value::OPEN) => "not known".to_owned(),
-        Tv::Str(s) => format!("{s:?}"),
-        other => other.to_json().to_string(),
-    };
-    crate::text::shorten(&crate::text::sanitize_line(&text), 60)
 }
 
 /// A path with `.` and `..` worked out as far as its text goes (`infra/dev/../../modules` is

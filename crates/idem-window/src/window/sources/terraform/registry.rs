@@ -17,8 +17,7 @@
 
 use std::collections::BTreeMap;
 
-use super::module::{Input, queue_object, shown_value};
-use super::value::Tv;
+use super::value::{Input, Tv, queue_object, shown_value};
 
 /// The newest version whose defaults this reader holds.
 pub const NEWEST: &str = "5.2.1";

@@ -153,3 +153,31 @@ fn json_number(n: f64) -> serde_json::Value {
         serde_json::Number::from_f64(n).map_or(serde_json::Value::Null, serde_json::Value::Number)
     }
 }
+
+/// A value given to a module's variable, and where it came from (for the notes).
+#[derive(Clone, Debug)]
+pub struct Input {
+    pub value: Tv,
+    pub from: String,
+}
+
+/// A queue as a reference sees it: its ARN and URL name it for the queue reader.
+pub fn queue_object(id: &str) -> Tv {
+    let mut m = BTreeMap::new();
+    m.insert(RESOURCE.to_owned(), Tv::Bool(true));
+    m.insert("arn".to_owned(), Tv::Str(format!("{id}.Arn")));
+    m.insert("id".to_owned(), Tv::Str(format!("{id}.Url")));
+    m.insert("url".to_owned(), Tv::Str(format!("{id}.Url")));
+    Tv::Map(m)
+}
+
+/// A value as the notes show it.
+pub fn shown_value(v: &Tv) -> String {
+    let text = match v {
+        Tv::Unknown(_) => "not known".to_owned(),
+        Tv::Str(s) if s.contains(OPEN) => "not known".to_owned(),
+        Tv::Str(s) => format!("{s:?}"),
+        other => other.to_json().to_string(),
+    };
+    crate::text::shorten(&crate::text::sanitize_line(&text), 60)
+}
