@@ -526,3 +526,71 @@ fn the_circle_check_sees_folders_as_well_as_files() {
     let siblings = lean("tui/window/view.rs", "use super::matrix::draw;");
     assert!(siblings.is_empty(), "no such module: {siblings:?}");
 }
+
+/// Every Rust file of the workspace's crates, their tests and benches included.
+fn every_rust_file_of_the_workspace() -> Vec<PathBuf> {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for (dir, _) in CRATES {
+        for sub in ["src", "tests", "benches"] {
+            let folder = here.join(dir).join(sub);
+            if folder.is_dir() {
+                rust_files(&folder, &mut files);
+            }
+        }
+    }
+    files
+}
+
+/// The tests docs/architecture.md names as holding its statements: each name in backticks
+/// between a `held:` and the next closing bracket that reads as a function's name.
+fn tests_the_page_names(page: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for (i, _) in page.match_indices("held:") {
+        let rest = &page[i..];
+        let marked = &rest[..rest.find(')').unwrap_or(rest.len())];
+        for (n, quoted) in marked.split('`').enumerate() {
+            let a_name = !quoted.is_empty()
+                && quoted
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            if n % 2 == 1 && a_name {
+                names.push(quoted.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// docs/architecture.md marks each statement a test holds with the test's name: every name
+/// so marked is a test of the workspace, so a test renamed or removed leaves no statement
+/// claiming to be held.
+#[test]
+fn every_test_the_architecture_page_names_exists() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(here.join("docs/architecture.md")).expect("the page");
+    let names = tests_the_page_names(&page);
+    assert!(
+        names.len() >= 10,
+        "the page marks few statements: {names:?}"
+    );
+    let sources: Vec<String> = every_rust_file_of_the_workspace()
+        .iter()
+        .map(|f| std::fs::read_to_string(f).expect("a source file is text"))
+        .collect();
+    let missing: Vec<&String> = names
+        .iter()
+        .filter(|name| {
+            let defined = format!("fn {name}(");
+            !sources.iter().any(|s| s.contains(&defined))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md names tests that do not exist: {missing:?}"
+    );
+    assert_eq!(
+        tests_the_page_names("a (held: `one_test` and `two`, not `Three`) `four`"),
+        ["one_test", "two"]
+    );
+}
