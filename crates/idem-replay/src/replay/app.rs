@@ -54,6 +54,8 @@ pub enum Overlay {
     },
     /// `T`: a day of traffic through every design, once counted beside the replay.
     Traffic(TrafficView),
+    /// A dialog of `replay/dialog/`, behind its trait.
+    Dialog(crate::replay::dialog::Open),
 }
 
 /// The traffic screen: the day's figures, the design whose store is drawn, and what the

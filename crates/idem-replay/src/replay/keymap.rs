@@ -6,6 +6,7 @@
 //! be tested without a terminal.
 
 use super::app::{App, Overlay, Screen};
+use super::dialog::DialogKey;
 use super::key::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use super::msg::Msg;
 use crate::scenario::fork::WhatIf;
@@ -35,6 +36,8 @@ pub enum Layer {
     Voting,
     /// The retry window's screen (its own keys are [`super::window::message`]'s).
     Window,
+    /// A dialog of `replay/dialog/`: its keys go to it.
+    Dialog,
     /// Presenter mode with the screen blanked: any key brings it back.
     Blank,
     /// At a question whose answer waits for the reveal.
@@ -87,6 +90,8 @@ pub enum Intent {
     Answer,
     /// The character typed.
     Type,
+    /// Open this dialog, made from the state.
+    Open(fn(&App) -> Box<dyn super::dialog::Dialog>),
 }
 
 /// Which help page a row's line is on.
@@ -358,6 +363,16 @@ pub const TABLE: &[Row] = &[
         "w",
         "the retry window: what this checkout's layers permit",
         &[ch(L::Replay, 'w', || M::OpenWindow)],
+    ),
+    row(
+        Page::Replay,
+        "Q",
+        "the story's questions for the room; Enter goes to one",
+        &[Bind {
+            layer: L::Replay,
+            chord: Chord::Key(C::Char('Q')),
+            intent: Intent::Open(super::dialog::questions::open),
+        }],
     ),
     row(
         Page::Replay,
@@ -709,6 +724,17 @@ pub const TABLE: &[Row] = &[
         },
     ]),
     dialog(&[ch(L::Window, '?', || M::ToggleHelp)]),
+    // Every dialog of `replay/dialog/` answers these, each as it says in its footer.
+    dialog(&[
+        bind(L::Dialog, C::Up, || M::InDialog(DialogKey::Up)),
+        ch(L::Dialog, 'k', || M::InDialog(DialogKey::Up)),
+        bind(L::Dialog, C::Down, || M::InDialog(DialogKey::Down)),
+        ch(L::Dialog, 'j', || M::InDialog(DialogKey::Down)),
+        bind(L::Dialog, C::Tab, || M::InDialog(DialogKey::Down)),
+        bind(L::Dialog, C::Enter, || M::InDialog(DialogKey::Choose)),
+        bind(L::Dialog, C::Esc, || M::Back),
+        ch(L::Dialog, 'q', || M::Quit),
+    ]),
 ];
 
 /// The layers live in the current state, the first asked first. Each dialog, the window
@@ -719,6 +745,7 @@ pub fn layers(app: &App) -> Vec<Layer> {
         Overlay::Glossary => Some(vec![L::Glossary]),
         Overlay::Explore { .. } => Some(vec![L::Explore]),
         Overlay::Traffic(_) => Some(vec![L::Traffic]),
+        Overlay::Dialog(_) => Some(vec![L::Dialog]),
         Overlay::ConfirmQuit => Some(vec![L::ConfirmQuit]),
         Overlay::Checklist(_) => Some(vec![L::Checklist]),
         Overlay::Picker(p) if p.typed.is_empty() => Some(vec![L::PickerBrowse, L::Typing]),
@@ -797,6 +824,7 @@ fn intended(intent: &Intent, code: KeyCode, app: &App) -> Option<Msg> {
             .and_then(|c| c.to_digit(10))
             .map(|d| Msg::Answer(d as usize - 1)),
         Intent::Type => typed.map(Msg::Type),
+        Intent::Open(open) => Some(Msg::OpenDialog(super::dialog::Open(open(app)))),
     }
 }
 

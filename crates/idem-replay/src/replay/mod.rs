@@ -5,6 +5,7 @@
 pub mod app;
 pub mod arrive;
 pub mod checklist;
+pub mod dialog;
 pub mod effect;
 pub mod key;
 pub mod keymap;

@@ -135,6 +135,10 @@ pub enum Msg {
     Counted(Result<Box<crate::traffic::Report>, String>),
     /// A job that ran beside the loop has sent all it will (the loop's own bookkeeping).
     ChoreDone,
+    /// Open this dialog over the screen.
+    OpenDialog(crate::replay::dialog::Open),
+    /// A key for the dialog that is open.
+    InDialog(crate::replay::dialog::DialogKey),
 }
 
 impl Msg {
@@ -178,6 +182,8 @@ impl PartialEq for Msg {
             (ToggleCompared(a), ToggleCompared(b)) => a == b,
             (Explored(a), Explored(b)) => a == b,
             (Searched(a), Searched(b)) => a == b,
+            (OpenDialog(a), OpenDialog(b)) => a == b,
+            (InDialog(a), InDialog(b)) => a == b,
             (
                 FileChanged(_)
                 | SessionChanged(_)

@@ -144,3 +144,27 @@ pub(super) fn keys_in_dialogs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>
         _ => {}
     }
 }
+
+/// A dialog of `replay/dialog/` opened, or sent a key: it answers what to do, and the update
+/// does it.
+pub(super) fn dialog(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
+    match msg {
+        Msg::OpenDialog(open) => {
+            app.place.playing = false;
+            app.screens.overlay = Overlay::Dialog(open);
+        }
+        Msg::InDialog(key) => {
+            let Overlay::Dialog(mut open) =
+                std::mem::replace(&mut app.screens.overlay, Overlay::None)
+            else {
+                return;
+            };
+            match open.0.act(key, app) {
+                crate::replay::dialog::Done::Stay => app.screens.overlay = Overlay::Dialog(open),
+                crate::replay::dialog::Done::Close => {}
+                crate::replay::dialog::Done::Then(next) => apply(app, next, effects),
+            }
+        }
+        _ => {}
+    }
+}

@@ -62,7 +62,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     effects
 }
 
-fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
+pub(super) fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
     if msg.from_viewer() || matches!(msg, Msg::PlayStep) {
         app.screens.notice = None;
     }
@@ -149,6 +149,7 @@ fn apply(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
         | Msg::Back
         | Msg::Quit
         | Msg::QuitNow => keys_in_dialogs(app, msg, effects),
+        Msg::OpenDialog(..) | Msg::InDialog(..) => dialog(app, msg, effects),
         Msg::Clock(..)
         | Msg::FileChanged(..)
         | Msg::SessionChanged(..)

@@ -2,6 +2,7 @@
 
 use super::fit;
 use crate::replay::app::{App, SavePrompt};
+use crate::replay::dialog::Open;
 use crate::replay::picker::Picker;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -325,4 +326,33 @@ pub fn checklist(frame: &mut Frame<'_>, area: Rect, selected: usize, theme: &The
         lines,
         theme,
     );
+}
+
+/// Any dialog of the model's `replay/dialog/`, drawn the one way they all are: its rows in a
+/// box with its title, the chosen one marked and kept in sight, its footer under them.
+pub fn listed(frame: &mut Frame<'_>, area: Rect, app: &App, open: &Open, theme: &Theme) {
+    let dialog = &open.0;
+    let rows = dialog.rows(app);
+    let height = area.height.saturating_sub(4).clamp(6, 24);
+    let room = usize::from(height.saturating_sub(4)).max(1);
+    let selected = dialog.selected();
+    let start = (selected + 1).saturating_sub(room);
+    let width = usize::from(area.width.min(96).saturating_sub(2));
+    let mut lines: Vec<Line> = rows
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(room)
+        .map(|(i, row)| {
+            let style = if i == selected {
+                theme.current()
+            } else {
+                Style::default()
+            };
+            Line::styled(fit(row.as_str(), width), style)
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(dialog.footer().to_string(), theme.dim()));
+    super::popup(frame, area, (96, height), dialog.title(), lines, theme);
 }

@@ -131,6 +131,7 @@ fn overlay(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             dialogs::explore(frame, area, app, found, (*row, *col), theme)
         }
         Overlay::ConfirmQuit => dialogs::confirm_quit(frame, area, app, theme),
+        Overlay::Dialog(open) => dialogs::listed(frame, area, app, open, theme),
         Overlay::Traffic(v) => {
             let name = |d: crate::sim::Design| crate::replay::shown::design_name(app, d);
             let look = crate::tui::traffic::Look {
