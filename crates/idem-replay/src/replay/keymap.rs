@@ -91,7 +91,7 @@ pub enum Intent {
     /// The character typed.
     Type,
     /// Open this dialog, made from the state.
-    Open(fn(&App) -> Box<dyn super::dialog::Dialog>),
+    Open(fn(&App) -> Box<super::dialogs::ReplayDialog>),
 }
 
 /// Which help page a row's line is on.
@@ -371,7 +371,7 @@ pub const TABLE: &[Row] = &[
         &[Bind {
             layer: L::Replay,
             chord: Chord::Key(C::Char('Q')),
-            intent: Intent::Open(super::dialog::questions::open),
+            intent: Intent::Open(super::dialogs::questions::open),
         }],
     ),
     row(
@@ -777,12 +777,22 @@ pub fn layers(app: &App) -> Vec<Layer> {
     live
 }
 
-/// The first binding of `layer` that `code` matches.
-pub fn binding(layer: Layer, code: KeyCode) -> Option<&'static Bind> {
-    TABLE
-        .iter()
-        .flat_map(|row| row.binds)
-        .find(|b| b.layer == layer && b.chord.matches(code))
+/// The first binding of `layer` that `code` matches, and the number of its row.
+pub fn binding(layer: Layer, code: KeyCode) -> Option<(usize, &'static Bind)> {
+    TABLE.iter().enumerate().find_map(|(n, row)| {
+        row.binds
+            .iter()
+            .find(|b| b.layer == layer && b.chord.matches(code))
+            .map(|b| (n, b))
+    })
+}
+
+/// What opens the dialog row `n` of the table opens, if it opens one.
+pub fn opener(n: usize) -> Option<fn(&App) -> Box<super::dialogs::ReplayDialog>> {
+    TABLE.get(n)?.binds.iter().find_map(|b| match b.intent {
+        Intent::Open(open) => Some(open),
+        _ => None,
+    })
 }
 
 /// The message a key press stands for in the current state, if any.
@@ -796,7 +806,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
     let live = layers(app);
     let found = live.iter().find_map(|layer| binding(*layer, key.code));
     match found {
-        Some(bind) => intended(&bind.intent, key.code, app),
+        Some((row, bind)) => intended(&bind.intent, row, key.code, app),
         // The window screen's own keys are its model's.
         None if live == [L::Window] => super::window::message(key).map(Msg::Window),
         None => None,
@@ -804,7 +814,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
 }
 
 /// What an intent asks for, given the key that asked.
-fn intended(intent: &Intent, code: KeyCode, app: &App) -> Option<Msg> {
+fn intended(intent: &Intent, row: usize, code: KeyCode, app: &App) -> Option<Msg> {
     let typed = match code {
         KeyCode::Char(c) => Some(c),
         _ => None,
@@ -824,7 +834,7 @@ fn intended(intent: &Intent, code: KeyCode, app: &App) -> Option<Msg> {
             .and_then(|c| c.to_digit(10))
             .map(|d| Msg::Answer(d as usize - 1)),
         Intent::Type => typed.map(Msg::Type),
-        Intent::Open(open) => Some(Msg::OpenDialog(super::dialog::Open(open(app)))),
+        Intent::Open(_) => Some(Msg::OpenDialog(row)),
     }
 }
 

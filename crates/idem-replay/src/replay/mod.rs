@@ -6,6 +6,7 @@ pub mod app;
 pub mod arrive;
 pub mod checklist;
 pub mod dialog;
+pub mod dialogs;
 pub mod effect;
 pub mod key;
 pub mod keymap;

@@ -135,8 +135,9 @@ pub enum Msg {
     Counted(Result<Box<crate::traffic::Report>, String>),
     /// A job that ran beside the loop has sent all it will (the loop's own bookkeeping).
     ChoreDone,
-    /// Open this dialog over the screen.
-    OpenDialog(crate::replay::dialog::Open),
+    /// Open over the screen the dialog this row of the key table opens
+    /// ([`crate::replay::keymap::opener`]).
+    OpenDialog(usize),
     /// A key for the dialog that is open.
     InDialog(crate::replay::dialog::DialogKey),
 }

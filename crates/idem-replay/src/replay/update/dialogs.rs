@@ -149,9 +149,11 @@ pub(super) fn keys_in_dialogs(app: &mut App, msg: Msg, effects: &mut Vec<Effect>
 /// does it.
 pub(super) fn dialog(app: &mut App, msg: Msg, effects: &mut Vec<Effect>) {
     match msg {
-        Msg::OpenDialog(open) => {
-            app.place.playing = false;
-            app.screens.overlay = Overlay::Dialog(open);
+        Msg::OpenDialog(row) => {
+            if let Some(open) = crate::replay::keymap::opener(row) {
+                app.place.playing = false;
+                app.screens.overlay = Overlay::Dialog(crate::replay::dialog::Open(open(app)));
+            }
         }
         Msg::InDialog(key) => {
             let Overlay::Dialog(mut open) =

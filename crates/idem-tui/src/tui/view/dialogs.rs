@@ -3,6 +3,7 @@
 use super::fit;
 use crate::replay::app::{App, SavePrompt};
 use crate::replay::dialog::Open;
+use crate::replay::msg::Msg;
 use crate::replay::picker::Picker;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
@@ -330,7 +331,7 @@ pub fn checklist(frame: &mut Frame<'_>, area: Rect, selected: usize, theme: &The
 
 /// Any dialog of the model's `replay/dialog/`, drawn the one way they all are: its rows in a
 /// box with its title, the chosen one marked and kept in sight, its footer under them.
-pub fn listed(frame: &mut Frame<'_>, area: Rect, app: &App, open: &Open, theme: &Theme) {
+pub fn listed(frame: &mut Frame<'_>, area: Rect, app: &App, open: &Open<App, Msg>, theme: &Theme) {
     let dialog = &open.0;
     let rows = dialog.rows(app);
     let height = area.height.saturating_sub(4).clamp(6, 24);

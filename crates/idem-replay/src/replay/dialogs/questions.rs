@@ -1,8 +1,9 @@
 //! `Q`: the story's questions for the room, one row each, and where it asks them under the
 //! design on screen; Enter goes there, as a click on that tick's row would.
 
-use super::{Dialog, DialogKey, Done};
+use super::ReplayDialog;
 use crate::replay::app::App;
+use crate::replay::dialog::{Dialog, DialogKey, Done};
 use crate::replay::msg::Msg;
 use crate::replay::room::Response;
 
@@ -13,7 +14,7 @@ pub struct Questions {
 }
 
 /// Opens the list on the next question from where the viewer stands.
-pub fn open(app: &App) -> Box<dyn Dialog> {
+pub fn open(app: &App) -> Box<ReplayDialog> {
     let ticks = ticks(app);
     let selected = ticks
         .iter()
@@ -32,7 +33,7 @@ fn ticks(app: &App) -> Vec<Option<usize>> {
         .collect()
 }
 
-impl Dialog for Questions {
+impl Dialog<App, Msg> for Questions {
     fn title(&self) -> &str {
         "Questions"
     }
@@ -71,7 +72,7 @@ impl Dialog for Questions {
         "↑↓ choose · Enter goes to its tick · Esc closes"
     }
 
-    fn act(&mut self, key: DialogKey, app: &App) -> Done {
+    fn act(&mut self, key: DialogKey, app: &App) -> Done<Msg> {
         let ticks = ticks(app);
         match key {
             DialogKey::Up => self.selected = self.selected.saturating_sub(1),
@@ -89,7 +90,7 @@ impl Dialog for Questions {
         Done::Stay
     }
 
-    fn boxed(&self) -> Box<dyn Dialog> {
+    fn boxed(&self) -> Box<ReplayDialog> {
         Box::new(self.clone())
     }
 }
