@@ -160,8 +160,8 @@ impl App {
         let Some(agenda) = self.talk.agenda.as_mut() else {
             return;
         };
-        if let (Some(room), Some(slot)) = (leaving, agenda.rooms.get_mut(agenda.at)) {
-            *slot = room;
+        if let (Some(room), Some(part)) = (leaving, agenda.parts.get_mut(agenda.at)) {
+            part.room = room;
         }
         agenda.move_to(index, elapsed);
         // The part as just read from its file is the one to come back to, under its title.
@@ -169,9 +169,9 @@ impl App {
             section.take(self.version.original.clone());
         }
         let mut room = agenda
-            .rooms
+            .parts
             .get_mut(index)
-            .map(std::mem::take)
+            .map(|p| std::mem::take(&mut p.room))
             .unwrap_or_default();
         if room.quizzes.len() != quizzes {
             room = crate::replay::room::Room::new(quizzes);

@@ -10,7 +10,7 @@ use crate::story::Told;
 use std::time::Duration;
 
 mod talk;
-pub use talk::{Agenda, Card, Presenting, Talk};
+pub use talk::{Agenda, Card, PartKept, Presenting, Talk};
 
 /// The screens of the replay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

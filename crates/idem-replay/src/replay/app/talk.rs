@@ -68,19 +68,26 @@ pub struct Agenda {
     pub playlist: crate::present::playlist::Playlist,
     /// The section on screen.
     pub at: usize,
-    /// Each section's answers; the one on screen lives in [`App::room`] meanwhile.
-    pub rooms: Vec<Room>,
-    /// Seconds spent on each section before it was last entered.
-    pub spent: Vec<u64>,
+    /// What each section of the playlist kept, one for each, in its order.
+    pub parts: Vec<PartKept>,
     /// The talk's elapsed seconds when the section on screen was entered.
     pub entered: u64,
-    /// Which sections have been on screen.
-    pub shown: Vec<bool>,
     /// A card on screen in place of the story: the agenda before the first part, or the end
     /// after the last (`idem present SESSION` shows both; the library's callers opt in).
     pub card: Option<Card>,
     /// Whether the talk opens on the agenda and ends on an end card.
     pub cards: bool,
+}
+
+/// What one part of a session kept while the talk was elsewhere.
+#[derive(Clone, Debug, Default)]
+pub struct PartKept {
+    /// Its answers; the part on screen's live in [`Talk::room`] meanwhile.
+    pub room: Room,
+    /// Seconds spent on it before it was last entered.
+    pub spent: u64,
+    /// Whether it has been on screen.
+    pub shown: bool,
 }
 
 /// A card of the talk's own, shown in place of a part's story.
@@ -94,15 +101,17 @@ pub enum Card {
 
 impl Agenda {
     pub fn new(playlist: crate::present::playlist::Playlist) -> Agenda {
-        let n = playlist.sections.len();
         Agenda {
-            rooms: playlist
+            parts: playlist
                 .sections
                 .iter()
-                .map(|s| Room::new(s.scenario.quizzes.len()))
+                .enumerate()
+                .map(|(i, s)| PartKept {
+                    room: Room::new(s.scenario.quizzes.len()),
+                    spent: 0,
+                    shown: i == 0,
+                })
                 .collect(),
-            spent: vec![0; n],
-            shown: (0..n).map(|i| i == 0).collect(),
             card: None,
             cards: false,
             playlist,
@@ -117,12 +126,12 @@ impl Agenda {
 
     /// How many sections have been on screen.
     pub fn parts_shown(&self) -> usize {
-        self.shown.iter().filter(|s| **s).count()
+        self.parts.iter().filter(|p| p.shown).count()
     }
 
     /// Seconds spent on the section on screen, given the talk's elapsed seconds.
     pub fn section_secs(&self, elapsed: u64) -> u64 {
-        self.spent.get(self.at).copied().unwrap_or(0) + elapsed.saturating_sub(self.entered)
+        self.parts.get(self.at).map_or(0, |p| p.spent) + elapsed.saturating_sub(self.entered)
     }
 
     /// Seconds left of the section's budget (negative once over it), if it has one.
@@ -144,30 +153,22 @@ impl Agenda {
                 .is_some_and(|(old, new)| old.source == new.source)
         };
         let same: Vec<bool> = (0..n).map(kept).collect();
-        let rooms = std::mem::take(&mut self.rooms);
-        let mut rooms = rooms.into_iter();
-        self.rooms = (0..n)
+        let mut old = std::mem::take(&mut self.parts).into_iter();
+        self.parts = (0..n)
             .map(|i| {
-                let old = rooms.next().unwrap_or_default();
+                let old = old.next().unwrap_or_default();
                 let quizzes = playlist.sections[i].scenario.quizzes.len();
-                if same[i] && old.quizzes.len() == quizzes {
-                    old
+                let room = if same[i] && old.room.quizzes.len() == quizzes {
+                    old.room
                 } else {
                     Room::new(quizzes)
+                };
+                PartKept {
+                    room,
+                    spent: if same[i] { old.spent } else { 0 },
+                    shown: same[i] && old.shown,
                 }
             })
-            .collect();
-        self.spent = (0..n)
-            .map(|i| {
-                if same[i] {
-                    self.spent.get(i).copied().unwrap_or(0)
-                } else {
-                    0
-                }
-            })
-            .collect();
-        self.shown = (0..n)
-            .map(|i| same[i] && self.shown.get(i).copied().unwrap_or(false))
             .collect();
         self.at = self.at.min(n.saturating_sub(1));
         self.playlist = playlist;
@@ -175,13 +176,13 @@ impl Agenda {
 
     /// Leaves the section on screen at `elapsed` for `to`: its time is kept.
     pub fn move_to(&mut self, to: usize, elapsed: u64) {
-        if let Some(spent) = self.spent.get_mut(self.at) {
-            *spent += elapsed.saturating_sub(self.entered);
+        if let Some(part) = self.parts.get_mut(self.at) {
+            part.spent += elapsed.saturating_sub(self.entered);
         }
         self.at = to;
         self.entered = elapsed;
-        if let Some(shown) = self.shown.get_mut(to) {
-            *shown = true;
+        if let Some(part) = self.parts.get_mut(to) {
+            part.shown = true;
         }
     }
 }
@@ -226,11 +227,11 @@ impl Talk {
     /// included.
     pub fn session_score(&self) -> Score {
         let others = self.agenda.as_ref().map_or(Score::default(), |a| {
-            a.rooms
+            a.parts
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| *i != a.at)
-                .map(|(_, r)| r.score())
+                .map(|(_, p)| p.room.score())
                 .fold(Score::default(), |x, y| x + y)
         });
         self.room.score() + others
@@ -240,10 +241,10 @@ impl Talk {
     pub fn room_answered(&self) -> bool {
         self.room.any()
             || self.agenda.as_ref().is_some_and(|a| {
-                a.rooms
+                a.parts
                     .iter()
                     .enumerate()
-                    .any(|(i, r)| i != a.at && r.any())
+                    .any(|(i, p)| i != a.at && p.room.any())
             })
     }
 }
