@@ -76,11 +76,13 @@ impl Version {
 
     /// The scenario being shown: the original plus the added faults (the one its runs
     /// simulated).
+    #[inline]
     pub fn scenario(&self) -> &Scenario {
         self.runs.scenario()
     }
 
     /// Every design's run of the story.
+    #[inline]
     pub fn runs(&self) -> &Arc<Runs> {
         &self.runs
     }

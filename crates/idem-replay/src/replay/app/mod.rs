@@ -451,6 +451,7 @@ impl App {
     /// an export what the export hides, and, while a question waits for its answer, whatever
     /// would answer it (the room in presenter mode sees no key strategy and no processor
     /// memory then either, unless `L` brings the panels in).
+    #[inline]
     pub fn withheld(&self) -> crate::present::Withheld {
         use crate::present::Withheld;
         match self.talk.present {
@@ -485,6 +486,7 @@ impl App {
     }
 
     /// The quiz that stops the replay at the current tick, if any, with its index.
+    #[inline]
     pub fn quiz_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
         self.version
             .scenario()
@@ -495,6 +497,7 @@ impl App {
     }
 
     /// The question at this tick on the replay's screen (not in compare), if any.
+    #[inline]
     pub fn question_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
         if self.talk.card().is_some() {
             return None;
@@ -506,12 +509,14 @@ impl App {
     }
 
     /// The room's response to the question here, under the design on screen.
+    #[inline]
     pub fn response_here(&self) -> Option<&Response> {
         let (index, _) = self.question_here()?;
         self.talk.room.get(index, self.place.design)
     }
 
     /// The room has answered the question here and the answer waits for its reveal.
+    #[inline]
     pub fn answer_waiting(&self) -> bool {
         self.response_here().is_some_and(Response::waiting)
     }
@@ -519,6 +524,7 @@ impl App {
     /// A question stands at this tick and the replay waits for it: its answer has not been
     /// revealed under any design yet, or the room has answered it again under this design
     /// and the reveal is still to come.
+    #[inline]
     pub fn quiz_pending(&self) -> bool {
         self.question_here().is_some_and(|(i, _)| {
             !self.talk.room.revealed_anywhere(i)
@@ -561,6 +567,7 @@ impl App {
     }
 
     /// The runs of repeated attempts the timeline folds, when folding is on (`f`).
+    #[inline]
     pub fn folds(&self) -> &[crate::replay::repeats::Run] {
         if self.screens.fold {
             self.version.runs().repeats(self.place.design)
@@ -570,28 +577,33 @@ impl App {
     }
 
     /// Where each glossary term is first used in the current design's trace.
+    #[inline]
     pub fn glossary_first(&self) -> &[Option<usize>] {
         self.version
             .runs()
             .glossary_through(self.place.design, self.place.tick)
     }
 
+    #[inline]
     pub fn trace(&self) -> &Trace {
         self.version.trace_of(self.place.design)
     }
 
     /// The words of the current design's trace: those a frame at the current tick reads
     /// ([`crate::replay::prepare::Runs::words`]).
+    #[inline]
     pub fn told(&self) -> &Told {
         self.version
             .runs()
             .words(self.place.design, self.place.tick)
     }
 
+    #[inline]
     pub fn last_tick(&self) -> usize {
         self.trace().ticks.len().saturating_sub(1)
     }
 
+    #[inline]
     pub fn at_end(&self) -> bool {
         self.place.tick >= self.last_tick()
     }
@@ -637,6 +649,7 @@ impl App {
     }
 
     /// The current virtual time.
+    #[inline]
     pub fn now(&self) -> Instant {
         match self.screens.screen {
             Screen::Replay | Screen::Window => self.now_on_replay(),

@@ -53,6 +53,7 @@ impl Presenting {
     }
 
     /// What is hidden from the room right now.
+    #[inline]
     pub fn hidden(&self) -> crate::present::Hide {
         if self.revealed {
             crate::present::Hide::default()
@@ -214,6 +215,7 @@ impl Talk {
     }
 
     /// The talk's own card on screen instead of the story, if any.
+    #[inline]
     pub fn card(&self) -> Option<Card> {
         self.agenda.as_ref().and_then(|a| a.card)
     }
