@@ -4,11 +4,7 @@
 //! A test binary of its own, apart from `tests/integration`: a child's peak memory counts the
 //! memory of the process it was started from, and here that process is small.
 
-#[path = "../crates/idem-core/tests/engine/common/inline.rs"]
-#[allow(dead_code)] // the shared story makers; this binary needs one of them
-mod inline;
-
-use inline::every_attempt_lost;
+use idem_testkit::inline::every_attempt_lost;
 use std::time::{Duration, Instant};
 
 /// A folder of its own under the system temp dir, removed on drop.

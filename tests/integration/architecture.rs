@@ -1,16 +1,19 @@
 //! Holds what the compiler cannot say about the layers. The workspace's crates are the
 //! layers the compiler holds (`idem-sim` below `idem-story`, below `idem-core`, below
-//! `idem-window`, below `idem-net` and `idem-tui`, below `idem`): a crate's manifest names what it may use, so no terminal crate
-//! reaches the engine, no network or database crate reaches the replay, and clap stays in the
+//! `idem-window`, below `idem-net` and `idem-replay`, below `idem-tui`, below `idem`): a
+//! crate's manifest names what it may use, so no terminal crate reaches the engine or the
+//! replay's model, no network or database crate reaches the replay, and clap stays in the
 //! command line (`each_crate_names_only_the_crates_beneath_it` holds the manifests to it).
 //! Inside a crate, too, every module sits on a floor, and an import may only point down to a
 //! lower floor, never up or sideways across one:
 //!
 //! ```text
 //!   main, cli, fuzzing       the command line; the fuzz targets' bodies     idem
-//!   export                   handouts, drawn with the replay's own frames   idem-tui
-//!   tui                      the replay, presenter and notes screens        idem-tui
-//!   present                  session files, the link to the notes           idem-tui
+//!   export                   handouts: drawn with the replay's frames       idem-tui
+//!                            (SVG, cast); the Markdown one                  idem-replay
+//!   tui                      the loop, runtime and drawing of the screens   idem-tui
+//!   replay                   the replay's model: state, update, key table   idem-replay
+//!   present                  session files, the link to the notes           idem-replay
 //!   serve, drill             the HTTP processor, the drill of an endpoint   idem-net
 //!   window                   the window calculator                          idem-window
 //!   import                   an incident's records read into a scenario      idem-import
@@ -34,6 +37,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("sim", 1),
     ("story", 2),
     ("bounded_read", 3),
+    ("checkers", 3),
     ("files", 4),
     ("scenario", 6),
     ("explore", 7),
@@ -43,12 +47,13 @@ const FLOORS: &[(&str, u8)] = &[
     ("present", 8),
     ("serve", 8),
     ("drill", 8),
-    ("tui", 9),
-    ("export", 10),
-    ("cli", 11),
-    ("fuzzing", 12),
-    ("main", 12),
-    ("lib", 13),
+    ("replay", 9),
+    ("tui", 10),
+    ("export", 11),
+    ("cli", 12),
+    ("fuzzing", 13),
+    ("main", 13),
+    ("lib", 14),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -69,7 +74,11 @@ const CRATES: &[(&str, &[&str])] = &[
     ("crates/idem-core", &["idem-sim", "idem-story"]),
     ("crates/idem-window", &["idem-core"]),
     ("crates/idem-net", &["idem-core", "idem-window"]),
-    ("crates/idem-tui", &["idem-core", "idem-window"]),
+    ("crates/idem-replay", &["idem-core", "idem-window"]),
+    (
+        "crates/idem-tui",
+        &["idem-core", "idem-window", "idem-replay"],
+    ),
     ("crates/idem-import", &["idem-core"]),
     (
         "",
@@ -81,7 +90,12 @@ const CRATES: &[(&str, &[&str])] = &[
             "idem-import",
         ],
     ),
+    ("crates/idem-testkit", &["idem-story"]),
 ];
+
+/// The crate only tests use: any crate may name it among its dev-dependencies, and no crate
+/// among its dependencies.
+const TEST_KIT: &str = "idem-testkit";
 
 /// The source folders of the workspace's crates. The floors run through all of them: a
 /// module's floor is the same whichever crate holds it.
@@ -157,6 +171,7 @@ fn named_modules(code: &str) -> BTreeSet<String> {
         "idem_core::",
         "idem_window::",
         "idem_net::",
+        "idem_replay::",
         "idem_tui::",
     ] {
         for (i, _) in code.match_indices(prefix) {
@@ -309,6 +324,9 @@ fn each_crate_names_only_the_crates_beneath_it() {
             ("dev-dependencies", false),
         ] {
             for dep in table_keys(table) {
+                if dep == TEST_KIT && !strict {
+                    continue;
+                }
                 if dep.starts_with("idem") {
                     assert!(
                         beneath.contains(&dep.as_str()),
@@ -334,7 +352,11 @@ fn each_crate_names_only_the_crates_beneath_it() {
 /// A file's module path under `src`: `src/tui/window/view.rs` is `tui::window::view`, and a
 /// folder's `mod.rs` is the folder.
 fn module_path(file: &Path) -> Vec<String> {
-    let relative = in_crate(file);
+    module_path_of(in_crate(file))
+}
+
+/// [`module_path`] of a path inside a crate's `src`.
+fn module_path_of(relative: &Path) -> Vec<String> {
     let mut parts: Vec<String> = relative
         .components()
         .map(|c| {
@@ -350,23 +372,32 @@ fn module_path(file: &Path) -> Vec<String> {
     parts
 }
 
-/// The sibling modules a file's code (its tests left out) names: `super::x` and `super::{x, y}`,
-/// or `crate::…::x` for a module in the same folder.
-fn siblings_named(file: &Path, modules: &BTreeSet<Vec<String>>) -> BTreeSet<Vec<String>> {
-    let me = module_path(file);
-    let parent = &me[..me.len().saturating_sub(1)];
-    let mut code = code_of(file);
+/// The modules a file's code (its tests left out) names, as paths from its crate's root:
+/// `super::x`, `super::super::x` and `super::{x, y}` resolved from where the file stands,
+/// `crate::a::b` as written.
+fn paths_named(me: &[String], code: &str) -> BTreeSet<Vec<String>> {
+    let mut code = code.to_string();
     if let Some(i) = code.find("#[cfg(test)]") {
         code.truncate(i);
     }
-    let mut named = BTreeSet::new();
     let word = |s: &str| -> String {
         s.chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect()
     };
+    let mut named = BTreeSet::new();
     for (i, _) in code.match_indices("super::") {
-        let rest = &code[i + "super::".len()..];
+        // Only the start of a chain: `super::super::x` is read once, from its first `super`.
+        if code[..i].ends_with("::") {
+            continue;
+        }
+        let mut rest = &code[i..];
+        let mut up = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            rest = r;
+            up += 1;
+        }
+        let base = &me[..me.len().saturating_sub(up)];
         let names: Vec<String> = match rest.strip_prefix('{') {
             Some(group) => group[..group.find('}').unwrap_or(group.len())]
                 .split(',')
@@ -374,8 +405,8 @@ fn siblings_named(file: &Path, modules: &BTreeSet<Vec<String>>) -> BTreeSet<Vec<
                 .collect(),
             None => vec![word(rest)],
         };
-        for n in names {
-            let mut path = parent.to_vec();
+        for n in names.into_iter().filter(|n| !n.is_empty()) {
+            let mut path = base.to_vec();
             path.push(n);
             named.insert(path);
         }
@@ -386,28 +417,56 @@ fn siblings_named(file: &Path, modules: &BTreeSet<Vec<String>>) -> BTreeSet<Vec<
             .map(word)
             .take_while(|w| !w.is_empty())
             .collect();
-        if path.len() >= me.len() && path[..parent.len()] == *parent {
-            named.insert(path[..me.len()].to_vec());
-        }
+        named.insert(path);
     }
-    named.retain(|p| p != &me && modules.contains(p));
     named
 }
 
-/// No modules of one folder name each other in a circle, of two or of more: in each folder
-/// the modules stand in an order, every one naming only those below it, and what two need
-/// lives below both.
+/// The modules and folders one file makes its own folder's modules, and every folder it sits
+/// in, lean on. A file of `tui/window/` naming `crate::tui::view::fit` makes `tui::window`
+/// lean on `tui::view`, its sibling in `tui/`; a file naming its own sibling makes itself
+/// lean on it. Each edge joins two siblings of one folder.
+fn leanings(file: &Path, modules: &BTreeSet<Vec<String>>) -> Vec<(Vec<String>, Vec<String>)> {
+    leanings_of(&module_path(file), &code_of(file), modules)
+}
+
+/// [`leanings`] of the code of the module `me`.
+fn leanings_of(
+    me: &[String],
+    code: &str,
+    modules: &BTreeSet<Vec<String>>,
+) -> Vec<(Vec<String>, Vec<String>)> {
+    let mut out = Vec::new();
+    for path in paths_named(me, code) {
+        for depth in 1..=me.len() {
+            let (from, parent) = (&me[..depth], &me[..depth - 1]);
+            if path.len() < depth || path[..depth - 1] != *parent {
+                continue;
+            }
+            let to = &path[..depth];
+            if to != from && modules.contains(to) {
+                out.push((from.to_vec(), to.to_vec()));
+            }
+        }
+    }
+    out
+}
+
+/// No modules of one folder name each other in a circle, of two or of more, and no folders
+/// of one folder either (a file anywhere under `tui/window/` naming `tui::view` while one
+/// under `tui/view/` names `tui::window` is a circle of the two folders): in each folder the
+/// modules stand in an order, every one naming only those below it, and what two need lives
+/// below both.
 #[test]
 fn no_modules_of_a_folder_import_each_other_in_a_circle() {
     let files = all_files();
-    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_path(f)).collect();
+    let modules = every_module(&files);
     let mut edges: std::collections::BTreeMap<Vec<String>, BTreeSet<Vec<String>>> =
         std::collections::BTreeMap::new();
     for f in &files {
-        edges
-            .entry(module_path(f))
-            .or_default()
-            .extend(siblings_named(f, &modules));
+        for (from, to) in leanings(f, &modules) {
+            edges.entry(from).or_default().insert(to);
+        }
     }
     // Depth first: a module met again while still on the path closes a circle.
     fn walk(
@@ -440,5 +499,119 @@ fn no_modules_of_a_folder_import_each_other_in_a_circle() {
     assert!(
         circles.is_empty(),
         "modules that import each other: {circles:#?}"
+    );
+}
+
+/// Every module and folder of the sources: each file's module path and the folders above it.
+fn every_module(files: &[PathBuf]) -> BTreeSet<Vec<String>> {
+    let mut modules = BTreeSet::new();
+    for f in files {
+        let path = module_path(f);
+        for depth in 1..=path.len() {
+            modules.insert(path[..depth].to_vec());
+        }
+    }
+    modules
+}
+
+/// The check sees two folders leaning on each other through files deep inside them, and
+/// resolves `super` from a folder's `mod.rs` and through `super::super`.
+#[test]
+fn the_circle_check_sees_folders_as_well_as_files() {
+    let path = |p: &[&str]| -> Vec<String> { p.iter().map(|s| s.to_string()).collect() };
+    let modules: BTreeSet<Vec<String>> = [
+        path(&["tui"]),
+        path(&["tui", "view"]),
+        path(&["tui", "view", "lanes"]),
+        path(&["tui", "window"]),
+        path(&["tui", "window", "view"]),
+    ]
+    .into_iter()
+    .collect();
+    let lean =
+        |file: &str, code: &str| leanings_of(&module_path_of(Path::new(file)), code, &modules);
+    let there = (path(&["tui", "window"]), path(&["tui", "view"]));
+    let back = (path(&["tui", "view"]), path(&["tui", "window"]));
+    assert_eq!(
+        lean("tui/window/view.rs", "use crate::tui::view::fit;"),
+        [there]
+    );
+    // A folder's mod.rs is the folder: its `super` is the folder above.
+    let from_mod = lean("tui/view/mod.rs", "use super::window::render;");
+    assert_eq!(from_mod, std::slice::from_ref(&back));
+    assert_eq!(
+        lean("tui/view/lanes.rs", "use super::super::window::Row;"),
+        [back]
+    );
+    // Within a folder, as before: a file leans on its sibling.
+    let siblings = lean("tui/window/view.rs", "use super::matrix::draw;");
+    assert!(siblings.is_empty(), "no such module: {siblings:?}");
+}
+
+/// Every Rust file of the workspace's crates, their tests and benches included.
+fn every_rust_file_of_the_workspace() -> Vec<PathBuf> {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for (dir, _) in CRATES {
+        for sub in ["src", "tests", "benches"] {
+            let folder = here.join(dir).join(sub);
+            if folder.is_dir() {
+                rust_files(&folder, &mut files);
+            }
+        }
+    }
+    files
+}
+
+/// The tests docs/architecture.md names as holding its statements: each name in backticks
+/// between a `held:` and the next closing bracket that reads as a function's name.
+fn tests_the_page_names(page: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for (i, _) in page.match_indices("held:") {
+        let rest = &page[i..];
+        let marked = &rest[..rest.find(')').unwrap_or(rest.len())];
+        for (n, quoted) in marked.split('`').enumerate() {
+            let a_name = !quoted.is_empty()
+                && quoted
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            if n % 2 == 1 && a_name {
+                names.push(quoted.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// docs/architecture.md marks each statement a test holds with the test's name: every name
+/// so marked is a test of the workspace, so a test renamed or removed leaves no statement
+/// claiming to be held.
+#[test]
+fn every_test_the_architecture_page_names_exists() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(here.join("docs/architecture.md")).expect("the page");
+    let names = tests_the_page_names(&page);
+    assert!(
+        names.len() >= 10,
+        "the page marks few statements: {names:?}"
+    );
+    let sources: Vec<String> = every_rust_file_of_the_workspace()
+        .iter()
+        .map(|f| std::fs::read_to_string(f).expect("a source file is text"))
+        .collect();
+    let missing: Vec<&String> = names
+        .iter()
+        .filter(|name| {
+            let defined = format!("fn {name}(");
+            !sources.iter().any(|s| s.contains(&defined))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md names tests that do not exist: {missing:?}"
+    );
+    assert_eq!(
+        tests_the_page_names("a (held: `one_test` and `two`, not `Three`) `four`"),
+        ["one_test", "two"]
     );
 }

@@ -1158,7 +1158,8 @@ fn enter_on_an_imported_stack_opens_its_replay() {
     ]))
     .expect("valid");
     let mut screen = WindowScreen::new(stack);
-    let WindowAction::OpenScenario(scenario) = screen.handle_key(common::key(KeyCode::Enter))
+    let WindowAction::OpenScenario(scenario) =
+        screen.handle_key(idem::tui::keymap::key(common::key(KeyCode::Enter)))
     else {
         panic!("Enter replays: {:?}", screen.notice());
     };

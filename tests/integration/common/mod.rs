@@ -5,16 +5,10 @@
 
 #![allow(dead_code)]
 
-// The checkers of the engine and its words live with the engine's own tests, in the core
-// crate; the tests here that check a run's words or end state use the same ones.
-#[path = "../../../crates/idem-core/tests/engine/common/claims.rs"]
-pub mod claims;
-#[path = "../../../crates/idem-core/tests/engine/common/end_state.rs"]
-pub mod end_state;
-#[path = "../../../crates/idem-core/tests/engine/common/inline.rs"]
-pub mod inline;
-#[path = "../../../crates/idem-core/tests/engine/common/truth.rs"]
-pub mod truth;
+// The checkers of the engine and its words are the test kit's (`crates/idem-testkit`), which
+// the engine's own tests use too. Not every test binary that shares this file uses each.
+#[allow(unused_imports)]
+pub use idem_testkit::{claims, end_state, inline, truth};
 
 use idem::scenario::library::{BUILTIN, default_scenario};
 use idem::sim::{Fact, TickKind, Trace};

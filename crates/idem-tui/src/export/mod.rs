@@ -4,8 +4,10 @@
 
 pub mod cast;
 pub mod frame;
-pub mod markdown;
 pub mod svg;
+
+/// The Markdown handout needs no terminal: it is the model crate's.
+pub use idem_replay::export::markdown;
 
 use crate::scenario::Scenario;
 use crate::scenario::values::ClockTime;

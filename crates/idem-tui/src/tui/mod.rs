@@ -1,34 +1,24 @@
-//! The interactive replay: application state, messages, the update function, the key map and
-//! the views, and the loop that ties them to a real terminal.
+//! The interactive replay on a real terminal: the loop and the runtime that run what the
+//! update asks for, the backend, and the views that draw the state. The state, the messages
+//! and the update function are the model crate's (`idem-replay`), re-exported here under the
+//! paths they have always had; nothing there can draw.
 
-pub mod app;
-pub mod arrive;
+pub use crate::replay::{
+    app, arrive, checklist, effect, key, msg, picker, prepare, repeats, results, room, shown,
+    spare, update, version,
+};
 pub mod backend;
 pub mod cells;
-pub mod checklist;
-pub mod effect;
 pub mod first;
 pub mod keymap;
-pub mod msg;
+pub mod kit;
 pub mod notes;
-pub mod picker;
-pub mod prepare;
 pub mod program;
-pub mod repeats;
-pub mod results;
-pub mod room;
 pub mod session;
-pub mod shown;
-pub mod spare;
 pub mod terminal;
 pub mod theme;
 pub mod traffic;
-pub mod update;
-pub mod version;
 pub mod view;
 pub mod window;
 
-pub use app::App;
-pub use effect::Effect;
-pub use msg::Msg;
-pub use update::{settle, update};
+pub use crate::replay::{App, Effect, Msg, settle};

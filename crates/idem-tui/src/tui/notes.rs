@@ -182,6 +182,7 @@ pub struct Notes {
 impl Program for Notes {
     type Msg = NotesMsg;
     type Effect = std::convert::Infallible;
+    type Hits = ();
 
     fn message(&self, event: &Event) -> Option<NotesMsg> {
         match event {
@@ -362,9 +363,9 @@ pub fn state_lines(sheet: &Sheet, since: u64) -> Vec<String> {
         let left = s.left_secs.map_or(String::new(), |left| {
             let now = left - since as i64;
             if now < 0 {
-                format!(" · {} over", crate::tui::shown::clock(-now))
+                format!(" · {} over", crate::replay::shown::clock(-now))
             } else {
-                format!(" · {} left", crate::tui::shown::clock(now))
+                format!(" · {} left", crate::replay::shown::clock(now))
             }
         });
         lines.push(format!("{section}{left}"));

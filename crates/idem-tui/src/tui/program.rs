@@ -32,11 +32,27 @@ pub enum Wake {
 pub trait Program {
     type Msg;
     type Effect;
+    /// What a frame says about where it drew things a click can choose: the loop keeps the
+    /// last frame's and hands it to [`Program::message_at`]. The state never holds it, so
+    /// drawing changes nothing in it. `()` for a program no click acts on.
+    type Hits: Default;
     /// The message a terminal event stands for, if any.
     fn message(&self, event: &Event) -> Option<Self::Msg>;
+    /// The message a terminal event stands for, read against where the last frame drew
+    /// things: by default, as [`Program::message`].
+    fn message_at(&self, event: &Event, hits: &Self::Hits) -> Option<Self::Msg> {
+        let _ = hits;
+        self.message(event)
+    }
     /// Applies a message; the only place the program's state changes.
     fn update(&mut self, msg: Self::Msg) -> Vec<Self::Effect>;
     fn view(&self, frame: &mut Frame, theme: &Theme);
+    /// Draws a frame and says where it drew what a click can choose: by default, as
+    /// [`Program::view`], with nothing to choose.
+    fn view_hits(&self, frame: &mut Frame, theme: &Theme) -> Self::Hits {
+        self.view(frame, theme);
+        Self::Hits::default()
+    }
     /// Told once, when the first frame is on the screen.
     fn shown(&mut self) {}
     /// Whether the program has finished.
@@ -87,6 +103,7 @@ pub fn run<H: Host, P: Program, R: Runtime<P>>(
 ) -> io::Result<()> {
     let mut dirty = true;
     let mut shown = false;
+    let mut hits = P::Hits::default();
     loop {
         for msg in runtime.news(program) {
             dispatch(program, runtime, msg);
@@ -98,7 +115,7 @@ pub fn run<H: Host, P: Program, R: Runtime<P>>(
         if dirty {
             let first = host.first_frame();
             let terminal = host.terminal();
-            let paint = |frame: &mut ratatui::Frame| program.view(frame, theme);
+            let paint = |frame: &mut ratatui::Frame| hits = program.view_hits(frame, theme);
             let drawn = if first {
                 super::first::draw_on_blank(terminal, paint)
             } else {
@@ -113,7 +130,7 @@ pub fn run<H: Host, P: Program, R: Runtime<P>>(
         }
         match host.wait(runtime.patience(program))? {
             Wake::Event(event) => {
-                if let Some(msg) = program.message(&event) {
+                if let Some(msg) = program.message_at(&event, &hits) {
                     dispatch(program, runtime, msg);
                     dirty = true;
                 }

@@ -1,17 +1,17 @@
 //! The replay on a real terminal (a [`Session`]): the replay as a [`Program`], and its
 //! [`Runtime`], the part that touches the world.
 
-use super::app::App;
-use super::effect::{Effect, run_now};
 use super::keymap::map_key;
-use super::msg::Msg;
-use super::prepare::{After, Job, Prepared, prepare_job};
 use super::program::{self, Program, Runtime};
 use super::session::Session;
 use super::theme::Theme;
-use super::update::update;
 use super::view;
 use crate::present::link::{Position, Publisher, socket_place};
+use crate::replay::app::App;
+use crate::replay::effect::{Effect, run_now};
+use crate::replay::msg::Msg;
+use crate::replay::prepare::{After, Job, Prepared, prepare_job};
+use crate::replay::update::update;
 use ratatui::Frame;
 use ratatui::crossterm::event::Event;
 use std::io;
@@ -78,11 +78,19 @@ pub fn unable_to_draw() -> Option<&'static str> {
 impl Program for App {
     type Msg = Msg;
     type Effect = Effect;
+    type Hits = view::Hits;
 
+    /// As [`Program::message_at`] with no frame drawn: a click then chooses nothing.
     fn message(&self, event: &Event) -> Option<Msg> {
+        self.message_at(event, &view::Hits::default())
+    }
+
+    fn message_at(&self, event: &Event, hits: &view::Hits) -> Option<Msg> {
         match event {
             Event::Key(key) => map_key(*key, self),
-            Event::Mouse(mouse) if self.screens.mouse => super::keymap::map_mouse(*mouse, self),
+            Event::Mouse(mouse) if self.screens.mouse => {
+                super::keymap::map_mouse(*mouse, self, hits)
+            }
             _ => None,
         }
     }
@@ -95,12 +103,16 @@ impl Program for App {
         view::draw(frame, self, theme);
     }
 
+    fn view_hits(&self, frame: &mut Frame, theme: &Theme) -> view::Hits {
+        view::drawn(frame, self, theme)
+    }
+
     /// The first frame may have been drawn from the story's opening alone: every later one
     /// is drawn from the whole story. The glossary's search, which the first frame did
     /// without, is built on the spare thread.
     fn shown(&mut self) {
         self.version.runs().open();
-        super::spare::lend(crate::story::glossary::prepare);
+        crate::replay::spare::lend(crate::story::glossary::prepare);
     }
 
     fn done(&self) -> bool {
@@ -230,11 +242,11 @@ impl ResultsWriter {
     /// Sends the answers as they stand, when they changed (or only the clock did, now and
     /// then), or always with `now`.
     fn offer(&mut self, app: &App, now: bool) {
-        let made = super::results::results(app);
+        let made = crate::replay::results::results(app);
         let mut still = made.clone();
         still.elapsed_secs = 0;
         still.parts.iter_mut().for_each(|p| p.secs = 0);
-        let key = super::results::render(&still, &self.out.path);
+        let key = crate::replay::results::render(&still, &self.out.path);
         let due = match &self.last {
             None => true,
             Some((last, at)) => *last != key || at.elapsed() >= CLOCK_EVERY,
@@ -242,7 +254,7 @@ impl ResultsWriter {
         if (due || now)
             && let Some(tx) = &self.tx
         {
-            let _ = tx.send(super::results::render(&made, &self.out.path));
+            let _ = tx.send(crate::replay::results::render(&made, &self.out.path));
             self.last = Some((key, Instant::now()));
         }
     }
@@ -283,7 +295,8 @@ pub fn run_taken(mut app: App, taking: Taking, results: Option<ResultsOut>) -> i
 pub fn summary(app: &App) -> Option<String> {
     app.talk.present?;
     let score = app.talk.session_score().text()?;
-    let elapsed = crate::tui::shown::clock(app.talk.present.map_or(0, |p| p.elapsed_secs) as i64);
+    let elapsed =
+        crate::replay::shown::clock(app.talk.present.map_or(0, |p| p.elapsed_secs) as i64);
     let parts = app.talk.agenda.as_ref().map_or(String::new(), |a| {
         let shown = a.parts_shown();
         format!(" · {shown} of {} parts shown", a.playlist.sections.len())
@@ -357,7 +370,7 @@ impl Runtime<App> for Replay {
             }
             // Reading a folder or a file the user named, writing one, and a search may wait
             // or take long: beside the loop, so keys (Esc, q, Ctrl-C) are always read.
-            other if super::effect::runs_beside(&other) => {
+            other if crate::replay::effect::runs_beside(&other) => {
                 let tx = self.chores.0.clone();
                 self.chores_running += 1;
                 std::thread::spawn(move || {
@@ -627,7 +640,7 @@ impl NotesLink {
             .talk
             .published
             .as_ref()
-            .map_or_else(|| super::shown::shown(app), |(.., s)| s.clone());
+            .map_or_else(|| crate::replay::shown::shown(app), |(.., s)| s.clone());
         shown.left_secs = app
             .talk
             .agenda

@@ -10,7 +10,10 @@ use idem::sim::Design;
 use idem::tui::app::{Overlay, Screen};
 use idem::tui::keymap::map_mouse;
 use idem::tui::program::Program;
+use idem::tui::view::Hits;
 use idem::tui::{App, Msg, settle};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
 fn mouse(kind: MouseEventKind, column: u16, row: u16) -> MouseEvent {
@@ -26,10 +29,21 @@ fn click(column: u16, row: u16) -> MouseEvent {
     mouse(MouseEventKind::Down(MouseButton::Left), column, row)
 }
 
+/// Where a frame of the replay at `width`×`height` drew what a click can choose, as the
+/// loop keeps it.
+fn drawn(app: &App, width: u16, height: u16) -> Hits {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    let mut hits = Hits::default();
+    terminal
+        .draw(|f| hits = idem::tui::view::drawn(f, app, &common::PLAIN))
+        .expect("drawing never fails");
+    hits
+}
+
 /// Draws the replay at 80×24, then maps and applies the event, as the loop does.
 fn act(app: &mut App, event: MouseEvent) -> Option<Msg> {
-    let _ = render(app, 80, 24);
-    let msg = map_mouse(event, app);
+    let hits = drawn(app, 80, 24);
+    let msg = map_mouse(event, app, &hits);
     if let Some(m) = msg.clone() {
         settle(app, m);
     }
@@ -62,7 +76,7 @@ fn a_click_on_a_design_tab_switches_to_it_keeping_the_moment() {
     assert_eq!(app.place.tick, tick, "the same moment, another design");
     // The bar between two tabs belongs to neither.
     let (x, y) = find(&render(&app, 80, 24), "│ 4 log first");
-    assert_eq!(map_mouse(click(x, y), &app), None);
+    assert_eq!(map_mouse(click(x, y), &app, &drawn(&app, 80, 24)), None);
 }
 
 #[test]
@@ -94,7 +108,7 @@ fn a_click_on_a_timeline_row_goes_to_that_tick() {
     assert_eq!(act(&mut app, click(x, y + 1)), Some(Msg::GoToTick(1)));
     assert_eq!(app.place.tick, 1);
     // Outside the rows: nothing.
-    assert_eq!(map_mouse(click(79, 23), &app), None);
+    assert_eq!(map_mouse(click(79, 23), &app, &drawn(&app, 80, 24)), None);
 }
 
 #[test]
@@ -139,7 +153,7 @@ fn over_the_help_the_wheel_scrolls_it_and_clicks_do_nothing() {
         Some(Msg::Down)
     );
     assert_eq!(app.screens.help_scroll, 1);
-    assert_eq!(map_mouse(click(5, 2), &app), None);
+    assert_eq!(map_mouse(click(5, 2), &app, &drawn(&app, 80, 24)), None);
     assert_eq!(app.place.design, Design::WithCharge);
 }
 
@@ -171,7 +185,7 @@ fn a_click_on_a_folded_row_goes_to_its_first_tick() {
         .iter()
         .position(|l| l.contains("#3"))
         .expect("a third attempt");
-    let msg = map_mouse(click(x, y), &app);
+    let msg = map_mouse(click(x, y), &app, &drawn(&app, 120, 40));
     assert_eq!(msg, Some(Msg::GoToTick(first)));
     settle(&mut app, Msg::GoToTick(first));
     assert_eq!(app.place.tick, first);

@@ -34,7 +34,7 @@ fn ch(c: char) -> KeyEvent {
 /// Presses each key in turn; every one must leave the screen open.
 fn press(screen: &mut WindowScreen, keys: &[KeyEvent]) {
     for k in keys {
-        let action = screen.handle_key(*k);
+        let action = screen.handle_key(idem::tui::keymap::key(*k));
         assert!(
             matches!(action, WindowAction::None),
             "{k:?} should keep the screen open, got {action:?}"
@@ -308,7 +308,10 @@ fn esc_q_w_and_ctrl_c_close_and_releases_do_nothing() {
         KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
     ] {
         assert!(
-            matches!(worked().handle_key(k), WindowAction::Close),
+            matches!(
+                worked().handle_key(idem::tui::keymap::key(k)),
+                WindowAction::Close
+            ),
             "{k:?}"
         );
     }
@@ -325,7 +328,9 @@ fn esc_q_w_and_ctrl_c_close_and_releases_do_nothing() {
 fn enter_opens_a_scenario_with_the_stack_layers() {
     let mut s = worked();
     press(&mut s, &[ch('l'), ch('A')]);
-    let WindowAction::OpenScenario(scenario) = s.handle_key(key(KeyCode::Enter)) else {
+    let WindowAction::OpenScenario(scenario) =
+        s.handle_key(idem::tui::keymap::key(key(KeyCode::Enter)))
+    else {
         panic!("Enter should open a scenario");
     };
     let layers: Vec<(&str, u32, u64)> = scenario
@@ -405,7 +410,7 @@ fn enter_refuses_a_stack_too_large_to_replay_and_says_why() {
         press(&mut s, &[ch('l'); 10]);
     }
     assert_eq!(attempts(&s), 10_000);
-    let action = s.handle_key(key(KeyCode::Enter));
+    let action = s.handle_key(idem::tui::keymap::key(key(KeyCode::Enter)));
     assert!(matches!(action, WindowAction::None));
     let notice = s.notice().expect("a reason");
     let screen = plain(&s, 80, 24);
@@ -654,7 +659,7 @@ fn edited_states() -> Vec<WindowScreen> {
     let mut s = worked();
     let mut out = vec![s.clone()];
     for k in script {
-        let _ = s.handle_key(k);
+        let _ = s.handle_key(idem::tui::keymap::key(k));
         out.push(s.clone());
     }
     // The largest stack the editor builds.

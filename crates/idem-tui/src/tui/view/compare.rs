@@ -4,9 +4,9 @@
 
 use super::fit;
 use super::lanes::mark;
+use crate::replay::app::App;
 use crate::sim::{Design, Instant, Trace};
 use crate::story::outcome::headline;
-use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -121,7 +121,7 @@ fn column(
         format!(
             " {} {} ",
             design.hotkey(),
-            crate::tui::shown::design_name(app, design)
+            crate::replay::shown::design_name(app, design)
         ),
         area.width.saturating_sub(2) as usize,
     );

@@ -1,8 +1,10 @@
 //! The dialogs drawn over the replay: the scenario picker and the save prompt.
 
 use super::fit;
-use crate::tui::app::{App, SavePrompt};
-use crate::tui::picker::Picker;
+use crate::replay::app::{App, SavePrompt};
+use crate::replay::dialog::Open;
+use crate::replay::msg::Msg;
+use crate::replay::picker::Picker;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -299,7 +301,7 @@ pub fn confirm_quit(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme)
 pub fn checklist(frame: &mut Frame<'_>, area: Rect, selected: usize, theme: &Theme) {
     let roomy = area.height >= 22;
     let mut lines = Vec::new();
-    for (i, c) in crate::tui::checklist::CHECKLIST.iter().enumerate() {
+    for (i, c) in crate::replay::checklist::CHECKLIST.iter().enumerate() {
         let style = if i == selected {
             theme.current()
         } else {
@@ -325,4 +327,33 @@ pub fn checklist(frame: &mut Frame<'_>, area: Rect, selected: usize, theme: &The
         lines,
         theme,
     );
+}
+
+/// Any dialog of the model's `replay/dialog/`, drawn the one way they all are: its rows in a
+/// box with its title, the chosen one marked and kept in sight, its footer under them.
+pub fn listed(frame: &mut Frame<'_>, area: Rect, app: &App, open: &Open<App, Msg>, theme: &Theme) {
+    let dialog = &open.0;
+    let rows = dialog.rows(app);
+    let height = area.height.saturating_sub(4).clamp(6, 24);
+    let room = usize::from(height.saturating_sub(4)).max(1);
+    let selected = dialog.selected();
+    let start = (selected + 1).saturating_sub(room);
+    let width = usize::from(area.width.min(96).saturating_sub(2));
+    let mut lines: Vec<Line> = rows
+        .iter()
+        .enumerate()
+        .skip(start)
+        .take(room)
+        .map(|(i, row)| {
+            let style = if i == selected {
+                theme.current()
+            } else {
+                Style::default()
+            };
+            Line::styled(fit(row.as_str(), width), style)
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(dialog.footer().to_string(), theme.dim()));
+    super::popup(frame, area, (96, height), dialog.title(), lines, theme);
 }

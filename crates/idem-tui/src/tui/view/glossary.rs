@@ -1,8 +1,8 @@
 //! The glossary: the words the replay relies on, defined once, and marked in the narration
 //! where the story first uses them.
 
+use crate::replay::app::App;
 use crate::story::glossary::whole_word;
-use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;

@@ -1,8 +1,8 @@
 //! The header (scenario, clock, position, play state), the design bar and the footer.
 
 use super::fit;
+use crate::replay::app::{App, SPEEDS, Screen};
 use crate::sim::Design;
-use crate::tui::app::{App, SPEEDS, Screen};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -187,7 +187,12 @@ fn key_source_words(app: &App) -> Option<(String, String)> {
     Some(words)
 }
 
-pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+pub fn design_bar(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    theme: &Theme,
+) -> Vec<(Rect, Design)> {
     // The full names of all six designs need 134 columns.
     let compact = area.width < 134;
     // In front of a room that is to predict first, the designs are numbers only.
@@ -230,7 +235,7 @@ pub fn design_bar(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         spans.push(Span::styled(why, theme.dim()));
     }
     super::rows(frame.buffer_mut(), area, vec![Line::from(spans)]);
-    app.hits.borrow_mut().designs = tabs;
+    tabs
 }
 
 /// Names that fit all six designs on an 80-column line.
@@ -249,10 +254,10 @@ pub fn footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let compare = app.screens.screen == Screen::Compare;
     // At a question the hint bar says how the room answers, in the mode the keys are in.
     let keys: &[(&str, &str)] = match app.screens.overlay {
-        crate::tui::app::Overlay::Answering => {
+        crate::replay::app::Overlay::Answering => {
             &[("1-9", "the room's answer"), ("Esc", "leave answer mode")]
         }
-        crate::tui::app::Overlay::Voting { .. } => &[
+        crate::replay::app::Overlay::Voting { .. } => &[
             ("0-9", "hands for the marked choice"),
             ("↑↓", "choose"),
             ("Enter", "reveal"),

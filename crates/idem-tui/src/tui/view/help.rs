@@ -1,9 +1,9 @@
 //! The help overlay: every key, the designs, and what the model leaves out. On a short
 //! screen it scrolls (↓ / ↑), and its title says how much is above and below.
 
+use crate::replay::app::{App, Screen};
+use crate::replay::keymap::{KEYS, PRESENTER_KEYS};
 use crate::sim::Design;
-use crate::tui::app::{App, Screen};
-use crate::tui::keymap::{KEYS, PRESENTER_KEYS};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -19,7 +19,11 @@ pub fn help(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mut lines: Vec<Line> = Vec::new();
     // The help belongs to the screen it is opened on.
     let (keys, title, designs) = if app.screens.screen == Screen::Window {
-        (crate::tui::window::KEYS, "Keys of the retry window", false)
+        (
+            crate::replay::window::KEYS,
+            "Keys of the retry window",
+            false,
+        )
     } else if app.talk.present.is_some() {
         (PRESENTER_KEYS, "Keys of presenter mode", true)
     } else {

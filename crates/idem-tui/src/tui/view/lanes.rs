@@ -2,11 +2,11 @@
 //! Ticks after the current one are not drawn, so the room cannot read ahead.
 
 use super::fit;
+use crate::replay::app::App;
 use crate::scenario::LaneNames;
 use crate::sim::trace::{Fate, Message};
 use crate::sim::{Actor, Tick, TickKind, Trace};
 use crate::story::Told;
-use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
@@ -174,23 +174,28 @@ fn service_lanes(trace: &Trace) -> Vec<Actor> {
     })
 }
 
-pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+pub fn timeline(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) -> Vec<(Rect, usize)> {
     // Rows scrolled off the top are counted in the title. Later ticks are not hidden rows:
     // the room is not shown what has not happened yet.
     let rows = usize::from(area.height.saturating_sub(3));
-    let earlier = crate::tui::repeats::visible(app.folds(), app.place.tick, rows).1;
+    let earlier = crate::replay::repeats::visible(app.folds(), app.place.tick, rows).1;
     let title = match earlier {
         0 => " Timeline ".to_string(),
         n => format!(" Timeline · ↑ {n} earlier "),
     };
     let inner = super::outline(frame.buffer_mut(), area, &title, theme.bold());
-    app_rows(frame, inner, app, theme);
+    app_rows(frame, inner, app, theme)
 }
 
 /// The app's story in `inner`: its rows up to the current tick, and where each went, for a
 /// click to find.
-pub fn app_rows(frame: &mut Frame<'_>, inner: Rect, app: &App, theme: &Theme) {
-    let rows = render_rows(
+pub fn app_rows(
+    frame: &mut Frame<'_>,
+    inner: Rect,
+    app: &App,
+    theme: &Theme,
+) -> Vec<(Rect, usize)> {
+    render_rows(
         frame.buffer_mut(),
         inner,
         app.trace(),
@@ -198,8 +203,7 @@ pub fn app_rows(frame: &mut Frame<'_>, inner: Rect, app: &App, theme: &Theme) {
         (&app.version.scenario().lanes, app.withheld()),
         (app.place.tick, app.folds()),
         theme,
-    );
-    app.hits.borrow_mut().rows = rows;
+    )
 }
 
 /// Draws the lane header and the rows up to `current`, scrolled so `current` is visible;
@@ -211,7 +215,7 @@ pub fn render_rows(
     trace: &Trace,
     told: &Told,
     (names, withheld): (&LaneNames, crate::present::Withheld),
-    (current, folds): (usize, &[crate::tui::repeats::Run]),
+    (current, folds): (usize, &[crate::replay::repeats::Run]),
     theme: &Theme,
 ) -> Vec<(Rect, usize)> {
     if inner.height < 2 || inner.width < 30 {
@@ -219,9 +223,9 @@ pub fn render_rows(
     }
     let rows = (inner.height - 1) as usize;
     let last = current.min(trace.ticks.len().saturating_sub(1));
-    let plan = crate::tui::repeats::visible(folds, last, rows).0;
+    let plan = crate::replay::repeats::visible(folds, last, rows).0;
     let start = match plan.first() {
-        Some(crate::tui::repeats::Row::Tick(i)) => *i,
+        Some(crate::replay::repeats::Row::Tick(i)) => *i,
         _ => (current + 1).saturating_sub(rows),
     };
     let full_width = trace
@@ -304,7 +308,7 @@ pub fn render_rows(
     for (row, planned) in plan.iter().enumerate() {
         let y = inner.y + 1 + row as u16;
         let index = match planned {
-            crate::tui::repeats::Row::Tick(i) => *i,
+            crate::replay::repeats::Row::Tick(i) => *i,
             folded => {
                 // Repeated attempts, one row: said once, dimmed, across the lanes. A click
                 // on it goes back to the first tick it stands for, where it unfolds.
@@ -316,7 +320,7 @@ pub fn render_rows(
                     fit(format!("⋮ {words}"), usize::from(lanes.width)),
                     theme.dim(),
                 );
-                if let crate::tui::repeats::Row::Folded { first, .. } = folded {
+                if let crate::replay::repeats::Row::Folded { first, .. } = folded {
                     drawn.push((Rect::new(inner.x, y, inner.width, 1), *first));
                 }
                 continue;

@@ -13,24 +13,27 @@ mod presenter;
 // The drawing primitives, each held to the ratatui code it stands for by the tests beside it.
 pub(super) use super::cells::{outline, put, rows, rules, split, text_at, wrap};
 
-use super::app::{App, Overlay, Screen};
 use super::theme::Theme;
+use crate::replay::app::{App, Overlay, Screen};
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Direction, Rect};
-use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::layout::{Constraint, Direction, Rect};
 
-/// The smallest terminal the replay is laid out for.
-pub const MIN_WIDTH: u16 = 80;
-pub const MIN_HEIGHT: u16 = 24;
+pub use super::keymap::Hits;
+pub use super::kit::{MIN_HEIGHT, MIN_WIDTH, fit, popup, too_small};
 
+/// Draws one frame of the replay.
 pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
+    let _ = drawn(frame, app, theme);
+}
+
+/// Draws one frame of the replay and says where it drew what a click can choose. The state
+/// is only read: what a click needs comes back with the frame.
+pub fn drawn(frame: &mut Frame<'_>, app: &App, theme: &Theme) -> Hits {
+    let mut hits = Hits::default();
     let area = frame.area();
-    // What a click can choose is worked out again with every frame.
-    app.hits.replace(crate::tui::app::Hits::default());
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         too_small(frame, area, "idem", "q quits", theme);
-        return;
+        return hits;
     }
     if app.screens.screen == Screen::Window
         && let Some(w) = &app.screens.window
@@ -39,14 +42,14 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         if app.screens.overlay == Overlay::Help {
             help::help(frame, area, app, theme);
         }
-        return;
+        return hits;
     }
     if let Some(p) = &app.talk.present {
-        presenter::presenter(frame, app, p, theme);
+        hits = presenter::presenter(frame, app, p, theme);
         if !p.blank {
             overlay(frame, area, app, theme);
         }
-        return;
+        return hits;
     }
     // A question and its explanation need more room than a narration sentence.
     let asking = app.screens.screen == Screen::Replay && app.quiz_here().is_some();
@@ -84,7 +87,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         ],
     );
     header::header(frame, head, app, theme);
-    header::design_bar(frame, designs, app, theme);
+    hits.designs = header::design_bar(frame, designs, app, theme);
     match app.screens.screen {
         Screen::Replay | Screen::Window => {
             let side = match area.width {
@@ -97,7 +100,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
                 Direction::Horizontal,
                 [Constraint::Min(40), Constraint::Length(side)],
             );
-            lanes::timeline(frame, timeline, app, theme);
+            hits.rows = lanes::timeline(frame, timeline, app, theme);
             panels::panels(frame, panels, app, theme);
         }
         Screen::Compare => compare::compare(frame, body, app, theme),
@@ -108,6 +111,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         header::footer(frame, foot, app, theme);
     }
     overlay(frame, area, app, theme);
+    hits
 }
 
 /// What is drawn over the screen, if anything. Answer mode and counting hands are drawn in the
@@ -127,8 +131,9 @@ fn overlay(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             dialogs::explore(frame, area, app, found, (*row, *col), theme)
         }
         Overlay::ConfirmQuit => dialogs::confirm_quit(frame, area, app, theme),
+        Overlay::Dialog(open) => dialogs::listed(frame, area, app, open, theme),
         Overlay::Traffic(v) => {
-            let name = |d: crate::sim::Design| crate::tui::shown::design_name(app, d);
+            let name = |d: crate::sim::Design| crate::replay::shown::design_name(app, d);
             let look = crate::tui::traffic::Look {
                 selected: v.selected,
                 name: &name,
@@ -139,83 +144,6 @@ fn overlay(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             crate::tui::traffic::draw(frame, area, &v.report, &look, theme)
         }
     }
-}
-
-/// Says the screen is too small for `what`, and how to leave, instead of a broken layout.
-pub fn too_small(frame: &mut Frame<'_>, area: Rect, what: &str, leave: &str, theme: &Theme) {
-    let lines = vec![
-        Line::styled(format!("{what} needs a larger terminal"), theme.bold()),
-        Line::raw(format!(
-            "Enlarge the terminal to at least {MIN_WIDTH}×{MIN_HEIGHT} (it is {}×{} now).",
-            area.width, area.height
-        )),
-        Line::styled(leave.to_string(), theme.dim()),
-    ];
-    let height = area.height.min(6);
-    let top = area.height.saturating_sub(height) / 2;
-    let rect = Rect::new(area.x, area.y + top, area.width, height);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .alignment(Alignment::Center)
-            .wrap(Wrap { trim: true }),
-        rect,
-    );
-}
-
-/// A box drawn over the screen, centred, at most `width`×`height`: what every overlay is.
-pub fn popup(
-    frame: &mut Frame<'_>,
-    area: Rect,
-    size: (u16, u16),
-    title: &str,
-    lines: Vec<Line<'_>>,
-    theme: &Theme,
-) {
-    let width = area.width.min(size.0);
-    let height = area.height.min(size.1);
-    let rect = Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    );
-    let block = ratatui::widgets::Block::default()
-        .borders(ratatui::widgets::Borders::ALL)
-        .title(format!(" {title} "))
-        .title_style(theme.title());
-    frame.render_widget(ratatui::widgets::Clear, rect);
-    let inside = block.inner(rect);
-    frame.render_widget(block, rect);
-    wrap::draw_wrapped(
-        frame.buffer_mut(),
-        inside,
-        &ratatui::text::Text::from(lines),
-        false,
-        0,
-    );
-}
-
-/// Cuts text to `width` columns, marking the cut with `…`.
-pub fn fit<S: AsRef<str> + Into<String>>(text: S, width: usize) -> String {
-    use unicode_width::UnicodeWidthStr;
-    // Widths are measured on whole strings: a character's width alone can differ from its
-    // width in context (an emoji with a variation selector). Text that fits is given back as
-    // it is, without a copy when it is owned.
-    // No character is wider than its bytes are many, so text with no more bytes than
-    // columns fits without being measured.
-    if text.as_ref().len() <= width || text.as_ref().width() <= width {
-        return text.into();
-    }
-    let text = text.as_ref();
-    if width == 0 {
-        return String::new();
-    }
-    let mut out: String = text.chars().take(width).collect();
-    while !out.is_empty() && out.width() + 1 > width {
-        out.pop();
-    }
-    out.push('…');
-    out
 }
 
 /// Draws `app`'s replay on a test screen as a terminal of `real` would get it: at its
@@ -230,33 +158,4 @@ pub fn draw_on_bounded_screen(
     let theme = crate::tui::theme::Theme::from_env();
     let _ = terminal.draw(|frame| draw(frame, app, &theme));
     size
-}
-
-#[cfg(test)]
-mod tests {
-    use proptest::prelude::*;
-    use unicode_width::UnicodeWidthStr;
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(4096))]
-        /// `fit` takes text with no more bytes than columns as fitting without measuring it:
-        /// no text is wider than its bytes are many, whatever its characters (wide, emoji
-        /// with selectors and joiners, flags, keycaps, controls).
-        #[test]
-        fn no_text_is_wider_than_its_bytes(
-            text in prop_oneof![
-                "\\PC{0,40}",
-                "[a1#*注👩\u{200d}💻🇫🇷\u{fe0f}\u{20e3}\u{301}\u{1100}\u{1161}⚠⌚\t\u{7}]{0,20}",
-            ],
-            width in 0usize..48,
-        ) {
-            prop_assert!(text.width() <= text.len());
-            let cut = super::fit(text.as_str(), width);
-            if text.width() <= width {
-                prop_assert_eq!(cut, text);
-            } else {
-                prop_assert!(cut.ends_with('…') || cut.is_empty());
-            }
-        }
-    }
 }

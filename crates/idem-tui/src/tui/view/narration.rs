@@ -2,8 +2,8 @@
 
 use super::fit;
 use super::wrap::Laid;
+use crate::replay::app::{App, Overlay, Screen};
 use crate::story::outcome::{Tone, headline, reconcile_line, verdict_meaning};
-use crate::tui::app::{App, Overlay, Screen};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -319,7 +319,7 @@ fn question(
 
 /// The design on screen as the room may see it: its name, or its number while hidden.
 fn design_name(app: &App) -> String {
-    crate::tui::shown::design_name(app, app.place.design)
+    crate::replay::shown::design_name(app, app.place.design)
 }
 
 /// Why the answer is what it is: the file's explanation while the story on screen is the one

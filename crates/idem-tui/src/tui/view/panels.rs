@@ -2,9 +2,9 @@
 //! Whatever changed at the current tick is highlighted, found by comparing with the tick before.
 
 use super::fit;
+use crate::replay::app::App;
 use crate::sim::state::{Counters, EntryKind, MemoryEntry, Snapshot, StatementLine};
 use crate::sim::{Instant, Trace};
-use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use crate::units::duration_ms;
 use ratatui::Frame;

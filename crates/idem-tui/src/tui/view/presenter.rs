@@ -3,10 +3,10 @@
 //! It shows its own state too: a what-if in force, a broken edit, the designs compared, a
 //! session's part and its countdown, and at the end the room's score.
 
-use super::fit;
+use super::{Hits, fit};
+use crate::replay::app::{App, Overlay, Presenting, Screen};
+use crate::replay::shown::{banners, clock};
 use crate::story::outcome::headline;
-use crate::tui::app::{App, Overlay, Presenting, Screen};
-use crate::tui::shown::{banners, clock};
 use crate::tui::theme::Theme;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Margin, Rect};
@@ -17,14 +17,17 @@ use ratatui::widgets::{Block, Borders};
 /// The fewest rows the diagram keeps.
 const DIAGRAM_LEAST: u16 = 6;
 
-pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme) {
+/// Draws presenter mode, and says where it drew what a click can choose.
+pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme) -> Hits {
+    let mut hits = Hits::default();
     let area = frame.area();
     if p.blank {
         // A blank screen, as a projector remote's "black" key gives.
-        return;
+        return hits;
     }
     if let (Some(card), Some(agenda)) = (app.talk.card(), app.talk.agenda.as_deref()) {
-        return talk_card(frame, area, app, agenda, card, theme);
+        talk_card(frame, area, app, agenda, card, theme);
+        return hits;
     }
     let roomy = area.height >= 30;
     let state = banners(app);
@@ -64,7 +67,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
         ],
     );
     title_line(frame, head, app, p, theme);
-    super::header::design_bar(frame, designs, app, theme);
+    hits.designs = super::header::design_bar(frame, designs, app, theme);
     let lines: Vec<Line> = state
         .iter()
         .map(|l| Line::styled(fit(format!(" {l}"), banner.width as usize), theme.changed()))
@@ -85,7 +88,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
                 (diagram, None)
             };
             let inner = super::rules(frame.buffer_mut(), timeline, theme.dim());
-            super::lanes::app_rows(frame, inner, app, theme);
+            hits.rows = super::lanes::app_rows(frame, inner, app, theme);
             if let Some(side) = side {
                 if app.quiz_pending() {
                     // An open question: the memory, the ledger, the statement and the counters
@@ -113,6 +116,7 @@ pub fn presenter(frame: &mut Frame<'_>, app: &App, p: &Presenting, theme: &Theme
     }
     money_line(frame, money, app, p, score.as_deref(), theme);
     footer(frame, foot, app, theme);
+    hits
 }
 
 /// The talk's end: the last tick of the last scenario (or of the only one).
@@ -180,7 +184,7 @@ fn title_line(frame: &mut Frame<'_>, area: Rect, app: &App, p: &Presenting, them
         _ => format!("{}/{}", app.place.tick + 1, trace.ticks.len()),
     };
     let play = if app.place.playing {
-        format!("▶ {}×   ", crate::tui::app::SPEEDS[app.place.speed])
+        format!("▶ {}×   ", crate::replay::app::SPEEDS[app.place.speed])
     } else {
         String::new()
     };
@@ -304,11 +308,11 @@ fn talk_card(
     frame: &mut Frame<'_>,
     area: Rect,
     app: &App,
-    agenda: &crate::tui::app::Agenda,
-    card: crate::tui::app::Card,
+    agenda: &crate::replay::app::Agenda,
+    card: crate::replay::app::Card,
     theme: &Theme,
 ) {
-    use crate::tui::app::Card;
+    use crate::replay::app::Card;
     let w = app.withheld();
     let playlist = &agenda.playlist;
     let mut lines = vec![

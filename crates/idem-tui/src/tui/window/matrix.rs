@@ -9,8 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::parts::{boxed, level_marker, level_of, level_style, pad};
+use crate::tui::kit::fit;
 use crate::tui::theme::Theme;
-use crate::tui::view::fit;
 use crate::window::{
     AMBER_FROM, MATRIX_ATTEMPTS, MATRIX_LAYERS, RED_FROM, Report, Stack, attempts_matrix_for,
 };

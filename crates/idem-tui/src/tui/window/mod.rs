@@ -5,20 +5,18 @@
 //! the stack into a scenario the replay can play.
 //!
 //! The replay opens it with `w`; `idem window --tui` runs it on its own with
-//! [`run_standalone`]. State and keys ([`WindowScreen::handle_key`]) need no
-//! terminal; [`render`] draws onto any area.
+//! [`run_standalone`]. State and keys ([`WindowScreen::handle_key`]) are the
+//! model crate's and need no terminal; [`render`] draws onto any area.
 
-mod keys;
 mod matrix;
 mod parts;
-mod state;
 mod tables;
 mod view;
 
-pub use keys::{KEYS, WindowAction, WindowMsg, message};
-pub use state::{
-    BACKOFF_LADDER_MS, DELAY_LADDER_MS, Direction, MAX_ATTEMPTS, MAX_LAYERS, MAX_PATHS,
-    MIN_ATTEMPTS, Row, SAFETY_LADDER, TIMEOUT_LADDER_MS, WINDOW_LADDER_MS, WindowScreen,
+pub use crate::replay::window::{
+    BACKOFF_LADDER_MS, DELAY_LADDER_MS, Direction, KEYS, MAX_ATTEMPTS, MAX_LAYERS, MAX_PATHS,
+    MIN_ATTEMPTS, Row, SAFETY_LADDER, TIMEOUT_LADDER_MS, WINDOW_LADDER_MS, WindowAction, WindowMsg,
+    WindowScreen, keys, message, state,
 };
 pub use view::{MIN_HEIGHT, MIN_WIDTH, render};
 
@@ -43,10 +41,11 @@ pub struct Standalone {
 impl Program for Standalone {
     type Msg = WindowMsg;
     type Effect = std::convert::Infallible;
+    type Hits = ();
 
     fn message(&self, event: &Event) -> Option<WindowMsg> {
         match event {
-            Event::Key(key) => message(*key),
+            Event::Key(key) => message(super::keymap::key(*key)),
             _ => None,
         }
     }

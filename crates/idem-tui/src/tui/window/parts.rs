@@ -3,8 +3,8 @@
 //! layer. Below the view and the panes it lays out (`view.rs`, `matrix.rs`, `tables.rs`).
 
 use crate::story::outcome::Tone;
+use crate::tui::kit::fit;
 use crate::tui::theme::Theme;
-use crate::tui::view::fit;
 use crate::window::{Count, Level, Span as Spell, Stack};
 use ratatui::style::Style;
 use ratatui::widgets::{Block, Borders};

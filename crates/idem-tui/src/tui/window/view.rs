@@ -16,8 +16,8 @@ use super::parts::{boxed, level_marker, level_of, level_style, pad, selected_sty
 use super::state::{Row, WindowScreen};
 use super::{matrix, tables};
 use crate::story::outcome::Tone;
+use crate::tui::kit::fit;
 use crate::tui::theme::Theme;
-use crate::tui::view::fit;
 use crate::window::{AMBER_FROM, Level, RED_FROM, Report, Span as Spell, Stack};
 
 /// The smallest area the screen is laid out for, as for the replay.
@@ -33,7 +33,7 @@ const ROOMY_HEIGHT: u16 = 30;
 pub fn render(frame: &mut Frame<'_>, area: Rect, screen: &WindowScreen, theme: &Theme) {
     frame.render_widget(Clear, area);
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        crate::tui::view::too_small(frame, area, "The retry window", "Esc closes", theme);
+        crate::tui::kit::too_small(frame, area, "The retry window", "Esc closes", theme);
         return;
     }
     let roomy = area.width >= ROOMY_WIDTH && area.height >= ROOMY_HEIGHT;

@@ -4,11 +4,11 @@
 //! arrives in one way only, [`Version::take`]; the update function keeps the what-ifs' lists,
 //! and every view reads the rest.
 
+use crate::replay::prepare::{Prepared, Runs};
 use crate::scenario::Scenario;
 use crate::sim::config::Fault;
 use crate::sim::{Design, PerDesign, Trace};
 use crate::story::Told;
-use crate::tui::prepare::{Prepared, Runs};
 use std::sync::Arc;
 
 #[derive(Debug)]
@@ -76,11 +76,13 @@ impl Version {
 
     /// The scenario being shown: the original plus the added faults (the one its runs
     /// simulated).
+    #[inline]
     pub fn scenario(&self) -> &Scenario {
         self.runs.scenario()
     }
 
     /// Every design's run of the story.
+    #[inline]
     pub fn runs(&self) -> &Arc<Runs> {
         &self.runs
     }

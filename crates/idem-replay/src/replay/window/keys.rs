@@ -1,7 +1,7 @@
 //! From a key press to an edit of the window screen: a pure function of the
 //! screen and the key, so every key can be tested without a terminal.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crate::replay::key::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use std::time::Duration;
 

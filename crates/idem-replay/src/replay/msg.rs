@@ -1,6 +1,6 @@
 //! Everything that can happen to the replay: a key the viewer pressed, or news from outside
 //! (the autoplay timer, the clock, the watched file, a finished simulation, the result of an
-//! effect). [`crate::tui::update`] is the only place any of them changes the state.
+//! effect). [`crate::replay::update`] is the only place any of them changes the state.
 
 use super::picker::Picker;
 use super::prepare::{After, Prepared};
@@ -135,6 +135,11 @@ pub enum Msg {
     Counted(Result<Box<crate::traffic::Report>, String>),
     /// A job that ran beside the loop has sent all it will (the loop's own bookkeeping).
     ChoreDone,
+    /// Open over the screen the dialog this row of the key table opens
+    /// ([`crate::replay::keymap::opener`]).
+    OpenDialog(usize),
+    /// A key for the dialog that is open.
+    InDialog(crate::replay::dialog::DialogKey),
 }
 
 impl Msg {
@@ -178,6 +183,8 @@ impl PartialEq for Msg {
             (ToggleCompared(a), ToggleCompared(b)) => a == b,
             (Explored(a), Explored(b)) => a == b,
             (Searched(a), Searched(b)) => a == b,
+            (OpenDialog(a), OpenDialog(b)) => a == b,
+            (InDialog(a), InDialog(b)) => a == b,
             (
                 FileChanged(_)
                 | SessionChanged(_)

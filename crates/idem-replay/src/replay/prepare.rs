@@ -43,7 +43,7 @@ pub struct Runs {
     glossary_ahead:
         PerDesign<[std::sync::OnceLock<Vec<Option<usize>>>; GLOSSARY_SEARCHED_AHEAD_UP_TO.len()]>,
     /// Each design's runs of repeated attempts (folded with `f`), found when first wanted.
-    repeats: PerDesign<std::sync::OnceLock<Vec<crate::tui::repeats::Run>>>,
+    repeats: PerDesign<std::sync::OnceLock<Vec<crate::replay::repeats::Run>>>,
     /// The words the story's first frame is drawn from, when it opens on its first tick:
     /// the design shown told through that tick alone ([`Scenario::tell_opening`]), the rest
     /// of it told after the frame is drawn.
@@ -82,20 +82,24 @@ struct Opening {
 
 impl Runs {
     /// The scenario simulated: the original plus the what-ifs.
+    #[inline]
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
     }
 
+    #[inline]
     pub fn trace(&self, design: crate::sim::Design) -> &Trace {
         &self.traces[design]
     }
 
+    #[inline]
     pub fn traces(&self) -> &PerDesign<Trace> {
         &self.traces
     }
 
     /// A design's run in words, told now if it has not been yet (or being told on another
     /// thread: then this waits for it).
+    #[inline]
     pub fn telling(&self, design: crate::sim::Design) -> &Told {
         self.told[design].get_or_init(|| {
             if self.only.is_some_and(|o| o != design) {
@@ -110,6 +114,7 @@ impl Runs {
     /// before anything has happened since it was prepared ([`Runs::open`]), its opening, if it
     /// has one; otherwise the whole story, told now. A test holds the first frame drawn from the opening to the one drawn from the
     /// whole story.
+    #[inline]
     pub fn words(&self, design: crate::sim::Design, tick: usize) -> &Told {
         if let Some(told) = self.told[design].get() {
             return told;
@@ -135,6 +140,7 @@ impl Runs {
     }
 
     /// Where a design's story first uses each glossary term, found now if not yet.
+    #[inline]
     pub fn glossary(&self, design: crate::sim::Design) -> &[Option<usize>] {
         self.glossary[design]
             .get_or_init(|| crate::story::glossary::first_uses(self.telling(design)))
@@ -145,6 +151,7 @@ impl Runs {
     /// whole story has not been searched, an early tick is answered from a search of the
     /// story's first ticks alone, made once, so a long story's first frame does not wait for
     /// the search of all of it, and no frame searches again.
+    #[inline]
     pub fn glossary_through(&self, design: crate::sim::Design, tick: usize) -> &[Option<usize>] {
         if let Some(all) = self.glossary[design].get() {
             return all;
@@ -162,9 +169,11 @@ impl Runs {
     }
 
     /// A design's runs of repeated attempts, found now if they have not been yet.
-    pub fn repeats(&self, design: crate::sim::Design) -> &[crate::tui::repeats::Run] {
-        self.repeats[design]
-            .get_or_init(|| crate::tui::repeats::runs(&self.traces[design], self.telling(design)))
+    #[inline]
+    pub fn repeats(&self, design: crate::sim::Design) -> &[crate::replay::repeats::Run] {
+        self.repeats[design].get_or_init(|| {
+            crate::replay::repeats::runs(&self.traces[design], self.telling(design))
+        })
     }
 
     /// Tells every design not told yet, `first` first, and finds their repeats: what the

@@ -28,7 +28,7 @@ pub fn banners(app: &App) -> Vec<String> {
     if let Some(strategy) = app.version.keys_set() {
         lines.push(format!(
             "K: the checkout sends {}",
-            crate::tui::prepare::checkout_keys(strategy)
+            crate::replay::prepare::checkout_keys(strategy)
         ));
     }
     let keying = app.version.original.config.keying();
@@ -37,7 +37,7 @@ pub fn banners(app: &App) -> Vec<String> {
     {
         lines.push(format!(
             "m: the steps after payment are sent with {}",
-            crate::tui::prepare::step_keys(*mode)
+            crate::replay::prepare::step_keys(*mode)
         ));
     }
     if let Some(e) = &app.error {
@@ -86,10 +86,10 @@ pub fn shown(app: &App) -> Shown {
         hidden: hidden.map(|h| format!("hidden from the room: {} (n reveals)", h.words())),
         section: app.talk.agenda.as_ref().and_then(|a| {
             match a.card {
-                Some(crate::tui::app::Card::Agenda) => {
+                Some(crate::replay::app::Card::Agenda) => {
                     return Some("the agenda is on screen: PageDown starts part 1".to_string());
                 }
-                Some(crate::tui::app::Card::End) => {
+                Some(crate::replay::app::Card::End) => {
                     return Some("the end card is on screen: PageUp goes back".to_string());
                 }
                 None => {}
@@ -116,7 +116,7 @@ pub fn shown(app: &App) -> Shown {
 /// Whether the replay plays, at what speed, and whether the room's screen is blank: the same
 /// words on the presenter's title line and in the notes.
 pub fn play_state(app: &App) -> String {
-    let speed = crate::tui::app::SPEEDS[app.place.speed];
+    let speed = crate::replay::app::SPEEDS[app.place.speed];
     if app.talk.present.is_some_and(|p| p.blank) {
         "the room's screen is blank (any key brings it back)".to_string()
     } else if app.place.playing {

@@ -8,7 +8,7 @@ use super::prepare::{After, ErrorsTo, Job, Prepared, checkout_keys, step_keys};
 impl App {
     /// Starts putting a story on screen: says "simulating…" and asks for the simulation,
     /// which the terminal's loop runs on another thread (and tests run at once).
-    pub fn start(&mut self, job: Job) -> crate::tui::effect::Effect {
+    pub fn start(&mut self, job: Job) -> crate::replay::effect::Effect {
         self.jobs.simulating = Some(job.after.doing());
         // The design the story will open under, told with the simulation: a part of a session
         // opens under its own, another scenario under its file's, anything else stays.
@@ -22,7 +22,7 @@ impl App {
             After::Open { .. } => None,
             _ => Some(self.place.design),
         };
-        crate::tui::effect::Effect::Simulate { job, showing }
+        crate::replay::effect::Effect::Simulate { job, showing }
     }
 
     /// Shows a simulated story (or why it could not be simulated), as `after` says.
@@ -153,15 +153,15 @@ impl App {
         &mut self,
         index: usize,
         at_end: bool,
-        leaving: Option<crate::tui::room::Room>,
+        leaving: Option<crate::replay::room::Room>,
     ) {
         let elapsed = self.talk.present.map_or(0, |p| p.elapsed_secs);
         let quizzes = self.version.scenario().quizzes.len();
         let Some(agenda) = self.talk.agenda.as_mut() else {
             return;
         };
-        if let (Some(room), Some(slot)) = (leaving, agenda.rooms.get_mut(agenda.at)) {
-            *slot = room;
+        if let (Some(room), Some(part)) = (leaving, agenda.parts.get_mut(agenda.at)) {
+            part.room = room;
         }
         agenda.move_to(index, elapsed);
         // The part as just read from its file is the one to come back to, under its title.
@@ -169,12 +169,12 @@ impl App {
             section.take(self.version.original.clone());
         }
         let mut room = agenda
-            .rooms
+            .parts
             .get_mut(index)
-            .map(std::mem::take)
+            .map(|p| std::mem::take(&mut p.room))
             .unwrap_or_default();
         if room.quizzes.len() != quizzes {
-            room = crate::tui::room::Room::new(quizzes);
+            room = crate::replay::room::Room::new(quizzes);
         }
         let (design, source, title, count, part_hide) = match agenda.section() {
             Some(s) => (

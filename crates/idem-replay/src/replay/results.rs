@@ -60,12 +60,12 @@ pub fn results(app: &App) -> Results {
                 let room = if i == agenda.at {
                     &app.talk.room
                 } else {
-                    agenda.rooms.get(i).unwrap_or(&app.talk.room)
+                    agenda.parts.get(i).map_or(&app.talk.room, |p| &p.room)
                 };
                 let secs = if i == agenda.at {
                     agenda.section_secs(elapsed)
                 } else {
-                    agenda.spent.get(i).copied().unwrap_or(0)
+                    agenda.parts.get(i).map_or(0, |p| p.spent)
                 };
                 let scenario = if i == agenda.at {
                     app.version.scenario()
@@ -76,7 +76,7 @@ pub fn results(app: &App) -> Results {
                     part: i + 1,
                     title: section.title.clone(),
                     scenario: section.source.clone(),
-                    shown: agenda.shown.get(i).copied().unwrap_or(false),
+                    shown: agenda.parts.get(i).is_some_and(|p| p.shown),
                     secs,
                     budget_secs: section.budget.map(|b| b.as_secs()),
                     questions: questions(scenario, room),

@@ -1,13 +1,16 @@
 //! The replay's state: the scenario, its trace under every design, where the viewer stands,
 //! and what is on screen. Everything the view draws is read from here.
 
+use crate::replay::msg::Msg;
+use crate::replay::picker::Picker;
+use crate::replay::room::{Response, Room, Score};
 use crate::scenario::{Origin, Scenario};
 use crate::sim::{Design, Instant, SimError, Trace};
 use crate::story::Told;
-use crate::tui::msg::Msg;
-use crate::tui::picker::Picker;
-use crate::tui::room::{Response, Room, Score};
 use std::time::Duration;
+
+mod talk;
+pub use talk::{Agenda, Card, PartKept, Presenting, Talk};
 
 /// The screens of the replay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +57,8 @@ pub enum Overlay {
     },
     /// `T`: a day of traffic through every design, once counted beside the replay.
     Traffic(TrafficView),
+    /// A dialog of `replay/dialog/`, behind its trait.
+    Dialog(crate::replay::dialog::Open<App, crate::replay::msg::Msg>),
 }
 
 /// The traffic screen: the day's figures, the design whose store is drawn, and what the
@@ -87,194 +92,12 @@ pub struct SavePrompt {
     pub error: Option<String>,
 }
 
-/// Presenter mode's own state.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Presenting {
-    /// The screen is blanked (`.`), as a projector remote does.
-    pub blank: bool,
-    /// The elapsed-time display is shown (`t` hides it).
-    pub show_elapsed: bool,
-    /// Whole seconds since the talk started, kept by the event loop.
-    pub elapsed_secs: u64,
-    /// What the room does not see until `n` reveals it.
-    pub hide: crate::present::Hide,
-    /// What the command line and the whole session hide: each part of a session hides this
-    /// and what the part's own `hide` adds.
-    pub base_hide: crate::present::Hide,
-    /// `n` revealed what is hidden; another design or another scenario hides it again.
-    pub revealed: bool,
-    /// The side panels (memory, ledger, statement) beside the timeline (`L`).
-    pub panels: bool,
-}
-
-impl Presenting {
-    /// The presenter's own keys: the blank screen, the clock, what is hidden and the panels.
-    /// Returns the notice to show, if the key has one; any other message changes nothing.
-    pub fn update(&mut self, msg: &Msg) -> Option<String> {
-        match msg {
-            Msg::Blank => self.blank = !self.blank,
-            Msg::ToggleElapsed => self.show_elapsed = !self.show_elapsed,
-            Msg::TogglePanels => self.panels = !self.panels,
-            Msg::ToggleHidden if self.hide.any() => {
-                self.revealed = !self.revealed;
-                let what = self.hide.words();
-                return Some(if self.revealed {
-                    format!("revealed: {what} (n hides it again)")
-                } else {
-                    format!("hidden from the room: {what} (n reveals)")
-                });
-            }
-            Msg::ToggleHidden => {
-                return Some(
-                    "nothing is hidden: idem present --hide-design (or --hide-statement, --hide-outcome) hides it"
-                        .into(),
-                );
-            }
-            _ => {}
-        }
-        None
-    }
-
-    /// What is hidden from the room right now.
-    pub fn hidden(&self) -> crate::present::Hide {
-        if self.revealed {
-            crate::present::Hide::default()
-        } else {
-            self.hide
-        }
-    }
-}
-
 /// Where `d` found two designs parting ways: the tick (of `this` design's trace) and the two.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Parted {
     pub tick: usize,
     pub this: Design,
     pub other: Design,
-}
-
-/// A session file being played: where the talk stands, and what each scenario kept.
-#[derive(Clone, Debug)]
-pub struct Agenda {
-    pub playlist: crate::present::playlist::Playlist,
-    /// The section on screen.
-    pub at: usize,
-    /// Each section's answers; the one on screen lives in [`App::room`] meanwhile.
-    pub rooms: Vec<Room>,
-    /// Seconds spent on each section before it was last entered.
-    pub spent: Vec<u64>,
-    /// The talk's elapsed seconds when the section on screen was entered.
-    pub entered: u64,
-    /// Which sections have been on screen.
-    pub shown: Vec<bool>,
-    /// A card on screen in place of the story: the agenda before the first part, or the end
-    /// after the last (`idem present SESSION` shows both; the library's callers opt in).
-    pub card: Option<Card>,
-    /// Whether the talk opens on the agenda and ends on an end card.
-    pub cards: bool,
-}
-
-/// A card of the talk's own, shown in place of a part's story.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Card {
-    /// Before the first part: the session's title, what it is about, and its parts.
-    Agenda,
-    /// After the last part's last tick: the parts shown and the room's score.
-    End,
-}
-
-impl Agenda {
-    pub fn new(playlist: crate::present::playlist::Playlist) -> Agenda {
-        let n = playlist.sections.len();
-        Agenda {
-            rooms: playlist
-                .sections
-                .iter()
-                .map(|s| Room::new(s.scenario.quizzes.len()))
-                .collect(),
-            spent: vec![0; n],
-            shown: (0..n).map(|i| i == 0).collect(),
-            card: None,
-            cards: false,
-            playlist,
-            at: 0,
-            entered: 0,
-        }
-    }
-
-    pub fn section(&self) -> Option<&crate::present::playlist::Section> {
-        self.playlist.sections.get(self.at)
-    }
-
-    /// How many sections have been on screen.
-    pub fn parts_shown(&self) -> usize {
-        self.shown.iter().filter(|s| **s).count()
-    }
-
-    /// Seconds spent on the section on screen, given the talk's elapsed seconds.
-    pub fn section_secs(&self, elapsed: u64) -> u64 {
-        self.spent.get(self.at).copied().unwrap_or(0) + elapsed.saturating_sub(self.entered)
-    }
-
-    /// Seconds left of the section's budget (negative once over it), if it has one.
-    pub fn left(&self, elapsed: u64) -> Option<i64> {
-        let budget = self.section()?.budget?.as_secs();
-        Some(budget as i64 - self.section_secs(elapsed) as i64)
-    }
-
-    /// Takes the session file as it reads now. A part that names the same scenario at the
-    /// same place keeps its answers, its time and whether it was shown; the part on screen
-    /// stays on screen (its place kept, within the new list) until the trainer moves.
-    pub fn replace(&mut self, playlist: crate::present::playlist::Playlist) {
-        let n = playlist.sections.len();
-        let kept = |i: usize| {
-            self.playlist
-                .sections
-                .get(i)
-                .zip(playlist.sections.get(i))
-                .is_some_and(|(old, new)| old.source == new.source)
-        };
-        let same: Vec<bool> = (0..n).map(kept).collect();
-        let rooms = std::mem::take(&mut self.rooms);
-        let mut rooms = rooms.into_iter();
-        self.rooms = (0..n)
-            .map(|i| {
-                let old = rooms.next().unwrap_or_default();
-                let quizzes = playlist.sections[i].scenario.quizzes.len();
-                if same[i] && old.quizzes.len() == quizzes {
-                    old
-                } else {
-                    Room::new(quizzes)
-                }
-            })
-            .collect();
-        self.spent = (0..n)
-            .map(|i| {
-                if same[i] {
-                    self.spent.get(i).copied().unwrap_or(0)
-                } else {
-                    0
-                }
-            })
-            .collect();
-        self.shown = (0..n)
-            .map(|i| same[i] && self.shown.get(i).copied().unwrap_or(false))
-            .collect();
-        self.at = self.at.min(n.saturating_sub(1));
-        self.playlist = playlist;
-    }
-
-    /// Leaves the section on screen at `elapsed` for `to`: its time is kept.
-    pub fn move_to(&mut self, to: usize, elapsed: u64) {
-        if let Some(spent) = self.spent.get_mut(self.at) {
-            *spent += elapsed.saturating_sub(self.entered);
-        }
-        self.at = to;
-        self.entered = elapsed;
-        if let Some(shown) = self.shown.get_mut(to) {
-            *shown = true;
-        }
-    }
 }
 
 /// How the command line opens the replay.
@@ -295,36 +118,6 @@ pub struct Launch {
     pub cards: bool,
 }
 
-/// Where the last frame drew what a click can choose: the view writes it as it draws, the
-/// mouse reads it. Geometry only; what a click does is decided in the keymap and `update`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Hits {
-    /// Each design's tab in the design bar.
-    pub designs: Vec<(ratatui::layout::Rect, Design)>,
-    /// Each timeline row, and the tick it shows.
-    pub rows: Vec<(ratatui::layout::Rect, usize)>,
-}
-
-impl Hits {
-    /// The design whose tab is at a column and row.
-    pub fn design_at(&self, column: u16, row: u16) -> Option<Design> {
-        let at = ratatui::layout::Position::new(column, row);
-        self.designs
-            .iter()
-            .find(|(r, _)| r.contains(at))
-            .map(|(_, d)| *d)
-    }
-
-    /// The tick whose timeline row is at a column and row.
-    pub fn tick_at(&self, column: u16, row: u16) -> Option<usize> {
-        let at = ratatui::layout::Position::new(column, row);
-        self.rows
-            .iter()
-            .find(|(r, _)| r.contains(at))
-            .map(|(_, t)| *t)
-    }
-}
-
 /// The autoplay speeds a room can read, as multiples of the base pace.
 pub const SPEEDS: [f32; 5] = [0.5, 1.0, 1.5, 2.0, 4.0];
 /// One tick every this long at 1×.
@@ -335,11 +128,11 @@ const BASE_PACE: Duration = Duration::from_millis(1800);
 /// and the talk ([`Talk`]) and the work running beside the loop ([`Jobs`]). Only `update`
 /// changes it; every view, the speaker notes and every export read it.
 ///
-/// [`Version`]: crate::tui::version::Version
+/// [`Version`]: crate::replay::version::Version
 #[derive(Debug)]
 pub struct App {
     /// The story on screen: the scenario, its what-ifs and every design's run of it.
-    pub version: crate::tui::version::Version,
+    pub version: crate::replay::version::Version,
     /// Where the viewer stands in the story, and whether it plays.
     pub place: Place,
     /// What is on screen: the screen, what is drawn over it, and how it is drawn.
@@ -352,8 +145,6 @@ pub struct App {
     pub source: String,
     /// Why the last reload failed; the last good version keeps running meanwhile.
     pub error: Option<String>,
-    /// Where the last frame drew what a click can choose, kept by the view for the mouse.
-    pub hits: std::cell::RefCell<Hits>,
     /// Drawn for an export (a slide, a recording), with what the export hides, as `--hide-*`
     /// or a session's `hide` ask: no key hints and no share line, since nobody can press a
     /// key in a picture. `None` on a terminal.
@@ -447,7 +238,7 @@ pub struct Screens {
     /// A one-line notice for the footer, such as where `d` jumped.
     pub notice: Option<String>,
     /// The retry-window calculator, once opened with `w`; it keeps its edits while open.
-    pub window: Option<Box<crate::tui::window::WindowScreen>>,
+    pub window: Option<Box<crate::replay::window::WindowScreen>>,
 }
 
 impl Screens {
@@ -502,75 +293,13 @@ impl Default for Screens {
     }
 }
 
-/// The room in front of the replay: what it answered, the talk it is part of, presenter mode
-/// and the speaker notes.
-#[derive(Debug, Default)]
-pub struct Talk {
-    /// What the room answered to the scenario's questions, by question and design.
-    pub room: Room,
-    /// Presenter mode with a session file: the talk's playlist and where it stands.
-    pub agenda: Option<Box<Agenda>>,
-    /// Presenter mode, when the replay is projected in front of a room.
-    pub present: Option<Presenting>,
-    /// In presenter mode, why the speaker notes are off (shown until they come on).
-    pub notes_off: Option<String>,
-    /// Presenter mode: what was last sent to the speaker notes (story, design, tick, and what
-    /// the screen said about itself).
-    pub published: Option<(u64, Design, usize, crate::present::link::Shown)>,
-}
-
-impl Talk {
-    /// A room with `quizzes` questions to answer and no talk around it.
-    pub fn new(quizzes: usize) -> Talk {
-        Talk {
-            room: Room::new(quizzes),
-            ..Talk::default()
-        }
-    }
-
-    /// The talk's own card on screen instead of the story, if any.
-    pub fn card(&self) -> Option<Card> {
-        self.agenda.as_ref().and_then(|a| a.card)
-    }
-
-    /// The room's score in the story on screen.
-    pub fn score(&self) -> Score {
-        self.room.score()
-    }
-
-    /// The room's score over the whole talk: every section of a playlist so far, this one
-    /// included.
-    pub fn session_score(&self) -> Score {
-        let others = self.agenda.as_ref().map_or(Score::default(), |a| {
-            a.rooms
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != a.at)
-                .map(|(_, r)| r.score())
-                .fold(Score::default(), |x, y| x + y)
-        });
-        self.room.score() + others
-    }
-
-    /// Whether the room has answered anything in this talk, revealed or not.
-    pub fn room_answered(&self) -> bool {
-        self.room.any()
-            || self.agenda.as_ref().is_some_and(|a| {
-                a.rooms
-                    .iter()
-                    .enumerate()
-                    .any(|(i, r)| i != a.at && r.any())
-            })
-    }
-}
-
 /// Work running beside the loop, shown as running until its news comes.
 #[derive(Debug, Default)]
 pub struct Jobs {
     /// What is being simulated now, shown as "simulating…"; the story on screen stays live.
     pub simulating: Option<String>,
     /// The fault-space search running beside the replay (`e`), until its matrix comes.
-    pub searching: Option<crate::tui::effect::Searching>,
+    pub searching: Option<crate::replay::effect::Searching>,
     /// The day of traffic being counted beside the replay (`T`), and what its screen will
     /// say it assumed; Esc stops it.
     pub counting: Option<(std::sync::Arc<crate::traffic::Progress>, Option<String>)>,
@@ -596,7 +325,7 @@ impl App {
 
     /// As [`App::new`], open under `design`: before the first frame its story is told, or
     /// only its opening (`opening`, for a replay that opens on the story's first tick:
-    /// [`crate::tui::prepare::Runs::words`]); every design is told whole when first wanted,
+    /// [`crate::replay::prepare::Runs::words`]); every design is told whole when first wanted,
     /// or beside the terminal's loop.
     fn showing(
         scenario: Scenario,
@@ -604,7 +333,7 @@ impl App {
         design: Design,
         opening: bool,
     ) -> Result<App, SimError> {
-        let prepared = crate::tui::prepare::prepare_showing(scenario, design, opening)?;
+        let prepared = crate::replay::prepare::prepare_showing(scenario, design, opening)?;
         let mut app = App::from_prepared(source, prepared);
         app.place.design = design;
         Ok(app)
@@ -620,15 +349,15 @@ impl App {
         design: Design,
         hide: crate::present::Hide,
     ) -> Result<App, SimError> {
-        let prepared = crate::tui::prepare::prepare_one(scenario, design)?;
+        let prepared = crate::replay::prepare::prepare_one(scenario, design)?;
         let mut app = App::from_prepared(source, prepared);
         app.place.design = design;
         app.export = Some(hide);
         Ok(app)
     }
 
-    fn from_prepared(source: String, prepared: crate::tui::prepare::Prepared) -> App {
-        let version = crate::tui::version::Version::new(prepared);
+    fn from_prepared(source: String, prepared: crate::replay::prepare::Prepared) -> App {
+        let version = crate::replay::version::Version::new(prepared);
         let design = version.original.design;
         let quizzes = version.original.quizzes.len();
         App {
@@ -639,7 +368,6 @@ impl App {
             jobs: Jobs::default(),
             source,
             error: None,
-            hits: std::cell::RefCell::default(),
             export: None,
             quit: false,
         }
@@ -687,7 +415,7 @@ impl App {
     }
 
     /// Shows a simulated story, keeping the design and the moment.
-    pub(super) fn apply(&mut self, prepared: crate::tui::prepare::Prepared) {
+    pub(super) fn apply(&mut self, prepared: crate::replay::prepare::Prepared) {
         let same_story = self.version.original.name == prepared.original.name;
         let quizzes = prepared.runs.scenario().quizzes.len();
         let now = match self.place.anchor {
@@ -723,6 +451,7 @@ impl App {
     /// an export what the export hides, and, while a question waits for its answer, whatever
     /// would answer it (the room in presenter mode sees no key strategy and no processor
     /// memory then either, unless `L` brings the panels in).
+    #[inline]
     pub fn withheld(&self) -> crate::present::Withheld {
         use crate::present::Withheld;
         match self.talk.present {
@@ -757,6 +486,7 @@ impl App {
     }
 
     /// The quiz that stops the replay at the current tick, if any, with its index.
+    #[inline]
     pub fn quiz_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
         self.version
             .scenario()
@@ -767,6 +497,7 @@ impl App {
     }
 
     /// The question at this tick on the replay's screen (not in compare), if any.
+    #[inline]
     pub fn question_here(&self) -> Option<(usize, &crate::scenario::Quiz)> {
         if self.talk.card().is_some() {
             return None;
@@ -778,12 +509,14 @@ impl App {
     }
 
     /// The room's response to the question here, under the design on screen.
+    #[inline]
     pub fn response_here(&self) -> Option<&Response> {
         let (index, _) = self.question_here()?;
         self.talk.room.get(index, self.place.design)
     }
 
     /// The room has answered the question here and the answer waits for its reveal.
+    #[inline]
     pub fn answer_waiting(&self) -> bool {
         self.response_here().is_some_and(Response::waiting)
     }
@@ -791,6 +524,7 @@ impl App {
     /// A question stands at this tick and the replay waits for it: its answer has not been
     /// revealed under any design yet, or the room has answered it again under this design
     /// and the reveal is still to come.
+    #[inline]
     pub fn quiz_pending(&self) -> bool {
         self.question_here().is_some_and(|(i, _)| {
             !self.talk.room.revealed_anywhere(i)
@@ -833,7 +567,8 @@ impl App {
     }
 
     /// The runs of repeated attempts the timeline folds, when folding is on (`f`).
-    pub fn folds(&self) -> &[crate::tui::repeats::Run] {
+    #[inline]
+    pub fn folds(&self) -> &[crate::replay::repeats::Run] {
         if self.screens.fold {
             self.version.runs().repeats(self.place.design)
         } else {
@@ -842,28 +577,33 @@ impl App {
     }
 
     /// Where each glossary term is first used in the current design's trace.
+    #[inline]
     pub fn glossary_first(&self) -> &[Option<usize>] {
         self.version
             .runs()
             .glossary_through(self.place.design, self.place.tick)
     }
 
+    #[inline]
     pub fn trace(&self) -> &Trace {
         self.version.trace_of(self.place.design)
     }
 
     /// The words of the current design's trace: those a frame at the current tick reads
-    /// ([`crate::tui::prepare::Runs::words`]).
+    /// ([`crate::replay::prepare::Runs::words`]).
+    #[inline]
     pub fn told(&self) -> &Told {
         self.version
             .runs()
             .words(self.place.design, self.place.tick)
     }
 
+    #[inline]
     pub fn last_tick(&self) -> usize {
         self.trace().ticks.len().saturating_sub(1)
     }
 
+    #[inline]
     pub fn at_end(&self) -> bool {
         self.place.tick >= self.last_tick()
     }
@@ -909,6 +649,7 @@ impl App {
     }
 
     /// The current virtual time.
+    #[inline]
     pub fn now(&self) -> Instant {
         match self.screens.screen {
             Screen::Replay | Screen::Window => self.now_on_replay(),
