@@ -52,8 +52,13 @@ fn replay_in_a_real_terminal() {
     tmux.type_text(SESSION, &format!("'{bin}'"));
     tmux.press(SESSION, "Enter");
 
-    let screen = tmux.wait_for(SESSION, "the replay's header", |s| {
-        header(s).contains("◷ 14:02:07.000") && header(s).contains("tick 1/")
+    // The whole first frame, to its last box: under load tmux can be read while the frame
+    // is still being written, header first.
+    let screen = tmux.wait_for(SESSION, "the replay's first frame", |s| {
+        header(s).contains("◷ 14:02:07.000")
+            && header(s).contains("tick 1/")
+            && s.contains(" Card statement ")
+            && s.contains(" Checkout & counters ")
     });
     assert!(screen.contains("idem Order 5531: the answer that never came"));
     assert_eq!(
