@@ -367,3 +367,26 @@ fn a_pretty_printed_otlp_document_is_streamed_with_the_same_reading() {
     assert!(err.contains(&format!("{path}:{line}:{column}: ")), "{err}");
     assert!(err.contains("expected a span kind"), "{err}");
 }
+
+/// A device or a named pipe is refused at once, before anything is read, through the same
+/// bounded opening every file idem reads goes through.
+#[test]
+fn a_device_or_a_pipe_is_refused_without_a_wait() {
+    let dir = TempDir::new("import-pipe");
+    let fifo = dir.path().join("records.json");
+    let c = std::ffi::CString::new(fifo.to_str().expect("utf-8")).expect("no nul");
+    // SAFETY: mkfifo only reads the path it is given.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    for (path, kind) in [
+        ("/dev/zero".to_string(), "character device"),
+        (fifo.display().to_string(), "FIFO"),
+    ] {
+        let out = run_idem_in(None, &["import", &path]);
+        assert_eq!(out.status.code(), Some(2), "{path}");
+        assert!(
+            text(&out.stderr).contains(kind),
+            "{path}: {}",
+            text(&out.stderr)
+        );
+    }
+}

@@ -91,6 +91,13 @@ pub fn not_a_file(meta: &Metadata) -> Option<&'static str> {
 /// Reads at most `limit` bytes of the regular file at `path` (a link to one is followed);
 /// anything longer, and anything that is not a regular file, is refused.
 pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    read_at_most(open_regular_file(path, limit)?, limit)
+}
+
+/// Opens the regular file at `path` (a link to one is followed) for a reader that streams it:
+/// anything that is not a regular file, or says it is longer than `limit`, is refused, without
+/// a wait. The caller still reads at most `limit` bytes of it (a `/proc` file says it is empty).
+pub fn open_regular_file(path: &Path, limit: u64) -> Result<File, ReadError> {
     let meta = std::fs::metadata(path)?;
     check(&meta, limit)?;
     // No wait even if a FIFO took the file's place since the check above.
@@ -99,7 +106,7 @@ pub fn read_regular_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> 
         .custom_flags(libc::O_NONBLOCK)
         .open(path)?;
     check(&file.metadata()?, limit)?;
-    read_at_most(file, limit)
+    Ok(file)
 }
 
 /// The first `limit` bytes of the regular file at `path` (a link to one is followed), however

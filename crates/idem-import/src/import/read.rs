@@ -3,13 +3,12 @@
 //! stream of values, so only one value (one export batch, one HAR log) is held at a time.
 
 use crate::import::error::ImportError;
-use idem_core::bounded_read::{ReadError, not_a_file};
+use idem_core::bounded_read::{ReadError, open_regular_file, read_head};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::marker::PhantomData;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 /// The most of a file read: larger files are refused before anything is read.
@@ -17,39 +16,16 @@ pub const MAX_FILE: u64 = 16 << 30;
 /// The longest line of a JSON-lines file (one export batch).
 pub const MAX_LINE: usize = 512 << 20;
 
-/// Opens the regular file at `path` for reading, refusing anything else without a wait.
-pub fn open(path: &Path, shown: &str) -> Result<File, ImportError> {
-    let fail = |e: ReadError| ImportError::read(shown, e);
-    let meta = std::fs::metadata(path).map_err(|e| fail(e.into()))?;
-    if let Some(kind) = not_a_file(&meta) {
-        return Err(fail(ReadError::NotAFile(kind)));
-    }
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| fail(e.into()))?;
-    let meta = file.metadata().map_err(|e| fail(e.into()))?;
-    if let Some(kind) = not_a_file(&meta) {
-        return Err(fail(ReadError::NotAFile(kind)));
-    }
-    if meta.len() > MAX_FILE {
-        return Err(fail(ReadError::TooLarge {
-            limit: MAX_FILE,
-            size: Some(meta.len()),
-        }));
-    }
-    Ok(file)
+/// Opens the regular file at `path` for reading, refusing anything else without a wait, and
+/// a file longer than [`MAX_FILE`]; it is read through `take(MAX_FILE)` all the same.
+pub fn open(path: &Path, shown: &str) -> Result<std::io::Take<File>, ImportError> {
+    let file = open_regular_file(path, MAX_FILE).map_err(|e| ImportError::read(shown, e))?;
+    Ok(file.take(MAX_FILE))
 }
 
 /// The first `n` bytes of the file.
 pub fn head(path: &Path, shown: &str, n: u64) -> Result<Vec<u8>, ImportError> {
-    let mut bytes = Vec::new();
-    open(path, shown)?
-        .take(n)
-        .read_to_end(&mut bytes)
-        .map_err(|e| ImportError::read(shown, ReadError::from(e)))?;
-    Ok(bytes)
+    read_head(path, n).map_err(|e| ImportError::read(shown, e))
 }
 
 /// Reads one line into `line` (without its newline), at most [`MAX_LINE`] bytes; false at
@@ -161,7 +137,7 @@ fn stream<R: Record>(
     mut each: impl for<'b> FnMut(R::Value<'b>, usize) -> Result<(), ImportError>,
 ) -> Result<(), ImportError> {
     let file = open(path, shown)?;
-    let reader = BufReader::with_capacity(1 << 20, file.take(MAX_FILE));
+    let reader = BufReader::with_capacity(1 << 20, file);
     let mut values = serde_json::Deserializer::from_reader(reader).into_iter::<R::Value<'static>>();
     let mut read = 0usize;
     loop {
