@@ -12,31 +12,28 @@ use std::path::Path;
 /// takes a value of its own kind (a design, a duration, a time), never a file name.
 const NONSENSE: &str = "zz-no-such-value-zz";
 
-/// The words tried as values of every flag; a flag that refuses [`NONSENSE`] is offered those
-/// its own parser accepts.
+/// The words tried as values of every flag, from the lists the values' own types keep; a flag
+/// that refuses [`NONSENSE`] is offered those its own parser accepts.
 fn candidates() -> Vec<&'static str> {
+    use crate::sim::config::{KeyMode, KeyStrategy};
     let mut words: Vec<&'static str> = crate::sim::Design::ALL.iter().map(|d| d.id()).collect();
-    words.extend([
-        "all",
-        "derived",
-        "per-attempt",
-        "none",
-        "per-intent",
-        "md",
-        "svg",
-        "cast",
-        "crib",
-        "json",
-        "csv",
-        "text",
-        "toml",
-        "bare",
-        "sf-string",
-        "uuid",
-        "token",
-        "compact",
-        "full",
-    ]);
+    words.push("all");
+    words.extend(KeyMode::ALL.iter().map(|m| m.id()));
+    words.extend(KeyStrategy::ALL.iter().map(|k| k.id()));
+    words.extend(crate::export::Format::NAMES);
+    words.extend(crate::export::Audience::NAMES);
+    words.extend(crate::export::SvgTheme::NAMES);
+    words.extend(crate::present::Hide::NAMES);
+    words.extend(
+        crate::drill::battery::KeySyntax::ALL
+            .iter()
+            .map(|(name, _)| *name),
+    );
+    words.extend(
+        crate::drill::battery::KeyFormat::ALL
+            .iter()
+            .map(|(name, _)| *name),
+    );
     words.sort_unstable();
     words.dedup();
     words

@@ -365,6 +365,13 @@ pub struct Rerun {
 }
 
 impl KeyStrategy {
+    /// Every strategy, in the order the replay's `K` steps through them.
+    pub const ALL: [KeyStrategy; 3] = [
+        KeyStrategy::PerIntent,
+        KeyStrategy::PerAttempt,
+        KeyStrategy::None,
+    ];
+
     /// The strategy's name in a scenario file and on the command line.
     pub fn id(self) -> &'static str {
         match self {
