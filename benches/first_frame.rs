@@ -6,7 +6,7 @@
 
 use criterion::{Criterion, criterion_group};
 use std::io::Read;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -95,38 +95,7 @@ fn time_to_frame(program: &str, args: &[&str], env: &[(&str, &str)], marker: &st
 
 /// A new pseudo-terminal of 100×30: its master side, and the side the program is given.
 fn pty() -> (std::fs::File, OwnedFd) {
-    let (mut master, mut slave) = (-1, -1);
-    let size = libc::winsize {
-        ws_row: 30,
-        ws_col: 100,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    // SAFETY: both out-pointers are valid; no name is asked for; the size is read only.
-    let made = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            &size,
-        )
-    };
-    assert_eq!(
-        made,
-        0,
-        "no pseudo-terminal: {}",
-        std::io::Error::last_os_error()
-    );
-    // SAFETY: openpty just opened both, and nothing else owns them; the master side is not
-    // handed to the program.
-    unsafe {
-        libc::fcntl(master, libc::F_SETFD, libc::FD_CLOEXEC);
-        (
-            std::fs::File::from_raw_fd(master),
-            OwnedFd::from_raw_fd(slave),
-        )
-    }
+    idem_testkit::pty::pty(100, 30)
 }
 
 fn dup(fd: &OwnedFd) -> OwnedFd {

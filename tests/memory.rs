@@ -10,6 +10,15 @@ use std::time::{Duration, Instant};
 /// A folder of its own under the system temp dir, removed on drop.
 struct Scratch(std::path::PathBuf);
 
+impl Scratch {
+    /// A new folder named after `name` and this process.
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("idem-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temp folder");
+        Scratch(dir)
+    }
+}
+
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
@@ -69,8 +78,7 @@ fn output_of(args: &[&str]) -> (String, u64) {
 
 #[test]
 fn a_long_story_costs_the_memory_of_one_design() {
-    let dir = Scratch(std::env::temp_dir().join(format!("idem-memory-{}", std::process::id())));
-    std::fs::create_dir_all(&dir.0).expect("a temp folder");
+    let dir = Scratch::new("memory");
     // About 37,000 ticks under each design. Every design's run held at once took about
     // 480 MB for the JSON, 210 MB for the table of outcomes and 395 MB for one SVG frame;
     // one design at a time (and the others' outcomes alone), about 100 MB each.
@@ -121,8 +129,7 @@ fn a_long_story_costs_the_memory_of_one_design() {
 /// changes one of them: copied, they took 113 MB; kept once, about 70 MB.
 #[test]
 fn the_largest_valid_story_keeps_each_view_of_the_checkout_once() {
-    let dir = Scratch(std::env::temp_dir().join(format!("idem-largest-{}", std::process::id())));
-    std::fs::create_dir_all(&dir.0).expect("a temp folder");
+    let dir = Scratch::new("largest");
     let path = dir.0.join("largest.toml");
     std::fs::write(&path, every_attempt_lost(195)).expect("writable");
     let path = path.to_str().expect("a UTF-8 path");
@@ -144,8 +151,7 @@ fn the_largest_valid_story_keeps_each_view_of_the_checkout_once() {
 /// few megabytes (it took 1.7 GB for one design when every order's 4,096 draws were a key).
 #[test]
 fn a_day_of_many_attempts_each_costs_the_faults_that_acted() {
-    let dir = Scratch(std::env::temp_dir().join(format!("idem-memory-day-{}", std::process::id())));
-    std::fs::create_dir_all(&dir.0).expect("a temp folder");
+    let dir = Scratch::new("memory-day");
     let file = dir.0.join("many.toml");
     std::fs::write(
         &file,
@@ -179,28 +185,9 @@ fn a_day_of_many_attempts_each_costs_the_faults_that_acted() {
 #[allow(clippy::zombie_processes)]
 fn a_terminal_of_65535_by_65535_costs_a_bounded_frame() {
     use std::io::{Read, Write};
-    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    use std::os::fd::AsRawFd;
     use std::os::unix::process::CommandExt;
-    let (mut master, mut slave) = (0, 0);
-    let size = libc::winsize {
-        ws_row: 65_535,
-        ws_col: 65_535,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    // SAFETY: openpty fills two descriptors of a new pseudo-terminal of the size given.
-    let opened = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            &size,
-        )
-    };
-    assert_eq!(opened, 0, "a pseudo-terminal");
-    // SAFETY: both descriptors were just opened and are owned here alone.
-    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let (master, slave) = idem_testkit::pty::pty(65_535, 65_535);
     let slave_fd = slave.as_raw_fd();
     let mut cmd = idem_command(&[]);
     cmd.stdin(slave.try_clone().expect("a copy"))
@@ -218,7 +205,7 @@ fn a_terminal_of_65535_by_65535_costs_a_bounded_frame() {
     }
     let mut child = cmd.spawn().expect("idem starts");
     drop(slave);
-    let mut reading = std::fs::File::from(master.try_clone().expect("a copy"));
+    let mut reading = master.try_clone().expect("a copy");
     let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
     std::thread::spawn(move || {
         let mut chunk = [0u8; 65_536];
@@ -241,7 +228,7 @@ fn a_terminal_of_65535_by_65535_costs_a_bounded_frame() {
             seen.extend(bytes);
         }
     }
-    let mut writing = std::fs::File::from(master);
+    let mut writing = master;
     writing.write_all(b"q").expect("q is typed");
     let pid = libc::pid_t::try_from(child.id()).expect("a process id");
     let (status, peak) = loop {
@@ -285,9 +272,7 @@ fn a_terminal_of_65535_by_65535_costs_a_bounded_frame() {
 /// size records within the bound.
 #[test]
 fn the_largest_recording_is_refused_with_a_size_that_fits() {
-    let dir =
-        Scratch(std::env::temp_dir().join(format!("idem-memory-cast-{}", std::process::id())));
-    std::fs::create_dir_all(&dir.0).expect("a temp folder");
+    let dir = Scratch::new("memory-cast");
     let file = dir.0.join("long.toml");
     std::fs::write(&file, every_attempt_lost(2)).expect("the scenario");
     let path = file.display().to_string();
@@ -333,9 +318,7 @@ fn the_largest_recording_is_refused_with_a_size_that_fits() {
 /// which runs within the bound.
 #[test]
 fn a_search_too_large_is_refused_with_the_one_that_fits() {
-    let dir =
-        Scratch(std::env::temp_dir().join(format!("idem-memory-explore-{}", std::process::id())));
-    std::fs::create_dir_all(&dir.0).expect("a temp folder");
+    let dir = Scratch::new("memory-explore");
     let mut text = String::from(
         "title = \"Wide\"\nseed = 1\n\n[[checkout.layer]]\nname = \"checkout\"\nattempts = 10\ntimeout = \"1s\"\nbackoff = \"10ms\"\n",
     );

@@ -9,4 +9,5 @@
 extern crate idem_story as idem;
 
 pub mod checkers;
+pub mod pty;
 pub use checkers::{claims, end_state, inline, truth};
