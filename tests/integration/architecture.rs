@@ -38,6 +38,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("story", 2),
     ("bounded_read", 3),
     ("checkers", 3),
+    ("pty", 0),
     ("files", 4),
     ("scenario", 6),
     ("explore", 7),
